@@ -1,0 +1,116 @@
+# perfbot: plain Makefile, pkg-config for every library.
+#   make                 build ./perfbot
+#   make check           install missing packages, build, run every test
+#   make demo            install missing packages, build, print a report
+#   make bench           benchmarks (figures, not pass/fail)
+#   make install DESTDIR= PREFIX=
+#   DEVELOPER=1          strict warnings as errors
+#   SANITIZE=address,undefined
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+DATADIR = $(PREFIX)/share/perfbot
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+LIBS_PC = libcurl libetpan jansson yaml-0.1 gmime-3.0 sqlite3
+TEST_PC = cmocka
+
+CFLAGS ?= -O2 -g
+CPPFLAGS += -Iinclude -D_GNU_SOURCE -DPERFBOT_DATADIR='"$(DATADIR)"'
+BASE_CFLAGS = -std=c11 -Wall -Wextra -MMD -MP
+ifdef DEVELOPER
+BASE_CFLAGS += -Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wvla \
+	-Wformat=2 -Wno-format-nonliteral -Werror
+endif
+ifdef SANITIZE
+BASE_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+# Resolved lazily so that 'make check' can install the packages first.
+PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
+PC_LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null) -lm
+TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(TEST_PC) 2>/dev/null)
+TEST_LIBS = $(shell $(PKG_CONFIG) --libs $(TEST_PC) 2>/dev/null)
+
+ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) $(PC_CFLAGS)
+
+BUILD = build
+LIB_SRC = $(sort $(wildcard src/*/*.c))
+LIB_SRC := $(filter-out src/cli/main.c,$(LIB_SRC))
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TOOL_SRC = $(sort $(wildcard tests/tools/*.c))
+TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
+
+.PHONY: all check demo bench install deps unit golden integration lint clean
+all: perfbot
+
+deps:
+	@sh scripts/install-deps
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libperfbot.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+perfbot: $(BUILD)/src/cli/main.o $(BUILD)/libperfbot.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfbot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(BUILD)/libperfbot.a $(PC_LIBS) $(TEST_LIBS)
+
+$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libperfbot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(BUILD)/libperfbot.a $(PC_LIBS)
+
+# Each step of 'check' is a target of its own so that one can be rerun.
+check: deps
+	@$(MAKE) --no-print-directory perfbot $(UNIT_BIN) $(TOOL_BIN)
+	@$(MAKE) --no-print-directory lint unit golden integration
+
+unit: $(UNIT_BIN)
+	@sh tests/run-unit $(UNIT_BIN)
+
+golden: perfbot
+	@sh tests/golden/run
+
+integration: perfbot $(TOOL_BIN)
+	@sh tests/integration/run
+
+# Banned functions (STYLE.md 5): a grep keeps them out of src/.
+lint:
+	@! grep -nE '\b(strcpy|strcat|sprintf|vsprintf|atoi|atol|gets)\s*\(' \
+		$(LIB_SRC) src/cli/main.c || \
+		{ echo "perfbot: lint: banned function above" >&2; exit 1; }
+
+demo: deps
+	@$(MAKE) --no-print-directory perfbot >/dev/null
+	./perfbot report fixtures/manifests/hackbench-pipe.yaml --dry-run \
+		--config config/perfbot.yaml
+
+bench: deps
+	@$(MAKE) --no-print-directory perfbot $(TOOL_BIN)
+	@sh scripts/bench
+
+install: perfbot
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates \
+		$(DESTDIR)$(DATADIR)/config/hosts
+	install -m 755 perfbot $(DESTDIR)$(BINDIR)/perfbot
+	install -m 644 templates/* $(DESTDIR)$(DATADIR)/templates/
+	install -m 644 config/*.yaml $(DESTDIR)$(DATADIR)/config/
+	install -m 644 config/hosts/*.yaml $(DESTDIR)$(DATADIR)/config/hosts/
+
+clean:
+	rm -rf $(BUILD) perfbot
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_LOG_H
+#define PERFBOT_LOG_H
+
+/*
+ * Diagnostics on stderr, one line each, prefixed "perfbot: ". Messages are
+ * lowercase without a full stop; names are quoted '%s'. Control characters
+ * are replaced so hostile input cannot forge lines. Secrets are never
+ * passed here.
+ */
+
+enum log_level { LOG_QUIET, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+void log_set_level(enum log_level level);
+enum log_level log_get_level(void);
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Always printed (errors): "perfbot: <msg>". */
+void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

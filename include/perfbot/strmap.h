@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_STRMAP_H
+#define PERFBOT_STRMAP_H
+
+#include <stddef.h>
+
+/*
+ * A string -> index map (open addressing). Keys are borrowed: they must
+ * outlive the map. Used to match metrics of two result roots by name.
+ */
+struct strmap {
+	const char **keys;
+	size_t *vals;
+	size_t cap;
+	size_t count;
+};
+
+void strmap_init(struct strmap *m);
+void strmap_release(struct strmap *m);
+/* 0 on success, 1 when the key was present (value kept), -1 on ENOMEM. */
+int strmap_put(struct strmap *m, const char *key, size_t val);
+/* 0 and *val when found, -1 otherwise. */
+int strmap_get(const struct strmap *m, const char *key, size_t *val);
+/* 64-bit FNV-1a, also used for stable ids. */
+unsigned long long hash_fnv1a(const void *data, size_t len,
+			      unsigned long long seed);
+
+#endif

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_YAML_H
+#define PERFBOT_YAML_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "perfbot/err.h"
+
+/*
+ * YAML documents (configuration, manifests, job.yaml, metric tables) are
+ * loaded into a jansson tree so that every module walks one data model.
+ * Scalars stay strings as written ("0xd000331", "800%", "4"), except a
+ * plain null, ~ or empty value, which becomes JSON null; callers convert
+ * with the yaml_as_* helpers. Anchors and aliases, duplicate keys,
+ * non-scalar keys, nesting deeper than YAML_MAX_DEPTH and more than
+ * YAML_MAX_NODES nodes are refused. The line of every node is kept so
+ * that errors can name it.
+ */
+
+#define YAML_MAX_DEPTH 32
+#define YAML_MAX_NODES 1000000
+
+struct ydoc {
+	json_t *root;	/* NULL for an empty document */
+	json_t *lines;	/* node address -> 1-based line */
+	char *name;	/* file name, for messages */
+};
+
+int yaml_load_file(const char *path, size_t max_bytes, struct ydoc *doc,
+		   struct pb_err *err);
+int yaml_load_str(const char *name, const char *text, size_t len,
+		  struct ydoc *doc, struct pb_err *err);
+void ydoc_release(struct ydoc *doc);
+
+/* The line where 'node' started (0 when unknown). */
+int ydoc_line(const struct ydoc *doc, const json_t *node);
+
+/*
+ * Conversions of a scalar node; each returns 0 on success and -1 with
+ * "<file>:<line>: '<key>' <why>" in 'err' otherwise ('key' names the
+ * value in the message).
+ */
+int yaml_as_long(const struct ydoc *doc, const json_t *node, const char *key,
+		 long min, long max, long *out, struct pb_err *err);
+int yaml_as_double(const struct ydoc *doc, const json_t *node, const char *key,
+		   double *out, struct pb_err *err);
+int yaml_as_bool(const struct ydoc *doc, const json_t *node, const char *key,
+		 int *out, struct pb_err *err);
+int yaml_as_string(const struct ydoc *doc, const json_t *node, const char *key,
+		   const char **out, struct pb_err *err);
+
+/* Strict number parsing shared by every input reader. */
+int parse_long(const char *s, long min, long max, long *out);
+int parse_double(const char *s, double *out);
+
+#endif

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "perfbot/cli.h"
+#include "perfbot/log.h"
+
+int cmd_report(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	log_error("report: not built yet");
+	return EX_UNAVAILABLE;
+}
+
+int cmd_render(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	log_error("render: not built yet");
+	return EX_UNAVAILABLE;
+}

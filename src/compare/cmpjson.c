@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <math.h>
+
+#include "perfbot/compare.h"
+
+static json_t *samples(const double *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < n; i++)
+		json_array_append_new(a, json_real(v[i]));
+	return a;
+}
+
+static json_t *side(const struct cmp_row *row, int s)
+{
+	const struct cmp_stats *st = &row->st[s];
+
+	return json_pack("{s:f, s:o, s:o, s:o, s:I}", "mean", st->mean,
+			 "stddev", st->has_stddev ? json_real(st->stddev) :
+				json_null(),
+			 "pct_stddev", st->has_stddev ?
+				json_real(st->pct_stddev) : json_null(),
+			 "samples", samples(row->v[s], row->n[s]),
+			 "runs", (json_int_t)row->n[s]);
+}
+
+static json_t *row_json(const struct cmp_row *row)
+{
+	json_t *o = json_pack("{s:s, s:o, s:o, s:b}", "metric", row->name,
+			      "base", side(row, BASE), "head",
+			      side(row, HEAD), "shown", row->shown);
+
+	if (!o)
+		return NULL;
+	if (row->failure) {
+		json_object_set_new(o, "failure", json_true());
+		json_object_set_new(o, "fails", json_pack("[f,f]",
+			row->st[BASE].fails, row->st[HEAD].fails));
+		json_object_set_new(o, "reproduction",
+				    json_real(row->reproduction));
+	} else {
+		json_object_set_new(o, row->absolute ? "change_absolute" :
+				    "change_percent",
+				    isfinite(row->change) ?
+				    json_real(row->change) : json_null());
+	}
+	if (row->dropped)
+		json_object_set_new(o, "dropped", json_string(row->dropped));
+	return o;
+}
+
+json_t *comparison_to_json(const struct comparison *c, int all)
+{
+	json_t *rows = json_array(), *o;
+	size_t i;
+
+	for (i = 0; rows && i < c->nrows; i++)
+		if (all || c->rows[i].shown)
+			json_array_append_new(rows, row_json(&c->rows[i]));
+	o = json_pack("{s:I, s:I, s:I, s:I, s:o}",
+		      "base_runs", (json_int_t)c->runs[BASE],
+		      "head_runs", (json_int_t)c->runs[HEAD],
+		      "metrics", (json_int_t)c->nrows,
+		      "shown", (json_int_t)c->nshown, "rows", rows);
+	return o;
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#include "perfbot/fileio.h"
+#include "perfbot/yaml.h"
+
+struct loader {
+	yaml_parser_t parser;
+	struct ydoc *doc;
+	size_t nodes;
+	struct pb_err *err;
+};
+
+static void note_line(struct loader *l, json_t *node, size_t line0)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "%p", (void *)node);
+	json_object_set_new(l->doc->lines, key,
+			    json_integer((json_int_t)line0 + 1));
+}
+
+static int fail_at(struct loader *l, size_t line0, const char *why,
+		   const char *key)
+{
+	return pb_fail(l->err, EX_DATAERR, "%s:%zu: %s%s%.64s%s", l->doc->name,
+		       line0 + 1, why, key ? " '" : "", key ? key : "",
+		       key ? "'" : "");
+}
+
+static int next_event(struct loader *l, yaml_event_t *ev)
+{
+	if (yaml_parser_parse(&l->parser, ev))
+		return 0;
+	return pb_fail(l->err, EX_DATAERR, "%s:%zu: %s", l->doc->name,
+		       l->parser.problem_mark.line + 1,
+		       l->parser.problem ? l->parser.problem : "bad YAML");
+}
+
+static json_t *scalar(const yaml_event_t *ev)
+{
+	const char *v = (const char *)ev->data.scalar.value;
+
+	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    (!*v || !strcmp(v, "~") || !strcasecmp(v, "null")))
+		return json_null();
+	return json_stringn(v, ev->data.scalar.length);
+}
+
+static int load_node(struct loader *l, yaml_event_t *ev, int depth,
+		     json_t **out);
+
+static int load_mapping(struct loader *l, int depth, json_t *map)
+{
+	yaml_event_t ev;
+	json_t *val;
+	char *key;
+	int rc;
+
+	for (;;) {
+		if (next_event(l, &ev))
+			return -1;
+		if (ev.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		if (ev.type != YAML_SCALAR_EVENT) {
+			rc = fail_at(l, ev.start_mark.line,
+				     "mapping keys must be plain values", NULL);
+			yaml_event_delete(&ev);
+			return rc;
+		}
+		key = strdup((const char *)ev.data.scalar.value);
+		if (!key || json_object_get(map, key)) {
+			rc = key ? fail_at(l, ev.start_mark.line,
+					   "duplicate key", key) :
+				pb_fail(l->err, EX_OSERR, "out of memory");
+			free(key);
+			yaml_event_delete(&ev);
+			return rc;
+		}
+		yaml_event_delete(&ev);
+		if (next_event(l, &ev)) {
+			free(key);
+			return -1;
+		}
+		rc = load_node(l, &ev, depth + 1, &val);
+		if (!rc)
+			json_object_set_new(map, key, val);
+		free(key);
+		if (rc)
+			return -1;
+	}
+}
+
+static int load_sequence(struct loader *l, int depth, json_t *seq)
+{
+	yaml_event_t ev;
+	json_t *val;
+
+	for (;;) {
+		if (next_event(l, &ev))
+			return -1;
+		if (ev.type == YAML_SEQUENCE_END_EVENT) {
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		if (load_node(l, &ev, depth + 1, &val))
+			return -1;
+		json_array_append_new(seq, val);
+	}
+}
+
+/* Takes ownership of 'ev'. */
+static int load_node(struct loader *l, yaml_event_t *ev, int depth,
+		     json_t **out)
+{
+	size_t line0 = ev->start_mark.line;
+	yaml_event_type_t type = ev->type;
+	int rc = 0;
+
+	*out = NULL;
+	if (depth > YAML_MAX_DEPTH || ++l->nodes > YAML_MAX_NODES)
+		rc = fail_at(l, line0, depth > YAML_MAX_DEPTH ?
+			     "nesting too deep" : "too many values", NULL);
+	else if (type == YAML_ALIAS_EVENT)
+		rc = fail_at(l, line0, "aliases are not supported", NULL);
+	else if (type == YAML_SCALAR_EVENT)
+		*out = scalar(ev);
+	else if (type == YAML_MAPPING_START_EVENT)
+		*out = json_object();
+	else if (type == YAML_SEQUENCE_START_EVENT)
+		*out = json_array();
+	else
+		rc = fail_at(l, line0, "unexpected YAML event", NULL);
+	yaml_event_delete(ev);
+	if (rc)
+		return -1;
+	if (!*out)
+		return pb_fail(l->err, EX_OSERR, "%s: out of memory",
+			       l->doc->name);
+	note_line(l, *out, line0);
+	if (type == YAML_MAPPING_START_EVENT)
+		rc = load_mapping(l, depth, *out);
+	else if (type == YAML_SEQUENCE_START_EVENT)
+		rc = load_sequence(l, depth, *out);
+	if (rc) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+/* Stream start, document start, the node, then nothing but the end. */
+static int load_stream(struct loader *l)
+{
+	yaml_event_t ev;
+	int rc;
+
+	do {
+		if (next_event(l, &ev))
+			return -1;
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		rc = ev.type == YAML_DOCUMENT_START_EVENT;
+		yaml_event_delete(&ev);
+	} while (!rc);
+	if (next_event(l, &ev))
+		return -1;
+	if (ev.type == YAML_DOCUMENT_END_EVENT) {
+		yaml_event_delete(&ev);
+		return 0;
+	}
+	if (load_node(l, &ev, 0, &l->doc->root))
+		return -1;
+	if (next_event(l, &ev))
+		return -1;
+	yaml_event_delete(&ev);
+	if (next_event(l, &ev))
+		return -1;
+	rc = ev.type == YAML_STREAM_END_EVENT ? 0 :
+		fail_at(l, ev.start_mark.line, "more than one document", NULL);
+	yaml_event_delete(&ev);
+	return rc;
+}
+
+int yaml_load_str(const char *name, const char *text, size_t len,
+		  struct ydoc *doc, struct pb_err *err)
+{
+	struct loader l = { .doc = doc, .err = err };
+	int rc;
+
+	doc->root = NULL;
+	doc->lines = json_object();
+	doc->name = strdup(name);
+	if (!doc->lines || !doc->name) {
+		ydoc_release(doc);
+		return pb_fail(err, EX_OSERR, "%s: out of memory", name);
+	}
+	if (!yaml_parser_initialize(&l.parser)) {
+		ydoc_release(doc);
+		return pb_fail(err, EX_OSERR, "%s: out of memory", name);
+	}
+	yaml_parser_set_input_string(&l.parser, (const unsigned char *)text,
+				     len);
+	rc = load_stream(&l);
+	yaml_parser_delete(&l.parser);
+	if (rc) {
+		json_decref(doc->root);
+		doc->root = NULL;
+	}
+	return rc;
+}
+
+int yaml_load_file(const char *path, size_t max_bytes, struct ydoc *doc,
+		   struct pb_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+
+	doc->root = NULL;
+	doc->lines = NULL;
+	doc->name = NULL;
+	if (file_read(path, max_bytes, 1, &sb, err)) {
+		sb_release(&sb);
+		return -1;
+	}
+	rc = yaml_load_str(path, sb_str(&sb), sb.len, doc, err);
+	sb_release(&sb);
+	return rc;
+}
+
+void ydoc_release(struct ydoc *doc)
+{
+	json_decref(doc->root);
+	json_decref(doc->lines);
+	free(doc->name);
+	doc->root = NULL;
+	doc->lines = NULL;
+	doc->name = NULL;
+}
+
+int ydoc_line(const struct ydoc *doc, const json_t *node)
+{
+	char key[32];
+
+	if (!doc->lines || !node)
+		return 0;
+	snprintf(key, sizeof(key), "%p", (const void *)node);
+	return (int)json_integer_value(json_object_get(doc->lines, key));
+}
+
+int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int bad(const struct ydoc *doc, const json_t *node, const char *key,
+	       struct pb_err *err, const char *why)
+{
+	return pb_fail(err, EX_CONFIG, "%s:%d: '%s' %s", doc->name,
+		       ydoc_line(doc, node), key, why);
+}
+
+int yaml_as_string(const struct ydoc *doc, const json_t *node, const char *key,
+		   const char **out, struct pb_err *err)
+{
+	if (!json_is_string(node))
+		return bad(doc, node, key, err, "must be a string");
+	*out = json_string_value(node);
+	return 0;
+}
+
+int yaml_as_long(const struct ydoc *doc, const json_t *node, const char *key,
+		 long min, long max, long *out, struct pb_err *err)
+{
+	char why[96];
+
+	if (json_is_string(node) &&
+	    !parse_long(json_string_value(node), min, max, out))
+		return 0;
+	snprintf(why, sizeof(why), "must be a whole number from %ld to %ld",
+		 min, max);
+	return bad(doc, node, key, err, why);
+}
+
+int yaml_as_double(const struct ydoc *doc, const json_t *node, const char *key,
+		   double *out, struct pb_err *err)
+{
+	if (json_is_string(node) && !parse_double(json_string_value(node), out))
+		return 0;
+	return bad(doc, node, key, err, "must be a number");
+}
+
+int yaml_as_bool(const struct ydoc *doc, const json_t *node, const char *key,
+		 int *out, struct pb_err *err)
+{
+	const char *s = json_string_value(node);
+
+	if (s && (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on")))
+		*out = 1;
+	else if (s && (!strcmp(s, "false") || !strcmp(s, "no") ||
+		       !strcmp(s, "off")))
+		*out = 0;
+	else
+		return bad(doc, node, key, err, "must be true or false");
+	return 0;
+}

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "perfbot/err.h"
+
+static void scrub(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+int pb_fail(struct pb_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -1;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	scrub(err->msg);
+	return -1;
+}
+
+int pb_wrap(struct pb_err *err, const char *fmt, ...)
+{
+	char both[2 * PB_ERR_MAX + 2];
+	size_t n;
+	va_list ap;
+
+	if (!err)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(both, PB_ERR_MAX, fmt, ap);
+	va_end(ap);
+	n = strlen(both);
+	both[n++] = ':';
+	both[n++] = ' ';
+	memcpy(both + n, err->msg, PB_ERR_MAX);
+	both[sizeof(both) - 1] = '\0';
+	memcpy(err->msg, both, PB_ERR_MAX - 1);
+	err->msg[PB_ERR_MAX - 1] = '\0';
+	scrub(err->msg);
+	return -1;
+}
+
+void pb_err_clear(struct pb_err *err)
+{
+	err->code = 0;
+	err->msg[0] = '\0';
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "perfbot/log.h"
+
+static enum log_level level = LOG_WARN;
+
+void log_set_level(enum log_level l)
+{
+	level = l;
+}
+
+enum log_level log_get_level(void)
+{
+	return level;
+}
+
+static void emit(const char *fmt, va_list ap)
+{
+	char line[1024];
+	char *p;
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	for (p = line; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	fprintf(stderr, "perfbot: %s\n", line);
+}
+
+#define LOG_AT(name, lvl)                              \
+	void name(const char *fmt, ...)                \
+	{                                              \
+		va_list ap;                            \
+		if (level < (lvl))                     \
+			return;                        \
+		va_start(ap, fmt);                     \
+		emit(fmt, ap);                         \
+		va_end(ap);                            \
+	}
+
+LOG_AT(log_warn, LOG_WARN)
+LOG_AT(log_info, LOG_INFO)
+LOG_AT(log_debug, LOG_DEBUG)
+LOG_AT(log_error, LOG_QUIET)
