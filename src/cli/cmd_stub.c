@@ -2,14 +2,6 @@
 #include "perfbot/cli.h"
 #include "perfbot/log.h"
 
-int cmd_report(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	log_error("report: not built yet");
-	return EX_UNAVAILABLE;
-}
-
 int cmd_render(int argc, char **argv)
 {
 	(void)argc;

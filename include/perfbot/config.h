@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_CONFIG_H
+#define PERFBOT_CONFIG_H
+
+#include <jansson.h>
+
+#include "perfbot/err.h"
+#include "perfbot/yaml.h"
+
+/*
+ * config/perfbot.yaml. The file is checked against one schema table when
+ * loaded: an unknown key, or a value of the wrong kind, is EX_CONFIG naming
+ * the key and its line. A file that holds a password directly must be
+ * mode 0600. Getters take a dotted path ("smtp.url") and return the
+ * default when the key is absent; relative paths are relative to the
+ * working directory.
+ */
+
+#define CONFIG_MAX_BYTES (1 << 20)
+
+struct config {
+	struct ydoc doc;	/* doc.root is an object (maybe empty) */
+	char *path;
+};
+
+/* Load 'path'; NULL loads an empty configuration (all defaults). */
+int config_load(struct config *cfg, const char *path, struct pb_err *err);
+void config_release(struct config *cfg);
+
+const char *cfg_str(const struct config *cfg, const char *key,
+		    const char *def);
+long cfg_long(const struct config *cfg, const char *key, long def);
+int cfg_bool(const struct config *cfg, const char *key, int def);
+/* A list value (json array of strings or mappings), or NULL. */
+json_t *cfg_list(const struct config *cfg, const char *key);
+
+#endif

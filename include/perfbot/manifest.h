@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_MANIFEST_H
+#define PERFBOT_MANIFEST_H
+
+#include <jansson.h>
+
+#include "perfbot/err.h"
+#include "perfbot/yaml.h"
+
+/*
+ * A comparison manifest (DESIGN.md): which two commits, where their result
+ * roots are, who wrote the change and who gets the report. Unknown keys,
+ * a commit that is not 7-40 hex digits, or a missing result root are
+ * EX_DATAERR naming the key and line. Relative result_root, metrics and
+ * kconfig_file paths are resolved against the manifest's directory.
+ */
+
+#define MANIFEST_MAX_BYTES (256 << 10)
+
+struct manifest_side {
+	const char *commit;
+	const char *subject;	/* "" when absent */
+	const char *author;	/* "Name <addr>"; NULL when absent */
+	const char *repo;
+	const char *branch;
+	const char *tree;	/* [tree:branch] in subjects */
+	char *result_root;
+};
+
+struct manifest {
+	struct ydoc doc;
+	const char *id;		/* NULL: derived from commits and job */
+	struct manifest_side base, head;
+	json_t *to;		/* lists of addresses, or NULL */
+	json_t *cc;
+	json_t *notes;		/* extra lines for the report, or NULL */
+	const char *materials_url;
+	char *metrics;		/* a metric rules file of its own, or NULL */
+	char *kconfig_file;	/* attached to the mail, or NULL */
+};
+
+int manifest_load(struct manifest *m, const char *path, struct pb_err *err);
+/* Parse a manifest held in memory ('name' for messages, 'dir' for paths). */
+int manifest_parse(struct manifest *m, const char *name, const char *dir,
+		   const char *text, size_t len, struct pb_err *err);
+void manifest_release(struct manifest *m);
+
+#endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_REPORT_H
+#define PERFBOT_REPORT_H
+
+#include <time.h>
+#include <jansson.h>
+
+#include "perfbot/config.h"
+#include "perfbot/err.h"
+#include "perfbot/manifest.h"
+
+/*
+ * One report: a manifest's two result roots compared, judged and rendered
+ * through the templates (templates/<name>.txt for the body,
+ * templates/subject.txt for the subject). The template context is kept
+ * so that the JSON a template author previews with is exactly the one
+ * used ('perfbot report MANIFEST --context').
+ */
+
+struct report_opts {
+	const char *template;	/* NULL: templates.report, else "report" */
+	time_t now;		/* the report's date */
+};
+
+struct report {
+	int worth;		/* 0: no benchmark change worth a mail */
+	int regression;
+	char *id;		/* the manifest id or the derived one */
+	char *message_id;	/* without the angle brackets */
+	time_t date;
+	char *from;
+	json_t *to;		/* arrays of address strings */
+	json_t *cc;
+	char *subject;		/* one line, no control characters */
+	char *body;
+	char *job_yaml;		/* the head's job.yaml path, for attaching */
+	char *kconfig_file;	/* or NULL */
+	json_t *ctx;		/* the template context */
+};
+
+int report_build(struct report *r, const struct manifest *m,
+		 const struct config *cfg, const struct report_opts *o,
+		 struct pb_err *err);
+void report_release(struct report *r);
+
+/*
+ * The Message-ID of report 'id' created at 'when':
+ * "YYYYMMDDhhmm.8hex-perfbot@domain", the same for the same id and time.
+ */
+char *report_message_id(const char *id, time_t when, const char *domain);
+
+/* Replace CR, LF and other control characters by spaces, in place. */
+void text_one_line(char *s);
+
+#endif

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/fileio.h"
+#include "perfbot/manifest.h"
+
+static const char *const top_keys[] = {
+	"id", "base", "head", "to", "cc", "notes", "materials_url",
+	"metrics", "kconfig_file",
+};
+static const char *const side_keys[] = {
+	"commit", "subject", "author", "repo", "branch", "tree",
+	"result_root",
+};
+
+static int known(const char *key, const char *const *keys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(key, keys[i]))
+			return 1;
+	return 0;
+}
+
+static int check_keys(const struct ydoc *doc, json_t *map,
+		      const char *const *keys, size_t n, const char *where,
+		      struct pb_err *err)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(map, k, v) {
+		if (!known(k, keys, n))
+			return pb_fail(err, EX_DATAERR,
+				       "%s:%d: unknown key '%s%.64s'",
+				       doc->name, ydoc_line(doc, v), where, k);
+		if (!json_is_string(v) && strcmp(k, "to") &&
+		    strcmp(k, "cc") && strcmp(k, "notes") &&
+		    strcmp(k, "base") && strcmp(k, "head"))
+			return pb_fail(err, EX_DATAERR,
+				       "%s:%d: '%s%s' must be a string",
+				       doc->name, ydoc_line(doc, v), where, k);
+	}
+	return 0;
+}
+
+static int is_sha(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n < 7 || n > 40)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+static int resolve(const char *dir, const char *rel, char **out,
+		   struct pb_err *err)
+{
+	*out = path_join(dir, rel);
+	return *out ? 0 : pb_fail(err, EX_OSERR, "out of memory");
+}
+
+static int load_side(struct manifest *m, const char *which, const char *dir,
+		     struct manifest_side *s, struct pb_err *err)
+{
+	const struct ydoc *doc = &m->doc;
+	json_t *map = json_object_get(doc->root, which);
+	const char *rr;
+	char where[8];
+
+	if (!json_is_object(map))
+		return pb_fail(err, EX_DATAERR, "%s: '%s' must be a mapping "
+			       "with commit and result_root", doc->name, which);
+	snprintf(where, sizeof(where), "%s.", which);
+	if (check_keys(doc, map, side_keys, 7, where, err))
+		return -1;
+	s->commit = json_string_value(json_object_get(map, "commit"));
+	if (!s->commit || !is_sha(s->commit))
+		return pb_fail(err, EX_DATAERR, "%s:%d: '%s.commit' must be "
+			       "7 to 40 hex digits", doc->name,
+			       ydoc_line(doc, map), which);
+	s->subject = json_string_value(json_object_get(map, "subject"));
+	if (!s->subject)
+		s->subject = "";
+	s->author = json_string_value(json_object_get(map, "author"));
+	s->repo = json_string_value(json_object_get(map, "repo"));
+	s->branch = json_string_value(json_object_get(map, "branch"));
+	s->tree = json_string_value(json_object_get(map, "tree"));
+	rr = json_string_value(json_object_get(map, "result_root"));
+	if (!rr)
+		return pb_fail(err, EX_DATAERR, "%s:%d: '%s.result_root' is "
+			       "missing", doc->name, ydoc_line(doc, map), which);
+	return resolve(dir, rr, &s->result_root, err);
+}
+
+static int string_list(struct manifest *m, const char *key, json_t **out,
+		       struct pb_err *err)
+{
+	json_t *l = json_object_get(m->doc.root, key), *v;
+	size_t i;
+
+	*out = NULL;
+	if (!l)
+		return 0;
+	if (!json_is_array(l))
+		return pb_fail(err, EX_DATAERR, "%s:%d: '%s' must be a list",
+			       m->doc.name, ydoc_line(&m->doc, l), key);
+	json_array_foreach(l, i, v)
+		if (!json_is_string(v))
+			return pb_fail(err, EX_DATAERR,
+				       "%s:%d: '%s' must hold strings",
+				       m->doc.name, ydoc_line(&m->doc, v), key);
+	*out = l;
+	return 0;
+}
+
+static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
+{
+	json_t *root = m->doc.root;
+	const char *s;
+
+	if (!json_is_object(root))
+		return pb_fail(err, EX_DATAERR, "%s: not a mapping",
+			       m->doc.name);
+	if (check_keys(&m->doc, root, top_keys, 9, "", err) ||
+	    load_side(m, "base", dir, &m->base, err) ||
+	    load_side(m, "head", dir, &m->head, err) ||
+	    string_list(m, "to", &m->to, err) ||
+	    string_list(m, "cc", &m->cc, err) ||
+	    string_list(m, "notes", &m->notes, err))
+		return -1;
+	m->id = json_string_value(json_object_get(root, "id"));
+	m->materials_url = json_string_value(json_object_get(root,
+							     "materials_url"));
+	s = json_string_value(json_object_get(root, "metrics"));
+	if (s && resolve(dir, s, &m->metrics, err))
+		return -1;
+	s = json_string_value(json_object_get(root, "kconfig_file"));
+	if (s && resolve(dir, s, &m->kconfig_file, err))
+		return -1;
+	return 0;
+}
+
+int manifest_parse(struct manifest *m, const char *name, const char *dir,
+		   const char *text, size_t len, struct pb_err *err)
+{
+	memset(m, 0, sizeof(*m));
+	if (yaml_load_str(name, text, len, &m->doc, err))
+		return -1;
+	if (load_root(m, dir, err)) {
+		manifest_release(m);
+		return -1;
+	}
+	return 0;
+}
+
+int manifest_load(struct manifest *m, const char *path, struct pb_err *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *dir = path_dirname(path);
+	int rc = -1;
+
+	memset(m, 0, sizeof(*m));
+	if (!dir)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (!file_read(path, MANIFEST_MAX_BYTES, 1, &text, err))
+		rc = manifest_parse(m, path, dir, sb_str(&text), text.len,
+				    err);
+	sb_release(&text);
+	free(dir);
+	return rc;
+}
+
+void manifest_release(struct manifest *m)
+{
+	free(m->base.result_root);
+	free(m->head.result_root);
+	free(m->metrics);
+	free(m->kconfig_file);
+	ydoc_release(&m->doc);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <math.h>
+#include <string.h>
+
+#include "perfbot/judge.h"
+
+static int is_benchmark_metric(const char *name, const char *testcase)
+{
+	size_t n = testcase ? strlen(testcase) : 0;
+
+	return n && !strncmp(name, testcase, n) && name[n] == '.';
+}
+
+/* The shown benchmark metric with a direction that changed the most. */
+static const struct cmp_row *most_changed(const struct comparison *c,
+					  const struct rules *rules,
+					  const char *testcase)
+{
+	const struct cmp_row *best = NULL;
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+
+		if (!r->shown || r->failure || r->absolute ||
+		    !is_benchmark_metric(r->name, testcase) ||
+		    !rules_direction(rules, r->name))
+			continue;
+		if (!best || fabs(r->change) > fabs(best->change))
+			best = r;
+	}
+	return best;
+}
+
+int judge(const struct comparison *c, const struct rules *rules,
+	  const char *testcase, const char *key_metric, int key_direction,
+	  struct judgement *j)
+{
+	const struct cmp_row *row = key_metric ?
+		comparison_find(c, key_metric) : NULL;
+
+	memset(j, 0, sizeof(*j));
+	if (row && row->shown && !row->failure) {
+		j->direction = key_direction ? key_direction :
+			rules_direction(rules, row->name);
+	} else {
+		row = most_changed(c, rules, testcase);
+		if (!row)
+			return 0;
+		j->direction = rules_direction(rules, row->name);
+	}
+	if (!j->direction)
+		j->direction = 1;
+	j->headline = row;
+	j->regression = row->change * j->direction < 0;
+	return 0;
+}

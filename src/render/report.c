@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "perfbot/chart.h"
+#include "perfbot/compare.h"
+#include "perfbot/fileio.h"
+#include "perfbot/job.h"
+#include "perfbot/judge.h"
+#include "perfbot/log.h"
+#include "perfbot/mustache.h"
+#include "perfbot/report.h"
+#include "perfbot/strmap.h"
+#include "perfbot/table.h"
+
+#define MAX_CHARTS 4
+#define CHART_WIDTH 80
+#define CHART_HEIGHT 20
+#define DATA_MAX_BYTES (1 << 20)
+#define DEFAULT_FROM "perfbot <perfbot@localhost>"
+
+/* Everything loaded for one report, released together. */
+struct inputs {
+	struct rules *rules;
+	struct result_root root[2];
+	struct comparison cmp;
+	struct job_info job;
+	struct judgement verdict;
+	struct ydoc testcases;
+	struct ydoc host;
+	const char *testcase;
+};
+
+void text_one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+}
+
+char *report_message_id(const char *id, time_t when, const char *domain)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char stamp[16];
+	struct tm tm;
+
+	gmtime_r(&when, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M", &tm);
+	if (sb_addf(&sb, "%s.%08llx-perfbot@%s", stamp,
+		    hash_fnv1a(id, strlen(id), 0) & 0xffffffffULL,
+		    domain && *domain ? domain : "localhost")) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb, NULL);
+}
+
+static char *cfg_path(const struct config *cfg, const char *key,
+		      const char *def)
+{
+	return data_path(cfg_str(cfg, key, def));
+}
+
+static int load_rules(struct inputs *in, const struct manifest *m,
+		      const struct config *cfg, struct pb_err *err)
+{
+	char *path = m->metrics ? strdup(m->metrics) :
+		cfg_path(cfg, "data.metrics", "config/metrics.yaml");
+	int rc;
+
+	if (!path)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	rc = rules_load(&in->rules, path, err);
+	free(path);
+	return rc;
+}
+
+static int load_testcase(struct inputs *in, const struct config *cfg,
+			 struct pb_err *err)
+{
+	char *path = cfg_path(cfg, "data.testcases", "config/testcases.yaml");
+	int rc;
+
+	if (!path)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	rc = yaml_load_file(path, DATA_MAX_BYTES, &in->testcases, err);
+	free(path);
+	if (!rc && in->testcases.root && !json_is_object(in->testcases.root))
+		rc = pb_fail(err, EX_CONFIG, "%s: not a mapping",
+			     in->testcases.name);
+	return rc;
+}
+
+static const char *tc_field(const struct inputs *in, const char *key)
+{
+	json_t *tc = json_object_get(in->testcases.root, in->testcase);
+
+	return json_string_value(json_object_get(tc, key));
+}
+
+/* Host names come from job.yaml: keep them to a safe file name. */
+static int safe_name(const char *s)
+{
+	if (!*s || *s == '.')
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
+			return 0;
+	return 1;
+}
+
+static const char *machine(struct inputs *in, const struct config *cfg)
+{
+	const char *tbox = in->job.tbox_group;
+	struct strbuf rel = STRBUF_INIT;
+	char *dir = cfg_path(cfg, "data.hosts", "config/hosts"), *path = NULL;
+	const char *desc = NULL;
+
+	if (dir && safe_name(tbox) && !sb_addf(&rel, "%s.yaml", tbox))
+		path = path_join(dir, sb_str(&rel));
+	if (path && !yaml_load_file(path, DATA_MAX_BYTES, &in->host, NULL))
+		desc = json_string_value(json_object_get(in->host.root,
+							 "description"));
+	if (!desc)
+		log_warn("no description of test machine '%s'", tbox);
+	free(dir);
+	free(path);
+	sb_release(&rel);
+	return desc ? desc : tbox;
+}
+
+static int load_inputs(struct inputs *in, const struct manifest *m,
+		       const struct config *cfg, struct pb_err *err)
+{
+	const char *key;
+	long dir = 0;
+
+	if (load_rules(in, m, cfg, err) ||
+	    result_root_load(&in->root[BASE], m->base.result_root, err) ||
+	    result_root_load(&in->root[HEAD], m->head.result_root, err) ||
+	    job_info_init(&in->job, &in->root[HEAD], err) ||
+	    load_testcase(in, cfg, err))
+		return -1;
+	in->testcase = in->job.testcase;
+	if (compare_roots(&in->cmp, &in->root[BASE], &in->root[HEAD],
+			  in->rules, in->testcase, err))
+		return -1;
+	key = tc_field(in, "headline");
+	if (tc_field(in, "direction"))
+		parse_long(tc_field(in, "direction"), -1, 1, &dir);
+	return judge(&in->cmp, in->rules, in->testcase, key, (int)dir,
+		     &in->verdict);
+}
+
+static void release_inputs(struct inputs *in)
+{
+	rules_free(in->rules);
+	result_root_release(&in->root[BASE]);
+	result_root_release(&in->root[HEAD]);
+	comparison_release(&in->cmp);
+	job_info_release(&in->job);
+	ydoc_release(&in->testcases);
+	ydoc_release(&in->host);
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* The text before the first ':' of a commit subject ("pipe"), or NULL. */
+static json_t *subsystem(const char *subject)
+{
+	const char *colon = strchr(subject, ':');
+
+	if (!colon || colon == subject || colon - subject > 40)
+		return json_null();
+	return json_stringn(subject, (size_t)(colon - subject));
+}
+
+static json_t *commit_json(const struct manifest_side *s)
+{
+	return json_pack("{s:s, s:s%, s:s, s:o, s:o, s:o, s:o, s:o}",
+			 "sha", s->commit, "short", s->commit,
+			 strlen(s->commit) < 10 ? strlen(s->commit) : 10,
+			 "subject", s->subject, "author", str_or_null(s->author),
+			 "repo", str_or_null(s->repo),
+			 "branch", str_or_null(s->branch),
+			 "tree", str_or_null(s->tree),
+			 "subsystem", subsystem(s->subject));
+}
+
+static json_t *params_json(const struct job_info *ji)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < ji->nparams; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s}", "key",
+						   ji->params[i].key, "value",
+						   ji->params[i].value));
+	return a;
+}
+
+/* Strip one trailing newline: templates place their own. */
+static json_t *text_json(struct strbuf *sb)
+{
+	if (sb->len && sb->buf[sb->len - 1] == '\n')
+		sb_setlen(sb, sb->len - 1);
+	return json_string(sb_str(sb));
+}
+
+static int chart_one(const struct cmp_row *row, json_t *charts,
+		     struct pb_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+
+	rc = chart_render(row->name, row->v[BASE], row->n[BASE], row->v[HEAD],
+			  row->n[HEAD], CHART_WIDTH, CHART_HEIGHT, &sb, err);
+	if (!rc)
+		json_array_append_new(charts, json_pack("{s:s, s:o}", "metric",
+							row->name, "chart",
+							text_json(&sb)));
+	sb_release(&sb);
+	return rc;
+}
+
+/* The headline metric, then the shown metrics that changed most. */
+static json_t *charts_json(const struct inputs *in, struct pb_err *err)
+{
+	const struct cmp_row *pick[MAX_CHARTS] = { in->verdict.headline };
+	json_t *charts = json_array();
+	size_t i, k, n = 1;
+
+	for (k = 1; k < MAX_CHARTS; k++) {
+		const struct cmp_row *best = NULL;
+
+		for (i = 0; i < in->cmp.nrows; i++) {
+			const struct cmp_row *r = &in->cmp.rows[i];
+			size_t j;
+
+			if (!r->shown || r->failure || r->absolute ||
+			    !isfinite(r->change))
+				continue;
+			for (j = 0; j < n && pick[j] != r; j++)
+				;
+			if (j == n && (!best ||
+				       fabs(r->change) > fabs(best->change)))
+				best = r;
+		}
+		if (!best)
+			break;
+		pick[n++] = best;
+	}
+	for (i = 0; charts && i < n; i++)
+		if (chart_one(pick[i], charts, err)) {
+			json_decref(charts);
+			return NULL;
+		}
+	return charts;
+}
+
+static json_t *headline_json(const struct inputs *in)
+{
+	const struct cmp_row *h = in->verdict.headline;
+	struct strbuf ch = STRBUF_INIT;
+	json_t *o;
+
+	table_format_headline_change(&ch, h->change);
+	o = json_pack("{s:s, s:s, s:s, s:b, s:b}", "metric", h->name,
+		      "change", sb_str(&ch), "kind",
+		      in->verdict.regression ? "regression" : "improvement",
+		      "regression", in->verdict.regression,
+		      "improvement", !in->verdict.regression);
+	sb_release(&ch);
+	return o;
+}
+
+static int table_text(const struct inputs *in, const struct manifest *m,
+		      struct strbuf *out)
+{
+	struct table_head h = {
+		in->job.axes_keys, in->job.axes_values,
+		{ m->base.commit, m->head.commit },
+		{ m->base.subject, m->head.subject },
+	};
+
+	return table_render(&in->cmp, &h, rules_format(in->rules), 0, out);
+}
+
+static void add_unique(json_t *list, const char *addr)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(list, i, v)
+		if (!strcasecmp(json_string_value(v), addr))
+			return;
+	json_array_append_new(list, json_string(addr));
+}
+
+static void add_all(json_t *list, json_t *from)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(from, i, v)
+		add_unique(list, json_string_value(v));
+}
+
+static int recipients(struct report *r, const struct manifest *m,
+		      const struct config *cfg, struct pb_err *err)
+{
+	r->to = json_array();
+	r->cc = json_array();
+	if (!r->to || !r->cc)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (cfg_bool(cfg, "recipients.to_author", 1) && m->head.author)
+		add_unique(r->to, m->head.author);
+	add_all(r->to, m->to);
+	add_all(r->to, cfg_list(cfg, "recipients.to"));
+	add_all(r->cc, m->cc);
+	add_all(r->cc, cfg_list(cfg, "recipients.cc"));
+	if (!json_array_size(r->to) && !json_array_size(r->cc))
+		return pb_fail(err, EX_DATAERR, "%s: no recipients (no "
+			       "author, to or cc)", m->doc.name);
+	return 0;
+}
+
+/* archive_url with "{message_id}" replaced. */
+static char *closes_url(const struct config *cfg, const char *msgid)
+{
+	const char *tmpl = cfg_str(cfg, "identity.archive_url", NULL);
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	if (!tmpl)
+		return NULL;
+	p = strstr(tmpl, "{message_id}");
+	if (!p ? sb_adds(&sb, tmpl) :
+	    (sb_add(&sb, tmpl, (size_t)(p - tmpl)) || sb_adds(&sb, msgid) ||
+	     sb_adds(&sb, p + strlen("{message_id}")))) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb, NULL);
+}
+
+static char *derived_id(const struct manifest *m, const struct job_info *ji)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned long long h;
+
+	if (sb_addf(&sb, "%s\n%s\n%s\n%s", m->base.commit, m->head.commit,
+		    ji->axes_keys, ji->axes_values)) {
+		sb_release(&sb);
+		return NULL;
+	}
+	h = hash_fnv1a(sb.buf, sb.len, 0);
+	sb_reset(&sb);
+	sb_addf(&sb, "%016llx", h);
+	return sb_detach(&sb, NULL);
+}
+
+static int identity(struct report *r, const struct inputs *in,
+		    const struct manifest *m, const struct config *cfg,
+		    const struct report_opts *o, struct pb_err *err)
+{
+	r->id = m->id ? strdup(m->id) : derived_id(m, &in->job);
+	r->from = strdup(cfg_str(cfg, "identity.from", DEFAULT_FROM));
+	r->date = o->now;
+	r->regression = in->verdict.regression;
+	r->job_yaml = strdup(in->root[HEAD].job.name);
+	r->kconfig_file = m->kconfig_file ? strdup(m->kconfig_file) : NULL;
+	if (!r->id || !r->from || !r->job_yaml ||
+	    (m->kconfig_file && !r->kconfig_file))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	r->message_id = report_message_id(r->id, r->date,
+		cfg_str(cfg, "identity.message_id_domain", NULL));
+	return r->message_id ? 0 : pb_fail(err, EX_OSERR, "out of memory");
+}
+
+static json_t *context(const struct report *r, const struct inputs *in,
+		       const struct manifest *m, const struct config *cfg,
+		       struct pb_err *err)
+{
+	struct strbuf table = STRBUF_INIT, legend = STRBUF_INIT;
+	json_t *charts = charts_json(in, err), *ctx;
+	char *closes = closes_url(cfg, r->message_id);
+	const char *from = cfg_str(cfg, "identity.from", DEFAULT_FROM);
+
+	if (!charts || table_text(in, m, &table) || chart_legend(&legend)) {
+		json_decref(charts);
+		free(closes);
+		sb_release(&table);
+		sb_release(&legend);
+		pb_fail(err, EX_SOFTWARE, "report: rendering the table failed");
+		return NULL;
+	}
+	ctx = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:s,"
+			" s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o,"
+			" s:o, s:b, s:s, s:o, s:{s:I, s:I}}",
+			"report_id", r->id, "message_id", r->message_id,
+			"bot_name", cfg_str(cfg, "identity.name", "perfbot"),
+			"headline", headline_json(in),
+			"commit", commit_json(&m->head),
+			"base", commit_json(&m->base),
+			"testcase", in->testcase,
+			"test_description", str_or_null(tc_field(in,
+							    "description")),
+			"test_url", str_or_null(tc_field(in, "url")),
+			"kconfig", in->job.kconfig,
+			"compiler", in->job.compiler,
+			"rootfs", in->job.rootfs,
+			"tbox_group", in->job.tbox_group,
+			"machine", machine((struct inputs *)in, cfg),
+			"parameters", params_json(&in->job),
+			"notes", m->notes ? json_incref(m->notes) : json_array(),
+			"materials_url", str_or_null(m->materials_url),
+			"table", text_json(&table),
+			"charts", charts,
+			"chart_legend", text_json(&legend),
+			"closes_url", str_or_null(closes),
+			"regression", r->regression,
+			"reported_by", cfg_str(cfg, "identity.reported_by",
+					       from),
+			"to", json_incref(r->to),
+			"runs", "base", (json_int_t)in->cmp.runs[BASE],
+			"head", (json_int_t)in->cmp.runs[HEAD]);
+	free(closes);
+	sb_release(&table);
+	sb_release(&legend);
+	if (!ctx)
+		pb_fail(err, EX_OSERR, "report: out of memory");
+	return ctx;
+}
+
+static int render(const struct config *cfg, const char *name, json_t *ctx,
+		  char **out, struct pb_err *err)
+{
+	struct mustache_opts mo = { 0 };
+	struct strbuf sb = STRBUF_INIT, rel = STRBUF_INIT;
+	char *dir = cfg_path(cfg, "templates.dir", "templates"), *path = NULL;
+	int rc = -1;
+
+	if (!dir || sb_addf(&rel, "%s.txt", name) ||
+	    !(path = path_join(dir, sb_str(&rel))))
+		pb_fail(err, EX_OSERR, "out of memory");
+	else if (!strchr(name, '/') && !mustache_render_file(path, ctx, &mo,
+							      &sb, err))
+		rc = 0;
+	else if (strchr(name, '/'))
+		pb_fail(err, EX_USAGE, "template '%s': a name, not a path",
+			name);
+	*out = rc ? NULL : sb_detach(&sb, NULL);
+	if (!rc && !*out)
+		rc = pb_fail(err, EX_OSERR, "out of memory");
+	sb_release(&sb);
+	sb_release(&rel);
+	free(dir);
+	free(path);
+	return rc;
+}
+
+static int render_all(struct report *r, const struct config *cfg,
+		      const struct report_opts *o, struct pb_err *err)
+{
+	const char *name = o->template ? o->template :
+		cfg_str(cfg, "templates.report", "report");
+	size_t n;
+
+	if (render(cfg, name, r->ctx, &r->body, err) ||
+	    render(cfg, "subject", r->ctx, &r->subject, err))
+		return -1;
+	n = strlen(r->subject);
+	while (n && (r->subject[n - 1] == '\n' || r->subject[n - 1] == ' '))
+		r->subject[--n] = '\0';
+	text_one_line(r->subject);
+	return 0;
+}
+
+int report_build(struct report *r, const struct manifest *m,
+		 const struct config *cfg, const struct report_opts *o,
+		 struct pb_err *err)
+{
+	struct inputs in;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	memset(&in, 0, sizeof(in));
+	if (load_inputs(&in, m, cfg, err))
+		goto out;
+	if (!in.verdict.headline) {
+		rc = 0;
+		goto out;
+	}
+	r->worth = 1;
+	if (identity(r, &in, m, cfg, o, err) ||
+	    recipients(r, m, cfg, err))
+		goto out;
+	r->ctx = context(r, &in, m, cfg, err);
+	if (!r->ctx || render_all(r, cfg, o, err))
+		goto out;
+	rc = 0;
+out:
+	release_inputs(&in);
+	if (rc)
+		report_release(r);
+	return rc;
+}
+
+void report_release(struct report *r)
+{
+	free(r->id);
+	free(r->message_id);
+	free(r->from);
+	json_decref(r->to);
+	json_decref(r->cc);
+	free(r->subject);
+	free(r->body);
+	free(r->job_yaml);
+	free(r->kconfig_file);
+	json_decref(r->ctx);
+	memset(r, 0, sizeof(*r));
+}
