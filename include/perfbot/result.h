@@ -22,8 +22,8 @@
 #define RESULT_MAX_NAME 1024
 
 struct metric {
-	char *name;
-	double *v;	/* 'runs' values, padded with 0 */
+	const char *name;	/* in name_pool */
+	double *v;		/* 'runs' values in value_pool, 0-padded */
 };
 
 struct result_root {
@@ -32,6 +32,8 @@ struct result_root {
 	struct metric *metrics;	/* in matrix.json order */
 	size_t nmetrics;
 	struct strmap index;	/* name -> position in metrics */
+	char *name_pool;
+	double *value_pool;
 	struct ydoc job;	/* job.yaml; job.root is a mapping */
 };
 

@@ -28,6 +28,19 @@ void cmp_stats_compute(const double *v, size_t n, struct cmp_stats *st)
 	st->pct_stddev = st->mean != 0 ? 100 * st->stddev / st->mean : 0;
 }
 
+static void sort_small(double *v, size_t n)
+{
+	size_t i, j;
+	double x;
+
+	for (i = 1; i < n; i++) {
+		x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -46,7 +59,10 @@ static void spread_of(const double *v, size_t n, size_t margin, double *tmp,
 	size_t len;
 
 	memcpy(tmp, v, n * sizeof(*v));
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	if (n <= 32)
+		sort_small(tmp, n);
+	else
+		qsort(tmp, n, sizeof(*tmp), cmp_double);
 	if (2 * margin >= n)
 		margin = 0;
 	len = n - 2 * margin;

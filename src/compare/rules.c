@@ -10,10 +10,17 @@
 
 #define RULES_MAX_BYTES (1 << 20)
 
+/* Patterns that are a literal, a literal prefix or suffix skip regexec. */
+enum match_kind { M_REGEX, M_EXACT, M_PREFIX, M_SUFFIX };
+
 struct pattern {
+	enum match_kind kind;
+	char *lit;
+	size_t litlen;
 	regex_t re;
 	double value;	/* threshold, fallback bound or direction */
 	int integer;	/* the threshold was written as a whole number */
+	int compiled;
 };
 
 struct plist {
@@ -111,9 +118,70 @@ static int load_format(struct ydoc *doc, struct rules *r, json_t *map,
 	return 0;
 }
 
-static int compile(struct ydoc *doc, json_t *node, const char *text,
-		   regex_t *re, struct pb_err *err)
+/* The literal 'text' spells with '\\' escapes removed, or -1. */
+static int literal(const char *text, size_t len, struct pattern *p)
 {
+	size_t i, n = 0;
+
+	p->lit = malloc(len + 1);
+	if (!p->lit)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (text[i] == '\\' && i + 1 < len &&
+		    strchr(".[](){}*+?|^$\\-", text[i + 1]))
+			i++;
+		else if (strchr(".[](){}*+?|^$\\", text[i]))
+			goto no;
+		p->lit[n++] = text[i];
+	}
+	p->lit[n] = '\0';
+	p->litlen = n;
+	return 0;
+no:
+	free(p->lit);
+	p->lit = NULL;
+	return -1;
+}
+
+static void classify(const char *text, struct pattern *p)
+{
+	size_t len = strlen(text);
+
+	if (!literal(text, len, p))
+		p->kind = M_EXACT;
+	else if (len > 2 && !strcmp(text + len - 2, ".*") &&
+		 !literal(text, len - 2, p))
+		p->kind = M_PREFIX;
+	else if (len > 2 && !strncmp(text, ".*", 2) &&
+		 !literal(text + 2, len - 2, p))
+		p->kind = M_SUFFIX;
+	else
+		p->kind = M_REGEX;
+}
+
+static int pattern_match(const struct pattern *p, const char *name)
+{
+	size_t n;
+
+	switch (p->kind) {
+	case M_EXACT:
+		return !strcmp(name, p->lit);
+	case M_PREFIX:
+		return !strncmp(name, p->lit, p->litlen);
+	case M_SUFFIX:
+		n = strlen(name);
+		return n >= p->litlen &&
+		       !memcmp(name + n - p->litlen, p->lit, p->litlen);
+	default:
+		return !regexec(&p->re, name, 0, NULL, 0);
+	}
+}
+
+static int compile(struct ydoc *doc, json_t *node, const char *text,
+		   struct pattern *p, struct pb_err *err)
+{
+	regex_t *re = &p->re;
+
 	struct strbuf sb = STRBUF_INIT;
 	int rc;
 
@@ -124,6 +192,8 @@ static int compile(struct ydoc *doc, json_t *node, const char *text,
 	if (rc)
 		return pb_fail(err, EX_CONFIG, "%s:%d: bad pattern '%.100s'",
 			       doc->name, ydoc_line(doc, node), text);
+	p->compiled = 1;
+	classify(text, p);
 	return 0;
 }
 
@@ -136,7 +206,7 @@ static int load_entry(struct ydoc *doc, int list, json_t *e,
 	long l;
 
 	if (json_is_string(e))
-		return compile(doc, e, json_string_value(e), &p->re, err);
+		return compile(doc, e, json_string_value(e), p, err);
 	pat = json_string_value(json_object_get(e, "match"));
 	vnode = json_object_get(e, "value");
 	val = json_string_value(vnode);
@@ -151,7 +221,7 @@ static int load_entry(struct ydoc *doc, int list, json_t *e,
 	if (list == L_DIRECTION && p->value != 1 && p->value != -1)
 		return pb_fail(err, EX_CONFIG, "%s:%d: a direction is 1 or -1",
 			       doc->name, ydoc_line(doc, vnode));
-	return compile(doc, e, pat, &p->re, err);
+	return compile(doc, e, pat, p, err);
 }
 
 static int load_list(struct ydoc *doc, struct rules *r, int list,
@@ -161,6 +231,8 @@ static int load_list(struct ydoc *doc, struct rules *r, int list,
 	size_t i;
 	json_t *e;
 
+	if (json_is_null(arr))
+		return 0;
 	if (!json_is_array(arr))
 		return pb_fail(err, EX_CONFIG, "%s:%d: '%s' must be a list",
 			       doc->name, ydoc_line(doc, arr),
@@ -236,8 +308,11 @@ void rules_free(struct rules *r)
 	if (!r)
 		return;
 	for (l = 0; l < L_COUNT; l++) {
-		for (i = 0; i < r->l[l].n; i++)
-			regfree(&r->l[l].p[i].re);
+		for (i = 0; i < r->l[l].n; i++) {
+			if (r->l[l].p[i].compiled)
+				regfree(&r->l[l].p[i].re);
+			free(r->l[l].p[i].lit);
+		}
 		free(r->l[l].p);
 	}
 	free(r);
@@ -249,7 +324,7 @@ static const struct pattern *first_match(const struct rules *r, int list,
 	size_t i;
 
 	for (i = 0; i < r->l[list].n; i++)
-		if (!regexec(&r->l[list].p[i].re, name, 0, NULL, 0))
+		if (pattern_match(&r->l[list].p[i], name))
 			return &r->l[list].p[i];
 	return NULL;
 }

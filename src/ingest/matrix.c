@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading matrix.json. The file is an object of metric -> list of per-run
+ * values; a 20,000-metric file holds 160,000 numbers. Building a jansson
+ * tree for it costs 60-110 ms and 10 MB on the 2-core test machine, so
+ * this reads the one shape it accepts straight into two pools (names and
+ * values), strictly by the JSON grammar, with line numbers in errors.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/result.h"
+#include "perfbot/strbuf.h"
+
+struct lexer {
+	const char *p, *end;
+	const char *file;
+	int line;
+	struct pb_err *err;
+};
+
+/* A metric while parsing: offsets into the pools. */
+struct pending {
+	size_t name;
+	size_t first;
+	size_t n;
+};
+
+struct parse {
+	struct lexer lx;
+	struct strbuf names;	/* NUL-separated */
+	double *vals;
+	size_t nvals, capvals;
+	struct pending *m;
+	size_t nm, capm;
+	long stats_source;	/* its length, -1 when absent */
+	size_t longest;
+};
+
+static int lx_fail(struct lexer *lx, const char *what)
+{
+	return pb_fail(lx->err, EX_DATAERR, "%s:%d: %s", lx->file, lx->line,
+		       what);
+}
+
+static void skip_ws(struct lexer *lx)
+{
+	for (; lx->p < lx->end; lx->p++) {
+		if (*lx->p == '\n')
+			lx->line++;
+		else if (*lx->p != ' ' && *lx->p != '\t' && *lx->p != '\r')
+			break;
+	}
+}
+
+static int expect(struct lexer *lx, char c)
+{
+	skip_ws(lx);
+	if (lx->p >= lx->end || *lx->p != c) {
+		char msg[32];
+
+		snprintf(msg, sizeof(msg), "'%c' expected", c);
+		return lx_fail(lx, msg);
+	}
+	lx->p++;
+	return 0;
+}
+
+static int hex4(const char *p, unsigned *out)
+{
+	unsigned v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		char c = p[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (unsigned)(c - '0');
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			v |= (unsigned)((c | 0x20) - 'a' + 10);
+		else
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int put_utf8(struct strbuf *sb, unsigned cp)
+{
+	char b[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		b[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xc0 | cp >> 6);
+		b[1] = (char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xe0 | cp >> 12);
+		b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		b[2] = (char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		b[0] = (char)(0xf0 | cp >> 18);
+		b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		b[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		b[3] = (char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	return sb_add(sb, b, n);
+}
+
+/* \uXXXX, with a surrogate pair when one follows. */
+static int unicode_escape(struct lexer *lx, struct strbuf *out)
+{
+	unsigned cp, lo;
+
+	if (lx->end - lx->p < 5 || hex4(lx->p + 1, &cp))
+		return lx_fail(lx, "bad \\u escape");
+	lx->p += 5;
+	if (cp >= 0xd800 && cp < 0xdc00) {
+		if (lx->end - lx->p < 6 || lx->p[0] != '\\' ||
+		    lx->p[1] != 'u' || hex4(lx->p + 2, &lo) || lo < 0xdc00 ||
+		    lo > 0xdfff)
+			return lx_fail(lx, "bad surrogate pair");
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+		lx->p += 6;
+	} else if (cp >= 0xdc00 && cp < 0xe000) {
+		return lx_fail(lx, "bad surrogate pair");
+	}
+	if (!cp)
+		return lx_fail(lx, "NUL in a string");
+	return out && put_utf8(out, cp) ? lx_fail(lx, "string too long") : 0;
+}
+
+static int escape(struct lexer *lx, struct strbuf *out)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	const char *k;
+
+	if (++lx->p >= lx->end)
+		return lx_fail(lx, "unterminated string");
+	if (*lx->p == 'u')
+		return unicode_escape(lx, out);
+	k = strchr(from, *lx->p);
+	if (!k || !*lx->p)
+		return lx_fail(lx, "bad escape in a string");
+	lx->p++;
+	return out && sb_addc(out, to[k - from]) ?
+		lx_fail(lx, "string too long") : 0;
+}
+
+/* A string into 'out' (NULL: validate and skip), capped by out->max. */
+static int string(struct lexer *lx, struct strbuf *out)
+{
+	const char *run;
+
+	if (expect(lx, '"'))
+		return -1;
+	for (;;) {
+		run = lx->p;
+		while (lx->p < lx->end && *lx->p != '"' && *lx->p != '\\' &&
+		       (unsigned char)*lx->p >= 0x20)
+			lx->p++;
+		if (out && sb_add(out, run, (size_t)(lx->p - run)))
+			return lx_fail(lx, "string too long");
+		if (lx->p >= lx->end)
+			return lx_fail(lx, "unterminated string");
+		if (*lx->p == '"') {
+			lx->p++;
+			return 0;
+		}
+		if ((unsigned char)*lx->p < 0x20)
+			return lx_fail(lx, "control character in a string");
+		if (escape(lx, out))
+			return -1;
+	}
+}
+
+#define NUMBER_MAX_CHARS 128
+
+static const double pow10_exact[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+static int is_digit(const struct lexer *lx, const char *p)
+{
+	return p < lx->end && *p >= '0' && *p <= '9';
+}
+
+static void digit(uint64_t *mant, int *sig, int *exp10, char c, int frac)
+{
+	if (*sig < 19) {
+		*mant = *mant * 10 + (uint64_t)(c - '0');
+		*sig += *mant != 0;
+		*exp10 -= frac;
+	} else if (!frac) {
+		(*exp10)++;
+	}
+}
+
+/*
+ * A JSON number. Up to 15 significant digits and a decimal exponent
+ * within 22 convert exactly as m * 10^e or m / 10^-e (one rounding, as
+ * strtod would give); anything else goes to strtod.
+ */
+static int number(struct lexer *lx, double *out)
+{
+	const char *s = lx->p, *p = s;
+	int sig = 0, exp10 = 0, neg = 0, eneg = 0;
+	char buf[NUMBER_MAX_CHARS + 1];
+	uint64_t mant = 0;
+	long e = 0;
+
+	if (p < lx->end && *p == '-')
+		neg = *p++ == '-';
+	if (!is_digit(lx, p) || (*p == '0' && is_digit(lx, p + 1)))
+		return lx_fail(lx, "bad number");
+	for (; is_digit(lx, p); p++)
+		digit(&mant, &sig, &exp10, *p, 0);
+	if (p < lx->end && *p == '.') {
+		if (!is_digit(lx, ++p))
+			return lx_fail(lx, "bad number");
+		for (; is_digit(lx, p); p++)
+			digit(&mant, &sig, &exp10, *p, 1);
+	}
+	if (p < lx->end && (*p == 'e' || *p == 'E')) {
+		if (++p < lx->end && (*p == '+' || *p == '-'))
+			eneg = *p++ == '-';
+		if (!is_digit(lx, p))
+			return lx_fail(lx, "bad number");
+		for (; is_digit(lx, p); p++)
+			if (e < 100000)
+				e = e * 10 + (*p - '0');
+	}
+	lx->p = p;
+	exp10 += eneg ? -(int)e : (int)e;
+	if (sig <= 15 && exp10 >= -22 && exp10 <= 22) {
+		*out = exp10 >= 0 ? (double)mant * pow10_exact[exp10] :
+			(double)mant / pow10_exact[-exp10];
+		*out = neg ? -*out : *out;
+		return 0;
+	}
+	if (p - s > NUMBER_MAX_CHARS)
+		return lx_fail(lx, "number too long");
+	memcpy(buf, s, (size_t)(p - s));
+	buf[p - s] = '\0';
+	*out = strtod(buf, NULL);
+	return isfinite(*out) ? 0 : lx_fail(lx, "number out of range");
+}
+
+static int push_value(struct parse *ps, double v)
+{
+	double *nv;
+
+	if (ps->nvals == ps->capvals) {
+		ps->capvals = ps->capvals ? ps->capvals * 2 : 4096;
+		nv = realloc(ps->vals, ps->capvals * sizeof(*nv));
+		if (!nv)
+			return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
+		ps->vals = nv;
+	}
+	ps->vals[ps->nvals++] = v;
+	return 0;
+}
+
+static int push_metric(struct parse *ps, size_t name, size_t first,
+		       size_t n)
+{
+	struct pending *nm;
+
+	if (ps->nm == RESULT_MAX_METRICS)
+		return pb_fail(ps->lx.err, EX_DATAERR,
+			       "%s: more than %d metrics", ps->lx.file,
+			       RESULT_MAX_METRICS);
+	if (ps->nm == ps->capm) {
+		ps->capm = ps->capm ? ps->capm * 2 : 1024;
+		nm = realloc(ps->m, ps->capm * sizeof(*nm));
+		if (!nm)
+			return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
+		ps->m = nm;
+	}
+	ps->m[ps->nm].name = name;
+	ps->m[ps->nm].first = first;
+	ps->m[ps->nm].n = n;
+	ps->nm++;
+	if (n > ps->longest)
+		ps->longest = n;
+	return 0;
+}
+
+static int metric_fail(struct parse *ps, const char *name, size_t run,
+		       const char *why)
+{
+	if (run)
+		return pb_fail(ps->lx.err, EX_DATAERR,
+			       "%s:%d: metric '%.200s': run %zu: %s",
+			       ps->lx.file, ps->lx.line, name, run, why);
+	return pb_fail(ps->lx.err, EX_DATAERR, "%s:%d: metric '%.200s': %s",
+		       ps->lx.file, ps->lx.line, name, why);
+}
+
+/* One element of a value list: a number (kept) or a string (counted). */
+static int element(struct parse *ps, const char *name, size_t run,
+		   size_t *strings)
+{
+	struct lexer *lx = &ps->lx;
+	double v = 0;
+
+	skip_ws(lx);
+	if (lx->p < lx->end && *lx->p == '"') {
+		(*strings)++;
+		return string(lx, NULL);
+	}
+	if (lx->p >= lx->end || (*lx->p != '-' && (*lx->p < '0' ||
+						   *lx->p > '9')))
+		return metric_fail(ps, name, run, "not a number");
+	if (number(lx, &v))
+		return -1;
+	if (fabs(v) > 1e300)
+		return metric_fail(ps, name, run, "value out of range");
+	return push_value(ps, v);
+}
+
+static int value_list(struct parse *ps, size_t name)
+{
+	const char *key = ps->names.buf + name;
+	struct lexer *lx = &ps->lx;
+	size_t n = 0, strings = 0, first = ps->nvals;
+
+	skip_ws(lx);
+	if (lx->p >= lx->end || *lx->p != '[')
+		return metric_fail(ps, key, 0, "not a list of values");
+	lx->p++;
+	skip_ws(lx);
+	if (lx->p < lx->end && *lx->p == ']') {
+		lx->p++;
+		return push_metric(ps, name, first, 0);
+	}
+	for (;;) {
+		if (++n > RESULT_MAX_RUNS)
+			return metric_fail(ps, key, 0, "too many runs");
+		if (element(ps, key, n, &strings))
+			return -1;
+		skip_ws(lx);
+		if (lx->p < lx->end && *lx->p == ',') {
+			lx->p++;
+			continue;
+		}
+		if (expect(lx, ']'))
+			return -1;
+		break;
+	}
+	if (strings && strings != n)
+		return metric_fail(ps, key, 0, "mixes numbers and strings");
+	if (!strings)
+		return push_metric(ps, name, first, n);
+	if (!strcmp(key, "stats_source"))
+		ps->stats_source = (long)n;
+	sb_setlen(&ps->names, name);	/* strings are not a metric */
+	return 0;
+}
+
+static int members(struct parse *ps)
+{
+	struct lexer *lx = &ps->lx;
+	size_t name;
+
+	if (expect(lx, '{'))
+		return -1;
+	skip_ws(lx);
+	if (lx->p < lx->end && *lx->p == '}') {
+		lx->p++;
+		return 0;
+	}
+	for (;;) {
+		name = ps->names.len;
+		if (string(lx, &ps->names))
+			return -1;
+		if (ps->names.len == name)
+			return lx_fail(lx, "empty metric name");
+		if (ps->names.len - name > RESULT_MAX_NAME)
+			return lx_fail(lx, "metric name too long");
+		if (memchr(ps->names.buf + name, '\0', ps->names.len - name))
+			return lx_fail(lx, "NUL in a metric name");
+		if (sb_addc(&ps->names, '\0'))
+			return pb_fail(lx->err, EX_OSERR, "out of memory");
+		if (expect(lx, ':') || value_list(ps, name))
+			return -1;
+		skip_ws(lx);
+		if (lx->p < lx->end && *lx->p == ',') {
+			lx->p++;
+			continue;
+		}
+		return expect(lx, '}');
+	}
+}
+
+/* Pad every list to the number of runs and index the names. */
+static int finish(struct parse *ps, struct result_root *rr)
+{
+	const char *file = ps->lx.file;
+	size_t i;
+
+	rr->runs = ps->stats_source >= 0 ? (size_t)ps->stats_source :
+		ps->longest;
+	if (!rr->runs)
+		return pb_fail(ps->lx.err, EX_DATAERR, "%s: no runs", file);
+	if (!ps->nm)
+		return pb_fail(ps->lx.err, EX_DATAERR, "%s: no metrics", file);
+	rr->name_pool = sb_detach(&ps->names, NULL);
+	rr->value_pool = calloc(ps->nm * rr->runs, sizeof(double));
+	rr->metrics = calloc(ps->nm, sizeof(*rr->metrics));
+	if (!rr->name_pool || !rr->value_pool || !rr->metrics)
+		return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
+	for (i = 0; i < ps->nm; i++) {
+		struct metric *m = &rr->metrics[i];
+		const struct pending *p = &ps->m[i];
+
+		m->name = rr->name_pool + p->name;
+		m->v = rr->value_pool + i * rr->runs;
+		if (p->n > rr->runs)
+			return pb_fail(ps->lx.err, EX_DATAERR,
+				       "%s: metric '%.200s' has %zu values but "
+				       "the result root has %zu runs", file,
+				       m->name, p->n, rr->runs);
+		memcpy(m->v, ps->vals + p->first, p->n * sizeof(double));
+		rr->nmetrics++;
+		if (strmap_put(&rr->index, m->name, i))
+			return pb_fail(ps->lx.err, EX_DATAERR,
+				       "%s: metric '%.200s' appears twice",
+				       file, m->name);
+	}
+	return 0;
+}
+
+int result_root_parse_matrix(struct result_root *rr, const char *name,
+			     const char *text, size_t len, struct pb_err *err)
+{
+	struct parse ps;
+	int rc;
+
+	memset(&ps, 0, sizeof(ps));
+	ps.lx.p = text;
+	ps.lx.end = text + len;
+	ps.lx.file = name;
+	ps.lx.line = 1;
+	ps.lx.err = err;
+	ps.stats_source = -1;
+	sb_init(&ps.names, (size_t)RESULT_MAX_METRICS * 64);
+	rc = members(&ps);
+	if (!rc) {
+		skip_ws(&ps.lx);
+		if (ps.lx.p != ps.lx.end)
+			rc = lx_fail(&ps.lx, "data after the top-level object");
+	}
+	if (!rc)
+		rc = finish(&ps, rr);
+	sb_release(&ps.names);
+	free(ps.vals);
+	free(ps.m);
+	return rc;
+}
