@@ -9,6 +9,7 @@
 #include "perfbot/log.h"
 #include "perfbot/mail.h"
 #include "perfbot/report.h"
+#include "perfbot/reportmail.h"
 
 struct report_cli {
 	int dry_run;
@@ -45,24 +46,19 @@ static int parse(int argc, char **argv, struct report_cli *o)
 	return argc - optind == 1 ? 0 : -1;
 }
 
-static int print_mbox(const struct report *r, struct pb_err *err)
+static int print_mbox(const struct report *r, const struct config *cfg,
+		      struct pb_err *err)
 {
 	struct strbuf msg = STRBUF_INIT, mbox = STRBUF_INIT;
-	struct mail m = {
-		.from = r->from, .to = r->to, .cc = r->cc,
-		.subject = r->subject, .body = r->body,
-		.message_id = r->message_id, .date = r->date,
-		.auto_submitted = "auto-generated", .report_id = r->id,
-	};
-	char *sender = mail_addr_spec(r->from);
-	int rc = mail_compose(&m, &msg, err);
+	char *sender = NULL, *rcpts = NULL;
+	int rc = report_mail(r, cfg, &msg, &sender, &rcpts, err);
 
-	if (!rc && mbox_append(&mbox, sender ? sender : "perfbot", r->date,
-			       sb_str(&msg), msg.len))
+	if (!rc && mbox_append(&mbox, sender, r->date, sb_str(&msg), msg.len))
 		rc = pb_fail(err, EX_OSERR, "out of memory");
 	if (!rc && fwrite(sb_str(&mbox), 1, mbox.len, stdout) != mbox.len)
 		rc = pb_fail(err, EX_IOERR, "stdout: write failed");
 	free(sender);
+	free(rcpts);
 	sb_release(&msg);
 	sb_release(&mbox);
 	return rc;
@@ -110,7 +106,7 @@ int cmd_report(int argc, char **argv)
 			argv[optind], "benchmark");
 		goto out;
 	}
-	rc = o.context ? print_context(&r, &err) : print_mbox(&r, &err);
+	rc = o.context ? print_context(&r, &err) : print_mbox(&r, &cfg, &err);
 out:
 	report_release(&r);
 	manifest_release(&m);

@@ -16,6 +16,10 @@ static const struct command commands[] = {
 	  "perfbot report MANIFEST [--dry-run] [--template NAME] "
 	  "[--config FILE]",
 	  "render one report; --dry-run prints the mail as mbox" },
+	{ "run", cmd_run, "perfbot run [--dry-run] [--quiet] [--config FILE]",
+	  "one cron cycle: ingest new manifests, queue and send reports" },
+	{ "send", cmd_send, "perfbot send [--quiet] [--config FILE]",
+	  "send what is queued" },
 	{ "render", cmd_render,
 	  "perfbot render TEMPLATE [CONTEXT.json|-] [--html]",
 	  "render any template with a JSON context" },

@@ -5,6 +5,7 @@
 
 #include "perfbot/mail.h"
 #include "perfbot/report.h"
+#include "perfbot/strmap.h"
 
 #define MAX_HEADER_VALUE 4096
 
@@ -105,16 +106,23 @@ static GMimePart *text_part(const char *data, size_t len,
 	return part;
 }
 
+/* A boundary derived from the Message-ID, so a mail is reproducible. */
 static GMimeObject *body_of(const struct mail *m)
 {
+	char boundary[48];
+
 	GMimeMultipart *mp;
 	GMimePart *p;
 	size_t i;
 
+	snprintf(boundary, sizeof(boundary), "=-perfbot-%016llx",
+		 hash_fnv1a(m->message_id ? m->message_id : "",
+			    m->message_id ? strlen(m->message_id) : 0, 0));
 	p = text_part(m->body, strlen(m->body), "text/plain", NULL);
 	if (!m->natt)
 		return GMIME_OBJECT(p);
 	mp = g_mime_multipart_new_with_subtype("mixed");
+	g_mime_multipart_set_boundary(mp, boundary);
 	g_mime_multipart_add(mp, GMIME_OBJECT(p));
 	g_object_unref(p);
 	for (i = 0; i < m->natt; i++) {

@@ -370,13 +370,12 @@ static int identity(struct report *r, const struct inputs *in,
 		    const struct manifest *m, const struct config *cfg,
 		    const struct report_opts *o, struct pb_err *err)
 {
-	r->id = m->id ? strdup(m->id) : derived_id(m, &in->job);
 	r->from = strdup(cfg_str(cfg, "identity.from", DEFAULT_FROM));
 	r->date = o->now;
 	r->regression = in->verdict.regression;
 	r->job_yaml = strdup(in->root[HEAD].job.name);
 	r->kconfig_file = m->kconfig_file ? strdup(m->kconfig_file) : NULL;
-	if (!r->id || !r->from || !r->job_yaml ||
+	if (!r->from || !r->job_yaml ||
 	    (m->kconfig_file && !r->kconfig_file))
 		return pb_fail(err, EX_OSERR, "out of memory");
 	r->message_id = report_message_id(r->id, r->date,
@@ -494,6 +493,11 @@ int report_build(struct report *r, const struct manifest *m,
 	memset(&in, 0, sizeof(in));
 	if (load_inputs(&in, m, cfg, err))
 		goto out;
+	r->id = m->id ? strdup(m->id) : derived_id(m, &in.job);
+	if (!r->id) {
+		pb_fail(err, EX_OSERR, "out of memory");
+		goto out;
+	}
 	if (!in.verdict.headline) {
 		rc = 0;
 		goto out;

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_REPORTMAIL_H
+#define PERFBOT_REPORTMAIL_H
+
+#include "perfbot/config.h"
+#include "perfbot/report.h"
+#include "perfbot/strbuf.h"
+
+/*
+ * A report as the mail that is sent: the body inline, then job.yaml, the
+ * 'reproduce' script (templates/reproduce.txt) and the kernel config when
+ * the manifest names one, as attachments; "auto-generated", the report
+ * id header. 'out' gets the RFC 5322 bytes, 'sender' the envelope sender
+ * and 'rcpts' the JSON list of envelope recipients (both malloc'd).
+ */
+int report_mail(const struct report *r, const struct config *cfg,
+		struct strbuf *out, char **sender, char **rcpts,
+		struct pb_err *err);
+
+#endif

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_STATE_H
+#define PERFBOT_STATE_H
+
+#include <stddef.h>
+#include <time.h>
+#include <sqlite3.h>
+
+#include "perfbot/err.h"
+#include "perfbot/strbuf.h"
+
+/*
+ * perfbot's state in SQLite (WAL): the outbox of every mail the bot sends
+ * (reports and answers alike, so they share one delivery path), each
+ * recipient's outcome, the manifests already seen, and HTTP validators of
+ * the sources. The schema version is PRAGMA user_version; opening a file
+ * applies the migrations it lacks in one transaction.
+ *
+ * A mail is composed once, when it is queued, and its bytes are stored:
+ * a retry sends the very same message with the same Message-ID.
+ */
+
+enum mail_status { MAIL_QUEUED, MAIL_SENT, MAIL_FAILED };
+
+struct outbox_mail {
+	long long rowid;
+	char *id;		/* report id, or the answer's own id */
+	char *kind;		/* "report", "answer" */
+	char *message_id;
+	char *sender;		/* envelope MAIL FROM */
+	char *recipients;	/* JSON list of addr-specs */
+	char *message;		/* the RFC 5322 bytes */
+	size_t len;
+	int attempts;
+};
+
+struct state {
+	sqlite3 *db;
+	char *path;
+	int lock_fd;
+};
+
+enum state_mode {
+	STATE_WRITE,	/* create when missing, migrate */
+	STATE_READ,	/* read only (--dry-run): no write of any kind */
+};
+
+/* Open and migrate. EX_CANTCREAT / EX_IOERR / EX_NOINPUT. */
+int state_open(struct state *st, const char *path, enum state_mode mode,
+	       struct pb_err *err);
+void state_close(struct state *st);
+
+/*
+ * Take the run lock ('<path>.lock', flock) so that overlapping cron runs
+ * never work on the same state at once; EX_TEMPFAIL when another perfbot
+ * holds it.
+ */
+int state_lock(struct state *st, struct pb_err *err);
+
+int state_begin(struct state *st, struct pb_err *err);
+int state_commit(struct state *st, struct pb_err *err);
+void state_rollback(struct state *st);
+
+/* 1 when a manifest with this id was seen before, 0 when not, -1 error. */
+int state_seen(struct state *st, const char *id, struct pb_err *err);
+
+/* Record a manifest that is not worth a mail, so it is not judged again. */
+int state_skip(struct state *st, const char *id, const char *manifest,
+	       const char *why, time_t now, struct pb_err *err);
+
+/* Queue one composed mail. */
+int state_queue(struct state *st, const struct outbox_mail *m,
+		const char *manifest, const char *subject, time_t now,
+		struct pb_err *err);
+
+/*
+ * The queued mails due at 'now' (next attempt reached), oldest first,
+ * at most 'max'. Free with outbox_free().
+ */
+int state_due(struct state *st, time_t now, size_t max,
+	      struct outbox_mail **out, size_t *n, struct pb_err *err);
+/* Every queued mail whatever its next attempt (for --dry-run). */
+int state_queued(struct state *st, struct outbox_mail **out, size_t *n,
+		 struct pb_err *err);
+void outbox_free(struct outbox_mail *m, size_t n);
+
+/* The server accepted the mail (a commit of its own). */
+int state_sent(struct state *st, long long rowid, time_t now,
+	       struct pb_err *err);
+/* A temporary failure: try again after an exponential backoff. */
+int state_retry(struct state *st, long long rowid, const char *why,
+		time_t now, struct pb_err *err);
+/* A permanent failure with the server's reason. */
+int state_failed(struct state *st, long long rowid, const char *why,
+		 time_t now, struct pb_err *err);
+/* One recipient's outcome ("accepted" / "rejected" + the reply). */
+int state_recipient(struct state *st, long long rowid, const char *addr,
+		    const char *status, const char *reply,
+		    struct pb_err *err);
+
+/* HTTP validators of a url source (NULL when unknown). */
+int state_source_get(struct state *st, const char *url, char **etag,
+		     char **last_modified, struct pb_err *err);
+int state_source_set(struct state *st, const char *url, const char *etag,
+		     const char *last_modified, time_t now,
+		     struct pb_err *err);
+
+/* Counts for the summary line: queued and failed mails. */
+int state_counts(struct state *st, long *queued, long *failed,
+		 struct pb_err *err);
+
+/* Mails accepted by the server since 'since' (the hourly budget). */
+int state_sent_since(struct state *st, time_t since, long *n,
+		     struct pb_err *err);
+
+/* Backoff after 'attempts' failures: 60 s doubling, at most 6 hours. */
+long state_backoff(int attempts);
+
+#endif

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/fileio.h"
+#include "perfbot/mail.h"
+#include "perfbot/mustache.h"
+#include "perfbot/reportmail.h"
+
+#define ATTACH_MAX ((size_t)4 << 20)
+
+static int reproduce(const struct report *r, const struct config *cfg,
+		     struct strbuf *out, struct pb_err *err)
+{
+	char *dir = data_path(cfg_str(cfg, "templates.dir", "templates"));
+	char *path = dir ? path_join(dir, "reproduce.txt") : NULL;
+	int rc;
+
+	rc = path ? mustache_render_file(path, r->ctx, NULL, out, err) :
+		pb_fail(err, EX_OSERR, "out of memory");
+	free(dir);
+	free(path);
+	return rc;
+}
+
+/* Envelope recipients: the addr-specs of To and Cc. */
+static char *envelope(const struct report *r)
+{
+	json_t *all = json_array(), *lists[2] = { r->to, r->cc }, *v;
+	char *addr, *out = NULL;
+	size_t i;
+	int l;
+
+	for (l = 0; all && l < 2; l++)
+		json_array_foreach(lists[l], i, v) {
+			addr = mail_addr_spec(json_string_value(v));
+			if (addr)
+				json_array_append_new(all, json_string(addr));
+			free(addr);
+		}
+	if (all && json_array_size(all))
+		out = json_dumps(all, JSON_COMPACT);
+	json_decref(all);
+	return out;
+}
+
+int report_mail(const struct report *r, const struct config *cfg,
+		struct strbuf *out, char **sender, char **rcpts,
+		struct pb_err *err)
+{
+	struct strbuf job = STRBUF_INIT, repro = STRBUF_INIT, kconf =
+		STRBUF_INIT;
+	struct attachment att[3];
+	struct mail m = {
+		.from = r->from, .to = r->to, .cc = r->cc,
+		.subject = r->subject, .body = r->body,
+		.message_id = r->message_id, .date = r->date,
+		.auto_submitted = "auto-generated", .report_id = r->id,
+		.att = att,
+	};
+	int rc = -1;
+
+	if (file_read(r->job_yaml, ATTACH_MAX, 1, &job, err) ||
+	    reproduce(r, cfg, &repro, err) ||
+	    (r->kconfig_file &&
+	     file_read(r->kconfig_file, ATTACH_MAX, 1, &kconf, err)))
+		goto out;
+	att[m.natt++] = (struct attachment){ "job.yaml", "text/plain",
+					     sb_str(&job), job.len };
+	att[m.natt++] = (struct attachment){ "reproduce", "text/plain",
+					     sb_str(&repro), repro.len };
+	if (r->kconfig_file)
+		att[m.natt++] = (struct attachment){ "config", "text/plain",
+						     sb_str(&kconf),
+						     kconf.len };
+	if (mail_compose(&m, out, err))
+		goto out;
+	*sender = mail_addr_spec(r->from);
+	*rcpts = envelope(r);
+	if (!*sender || !*rcpts)
+		pb_fail(err, EX_DATAERR, "report '%s': no usable sender or "
+			"recipient address", r->id);
+	else
+		rc = 0;
+out:
+	sb_release(&job);
+	sb_release(&repro);
+	sb_release(&kconf);
+	return rc;
+}

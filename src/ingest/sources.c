@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/fileio.h"
+#include "perfbot/http.h"
+#include "perfbot/log.h"
+#include "perfbot/manifest.h"
+#include "perfbot/sources.h"
+
+static int add(struct source_batch *b, const char *name, const char *dir,
+	       char *text, size_t len, struct pb_err *err)
+{
+	struct manifest_text *nm;
+
+	if (b->n == SOURCE_MAX_MANIFESTS) {
+		free(text);
+		return pb_fail(err, EX_DATAERR, "more than %d manifests in "
+			       "one run", SOURCE_MAX_MANIFESTS);
+	}
+	nm = realloc(b->m, (b->n + 1) * sizeof(*nm));
+	if (!nm) {
+		free(text);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	b->m = nm;
+	nm = &b->m[b->n];
+	nm->name = strdup(name);
+	nm->dir = strdup(dir);
+	nm->text = text;
+	nm->len = len;
+	b->n++;
+	return nm->name && nm->dir ? 0 : pb_fail(err, EX_OSERR,
+						 "out of memory");
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_manifest(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 &&
+	       !strcmp(d->d_name + n - 5, ".yaml");
+}
+
+static int from_dir(const char *dir, struct source_batch *b,
+		    struct pb_err *err)
+{
+	struct dirent **ents = NULL;
+	struct strbuf text = STRBUF_INIT;
+	struct pb_err ferr;
+	char *path;
+	int i, n, rc = 0;
+
+	n = scandir(dir, &ents, is_manifest, by_name);
+	if (n < 0) {
+		log_error("%s: cannot read the source directory", dir);
+		b->errors++;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		path = path_join(dir, ents[i]->d_name);
+		sb_reset(&text);
+		if (!path) {
+			rc = pb_fail(err, EX_OSERR, "out of memory");
+		} else if (file_read(path, MANIFEST_MAX_BYTES, 1, &text,
+				     &ferr)) {
+			log_error("%s", ferr.msg);
+			b->errors++;
+		} else if (!rc) {
+			size_t len = text.len;
+
+			rc = add(b, path, dir, sb_detach(&text, NULL), len,
+				 err);
+		}
+		free(path);
+		free(ents[i]);
+	}
+	free(ents);
+	sb_release(&text);
+	return rc;
+}
+
+/* A JSON list of manifests: each element becomes one manifest text. */
+static int split_list(const char *url, const char *body, size_t len,
+		      struct source_batch *b, struct pb_err *err)
+{
+	json_error_t jerr;
+	json_t *list = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+	struct strbuf name = STRBUF_INIT;
+	size_t i;
+	json_t *v;
+	char *text;
+	int rc = 0;
+
+	if (!json_is_array(list)) {
+		log_error("%s:%d: not a JSON list of manifests", url,
+			  list ? 1 : jerr.line);
+		json_decref(list);
+		b->errors++;
+		return 0;
+	}
+	json_array_foreach(list, i, v) {
+		sb_reset(&name);
+		text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		if (!text || sb_addf(&name, "%s#%zu", url, i)) {
+			free(text);
+			rc = pb_fail(err, EX_OSERR, "out of memory");
+			break;
+		}
+		if ((rc = add(b, name.buf, ".", text, strlen(text), err)))
+			break;
+	}
+	sb_release(&name);
+	json_decref(list);
+	return rc;
+}
+
+static int from_url(const struct config *cfg, const char *url,
+		    struct state *st, int remember, struct source_batch *b,
+		    struct pb_err *err)
+{
+	struct strbuf body;
+	struct http_answer a;
+	struct pb_err herr;
+	char *etag = NULL, *lm = NULL;
+	int rc = 0;
+
+	(void)cfg;
+	sb_init(&body, SOURCE_MAX_BYTES);
+	if (st && state_source_get(st, url, &etag, &lm, err))
+		return -1;
+	if (http_get(url, etag, lm, NULL, &body, &a, &herr)) {
+		log_error("%s", herr.msg);
+		b->errors++;
+	} else if (a.status == 304) {
+		log_info("%s: not modified", url);
+	} else if (a.status != 200) {
+		log_error("%s: HTTP status %ld", url, a.status);
+		b->errors++;
+	} else {
+		rc = split_list(url, sb_str(&body), body.len, b, err);
+		if (!rc && st && remember)
+			rc = state_source_set(st, url, a.etag,
+					      a.last_modified, time(NULL), err);
+	}
+	http_answer_release(&a);
+	free(etag);
+	free(lm);
+	sb_release(&body);
+	return rc;
+}
+
+int sources_collect(const struct config *cfg, struct state *st,
+		    int remember, struct source_batch *b, struct pb_err *err)
+{
+	json_t *list = cfg_list(cfg, "sources"), *src;
+	const char *dir, *url;
+	size_t i;
+
+	memset(b, 0, sizeof(*b));
+	json_array_foreach(list, i, src) {
+		dir = json_string_value(json_object_get(src, "dir"));
+		url = json_string_value(json_object_get(src, "url"));
+		if ((dir && from_dir(dir, b, err)) ||
+		    (url && from_url(cfg, url, st, remember, b, err)))
+			return -1;
+	}
+	return 0;
+}
+
+void sources_release(struct source_batch *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		free(b->m[i].name);
+		free(b->m[i].dir);
+		free(b->m[i].text);
+	}
+	free(b->m);
+	memset(b, 0, sizeof(*b));
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+
+#include "perfbot/log.h"
+#include "perfbot/outbox.h"
+#include "perfbot/smtp.h"
+
+#define BATCH_MAX 100000
+
+/* The recipients JSON of a mail as an array of strings it borrows. */
+static int rcpt_list(const struct outbox_mail *m, json_t **json,
+		     const char ***out, size_t *n)
+{
+	size_t i;
+
+	*json = json_loads(m->recipients, 0, NULL);
+	*n = json_array_size(*json);
+	*out = calloc(*n + 1, sizeof(**out));
+	if (!*json || !*out || !*n) {
+		json_decref(*json);
+		free(*out);
+		return -1;
+	}
+	for (i = 0; i < *n; i++)
+		(*out)[i] = json_string_value(json_array_get(*json, i));
+	return 0;
+}
+
+static int record_rcpts(struct state *st, const struct outbox_mail *m,
+			const struct smtp_result *r, struct pb_err *err)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < r->nrcpt && !rc; i++) {
+		const struct smtp_rcpt *p = &r->rcpt[i];
+		int ok = p->code >= 200 && p->code < 300;
+
+		if (!ok && p->code)
+			log_warn("'%s': recipient '%s' rejected: %s", m->id,
+				 p->addr, p->reply);
+		rc = state_recipient(st, m->rowid, p->addr,
+				     ok ? "accepted" : p->code ? "rejected" :
+				     "unknown", p->reply, err);
+	}
+	return rc;
+}
+
+/* Write one mail's outcome in one transaction. */
+static int record(struct state *st, const struct outbox_mail *m,
+		  const struct smtp_result *r, time_t now, struct pb_err *err)
+{
+	int rc;
+
+	if (state_begin(st, err))
+		return -1;
+	if (r->outcome == SMTP_ACCEPTED)
+		rc = state_sent(st, m->rowid, now, err) ||
+		     record_rcpts(st, m, r, err);
+	else if (r->outcome == SMTP_PERMANENT)
+		rc = state_failed(st, m->rowid, r->reply, now, err) ||
+		     record_rcpts(st, m, r, err);
+	else
+		rc = state_retry(st, m->rowid, r->reply, now, err);
+	if (rc) {
+		state_rollback(st);
+		return -1;
+	}
+	return state_commit(st, err);
+}
+
+static int send_one(struct state *st, struct smtp *smtp,
+		    const struct outbox_mail *m, time_t now,
+		    struct smtp_result *r, struct pb_err *err)
+{
+	const char **rcpts;
+	json_t *json;
+	size_t n;
+
+	if (rcpt_list(m, &json, &rcpts, &n)) {
+		memset(r, 0, sizeof(*r));
+		r->outcome = SMTP_PERMANENT;
+		snprintf(r->reply, sizeof(r->reply), "no recipients");
+	} else {
+		smtp_send(smtp, m->sender, rcpts, n, m->message, m->len, r);
+		json_decref(json);
+		free(rcpts);
+	}
+	if (r->outcome == SMTP_FATAL)
+		return pb_fail(err, r->code == 535 || r->code == 0 ?
+			       EX_NOPERM : EX_UNAVAILABLE,
+			       "smtp: %s", r->reply);
+	return record(st, m, r, now, err);
+}
+
+static void tell(const struct outbox_mail *m, const struct smtp_result *r)
+{
+	if (r->outcome == SMTP_ACCEPTED)
+		log_info("sent %s '%s' <%s>", m->kind, m->id, m->message_id);
+	else if (r->outcome == SMTP_PERMANENT)
+		log_warn("%s '%s' failed: %s", m->kind, m->id, r->reply);
+	else
+		log_warn("%s '%s' deferred: %s", m->kind, m->id, r->reply);
+}
+
+static long budget(struct state *st, const struct config *cfg, time_t now,
+		   struct pb_err *err)
+{
+	long cap = cfg_long(cfg, "limits.mails_per_hour", 60), n;
+
+	if (state_sent_since(st, now - 3600, &n, err))
+		return -1;
+	return n >= cap ? 0 : cap - n;
+}
+
+int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
+		   int reuse, struct send_stats *ss, struct pb_err *err)
+{
+	struct outbox_mail *due = NULL;
+	struct smtp *smtp = NULL;
+	struct smtp_result r;
+	size_t i, n = 0;
+	long left;
+	int rc = -1;
+
+	memset(ss, 0, sizeof(*ss));
+	left = budget(st, cfg, now, err);
+	if (left < 0 || state_due(st, now, BATCH_MAX, &due, &n, err))
+		return -1;
+	if (n && smtp_new(&smtp, cfg, reuse, err))
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (left-- <= 0) {
+			log_warn("limits.mails_per_hour reached; %zu mails "
+				 "wait for the next run", n - i);
+			break;
+		}
+		if (send_one(st, smtp, &due[i], now, &r, err))
+			goto out;
+		tell(&due[i], &r);
+		ss->sent += r.outcome == SMTP_ACCEPTED;
+		ss->failed += r.outcome == SMTP_PERMANENT;
+		ss->deferred += r.outcome == SMTP_TEMPORARY;
+		if (r.outcome == SMTP_TEMPORARY && r.code == 0)
+			break;	/* the server is unreachable: stop here */
+	}
+	rc = 0;
+out:
+	smtp_free(smtp);
+	outbox_free(due, n);
+	return rc;
+}

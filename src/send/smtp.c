@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <curl/curl.h>
+
+#include "perfbot/secret.h"
+#include "perfbot/smtp.h"
+#include "perfbot/strbuf.h"
+
+#define DEFAULT_CONNECT_TIMEOUT 30
+#define DEFAULT_TIMEOUT 300
+
+enum tls_mode { TLS_STARTTLS, TLS_IMPLICIT, TLS_NONE };
+
+struct smtp {
+	CURL *curl;
+	char *url;
+	char *user;
+	char *password;
+	char *ca_file;
+	enum tls_mode tls;
+	long connect_timeout, timeout;
+	int reuse;
+	/* per message */
+	const char *msg;
+	size_t len, off;
+	struct smtp_result *res;
+	int in_rcpt;		/* the last command sent was RCPT TO */
+	char errbuf[CURL_ERROR_SIZE];
+};
+
+static int tls_mode(const struct config *cfg, const char *url,
+		    enum tls_mode *m, struct pb_err *err)
+{
+	const char *t = cfg_str(cfg, "smtp.tls", "starttls");
+	int smtps = !strncmp(url, "smtps://", 8);
+
+	if (strncmp(url, "smtp://", 7) && !smtps)
+		return pb_fail(err, EX_CONFIG, "smtp.url: '%s' is not an "
+			       "smtp:// or smtps:// URL", url);
+	if (!strcmp(t, "starttls"))
+		*m = TLS_STARTTLS;
+	else if (!strcmp(t, "implicit"))
+		*m = TLS_IMPLICIT;
+	else if (!strcmp(t, "none"))
+		*m = TLS_NONE;
+	else
+		return pb_fail(err, EX_CONFIG, "smtp.tls: '%s': use starttls, "
+			       "implicit or none", t);
+	if (smtps != (*m == TLS_IMPLICIT))
+		return pb_fail(err, EX_CONFIG, "smtp.tls '%s' does not go with "
+			       "the %s URL", t, smtps ? "smtps://" : "smtp://");
+	return 0;
+}
+
+static int curl_once(struct pb_err *err)
+{
+	static int done;
+
+	if (!done && curl_global_init(CURL_GLOBAL_DEFAULT))
+		return pb_fail(err, EX_SOFTWARE, "libcurl: cannot initialise");
+	done = 1;
+	return 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+int smtp_new(struct smtp **out, const struct config *cfg, int reuse,
+	     struct pb_err *err)
+{
+	const char *url = cfg_str(cfg, "smtp.url", NULL);
+	struct smtp *s;
+
+	*out = NULL;
+	if (!url)
+		return pb_fail(err, EX_CONFIG, "smtp.url: not configured");
+	if (curl_once(err))
+		return -1;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	s->reuse = reuse;
+	s->connect_timeout = cfg_long(cfg, "smtp.connect_timeout",
+				      DEFAULT_CONNECT_TIMEOUT);
+	s->timeout = cfg_long(cfg, "smtp.timeout", DEFAULT_TIMEOUT);
+	s->url = strdup(url);
+	s->user = dup_or_null(cfg_str(cfg, "smtp.user", NULL));
+	s->ca_file = dup_or_null(cfg_str(cfg, "smtp.ca_file", NULL));
+	if (!s->url || tls_mode(cfg, url, &s->tls, err) ||
+	    (s->user && secret_get(cfg, "smtp", &s->password, err))) {
+		smtp_free(s);
+		return err && err->code ? -1 :
+			pb_fail(err, EX_OSERR, "out of memory");
+	}
+	s->curl = curl_easy_init();
+	if (!s->curl) {
+		smtp_free(s);
+		return pb_fail(err, EX_SOFTWARE, "libcurl: no handle");
+	}
+	*out = s;
+	return 0;
+}
+
+void smtp_free(struct smtp *s)
+{
+	if (!s)
+		return;
+	if (s->curl)
+		curl_easy_cleanup(s->curl);
+	free(s->url);
+	free(s->user);
+	secret_free(s->password);
+	free(s->ca_file);
+	free(s);
+}
+
+/* libcurl 7.88 spells it with three Ls; later versions add the fix. */
+#ifdef CURLOPT_MAIL_RCPT_ALLOWFAILS
+#define OPT_RCPT_ALLOWFAILS CURLOPT_MAIL_RCPT_ALLOWFAILS
+#else
+#define OPT_RCPT_ALLOWFAILS CURLOPT_MAIL_RCPT_ALLLOWFAILS
+#endif
+
+static size_t read_cb(char *buf, size_t size, size_t nmemb, void *arg)
+{
+	struct smtp *s = arg;
+	size_t n = size * nmemb;
+
+	if (n > s->len - s->off)
+		n = s->len - s->off;
+	memcpy(buf, s->msg + s->off, n);
+	s->off += n;
+	return n;
+}
+
+static void copy_line(char *dst, size_t cap, const char *src, size_t n)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < n && j + 1 < cap; i++)
+		if (src[i] != '\r' && src[i] != '\n')
+			dst[j++] = (unsigned char)src[i] < 0x20 ? '?' : src[i];
+	dst[j] = '\0';
+}
+
+static void note_command(struct smtp *s, const char *d, size_t n)
+{
+	struct smtp_result *r = s->res;
+	char addr[256];
+	const char *lt, *gt;
+	size_t i;
+
+	s->in_rcpt = -1;
+	if (n < 9 || strncasecmp(d, "RCPT TO:", 8))
+		return;
+	lt = memchr(d, '<', n);
+	gt = lt ? memchr(lt, '>', n - (size_t)(lt - d)) : NULL;
+	if (!lt || !gt)
+		return;
+	copy_line(addr, sizeof(addr), lt + 1, (size_t)(gt - lt - 1));
+	for (i = 0; i < r->nrcpt; i++)
+		if (!strcasecmp(r->rcpt[i].addr, addr))
+			s->in_rcpt = (int)i;
+}
+
+/* Only the commands and replies are looked at; AUTH lines are skipped. */
+static int debug_cb(CURL *c, curl_infotype type, char *d, size_t n,
+		    void *arg)
+{
+	struct smtp *s = arg;
+	struct smtp_result *r = s->res;
+	int code;
+
+	(void)c;
+	if (type == CURLINFO_HEADER_OUT) {
+		note_command(s, d, n);
+		return 0;
+	}
+	if (type != CURLINFO_HEADER_IN || n < 4 || d[3] != ' ' ||
+	    sscanf(d, "%3d", &code) != 1)
+		return 0;
+	r->code = code;
+	copy_line(r->reply, sizeof(r->reply), d, n);
+	if (s->in_rcpt >= 0) {
+		r->rcpt[s->in_rcpt].code = code;
+		copy_line(r->rcpt[s->in_rcpt].reply, SMTP_REPLY_MAX, d, n);
+	}
+	return 0;
+}
+
+static void set_options(struct smtp *s, const char *sender,
+			struct curl_slist *rcpts)
+{
+	CURL *c = s->curl;
+
+	curl_easy_setopt(c, CURLOPT_URL, s->url);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	curl_easy_setopt(c, CURLOPT_USE_SSL, s->tls == TLS_NONE ?
+			 (long)CURLUSESSL_NONE : (long)CURLUSESSL_ALL);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (s->ca_file)
+		curl_easy_setopt(c, CURLOPT_CAINFO, s->ca_file);
+	if (s->user) {
+		curl_easy_setopt(c, CURLOPT_USERNAME, s->user);
+		curl_easy_setopt(c, CURLOPT_PASSWORD,
+				 s->password ? s->password : "");
+	}
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, s->connect_timeout);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, s->timeout);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_FORBID_REUSE, s->reuse ? 0L : 1L);
+	curl_easy_setopt(c, CURLOPT_MAIL_FROM, sender);
+	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpts);
+	curl_easy_setopt(c, OPT_RCPT_ALLOWFAILS, 1L);
+	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(c, CURLOPT_READFUNCTION, read_cb);
+	curl_easy_setopt(c, CURLOPT_READDATA, s);
+	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)s->len);
+	curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
+	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, debug_cb);
+	curl_easy_setopt(c, CURLOPT_DEBUGDATA, s);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, s->errbuf);
+}
+
+static enum smtp_outcome classify(CURLcode rc, int code)
+{
+	switch (rc) {
+	case CURLE_OK:
+		return SMTP_ACCEPTED;
+	case CURLE_LOGIN_DENIED:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_USE_SSL_FAILED:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_UNSUPPORTED_PROTOCOL:
+	case CURLE_URL_MALFORMAT:
+		return SMTP_FATAL;
+	default:
+		break;
+	}
+	if (code >= 500 && code < 600)
+		return SMTP_PERMANENT;
+	return SMTP_TEMPORARY;
+}
+
+void smtp_send(struct smtp *s, const char *sender, const char *const *rcpts,
+	       size_t nrcpts, const char *msg, size_t len,
+	       struct smtp_result *res)
+{
+	struct curl_slist *list = NULL, *n;
+	CURLcode rc = CURLE_OUT_OF_MEMORY;
+	struct strbuf a = STRBUF_INIT;
+	size_t i;
+
+	memset(res, 0, sizeof(*res));
+	s->msg = msg;
+	s->len = len;
+	s->off = 0;
+	s->res = res;
+	s->in_rcpt = -1;
+	s->errbuf[0] = '\0';
+	for (i = 0; i < nrcpts && i < SMTP_MAX_RCPTS; i++) {
+		sb_reset(&a);
+		snprintf(res->rcpt[i].addr, sizeof(res->rcpt[i].addr), "%s",
+			 rcpts[i]);
+		if (sb_addf(&a, "<%s>", rcpts[i]) ||
+		    !(n = curl_slist_append(list, a.buf)))
+			goto out;
+		list = n;
+		res->nrcpt++;
+	}
+	set_options(s, sender, list);
+	rc = curl_easy_perform(s->curl);
+out:
+	res->outcome = classify(rc, res->code);
+	if (rc != CURLE_OK && (res->outcome != SMTP_PERMANENT || !*res->reply))
+		snprintf(res->reply, sizeof(res->reply), "%s",
+			 *s->errbuf ? s->errbuf : curl_easy_strerror(rc));
+	curl_slist_free_all(list);
+	sb_release(&a);
+	s->res = NULL;
+}

@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "perfbot/state.h"
+
+#define BUSY_TIMEOUT_MS 5000
+#define BACKOFF_BASE 60
+#define BACKOFF_MAX (6 * 3600)
+
+/* Each entry moves the schema one version up; never edit a shipped one. */
+static const char *const migrations[] = {
+	/* 1: the outbox, its recipients, manifests seen, source validators */
+	"CREATE TABLE outbox ("
+	"  rowid INTEGER PRIMARY KEY,"
+	"  id TEXT NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  manifest TEXT,"
+	"  subject TEXT,"
+	"  status TEXT NOT NULL DEFAULT 'queued'"
+	"    CHECK (status IN ('queued', 'sent', 'failed')),"
+	"  message_id TEXT NOT NULL UNIQUE,"
+	"  sender TEXT NOT NULL,"
+	"  recipients TEXT NOT NULL,"
+	"  message BLOB NOT NULL,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL DEFAULT 0,"
+	"  last_error TEXT,"
+	"  created INTEGER NOT NULL,"
+	"  sent_at INTEGER,"
+	"  UNIQUE (kind, id));"
+	"CREATE INDEX outbox_due ON outbox (status, next_attempt);"
+	"CREATE TABLE outbox_recipients ("
+	"  mail INTEGER NOT NULL REFERENCES outbox (rowid),"
+	"  address TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  reply TEXT,"
+	"  PRIMARY KEY (mail, address));"
+	"CREATE TABLE manifests ("
+	"  id TEXT PRIMARY KEY,"
+	"  manifest TEXT,"
+	"  outcome TEXT NOT NULL,"
+	"  seen INTEGER NOT NULL);"
+	"CREATE TABLE sources ("
+	"  url TEXT PRIMARY KEY,"
+	"  etag TEXT,"
+	"  last_modified TEXT,"
+	"  fetched INTEGER);"
+	"CREATE VIEW reports AS"
+	"  SELECT id, manifest, status, message_id, recipients, attempts,"
+	"         next_attempt, last_error, sent_at, created"
+	"  FROM outbox WHERE kind = 'report';",
+};
+
+#define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
+
+static int db_fail(struct state *st, struct pb_err *err, const char *what)
+{
+	return pb_fail(err, EX_IOERR, "%s: %s: %s", st->path, what,
+		       sqlite3_errmsg(st->db));
+}
+
+static int exec(struct state *st, const char *sql, struct pb_err *err)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(st, err, "sql");
+	return 0;
+}
+
+static int user_version(struct state *st, int *v, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL))
+		return db_fail(st, err, "schema version");
+	rc = sqlite3_step(s);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "schema version");
+}
+
+static int migrate(struct state *st, struct pb_err *err)
+{
+	char sql[64];
+	int v, i;
+
+	if (exec(st, "BEGIN IMMEDIATE", err))
+		return -1;
+	if (user_version(st, &v, err))
+		goto fail;
+	if (v > NMIGRATIONS) {
+		pb_fail(err, EX_CONFIG, "%s: schema version %d is newer than "
+			"this perfbot (%d)", st->path, v, NMIGRATIONS);
+		goto fail;
+	}
+	for (i = v; i < NMIGRATIONS; i++)
+		if (exec(st, migrations[i], err))
+			goto fail;
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", NMIGRATIONS);
+	if (exec(st, sql, err) || exec(st, "COMMIT", err))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static int check_version(struct state *st, struct pb_err *err)
+{
+	int v;
+
+	if (user_version(st, &v, err))
+		return -1;
+	if (v != NMIGRATIONS)
+		return pb_fail(err, EX_CONFIG, "%s: schema version %d, this "
+			       "perfbot needs %d (run it once without "
+			       "--dry-run)", st->path, v, NMIGRATIONS);
+	return 0;
+}
+
+int state_open(struct state *st, const char *path, enum state_mode mode,
+	       struct pb_err *err)
+{
+	int create = mode == STATE_WRITE;
+	int flags = (create ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) |
+		    SQLITE_OPEN_FULLMUTEX;
+
+	memset(st, 0, sizeof(*st));
+	st->lock_fd = -1;
+	st->path = strdup(path);
+	if (!st->path)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (create)
+		flags |= SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+		pb_fail(err, create ? EX_CANTCREAT : EX_NOINPUT, "%s: %s",
+			path, st->db ? sqlite3_errmsg(st->db) : "cannot open");
+		state_close(st);
+		return -1;
+	}
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+	if (!create) {
+		if (check_version(st, err)) {
+			state_close(st);
+			return -1;
+		}
+		return 0;
+	}
+	if (exec(st, "PRAGMA journal_mode = WAL", err) ||
+	    exec(st, "PRAGMA foreign_keys = ON", err) ||
+	    exec(st, "PRAGMA synchronous = FULL", err) || migrate(st, err)) {
+		state_close(st);
+		return -1;
+	}
+	return 0;
+}
+
+void state_close(struct state *st)
+{
+	if (st->db)
+		sqlite3_close(st->db);
+	if (st->lock_fd >= 0)
+		close(st->lock_fd);
+	free(st->path);
+	memset(st, 0, sizeof(*st));
+	st->lock_fd = -1;
+}
+
+int state_lock(struct state *st, struct pb_err *err)
+{
+	struct strbuf p = STRBUF_INIT;
+	int fd;
+
+	if (sb_addf(&p, "%s.lock", st->path))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	fd = open(p.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		pb_fail(err, EX_CANTCREAT, "%s: %s", p.buf, strerror(errno));
+		sb_release(&p);
+		return -1;
+	}
+	sb_release(&p);
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return pb_fail(err, EX_TEMPFAIL, "%s: another perfbot is "
+			       "running on this state; try again later",
+			       st->path);
+	}
+	st->lock_fd = fd;
+	return 0;
+}
+
+int state_begin(struct state *st, struct pb_err *err)
+{
+	return exec(st, "BEGIN IMMEDIATE", err);
+}
+
+int state_commit(struct state *st, struct pb_err *err)
+{
+	return exec(st, "COMMIT", err);
+}
+
+void state_rollback(struct state *st)
+{
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+long state_backoff(int attempts)
+{
+	long d = BACKOFF_BASE;
+
+	while (attempts-- > 1 && d < BACKOFF_MAX)
+		d *= 2;
+	return d < BACKOFF_MAX ? d : BACKOFF_MAX;
+}
+
+/*
+ * Prepare 'sql' and bind arguments by 'types': 's' text (NULL binds
+ * NULL), 'i' long long, 'b' blob (pointer, size_t length).
+ */
+static int prepare(struct state *st, sqlite3_stmt **s, const char *sql,
+		   const char *types, va_list ap, struct pb_err *err)
+{
+	const char *t;
+	int i = 1, rc = SQLITE_OK;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "prepare");
+	for (t = types; *t && rc == SQLITE_OK; t++, i++) {
+		if (*t == 's') {
+			rc = sqlite3_bind_text(*s, i, va_arg(ap, const char *),
+					       -1, SQLITE_TRANSIENT);
+		} else if (*t == 'i') {
+			rc = sqlite3_bind_int64(*s, i, va_arg(ap, long long));
+		} else {
+			const void *p = va_arg(ap, const void *);
+			size_t n = va_arg(ap, size_t);
+
+			rc = sqlite3_bind_blob64(*s, i, p, n, SQLITE_TRANSIENT);
+		}
+	}
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(*s);
+		return db_fail(st, err, "bind");
+	}
+	return 0;
+}
+
+/* Prepare and bind a statement that returns rows. */
+static int query(struct state *st, sqlite3_stmt **s, struct pb_err *err,
+		 const char *sql, const char *types, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, types);
+	rc = prepare(st, s, sql, types, ap, err);
+	va_end(ap);
+	return rc;
+}
+
+/* Run a statement that returns no rows. */
+static int run(struct state *st, struct pb_err *err, const char *sql,
+	       const char *types, ...)
+{
+	sqlite3_stmt *s;
+	va_list ap;
+	int rc;
+
+	va_start(ap, types);
+	rc = prepare(st, &s, sql, types, ap, err);
+	va_end(ap);
+	if (rc)
+		return -1;
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "write");
+}
+
+int state_seen(struct state *st, const char *id, struct pb_err *err)
+{
+	static const char sql[] =
+		"SELECT 1 FROM manifests WHERE id = ?1 UNION ALL "
+		"SELECT 1 FROM outbox WHERE kind = 'report' AND id = ?1";
+	sqlite3_stmt *s;
+	int rc;
+
+	if (query(st, &s, err, sql, "s", id))
+		return -1;
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+}
+
+int state_skip(struct state *st, const char *id, const char *manifest,
+	       const char *why, time_t now, struct pb_err *err)
+{
+	return run(st, err, "INSERT OR IGNORE INTO manifests (id, manifest, "
+		   "outcome, seen) VALUES (?, ?, ?, ?)", "sssi", id, manifest,
+		   why, (long long)now);
+}
+
+int state_queue(struct state *st, const struct outbox_mail *m,
+		const char *manifest, const char *subject, time_t now,
+		struct pb_err *err)
+{
+	if (run(st, err, "INSERT INTO outbox (id, kind, manifest, subject, "
+		"message_id, sender, recipients, message, created) VALUES "
+		"(?, ?, ?, ?, ?, ?, ?, ?, ?)", "sssssssbi", m->id, m->kind,
+		manifest, subject, m->message_id, m->sender, m->recipients,
+		m->message, m->len, (long long)now))
+		return -1;
+	if (manifest)
+		return run(st, err, "INSERT OR IGNORE INTO manifests (id, "
+			   "manifest, outcome, seen) VALUES (?, ?, 'queued', "
+			   "?)", "ssi", m->id, manifest, (long long)now);
+	return 0;
+}
+
+static char *column_dup(sqlite3_stmt *s, int col, size_t *len)
+{
+	const void *p = sqlite3_column_blob(s, col);
+	size_t n = (size_t)sqlite3_column_bytes(s, col);
+	char *c = malloc(n + 1);
+
+	if (!c)
+		return NULL;
+	if (n)
+		memcpy(c, p, n);
+	c[n] = '\0';
+	if (len)
+		*len = n;
+	return c;
+}
+
+static int read_mail(sqlite3_stmt *s, struct outbox_mail *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->rowid = sqlite3_column_int64(s, 0);
+	m->id = column_dup(s, 1, NULL);
+	m->kind = column_dup(s, 2, NULL);
+	m->message_id = column_dup(s, 3, NULL);
+	m->sender = column_dup(s, 4, NULL);
+	m->recipients = column_dup(s, 5, NULL);
+	m->message = column_dup(s, 6, &m->len);
+	m->attempts = sqlite3_column_int(s, 7);
+	return m->id && m->kind && m->message_id && m->sender &&
+	       m->recipients && m->message ? 0 : -1;
+}
+
+static int select_mails(struct state *st, sqlite3_stmt *s,
+			struct outbox_mail **out, size_t *n,
+			struct pb_err *err)
+{
+	struct outbox_mail *v = NULL, *nv;
+	size_t cap = 0;
+	int rc;
+
+	*n = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		if (read_mail(s, &v[*n])) {
+			outbox_free(v, *n + 1);
+			v = NULL;
+			*n = 0;
+			break;
+		}
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	*out = v;
+	if (rc != SQLITE_DONE) {
+		outbox_free(v, *n);
+		*out = NULL;
+		*n = 0;
+		return rc == SQLITE_ROW ? pb_fail(err, EX_OSERR, "out of memory")
+			: db_fail(st, err, "read");
+	}
+	return 0;
+}
+
+#define MAIL_COLUMNS "rowid, id, kind, message_id, sender, recipients, " \
+		     "message, attempts"
+
+int state_due(struct state *st, time_t now, size_t max,
+	      struct outbox_mail **out, size_t *n, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+
+	if (query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
+		  "status = 'queued' AND next_attempt <= ? ORDER BY rowid "
+		  "LIMIT ?", "ii", (long long)now, (long long)max))
+		return -1;
+	return select_mails(st, s, out, n, err);
+}
+
+int state_queued(struct state *st, struct outbox_mail **out, size_t *n,
+		 struct pb_err *err)
+{
+	sqlite3_stmt *s;
+
+	if (query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
+		  "status = 'queued' ORDER BY rowid", ""))
+		return -1;
+	return select_mails(st, s, out, n, err);
+}
+
+void outbox_free(struct outbox_mail *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; m && i < n; i++) {
+		free(m[i].id);
+		free(m[i].kind);
+		free(m[i].message_id);
+		free(m[i].sender);
+		free(m[i].recipients);
+		free(m[i].message);
+	}
+	free(m);
+}
+
+int state_sent(struct state *st, long long rowid, time_t now,
+	       struct pb_err *err)
+{
+	return run(st, err, "UPDATE outbox SET status = 'sent', sent_at = ?, "
+		   "attempts = attempts + 1, last_error = NULL WHERE rowid = ?",
+		   "ii", (long long)now, rowid);
+}
+
+int state_retry(struct state *st, long long rowid, const char *why,
+		time_t now, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int attempts = 0;
+
+	if (query(st, &s, err, "SELECT attempts FROM outbox WHERE rowid = ?",
+		  "i", rowid))
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		attempts = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	attempts++;
+	return run(st, err, "UPDATE outbox SET attempts = ?, next_attempt = ?,"
+		   " last_error = ? WHERE rowid = ?", "iisi",
+		   (long long)attempts,
+		   (long long)(now + state_backoff(attempts)), why, rowid);
+}
+
+int state_failed(struct state *st, long long rowid, const char *why,
+		 time_t now, struct pb_err *err)
+{
+	(void)now;
+	return run(st, err, "UPDATE outbox SET status = 'failed', "
+		   "attempts = attempts + 1, last_error = ? WHERE rowid = ?",
+		   "si", why, rowid);
+}
+
+int state_recipient(struct state *st, long long rowid, const char *addr,
+		    const char *status, const char *reply,
+		    struct pb_err *err)
+{
+	return run(st, err, "INSERT OR REPLACE INTO outbox_recipients (mail, "
+		   "address, status, reply) VALUES (?, ?, ?, ?)", "isss",
+		   rowid, addr, status, reply);
+}
+
+int state_source_get(struct state *st, const char *url, char **etag,
+		     char **last_modified, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*etag = *last_modified = NULL;
+	if (query(st, &s, err, "SELECT etag, last_modified FROM sources "
+		  "WHERE url = ?", "s", url))
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		if (sqlite3_column_type(s, 0) != SQLITE_NULL)
+			*etag = column_dup(s, 0, NULL);
+		if (sqlite3_column_type(s, 1) != SQLITE_NULL)
+			*last_modified = column_dup(s, 1, NULL);
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+		db_fail(st, err, "read");
+}
+
+int state_source_set(struct state *st, const char *url, const char *etag,
+		     const char *last_modified, time_t now,
+		     struct pb_err *err)
+{
+	return run(st, err, "INSERT OR REPLACE INTO sources (url, etag, "
+		   "last_modified, fetched) VALUES (?, ?, ?, ?)", "sssi", url,
+		   etag, last_modified, (long long)now);
+}
+
+int state_counts(struct state *st, long *queued, long *failed,
+		 struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (query(st, &s, err, "SELECT "
+		  "(SELECT count(*) FROM outbox WHERE status = 'queued'), "
+		  "(SELECT count(*) FROM outbox WHERE status = 'failed')", ""))
+		return -1;
+	rc = sqlite3_step(s);
+	*queued = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
+	*failed = rc == SQLITE_ROW ? sqlite3_column_int(s, 1) : 0;
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
+}
+
+int state_sent_since(struct state *st, time_t since, long *n,
+		     struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (query(st, &s, err, "SELECT count(*) FROM outbox WHERE status = "
+		  "'sent' AND sent_at >= ?", "i", (long long)since))
+		return -1;
+	rc = sqlite3_step(s);
+	*n = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
+}
