@@ -27,14 +27,21 @@ struct ydoc {
 	char *name;	/* file name, for messages */
 };
 
+/* On failure 'doc' holds nothing (no release needed). */
 int yaml_load_file(const char *path, size_t max_bytes, struct ydoc *doc,
 		   struct pb_err *err);
 int yaml_load_str(const char *name, const char *text, size_t len,
 		  struct ydoc *doc, struct pb_err *err);
 void ydoc_release(struct ydoc *doc);
 
-/* The line where 'node' started (0 when unknown). */
+/*
+ * The line of 'node' (0 when unknown, and always for null, which jansson
+ * shares): a mapping's value has its key's line.
+ */
 int ydoc_line(const struct ydoc *doc, const json_t *node);
+/* The line of key 'key' in mapping 'map' (0 when unknown). */
+int ydoc_key_line(const struct ydoc *doc, const json_t *map,
+		  const char *key);
 
 /*
  * Conversions of a scalar node; each returns 0 on success and -1 with

@@ -268,7 +268,7 @@ static int load_doc(struct ydoc *doc, struct rules *r, struct pb_err *err)
 		if (i == L_COUNT)
 			return pb_fail(err, EX_CONFIG,
 				       "%s:%d: unknown key '%.64s'", doc->name,
-				       ydoc_line(doc, val), key);
+				       ydoc_key_line(doc, doc->root, key), key);
 		if (load_list(doc, r, i, val, err))
 			return -1;
 	}

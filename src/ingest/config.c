@@ -93,17 +93,20 @@ static const struct key *find_key(const char *path)
 }
 
 static int check_node(struct config *cfg, const char *path, json_t *node,
-		      struct pb_err *err);
+		      int line, struct pb_err *err);
 
-static int bad_type(struct config *cfg, const char *path, json_t *node,
+static int bad_type(struct config *cfg, const char *path, int line,
 		    const char *what, struct pb_err *err)
 {
+	if (!*path)
+		return pb_fail(err, EX_CONFIG, "%s: the file must be a "
+			       "mapping of keys", cfg->doc.name);
 	return pb_fail(err, EX_CONFIG, "%s:%d: '%s' must be %s",
-		       cfg->doc.name, ydoc_line(&cfg->doc, node), path, what);
+		       cfg->doc.name, line, path, what);
 }
 
 static int check_map(struct config *cfg, const char *path, json_t *node,
-		     struct pb_err *err)
+		     int line, struct pb_err *err)
 {
 	struct strbuf sub = STRBUF_INIT;
 	const char *k;
@@ -111,14 +114,15 @@ static int check_map(struct config *cfg, const char *path, json_t *node,
 	int rc = 0;
 
 	if (!json_is_object(node))
-		return bad_type(cfg, path, node, "a mapping", err);
+		return bad_type(cfg, path, line, "a mapping", err);
 	json_object_foreach(node, k, v) {
 		sb_reset(&sub);
 		if (sb_addf(&sub, "%s%s%s", path, *path ? "." : "", k)) {
 			rc = pb_fail(err, EX_OSERR, "out of memory");
 			break;
 		}
-		rc = check_node(cfg, sb_str(&sub), v, err);
+		rc = check_node(cfg, sb_str(&sub), v,
+				ydoc_key_line(&cfg->doc, node, k), err);
 		if (rc)
 			break;
 	}
@@ -127,7 +131,8 @@ static int check_map(struct config *cfg, const char *path, json_t *node,
 }
 
 static int check_list(struct config *cfg, const char *path,
-		      const struct key *k, json_t *node, struct pb_err *err)
+		      const struct key *k, json_t *node, int line,
+		      struct pb_err *err)
 {
 	struct strbuf item = STRBUF_INIT;
 	size_t i;
@@ -135,14 +140,19 @@ static int check_list(struct config *cfg, const char *path,
 	int rc = 0;
 
 	if (!json_is_array(node))
-		return bad_type(cfg, path, node, "a list", err);
+		return bad_type(cfg, path, line, "a list", err);
 	if (sb_addf(&item, "%s[]", path))
 		return pb_fail(err, EX_OSERR, "out of memory");
 	json_array_foreach(node, i, v) {
+		int iline = ydoc_line(&cfg->doc, v);
+
+		if (!iline)
+			iline = line;
 		if (k->type == K_STRLIST && !json_is_string(v))
-			rc = bad_type(cfg, path, v, "a list of strings", err);
+			rc = bad_type(cfg, path, iline, "a list of strings",
+				      err);
 		else if (k->type == K_MAPLIST)
-			rc = check_map(cfg, sb_str(&item), v, err);
+			rc = check_map(cfg, sb_str(&item), v, iline, err);
 		if (rc)
 			break;
 	}
@@ -151,29 +161,34 @@ static int check_list(struct config *cfg, const char *path,
 }
 
 static int check_node(struct config *cfg, const char *path, json_t *node,
-		      struct pb_err *err)
+		      int line, struct pb_err *err)
 {
 	const struct key *k = find_key(path);
+	char why[96];
 	long l;
+	int b;
 
 	if (!k)
 		return pb_fail(err, EX_CONFIG, "%s:%d: unknown key '%s'",
-			       cfg->doc.name, ydoc_line(&cfg->doc, node),
-			       path);
+			       cfg->doc.name, line, path);
 	switch (k->type) {
 	case K_MAP:
-		return check_map(cfg, path, node, err);
+		return check_map(cfg, path, node, line, err);
 	case K_STRLIST:
 	case K_MAPLIST:
-		return check_list(cfg, path, k, node, err);
+		return check_list(cfg, path, k, node, line, err);
 	case K_STR:
 		return json_is_string(node) ? 0 :
-			bad_type(cfg, path, node, "a string", err);
+			bad_type(cfg, path, line, "a string", err);
 	case K_BOOL:
-		return yaml_as_bool(&cfg->doc, node, path, &(int){ 0 }, err);
+		return yaml_as_bool(&cfg->doc, node, path, &b, NULL) ?
+			bad_type(cfg, path, line, "true or false", err) : 0;
 	case K_INT:
+		snprintf(why, sizeof(why), "a whole number from %ld to %ld",
+			 k->min, k->max);
 		return yaml_as_long(&cfg->doc, node, path, k->min, k->max,
-				    &l, err);
+				    &l, NULL) ?
+			bad_type(cfg, path, line, why, err) : 0;
 	}
 	return 0;
 }
@@ -215,12 +230,13 @@ int config_load(struct config *cfg, const char *path, struct pb_err *err)
 	if (yaml_load_file(path, CONFIG_MAX_BYTES, &cfg->doc, err)) {
 		if (err && err->code == EX_DATAERR)
 			err->code = EX_CONFIG;
-		config_release(cfg);
+		free(cfg->path);
+		cfg->path = NULL;
 		return -1;
 	}
 	if (!cfg->doc.root)
 		cfg->doc.root = json_object();
-	if (check_map(cfg, "", cfg->doc.root, err) ||
+	if (check_map(cfg, "", cfg->doc.root, 1, err) ||
 	    check_secrets(cfg, err)) {
 		config_release(cfg);
 		return -1;

@@ -36,13 +36,15 @@ static int check_keys(const struct ydoc *doc, json_t *map,
 		if (!known(k, keys, n))
 			return pb_fail(err, EX_DATAERR,
 				       "%s:%d: unknown key '%s%.64s'",
-				       doc->name, ydoc_line(doc, v), where, k);
+				       doc->name, ydoc_key_line(doc, map, k),
+				       where, k);
 		if (!json_is_string(v) && strcmp(k, "to") &&
 		    strcmp(k, "cc") && strcmp(k, "notes") &&
 		    strcmp(k, "base") && strcmp(k, "head"))
 			return pb_fail(err, EX_DATAERR,
 				       "%s:%d: '%s%s' must be a string",
-				       doc->name, ydoc_line(doc, v), where, k);
+				       doc->name, ydoc_key_line(doc, map, k),
+				       where, k);
 	}
 	return 0;
 }
@@ -152,7 +154,7 @@ int manifest_parse(struct manifest *m, const char *name, const char *dir,
 {
 	memset(m, 0, sizeof(*m));
 	if (yaml_load_str(name, text, len, &m->doc, err))
-		return -1;
+		return -1;	/* the loader keeps nothing on failure */
 	if (load_root(m, dir, err)) {
 		manifest_release(m);
 		return -1;

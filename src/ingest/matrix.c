@@ -37,6 +37,7 @@ struct parse {
 	size_t nm, capm;
 	long stats_source;	/* its length, -1 when absent */
 	size_t longest;
+	struct strbuf ignored;	/* names of string lists, NUL-separated */
 };
 
 static int lx_fail(struct lexer *lx, const char *what)
@@ -153,6 +154,34 @@ static int escape(struct lexer *lx, struct strbuf *out)
 	lx->p++;
 	return out && sb_addc(out, to[k - from]) ?
 		lx_fail(lx, "string too long") : 0;
+}
+
+/* 0 when s[0..n) is well-formed UTF-8 (no overlongs, no surrogates). */
+static int utf8_ok(const unsigned char *s, size_t n)
+{
+	size_t i = 0, k, len;
+	unsigned cp;
+
+	while (i < n) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		len = s[i] >= 0xf0 ? 4 : s[i] >= 0xe0 ? 3 : s[i] >= 0xc2 ? 2 : 0;
+		if (!len || s[i] > 0xf4 || i + len > n)
+			return -1;
+		cp = s[i] & (0x7f >> len);
+		for (k = 1; k < len; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return -1;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+		    (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff)
+			return -1;
+		i += len;
+	}
+	return 0;
 }
 
 /* A string into 'out' (NULL: validate and skip), capped by out->max. */
@@ -328,6 +357,23 @@ static int element(struct parse *ps, const char *name, size_t run,
 	return push_value(ps, v);
 }
 
+/*
+ * A list of strings is not a metric (LKP ignores them); 'stats_source'
+ * names the runs. Its name moves to the 'ignored' list, which finish()
+ * checks for duplicates.
+ */
+static int ignore(struct parse *ps, size_t name, size_t n)
+{
+	const char *key = ps->names.buf + name;
+
+	if (!strcmp(key, "stats_source"))
+		ps->stats_source = (long)n;
+	if (sb_add(&ps->ignored, key, strlen(key) + 1))
+		return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
+	sb_setlen(&ps->names, name);
+	return 0;
+}
+
 static int value_list(struct parse *ps, size_t name)
 {
 	const char *key = ps->names.buf + name;
@@ -341,7 +387,8 @@ static int value_list(struct parse *ps, size_t name)
 	skip_ws(lx);
 	if (lx->p < lx->end && *lx->p == ']') {
 		lx->p++;
-		return push_metric(ps, name, first, 0);
+		return strcmp(key, "stats_source") ?
+			push_metric(ps, name, first, 0) : ignore(ps, name, 0);
 	}
 	for (;;) {
 		if (++n > RESULT_MAX_RUNS)
@@ -359,12 +406,10 @@ static int value_list(struct parse *ps, size_t name)
 	}
 	if (strings && strings != n)
 		return metric_fail(ps, key, 0, "mixes numbers and strings");
-	if (!strings)
+	if (!strings && strcmp(key, "stats_source"))
 		return push_metric(ps, name, first, n);
-	if (!strcmp(key, "stats_source"))
-		ps->stats_source = (long)n;
-	sb_setlen(&ps->names, name);	/* strings are not a metric */
-	return 0;
+	ps->nvals = first;
+	return ignore(ps, name, n);
 }
 
 static int members(struct parse *ps)
@@ -389,6 +434,9 @@ static int members(struct parse *ps)
 			return lx_fail(lx, "metric name too long");
 		if (memchr(ps->names.buf + name, '\0', ps->names.len - name))
 			return lx_fail(lx, "NUL in a metric name");
+		if (utf8_ok((const unsigned char *)ps->names.buf + name,
+			    ps->names.len - name))
+			return lx_fail(lx, "metric name is not UTF-8");
 		if (sb_addc(&ps->names, '\0'))
 			return pb_fail(lx->err, EX_OSERR, "out of memory");
 		if (expect(lx, ':') || value_list(ps, name))
@@ -400,6 +448,23 @@ static int members(struct parse *ps)
 		}
 		return expect(lx, '}');
 	}
+}
+
+/* A name among the ignored lists twice, or also a metric. */
+static int check_ignored(struct parse *ps, const struct result_root *rr)
+{
+	const char *p = sb_str(&ps->ignored), *q, *end = p + ps->ignored.len;
+
+	for (; p < end; p += strlen(p) + 1) {
+		for (q = p + strlen(p) + 1; q < end; q += strlen(q) + 1)
+			if (!strcmp(p, q))
+				break;
+		if (q < end || result_root_find(rr, p))
+			return pb_fail(ps->lx.err, EX_DATAERR,
+				       "%s: metric '%.200s' appears twice",
+				       ps->lx.file, p);
+	}
+	return 0;
 }
 
 /* Pad every list to the number of runs and index the names. */
@@ -437,7 +502,7 @@ static int finish(struct parse *ps, struct result_root *rr)
 				       "%s: metric '%.200s' appears twice",
 				       file, m->name);
 	}
-	return 0;
+	return check_ignored(ps, rr);
 }
 
 int result_root_parse_matrix(struct result_root *rr, const char *name,
@@ -454,6 +519,7 @@ int result_root_parse_matrix(struct result_root *rr, const char *name,
 	ps.lx.err = err;
 	ps.stats_source = -1;
 	sb_init(&ps.names, (size_t)RESULT_MAX_METRICS * 64);
+	sb_init(&ps.ignored, (size_t)1 << 20);
 	rc = members(&ps);
 	if (!rc) {
 		skip_ws(&ps.lx);
@@ -463,6 +529,7 @@ int result_root_parse_matrix(struct result_root *rr, const char *name,
 	if (!rc)
 		rc = finish(&ps, rr);
 	sb_release(&ps.names);
+	sb_release(&ps.ignored);
 	free(ps.vals);
 	free(ps.m);
 	return rc;

@@ -8,6 +8,7 @@
 #include <yaml.h>
 
 #include "perfbot/fileio.h"
+#include "perfbot/strbuf.h"
 #include "perfbot/yaml.h"
 
 struct loader {
@@ -17,13 +18,27 @@ struct loader {
 	struct pb_err *err;
 };
 
+/* null is a jansson singleton: its line is kept under its key only. */
 static void note_line(struct loader *l, json_t *node, size_t line0)
 {
 	char key[32];
 
+	if (json_is_null(node))
+		return;
 	snprintf(key, sizeof(key), "%p", (void *)node);
 	json_object_set_new(l->doc->lines, key,
 			    json_integer((json_int_t)line0 + 1));
+}
+
+static void note_key_line(struct loader *l, json_t *map, const char *k,
+			  size_t line0)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	if (!sb_addf(&key, "%p/%s", (void *)map, k))
+		json_object_set_new(l->doc->lines, key.buf,
+				    json_integer((json_int_t)line0 + 1));
+	sb_release(&key);
 }
 
 static int fail_at(struct loader *l, size_t line0, const char *why,
@@ -61,6 +76,7 @@ static int load_mapping(struct loader *l, int depth, json_t *map)
 	yaml_event_t ev;
 	json_t *val;
 	char *key;
+	size_t kline;
 	int rc;
 
 	for (;;) {
@@ -77,6 +93,13 @@ static int load_mapping(struct loader *l, int depth, json_t *map)
 			return rc;
 		}
 		key = strdup((const char *)ev.data.scalar.value);
+		kline = ev.start_mark.line;
+		if (key && strlen(key) != ev.data.scalar.length) {
+			rc = fail_at(l, kline, "NUL in a key", NULL);
+			free(key);
+			yaml_event_delete(&ev);
+			return rc;
+		}
 		if (!key || json_object_get(map, key)) {
 			rc = key ? fail_at(l, ev.start_mark.line,
 					   "duplicate key", key) :
@@ -91,8 +114,12 @@ static int load_mapping(struct loader *l, int depth, json_t *map)
 			return -1;
 		}
 		rc = load_node(l, &ev, depth + 1, &val);
-		if (!rc)
+		if (!rc) {
+			/* a block value starts a line below its key */
+			note_line(l, val, kline);
+			note_key_line(l, map, key, kline);
 			json_object_set_new(map, key, val);
+		}
 		free(key);
 		if (rc)
 			return -1;
@@ -213,10 +240,8 @@ int yaml_load_str(const char *name, const char *text, size_t len,
 				     len);
 	rc = load_stream(&l);
 	yaml_parser_delete(&l.parser);
-	if (rc) {
-		json_decref(doc->root);
-		doc->root = NULL;
-	}
+	if (rc)
+		ydoc_release(doc);
 	return rc;
 }
 
@@ -252,17 +277,33 @@ int ydoc_line(const struct ydoc *doc, const json_t *node)
 {
 	char key[32];
 
-	if (!doc->lines || !node)
+	if (!doc->lines || !node || json_is_null(node))
 		return 0;
 	snprintf(key, sizeof(key), "%p", (const void *)node);
 	return (int)json_integer_value(json_object_get(doc->lines, key));
 }
 
+int ydoc_key_line(const struct ydoc *doc, const json_t *map, const char *k)
+{
+	struct strbuf key = STRBUF_INIT;
+	int line = 0;
+
+	if (doc->lines && !sb_addf(&key, "%p/%s", (const void *)map, k))
+		line = (int)json_integer_value(json_object_get(doc->lines,
+							       key.buf));
+	sb_release(&key);
+	return line;
+}
+
+/* Strict: an optional '-' then digits, nothing else. */
 int parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;
 	long v;
 
+	if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' &&
+					   s[1] <= '9')))
+		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < min || v > max)
@@ -276,9 +317,11 @@ int parse_double(const char *s, double *out)
 	char *end;
 	double v;
 
+	if (!((*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
+		return -1;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v))
+	if ((errno && errno != ERANGE) || end == s || *end || !isfinite(v))
 		return -1;
 	*out = v;
 	return 0;
@@ -287,8 +330,13 @@ int parse_double(const char *s, double *out)
 static int bad(const struct ydoc *doc, const json_t *node, const char *key,
 	       struct pb_err *err, const char *why)
 {
-	return pb_fail(err, EX_CONFIG, "%s:%d: '%s' %s", doc->name,
-		       ydoc_line(doc, node), key, why);
+	int line = ydoc_line(doc, node);
+
+	if (!line)
+		return pb_fail(err, EX_CONFIG, "%s: '%s' %s", doc->name, key,
+			       why);
+	return pb_fail(err, EX_CONFIG, "%s:%d: '%s' %s", doc->name, line,
+		       key, why);
 }
 
 int yaml_as_string(const struct ydoc *doc, const json_t *node, const char *key,
@@ -326,10 +374,11 @@ int yaml_as_bool(const struct ydoc *doc, const json_t *node, const char *key,
 {
 	const char *s = json_string_value(node);
 
-	if (s && (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on")))
+	if (s && (!strcasecmp(s, "true") || !strcasecmp(s, "yes") ||
+		  !strcasecmp(s, "on")))
 		*out = 1;
-	else if (s && (!strcmp(s, "false") || !strcmp(s, "no") ||
-		       !strcmp(s, "off")))
+	else if (s && (!strcasecmp(s, "false") || !strcasecmp(s, "no") ||
+		       !strcasecmp(s, "off")))
 		*out = 0;
 	else
 		return bad(doc, node, key, err, "must be true or false");

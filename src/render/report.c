@@ -181,6 +181,27 @@ static json_t *subsystem(const char *subject)
 	return json_stringn(subject, (size_t)(colon - subject));
 }
 
+/* [tree:branch]: the manifest's tree, else the repository's name. */
+static json_t *tree_of(const struct manifest_side *s)
+{
+	const char *base, *end;
+
+	if (s->tree)
+		return json_string(s->tree);
+	if (!s->repo)
+		return json_null();
+	end = s->repo + strlen(s->repo);
+	while (end > s->repo && end[-1] == '/')
+		end--;
+	if (end - s->repo > 4 && !strncmp(end - 4, ".git", 4))
+		end -= 4;
+	for (base = end; base > s->repo && base[-1] != '/' &&
+	     base[-1] != ':'; base--)
+		;
+	return end > base ? json_stringn(base, (size_t)(end - base)) :
+		json_null();
+}
+
 static json_t *commit_json(const struct manifest_side *s)
 {
 	return json_pack("{s:s, s:s%, s:s, s:o, s:o, s:o, s:o, s:o}",
@@ -189,7 +210,7 @@ static json_t *commit_json(const struct manifest_side *s)
 			 "subject", s->subject, "author", str_or_null(s->author),
 			 "repo", str_or_null(s->repo),
 			 "branch", str_or_null(s->branch),
-			 "tree", str_or_null(s->tree),
+			 "tree", tree_of(s),
 			 "subsystem", subsystem(s->subject));
 }
 

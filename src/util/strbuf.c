@@ -47,6 +47,7 @@ int sb_grow(struct strbuf *sb, size_t extra)
 		return -1;
 	sb->buf = p;
 	sb->alloc = cap;
+	sb->buf[sb->len] = '\0';
 	return 0;
 }
 

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for src/ingest/config.c: defaults, the shipped example, the
+ * schema check (unknown keys and wrong kinds are EX_CONFIG naming the
+ * dotted key and its line), the password-file mode rule and the getters.
+ * Run from the repository root.
+ */
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "perfbot/config.h"
+#include "perfbot/fileio.h"
+
+#define SHIPPED "config/perfbot.yaml"
+
+struct fx {
+	char dir[64];
+	char path[128];		/* <dir>/perfbot.yaml */
+	struct config cfg;
+	struct pb_err err;
+};
+
+static int setup(void **state)
+{
+	static const char pattern[] = "/tmp/test_config.XXXXXX";
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	memcpy(f->dir, pattern, sizeof(pattern));
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->path, sizeof(f->path), "%s/perfbot.yaml", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	config_release(&f->cfg);
+	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+static void write_cfg(struct fx *f, const char *text, unsigned mode)
+{
+	struct pb_err err;
+
+	if (file_write_atomic(f->path, text, strlen(text), mode, &err))
+		fail_msg("%s", err.msg);
+	/* Whatever the umask: exactly 'mode'. */
+	assert_int_equal(chmod(f->path, mode), 0);
+}
+
+static void load_ok(struct fx *f, const char *text)
+{
+	write_cfg(f, text, 0600);
+	if (config_load(&f->cfg, f->path, &f->err))
+		fail_msg("config_load: %s", f->err.msg);
+}
+
+/* Loading 'text' fails with EX_CONFIG and "<path>:<rest>". */
+static void load_fails(struct fx *f, const char *text, const char *rest)
+{
+	char want[PB_ERR_MAX];
+
+	write_cfg(f, text, 0600);
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), -1);
+	snprintf(want, sizeof(want), "%s:%s", f->path, rest);
+	assert_string_equal(f->err.msg, want);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_null(f->cfg.doc.root);
+	assert_null(f->cfg.path);
+}
+
+/* ---- loading ---- */
+
+static void t_defaults(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(config_load(&f->cfg, NULL, &f->err), 0);
+	assert_true(json_is_object(f->cfg.doc.root));
+	assert_string_equal(cfg_str(&f->cfg, "smtp.url", "smtp://d"),
+			    "smtp://d");
+	assert_null(cfg_str(&f->cfg, "smtp.url", NULL));
+	assert_int_equal(cfg_long(&f->cfg, "limits.max_runs", 20), 20);
+	assert_int_equal(cfg_bool(&f->cfg, "recipients.to_author", 1), 1);
+	assert_int_equal(cfg_bool(&f->cfg, "recipients.to_author", 0), 0);
+	assert_null(cfg_list(&f->cfg, "sources"));
+}
+
+static void t_shipped_config(void **state)
+{
+	struct fx *f = *state;
+	json_t *l;
+
+	assert_int_equal(config_load(&f->cfg, SHIPPED, &f->err), 0);
+	assert_string_equal(cfg_str(&f->cfg, "identity.from", NULL),
+			    "perfbot <perfbot@example.test>");
+	assert_string_equal(cfg_str(&f->cfg, "smtp.url", NULL),
+			    "smtp://127.0.0.1:10587");
+	assert_string_equal(cfg_str(&f->cfg, "smtp.password_env", NULL),
+			    "PERFBOT_SMTP_PASSWORD");
+	assert_string_equal(cfg_str(&f->cfg, "imap.processed_mailbox", "x"),
+			    "");
+	assert_string_equal(cfg_str(&f->cfg, "state", NULL), "var/perfbot.db");
+	assert_int_equal(cfg_long(&f->cfg, "limits.max_runs", 0), 20);
+	assert_int_equal(cfg_long(&f->cfg, "limits.mails_per_hour", 0), 60);
+	assert_int_equal(cfg_bool(&f->cfg, "recipients.to_author", 0), 1);
+	l = cfg_list(&f->cfg, "scheduler.argv");
+	assert_int_equal(json_array_size(l), 4);
+	assert_string_equal(json_string_value(json_array_get(l, 1)),
+			    "{result_root}");
+	l = cfg_list(&f->cfg, "sources");
+	assert_true(json_array_size(l) >= 1);
+	assert_true(json_is_object(json_array_get(l, 0)));
+	assert_string_equal(cfg_str(&f->cfg, "templates.report", NULL),
+			    "report");
+}
+
+static void t_empty_file(void **state)
+{
+	struct fx *f = *state;
+
+	load_ok(f, "# nothing set\n");
+	assert_true(json_is_object(f->cfg.doc.root));
+	assert_int_equal(cfg_long(&f->cfg, "smtp.timeout", 300), 300);
+}
+
+static void t_missing_file(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), -1);
+	assert_int_equal(f->err.code, EX_NOINPUT);
+	assert_memory_equal(f->err.msg, f->path, strlen(f->path));
+}
+
+static void t_bad_yaml(void **state)
+{
+	struct fx *f = *state;
+
+	write_cfg(f, "smtp:\n  url: [x\n", 0600);
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), -1);
+	/* Bad configuration (78), not bad data (65). */
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_memory_equal(f->err.msg, f->path, strlen(f->path));
+	assert_int_equal(f->err.msg[strlen(f->path)], ':');
+	config_release(&f->cfg);
+	load_fails(f, "smtp:\n  url: a\n  url: b\n",
+		   "3: duplicate key 'url'");
+}
+
+static void t_not_a_mapping(void **state)
+{
+	struct fx *f = *state;
+
+	write_cfg(f, "- smtp\n- imap\n", 0600);
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_memory_equal(f->err.msg, f->path, strlen(f->path));
+	assert_non_null(strstr(f->err.msg, "mapping"));
+}
+
+/* ---- the schema ---- */
+
+static void t_unknown_key_top(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "identity:\n  from: x\nbogus: 1\n",
+		   "3: unknown key 'bogus'");
+}
+
+static void t_unknown_key_nested(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "smtp:\n  url: smtp://x\n  prot: 25\n",
+		   "3: unknown key 'smtp.prot'");
+	config_release(&f->cfg);
+	load_fails(f, "limits:\n  max_runs: 3\n  max_rnus: 4\n",
+		   "3: unknown key 'limits.max_rnus'");
+}
+
+static void t_unknown_key_is_section(void **state)
+{
+	struct fx *f = *state;
+
+	/* The line is the key's own, not that of its first child. */
+	load_fails(f, "smtp:\n  url: x\nsmpt:\n  url: y\n",
+		   "3: unknown key 'smpt'");
+}
+
+static void t_unknown_key_without_value(void **state)
+{
+	struct fx *f = *state;
+
+	/* Two empty values: each error names its own line. */
+	load_fails(f, "identity:\n  nmae:\n  from: x\nstate:\n",
+		   "2: unknown key 'identity.nmae'");
+}
+
+static void t_string_where_list(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "commands:\n  allow: alice@example.org\n",
+		   "2: 'commands.allow' must be a list");
+	config_release(&f->cfg);
+	load_fails(f, "scheduler:\n  backend: exec\n  argv: run-lkp\n",
+		   "3: 'scheduler.argv' must be a list");
+}
+
+static void t_list_of_non_strings(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "recipients:\n  cc:\n    - a@x\n    - [b@x]\n",
+		   "4: 'recipients.cc' must be a list of strings");
+}
+
+static void t_list_where_string(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "smtp:\n  url: [a, b]\n", "2: 'smtp.url' must be a string");
+	config_release(&f->cfg);
+	load_fails(f, "state:\n  - a\n", "1: 'state' must be a string");
+}
+
+static void t_string_where_mapping(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "smtp: smtp://x\n", "1: 'smtp' must be a mapping");
+}
+
+static void t_int_range(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "limits:\n  max_runs: 0\n",
+		   "2: 'limits.max_runs' must be a whole number from 1 to "
+		   "1000");
+	config_release(&f->cfg);
+	load_fails(f, "limits:\n  max_runs: 1001\n",
+		   "2: 'limits.max_runs' must be a whole number from 1 to "
+		   "1000");
+	config_release(&f->cfg);
+	load_fails(f, "smtp:\n  timeout: 30s\n",
+		   "2: 'smtp.timeout' must be a whole number from 1 to 86400");
+	config_release(&f->cfg);
+	load_fails(f, "smtp:\n  batch: [1]\n",
+		   "2: 'smtp.batch' must be a whole number from 1 to 100000");
+	config_release(&f->cfg);
+	load_ok(f, "limits:\n  max_runs: 1000\n  mails_per_hour: 0\n");
+	assert_int_equal(cfg_long(&f->cfg, "limits.max_runs", 0), 1000);
+	assert_int_equal(cfg_long(&f->cfg, "limits.mails_per_hour", 9), 0);
+}
+
+static void t_bad_bool(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "recipients:\n  to_author: maybe\n",
+		   "2: 'recipients.to_author' must be true or false");
+	config_release(&f->cfg);
+	load_fails(f, "recipients:\n  to_author: 1\n",
+		   "2: 'recipients.to_author' must be true or false");
+	config_release(&f->cfg);
+	load_ok(f, "recipients:\n  to_author: no\n");
+	assert_int_equal(cfg_bool(&f->cfg, "recipients.to_author", 1), 0);
+}
+
+static void t_sources(void **state)
+{
+	struct fx *f = *state;
+	json_t *l;
+
+	load_ok(f, "sources:\n  - dir: fixtures/manifests\n"
+		"  - url: https://results.example/api\n");
+	l = cfg_list(&f->cfg, "sources");
+	assert_int_equal(json_array_size(l), 2);
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(l, 0), "dir")), "fixtures/manifests");
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(l, 1), "url")), "https://results.example/api");
+}
+
+static void t_sources_unknown_key(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "sources:\n  - dir: a\n  - path: b\n",
+		   "3: unknown key 'sources[].path'");
+}
+
+static void t_sources_wrong_kinds(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "sources:\n  - dir: [a]\n",
+		   "2: 'sources[].dir' must be a string");
+	config_release(&f->cfg);
+	load_fails(f, "sources:\n  - fixtures/manifests\n",
+		   "2: 'sources[]' must be a mapping");
+	config_release(&f->cfg);
+	load_fails(f, "sources:\n  dir: a\n", "1: 'sources' must be a list");
+}
+
+/* ---- secrets ---- */
+
+static void t_password_needs_0600(void **state)
+{
+	struct fx *f = *state;
+	const char *text = "smtp:\n  user: bot\n  password: s3cr3t-pw\n";
+
+	write_cfg(f, text, 0644);
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_memory_equal(f->err.msg, f->path, strlen(f->path));
+	assert_non_null(strstr(f->err.msg, "0644"));
+	assert_non_null(strstr(f->err.msg, "0600"));
+	/* The secret itself is never echoed. */
+	assert_null(strstr(f->err.msg, "s3cr3t"));
+	assert_null(f->cfg.doc.root);
+
+	write_cfg(f, text, 0640);
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), -1);
+	assert_non_null(strstr(f->err.msg, "0640"));
+
+	write_cfg(f, text, 0600);
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), 0);
+	assert_string_equal(cfg_str(&f->cfg, "smtp.password", NULL),
+			    "s3cr3t-pw");
+	config_release(&f->cfg);
+
+	/* Stricter than 0600 is fine too. */
+	write_cfg(f, text, 0400);
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), 0);
+}
+
+static void t_imap_password_needs_0600(void **state)
+{
+	struct fx *f = *state;
+
+	write_cfg(f, "imap:\n  password: pw\n", 0604);
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_non_null(strstr(f->err.msg, "0604"));
+}
+
+static void t_password_indirect_any_mode(void **state)
+{
+	struct fx *f = *state;
+
+	write_cfg(f, "smtp:\n  password_env: PW\n  password_file: /run/pw\n"
+		  "  password_command: [pass, show, smtp]\n", 0644);
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), 0);
+	assert_int_equal(json_array_size(cfg_list(&f->cfg,
+						   "smtp.password_command")), 3);
+}
+
+/* ---- getters ---- */
+
+static void t_getters(void **state)
+{
+	struct fx *f = *state;
+
+	load_ok(f, "smtp:\n  url: smtp://h\n  timeout: 45\n"
+		"recipients:\n  to_author: off\n  cc: [a@x, b@x]\n"
+		"imap:\n  mailbox: INBOX\n");
+	assert_string_equal(cfg_str(&f->cfg, "smtp.url", "d"), "smtp://h");
+	assert_string_equal(cfg_str(&f->cfg, "smtp.user", "d"), "d");
+	assert_string_equal(cfg_str(&f->cfg, "nosuch.deep.key", "d"), "d");
+	/* A mapping or a list is not a string. */
+	assert_string_equal(cfg_str(&f->cfg, "smtp", "d"), "d");
+	assert_string_equal(cfg_str(&f->cfg, "recipients.cc", "d"), "d");
+	/* Walking through a string stops. */
+	assert_string_equal(cfg_str(&f->cfg, "smtp.url.x", "d"), "d");
+	assert_int_equal(cfg_long(&f->cfg, "smtp.timeout", 1), 45);
+	assert_int_equal(cfg_long(&f->cfg, "smtp.url", 7), 7);
+	assert_int_equal(cfg_long(&f->cfg, "smtp.connect_timeout", 7), 7);
+	assert_int_equal(cfg_bool(&f->cfg, "recipients.to_author", 1), 0);
+	assert_int_equal(cfg_bool(&f->cfg, "imap.mailbox", 1), 1);
+	assert_int_equal(cfg_bool(&f->cfg, "imap.mailbox", 0), 0);
+	assert_int_equal(json_array_size(cfg_list(&f->cfg, "recipients.cc")),
+			 2);
+	assert_null(cfg_list(&f->cfg, "smtp.url"));
+	assert_null(cfg_list(&f->cfg, "commands.allow"));
+}
+
+static void t_getter_long_path_part(void **state)
+{
+	struct fx *f = *state;
+	char key[200];
+
+	load_ok(f, "smtp:\n  url: smtp://h\n");
+	/* A path part longer than any key: the default, no overflow. */
+	memset(key, 'k', sizeof(key));
+	memcpy(key + 150, ".url", 5);
+	assert_string_equal(cfg_str(&f->cfg, key, "d"), "d");
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(t_defaults),
+		T(t_shipped_config),
+		T(t_empty_file),
+		T(t_missing_file),
+		T(t_bad_yaml),
+		T(t_not_a_mapping),
+		T(t_unknown_key_top),
+		T(t_unknown_key_nested),
+		T(t_unknown_key_is_section),
+		T(t_unknown_key_without_value),
+		T(t_string_where_list),
+		T(t_list_of_non_strings),
+		T(t_list_where_string),
+		T(t_string_where_mapping),
+		T(t_int_range),
+		T(t_bad_bool),
+		T(t_sources),
+		T(t_sources_unknown_key),
+		T(t_sources_wrong_kinds),
+		T(t_password_needs_0600),
+		T(t_imap_password_needs_0600),
+		T(t_password_indirect_any_mode),
+		T(t_getters),
+		T(t_getter_long_path_part),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for src/ingest/manifest.c: a comparison manifest (which two
+ * commits, where their result roots are, who gets the report), relative
+ * paths resolved against the manifest's directory, and every refusal as
+ * EX_DATAERR naming the file, the key and the line.
+ */
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "perfbot/fileio.h"
+#include "perfbot/manifest.h"
+
+#define BASE_SHA "6cccbfebc02395ae7a8c7b44d2d3e9ab9d3c2ad1"
+#define HEAD_SHA "70bed0d5447e08702c7595d26c88ca37e8eb88b4"
+
+/* The smallest valid manifest; tests append to it. */
+#define MINIMAL                                                    \
+	"base:\n  commit: " BASE_SHA "\n  result_root: roots/base\n" \
+	"head:\n  commit: " HEAD_SHA "\n  result_root: roots/head\n"
+
+static const char full[] =
+	"id: fsmark-2022-07-01\n"
+	"base:\n"
+	"  commit: " BASE_SHA "\n"
+	"  subject: \"block: add a bdev_nonrot helper\"\n"
+	"  result_root: roots/base\n"
+	"head:\n"
+	"  commit: " HEAD_SHA "\n"
+	"  subject: \"block: add a bdev_write_cache helper\"\n"
+	"  author: \"Christoph Hellwig <hch@lst.de>\"\n"
+	"  repo: git://git.infradead.org/users/hch/block.git\n"
+	"  branch: block-api\n"
+	"  tree: hch-block\n"
+	"  result_root: /srv/lkp/result/fsmark/head\n"
+	"to: [\"Christoph Hellwig <hch@lst.de>\"]\n"
+	"cc:\n"
+	"  - linux-block@vger.kernel.org\n"
+	"  - lkp@lists.01.org\n"
+	"notes:\n"
+	"  - first note\n"
+	"  - second note\n"
+	"materials_url: https://download.01.org/0day-ci/archive/x\n"
+	"metrics: rules/fsmark.yaml\n"
+	"kconfig_file: /boot/config-5.19\n";
+
+struct fx {
+	char dir[64];
+	char path[128];		/* <dir>/m.yaml */
+	struct manifest m;
+	struct pb_err err;
+};
+
+static int setup(void **state)
+{
+	static const char pattern[] = "/tmp/test_manifest.XXXXXX";
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	memcpy(f->dir, pattern, sizeof(pattern));
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->path, sizeof(f->path), "%s/m.yaml", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	manifest_release(&f->m);
+	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+static void parse_ok(struct fx *f, const char *text)
+{
+	if (manifest_parse(&f->m, "m.yaml", "/srv/mf", text, strlen(text),
+			   &f->err))
+		fail_msg("manifest_parse: %s", f->err.msg);
+}
+
+/* Parsing fails with EX_DATAERR and exactly 'want'. */
+static void parse_fails(struct fx *f, const char *text, const char *want)
+{
+	assert_int_equal(manifest_parse(&f->m, "m.yaml", "/srv/mf", text,
+					strlen(text), &f->err), -1);
+	assert_int_equal(f->err.code, EX_DATAERR);
+	assert_string_equal(f->err.msg, want);
+	manifest_release(&f->m);
+}
+
+static void write_manifest(struct fx *f, const char *text)
+{
+	struct pb_err err;
+
+	if (file_write_atomic(f->path, text, strlen(text), 0600, &err))
+		fail_msg("%s", err.msg);
+}
+
+static void t_full(void **state)
+{
+	struct fx *f = *state;
+	struct manifest *m = &f->m;
+
+	parse_ok(f, full);
+	assert_string_equal(m->id, "fsmark-2022-07-01");
+	assert_string_equal(m->base.commit, BASE_SHA);
+	assert_string_equal(m->base.subject, "block: add a bdev_nonrot helper");
+	assert_null(m->base.author);
+	assert_null(m->base.repo);
+	assert_string_equal(m->base.result_root, "/srv/mf/roots/base");
+	assert_string_equal(m->head.commit, HEAD_SHA);
+	assert_string_equal(m->head.author, "Christoph Hellwig <hch@lst.de>");
+	assert_string_equal(m->head.repo,
+			    "git://git.infradead.org/users/hch/block.git");
+	assert_string_equal(m->head.branch, "block-api");
+	assert_string_equal(m->head.tree, "hch-block");
+	/* Absolute paths are kept. */
+	assert_string_equal(m->head.result_root,
+			    "/srv/lkp/result/fsmark/head");
+	assert_int_equal(json_array_size(m->to), 1);
+	assert_string_equal(json_string_value(json_array_get(m->to, 0)),
+			    "Christoph Hellwig <hch@lst.de>");
+	assert_int_equal(json_array_size(m->cc), 2);
+	assert_string_equal(json_string_value(json_array_get(m->cc, 1)),
+			    "lkp@lists.01.org");
+	assert_int_equal(json_array_size(m->notes), 2);
+	assert_string_equal(json_string_value(json_array_get(m->notes, 0)),
+			    "first note");
+	assert_string_equal(m->materials_url,
+			    "https://download.01.org/0day-ci/archive/x");
+	assert_string_equal(m->metrics, "/srv/mf/rules/fsmark.yaml");
+	assert_string_equal(m->kconfig_file, "/boot/config-5.19");
+}
+
+static void t_minimal(void **state)
+{
+	struct fx *f = *state;
+	struct manifest *m = &f->m;
+
+	parse_ok(f, MINIMAL);
+	assert_null(m->id);
+	assert_string_equal(m->base.subject, "");
+	assert_string_equal(m->head.subject, "");
+	assert_null(m->head.author);
+	assert_null(m->head.branch);
+	assert_null(m->head.tree);
+	assert_null(m->to);
+	assert_null(m->cc);
+	assert_null(m->notes);
+	assert_null(m->materials_url);
+	assert_null(m->metrics);
+	assert_null(m->kconfig_file);
+	assert_string_equal(m->head.result_root, "/srv/mf/roots/head");
+}
+
+static void t_flow_style(void **state)
+{
+	struct fx *f = *state;
+
+	/* The one-line form of DESIGN.md. */
+	parse_ok(f, "base: { commit: 6cccbfe, subject: \"x\", "
+		 "result_root: b }\nhead: { commit: 70BED0D, "
+		 "author: \"A <a@b>\", result_root: h }\n");
+	assert_string_equal(f->m.base.commit, "6cccbfe");
+	assert_string_equal(f->m.head.commit, "70BED0D");
+	assert_string_equal(f->m.base.result_root, "/srv/mf/b");
+}
+
+static void t_load_resolves_relative(void **state)
+{
+	struct fx *f = *state;
+	char want[192];
+
+	write_manifest(f, MINIMAL "metrics: my-rules.yaml\n"
+		       "kconfig_file: ../config\n");
+	assert_int_equal(manifest_load(&f->m, f->path, &f->err), 0);
+	snprintf(want, sizeof(want), "%s/roots/base", f->dir);
+	assert_string_equal(f->m.base.result_root, want);
+	snprintf(want, sizeof(want), "%s/roots/head", f->dir);
+	assert_string_equal(f->m.head.result_root, want);
+	snprintf(want, sizeof(want), "%s/my-rules.yaml", f->dir);
+	assert_string_equal(f->m.metrics, want);
+	snprintf(want, sizeof(want), "%s/../config", f->dir);
+	assert_string_equal(f->m.kconfig_file, want);
+	assert_string_equal(f->m.doc.name, f->path);
+}
+
+static void t_load_errors_name_file(void **state)
+{
+	struct fx *f = *state;
+	char want[192];
+
+	/* Missing. */
+	assert_int_equal(manifest_load(&f->m, f->path, &f->err), -1);
+	assert_int_equal(f->err.code, EX_NOINPUT);
+	assert_memory_equal(f->err.msg, f->path, strlen(f->path));
+	manifest_release(&f->m);
+	/* A bad key, named with the file's path. */
+	write_manifest(f, MINIMAL "colour: red\n");
+	assert_int_equal(manifest_load(&f->m, f->path, &f->err), -1);
+	assert_int_equal(f->err.code, EX_DATAERR);
+	snprintf(want, sizeof(want), "%s:7: unknown key 'colour'", f->path);
+	assert_string_equal(f->err.msg, want);
+}
+
+static void t_load_leaves_nothing_on_error(void **state)
+{
+	struct fx *f = *state;
+
+	/* A failed load owns nothing: no release needed (valgrind checks
+	 * that nothing leaks without one). */
+	write_manifest(f, "base: [unclosed\n");
+	assert_int_equal(manifest_load(&f->m, f->path, &f->err), -1);
+	assert_null(f->m.doc.root);
+	assert_null(f->m.doc.lines);
+	assert_null(f->m.doc.name);
+}
+
+static void t_unknown_key_top(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fails(f, MINIMAL "reviewer: x\n",
+		    "m.yaml:7: unknown key 'reviewer'");
+	parse_fails(f, "id: x\nmaterial_url: y\n" MINIMAL,
+		    "m.yaml:2: unknown key 'material_url'");
+}
+
+static void t_unknown_key_head(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fails(f, "base:\n  commit: " BASE_SHA "\n  result_root: b\n"
+		    "head:\n  commit: " HEAD_SHA "\n  result_root: h\n"
+		    "  athor: A <a@b>\n",
+		    "m.yaml:7: unknown key 'head.athor'");
+	parse_fails(f, "base:\n  commit: " BASE_SHA "\n  result_root: b\n"
+		    "  to: [x]\nhead:\n  commit: " HEAD_SHA "\n"
+		    "  result_root: h\n",
+		    "m.yaml:4: unknown key 'base.to'");
+}
+
+static void t_wrong_kinds(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fails(f, "id: [a]\n" MINIMAL, "m.yaml:1: 'id' must be a string");
+	parse_fails(f, MINIMAL "metrics: [a, b]\n",
+		    "m.yaml:7: 'metrics' must be a string");
+	parse_fails(f, "base:\n  commit: " BASE_SHA "\n  result_root: b\n"
+		    "  subject: [x]\nhead:\n  commit: " HEAD_SHA "\n"
+		    "  result_root: h\n",
+		    "m.yaml:4: 'base.subject' must be a string");
+}
+
+static void t_bad_commit(void **state)
+{
+	static const char *const bad[] = {
+		"xyz1234", "70bed0", "70bed0d5447e08702c7595d26c88ca37e8eb88b4a",
+		"70bed0d 5447", "g0bed0d", "-70bed0d", "0x70bed0d",
+	};
+	struct fx *f = *state;
+	char text[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "base:\n  commit: '%s'\n"
+			 "  result_root: b\nhead:\n  commit: " HEAD_SHA "\n"
+			 "  result_root: h\n", bad[i]);
+		assert_int_equal(manifest_parse(&f->m, "m.yaml", ".", text,
+						strlen(text), &f->err), -1);
+		assert_int_equal(f->err.code, EX_DATAERR);
+		assert_memory_equal(f->err.msg, "m.yaml:", 7);
+		if (!strstr(f->err.msg, "'base.commit' must be 7 to 40 hex"))
+			fail_msg("'%s': %s", bad[i], f->err.msg);
+		manifest_release(&f->m);
+	}
+}
+
+static void t_commit_lengths(void **state)
+{
+	struct fx *f = *state;
+
+	/* 7 and 40 hex digits are the bounds; upper case is hex too. */
+	parse_ok(f, "base:\n  commit: 6cccbfe\n  result_root: b\n"
+		 "head:\n  commit: 70BED0D5447E08702C7595D26C88CA37E8EB88B4\n"
+		 "  result_root: h\n");
+	assert_string_equal(f->m.base.commit, "6cccbfe");
+}
+
+static void t_missing_commit(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fails(f, "base:\n  result_root: b\nhead:\n  commit: " HEAD_SHA
+		    "\n  result_root: h\n",
+		    "m.yaml:1: 'base.commit' must be 7 to 40 hex digits");
+	parse_fails(f, "base:\n  commit: [1234567]\n  result_root: b\n"
+		    "head:\n  commit: " HEAD_SHA "\n  result_root: h\n",
+		    "m.yaml:2: 'base.commit' must be a string");
+}
+
+static void t_missing_result_root(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fails(f, "base:\n  commit: " BASE_SHA "\n  result_root: b\n"
+		    "head:\n  commit: " HEAD_SHA "\n  subject: s\n",
+		    "m.yaml:4: 'head.result_root' is missing");
+}
+
+static void t_missing_side(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fails(f, "base:\n  commit: " BASE_SHA "\n  result_root: b\n",
+		    "m.yaml: 'head' must be a mapping with commit and "
+		    "result_root");
+	parse_fails(f, "base: " BASE_SHA "\nhead:\n  commit: " HEAD_SHA
+		    "\n  result_root: h\n",
+		    "m.yaml: 'base' must be a mapping with commit and "
+		    "result_root");
+}
+
+static void t_not_a_mapping(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fails(f, "- base\n- head\n", "m.yaml: not a mapping");
+	parse_fails(f, "", "m.yaml: not a mapping");
+}
+
+static void t_bad_yaml(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(manifest_parse(&f->m, "m.yaml", ".", "base: [x\n",
+					9, &f->err), -1);
+	assert_int_equal(f->err.code, EX_DATAERR);
+	assert_memory_equal(f->err.msg, "m.yaml:", 7);
+	manifest_release(&f->m);
+	parse_fails(f, MINIMAL "to: [a]\nto: [b]\n",
+		    "m.yaml:8: duplicate key 'to'");
+}
+
+static void t_to_cc(void **state)
+{
+	struct fx *f = *state;
+
+	parse_ok(f, MINIMAL "to: []\ncc: [\"A <a@x>\", b@y]\n");
+	assert_true(json_is_array(f->m.to));
+	assert_int_equal(json_array_size(f->m.to), 0);
+	assert_int_equal(json_array_size(f->m.cc), 2);
+	assert_string_equal(json_string_value(json_array_get(f->m.cc, 0)),
+			    "A <a@x>");
+}
+
+static void t_to_not_list(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fails(f, MINIMAL "to: someone@example.org\n",
+		    "m.yaml:7: 'to' must be a list");
+	parse_fails(f, MINIMAL "cc: {a: b}\n", "m.yaml:7: 'cc' must be a list");
+}
+
+static void t_list_items_strings(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fails(f, MINIMAL "cc:\n  - a@x\n  - [b@x]\n",
+		    "m.yaml:9: 'cc' must hold strings");
+	parse_fails(f, MINIMAL "notes:\n  - ok\n  - k: v\n",
+		    "m.yaml:9: 'notes' must hold strings");
+}
+
+static void t_notes(void **state)
+{
+	struct fx *f = *state;
+
+	parse_ok(f, MINIMAL "notes:\n  - |\n    two\n    lines\n  - 'one'\n");
+	assert_int_equal(json_array_size(f->m.notes), 2);
+	assert_string_equal(json_string_value(json_array_get(f->m.notes, 0)),
+			    "two\nlines\n");
+	assert_string_equal(json_string_value(json_array_get(f->m.notes, 1)),
+			    "one");
+	manifest_release(&f->m);
+	parse_fails(f, MINIMAL "notes: just text\n",
+		    "m.yaml:7: 'notes' must be a list");
+}
+
+static void t_metrics_kconfig_resolved(void **state)
+{
+	static const char text[] =
+		MINIMAL "metrics: r.yaml\nkconfig_file: k/c\n";
+	struct fx *f = *state;
+
+	assert_int_equal(manifest_parse(&f->m, "m.yaml", "rel/dir", text,
+					strlen(text), &f->err), 0);
+	assert_string_equal(f->m.metrics, "rel/dir/r.yaml");
+	assert_string_equal(f->m.kconfig_file, "rel/dir/k/c");
+	assert_string_equal(f->m.base.result_root, "rel/dir/roots/base");
+}
+
+static void t_release_twice(void **state)
+{
+	struct fx *f = *state;
+
+	parse_ok(f, full);
+	manifest_release(&f->m);
+	assert_null(f->m.doc.root);
+	assert_null(f->m.base.result_root);
+	assert_null(f->m.metrics);
+	manifest_release(&f->m);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(t_full),
+		T(t_minimal),
+		T(t_flow_style),
+		T(t_load_resolves_relative),
+		T(t_load_errors_name_file),
+		T(t_load_leaves_nothing_on_error),
+		T(t_unknown_key_top),
+		T(t_unknown_key_head),
+		T(t_wrong_kinds),
+		T(t_bad_commit),
+		T(t_commit_lengths),
+		T(t_missing_commit),
+		T(t_missing_result_root),
+		T(t_missing_side),
+		T(t_not_a_mapping),
+		T(t_bad_yaml),
+		T(t_to_cc),
+		T(t_to_not_list),
+		T(t_list_items_strings),
+		T(t_notes),
+		T(t_metrics_kconfig_resolved),
+		T(t_release_twice),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
