@@ -40,7 +40,7 @@ int table_format_change(struct strbuf *out, const struct table_format *f,
 int table_format_row(struct strbuf *out, const struct table_format *f,
 		     const struct cmp_row *row);
 
-/* "+10.5%" / "-4.2%" as in subjects and headlines (%.1f, sign kept). */
+/* "10.5%" / "-4.2%" as in subjects and headlines (%.1f; no '+'). */
 int table_format_headline_change(struct strbuf *out, double change);
 
 #endif

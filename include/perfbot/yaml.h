@@ -39,6 +39,8 @@ void ydoc_release(struct ydoc *doc);
  * shares): a mapping's value has its key's line.
  */
 int ydoc_line(const struct ydoc *doc, const json_t *node);
+/* The line of item 'i' of sequence 'seq' (0 when unknown). */
+int ydoc_item_line(const struct ydoc *doc, const json_t *seq, size_t i);
 /* The line of key 'key' in mapping 'map' (0 when unknown). */
 int ydoc_key_line(const struct ydoc *doc, const json_t *map,
 		  const char *key);

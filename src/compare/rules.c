@@ -198,7 +198,7 @@ static int compile(struct ydoc *doc, json_t *node, const char *text,
 }
 
 /* An entry is either "pattern" or { match: pattern, value: v }. */
-static int load_entry(struct ydoc *doc, int list, json_t *e,
+static int load_entry(struct ydoc *doc, int list, json_t *e, int line,
 		      struct pattern *p, struct pb_err *err)
 {
 	const char *pat, *val;
@@ -213,8 +213,8 @@ static int load_entry(struct ydoc *doc, int list, json_t *e,
 	if (!json_is_object(e) || !pat || !val || json_object_size(e) != 2)
 		return pb_fail(err, EX_CONFIG,
 			       "%s:%d: '%s' entries are { match: REGEX, "
-			       "value: NUMBER }", doc->name,
-			       ydoc_line(doc, e), list_names[list]);
+			       "value: NUMBER }", doc->name, line,
+			       list_names[list]);
 	if (yaml_as_double(doc, vnode, "value", &p->value, err))
 		return -1;
 	p->integer = !parse_long(val, -1000000000L, 1000000000L, &l);
@@ -241,7 +241,9 @@ static int load_list(struct ydoc *doc, struct rules *r, int list,
 	if (!pl->p)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	json_array_foreach(arr, i, e) {
-		if (load_entry(doc, list, e, &pl->p[i], err))
+		int line = ydoc_item_line(doc, arr, i);
+
+		if (load_entry(doc, list, e, line, &pl->p[i], err))
 			return -1;
 		pl->n++;
 	}

@@ -42,6 +42,8 @@ int table_format_change(struct strbuf *out, const struct table_format *f,
 		return sb_addn(out, ' ', 12);
 	if (absolute && f->absolute_exponent)
 		return sb_addf(out, "%10.0e  ", change);
+	if (absolute && fabs(change) < f->change_exp_above)
+		return sb_addf(out, "%+10.1f  ", change);
 	if (fabs(change) >= f->change_exp_above)
 		return sb_addf(out, f->change_sign ? "%+10.2g%s" : "%10.2g%s",
 			       change, unit);

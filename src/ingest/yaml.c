@@ -130,6 +130,8 @@ static int load_sequence(struct loader *l, int depth, json_t *seq)
 {
 	yaml_event_t ev;
 	json_t *val;
+	char key[48];
+	size_t line0;
 
 	for (;;) {
 		if (next_event(l, &ev))
@@ -138,8 +140,13 @@ static int load_sequence(struct loader *l, int depth, json_t *seq)
 			yaml_event_delete(&ev);
 			return 0;
 		}
+		line0 = ev.start_mark.line;
 		if (load_node(l, &ev, depth + 1, &val))
 			return -1;
+		snprintf(key, sizeof(key), "%p#%zu", (void *)seq,
+			 json_array_size(seq));
+		json_object_set_new(l->doc->lines, key,
+				    json_integer((json_int_t)line0 + 1));
 		json_array_append_new(seq, val);
 	}
 }
@@ -293,6 +300,16 @@ int ydoc_key_line(const struct ydoc *doc, const json_t *map, const char *k)
 							       key.buf));
 	sb_release(&key);
 	return line;
+}
+
+int ydoc_item_line(const struct ydoc *doc, const json_t *seq, size_t i)
+{
+	char key[48];
+
+	if (!doc->lines)
+		return 0;
+	snprintf(key, sizeof(key), "%p#%zu", (const void *)seq, i);
+	return (int)json_integer_value(json_object_get(doc->lines, key));
 }
 
 /* Strict: an optional '-' then digits, nothing else. */
