@@ -14,7 +14,7 @@ DATADIR = $(PREFIX)/share/perfbot
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-LIBS_PC = libcurl libetpan jansson yaml-0.1 gmime-3.0 sqlite3
+LIBS_PC = libcurl libetpan jansson yaml-0.1 gmime-3.0 sqlite3 gnutls
 TEST_PC = cmocka
 
 CFLAGS ?= -O2 -g

@@ -28,6 +28,7 @@ struct smtp {
 	size_t len, off;
 	struct smtp_result *res;
 	int in_rcpt;		/* the last command sent was RCPT TO */
+	int quitting;		/* QUIT sent: its 221 is not the outcome */
 	char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -156,6 +157,8 @@ static void note_command(struct smtp *s, const char *d, size_t n)
 	size_t i;
 
 	s->in_rcpt = -1;
+	if (n >= 4 && !strncasecmp(d, "QUIT", 4))
+		s->quitting = 1;
 	if (n < 9 || strncasecmp(d, "RCPT TO:", 8))
 		return;
 	lt = memchr(d, '<', n);
@@ -182,7 +185,7 @@ static int debug_cb(CURL *c, curl_infotype type, char *d, size_t n,
 		return 0;
 	}
 	if (type != CURLINFO_HEADER_IN || n < 4 || d[3] != ' ' ||
-	    sscanf(d, "%3d", &code) != 1)
+	    s->quitting || sscanf(d, "%3d", &code) != 1)
 		return 0;
 	r->code = code;
 	copy_line(r->reply, sizeof(r->reply), d, n);
@@ -228,6 +231,17 @@ static void set_options(struct smtp *s, const char *sender,
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, s->errbuf);
 }
 
+/* Every recipient refused with a 5xx: the message can never go. */
+static int all_rcpts_refused(const struct smtp_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrcpt; i++)
+		if (r->rcpt[i].code < 500 || r->rcpt[i].code >= 600)
+			return 0;
+	return r->nrcpt > 0;
+}
+
 static enum smtp_outcome classify(CURLcode rc, int code)
 {
 	switch (rc) {
@@ -265,6 +279,7 @@ void smtp_send(struct smtp *s, const char *sender, const char *const *rcpts,
 	s->off = 0;
 	s->res = res;
 	s->in_rcpt = -1;
+	s->quitting = 0;
 	s->errbuf[0] = '\0';
 	for (i = 0; i < nrcpts && i < SMTP_MAX_RCPTS; i++) {
 		sb_reset(&a);
@@ -280,6 +295,11 @@ void smtp_send(struct smtp *s, const char *sender, const char *const *rcpts,
 	rc = curl_easy_perform(s->curl);
 out:
 	res->outcome = classify(rc, res->code);
+	if (rc != CURLE_OK && all_rcpts_refused(res)) {
+		res->outcome = SMTP_PERMANENT;
+		res->code = res->rcpt[0].code;
+		memcpy(res->reply, res->rcpt[0].reply, sizeof(res->reply));
+	}
 	if (rc != CURLE_OK && (res->outcome != SMTP_PERMANENT || !*res->reply))
 		snprintf(res->reply, sizeof(res->reply), "%s",
 			 *s->errbuf ? s->errbuf : curl_easy_strerror(rc));

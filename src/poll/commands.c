@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "perfbot/commands.h"
+
+static int is_ws(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' ||
+	       ch == '\v' || ch == '\f';
+}
+
+static int is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+static const char *skip_ws(const char *p)
+{
+	while (*p && is_ws(*p))
+		p++;
+	return p;
+}
+
+/* "", "N", "Nx", "N x", "NX": mail clients and people vary the spacing. */
+static int parse_retest(const char *args, struct mail_command *c)
+{
+	const char *p = args;
+	long n = 0;
+
+	c->runs = 0;
+	if (!*p)
+		return 0;
+	if (!is_digit(*p))
+		return -1;
+	for (; is_digit(*p); p++)
+		if (n < CMD_RUNS_SATURATE)
+			n = n * 10 + (*p - '0');
+	p = skip_ws(p);
+	if (*p == 'x' || *p == 'X')
+		p = skip_ws(p + 1);
+	/* 0 would read as "not given": refuse it rather than run the default. */
+	if (*p || n == 0)
+		return -1;
+	c->runs = n > CMD_RUNS_SATURATE ? CMD_RUNS_SATURATE : (int)n;
+	return 0;
+}
+
+static int check_retest(const struct mail_command *c,
+			const struct command_limits *l, char *why,
+			size_t whylen)
+{
+	if (c->runs == 0 || (c->runs >= 1 && c->runs <= l->max_runs))
+		return 0;
+	snprintf(why, whylen, "retest: N must be between 1 and %d",
+		 l->max_runs);
+	return -1;
+}
+
+static int parse_help(const char *args, struct mail_command *c)
+{
+	c->runs = 0;
+	return *args ? -1 : 0;
+}
+
+static int check_none(const struct mail_command *c,
+		      const struct command_limits *l, char *why, size_t whylen)
+{
+	(void)c;
+	(void)l;
+	(void)why;
+	(void)whylen;
+	return 0;
+}
+
+const struct command_def command_table[] = {
+	{ "retest", CMD_RETEST, "retest [N]x",
+	  "rerun the job N more times on both commits", parse_retest,
+	  check_retest },
+	{ "help", CMD_HELP, "help", "list the commands", parse_help,
+	  check_none },
+};
+
+const size_t command_count = sizeof(command_table) / sizeof(command_table[0]);
+
+const struct command_def *command_by_kind(enum cmd_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < command_count; i++)
+		if (command_table[i].kind == kind)
+			return &command_table[i];
+	return NULL;
+}
+
+static const struct command_def *command_by_name(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < command_count; i++)
+		if (strlen(command_table[i].name) == len &&
+		    !strncasecmp(command_table[i].name, name, len))
+			return &command_table[i];
+	return NULL;
+}
+
+/* Keep the line for echoing back: bounded, no control characters. */
+static void keep_line(struct mail_command *c, const char *s, size_t len)
+{
+	size_t i;
+
+	if (len > CMD_LINE_MAX - 1) {
+		len = CMD_LINE_MAX - 1;
+		while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+			len--;
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		c->line[i] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+	}
+	c->line[len] = '\0';
+}
+
+/* Skip the prefix and a ':' after it; 1 when it was there. */
+static int skip_prefix(const char **s, const char *e, const char *prefix)
+{
+	size_t plen = prefix ? strlen(prefix) : 0;
+	const char *p = *s;
+
+	if (!plen || (size_t)(e - p) < plen || strncasecmp(p, prefix, plen))
+		return 0;
+	p += plen;
+	if (p < e && !is_ws(*p) && *p != ':')
+		return 0;
+	while (p < e && is_ws(*p))
+		p++;
+	if (p < e && *p == ':')
+		p++;
+	while (p < e && is_ws(*p))
+		p++;
+	*s = p;
+	return 1;
+}
+
+/* 'buf' is the trimmed command text after any prefix. */
+static int parse_words(const char *buf, struct mail_command *c)
+{
+	const struct command_def *def;
+	size_t n = 0;
+
+	while (buf[n] && !is_ws(buf[n]))
+		n++;
+	def = command_by_name(buf, n);
+	if (!def)
+		return -1;
+	c->kind = def->kind;
+	return def->parse(skip_ws(buf + n), c);
+}
+
+int command_parse_line(const char *line, size_t len, const char *prefix,
+		       struct mail_command *c)
+{
+	char buf[CMD_PARSE_MAX + 1];
+	const char *s = line, *e = line + len;
+	int prefixed;
+
+	while (s < e && is_ws(*s))
+		s++;
+	while (e > s && is_ws(e[-1]))
+		e--;
+	if (s == e)
+		return 0;
+	memset(c, 0, sizeof(*c));
+	keep_line(c, s, (size_t)(e - s));
+	prefixed = skip_prefix(&s, e, prefix);
+	if ((size_t)(e - s) <= CMD_PARSE_MAX && !memchr(s, '\0', (size_t)(e - s))) {
+		memcpy(buf, s, (size_t)(e - s));
+		buf[e - s] = '\0';
+		if (!parse_words(buf, c))
+			return 1;
+	}
+	if (!prefixed)
+		return 0;
+	c->kind = CMD_UNKNOWN;
+	c->runs = 0;
+	return 1;
+}
+
+int command_check(const struct mail_command *c, const struct command_limits *l,
+		  char *why, size_t whylen)
+{
+	const struct command_def *def = command_by_kind(c->kind);
+
+	if (!def) {
+		snprintf(why, whylen, "unknown command '%s'", c->line);
+		return -1;
+	}
+	return def->check(c, l, why, whylen);
+}

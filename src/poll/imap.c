@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdlib.h>
+#include <string.h>
+#include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
+#include <libetpan/libetpan.h>
+
+#include "perfbot/imap.h"
+#include "perfbot/secret.h"
+#include "perfbot/strbuf.h"
+#include "perfbot/yaml.h"
+
+#define DEFAULT_TIMEOUT 60
+#define MAX_CHAIN 16
+
+enum imap_tls { ITLS_STARTTLS, ITLS_IMPLICIT, ITLS_NONE };
+
+struct imap {
+	mailimap *s;
+	uint32_t uidvalidity;
+};
+
+struct target {
+	char host[256];
+	uint16_t port;
+	enum imap_tls tls;
+};
+
+/* imap://host:port or imaps://host:port (no user, no path). */
+static int parse_url(const struct config *cfg, struct target *t,
+		     struct pb_err *err)
+{
+	const char *url = cfg_str(cfg, "imap.url", NULL);
+	const char *tls = cfg_str(cfg, "imap.tls", "starttls");
+	const char *h, *colon, *end;
+	long port;
+	int imaps;
+
+	if (!url)
+		return pb_fail(err, EX_CONFIG, "imap.url: not configured");
+	imaps = !strncmp(url, "imaps://", 8);
+	if (!imaps && strncmp(url, "imap://", 7))
+		return pb_fail(err, EX_CONFIG, "imap.url: '%s' is not an "
+			       "imap:// or imaps:// URL", url);
+	h = url + (imaps ? 8 : 7);
+	end = h + strcspn(h, "/");
+	colon = memchr(h, ':', (size_t)(end - h));
+	if (!colon)
+		colon = end;
+	if (colon == h || (size_t)(colon - h) >= sizeof(t->host))
+		return pb_fail(err, EX_CONFIG, "imap.url: bad host in '%s'",
+			       url);
+	memcpy(t->host, h, (size_t)(colon - h));
+	t->host[colon - h] = '\0';
+	port = imaps ? 993 : 143;
+	if (colon < end) {
+		char buf[8] = "";
+
+		if (end - colon - 1 > 0 && end - colon - 1 < 7)
+			memcpy(buf, colon + 1, (size_t)(end - colon - 1));
+		if (parse_long(buf, 1, 65535, &port))
+			return pb_fail(err, EX_CONFIG, "imap.url: bad port in "
+				       "'%s'", url);
+	}
+	t->port = (uint16_t)port;
+	if (!strcmp(tls, "starttls"))
+		t->tls = ITLS_STARTTLS;
+	else if (!strcmp(tls, "implicit"))
+		t->tls = ITLS_IMPLICIT;
+	else if (!strcmp(tls, "none"))
+		t->tls = ITLS_NONE;
+	else
+		return pb_fail(err, EX_CONFIG, "imap.tls: '%s': use starttls, "
+			       "implicit or none", tls);
+	if (imaps != (t->tls == ITLS_IMPLICIT))
+		return pb_fail(err, EX_CONFIG, "imap.tls '%s' does not go with "
+			       "the %s URL", tls, imaps ? "imaps://" : "imap://");
+	return 0;
+}
+
+static int import_chain(carray *chain, gnutls_x509_crt_t *crt, unsigned *n)
+{
+	unsigned i;
+
+	*n = 0;
+	for (i = 0; i < carray_count(chain) && i < MAX_CHAIN; i++) {
+		MMAPString *der = carray_get(chain, i);
+		gnutls_datum_t d = { (unsigned char *)der->str,
+				     (unsigned)der->len };
+
+		if (gnutls_x509_crt_init(&crt[i]) < 0)
+			return -1;
+		(*n)++;
+		if (gnutls_x509_crt_import(crt[i], &d, GNUTLS_X509_FMT_DER) < 0)
+			return -1;
+	}
+	return *n ? 0 : -1;
+}
+
+/* Verify the server's chain and name before any credential is sent. */
+static int verify_peer(mailimap *s, const char *host, const char *ca_file,
+		       struct pb_err *err)
+{
+	carray *chain = mailstream_get_certificate_chain(s->imap_stream);
+	gnutls_x509_crt_t crt[MAX_CHAIN];
+	gnutls_x509_trust_list_t tl = NULL;
+	unsigned n = 0, i, status = 1;
+	const char *why = "no certificate";
+
+	if (chain && !import_chain(chain, crt, &n) &&
+	    !gnutls_x509_trust_list_init(&tl, 0)) {
+		int added = ca_file ?
+			gnutls_x509_trust_list_add_trust_file(tl, ca_file,
+				NULL, GNUTLS_X509_FMT_PEM, 0, 0) :
+			gnutls_x509_trust_list_add_system_trust(tl, 0, 0);
+
+		why = "certificate not trusted";
+		if (added <= 0)
+			why = "no trusted CA could be loaded";
+		else if (gnutls_x509_trust_list_verify_crt(tl, crt, n, 0,
+							   &status, NULL) < 0)
+			status = 1;
+		if (!status && !gnutls_x509_crt_check_hostname(crt[0], host)) {
+			why = "certificate does not name the host";
+			status = 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		gnutls_x509_crt_deinit(crt[i]);
+	if (tl)
+		gnutls_x509_trust_list_deinit(tl, 0);
+	if (chain)
+		mailstream_certificate_chain_free(chain);
+	return status ? pb_fail(err, EX_UNAVAILABLE, "imap: %s: %s", host,
+				why) : 0;
+}
+
+static int connect_tls(mailimap *s, const struct target *t,
+		       const char *ca_file, struct pb_err *err)
+{
+	int r;
+
+	if (t->tls == ITLS_IMPLICIT)
+		r = mailimap_ssl_connect(s, t->host, t->port);
+	else
+		r = mailimap_socket_connect(s, t->host, t->port);
+	if (r != MAILIMAP_NO_ERROR_AUTHENTICATED &&
+	    r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED)
+		return pb_fail(err, EX_TEMPFAIL, "imap: cannot connect to "
+			       "%s:%u (error %d)", t->host, t->port, r);
+	if (t->tls == ITLS_STARTTLS &&
+	    mailimap_socket_starttls(s) != MAILIMAP_NO_ERROR)
+		return pb_fail(err, EX_UNAVAILABLE, "imap: %s: STARTTLS "
+			       "failed", t->host);
+	if (t->tls == ITLS_NONE)
+		return 0;
+	return verify_peer(s, t->host, ca_file, err);
+}
+
+static int login_select(mailimap *s, const struct config *cfg,
+			struct pb_err *err)
+{
+	const char *user = cfg_str(cfg, "imap.user", NULL);
+	const char *mbox = cfg_str(cfg, "imap.mailbox", "INBOX");
+	char *pw = NULL;
+	int r;
+
+	if (!user)
+		return pb_fail(err, EX_CONFIG, "imap.user: not configured");
+	if (secret_get(cfg, "imap", &pw, err))
+		return -1;
+	r = mailimap_login(s, user, pw ? pw : "");
+	secret_free(pw);
+	if (r != MAILIMAP_NO_ERROR)
+		return pb_fail(err, EX_NOPERM, "imap: login as '%s' refused",
+			       user);
+	if (mailimap_select(s, mbox) != MAILIMAP_NO_ERROR)
+		return pb_fail(err, EX_UNAVAILABLE, "imap: cannot select "
+			       "'%s'", mbox);
+	return 0;
+}
+
+int imap_open(struct imap **out, const struct config *cfg,
+	      struct pb_err *err)
+{
+	struct target t;
+	struct imap *im;
+
+	*out = NULL;
+	if (parse_url(cfg, &t, err))
+		return -1;
+	im = calloc(1, sizeof(*im));
+	if (!im || !(im->s = mailimap_new(0, NULL))) {
+		free(im);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	mailimap_set_timeout(im->s, cfg_long(cfg, "imap.timeout",
+					     DEFAULT_TIMEOUT));
+	if (connect_tls(im->s, &t, cfg_str(cfg, "imap.ca_file", NULL), err) ||
+	    login_select(im->s, cfg, err)) {
+		imap_close(im);
+		return -1;
+	}
+	if (im->s->imap_selection_info)
+		im->uidvalidity = im->s->imap_selection_info->sel_uidvalidity;
+	*out = im;
+	return 0;
+}
+
+void imap_close(struct imap *im)
+{
+	if (!im)
+		return;
+	if (im->s) {
+		if (im->s->imap_state != MAILIMAP_STATE_DISCONNECTED &&
+		    im->s->imap_stream)
+			mailimap_logout(im->s);
+		mailimap_free(im->s);
+	}
+	free(im);
+}
+
+uint32_t imap_uidvalidity(const struct imap *im)
+{
+	return im->uidvalidity;
+}
+
+static int cmp_uid(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int imap_new_uids(struct imap *im, uint32_t after, size_t max,
+		  uint32_t **uids, size_t *n, struct pb_err *err)
+{
+	struct mailimap_search_key *key;
+	struct mailimap_set *set;
+	clist *result = NULL;
+	clistiter *it;
+	int r;
+
+	*uids = NULL;
+	*n = 0;
+	set = mailimap_set_new_interval(after + 1, 0);
+	key = set ? mailimap_search_key_new_uid(set) : NULL;
+	if (!key) {
+		if (set)
+			mailimap_set_free(set);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	r = mailimap_uid_search(im->s, NULL, key, &result);
+	mailimap_search_key_free(key);
+	if (r != MAILIMAP_NO_ERROR)
+		return pb_fail(err, EX_TEMPFAIL, "imap: UID SEARCH failed "
+			       "(error %d)", r);
+	*uids = calloc((size_t)clist_count(result) + 1, sizeof(**uids));
+	if (!*uids) {
+		mailimap_search_result_free(result);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	/* "N:*" includes the highest UID even when it is below N */
+	for (it = clist_begin(result); it; it = clist_next(it)) {
+		uint32_t uid = *(uint32_t *)clist_content(it);
+
+		if (uid > after)
+			(*uids)[(*n)++] = uid;
+	}
+	mailimap_search_result_free(result);
+	qsort(*uids, *n, sizeof(**uids), cmp_uid);
+	if (*n > max)
+		*n = max;
+	return 0;
+}
+
+/* UID FETCH of one attribute; the caller walks and frees the result. */
+static int fetch_att(struct imap *im, uint32_t uid,
+		     struct mailimap_fetch_att *att, clist **result,
+		     struct pb_err *err)
+{
+	struct mailimap_fetch_type *ft =
+		mailimap_fetch_type_new_fetch_att_list_empty();
+	struct mailimap_set *set = mailimap_set_new_single(uid);
+	int r;
+
+	if (!ft || !set || !att ||
+	    mailimap_fetch_type_new_fetch_att_list_add(ft, att)) {
+		if (ft)
+			mailimap_fetch_type_free(ft);
+		if (set)
+			mailimap_set_free(set);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	r = mailimap_uid_fetch(im->s, set, ft, result);
+	mailimap_fetch_type_free(ft);
+	mailimap_set_free(set);
+	if (r != MAILIMAP_NO_ERROR)
+		return pb_fail(err, EX_TEMPFAIL, "imap: UID FETCH %u failed "
+			       "(error %d)", uid, r);
+	return 0;
+}
+
+/* The first static item of 'type' in a fetch result. */
+static struct mailimap_msg_att_static *item(clist *result, int type)
+{
+	clistiter *m, *i;
+
+	for (m = clist_begin(result); m; m = clist_next(m)) {
+		struct mailimap_msg_att *att = clist_content(m);
+
+		for (i = clist_begin(att->att_list); i; i = clist_next(i)) {
+			struct mailimap_msg_att_item *it = clist_content(i);
+
+			if (it->att_type == MAILIMAP_MSG_ATT_ITEM_STATIC &&
+			    it->att_data.att_static->att_type == type)
+				return it->att_data.att_static;
+		}
+	}
+	return NULL;
+}
+
+int imap_fetch(struct imap *im, uint32_t uid, size_t cap,
+	       struct imap_msg *msg, struct pb_err *err)
+{
+	struct mailimap_msg_att_static *st;
+	struct mailimap_section *sec;
+	clist *result = NULL;
+
+	memset(msg, 0, sizeof(*msg));
+	msg->uid = uid;
+	if (fetch_att(im, uid, mailimap_fetch_att_new_rfc822_size(), &result,
+		      err))
+		return -1;
+	st = item(result, MAILIMAP_MSG_ATT_RFC822_SIZE);
+	msg->size = st ? st->att_data.att_rfc822_size : 0;
+	mailimap_fetch_list_free(result);
+	if (!st)
+		return pb_fail(err, EX_TEMPFAIL, "imap: UID %u is gone", uid);
+	if (msg->size > cap)
+		return 0;
+	sec = mailimap_section_new(NULL);
+	if (fetch_att(im, uid, mailimap_fetch_att_new_body_peek_section(sec),
+		      &result, err))
+		return -1;
+	st = item(result, MAILIMAP_MSG_ATT_BODY_SECTION);
+	if (st && st->att_data.att_body_section->sec_length <= cap) {
+		msg->len = st->att_data.att_body_section->sec_length;
+		msg->data = malloc(msg->len + 1);
+		if (msg->data) {
+			memcpy(msg->data,
+			       st->att_data.att_body_section->sec_body_part,
+			       msg->len);
+			msg->data[msg->len] = '\0';
+		}
+	}
+	mailimap_fetch_list_free(result);
+	if (st && !msg->data && msg->len <= cap)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return st ? 0 : pb_fail(err, EX_TEMPFAIL, "imap: UID %u: no body",
+				uid);
+}
+
+void imap_msg_release(struct imap_msg *msg)
+{
+	free(msg->data);
+	memset(msg, 0, sizeof(*msg));
+}
+
+static int mark_seen(struct imap *im, uint32_t uid, struct pb_err *err)
+{
+	struct mailimap_flag_list *fl = mailimap_flag_list_new_empty();
+	struct mailimap_store_att_flags *sa;
+	struct mailimap_set *set = mailimap_set_new_single(uid);
+	int r = -1;
+
+	if (fl && !mailimap_flag_list_add(fl, mailimap_flag_new_seen())) {
+		sa = mailimap_store_att_flags_new_add_flags_silent(fl);
+		fl = NULL;
+		if (sa && set) {
+			r = mailimap_uid_store(im->s, set, sa);
+			mailimap_store_att_flags_free(sa);
+		}
+	}
+	if (fl)
+		mailimap_flag_list_free(fl);
+	if (set)
+		mailimap_set_free(set);
+	return r == MAILIMAP_NO_ERROR ? 0 :
+		pb_fail(err, EX_TEMPFAIL, "imap: cannot mark UID %u seen", uid);
+}
+
+int imap_done(struct imap *im, uint32_t uid, const char *mailbox,
+	      struct pb_err *err)
+{
+	struct mailimap_set *set;
+	int r;
+
+	if (!mailbox || !*mailbox)
+		return mark_seen(im, uid, err);
+	set = mailimap_set_new_single(uid);
+	if (!set)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	r = mailimap_uid_move(im->s, set, mailbox);
+	mailimap_set_free(set);
+	return r == MAILIMAP_NO_ERROR ? 0 :
+		pb_fail(err, EX_TEMPFAIL, "imap: cannot move UID %u to '%s'",
+			uid, mailbox);
+}
