@@ -26,6 +26,7 @@ struct outbox_mail {
 	long long rowid;
 	char *id;		/* report id, or the answer's own id */
 	char *kind;		/* "report", "answer" */
+	char *report_id;	/* the report an answer is about (queue) */
 	char *message_id;
 	char *sender;		/* envelope MAIL FROM */
 	char *recipients;	/* JSON list of addr-specs */
@@ -112,6 +113,66 @@ int state_counts(struct state *st, long *queued, long *failed,
 /* Mails accepted by the server since 'since' (the hourly budget). */
 int state_sent_since(struct state *st, time_t since, long *n,
 		     struct pb_err *err);
+
+/* ---- replies (inbox.c) ---- */
+
+/* Where the last poll stopped in 'mailbox' (0 and 0 when never). */
+int state_mailbox_get(struct state *st, const char *mailbox,
+		      unsigned long *uidvalidity, unsigned long *last_uid,
+		      struct pb_err *err);
+int state_mailbox_set(struct state *st, const char *mailbox,
+		      unsigned long uidvalidity, unsigned long last_uid,
+		      struct pb_err *err);
+
+/* 1 when a mail with this Message-ID was handled before, 0 when not. */
+int state_inbox_seen(struct state *st, const char *message_id,
+		     struct pb_err *err);
+
+struct inbox_entry {
+	const char *message_id;
+	unsigned long uidvalidity, uid;
+	const char *sender;	/* addr-spec or NULL */
+	const char *report_id;	/* the report of the thread, or NULL */
+	const char *outcome;	/* "answered", "ignored: auto-submitted"... */
+	const char *commands;	/* JSON list of the command lines, or NULL */
+};
+int state_inbox_record(struct state *st, const struct inbox_entry *e,
+		       time_t now, struct pb_err *err);
+
+/* Mails from 'sender' since 'since' whose outcome starts with 'prefix'. */
+int state_inbox_count(struct state *st, const char *sender, time_t since,
+		      const char *prefix, long *n, struct pb_err *err);
+
+/* The report a thread is about, found through the bot's own mails. */
+struct thread_report {
+	char *report_id;
+	char *subject;		/* the report's subject */
+	char *recipients;	/* JSON list of the report's recipients */
+};
+/*
+ * Look up 'ids' (Message-IDs without brackets, the closest first) among
+ * every mail the bot sent, reports and answers; 0 with *found 0 when
+ * none is the bot's.
+ */
+int state_route(struct state *st, const char *const *ids, size_t n,
+		struct thread_report *tr, int *found, struct pb_err *err);
+void thread_report_release(struct thread_report *tr);
+
+/* ---- retests (inbox.c) ---- */
+
+struct retest_request {
+	const char *request_id;
+	const char *report_id;
+	int runs;
+	const char *requested_by;
+	const char *reply_message_id;	/* the mail that asked */
+	const char *thread;		/* References for the answers */
+};
+int state_retest_add(struct state *st, const struct retest_request *rq,
+		     time_t now, struct pb_err *err);
+/* Retests asked for this report (all), and whether one is still open. */
+int state_retest_count(struct state *st, const char *report_id, long *n,
+		       char **open_status, struct pb_err *err);
 
 /* Backoff after 'attempts' failures: 60 s doubling, at most 6 hours. */
 long state_backoff(int attempts);

@@ -14,6 +14,7 @@
 #include "perfbot/mail.h"
 #include "perfbot/manifest.h"
 #include "perfbot/outbox.h"
+#include "perfbot/poll.h"
 #include "perfbot/report.h"
 #include "perfbot/reportmail.h"
 #include "perfbot/sources.h"
@@ -36,6 +37,7 @@ struct cycle {
 	struct strbuf mbox;	/* --dry-run output */
 	const char *cmd;	/* "run" or "send", for the summary */
 	long queued, skipped, bad;
+	int poll_failed;
 };
 
 static int parse(int argc, char **argv, struct run_opts *o)
@@ -241,6 +243,24 @@ static int deliver(struct cycle *cy, struct send_stats *ss,
 	return rc;
 }
 
+/* Read the replies; a mail server that is away only delays them. */
+static int poll_step(struct cycle *cy, struct pb_err *err)
+{
+	struct poll_stats ps;
+
+	if (!cfg_str(&cy->cfg, "imap.url", NULL))
+		return 0;
+	if (poll_mailbox(&cy->st, &cy->cfg, cy->now, &ps, err)) {
+		if (err->code != EX_TEMPFAIL && err->code != EX_UNAVAILABLE)
+			return -1;
+		log_error("%s", err->msg);
+		cy->poll_failed = 1;
+	}
+	log_info("poll: %ld fetched, %ld answered, %ld refused, %ld ignored",
+		 ps.fetched, ps.answered, ps.refused, ps.ignored);
+	return 0;
+}
+
 static int cycle_start(struct cycle *cy, const char *cmd,
 		       const struct run_opts *o, struct pb_err *err)
 {
@@ -267,7 +287,7 @@ static int exit_code(const struct cycle *cy, const struct send_stats *ss)
 {
 	if (cy->bad)
 		return EX_DATAERR;
-	return ss->deferred ? EX_TEMPFAIL : 0;
+	return ss->deferred || cy->poll_failed ? EX_TEMPFAIL : 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -286,7 +306,7 @@ int cmd_run(int argc, char **argv)
 	if (!rc && cy.dry_run)
 		rc = print_queued(&cy, &err);
 	else if (!rc)
-		rc = deliver(&cy, &ss, &err);
+		rc = poll_step(&cy, &err) || deliver(&cy, &ss, &err);
 	if (!rc)
 		rc = exit_code(&cy, &ss);
 	else
@@ -308,6 +328,28 @@ int cmd_send(int argc, char **argv)
 	if (parse(argc, argv, &o) || o.dry_run)
 		return cli_usage("send");
 	rc = cycle_start(&cy, "send", &o, &err) || deliver(&cy, &ss, &err);
+	rc = rc ? cli_fail(&err) : exit_code(&cy, &ss);
+	cycle_end(&cy);
+	return rc;
+}
+
+int cmd_poll(int argc, char **argv)
+{
+	struct run_opts o = { 0, 0, NULL };
+	struct send_stats ss = { 0, 0, 0 };
+	struct pb_err err = { 0, "" };
+	struct cycle cy;
+	int rc;
+
+	if (cli_wants_help(argc, argv, "poll"))
+		return 0;
+	if (parse(argc, argv, &o) || o.dry_run)
+		return cli_usage("poll");
+	rc = cycle_start(&cy, "poll", &o, &err);
+	if (!rc && !cfg_str(&cy.cfg, "imap.url", NULL))
+		rc = pb_fail(&err, EX_CONFIG, "imap.url: not configured");
+	if (!rc)
+		rc = poll_step(&cy, &err) || deliver(&cy, &ss, &err);
 	rc = rc ? cli_fail(&err) : exit_code(&cy, &ss);
 	cycle_end(&cy);
 	return rc;

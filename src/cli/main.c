@@ -20,6 +20,8 @@ static const struct command commands[] = {
 	  "one cron cycle: ingest new manifests, queue and send reports" },
 	{ "send", cmd_send, "perfbot send [--quiet] [--config FILE]",
 	  "send what is queued" },
+	{ "poll", cmd_poll, "perfbot poll [--quiet] [--config FILE]",
+	  "read replies by IMAP, answer commands, send the answers" },
 	{ "render", cmd_render,
 	  "perfbot render TEMPLATE [CONTEXT.json|-] [--html]",
 	  "render any template with a JSON context" },

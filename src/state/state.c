@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "perfbot/state.h"
+#include "internal.h"
 
 #define BUSY_TIMEOUT_MS 5000
 #define BACKOFF_BASE 60
@@ -56,11 +57,42 @@ static const char *const migrations[] = {
 	"  SELECT id, manifest, status, message_id, recipients, attempts,"
 	"         next_attempt, last_error, sent_at, created"
 	"  FROM outbox WHERE kind = 'report';",
+	/* 2: replies read by IMAP, the mailbox position, retest requests */
+	"ALTER TABLE outbox ADD COLUMN report_id TEXT;"
+	"UPDATE outbox SET report_id = id WHERE kind = 'report';"
+	"CREATE TABLE inbox ("
+	"  message_id TEXT PRIMARY KEY,"
+	"  uidvalidity INTEGER,"
+	"  uid INTEGER,"
+	"  sender TEXT,"
+	"  report_id TEXT,"
+	"  outcome TEXT NOT NULL,"
+	"  commands TEXT,"
+	"  received INTEGER NOT NULL);"
+	"CREATE INDEX inbox_sender ON inbox (sender, received);"
+	"CREATE TABLE mailbox ("
+	"  name TEXT PRIMARY KEY,"
+	"  uidvalidity INTEGER NOT NULL,"
+	"  last_uid INTEGER NOT NULL);"
+	"CREATE TABLE retests ("
+	"  request_id TEXT PRIMARY KEY,"
+	"  report_id TEXT NOT NULL,"
+	"  runs INTEGER NOT NULL,"
+	"  requested_by TEXT NOT NULL,"
+	"  reply_message_id TEXT NOT NULL,"
+	"  thread TEXT,"
+	"  status TEXT NOT NULL DEFAULT 'requested',"
+	"  base_runs INTEGER,"
+	"  head_runs INTEGER,"
+	"  deadline INTEGER,"
+	"  detail TEXT,"
+	"  created INTEGER NOT NULL);"
+	"CREATE INDEX retests_report ON retests (report_id, status);",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
-static int db_fail(struct state *st, struct pb_err *err, const char *what)
+int db_fail(struct state *st, struct pb_err *err, const char *what)
 {
 	return pb_fail(err, EX_IOERR, "%s: %s: %s", st->path, what,
 		       sqlite3_errmsg(st->db));
@@ -254,8 +286,8 @@ static int prepare(struct state *st, sqlite3_stmt **s, const char *sql,
 }
 
 /* Prepare and bind a statement that returns rows. */
-static int query(struct state *st, sqlite3_stmt **s, struct pb_err *err,
-		 const char *sql, const char *types, ...)
+int db_query(struct state *st, sqlite3_stmt **s, struct pb_err *err,
+	     const char *sql, const char *types, ...)
 {
 	va_list ap;
 	int rc;
@@ -267,8 +299,8 @@ static int query(struct state *st, sqlite3_stmt **s, struct pb_err *err,
 }
 
 /* Run a statement that returns no rows. */
-static int run(struct state *st, struct pb_err *err, const char *sql,
-	       const char *types, ...)
+int db_run(struct state *st, struct pb_err *err, const char *sql,
+	   const char *types, ...)
 {
 	sqlite3_stmt *s;
 	va_list ap;
@@ -292,7 +324,7 @@ int state_seen(struct state *st, const char *id, struct pb_err *err)
 	sqlite3_stmt *s;
 	int rc;
 
-	if (query(st, &s, err, sql, "s", id))
+	if (db_query(st, &s, err, sql, "s", id))
 		return -1;
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
@@ -304,7 +336,7 @@ int state_seen(struct state *st, const char *id, struct pb_err *err)
 int state_skip(struct state *st, const char *id, const char *manifest,
 	       const char *why, time_t now, struct pb_err *err)
 {
-	return run(st, err, "INSERT OR IGNORE INTO manifests (id, manifest, "
+	return db_run(st, err, "INSERT OR IGNORE INTO manifests (id, manifest, "
 		   "outcome, seen) VALUES (?, ?, ?, ?)", "sssi", id, manifest,
 		   why, (long long)now);
 }
@@ -313,20 +345,22 @@ int state_queue(struct state *st, const struct outbox_mail *m,
 		const char *manifest, const char *subject, time_t now,
 		struct pb_err *err)
 {
-	if (run(st, err, "INSERT INTO outbox (id, kind, manifest, subject, "
-		"message_id, sender, recipients, message, created) VALUES "
-		"(?, ?, ?, ?, ?, ?, ?, ?, ?)", "sssssssbi", m->id, m->kind,
-		manifest, subject, m->message_id, m->sender, m->recipients,
-		m->message, m->len, (long long)now))
+	if (db_run(st, err, "INSERT INTO outbox (id, kind, report_id, "
+		   "manifest, subject, message_id, sender, recipients, message, "
+		   "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		   "ssssssssbi", m->id, m->kind,
+		   m->report_id ? m->report_id : m->id, manifest, subject,
+		   m->message_id, m->sender, m->recipients, m->message, m->len,
+		   (long long)now))
 		return -1;
 	if (manifest)
-		return run(st, err, "INSERT OR IGNORE INTO manifests (id, "
+		return db_run(st, err, "INSERT OR IGNORE INTO manifests (id, "
 			   "manifest, outcome, seen) VALUES (?, ?, 'queued', "
 			   "?)", "ssi", m->id, manifest, (long long)now);
 	return 0;
 }
 
-static char *column_dup(sqlite3_stmt *s, int col, size_t *len)
+char *db_column_dup(sqlite3_stmt *s, int col, size_t *len)
 {
 	const void *p = sqlite3_column_blob(s, col);
 	size_t n = (size_t)sqlite3_column_bytes(s, col);
@@ -346,12 +380,12 @@ static int read_mail(sqlite3_stmt *s, struct outbox_mail *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->rowid = sqlite3_column_int64(s, 0);
-	m->id = column_dup(s, 1, NULL);
-	m->kind = column_dup(s, 2, NULL);
-	m->message_id = column_dup(s, 3, NULL);
-	m->sender = column_dup(s, 4, NULL);
-	m->recipients = column_dup(s, 5, NULL);
-	m->message = column_dup(s, 6, &m->len);
+	m->id = db_column_dup(s, 1, NULL);
+	m->kind = db_column_dup(s, 2, NULL);
+	m->message_id = db_column_dup(s, 3, NULL);
+	m->sender = db_column_dup(s, 4, NULL);
+	m->recipients = db_column_dup(s, 5, NULL);
+	m->message = db_column_dup(s, 6, &m->len);
 	m->attempts = sqlite3_column_int(s, 7);
 	return m->id && m->kind && m->message_id && m->sender &&
 	       m->recipients && m->message ? 0 : -1;
@@ -402,7 +436,7 @@ int state_due(struct state *st, time_t now, size_t max,
 {
 	sqlite3_stmt *s;
 
-	if (query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
+	if (db_query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
 		  "status = 'queued' AND next_attempt <= ? ORDER BY rowid "
 		  "LIMIT ?", "ii", (long long)now, (long long)max))
 		return -1;
@@ -414,7 +448,7 @@ int state_queued(struct state *st, struct outbox_mail **out, size_t *n,
 {
 	sqlite3_stmt *s;
 
-	if (query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
+	if (db_query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
 		  "status = 'queued' ORDER BY rowid", ""))
 		return -1;
 	return select_mails(st, s, out, n, err);
@@ -438,7 +472,7 @@ void outbox_free(struct outbox_mail *m, size_t n)
 int state_sent(struct state *st, long long rowid, time_t now,
 	       struct pb_err *err)
 {
-	return run(st, err, "UPDATE outbox SET status = 'sent', sent_at = ?, "
+	return db_run(st, err, "UPDATE outbox SET status = 'sent', sent_at = ?, "
 		   "attempts = attempts + 1, last_error = NULL WHERE rowid = ?",
 		   "ii", (long long)now, rowid);
 }
@@ -449,14 +483,14 @@ int state_retry(struct state *st, long long rowid, const char *why,
 	sqlite3_stmt *s;
 	int attempts = 0;
 
-	if (query(st, &s, err, "SELECT attempts FROM outbox WHERE rowid = ?",
+	if (db_query(st, &s, err, "SELECT attempts FROM outbox WHERE rowid = ?",
 		  "i", rowid))
 		return -1;
 	if (sqlite3_step(s) == SQLITE_ROW)
 		attempts = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
 	attempts++;
-	return run(st, err, "UPDATE outbox SET attempts = ?, next_attempt = ?,"
+	return db_run(st, err, "UPDATE outbox SET attempts = ?, next_attempt = ?,"
 		   " last_error = ? WHERE rowid = ?", "iisi",
 		   (long long)attempts,
 		   (long long)(now + state_backoff(attempts)), why, rowid);
@@ -466,7 +500,7 @@ int state_failed(struct state *st, long long rowid, const char *why,
 		 time_t now, struct pb_err *err)
 {
 	(void)now;
-	return run(st, err, "UPDATE outbox SET status = 'failed', "
+	return db_run(st, err, "UPDATE outbox SET status = 'failed', "
 		   "attempts = attempts + 1, last_error = ? WHERE rowid = ?",
 		   "si", why, rowid);
 }
@@ -475,7 +509,7 @@ int state_recipient(struct state *st, long long rowid, const char *addr,
 		    const char *status, const char *reply,
 		    struct pb_err *err)
 {
-	return run(st, err, "INSERT OR REPLACE INTO outbox_recipients (mail, "
+	return db_run(st, err, "INSERT OR REPLACE INTO outbox_recipients (mail, "
 		   "address, status, reply) VALUES (?, ?, ?, ?)", "isss",
 		   rowid, addr, status, reply);
 }
@@ -487,15 +521,15 @@ int state_source_get(struct state *st, const char *url, char **etag,
 	int rc;
 
 	*etag = *last_modified = NULL;
-	if (query(st, &s, err, "SELECT etag, last_modified FROM sources "
+	if (db_query(st, &s, err, "SELECT etag, last_modified FROM sources "
 		  "WHERE url = ?", "s", url))
 		return -1;
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		if (sqlite3_column_type(s, 0) != SQLITE_NULL)
-			*etag = column_dup(s, 0, NULL);
+			*etag = db_column_dup(s, 0, NULL);
 		if (sqlite3_column_type(s, 1) != SQLITE_NULL)
-			*last_modified = column_dup(s, 1, NULL);
+			*last_modified = db_column_dup(s, 1, NULL);
 	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
@@ -506,7 +540,7 @@ int state_source_set(struct state *st, const char *url, const char *etag,
 		     const char *last_modified, time_t now,
 		     struct pb_err *err)
 {
-	return run(st, err, "INSERT OR REPLACE INTO sources (url, etag, "
+	return db_run(st, err, "INSERT OR REPLACE INTO sources (url, etag, "
 		   "last_modified, fetched) VALUES (?, ?, ?, ?)", "sssi", url,
 		   etag, last_modified, (long long)now);
 }
@@ -517,7 +551,7 @@ int state_counts(struct state *st, long *queued, long *failed,
 	sqlite3_stmt *s;
 	int rc;
 
-	if (query(st, &s, err, "SELECT "
+	if (db_query(st, &s, err, "SELECT "
 		  "(SELECT count(*) FROM outbox WHERE status = 'queued'), "
 		  "(SELECT count(*) FROM outbox WHERE status = 'failed')", ""))
 		return -1;
@@ -534,7 +568,7 @@ int state_sent_since(struct state *st, time_t since, long *n,
 	sqlite3_stmt *s;
 	int rc;
 
-	if (query(st, &s, err, "SELECT count(*) FROM outbox WHERE status = "
+	if (db_query(st, &s, err, "SELECT count(*) FROM outbox WHERE status = "
 		  "'sent' AND sent_at >= ?", "i", (long long)since))
 		return -1;
 	rc = sqlite3_step(s);

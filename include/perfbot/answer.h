@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_ANSWER_H
+#define PERFBOT_ANSWER_H
+
+#include <time.h>
+#include <jansson.h>
+
+#include "perfbot/config.h"
+#include "perfbot/reply.h"
+#include "perfbot/state.h"
+
+/*
+ * The bot's answers in a thread. Each piece of an answer (an acknowledged
+ * retest, the help text, a refusal...) is rendered from its template in
+ * templates/; the pieces are put together by templates/answer.txt and the
+ * mail goes into the same outbox as the reports: "Re: <subject>" (never
+ * "Re: Re:"), In-Reply-To their Message-ID, References their chain plus
+ * their id, To the sender, Cc the report's recipients (recipients.max_cc
+ * at most), Auto-Submitted: auto-replied.
+ */
+
+/* Render templates/<name>.txt with 'ctx' into a newly allocated string. */
+int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
+		 char **out, struct pb_err *err);
+
+/*
+ * Queue the answer to 'r' made of 'pieces' (a JSON list of strings);
+ * 'tr' is the report of the thread, or NULL. The answer's id derives from
+ * the Message-ID it answers, so the same mail is never answered twice.
+ */
+int answer_queue(struct state *st, const struct config *cfg,
+		 const struct reply *r, const struct thread_report *tr,
+		 json_t *pieces, time_t now, struct pb_err *err);
+
+/* "Re: " + 'subject' without its own Re: prefixes; newly allocated. */
+char *answer_subject(const char *subject);
+
+#endif

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "perfbot/answer.h"
+#include "perfbot/fileio.h"
+#include "perfbot/mail.h"
+#include "perfbot/mustache.h"
+#include "perfbot/report.h"
+#include "perfbot/strmap.h"
+
+#define DEFAULT_MAX_CC 10
+#define MAX_REFERENCES 20
+#define DEFAULT_FROM "perfbot <perfbot@localhost>"
+
+int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
+		 char **out, struct pb_err *err)
+{
+	struct strbuf rel = STRBUF_INIT, sb = STRBUF_INIT;
+	char *path = NULL;
+	int rc = -1;
+
+	*out = NULL;
+	if (!sb_addf(&rel, "%s/%s.txt", cfg_str(cfg, "templates.dir",
+						"templates"), name))
+		path = data_path(rel.buf);
+	if (!path)
+		pb_fail(err, EX_OSERR, "out of memory");
+	else if (!mustache_render_file(path, ctx, NULL, &sb, err))
+		rc = (*out = sb_detach(&sb, NULL)) ? 0 :
+			pb_fail(err, EX_OSERR, "out of memory");
+	free(path);
+	sb_release(&rel);
+	sb_release(&sb);
+	return rc;
+}
+
+/* Skip "Re:", "RE :", "Re[2]:", "Aw:" prefixes and blanks. */
+static const char *strip_re(const char *s)
+{
+	const char *p;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (strncasecmp(s, "re", 2) && strncasecmp(s, "aw", 2))
+			return s;
+		p = s + 2;
+		if (*p == '[') {
+			while (isdigit((unsigned char)*++p))
+				;
+			if (*p++ != ']')
+				return s;
+		}
+		while (*p == ' ')
+			p++;
+		if (*p != ':')
+			return s;
+		s = p + 1;
+	}
+}
+
+char *answer_subject(const char *subject)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (sb_addf(&sb, "Re: %s", strip_re(subject ? subject : ""))) {
+		sb_release(&sb);
+		return NULL;
+	}
+	text_one_line(sb.buf);
+	return sb_detach(&sb, NULL);
+}
+
+/* References: theirs (the last ones, capped) and their Message-ID. */
+static char *references(const struct reply *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i = r->nrefs > MAX_REFERENCES - 1 ?
+		r->nrefs - (MAX_REFERENCES - 1) : 0;
+
+	for (; i < r->nrefs; i++)
+		sb_addf(&sb, "%s<%s>", sb.len ? " " : "", r->references[i]);
+	sb_addf(&sb, "%s<%s>", sb.len ? " " : "", r->message_id);
+	return sb_detach(&sb, NULL);
+}
+
+static json_t *addressees(const struct reply *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *to;
+
+	const char *c;
+
+	if (r->from_name && *r->from_name) {
+		sb_addc(&sb, '"');
+		for (c = r->from_name; *c; c++)	/* no quoting games */
+			sb_addc(&sb, *c == '"' || *c == '\\' ? '\'' : *c);
+		sb_addf(&sb, "\" <%s>", r->from_addr);
+	} else {
+		sb_adds(&sb, r->from_addr);
+	}
+	to = json_pack("[s]", sb_str(&sb));
+	sb_release(&sb);
+	return to;
+}
+
+/* The report's recipients but the sender and the bot, capped. */
+static json_t *copies(const struct config *cfg, const struct reply *r,
+		      const struct thread_report *tr, const char *own)
+{
+	json_t *all = tr ? json_loads(tr->recipients, 0, NULL) : NULL;
+	json_t *cc = json_array(), *v;
+	long max = cfg_long(cfg, "recipients.max_cc", DEFAULT_MAX_CC);
+	size_t i;
+
+	json_array_foreach(all, i, v) {
+		const char *a = json_string_value(v);
+
+		if (!a || (long)json_array_size(cc) >= max ||
+		    !strcasecmp(a, r->from_addr) || (own && !strcasecmp(a, own)))
+			continue;
+		json_array_append_new(cc, json_string(a));
+	}
+	json_decref(all);
+	return cc;
+}
+
+static char *body_of(const struct config *cfg, const struct reply *r,
+		     const struct thread_report *tr, json_t *pieces,
+		     struct pb_err *err)
+{
+	json_t *ctx = json_pack("{s:o, s:s, s:o, s:o, s:s}", "pieces",
+				json_incref(pieces), "sender", r->from_addr,
+				"sender_name", r->from_name ?
+				json_string(r->from_name) : json_null(),
+				"report_subject", tr ? json_string(tr->subject) :
+				json_null(), "bot_name",
+				cfg_str(cfg, "identity.name", "perfbot"));
+	char *body = NULL;
+
+	if (!ctx)
+		pb_fail(err, EX_OSERR, "out of memory");
+	else
+		answer_piece(cfg, "answer", ctx, &body, err);
+	json_decref(ctx);
+	return body;
+}
+
+static char *answer_id(const struct reply *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "a-%016llx", hash_fnv1a(r->message_id,
+					     strlen(r->message_id), 0));
+	return sb_detach(&sb, NULL);
+}
+
+struct answer_parts {
+	char *id, *msgid, *subject, *refs, *in_reply_to, *body, *sender;
+	char *rcpts;
+	json_t *to, *cc;
+	struct strbuf msg;
+};
+
+static void parts_release(struct answer_parts *a)
+{
+	free(a->id);
+	free(a->msgid);
+	free(a->subject);
+	free(a->refs);
+	free(a->in_reply_to);
+	free(a->body);
+	free(a->sender);
+	free(a->rcpts);
+	json_decref(a->to);
+	json_decref(a->cc);
+	sb_release(&a->msg);
+}
+
+static char *envelope(json_t *to, json_t *cc)
+{
+	json_t *all = json_array(), *lists[2] = { to, cc }, *v;
+	char *a, *out;
+	size_t i;
+	int l;
+
+	for (l = 0; l < 2; l++)
+		json_array_foreach(lists[l], i, v)
+			if ((a = mail_addr_spec(json_string_value(v)))) {
+				json_array_append_new(all, json_string(a));
+				free(a);
+			}
+	out = json_array_size(all) ? json_dumps(all, JSON_COMPACT) : NULL;
+	json_decref(all);
+	return out;
+}
+
+static int build(struct answer_parts *a, const struct config *cfg,
+		 const struct reply *r, const struct thread_report *tr,
+		 json_t *pieces, time_t now, struct pb_err *err)
+{
+	const char *from = cfg_str(cfg, "identity.from", DEFAULT_FROM);
+	struct strbuf irt = STRBUF_INIT;
+
+	a->sender = mail_addr_spec(from);
+	a->id = answer_id(r);
+	a->msgid = a->id ? report_message_id(a->id, now,
+		cfg_str(cfg, "identity.message_id_domain", NULL)) : NULL;
+	a->subject = answer_subject(r->subject ? r->subject :
+				    tr ? tr->subject : "");
+	a->refs = references(r);
+	sb_addf(&irt, "<%s>", r->message_id);
+	a->in_reply_to = sb_detach(&irt, NULL);
+	a->to = addressees(r);
+	a->cc = copies(cfg, r, tr, a->sender);
+	a->rcpts = envelope(a->to, a->cc);
+	if (!a->sender || !a->msgid || !a->subject || !a->refs ||
+	    !a->in_reply_to || !a->to || !a->cc || !a->rcpts)
+		return pb_fail(err, EX_OSERR, "answer: out of memory");
+	a->body = body_of(cfg, r, tr, pieces, err);
+	return a->body ? 0 : -1;
+}
+
+int answer_queue(struct state *st, const struct config *cfg,
+		 const struct reply *r, const struct thread_report *tr,
+		 json_t *pieces, time_t now, struct pb_err *err)
+{
+	struct answer_parts a;
+	struct outbox_mail m = { 0 };
+	struct mail mail = { 0 };
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	sb_init(&a.msg, 0);
+	rc = build(&a, cfg, r, tr, pieces, now, err);
+	if (!rc) {
+		mail.from = cfg_str(cfg, "identity.from", DEFAULT_FROM);
+		mail.to = a.to;
+		mail.cc = a.cc;
+		mail.subject = a.subject;
+		mail.body = a.body;
+		mail.message_id = a.msgid;
+		mail.date = now;
+		mail.in_reply_to = a.in_reply_to;
+		mail.references = a.refs;
+		mail.auto_submitted = "auto-replied";
+		mail.report_id = tr ? tr->report_id : NULL;
+		rc = mail_compose(&mail, &a.msg, err);
+	}
+	if (!rc) {
+		m.id = a.id;
+		m.kind = "answer";
+		m.report_id = tr ? tr->report_id : NULL;
+		m.message_id = a.msgid;
+		m.sender = a.sender;
+		m.recipients = a.rcpts;
+		m.message = a.msg.buf;
+		m.len = a.msg.len;
+		rc = state_queue(st, &m, NULL, a.subject, now, err);
+	}
+	parts_release(&a);
+	return rc;
+}

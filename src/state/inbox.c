@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int state_mailbox_get(struct state *st, const char *mailbox,
+		      unsigned long *uidvalidity, unsigned long *last_uid,
+		      struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*uidvalidity = *last_uid = 0;
+	if (db_query(st, &s, err, "SELECT uidvalidity, last_uid FROM mailbox "
+		     "WHERE name = ?", "s", mailbox))
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*uidvalidity = (unsigned long)sqlite3_column_int64(s, 0);
+		*last_uid = (unsigned long)sqlite3_column_int64(s, 1);
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+		db_fail(st, err, "read");
+}
+
+int state_mailbox_set(struct state *st, const char *mailbox,
+		      unsigned long uidvalidity, unsigned long last_uid,
+		      struct pb_err *err)
+{
+	return db_run(st, err, "INSERT OR REPLACE INTO mailbox (name, "
+		      "uidvalidity, last_uid) VALUES (?, ?, ?)", "sii",
+		      mailbox, (long long)uidvalidity, (long long)last_uid);
+}
+
+int state_inbox_seen(struct state *st, const char *message_id,
+		     struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (db_query(st, &s, err, "SELECT 1 FROM inbox WHERE message_id = ?",
+		     "s", message_id))
+		return -1;
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+}
+
+int state_inbox_record(struct state *st, const struct inbox_entry *e,
+		       time_t now, struct pb_err *err)
+{
+	return db_run(st, err, "INSERT OR IGNORE INTO inbox (message_id, "
+		      "uidvalidity, uid, sender, report_id, outcome, commands,"
+		      " received) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", "siissssi",
+		      e->message_id, (long long)e->uidvalidity,
+		      (long long)e->uid, e->sender, e->report_id, e->outcome,
+		      e->commands, (long long)now);
+}
+
+int state_inbox_count(struct state *st, const char *sender, time_t since,
+		      const char *prefix, long *n, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (db_query(st, &s, err, "SELECT count(*) FROM inbox WHERE sender = ?"
+		     " AND received >= ? AND substr(outcome, 1, length(?)) = ?",
+		     "siss", sender, (long long)since, prefix, prefix))
+		return -1;
+	rc = sqlite3_step(s);
+	*n = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
+}
+
+static int route_one(struct state *st, const char *id,
+		     struct thread_report *tr, int *found, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (db_query(st, &s, err, "SELECT r.id, r.subject, r.recipients FROM "
+		     "outbox m JOIN outbox r ON r.kind = 'report' AND r.id = "
+		     "m.report_id WHERE m.message_id = ?", "s", id))
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		tr->report_id = db_column_dup(s, 0, NULL);
+		tr->subject = db_column_dup(s, 1, NULL);
+		tr->recipients = db_column_dup(s, 2, NULL);
+		*found = 1;
+	}
+	sqlite3_finalize(s);
+	if (rc == SQLITE_ROW && (!tr->report_id || !tr->subject ||
+				 !tr->recipients))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+		db_fail(st, err, "read");
+}
+
+int state_route(struct state *st, const char *const *ids, size_t n,
+		struct thread_report *tr, int *found, struct pb_err *err)
+{
+	size_t i;
+
+	memset(tr, 0, sizeof(*tr));
+	*found = 0;
+	for (i = 0; i < n && !*found; i++)
+		if (ids[i] && route_one(st, ids[i], tr, found, err))
+			return -1;
+	return 0;
+}
+
+void thread_report_release(struct thread_report *tr)
+{
+	free(tr->report_id);
+	free(tr->subject);
+	free(tr->recipients);
+	memset(tr, 0, sizeof(*tr));
+}
+
+int state_retest_add(struct state *st, const struct retest_request *rq,
+		     time_t now, struct pb_err *err)
+{
+	return db_run(st, err, "INSERT INTO retests (request_id, report_id, "
+		      "runs, requested_by, reply_message_id, thread, created) "
+		      "VALUES (?, ?, ?, ?, ?, ?, ?)", "ssisssi", rq->request_id,
+		      rq->report_id, (long long)rq->runs, rq->requested_by,
+		      rq->reply_message_id, rq->thread, (long long)now);
+}
+
+int state_retest_count(struct state *st, const char *report_id, long *n,
+		       char **open_status, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*open_status = NULL;
+	if (db_query(st, &s, err, "SELECT count(*), (SELECT status FROM "
+		     "retests WHERE report_id = ?1 AND status IN ('requested', "
+		     "'queued') ORDER BY created DESC LIMIT 1) FROM retests "
+		     "WHERE report_id = ?1", "s", report_id))
+		return -1;
+	rc = sqlite3_step(s);
+	*n = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
+	if (rc == SQLITE_ROW && sqlite3_column_type(s, 1) != SQLITE_NULL)
+		*open_status = db_column_dup(s, 1, NULL);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
+}
