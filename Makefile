@@ -85,7 +85,7 @@ golden: perfbot
 	@sh tests/golden/run
 
 integration: perfbot $(TOOL_BIN)
-	@sh tests/integration/run
+	@bash tests/integration/run
 
 # Banned functions (STYLE.md 5): a grep keeps them out of src/.
 lint:

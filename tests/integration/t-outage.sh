@@ -1,0 +1,37 @@
+# Postfix stops in the middle of a batch: after it is back and another run,
+# every report has arrived exactly once. "Once" is what perfbot did: the
+# submissions Postfix accepted (its cleanup log line per Message-ID); the
+# mailboxes must hold every report.
+n=120
+for i in $(seq 101 $((100 + n))); do make_manifest o-$i 004; done
+"$PERFBOT" run --quiet --config "$CONFIG" 2>"$W/e1" & p=$!
+for i in $(seq 1 1000); do
+	[ -e "$W/state.db" ] &&
+		[ "$(sql "SELECT count(*) FROM outbox WHERE status = 'sent'" 2>/dev/null)" -ge 5 ] 2>/dev/null && break
+	sleep 0.01
+done
+bash "$TOP/tests/mail/mailserver" stop-smtp "$MAIL_DIR" >/dev/null
+wait $p
+rc=$?
+sent=$(sql "SELECT count(*) FROM outbox WHERE status = 'sent'")
+echo "   (postfix stopped after $sent of $n; first run exit $rc)"
+check "stopped mid-batch ($sent of $n)" [ "$sent" -lt $n ]
+check "first run says temporary failure (75)" [ $rc = 75 ]
+check "the rest still queued" [ "$(sql "SELECT count(*) FROM outbox WHERE status = 'queued'")" = $((n - sent)) ]
+bash "$TOP/tests/mail/mailserver" start-smtp "$MAIL_DIR" >/dev/null
+"$PERFBOT" run --quiet --config "$CONFIG" 2>"$W/e2"
+check "too early: backoff holds the retry" [ "$(sql "SELECT count(*) FROM outbox WHERE status = 'queued'")" -ge 1 ]
+SOURCE_DATE_EPOCH=$(( $(date +%s) + 7200 )) "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
+check "later run exits 0" [ $? = 0 ]
+check "all recorded sent" [ "$(sql "SELECT count(*) FROM outbox WHERE status = 'sent'")" = $n ]
+sql "SELECT message_id FROM outbox WHERE id LIKE 'o-%'" >"$W/ids"
+twice=0 missing=0
+while read -r mid; do
+	c=$(grep -c "message-id=<$mid>" "$POSTFIX_LOG")
+	[ "$c" -gt 1 ] && twice=$((twice + 1))
+	[ "$c" = 0 ] && missing=$((missing + 1))
+done <"$W/ids"
+check "every report accepted once ($twice twice)" [ $twice = 0 ]
+check "none lost on the way ($missing)" [ $missing = 0 ]
+inbox=$(imap alice "" -X "UID SEARCH HEADER X-Perfbot-Report \"o-\"" | tr -d '\r' | sed -n 's/^\* SEARCH *//p' | wc -w)
+check "every report in the mailbox ($inbox)" [ "$inbox" -ge $n ]
