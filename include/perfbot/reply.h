@@ -20,7 +20,7 @@
 				 * its own commands-per-mail limit */
 #define REPLY_MAX_REFS 100	/* References ids kept */
 #define REPLY_MAX_DEPTH 20	/* MIME nesting looked into */
-#define REPLY_MAX_LINES 100000	/* text lines looked at for commands */
+#define REPLY_MAX_LINES 100000	/* text lines kept and looked at */
 #define REPLY_MAX_HEADER 4096	/* bytes kept of a header value */
 
 struct reply {
@@ -52,7 +52,10 @@ struct reply_opts {
 
 /*
  * Parse the raw message 'raw' ('len' bytes, LF or CRLF line ends, an mbox
- * "From " line tolerated) into 'r', which needs no initialisation. Returns
+ * "From " line tolerated) into 'r', which needs no initialisation; 'o'
+ * may be NULL (no command prefix). Commands are only looked for in the
+ * reply's own text: never in quotes, attributions, the signature, an
+ * Outlook-quoted original or an HTML <blockquote>. Returns
  * 0 with whatever could be found, or -1 with EX_DATAERR in 'err' for an
  * empty message, one larger than REPLY_MAX_BYTES or one GMime cannot
  * read at all (EX_OSERR when out of memory). Call reply_release() on 'r'

@@ -336,43 +336,39 @@ static int part_bytes(GMimePart *part, struct strbuf *out)
 	return rc;
 }
 
-/* The Message-ID of returned headers (text/rfc822-headers and kin). */
-static const char *headers_id(GMimePart *part, char **keep)
+static void keep_id(char **dst, GMimeMessage *m)
 {
-	struct strbuf sb;
-	GMimeMessage *m;
-
-	sb_init(&sb, MAX_HEADERS_PART);
-	if (part_bytes(part, &sb) || sb_adds(&sb, "\n\n")) {
-		sb_release(&sb);
-		return NULL;
-	}
-	m = parse_message(sb.buf, sb.len);
-	sb_release(&sb);
-	if (!m)
-		return NULL;
-	if (id_ok(g_mime_message_get_message_id(m)))
-		*keep = strdup(g_mime_message_get_message_id(m));
-	g_object_unref(m);
-	return *keep;
+	if (m && id_ok(g_mime_message_get_message_id(m)))
+		*dst = strdup(g_mime_message_get_message_id(m));
 }
 
+/* Returned headers (text/rfc822-headers and kin) are parsed as a message. */
+static void headers_id(GMimePart *part, char **dst)
+{
+	struct strbuf sb;
+	GMimeMessage *m = NULL;
+
+	sb_init(&sb, MAX_HEADERS_PART);
+	if (!part_bytes(part, &sb) && !sb_adds(&sb, "\n\n"))
+		m = parse_message(sb.buf, sb.len);
+	sb_release(&sb);
+	keep_id(dst, m);
+	if (m)
+		g_object_unref(m);
+}
+
+/* The first returned message or headers carrying a Message-ID. */
 static int visit_dsn_id(GMimeObject *o, void *ctx)
 {
 	char **id = ctx;
-	GMimeMessage *m;
 
-	if (GMIME_IS_MESSAGE_PART(o)) {
-		m = g_mime_message_part_get_message(GMIME_MESSAGE_PART(o));
-		if (m && id_ok(g_mime_message_get_message_id(m)))
-			*id = strdup(g_mime_message_get_message_id(m));
-		return *id != NULL;
-	}
-	if (GMIME_IS_PART(o) && (is_type(o, "text", "rfc822-headers") ||
-				 is_type(o, "message", "rfc822-headers") ||
-				 is_type(o, "message", "global-headers")))
-		return headers_id(GMIME_PART(o), id) != NULL;
-	return 0;
+	if (GMIME_IS_MESSAGE_PART(o))
+		keep_id(id, g_mime_message_part_get_message(GMIME_MESSAGE_PART(o)));
+	else if (GMIME_IS_PART(o) && (is_type(o, "text", "rfc822-headers") ||
+				      is_type(o, "message", "rfc822-headers") ||
+				      is_type(o, "message", "global-headers")))
+		headers_id(GMIME_PART(o), id);
+	return *id != NULL;
 }
 
 static void read_dsn(GMimeMessage *msg, struct reply *r)
@@ -1108,28 +1104,37 @@ static const char *charset_of(GMimeObject *o)
 	return ct ? g_mime_content_type_get_parameter(ct, "charset") : NULL;
 }
 
-/* The chosen part as UTF-8 plain text, before quotes are removed. */
-static int part_text(GMimePart *part, int html, struct strbuf *text)
+/* Decoded, in UTF-8, LF line ends, control characters replaced. */
+static int part_utf8(GMimePart *part, struct strbuf *utf)
 {
-	GMimeObject *o = GMIME_OBJECT(part);
-	struct strbuf raw, utf;
+	struct strbuf raw;
 	int rc;
 
 	sb_init(&raw, TEXT_MAX);
-	sb_init(&utf, TEXT_MAX);
 	rc = part_bytes(part, &raw);
 	if (!rc)
-		rc = to_utf8(sb_str(&raw), raw.len, charset_of(o), &utf);
+		rc = to_utf8(sb_str(&raw), raw.len, charset_of(GMIME_OBJECT(part)),
+			     utf);
 	sb_release(&raw);
-	normalize(&utf);
-	if (rc)
-		;
-	else if (html)
+	normalize(utf);
+	return rc;
+}
+
+/* The chosen part as plain text, before quotes are removed. */
+static int part_text(GMimePart *part, int html, struct strbuf *text)
+{
+	GMimeObject *o = GMIME_OBJECT(part);
+	struct strbuf utf;
+	int rc;
+
+	sb_init(&utf, TEXT_MAX);
+	rc = part_utf8(part, &utf);
+	if (!rc && html)
 		rc = html_to_text(sb_str(&utf), utf.len, text);
-	else if (param_is(o, "format", "flowed"))
+	else if (!rc && param_is(o, "format", "flowed"))
 		rc = unflow(sb_str(&utf), utf.len, param_is(o, "delsp", "yes"),
 			    text);
-	else
+	else if (!rc)
 		rc = sb_add(text, sb_str(&utf), utf.len);
 	sb_release(&utf);
 	return rc;

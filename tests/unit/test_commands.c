@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for the mail command table (src/poll/commands.c): which
+ * lines are commands with and without the "#perfbot" prefix, the lenient
+ * argument forms of retest, the kept line (escaped, bounded), and the
+ * check step against the limits.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "perfbot/commands.h"
+
+#define PREFIX "#perfbot"
+
+static const struct command_limits limits = { 20 };
+
+/* Parse a NUL-terminated line; the return of command_parse_line(). */
+static int parse(const char *line, const char *prefix, struct mail_command *c)
+{
+	return command_parse_line(line, strlen(line), prefix, c);
+}
+
+static void assert_cmd(const char *line, enum cmd_kind kind, int runs)
+{
+	struct mail_command c;
+
+	if (parse(line, PREFIX, &c) != 1)
+		fail_msg("'%s' is not a command", line);
+	assert_int_equal(c.kind, kind);
+	assert_int_equal(c.runs, runs);
+}
+
+static void assert_not_cmd(const char *line, const char *prefix)
+{
+	struct mail_command c;
+
+	if (parse(line, prefix, &c) != 0)
+		fail_msg("'%s' read as a command of kind %d", line, c.kind);
+}
+
+static void t_retest_forms(void **state)
+{
+	(void)state;
+	assert_cmd("retest", CMD_RETEST, 0);
+	assert_cmd("retest 4x", CMD_RETEST, 4);
+	assert_cmd("retest 4", CMD_RETEST, 4);
+	assert_cmd("retest 4 x", CMD_RETEST, 4);
+	assert_cmd("retest 4X", CMD_RETEST, 4);
+	assert_cmd("retest\t12x", CMD_RETEST, 12);
+	assert_cmd("  retest   7x  ", CMD_RETEST, 7);
+	assert_cmd("Retest 3x\r", CMD_RETEST, 3);
+	assert_cmd("RETEST 2X", CMD_RETEST, 2);
+	assert_cmd("retest 020x", CMD_RETEST, 20);
+}
+
+static void t_help(void **state)
+{
+	(void)state;
+	assert_cmd("help", CMD_HELP, 0);
+	assert_cmd("HELP", CMD_HELP, 0);
+	assert_cmd("\thelp ", CMD_HELP, 0);
+}
+
+static void t_prose_is_not_a_command(void **state)
+{
+	static const char *const prose[] = {
+		"help me understand this", "retest the patch please",
+		"retest 4x.", "retest 4x please", "retest x4", "retest 4xx",
+		"retest 4 5", "retest -1", "retest 0", "retest 0x",
+		"retests", "helpful", "Can you retest 4x?", "> retest 4x",
+		"retest: 4x", "", "   ", "#perfbot help",
+	};
+	size_t i;
+
+	(void)state;
+	/* With no prefix configured, "#perfbot help" is prose too. */
+	for (i = 0; i < sizeof(prose) / sizeof(prose[0]); i++)
+		assert_not_cmd(prose[i], NULL);
+	assert_not_cmd("#perfbot help", "");
+	assert_not_cmd("retest the patch please", PREFIX);
+	assert_not_cmd("#perfbotretest 2x", PREFIX);
+}
+
+static void t_prefix(void **state)
+{
+	(void)state;
+	assert_cmd("#perfbot retest 3", CMD_RETEST, 3);
+	assert_cmd("#perfbot: help", CMD_HELP, 0);
+	assert_cmd("#perfbot:help", CMD_HELP, 0);
+	assert_cmd("#perfbot :  retest 2x", CMD_RETEST, 2);
+	assert_cmd("#PERFBOT RETEST 5X", CMD_RETEST, 5);
+	assert_cmd("  #perfbot\thelp", CMD_HELP, 0);
+}
+
+static void t_prefix_unknown(void **state)
+{
+	(void)state;
+	/* With the prefix a line is meant for the bot: it gets an answer. */
+	assert_cmd("#perfbot frobnicate", CMD_UNKNOWN, 0);
+	assert_cmd("#perfbot", CMD_UNKNOWN, 0);
+	assert_cmd("#perfbot:", CMD_UNKNOWN, 0);
+	assert_cmd("#perfbot retest please", CMD_UNKNOWN, 0);
+	assert_cmd("#perfbot retest 0", CMD_UNKNOWN, 0);
+	assert_cmd("#perfbot help me", CMD_UNKNOWN, 0);
+}
+
+static void t_line_kept(void **state)
+{
+	struct mail_command c;
+
+	(void)state;
+	assert_int_equal(parse("  #perfbot retest 4x  ", PREFIX, &c), 1);
+	assert_string_equal(c.line, "#perfbot retest 4x");
+	assert_int_equal(parse("#perfbot \x1b[31mred\x7f", PREFIX, &c), 1);
+	assert_string_equal(c.line, "#perfbot ?[31mred?");
+}
+
+static void t_line_truncated_on_utf8(void **state)
+{
+	char line[400];
+	struct mail_command c;
+	size_t i, n;
+
+	(void)state;
+	n = (size_t)snprintf(line, sizeof(line), "#perfbot ");
+	for (i = 0; i < 150; i++, n += 2)
+		memcpy(line + n, "\xc3\xa9", 2);	/* é */
+	line[n] = '\0';
+	assert_int_equal(parse(line, PREFIX, &c), 1);
+	assert_int_equal(c.kind, CMD_UNKNOWN);
+	n = strlen(c.line);
+	assert_true(n <= CMD_LINE_MAX - 1);
+	assert_true(n >= CMD_LINE_MAX - 2);
+	/* No half character at the end: 9 ASCII bytes, then pairs. */
+	assert_int_equal((n - 9) % 2, 0);
+}
+
+static void t_long_line(void **state)
+{
+	char line[CMD_PARSE_MAX + 64];
+	struct mail_command c;
+
+	(void)state;
+	memset(line, ' ', sizeof(line));
+	memcpy(line, "retest 4x", 9);
+	line[sizeof(line) - 2] = 'y';
+	line[sizeof(line) - 1] = '\0';
+	assert_int_equal(parse(line, PREFIX, &c), 0);
+	memcpy(line, "#perfbot ", 9);
+	assert_int_equal(parse(line, PREFIX, &c), 1);
+	assert_int_equal(c.kind, CMD_UNKNOWN);
+	/* Not NUL-terminated input is read by length only. */
+	assert_int_equal(command_parse_line("helpXXXX", 4, PREFIX, &c), 1);
+	assert_int_equal(c.kind, CMD_HELP);
+	assert_string_equal(c.line, "help");
+}
+
+static void t_runs_saturate(void **state)
+{
+	struct mail_command c;
+	char why[128];
+
+	(void)state;
+	assert_int_equal(parse("retest 99999999999999999999999x", PREFIX, &c), 1);
+	assert_int_equal(c.runs, CMD_RUNS_SATURATE);
+	assert_int_equal(command_check(&c, &limits, why, sizeof(why)), -1);
+}
+
+static void t_check_bounds(void **state)
+{
+	struct mail_command c;
+	char why[128];
+	int n;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.kind = CMD_RETEST;
+	for (n = 0; n <= 20; n++) {
+		c.runs = n;
+		why[0] = '\0';
+		assert_int_equal(command_check(&c, &limits, why, sizeof(why)), 0);
+		assert_string_equal(why, "");
+	}
+	c.runs = 21;
+	assert_int_equal(command_check(&c, &limits, why, sizeof(why)), -1);
+	assert_string_equal(why, "retest: N must be between 1 and 20");
+	c.runs = -3;
+	assert_int_equal(command_check(&c, &limits, why, sizeof(why)), -1);
+	c.runs = 5;
+	assert_int_equal(command_check(&c, &(struct command_limits){ 4 }, why,
+				       sizeof(why)), -1);
+	assert_string_equal(why, "retest: N must be between 1 and 4");
+}
+
+static void t_check_help_and_unknown(void **state)
+{
+	struct mail_command c;
+	char why[128] = "";
+
+	(void)state;
+	assert_int_equal(parse("help", PREFIX, &c), 1);
+	assert_int_equal(command_check(&c, &limits, why, sizeof(why)), 0);
+	assert_int_equal(parse("#perfbot frobnicate", PREFIX, &c), 1);
+	assert_int_equal(command_check(&c, &limits, why, sizeof(why)), -1);
+	assert_string_equal(why, "unknown command '#perfbot frobnicate'");
+}
+
+static void t_check_small_why(void **state)
+{
+	struct mail_command c;
+	char why[8];
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.kind = CMD_RETEST;
+	c.runs = 99;
+	assert_int_equal(command_check(&c, &limits, why, sizeof(why)), -1);
+	assert_string_equal(why, "retest:");
+}
+
+static void t_table(void **state)
+{
+	size_t i;
+
+	(void)state;
+	assert_int_equal(command_count, 2);
+	for (i = 0; i < command_count; i++) {
+		assert_non_null(command_table[i].name);
+		assert_non_null(command_table[i].usage);
+		assert_non_null(command_table[i].summary);
+		assert_non_null(command_table[i].parse);
+		assert_non_null(command_table[i].check);
+		assert_ptr_equal(command_by_kind(command_table[i].kind),
+				 &command_table[i]);
+	}
+	assert_string_equal(command_by_kind(CMD_RETEST)->name, "retest");
+	assert_string_equal(command_by_kind(CMD_RETEST)->usage, "retest [N]x");
+	assert_string_equal(command_by_kind(CMD_HELP)->name, "help");
+	assert_null(command_by_kind(CMD_UNKNOWN));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_retest_forms),
+		cmocka_unit_test(t_help),
+		cmocka_unit_test(t_prose_is_not_a_command),
+		cmocka_unit_test(t_prefix),
+		cmocka_unit_test(t_prefix_unknown),
+		cmocka_unit_test(t_line_kept),
+		cmocka_unit_test(t_line_truncated_on_utf8),
+		cmocka_unit_test(t_long_line),
+		cmocka_unit_test(t_runs_saturate),
+		cmocka_unit_test(t_check_bounds),
+		cmocka_unit_test(t_check_help_and_unknown),
+		cmocka_unit_test(t_check_small_why),
+		cmocka_unit_test(t_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1317 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for the reply parser (src/poll/reply.c): the facts and the
+ * command list of every fixture under fixtures/mail/, the text clean-up
+ * rules (quotes, attributions, signature, Outlook, HTML, format=flowed,
+ * charsets), the loop-safety rules of reply_must_not_answer(), and
+ * hostile input: empty, random and mutated bytes, huge header counts,
+ * deep nesting, oversized messages, long lines, NUL bytes, CR/LF tricks.
+ * Run from the repository root: fixtures are read by relative path.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <glib.h>
+
+#include "perfbot/fileio.h"
+#include "perfbot/reply.h"
+#include "perfbot/strbuf.h"
+
+#define REPORT_ID "202403151058.7048f6a8-lkp@example.org"
+#define SUBJECT "Re: [linux-next:master] [pipe]  f017b0a495:  " \
+	"hackbench.throughput 10.5% improvement"
+#define HDRS "From: Jane Developer <jane@example.test>\n" \
+	"To: kernel test robot <lkp@example.org>\n" \
+	"Subject: Re: report\n" \
+	"Message-ID: <inline-1@example.test>\n" \
+	"In-Reply-To: <" REPORT_ID ">\n"
+
+static const struct reply_opts opts = { "#perfbot" };
+
+struct want {
+	enum cmd_kind kind;
+	int runs;
+	const char *line;
+};
+
+static int setup(void **state)
+{
+	struct reply *r = calloc(1, sizeof(*r));
+
+	*state = r;
+	return r ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	reply_release(*state);
+	free(*state);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+static void assert_no_controls(const char *s, int allow_newline)
+{
+	if (!s)
+		return;
+	assert_true(g_utf8_validate(s, -1, NULL));
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (allow_newline && (ch == '\n' || ch == '\t'))
+			continue;
+		assert_false(ch < 0x20 || ch == 0x7f);
+	}
+}
+
+static void assert_id(const char *id)
+{
+	if (!id)
+		return;
+	assert_true(*id);
+	assert_null(strpbrk(id, " \t\r\n<>"));
+}
+
+/* What every successful parse must guarantee, whatever the input. */
+static void assert_sane(const struct reply *r)
+{
+	size_t i;
+
+	assert_non_null(r->text);
+	assert_no_controls(r->text, 1);
+	assert_no_controls(r->subject, 0);
+	assert_no_controls(r->from_name, 0);
+	assert_no_controls(r->from_addr, 0);
+	assert_no_controls(r->reply_to_addr, 0);
+	assert_no_controls(r->auto_submitted, 0);
+	assert_id(r->message_id);
+	assert_id(r->in_reply_to);
+	assert_id(r->dsn_message_id);
+	assert_true(r->nrefs <= REPLY_MAX_REFS);
+	for (i = 0; i < r->nrefs; i++)
+		assert_id(r->references[i]);
+	assert_true(r->ncmds <= REPLY_MAX_COMMANDS);
+	assert_true(r->ncmds <= r->ncmds_seen);
+	for (i = 0; i < r->ncmds; i++) {
+		assert_true(strlen(r->cmds[i].line) < CMD_LINE_MAX);
+		assert_no_controls(r->cmds[i].line, 0);
+	}
+}
+
+static void parse_buf(const char *raw, size_t len, struct reply *r)
+{
+	struct pb_err err = { 0, "" };
+
+	assert_int_equal(reply_parse(raw, len, &opts, r, &err), 0);
+	assert_sane(r);
+}
+
+static void parse_str(const char *raw, struct reply *r)
+{
+	parse_buf(raw, strlen(raw), r);
+}
+
+static void read_fixture(const char *name, struct strbuf *sb)
+{
+	struct pb_err err = { 0, "" };
+	char path[256];
+
+	snprintf(path, sizeof(path), "fixtures/mail/%s.eml", name);
+	sb_init(sb, REPLY_MAX_BYTES);
+	assert_int_equal(file_read(path, REPLY_MAX_BYTES, 0, sb, &err), 0);
+}
+
+static void parse_fixture(const char *name, struct reply *r)
+{
+	struct strbuf sb;
+
+	read_fixture(name, &sb);
+	parse_buf(sb.buf, sb.len, r);
+	sb_release(&sb);
+}
+
+static void assert_cmds(const struct reply *r, const struct want *w,
+			size_t n)
+{
+	size_t i;
+
+	assert_int_equal(r->ncmds, n);
+	assert_int_equal(r->ncmds_seen, n);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(r->cmds[i].kind, w[i].kind);
+		assert_int_equal(r->cmds[i].runs, w[i].runs);
+		assert_string_equal(r->cmds[i].line, w[i].line);
+	}
+}
+
+static void assert_contains(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle))
+		fail_msg("'%s' not in '%s'", needle, hay);
+}
+
+static void assert_lacks(const char *hay, const char *needle)
+{
+	if (strstr(hay, needle))
+		fail_msg("'%s' unexpectedly in '%s'", needle, hay);
+}
+
+/* No line of the text is quoted. */
+static void assert_no_quotes(const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		assert_int_not_equal(*p, '>');
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+}
+
+static void assert_report_thread(const struct reply *r)
+{
+	assert_string_equal(r->in_reply_to, REPORT_ID);
+	assert_int_equal(r->nrefs, 1);
+	assert_string_equal(r->references[0], REPORT_ID);
+	assert_string_equal(r->subject, SUBJECT);
+}
+
+static int answerable(const struct reply *r)
+{
+	const char *why = "unset";
+	int rc = reply_must_not_answer(r, NULL, 0, &why);
+
+	assert_true(rc ? why != NULL : why == NULL);
+	return !rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fixtures                                                            */
+
+static void t_bottom_posted(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 4, "retest 4x" } };
+	struct reply *r = *state;
+
+	parse_fixture("bottom-posted", r);
+	assert_string_equal(r->message_id,
+			    "ZfQ2c1Ab3cD4eF5g@jane-laptop.example.test");
+	assert_report_thread(r);
+	assert_string_equal(r->from_addr, "jane@example.test");
+	assert_string_equal(r->from_name, "Jane Developer");
+	assert_null(r->reply_to_addr);
+	assert_null(r->auto_submitted);
+	assert_false(r->null_sender);
+	assert_false(r->is_dsn);
+	assert_false(r->list_mail);
+	assert_cmds(r, w, 1);
+	assert_no_quotes(r->text);
+	/* The two-line attribution and the signature are gone. */
+	assert_string_equal(r->text,
+		"Nice, that is the result I hoped for. The numbers look a "
+		"bit noisy though:\n\nretest 4x\n\nThanks,\nJane\n");
+	assert_true(answerable(r));
+}
+
+static void t_outlook_top_posted(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 3, "retest 3x" } };
+	struct reply *r = *state;
+
+	parse_fixture("outlook-top-posted", r);
+	assert_string_equal(r->message_id, "DM6PR11MB4107A1B2C3D4E5F6A7B8C9D0"
+			    "E1F2A@DM6PR11MB4107.namprd11.prod.example.test");
+	assert_report_thread(r);
+	assert_string_equal(r->from_addr, "bob.smith@example.test");
+	assert_string_equal(r->from_name, "Bob Smith");
+	/* The quoted report under "Original Message" holds "retest 2x". */
+	assert_cmds(r, w, 1);
+	assert_lacks(r->text, "Original Message");
+	assert_lacks(r->text, "retest 2x");
+	assert_lacks(r->text, "\r");
+	assert_contains(r->text, "nr_threads=100% if that is easy?\n");
+	assert_contains(r->text, "Regards,\nBob\n");
+}
+
+static void t_outlook_header_block(void **state)
+{
+	static const struct want w[] = { { CMD_HELP, 0, "help" } };
+	struct reply *r = *state;
+
+	parse_fixture("outlook-header-block", r);
+	assert_cmds(r, w, 1);
+	assert_string_equal(r->text, "help\n\nCarol\n");
+}
+
+static void t_html_only(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 5, "retest 5x" } };
+	struct reply *r = *state;
+
+	parse_fixture("html-only", r);
+	assert_string_equal(r->from_addr, "dan.brown@example.test");
+	assert_report_thread(r);
+	/* Quoted (blockquote), script and title commands do not count. */
+	assert_cmds(r, w, 1);
+	assert_contains(r->text, "R&D <3 caf\xc3\xa9 na\xc3\xafve "
+			"\"quoted\" it's\n");
+	assert_contains(r->text, "Thanks,\nDan\n");
+	assert_lacks(r->text, "wrote:");
+	assert_lacks(r->text, "<div");
+	assert_lacks(r->text, "color: red");
+	assert_lacks(r->text, "retest 2x");
+	assert_lacks(r->text, "retest 6x");
+	assert_lacks(r->text, "retest 7x");
+	assert_lacks(r->text, "retest 9x");
+	assert_no_quotes(r->text);
+}
+
+static void t_alternative_prefers_plain(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 3, "retest 3x" } };
+	struct reply *r = *state;
+
+	parse_fixture("alternative", r);
+	assert_cmds(r, w, 1);
+	assert_string_equal(r->text, "retest 3x\n");
+}
+
+static void t_base64(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 2, "retest 2x" } };
+	struct reply *r = *state;
+
+	parse_fixture("base64", r);
+	assert_string_equal(r->from_name, "\xc5\x81ukasz Nowak");
+	assert_cmds(r, w, 1);
+	assert_contains(r->text, "Dzi\xc4\x99ki, \xc5\x81ukasz \xe2\x80\x94 "
+			"the numbers look great.\n");
+	assert_lacks(r->text, "wrote:");
+	assert_no_quotes(r->text);
+}
+
+static void t_quoted_printable(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 2, "retest 2x" } };
+	struct reply *r = *state;
+
+	parse_fixture("quoted-printable", r);
+	/* "re=\ntest 2x": the soft line break is inside the command. */
+	assert_cmds(r, w, 1);
+	assert_contains(r->text, "I\xe2\x80\x99" "d like to see more samples");
+	assert_contains(r->text, "the baseline looked noisy");
+	assert_lacks(r->text, "=E2");
+	assert_lacks(r->text, "retest 5x");
+}
+
+static void t_latin1(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 3, "retest 3x" } };
+	struct reply *r = *state;
+
+	parse_fixture("latin1", r);
+	assert_string_equal(r->from_name, "Ren\xc3\xa9 Dupr\xc3\xa9");
+	assert_cmds(r, w, 1);
+	assert_string_equal(r->text, "Bonjour,\n\nR\xc3\xa9sultat "
+			    "int\xc3\xa9ressant, merci.\n\nretest 3x\n");
+}
+
+static void t_koi8r(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 2, "retest 2x" } };
+	struct reply *r = *state;
+
+	parse_fixture("koi8r", r);
+	assert_cmds(r, w, 1);
+	/* "Спасибо за отчёт." */
+	assert_contains(r->text, "\xd0\xa1\xd0\xbf\xd0\xb0\xd1\x81\xd0\xb8"
+			"\xd0\xb1\xd0\xbe \xd0\xb7\xd0\xb0 \xd0\xbe\xd1\x82"
+			"\xd1\x87\xd1\x91\xd1\x82.\n");
+}
+
+static void t_cp1252(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 2, "retest 2x" } };
+	struct reply *r = *state;
+
+	parse_fixture("cp1252", r);
+	assert_cmds(r, w, 1);
+	assert_contains(r->text, "It\xe2\x80\x99s a \xe2\x80\x9cgood\xe2\x80"
+			"\x9d result, worth \xe2\x82\xac" "0.02.\n");
+}
+
+static void t_flowed_delsp(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 4, "retest 4x" } };
+	struct reply *r = *state;
+
+	parse_fixture("flowed", r);
+	/* "retest  \n4x" joins into one command; the sentence is prose. */
+	assert_cmds(r, w, 1);
+	assert_contains(r->text, "and I would like you to please retest 4x "
+			"as a sentence, which is not a command.\n");
+	/* Space-stuffed " From" is unstuffed. */
+	assert_contains(r->text, "\nFrom the numbers above it looks real.\n");
+	assert_lacks(r->text, "wrote:");
+	assert_no_quotes(r->text);
+}
+
+static void t_signed(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 6, "retest 6x" } };
+	struct reply *r = *state;
+
+	parse_fixture("signed", r);
+	assert_string_equal(r->from_addr, "ivy@example.test");
+	assert_cmds(r, w, 1);
+	assert_string_equal(r->text, "retest 6x\n");
+}
+
+static void t_quoted_only(void **state)
+{
+	struct reply *r = *state;
+
+	parse_fixture("quoted-only", r);
+	assert_int_equal(r->ncmds, 0);
+	assert_int_equal(r->ncmds_seen, 0);
+	assert_string_equal(r->text, "Good to know, thanks.\n");
+}
+
+static void t_signature_command(void **state)
+{
+	struct reply *r = *state;
+
+	parse_fixture("signature-command", r);
+	assert_int_equal(r->ncmds_seen, 0);
+	assert_string_equal(r->text,
+			    "Thanks for the report, I will look into it.\n");
+}
+
+static void t_out_of_office(void **state)
+{
+	static const struct want w[] = { { CMD_HELP, 0, "help" } };
+	struct reply *r = *state;
+	const char *why = NULL;
+
+	parse_fixture("out-of-office", r);
+	assert_string_equal(r->auto_submitted, "auto-replied");
+	assert_true(r->list_mail);	/* Precedence: bulk */
+	/* The text is parsed as any other; the caller must not answer. */
+	assert_cmds(r, w, 1);
+	assert_int_equal(reply_must_not_answer(r, NULL, 0, &why), 1);
+	assert_string_equal(why, "auto-submitted mail");
+}
+
+static void t_dsn(void **state)
+{
+	struct reply *r = *state;
+
+	parse_fixture("dsn", r);
+	assert_true(r->is_dsn);
+	assert_string_equal(r->dsn_message_id, REPORT_ID);
+	assert_string_equal(r->message_id,
+			    "20240315030002.4TwZ0000001@mx.example.test");
+	assert_true(r->null_sender);
+	assert_string_equal(r->from_addr, "mailer-daemon@mx.example.test");
+	assert_string_equal(r->auto_submitted, "auto-replied");
+	assert_null(r->in_reply_to);
+	assert_int_equal(r->nrefs, 0);
+	assert_int_equal(r->ncmds_seen, 0);
+	assert_contains(r->text, "could not\nbe delivered");
+	assert_false(answerable(r));
+}
+
+static void t_dsn_rfc822(void **state)
+{
+	struct reply *r = *state;
+	const char *why = NULL;
+
+	parse_fixture("dsn-rfc822", r);
+	assert_true(r->is_dsn);
+	assert_string_equal(r->dsn_message_id, REPORT_ID);
+	assert_false(r->null_sender);
+	assert_null(r->auto_submitted);
+	/* The returned message's "retest 2x" is not the DSN's text. */
+	assert_int_equal(r->ncmds_seen, 0);
+	assert_int_equal(reply_must_not_answer(r, NULL, 0, &why), 1);
+	assert_string_equal(why, "delivery status notification");
+}
+
+static void t_ten_commands(void **state)
+{
+	static const struct want w[] = {
+		{ CMD_RETEST, 0, "retest" },
+		{ CMD_RETEST, 2, "retest 2x" },
+		{ CMD_RETEST, 3, "retest 3" },
+		{ CMD_RETEST, 4, "retest 4 x" },
+		{ CMD_RETEST, 5, "RETEST 5X" },
+		{ CMD_HELP, 0, "help" },
+		{ CMD_RETEST, 6, "#perfbot retest 6x" },
+		{ CMD_HELP, 0, "#perfbot: help" },
+		{ CMD_UNKNOWN, 0, "#perfbot frobnicate" },
+		{ CMD_RETEST, 30, "retest 30x" },
+	};
+	struct reply *r = *state;
+
+	parse_fixture("ten-commands", r);
+	assert_cmds(r, w, 10);
+}
+
+static void t_list_reply(void **state)
+{
+	static const struct want w[] = {
+		{ CMD_RETEST, 3, "#perfbot retest 3" },
+	};
+	struct reply *r = *state;
+
+	parse_fixture("list-reply", r);
+	assert_true(r->list_mail);
+	assert_string_equal(r->in_reply_to, "list-parent-1@noah.example.test");
+	assert_int_equal(r->nrefs, 2);
+	assert_string_equal(r->references[0], REPORT_ID);
+	assert_string_equal(r->references[1], "list-parent-1@noah.example.test");
+	assert_cmds(r, w, 1);
+	/* List mail is recorded, never a reason to stay silent. */
+	assert_true(answerable(r));
+}
+
+static void t_prefixed_unknown(void **state)
+{
+	static const struct want w[] = {
+		{ CMD_UNKNOWN, 0, "#perfbot frobnicate" },
+	};
+	struct reply *r = *state;
+
+	parse_fixture("prefixed-unknown", r);
+	assert_cmds(r, w, 1);
+}
+
+static void t_prefixed_help(void **state)
+{
+	static const struct want w[] = { { CMD_HELP, 0, "#perfbot: help" } };
+	struct reply *r = *state;
+
+	parse_fixture("prefixed-help", r);
+	assert_cmds(r, w, 1);
+}
+
+static void t_mixed_case(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 2, "RETEST 2X" } };
+	struct reply *r = *state;
+
+	parse_fixture("mixed-case", r);
+	assert_cmds(r, w, 1);
+}
+
+static void t_reply_to(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 0, "retest" } };
+	static const char *const own[] = { "attacker@example.org" };
+	struct reply *r = *state;
+	const char *why = "unset";
+
+	parse_fixture("reply-to", r);
+	assert_string_equal(r->from_addr, "rita@example.test");
+	assert_string_equal(r->reply_to_addr, "attacker@example.org");
+	assert_cmds(r, w, 1);
+	/* Reply-To is never the identity: only From is compared. */
+	assert_int_equal(reply_must_not_answer(r, own, 1, &why), 0);
+	assert_null(why);
+}
+
+static void t_malformed(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 2, "retest 2x" } };
+	struct reply *r = *state;
+
+	parse_fixture("malformed", r);
+	assert_string_equal(r->message_id, "malformed-8@sam.example.test");
+	assert_string_equal(r->from_addr, "sam@example.test");
+	assert_cmds(r, w, 1);
+}
+
+static void t_prose(void **state)
+{
+	struct reply *r = *state;
+
+	parse_fixture("prose", r);
+	assert_int_equal(r->ncmds_seen, 0);
+	assert_contains(r->text, "retest the patch please\n");
+}
+
+static void t_no_prefix_configured(void **state)
+{
+	static const struct reply_opts none = { NULL };
+	struct reply *r = *state;
+	struct pb_err err = { 0, "" };
+	struct strbuf sb;
+
+	read_fixture("ten-commands", &sb);
+	assert_int_equal(reply_parse(sb.buf, sb.len, &none, r, &err), 0);
+	sb_release(&sb);
+	/* The three "#perfbot" lines are prose without a prefix. */
+	assert_int_equal(r->ncmds, 7);
+	assert_int_equal(r->cmds[6].runs, 30);
+}
+
+/* ------------------------------------------------------------------ */
+/* Headers                                                             */
+
+static void t_missing_headers(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 0, "retest" } };
+	struct reply *r = *state;
+	const char *why = NULL;
+
+	parse_str("X-Nothing: here\n\nretest\n", r);
+	assert_null(r->message_id);
+	assert_null(r->in_reply_to);
+	assert_int_equal(r->nrefs, 0);
+	assert_null(r->from_addr);
+	assert_null(r->from_name);
+	assert_null(r->subject);
+	assert_null(r->auto_submitted);
+	assert_false(r->null_sender);
+	assert_cmds(r, w, 1);
+	assert_int_equal(reply_must_not_answer(r, NULL, 0, &why), 1);
+	assert_string_equal(why, "no usable From address");
+}
+
+static void t_header_crlf_tricks(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str("From: =?utf-8?q?Eve=0D=0ABcc=3A_x=40example=2Etest?= "
+		  "<eve@example.test>\n"
+		  "Subject: =?utf-8?q?hi=0D=0ABcc:_victim@example.test?=\r\n"
+		  "Auto-Submitted: no\r\n\tBcc: x@example.test\n"
+		  "Message-ID: <a b@example.test>\n"
+		  "In-Reply-To: <ok@example.test\r\nBcc: y@example.test>\n"
+		  "\nhelp\n", r);
+	assert_string_equal(r->from_addr, "eve@example.test");
+	assert_null(strpbrk(r->from_name, "\r\n"));
+	assert_null(strpbrk(r->subject, "\r\n"));
+	assert_contains(r->subject, "hi");
+	assert_null(strpbrk(r->auto_submitted, "\r\n"));
+	/* Folded, "no ... Bcc:" still starts with "no". */
+	assert_true(answerable(r));
+	assert_null(r->message_id);
+}
+
+static void t_from_without_domain(void **state)
+{
+	struct reply *r = *state;
+	const char *why = NULL;
+
+	parse_str("From: MAILER-DAEMON (Mail Delivery System)\n"
+		  "Subject: Undelivered Mail\n\nhelp\n", r);
+	assert_string_equal(r->from_addr, "mailer-daemon");
+	assert_int_equal(reply_must_not_answer(r, NULL, 0, &why), 1);
+	assert_string_equal(why, "sent by a mailer daemon or postmaster");
+}
+
+static void t_references_cap(void **state)
+{
+	struct reply *r = *state;
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	assert_int_equal(sb_adds(&sb, HDRS "References:"), 0);
+	for (i = 0; i < 150; i++)
+		assert_int_equal(sb_addf(&sb, "\n <ref%d@example.test>", i), 0);
+	assert_int_equal(sb_adds(&sb, "\n\nhelp\n"), 0);
+	parse_buf(sb.buf, sb.len, r);
+	sb_release(&sb);
+	assert_int_equal(r->nrefs, REPLY_MAX_REFS);
+	assert_string_equal(r->references[0], "ref0@example.test");
+	assert_string_equal(r->references[99], "ref99@example.test");
+}
+
+static void t_in_reply_to_first(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str("From: jane@example.test\n"
+		  "In-Reply-To: <first@example.test> (Robot's message of "
+		  "\"Fri, 15 Mar 2024\") <second@example.test>\n\nhelp\n", r);
+	assert_string_equal(r->in_reply_to, "first@example.test");
+	assert_null(r->from_name);
+}
+
+static void t_null_sender(void **state)
+{
+	static const char *const paths[] = { "<>", "< >", "", " <>  " };
+	struct reply *r = *state;
+	struct strbuf sb = STRBUF_INIT;
+	const char *why = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		sb_reset(&sb);
+		assert_int_equal(sb_addf(&sb, "Return-Path: %s\n" HDRS
+					 "\nhelp\n", paths[i]), 0);
+		parse_buf(sb.buf, sb.len, r);
+		assert_true(r->null_sender);
+		assert_int_equal(reply_must_not_answer(r, NULL, 0, &why), 1);
+		assert_string_equal(why, "null return path");
+		reply_release(r);
+	}
+	sb_release(&sb);
+	parse_str("Return-Path: <jane@example.test>\n" HDRS "\nhelp\n", r);
+	assert_false(r->null_sender);
+	reply_release(r);
+	parse_str(HDRS "\nhelp\n", r);
+	assert_false(r->null_sender);
+}
+
+static void t_precedence(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str("Precedence: bulk\n" HDRS "\nhelp\n", r);
+	assert_true(r->list_mail);
+	assert_true(answerable(r));
+	reply_release(r);
+	parse_str("Precedence: first-class\n" HDRS "\nhelp\n", r);
+	assert_false(r->list_mail);
+}
+
+static void t_mbox_from_line(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str("From jane@example.test Fri Mar 15 11:42:07 2024\n" HDRS
+		  "\nretest 2x\n", r);
+	assert_string_equal(r->from_addr, "jane@example.test");
+	assert_string_equal(r->message_id, "inline-1@example.test");
+	assert_int_equal(r->ncmds, 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Text rules                                                          */
+
+static void t_attribution_variants(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str(HDRS "\nFirst.\n\nkernel test robot <lkp@example.org> "
+		  "wrote:\n\n> quoted\n\nSecond.\n"
+		  "On Fri, 15 Mar 2024, kernel test robot wrote:\n> more\n"
+		  "Third, a line that says somebody wrote: stays.\n", r);
+	assert_string_equal(r->text, "First.\n\nSecond.\nThird, a line that "
+			    "says somebody wrote: stays.\n");
+}
+
+static void t_signature_without_space(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str(HDRS "\nretest 2x\n--\nJane\nhelp\n", r);
+	assert_int_equal(r->ncmds, 1);
+	assert_string_equal(r->text, "retest 2x\n");
+}
+
+static void t_outlook_separator_only(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str(HDRS "\nhelp\n\n  ----- Original Message -----\n"
+		  "retest 2x\n", r);
+	assert_int_equal(r->ncmds, 1);
+	assert_int_equal(r->cmds[0].kind, CMD_HELP);
+}
+
+static void t_html_rules(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str(HDRS "Content-Type: text/html; charset=utf-8\n\n"
+		  "<p>A&#0;B&#x110000;C&bogus;D&amp</p>"
+		  "<!-- retest 3x --><STYLE>retest 4x</STYLE>"
+		  "<pre>  keep\n  lines</pre>"
+		  "<table><tr><td>x</td><td>y</td></tr></table>"
+		  "<img alt=\"a > b\" src='x>y'>after"
+		  "<blockquote><p>retest 5x</p></blockquote>"
+		  "<div>retest\n   2x</div>"
+		  "3 < 4 <div retest 7x", r);
+	assert_cmds(r, (const struct want[]){ { CMD_RETEST, 2, "retest 2x" } },
+		    1);
+	assert_contains(r->text, "A\xef\xbf\xbd" "B\xef\xbf\xbd" "C&bogus;D&amp\n");
+	assert_contains(r->text, "keep\n  lines\n");
+	assert_contains(r->text, "x y\n");
+	assert_contains(r->text, "after\n");
+	assert_contains(r->text, "3 < 4");
+	assert_lacks(r->text, "retest 3x");
+	assert_lacks(r->text, "retest 4x");
+	assert_lacks(r->text, "retest 5x");
+	assert_lacks(r->text, "retest 7x");
+}
+
+static void t_html_outlook(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str(HDRS "Content-Type: text/html; charset=us-ascii\n\n"
+		  "<html><body><div class=WordSection1><p class=MsoNormal>"
+		  "retest 3x<o:p></o:p></p><div><div style='border:none;"
+		  "border-top:solid #E1E1E1 1.0pt'><p class=MsoNormal><b>From:"
+		  "</b> kernel test robot &lt;lkp@example.org&gt; <br><b>Sent:"
+		  "</b> Friday, March 15, 2024 3:58 AM<br><b>To:</b> Bob "
+		  "&lt;bob@example.test&gt;<br><b>Subject:</b> [pipe] "
+		  "f017b0a495<o:p></o:p></p></div></div><p>retest 2x</p>"
+		  "</div></body></html>", r);
+	assert_cmds(r, (const struct want[]){ { CMD_RETEST, 3, "retest 3x" } },
+		    1);
+	assert_string_equal(r->text, "retest 3x\n");
+}
+
+static void t_flowed_no_delsp(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str(HDRS "Content-Type: text/plain; format=flowed\n\n"
+		  "retest \n4x\n>> retest \n>> 3x\n> \n-- \nhelp\n", r);
+	assert_cmds(r, (const struct want[]){ { CMD_RETEST, 4, "retest 4x" } },
+		    1);
+	assert_string_equal(r->text, "retest 4x\n");
+}
+
+static void t_flowed_quote_depth(void **state)
+{
+	struct reply *r = *state;
+
+	/* A soft break does not join lines of different quote depth. */
+	parse_str(HDRS "Content-Type: text/plain; format=flowed\n\n"
+		  "> quoted \nhelp\n", r);
+	assert_cmds(r, (const struct want[]){ { CMD_HELP, 0, "help" } }, 1);
+}
+
+static void t_charset_fallbacks(void **state)
+{
+	struct reply *r = *state;
+
+	/* No charset, not UTF-8: read as windows-1252. */
+	parse_str(HDRS "\ncaf\xe9 retest\n", r);
+	assert_contains(r->text, "caf\xc3\xa9 retest\n");
+	reply_release(r);
+	/* Declared UTF-8 with invalid bytes: replaced. */
+	parse_str(HDRS "Content-Type: text/plain; charset=utf-8\n\n"
+		  "a\xff\xfe" "b\nhelp\n", r);
+	assert_contains(r->text, "a\xef\xbf\xbd");
+	assert_int_equal(r->ncmds, 1);
+	reply_release(r);
+	/* Unknown charset: treated as UTF-8, still no crash. */
+	parse_str(HDRS "Content-Type: text/plain; charset=x-no-such\n\n"
+		  "ok\xc3\n\nhelp\n", r);
+	assert_int_equal(r->ncmds, 1);
+	reply_release(r);
+	/* A charset iconv knows but the bytes break: replaced. */
+	parse_str(HDRS "Content-Type: text/plain; charset=shift_jis\n\n"
+		  "\x82\nhelp\n", r);
+	assert_int_equal(r->ncmds, 1);
+}
+
+static void t_utf16_base64(void **state)
+{
+	struct reply *r = *state;
+	gchar *b64;
+	struct strbuf sb = STRBUF_INIT;
+	static const char u16[] = "r\0e\0t\0e\0s\0t\0 \0" "2\0x\0\n\0";
+
+	b64 = g_base64_encode((const guchar *)u16, sizeof(u16) - 1);
+	assert_int_equal(sb_addf(&sb, HDRS "Content-Type: text/plain; "
+				 "charset=utf-16le\nContent-Transfer-Encoding:"
+				 " base64\n\n%s\n", b64), 0);
+	g_free(b64);
+	parse_buf(sb.buf, sb.len, r);
+	sb_release(&sb);
+	assert_cmds(r, (const struct want[]){ { CMD_RETEST, 2, "retest 2x" } },
+		    1);
+}
+
+static void t_attachment_skipped(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str(HDRS "MIME-Version: 1.0\n"
+		  "Content-Type: multipart/mixed; boundary=b\n\n"
+		  "--b\nContent-Type: text/plain\n"
+		  "Content-Disposition: attachment; filename=cmds.txt\n\n"
+		  "retest 9x\n"
+		  "--b\nContent-Type: application/pgp-encrypted\n\nx\n"
+		  "--b\nContent-Type: text/plain\n\nhelp\n--b--\n", r);
+	assert_cmds(r, (const struct want[]){ { CMD_HELP, 0, "help" } }, 1);
+}
+
+static void t_forwarded_message_not_entered(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str(HDRS "MIME-Version: 1.0\n"
+		  "Content-Type: multipart/mixed; boundary=b\n\n"
+		  "--b\nContent-Type: message/rfc822\n\n"
+		  "From: other@example.test\n\nretest 9x\n"
+		  "--b--\n", r);
+	assert_int_equal(r->ncmds_seen, 0);
+	assert_string_equal(r->text, "");
+}
+
+static void t_commands_cap(void **state)
+{
+	struct reply *r = *state;
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	assert_int_equal(sb_adds(&sb, HDRS "\n"), 0);
+	for (i = 0; i < 40; i++)
+		assert_int_equal(sb_adds(&sb, "help\n"), 0);
+	parse_buf(sb.buf, sb.len, r);
+	sb_release(&sb);
+	assert_int_equal(r->ncmds, REPLY_MAX_COMMANDS);
+	assert_int_equal(r->ncmds_seen, 40);
+}
+
+/* ------------------------------------------------------------------ */
+/* reply_must_not_answer()                                             */
+
+static int robot(const char *from, const char *as, const char **why)
+{
+	struct reply r;
+
+	memset(&r, 0, sizeof(r));
+	r.from_addr = (char *)from;
+	r.auto_submitted = (char *)as;
+	return reply_must_not_answer(&r, NULL, 0, why);
+}
+
+static void t_rule_auto_submitted(void **state)
+{
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(robot("jane@example.test", "auto-generated", &why), 1);
+	assert_string_equal(why, "auto-submitted mail");
+	assert_int_equal(robot("jane@example.test", "auto-replied", &why), 1);
+	assert_int_equal(robot("jane@example.test", "", &why), 1);
+	assert_int_equal(robot("jane@example.test", "nope", &why), 1);
+	assert_int_equal(robot("jane@example.test", "no", &why), 0);
+	assert_null(why);
+	assert_int_equal(robot("jane@example.test", "No (by hand)", &why), 0);
+	assert_int_equal(robot("jane@example.test", " no; x=y", &why), 0);
+}
+
+static void t_rule_local_parts(void **state)
+{
+	static const char *const bad[] = {
+		"MAILER-DAEMON@mx.example.test", "mailer-daemon",
+		"Postmaster@example.test", "linux-kernel-request@vger.example.test",
+		"owner-linux-kernel@vger.example.test", "OWNER-x@example.org",
+	};
+	static const char *const good[] = {
+		"request@example.test", "postmasters@example.test",
+		"jane.owner-@example.test", "daemon@example.test",
+		"jane-requests@example.test",
+	};
+	const char *why = NULL;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(robot(bad[i], NULL, &why), 1);
+		assert_non_null(why);
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_int_equal(robot(good[i], NULL, &why), 0);
+	robot("x-request@example.org", NULL, &why);
+	assert_string_equal(why, "sent by a list robot (-request)");
+}
+
+static void t_rule_own_address(void **state)
+{
+	static const char *const own[] = { "perfbot@example.org",
+		"lkp@example.org" };
+	struct reply r;
+	const char *why = NULL;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.from_addr = (char *)"lkp@example.org";
+	assert_int_equal(reply_must_not_answer(&r, own, 2, &why), 1);
+	assert_string_equal(why, "sent by the bot itself");
+	r.from_addr = (char *)"jane@example.org";
+	assert_int_equal(reply_must_not_answer(&r, own, 2, &why), 0);
+	/* Addresses compare without regard to case. */
+	assert_int_equal(reply_must_not_answer(&r, (const char *const[]){
+		"JANE@Example.ORG" }, 1, NULL), 1);
+}
+
+static void t_rule_null_dsn_nofrom(void **state)
+{
+	struct reply r;
+	const char *why = NULL;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.from_addr = (char *)"jane@example.test";
+	assert_int_equal(reply_must_not_answer(&r, NULL, 0, &why), 0);
+	r.null_sender = 1;
+	assert_int_equal(reply_must_not_answer(&r, NULL, 0, &why), 1);
+	assert_string_equal(why, "null return path");
+	r.null_sender = 0;
+	r.is_dsn = 1;
+	assert_int_equal(reply_must_not_answer(&r, NULL, 0, &why), 1);
+	assert_string_equal(why, "delivery status notification");
+	r.is_dsn = 0;
+	r.list_mail = 1;
+	assert_int_equal(reply_must_not_answer(&r, NULL, 0, &why), 0);
+	r.from_addr = NULL;
+	assert_int_equal(reply_must_not_answer(&r, NULL, 0, &why), 1);
+	assert_string_equal(why, "no usable From address");
+}
+
+/* ------------------------------------------------------------------ */
+/* Hostile input                                                       */
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static void t_empty(void **state)
+{
+	struct reply *r = *state;
+	struct pb_err err = { 0, "" };
+
+	assert_int_equal(reply_parse("", 0, &opts, r, &err), -1);
+	assert_int_equal(err.code, EX_DATAERR);
+	assert_string_equal(err.msg, "empty message");
+	assert_null(r->text);
+	reply_release(r);
+	assert_int_equal(reply_parse("From x@y Fri\n", 13, &opts, r, &err), -1);
+	assert_int_equal(err.code, EX_DATAERR);
+	reply_release(r);
+	assert_int_equal(reply_parse("\n", 1, NULL, r, &err), 0);
+	assert_string_equal(r->text, "");
+}
+
+/* The parse either fails cleanly or gives a sane reply; 1 when parsed. */
+static int parse_any(const char *raw, size_t len, struct reply *r)
+{
+	struct pb_err err = { 0, "" };
+	int ok = reply_parse(raw, len, &opts, r, &err) == 0;
+
+	if (ok)
+		assert_sane(r);
+	else
+		assert_int_not_equal(err.code, 0);
+	reply_release(r);
+	return ok;
+}
+
+#define MIXED HDRS "MIME-Version: 1.0\n" \
+	"Content-Type: multipart/mixed; boundary=b\n\n--b\n"
+
+static void t_random_bytes(void **state)
+{
+	static const char *const words[] = { "\n", "\r\n", ": ", "--b\n",
+		"Content-Type: multipart/mixed; boundary=b\n", "=?utf-8?q?",
+		"?=", "<", ">", "&#x", ";", "retest 4x\n", "> ", "-- \n",
+		"Content-Transfer-Encoding: base64\n", "=\n", "\0" };
+	struct reply *r = *state;
+	char buf[4096];
+	uint32_t seed = 0x9e3779b9u;
+	size_t len, i, k, n;
+	int it, parsed = 0;
+
+	for (it = 0; it < 200; it++) {
+		len = rnd(&seed) % sizeof(buf);
+		i = 0;
+		/* Half the iterations: real headers, then garbage MIME. */
+		if (it % 2 && len > sizeof(MIXED)) {
+			memcpy(buf, MIXED, sizeof(MIXED) - 1);
+			i = sizeof(MIXED) - 1;
+		}
+		for (; i < len; i++) {
+			/* Half the iterations mix in mail-like tokens. */
+			if (it % 2 && rnd(&seed) % 8 == 0) {
+				k = rnd(&seed) % (sizeof(words) / sizeof(words[0]));
+				n = strlen(words[k]) ? strlen(words[k]) : 1;
+				if (i + n > len)
+					n = len - i;
+				memcpy(buf + i, words[k], n);
+				i += n - 1;
+			} else {
+				buf[i] = (char)rnd(&seed);
+			}
+		}
+		parsed += parse_any(buf, len, r);
+	}
+	print_message("random: %d of 200 parsed\n", parsed);
+	/* Both paths were taken: clean refusals and sane replies. */
+	assert_true(parsed > 0 && parsed < 200);
+}
+
+static void t_mutated_fixtures(void **state)
+{
+	static const char *const names[] = { "html-only", "signed", "dsn",
+		"flowed", "alternative", "malformed", "latin1", "base64" };
+	struct reply *r = *state;
+	uint32_t seed = 12345;
+	struct strbuf sb;
+	size_t f, i, pos;
+	char *copy;
+	int it, parsed = 0;
+
+	for (f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
+		read_fixture(names[f], &sb);
+		copy = malloc(sb.len);
+		assert_non_null(copy);
+		for (it = 0; it < 25; it++) {
+			memcpy(copy, sb.buf, sb.len);
+			for (i = 0; i < 1 + (size_t)it; i++) {
+				pos = rnd(&seed) % sb.len;
+				copy[pos] = (char)rnd(&seed);
+			}
+			parsed += parse_any(copy, sb.len - rnd(&seed) %
+					    (sb.len / 2), r);
+		}
+		free(copy);
+		sb_release(&sb);
+	}
+	print_message("mutated: %d of 200 parsed\n", parsed);
+	assert_true(parsed > 100);
+}
+
+static void t_many_headers(void **state)
+{
+	struct reply *r = *state;
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	for (i = 0; i < 10000; i++)
+		assert_int_equal(sb_addf(&sb, "X-Header-%d: value %d\n", i, i), 0);
+	assert_int_equal(sb_adds(&sb, HDRS "\nretest 2x\n"), 0);
+	parse_buf(sb.buf, sb.len, r);
+	sb_release(&sb);
+	assert_string_equal(r->from_addr, "jane@example.test");
+	assert_string_equal(r->in_reply_to, REPORT_ID);
+	assert_int_equal(r->ncmds, 1);
+}
+
+static void nested(struct strbuf *sb, int depth)
+{
+	int i;
+
+	assert_int_equal(sb_adds(sb, HDRS "MIME-Version: 1.0\n"), 0);
+	for (i = 0; i < depth; i++)
+		assert_int_equal(sb_addf(sb, "Content-Type: multipart/mixed; "
+					 "boundary=\"b%d\"\n\n--b%d\n", i, i), 0);
+	assert_int_equal(sb_adds(sb, "Content-Type: text/plain\n\nhelp\n"), 0);
+	for (i = depth - 1; i >= 0; i--)
+		assert_int_equal(sb_addf(sb, "--b%d--\n", i), 0);
+}
+
+static void t_deep_nesting(void **state)
+{
+	struct reply *r = *state;
+	struct strbuf sb = STRBUF_INIT;
+
+	/* Within the depth cap the text is found... */
+	nested(&sb, REPLY_MAX_DEPTH);
+	parse_buf(sb.buf, sb.len, r);
+	assert_int_equal(r->ncmds, 1);
+	reply_release(r);
+	/* ...50 deep it is not looked for, and nothing breaks. */
+	sb_reset(&sb);
+	nested(&sb, 50);
+	parse_buf(sb.buf, sb.len, r);
+	sb_release(&sb);
+	assert_string_equal(r->from_addr, "jane@example.test");
+	assert_int_equal(r->ncmds_seen, 0);
+	assert_string_equal(r->text, "");
+}
+
+static void t_many_parts(void **state)
+{
+	struct reply *r = *state;
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	assert_int_equal(sb_adds(&sb, HDRS "MIME-Version: 1.0\nContent-Type:"
+				 " multipart/mixed; boundary=b\n\n"), 0);
+	for (i = 0; i < 10000; i++)
+		assert_int_equal(sb_adds(&sb, "--b\nContent-Type: image/png\n\n"
+					 "x\n"), 0);
+	assert_int_equal(sb_adds(&sb, "--b\n\nhelp\n--b--\n"), 0);
+	parse_buf(sb.buf, sb.len, r);
+	sb_release(&sb);
+	assert_int_equal(r->ncmds, 1);
+}
+
+static void t_oversized(void **state)
+{
+	struct reply *r = *state;
+	struct pb_err err = { 0, "" };
+	struct strbuf sb;
+	char *big;
+
+	big = malloc((size_t)REPLY_MAX_BYTES + 1);
+	assert_non_null(big);
+	memset(big, 'a', (size_t)REPLY_MAX_BYTES + 1);
+	assert_int_equal(reply_parse(big, (size_t)REPLY_MAX_BYTES + 1, &opts, r,
+				     &err), -1);
+	assert_int_equal(err.code, EX_DATAERR);
+	assert_string_equal(err.msg, "message larger than 10485760 bytes");
+	reply_release(r);
+	/* At the limit it is read: a 10 MiB body of short lines. */
+	sb_init(&sb, (size_t)REPLY_MAX_BYTES);
+	assert_int_equal(sb_adds(&sb, HDRS "\nhelp\n"), 0);
+	while (sb.len + 8 <= (size_t)REPLY_MAX_BYTES)
+		assert_int_equal(sb_adds(&sb, "a b c.\n"), 0);
+	parse_buf(sb.buf, sb.len, r);
+	assert_int_equal(r->ncmds, 1);
+	sb_release(&sb);
+	free(big);
+}
+
+static void t_one_megabyte_line(void **state)
+{
+	struct reply *r = *state;
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(sb_adds(&sb, HDRS "\n#perfbot retest "), 0);
+	assert_int_equal(sb_addn(&sb, 'x', (size_t)1 << 20), 0);
+	assert_int_equal(sb_adds(&sb, "\n"), 0);
+	assert_int_equal(sb_addn(&sb, 'y', (size_t)1 << 20), 0);
+	assert_int_equal(sb_adds(&sb, "\nretest 2x\n"), 0);
+	parse_buf(sb.buf, sb.len, r);
+	sb_release(&sb);
+	assert_int_equal(r->ncmds, 2);
+	assert_int_equal(r->cmds[0].kind, CMD_UNKNOWN);
+	assert_int_equal(strlen(r->cmds[0].line), CMD_LINE_MAX - 1);
+	assert_int_equal(r->cmds[1].runs, 2);
+}
+
+static void t_too_many_lines(void **state)
+{
+	struct reply *r = *state;
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(sb_adds(&sb, HDRS "\nhelp\n"), 0);
+	assert_int_equal(sb_addn(&sb, '\n', REPLY_MAX_LINES), 0);
+	assert_int_equal(sb_adds(&sb, "retest 2x\n"), 0);
+	parse_buf(sb.buf, sb.len, r);
+	sb_release(&sb);
+	/* Lines past the cap are not looked at. */
+	assert_cmds(r, (const struct want[]){ { CMD_HELP, 0, "help" } }, 1);
+}
+
+static void t_nul_bytes(void **state)
+{
+	static const char raw[] = HDRS "\nretest 2x\n\0\0hello\0world\n"
+		"retest\0 3x\nhelp\n";
+	struct reply *r = *state;
+
+	parse_buf(raw, sizeof(raw) - 1, r);
+	assert_int_equal(r->ncmds, 2);
+	assert_int_equal(r->cmds[0].runs, 2);
+	assert_int_equal(r->cmds[1].kind, CMD_HELP);
+	assert_contains(r->text, "hello");
+	assert_contains(r->text, "world\n");
+	assert_contains(r->text, "help\n");
+}
+
+static void t_bad_base64(void **state)
+{
+	struct reply *r = *state;
+
+	parse_str(HDRS "Content-Transfer-Encoding: base64\n\n"
+		  "!!!!cmV0ZXN0IDJ4Cg==####\x80\x81====\n", r);
+	assert_non_null(r->text);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(t_bottom_posted),
+		T(t_outlook_top_posted),
+		T(t_outlook_header_block),
+		T(t_html_only),
+		T(t_alternative_prefers_plain),
+		T(t_base64),
+		T(t_quoted_printable),
+		T(t_latin1),
+		T(t_koi8r),
+		T(t_cp1252),
+		T(t_flowed_delsp),
+		T(t_signed),
+		T(t_quoted_only),
+		T(t_signature_command),
+		T(t_out_of_office),
+		T(t_dsn),
+		T(t_dsn_rfc822),
+		T(t_ten_commands),
+		T(t_list_reply),
+		T(t_prefixed_unknown),
+		T(t_prefixed_help),
+		T(t_mixed_case),
+		T(t_reply_to),
+		T(t_malformed),
+		T(t_prose),
+		T(t_no_prefix_configured),
+		T(t_missing_headers),
+		T(t_header_crlf_tricks),
+		T(t_from_without_domain),
+		T(t_references_cap),
+		T(t_in_reply_to_first),
+		T(t_null_sender),
+		T(t_precedence),
+		T(t_mbox_from_line),
+		T(t_attribution_variants),
+		T(t_signature_without_space),
+		T(t_outlook_separator_only),
+		T(t_html_rules),
+		T(t_html_outlook),
+		T(t_flowed_no_delsp),
+		T(t_flowed_quote_depth),
+		T(t_charset_fallbacks),
+		T(t_utf16_base64),
+		T(t_attachment_skipped),
+		T(t_forwarded_message_not_entered),
+		T(t_commands_cap),
+		cmocka_unit_test(t_rule_auto_submitted),
+		cmocka_unit_test(t_rule_local_parts),
+		cmocka_unit_test(t_rule_own_address),
+		cmocka_unit_test(t_rule_null_dsn_nofrom),
+		T(t_empty),
+		T(t_random_bytes),
+		T(t_mutated_fixtures),
+		T(t_many_headers),
+		T(t_deep_nesting),
+		T(t_many_parts),
+		T(t_oversized),
+		T(t_one_megabyte_line),
+		T(t_too_many_lines),
+		T(t_nul_bytes),
+		T(t_bad_base64),
+	};
+#undef T
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
