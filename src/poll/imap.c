@@ -128,7 +128,7 @@ static int verify_peer(mailimap *s, const char *host, const char *ca_file,
 	for (i = 0; i < n; i++)
 		gnutls_x509_crt_deinit(crt[i]);
 	if (tl)
-		gnutls_x509_trust_list_deinit(tl, 0);
+		gnutls_x509_trust_list_deinit(tl, 1);
 	if (chain)
 		mailstream_certificate_chain_free(chain);
 	return status ? pb_fail(err, EX_UNAVAILABLE, "imap: %s: %s", host,
