@@ -26,11 +26,13 @@ int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 /*
  * Queue the answer to 'r' made of 'pieces' (a JSON list of strings);
  * 'tr' is the report of the thread, or NULL. The answer's id derives from
- * the Message-ID it answers, so the same mail is never answered twice.
+ * the Message-ID it answers and 'tag' ("" for the immediate answer, the
+ * retest request id for its follow-up), so no answer is queued twice.
  */
 int answer_queue(struct state *st, const struct config *cfg,
 		 const struct reply *r, const struct thread_report *tr,
-		 json_t *pieces, time_t now, struct pb_err *err);
+		 const char *tag, json_t *pieces, time_t now,
+		 struct pb_err *err);
 
 /* "Re: " + 'subject' without its own Re: prefixes; newly allocated. */
 char *answer_subject(const char *subject);

@@ -5,9 +5,13 @@
 #include <time.h>
 #include <jansson.h>
 
+#include "perfbot/compare.h"
 #include "perfbot/config.h"
 #include "perfbot/err.h"
+#include "perfbot/job.h"
+#include "perfbot/judge.h"
 #include "perfbot/manifest.h"
+#include "perfbot/strbuf.h"
 
 /*
  * One report: a manifest's two result roots compared, judged and rendered
@@ -42,6 +46,31 @@ int report_build(struct report *r, const struct manifest *m,
 		 const struct config *cfg, const struct report_opts *o,
 		 struct pb_err *err);
 void report_release(struct report *r);
+
+/*
+ * Everything a report is made from, loaded and compared: the metric
+ * rules (the manifest's own, else the configured ones), both result
+ * roots, the job, the comparison and its judgement, and the testcase and
+ * host tables. Retest follow-ups use it to compare again over all runs.
+ */
+struct report_inputs {
+	struct rules *rules;
+	struct result_root root[2];
+	struct comparison cmp;
+	struct job_info job;
+	struct judgement verdict;
+	struct ydoc testcases;
+	struct ydoc host;
+	const char *testcase;
+};
+
+int report_inputs_load(struct report_inputs *in, const struct manifest *m,
+		       const struct config *cfg, struct pb_err *err);
+void report_inputs_release(struct report_inputs *in);
+
+/* The comparison table of 'in' with its LKP header. */
+int report_table_text(const struct report_inputs *in,
+		      const struct manifest *m, struct strbuf *out);
 
 /*
  * The Message-ID of report 'id' created at 'when':

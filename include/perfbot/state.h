@@ -74,6 +74,17 @@ int state_queue(struct state *st, const struct outbox_mail *m,
 		const char *manifest, const char *subject, time_t now,
 		struct pb_err *err);
 
+/* A report's mail, with the manifest's text and directory kept. */
+int state_queue_report(struct state *st, const struct outbox_mail *m,
+		       const char *manifest, const char *text,
+		       const char *dir, const char *subject, time_t now,
+		       struct pb_err *err);
+
+/* The manifest text and directory a report came from (NULL: unknown). */
+int state_manifest_text(struct state *st, const char *report_id,
+			char **name, char **text, char **dir,
+			struct pb_err *err);
+
 /*
  * The queued mails due at 'now' (next attempt reached), oldest first,
  * at most 'max'. Free with outbox_free().
@@ -166,10 +177,28 @@ struct retest_request {
 	int runs;
 	const char *requested_by;
 	const char *reply_message_id;	/* the mail that asked */
-	const char *thread;		/* References for the answers */
+	const char *thread;	/* JSON: what an answer in the thread needs */
+	const char *status;	/* "queued", "rejected" */
+	long base_runs, head_runs;	/* runs when it was asked */
+	time_t deadline;
+	const char *detail;	/* why it was rejected, the verdict, ... */
 };
 int state_retest_add(struct state *st, const struct retest_request *rq,
 		     time_t now, struct pb_err *err);
+
+/* A queued retest, as read back (every string malloc'd). */
+struct retest_row {
+	char *request_id, *report_id, *thread;
+	int runs;
+	long base_runs, head_runs;
+	time_t deadline;
+};
+int state_retests_queued(struct state *st, struct retest_row **out,
+			 size_t *n, struct pb_err *err);
+void retest_rows_free(struct retest_row *r, size_t n);
+int state_retest_finish(struct state *st, const char *request_id,
+			const char *status, const char *detail,
+			struct pb_err *err);
 /* Retests asked for this report (all), and whether one is still open. */
 int state_retest_count(struct state *st, const char *report_id, long *n,
 		       char **open_status, struct pb_err *err);

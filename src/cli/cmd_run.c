@@ -17,6 +17,7 @@
 #include "perfbot/poll.h"
 #include "perfbot/report.h"
 #include "perfbot/reportmail.h"
+#include "perfbot/retest.h"
 #include "perfbot/sources.h"
 #include "perfbot/state.h"
 
@@ -119,7 +120,7 @@ static int seen(struct cycle *cy, const char *id, struct pb_err *err)
 
 /* Queue a report's mail, or print it for --dry-run. */
 static int queue_report(struct cycle *cy, const struct report *r,
-			const char *name, struct pb_err *err)
+			const struct manifest_text *mt, struct pb_err *err)
 {
 	struct strbuf msg = STRBUF_INIT;
 	struct outbox_mail m = { 0 };
@@ -137,7 +138,8 @@ static int queue_report(struct cycle *cy, const struct report *r,
 		m.recipients = rcpts;
 		m.message = msg.buf;
 		m.len = msg.len;
-		rc = state_queue(&cy->st, &m, name, r->subject, cy->now, err);
+		rc = state_queue_report(&cy->st, &m, mt->name, mt->text,
+					mt->dir, r->subject, cy->now, err);
 		if (!rc)
 			log_info("queued report '%s': %s", r->id, r->subject);
 	}
@@ -149,8 +151,9 @@ static int queue_report(struct cycle *cy, const struct report *r,
 }
 
 static int judge_manifest(struct cycle *cy, const struct manifest *m,
-			  const char *name, struct pb_err *err)
+			  const struct manifest_text *mt, struct pb_err *err)
 {
+	const char *name = mt->name;
 	struct report_opts ro = { NULL, cy->now };
 	struct report r;
 	int rc, s;
@@ -167,7 +170,7 @@ static int judge_manifest(struct cycle *cy, const struct manifest *m,
 				"no change passes the noise filter", cy->now,
 				err);
 	else
-		rc = r.worth ? queue_report(cy, &r, name, err) : 0;
+		rc = r.worth ? queue_report(cy, &r, mt, err) : 0;
 	cy->skipped += s == 0 && !r.worth;
 	report_release(&r);
 	return rc;
@@ -186,7 +189,7 @@ static int one_manifest(struct cycle *cy, const struct manifest_text *mt)
 		return 1;
 	}
 	s = m.id ? seen(cy, m.id, &err) : 0;
-	rc = s < 0 ? -1 : s > 0 ? 0 : judge_manifest(cy, &m, mt->name, &err);
+	rc = s < 0 ? -1 : s > 0 ? 0 : judge_manifest(cy, &m, mt, &err);
 	if (rc) {
 		log_error("%s", err.msg);
 		cy->bad += rc > 0;
@@ -261,6 +264,19 @@ static int poll_step(struct cycle *cy, struct pb_err *err)
 	return 0;
 }
 
+/* Retests whose runs have landed get their follow-up. */
+static int followup_step(struct cycle *cy, struct pb_err *err)
+{
+	struct retest_stats rs;
+
+	if (retest_followups(&cy->st, &cy->cfg, cy->now, &rs, err))
+		return -1;
+	if (rs.done || rs.expired || rs.waiting)
+		log_info("retests: %ld answered, %ld expired, %ld waiting",
+			 rs.done, rs.expired, rs.waiting);
+	return 0;
+}
+
 static int cycle_start(struct cycle *cy, const char *cmd,
 		       const struct run_opts *o, struct pb_err *err)
 {
@@ -306,7 +322,8 @@ int cmd_run(int argc, char **argv)
 	if (!rc && cy.dry_run)
 		rc = print_queued(&cy, &err);
 	else if (!rc)
-		rc = poll_step(&cy, &err) || deliver(&cy, &ss, &err);
+		rc = poll_step(&cy, &err) || followup_step(&cy, &err) ||
+		     deliver(&cy, &ss, &err);
 	if (!rc)
 		rc = exit_code(&cy, &ss);
 	else

@@ -149,12 +149,14 @@ static char *body_of(const struct config *cfg, const struct reply *r,
 	return body;
 }
 
-static char *answer_id(const struct reply *r)
+static char *answer_id(const struct reply *r, const char *tag)
 {
 	struct strbuf sb = STRBUF_INIT;
+	unsigned long long h = hash_fnv1a(r->message_id,
+					  strlen(r->message_id), 0);
 
-	sb_addf(&sb, "a-%016llx", hash_fnv1a(r->message_id,
-					     strlen(r->message_id), 0));
+	h = hash_fnv1a(tag, strlen(tag), h);
+	sb_addf(&sb, "a-%016llx", h);
 	return sb_detach(&sb, NULL);
 }
 
@@ -200,13 +202,14 @@ static char *envelope(json_t *to, json_t *cc)
 
 static int build(struct answer_parts *a, const struct config *cfg,
 		 const struct reply *r, const struct thread_report *tr,
-		 json_t *pieces, time_t now, struct pb_err *err)
+		 const char *tag, json_t *pieces, time_t now,
+		 struct pb_err *err)
 {
 	const char *from = cfg_str(cfg, "identity.from", DEFAULT_FROM);
 	struct strbuf irt = STRBUF_INIT;
 
 	a->sender = mail_addr_spec(from);
-	a->id = answer_id(r);
+	a->id = answer_id(r, tag);
 	a->msgid = a->id ? report_message_id(a->id, now,
 		cfg_str(cfg, "identity.message_id_domain", NULL)) : NULL;
 	a->subject = answer_subject(r->subject ? r->subject :
@@ -226,7 +229,8 @@ static int build(struct answer_parts *a, const struct config *cfg,
 
 int answer_queue(struct state *st, const struct config *cfg,
 		 const struct reply *r, const struct thread_report *tr,
-		 json_t *pieces, time_t now, struct pb_err *err)
+		 const char *tag, json_t *pieces, time_t now,
+		 struct pb_err *err)
 {
 	struct answer_parts a;
 	struct outbox_mail m = { 0 };
@@ -235,7 +239,7 @@ int answer_queue(struct state *st, const struct config *cfg,
 
 	memset(&a, 0, sizeof(a));
 	sb_init(&a.msg, 0);
-	rc = build(&a, cfg, r, tr, pieces, now, err);
+	rc = build(&a, cfg, r, tr, tag ? tag : "", pieces, now, err);
 	if (!rc) {
 		mail.from = cfg_str(cfg, "identity.from", DEFAULT_FROM);
 		mail.to = a.to;

@@ -9,6 +9,7 @@
 #include "perfbot/mail.h"
 #include "perfbot/poll.h"
 #include "perfbot/reply.h"
+#include "perfbot/retest.h"
 #include "perfbot/strmap.h"
 
 #define POLL_MAX_MESSAGES 5000
@@ -180,8 +181,9 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 	long n, cap = cfg_long(cfg, "limits.retests_per_report", 3);
 	int runs = c->runs ? c->runs : (int)cfg_long(cfg,
 						      "limits.default_runs", 4);
-	char *open = NULL, *rid = NULL, *thread = NULL;
-	struct retest_request rq;
+	char *open = NULL, *rid = NULL;
+	const char *tmpl = NULL;
+	json_t *ctx = NULL;
 	int rc;
 
 	if (state_retest_count(a->cx->st, a->tr->report_id, &n, &open, err))
@@ -194,18 +196,15 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 							(int)cap), err);
 	} else {
 		rid = request_id(a->r, (size_t)(c - a->r->cmds));
-		thread = json_dumps(json_pack("[s]", a->r->message_id), 0);
-		rq = (struct retest_request){ rid, a->tr->report_id, runs,
-					      a->r->from_addr,
-					      a->r->message_id, thread };
-		rc = state_retest_add(a->cx->st, &rq, a->cx->now, err) ||
-		     piece(a, "retest-ack", json_pack("{s:i, s:s, s:s}", "runs",
-			runs, "request_id", rid, "report_subject",
-			a->tr->subject), err);
+		rc = !rid || retest_request(a->cx->st, cfg, a->r,
+					    a->tr->report_id, rid, runs,
+					    a->cx->now, &tmpl, &ctx, err) ||
+		     !ctx || piece(a, tmpl, ctx, err);
+		if (rc && !err->code)
+			pb_fail(err, EX_OSERR, "out of memory");
 	}
 	free(open);
 	free(rid);
-	free(thread);
 	return rc ? -1 : 0;
 }
 
@@ -271,8 +270,8 @@ static int answer(struct poll_ctx *cx, const struct reply *r,
 
 	rc = tmpl ? piece(&a, tmpl, json_object(), err) : act_all(&a, err);
 	if (!rc)
-		rc = answer_queue(cx->st, cx->cfg, r, tr, a.pieces, cx->now,
-				  err);
+		rc = answer_queue(cx->st, cx->cfg, r, tr, "", a.pieces,
+				  cx->now, err);
 	json_decref(a.pieces);
 	return rc;
 }

@@ -22,17 +22,6 @@
 #define DATA_MAX_BYTES (1 << 20)
 #define DEFAULT_FROM "perfbot <perfbot@localhost>"
 
-/* Everything loaded for one report, released together. */
-struct inputs {
-	struct rules *rules;
-	struct result_root root[2];
-	struct comparison cmp;
-	struct job_info job;
-	struct judgement verdict;
-	struct ydoc testcases;
-	struct ydoc host;
-	const char *testcase;
-};
 
 void text_one_line(char *s)
 {
@@ -64,7 +53,7 @@ static char *cfg_path(const struct config *cfg, const char *key,
 	return data_path(cfg_str(cfg, key, def));
 }
 
-static int load_rules(struct inputs *in, const struct manifest *m,
+static int load_rules(struct report_inputs *in, const struct manifest *m,
 		      const struct config *cfg, struct pb_err *err)
 {
 	char *path = m->metrics ? strdup(m->metrics) :
@@ -78,7 +67,7 @@ static int load_rules(struct inputs *in, const struct manifest *m,
 	return rc;
 }
 
-static int load_testcase(struct inputs *in, const struct config *cfg,
+static int load_testcase(struct report_inputs *in, const struct config *cfg,
 			 struct pb_err *err)
 {
 	char *path = cfg_path(cfg, "data.testcases", "config/testcases.yaml");
@@ -94,7 +83,7 @@ static int load_testcase(struct inputs *in, const struct config *cfg,
 	return rc;
 }
 
-static const char *tc_field(const struct inputs *in, const char *key)
+static const char *tc_field(const struct report_inputs *in, const char *key)
 {
 	json_t *tc = json_object_get(in->testcases.root, in->testcase);
 
@@ -112,7 +101,7 @@ static int safe_name(const char *s)
 	return 1;
 }
 
-static const char *machine(struct inputs *in, const struct config *cfg)
+static const char *machine(struct report_inputs *in, const struct config *cfg)
 {
 	const char *tbox = in->job.tbox_group;
 	struct strbuf rel = STRBUF_INIT;
@@ -132,9 +121,10 @@ static const char *machine(struct inputs *in, const struct config *cfg)
 	return desc ? desc : tbox;
 }
 
-static int load_inputs(struct inputs *in, const struct manifest *m,
+int report_inputs_load(struct report_inputs *in, const struct manifest *m,
 		       const struct config *cfg, struct pb_err *err)
 {
+	memset(in, 0, sizeof(*in));
 	const char *key;
 	long dir = 0;
 
@@ -155,7 +145,7 @@ static int load_inputs(struct inputs *in, const struct manifest *m,
 		     &in->verdict);
 }
 
-static void release_inputs(struct inputs *in)
+void report_inputs_release(struct report_inputs *in)
 {
 	rules_free(in->rules);
 	result_root_release(&in->root[BASE]);
@@ -251,7 +241,7 @@ static int chart_one(const struct cmp_row *row, json_t *charts,
 }
 
 /* The headline metric, then the shown metrics that changed most. */
-static json_t *charts_json(const struct inputs *in, struct pb_err *err)
+static json_t *charts_json(const struct report_inputs *in, struct pb_err *err)
 {
 	const struct cmp_row *pick[MAX_CHARTS] = { in->verdict.headline };
 	json_t *charts = json_array();
@@ -285,7 +275,7 @@ static json_t *charts_json(const struct inputs *in, struct pb_err *err)
 	return charts;
 }
 
-static json_t *headline_json(const struct inputs *in)
+static json_t *headline_json(const struct report_inputs *in)
 {
 	const struct cmp_row *h = in->verdict.headline;
 	struct strbuf ch = STRBUF_INIT;
@@ -301,8 +291,8 @@ static json_t *headline_json(const struct inputs *in)
 	return o;
 }
 
-static int table_text(const struct inputs *in, const struct manifest *m,
-		      struct strbuf *out)
+int report_table_text(const struct report_inputs *in,
+		      const struct manifest *m, struct strbuf *out)
 {
 	struct table_head h = {
 		in->job.axes_keys, in->job.axes_values,
@@ -387,7 +377,7 @@ static char *derived_id(const struct manifest *m, const struct job_info *ji)
 	return sb_detach(&sb, NULL);
 }
 
-static int identity(struct report *r, const struct inputs *in,
+static int identity(struct report *r, const struct report_inputs *in,
 		    const struct manifest *m, const struct config *cfg,
 		    const struct report_opts *o, struct pb_err *err)
 {
@@ -404,7 +394,7 @@ static int identity(struct report *r, const struct inputs *in,
 	return r->message_id ? 0 : pb_fail(err, EX_OSERR, "out of memory");
 }
 
-static json_t *context(const struct report *r, const struct inputs *in,
+static json_t *context(const struct report *r, const struct report_inputs *in,
 		       const struct manifest *m, const struct config *cfg,
 		       struct pb_err *err)
 {
@@ -413,7 +403,7 @@ static json_t *context(const struct report *r, const struct inputs *in,
 	char *closes = closes_url(cfg, r->message_id);
 	const char *from = cfg_str(cfg, "identity.from", DEFAULT_FROM);
 
-	if (!charts || table_text(in, m, &table) || chart_legend(&legend)) {
+	if (!charts || report_table_text(in, m, &table) || chart_legend(&legend)) {
 		json_decref(charts);
 		free(closes);
 		sb_release(&table);
@@ -437,7 +427,7 @@ static json_t *context(const struct report *r, const struct inputs *in,
 			"compiler", in->job.compiler,
 			"rootfs", in->job.rootfs,
 			"tbox_group", in->job.tbox_group,
-			"machine", machine((struct inputs *)in, cfg),
+			"machine", machine((struct report_inputs *)in, cfg),
 			"parameters", params_json(&in->job),
 			"notes", m->notes ? json_incref(m->notes) : json_array(),
 			"materials_url", str_or_null(m->materials_url),
@@ -507,12 +497,11 @@ int report_build(struct report *r, const struct manifest *m,
 		 const struct config *cfg, const struct report_opts *o,
 		 struct pb_err *err)
 {
-	struct inputs in;
+	struct report_inputs in;
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
-	memset(&in, 0, sizeof(in));
-	if (load_inputs(&in, m, cfg, err))
+	if (report_inputs_load(&in, m, cfg, err))
 		goto out;
 	r->id = m->id ? strdup(m->id) : derived_id(m, &in.job);
 	if (!r->id) {
@@ -532,7 +521,7 @@ int report_build(struct report *r, const struct manifest *m,
 		goto out;
 	rc = 0;
 out:
-	release_inputs(&in);
+	report_inputs_release(&in);
 	if (rc)
 		report_release(r);
 	return rc;

@@ -88,6 +88,9 @@ static const char *const migrations[] = {
 	"  detail TEXT,"
 	"  created INTEGER NOT NULL);"
 	"CREATE INDEX retests_report ON retests (report_id, status);",
+	/* 3: the manifest text itself, so a retest can read its roots again */
+	"ALTER TABLE manifests ADD COLUMN text TEXT;"
+	"ALTER TABLE manifests ADD COLUMN dir TEXT;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -345,6 +348,15 @@ int state_queue(struct state *st, const struct outbox_mail *m,
 		const char *manifest, const char *subject, time_t now,
 		struct pb_err *err)
 {
+	return state_queue_report(st, m, manifest, NULL, NULL, subject, now,
+				  err);
+}
+
+int state_queue_report(struct state *st, const struct outbox_mail *m,
+		       const char *manifest, const char *text,
+		       const char *dir, const char *subject, time_t now,
+		       struct pb_err *err)
+{
 	if (db_run(st, err, "INSERT INTO outbox (id, kind, report_id, "
 		   "manifest, subject, message_id, sender, recipients, message, "
 		   "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -355,8 +367,9 @@ int state_queue(struct state *st, const struct outbox_mail *m,
 		return -1;
 	if (manifest)
 		return db_run(st, err, "INSERT OR IGNORE INTO manifests (id, "
-			   "manifest, outcome, seen) VALUES (?, ?, 'queued', "
-			   "?)", "ssi", m->id, manifest, (long long)now);
+			      "manifest, outcome, seen, text, dir) VALUES (?, "
+			      "?, 'queued', ?, ?, ?)", "ssiss", m->id, manifest,
+			      (long long)now, text, dir);
 	return 0;
 }
 
