@@ -78,7 +78,7 @@ check: deps
 	@$(MAKE) --no-print-directory perfbot $(UNIT_BIN) $(TOOL_BIN)
 	@$(MAKE) --no-print-directory lint unit golden integration
 
-unit: $(UNIT_BIN)
+unit: $(UNIT_BIN) $(TOOL_BIN)
 	@sh tests/run-unit $(UNIT_BIN)
 
 golden: perfbot

@@ -319,6 +319,36 @@ static int build_argv(const struct config *cfg,
 	return 0;
 }
 
+/*
+ * 0 when 'prog' (a path, or a name looked up in PATH) is an executable,
+ * else an errno value. posix_spawnp says so too, but not on every system
+ * (an exec failure in the child can show as exit 127, as under valgrind).
+ */
+static int can_run(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+	struct strbuf sb = STRBUF_INIT;
+	int rc = ENOENT;
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) ? errno : 0;
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (p = path; rc; p = colon + 1) {
+		colon = strchrnul(p, ':');
+		sb_reset(&sb);
+		if (colon == p ? sb_addc(&sb, '.') :
+		    sb_add(&sb, p, (size_t)(colon - p)))
+			break;
+		if (!sb_addf(&sb, "/%s", prog) && !access(sb.buf, X_OK))
+			rc = 0;
+		if (!*colon)
+			break;
+	}
+	sb_release(&sb);
+	return rc;
+}
+
 struct child {
 	pid_t pid;
 	int fd;			/* read end of its stdout+stderr, or -1 */
@@ -499,7 +529,9 @@ static int submit_exec(const struct config *cfg,
 	if (build_argv(cfg, rq, &argv, err))
 		return -1;
 	sb_init(&c.out, SCHED_MAX_OUTPUT);
-	rc = spawn(argv, &c);
+	rc = can_run(argv[0]);
+	if (!rc)
+		rc = spawn(argv, &c);
 	if (rc) {
 		*out = SCHED_REJECTED;
 		say(why, whylen, "cannot run '%s': %s", argv[0],

@@ -2,6 +2,8 @@
 # stranger is refused once; an auto-reply gets nothing; the same reply
 # delivered twice is handled once.
 make_manifest p-1 004
+mkdir -p "$W/spool"
+printf 'scheduler:\n  backend: spool\n  spool_dir: %s/spool\n' "$W" >>"$CONFIG"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e0"
 rmid=$(sql "SELECT message_id FROM outbox WHERE id = 'p-1'")
 subject=$(sql "SELECT subject FROM outbox WHERE id = 'p-1'")
@@ -51,6 +53,7 @@ check "ack References" grep -q "^header References: <$rmid> <r1@example.test>" "
 check "ack subject Re: once" grep -q "^subject: Re: \[linux-next" "$W/ack.check"
 check "ack auto-replied" grep -q "^header Auto-Submitted: auto-replied" "$W/ack.check"
 check "ack says queued 4 runs" grep -q "queued 4 more runs" "$W/ack.body"
+check "one spool request per commit" [ "$(ls "$W/spool" | wc -l)" = 2 ]
 check "ack copies the list" grep -q "^header Cc: .*perf-reports@example.test" "$W/ack.check"
 check "stranger refused once" [ "$(count mallory In-Reply-To r2@example.test)" = 1 ]
 check "second stranger mail not answered" [ "$(count mallory In-Reply-To r3@example.test)" = 0 ]

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fake-lkp-run: the benchmark farm of the demo and the tests.
+ *   fake-lkp-run RESULT_ROOT COMMIT RUNS [REQUEST_ID]
+ * appends RUNS runs to RESULT_ROOT/matrix.json as if the job had run
+ * again: every metric gets RUNS values drawn around its existing ones
+ * (their mean and standard deviation; never negative when none is,
+ * integers when all are, as many decimals as they have), 'stats_source'
+ * gets RUNS run names, and the key order is kept. The draws are seeded by
+ * the request id and the commit, so the same call gives the same file.
+ * A REQUEST_ID already done (listed in RESULT_ROOT/.fake-lkp-requests,
+ * which is also the lock against a concurrent run) does nothing.
+ * Exit: 0 done, 64 usage, 65 bad input (matrix.json missing or
+ * malformed, RUNS not in 1..1000, COMMIT not the commit of job.yaml),
+ * 70/73/74 internal, cannot write, I/O error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <jansson.h>
+
+#include "perfbot/fileio.h"
+#include "perfbot/result.h"
+#include "perfbot/strmap.h"
+#include "perfbot/yaml.h"
+
+#define MAX_RUNS 1000
+#define MAX_ID 200
+#define MAX_DECIMALS 9
+#define MAX_REQUESTS_BYTES ((size_t)16 << 20)
+#define MAX_OUTPUT_BYTES ((size_t)1 << 30)
+#define VALUE_LIMIT 1e300		/* what perfbot's matrix reader takes */
+#define REQUESTS ".fake-lkp-requests"
+
+struct job {
+	const char *root;
+	const char *commit;
+	long runs;
+	const char *id;		/* NULL: no idempotency */
+	char *matrix;		/* RESULT_ROOT/matrix.json */
+	int lock;		/* RESULT_ROOT/.fake-lkp-requests */
+	size_t old_runs;
+	unsigned long long seed;
+};
+
+static int fail(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fake-lkp-run: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+/* ------------------------------------------------------------------ */
+/* Arguments, job.yaml, the request log                                */
+
+static int check_args(struct job *j, int argc, char **argv)
+{
+	size_t n;
+
+	if (argc < 4 || argc > 5)
+		return fail(EX_USAGE, "usage: fake-lkp-run RESULT_ROOT COMMIT "
+			    "RUNS [REQUEST_ID]");
+	j->root = argv[1];
+	j->commit = argv[2];
+	j->id = argc == 5 ? argv[4] : NULL;
+	if (parse_long(argv[3], 1, MAX_RUNS, &j->runs))
+		return fail(EX_DATAERR, "RUNS '%.40s': give a number from 1 "
+			    "to %d", argv[3], MAX_RUNS);
+	n = strspn(j->commit, "0123456789abcdefABCDEF");
+	if (j->commit[n] || n < 7 || n > 64)
+		return fail(EX_DATAERR, "COMMIT '%.80s': not a sha", j->commit);
+	if (j->id && (!*j->id || strlen(j->id) > MAX_ID))
+		return fail(EX_DATAERR, "REQUEST_ID: give 1 to %d characters",
+			    MAX_ID);
+	for (n = 0; j->id && j->id[n]; n++)
+		if ((unsigned char)j->id[n] < 0x20 || j->id[n] == 0x7f)
+			return fail(EX_DATAERR, "REQUEST_ID: holds a control "
+				    "character");
+	return 0;
+}
+
+/* COMMIT must be the commit of job.yaml, when it names one. */
+static int check_job(const struct job *j)
+{
+	struct pb_err err;
+	struct ydoc doc;
+	const char *c;
+	char *path = path_join(j->root, "job.yaml");
+	int rc = 0;
+
+	if (!path)
+		return fail(EX_SOFTWARE, "out of memory");
+	if (access(path, F_OK)) {
+		free(path);
+		return 0;
+	}
+	if (yaml_load_file(path, RESULT_MAX_JOB_BYTES, &doc, &err)) {
+		free(path);
+		return fail(EX_DATAERR, "%s", err.msg);
+	}
+	if (doc.root && !json_is_object(doc.root))
+		rc = fail(EX_DATAERR, "%s: not a mapping", path);
+	c = json_string_value(json_object_get(doc.root, "commit"));
+	if (!rc && c && strcasecmp(c, j->commit))
+		rc = fail(EX_DATAERR, "commit %s is not the commit of this "
+			  "result root (%.80s in %s)", j->commit, c, path);
+	ydoc_release(&doc);
+	free(path);
+	return rc;
+}
+
+/* Open and lock the request log: one fake-lkp-run at a time per root. */
+static int lock_root(struct job *j)
+{
+	char *path = path_join(j->root, REQUESTS);
+
+	if (!path)
+		return fail(EX_SOFTWARE, "out of memory");
+	j->lock = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (j->lock < 0 || flock(j->lock, LOCK_EX)) {
+		fail(EX_CANTCREAT, "%s: %s", path, strerror(errno));
+		free(path);
+		return EX_CANTCREAT;
+	}
+	free(path);
+	return 0;
+}
+
+/* 1 when the request id is a line of the request log. */
+static int already_done(const struct job *j)
+{
+	struct strbuf sb;
+	char buf[65536];
+	const char *p, *eol;
+	size_t n = strlen(j->id);
+	ssize_t k;
+	off_t off = 0;
+	int done = 0;
+
+	sb_init(&sb, MAX_REQUESTS_BYTES);
+	while ((k = pread(j->lock, buf, sizeof(buf), off)) > 0 &&
+	       !sb_add(&sb, buf, (size_t)k))
+		off += k;
+	for (p = sb_str(&sb); *p && !done; p = *eol ? eol + 1 : eol) {
+		eol = strchrnul(p, '\n');
+		done = (size_t)(eol - p) == n && !memcmp(p, j->id, n);
+	}
+	sb_release(&sb);
+	return done;
+}
+
+static int record_done(const struct job *j)
+{
+	struct strbuf line = STRBUF_INIT;
+	int rc = 0;
+
+	if (sb_addf(&line, "%s\n", j->id) ||
+	    write(j->lock, line.buf, line.len) != (ssize_t)line.len ||
+	    fsync(j->lock))
+		rc = fail(EX_IOERR, "%s/%s: cannot record request '%s'",
+			  j->root, REQUESTS, j->id);
+	sb_release(&line);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading and checking matrix.json                                    */
+
+/*
+ * Read matrix.json as perfbot does (so that what we write stays
+ * loadable) and as jansson does (for the rewrite, in key order).
+ */
+static int load_matrix(const struct job *j, json_t **out)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct result_root rr;
+	struct pb_err err;
+	json_error_t je;
+	int rc = 0;
+
+	*out = NULL;
+	memset(&rr, 0, sizeof(rr));
+	if (file_read(j->matrix, RESULT_MAX_MATRIX_BYTES, 1, &text, &err))
+		rc = fail(EX_DATAERR, "%s", err.msg);
+	else if (result_root_parse_matrix(&rr, j->matrix, text.buf, text.len,
+					  &err))
+		rc = fail(EX_DATAERR, "%s", err.msg);
+	else if (!(*out = json_loadb(text.buf, text.len,
+				     JSON_REJECT_DUPLICATES, &je)))
+		rc = fail(EX_DATAERR, "%s:%d: %s", j->matrix, je.line,
+			  je.text);
+	result_root_release(&rr);
+	sb_release(&text);
+	return rc;
+}
+
+/* Each value a list of numbers or of strings; how many runs there are. */
+static int check_matrix(struct job *j, json_t *m)
+{
+	json_t *list, *v, *src = json_object_get(m, "stats_source");
+	const char *key;
+	size_t i, numbers, longest = 0;
+
+	if (!json_is_object(m))
+		return fail(EX_DATAERR, "%s: not an object", j->matrix);
+	json_object_foreach(m, key, list) {
+		if (!json_is_array(list))
+			return fail(EX_DATAERR, "%s: '%.200s' is not a list",
+				    j->matrix, key);
+		numbers = 0;
+		json_array_foreach(list, i, v)
+			numbers += json_is_number(v);
+		if (numbers && numbers != json_array_size(list))
+			return fail(EX_DATAERR, "%s: '%.200s' mixes numbers "
+				    "and other values", j->matrix, key);
+		if (numbers > longest)
+			longest = numbers;
+	}
+	j->old_runs = json_is_array(src) ? json_array_size(src) : longest;
+	if (j->old_runs + (size_t)j->runs > RESULT_MAX_RUNS)
+		return fail(EX_DATAERR, "%s: %zu runs and %ld more is more than "
+			    "%d", j->matrix, j->old_runs, j->runs,
+			    RESULT_MAX_RUNS);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Drawing new values                                                  */
+
+static unsigned long long splitmix(unsigned long long *s)
+{
+	unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A standard normal draw (Box-Muller), cut at 3 sigma. */
+static double gauss(unsigned long long *s)
+{
+	double u = ((double)(splitmix(s) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(splitmix(s) >> 11) + 0.5) / 9007199254740992.0;
+	double z = sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+
+	return z > 3 ? 3 : z < -3 ? -3 : z;
+}
+
+/* Fewest decimals that write 'v' exactly, -1 when more than the cap. */
+static int decimals(double v)
+{
+	char buf[512];
+	int d;
+
+	for (d = 0; d <= MAX_DECIMALS; d++) {
+		snprintf(buf, sizeof(buf), "%.*f", d, v);
+		if (strtod(buf, NULL) == v)
+			return d;
+	}
+	return -1;
+}
+
+/* What the new values of one metric look like. */
+struct shape {
+	double mean, sd;
+	int ints;		/* all existing values are integers */
+	int nonneg;		/* none is negative */
+	int dec;		/* decimals to round to, -1 for none */
+};
+
+static void measure(json_t *list, struct shape *sh)
+{
+	size_t i, n = json_array_size(list);
+	double sum = 0, sq = 0, x;
+	json_t *v;
+	int d;
+
+	sh->ints = sh->nonneg = 1;
+	sh->dec = 0;
+	json_array_foreach(list, i, v) {
+		x = json_number_value(v);
+		sum += x;
+		sh->ints &= json_is_integer(v);
+		sh->nonneg &= x >= 0;
+		d = decimals(x);
+		if (d < 0 || sh->dec < 0)
+			sh->dec = -1;
+		else if (d > sh->dec)
+			sh->dec = d;
+	}
+	sh->mean = n ? sum / (double)n : 0;
+	json_array_foreach(list, i, v) {
+		x = json_number_value(v) - sh->mean;
+		sq += x * x;
+	}
+	sh->sd = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+}
+
+static json_t *draw(const struct shape *sh, unsigned long long *s)
+{
+	double v = sh->mean + sh->sd * gauss(s), p;
+
+	if (sh->nonneg && v < 0)
+		v = 0;
+	if (v > VALUE_LIMIT || v < -VALUE_LIMIT)
+		v = v > 0 ? VALUE_LIMIT : -VALUE_LIMIT;
+	if (sh->ints) {
+		if (fabs(v) > 9e18)
+			v = v > 0 ? 9e18 : -9e18;
+		return json_integer((json_int_t)llround(v));
+	}
+	if (sh->dec >= 0 && fabs(v) < 1e15) {
+		p = pow(10, sh->dec);
+		v = round(v * p) / p;
+	}
+	return json_real(v == 0 ? 0.0 : v);
+}
+
+/*
+ * Pad a short list with zeros to the old number of runs (what perfbot
+ * reads it as anyway), so that the new values land on the new runs.
+ */
+static int extend_metric(const struct job *j, const char *key, json_t *list)
+{
+	unsigned long long s = hash_fnv1a(key, strlen(key), j->seed);
+	struct shape sh;
+	long i;
+
+	measure(list, &sh);
+	while (json_array_size(list) < j->old_runs)
+		if (json_array_append_new(list, sh.ints ? json_integer(0) :
+					  json_real(0)))
+			return -1;
+	for (i = 0; i < j->runs; i++)
+		if (json_array_append_new(list, draw(&sh, &s)))
+			return -1;
+	return 0;
+}
+
+/*
+ * New run names follow LKP's '.../<n>/stats.json' when the last one
+ * does, else 'fake-lkp-run/<request id>/<n>'.
+ */
+static int extend_source(const struct job *j, json_t *src)
+{
+	const char *last = json_string_value(json_array_get(src,
+		json_array_size(src) - 1));
+	struct strbuf name = STRBUF_INIT;
+	size_t prefix = 0, k;
+	long i;
+	int rc = 0;
+
+	if (last && (k = strlen(last)) > 11 &&
+	    !strcmp(last + k - 11, "/stats.json")) {
+		prefix = k - 11;
+		while (prefix && last[prefix - 1] >= '0' &&
+		       last[prefix - 1] <= '9')
+			prefix--;
+	}
+	for (i = 0; i < j->runs && !rc; i++) {
+		sb_reset(&name);
+		if (prefix)
+			rc = sb_addf(&name, "%.*s%zu/stats.json", (int)prefix,
+				     last, j->old_runs + (size_t)i);
+		else
+			rc = sb_addf(&name, "fake-lkp-run/%s/%zu",
+				     j->id ? j->id : "manual",
+				     j->old_runs + (size_t)i);
+		rc = rc || json_array_append_new(src, json_string(name.buf));
+	}
+	sb_release(&name);
+	return rc ? -1 : 0;
+}
+
+static int extend(const struct job *j, json_t *m)
+{
+	const char *key;
+	json_t *list;
+
+	json_object_foreach(m, key, list) {
+		if (!strcmp(key, "stats_source")) {
+			if (extend_source(j, list))
+				return fail(EX_SOFTWARE, "out of memory");
+		} else if (!json_array_size(list) ||
+			   json_is_number(json_array_get(list, 0))) {
+			if (extend_metric(j, key, list))
+				return fail(EX_SOFTWARE, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing matrix.json: indent 2, numbers as short as exact            */
+
+/* The shortest text that reads back as 'v', always with a '.' or 'e'. */
+static int put_real(struct strbuf *sb, double v)
+{
+	char buf[64], *e;
+	int p;
+	long ex;
+
+	for (p = 1; p < 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	snprintf(buf, sizeof(buf), "%.*g", p, v);
+	e = strchr(buf, 'e');
+	if (e && (ex = strtol(e + 1, NULL, 10)) >= -4 && ex < 16)
+		snprintf(buf, sizeof(buf), "%.*f", p - 1 - (int)ex > 0 ?
+			 p - 1 - (int)ex : 0, v);
+	if (!strpbrk(buf, ".e"))
+		return sb_addf(sb, "%s.0", buf);
+	return sb_adds(sb, buf);
+}
+
+static int put_value(struct strbuf *sb, json_t *v)
+{
+	char *s;
+	int rc;
+
+	if (json_is_integer(v))
+		return sb_addf(sb, "%" JSON_INTEGER_FORMAT,
+			       json_integer_value(v));
+	if (json_is_real(v))
+		return put_real(sb, json_real_value(v));
+	s = json_dumps(v, JSON_ENCODE_ANY);
+	rc = !s || sb_adds(sb, s);
+	free(s);
+	return rc ? -1 : 0;
+}
+
+static int put_list(struct strbuf *sb, json_t *list)
+{
+	size_t i;
+	json_t *v;
+	int rc = 0;
+
+	if (!json_array_size(list))
+		return sb_adds(sb, "[]");
+	rc |= sb_adds(sb, "[");
+	json_array_foreach(list, i, v) {
+		rc |= sb_adds(sb, i ? ",\n    " : "\n    ");
+		rc |= put_value(sb, v);
+	}
+	rc |= sb_adds(sb, "\n  ]");
+	return rc ? -1 : 0;
+}
+
+static int dump(json_t *m, struct strbuf *sb)
+{
+	const char *key;
+	json_t *list, *k;
+	int rc = sb_adds(sb, "{"), first = 1;
+
+	json_object_foreach(m, key, list) {
+		k = json_string(key);
+		rc |= sb_adds(sb, first ? "\n  " : ",\n  ");
+		rc |= !k || put_value(sb, k);
+		rc |= sb_adds(sb, ": ");
+		rc |= put_list(sb, list);
+		json_decref(k);
+		first = 0;
+	}
+	rc |= sb_adds(sb, "\n}\n");
+	return rc ? -1 : 0;
+}
+
+static int write_matrix(const struct job *j, json_t *m)
+{
+	struct strbuf sb;
+	struct pb_err err;
+	struct stat st;
+	unsigned mode = 0644;
+	int rc = 0;
+
+	if (!stat(j->matrix, &st))
+		mode = st.st_mode & 0777;
+	sb_init(&sb, MAX_OUTPUT_BYTES);
+	if (dump(m, &sb))
+		rc = fail(EX_SOFTWARE, "%s: too large or out of memory",
+			  j->matrix);
+	else if (file_write_atomic(j->matrix, sb.buf, sb.len, mode, &err))
+		rc = fail(EX_CANTCREAT, "%s", err.msg);
+	sb_release(&sb);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+
+static unsigned long long seed_of(const struct job *j)
+{
+	unsigned long long s = hash_fnv1a("fake-lkp-run", 12, 0);
+
+	if (j->id)
+		s = hash_fnv1a(j->id, strlen(j->id) + 1, s);
+	s = hash_fnv1a(j->commit, strlen(j->commit), s);
+	/* Without an id, a second call must not repeat the first one. */
+	if (!j->id)
+		s = hash_fnv1a(&j->old_runs, sizeof(j->old_runs), s);
+	return s;
+}
+
+static int run(struct job *j)
+{
+	json_t *m = NULL;
+	int rc;
+
+	rc = lock_root(j);
+	if (!rc && j->id && already_done(j)) {
+		printf("fake-lkp-run: request '%s' already done\n", j->id);
+		return 0;
+	}
+	if (!rc)
+		rc = load_matrix(j, &m);
+	if (!rc)
+		rc = check_matrix(j, m);
+	if (!rc) {
+		j->seed = seed_of(j);
+		rc = extend(j, m);
+	}
+	if (!rc)
+		rc = write_matrix(j, m);
+	if (!rc && j->id)
+		rc = record_done(j);
+	if (!rc)
+		printf("fake-lkp-run: %s: %ld runs added, %zu in all\n",
+		       j->root, j->runs, j->old_runs + (size_t)j->runs);
+	json_decref(m);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct job j;
+	int rc;
+
+	memset(&j, 0, sizeof(j));
+	j.lock = -1;
+	rc = check_args(&j, argc, argv);
+	if (rc)
+		return rc;
+	j.matrix = path_join(j.root, "matrix.json");
+	if (!j.matrix)
+		return fail(EX_SOFTWARE, "out of memory");
+	if (access(j.matrix, F_OK))
+		rc = fail(EX_DATAERR, "%s: %s", j.matrix, strerror(errno));
+	if (!rc)
+		rc = check_job(&j);
+	if (!rc)
+		rc = run(&j);
+	if (j.lock >= 0)
+		close(j.lock);
+	free(j.matrix);
+	return rc;
+}

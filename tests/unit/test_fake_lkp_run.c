@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tests of scripts/fake-lkp-run (tests/tools/fake-lkp-run.c), the fake
+ * farm: runs appended to every metric with the right kind of values,
+ * stats_source extended, key order and old text kept, perfbot still reads
+ * the result root, deterministic, idempotent by request id, and the
+ * refusals (exit 64/65, nothing changed). Run from the repository root
+ * after 'make build/tools/fake-lkp-run'.
+ */
+#include <dirent.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "perfbot/fileio.h"
+#include "perfbot/result.h"
+
+#define TOOL "scripts/fake-lkp-run"
+#define BUILT "build/tools/fake-lkp-run"
+#define SHA "96f8ba3dd632aff684cc7c67d9f4af435be0341c"
+#define OTHER "0123456789abcdef0123456789abcdef01234567"
+
+/* Six runs, as perfbot's fixtures write them (Python's json, indent 2). */
+static const char matrix[] =
+	"{\n"
+	"  \"hackbench.throughput\": [\n    4795.41,\n    4860.7,\n"
+	"    4791.36,\n    5016.25,\n    5397.54,\n    5206.89\n  ],\n"
+	"  \"perf-stat.ps.instructions\": [\n    1284170,\n    1240941,\n"
+	"    1381757,\n    1236292,\n    1221387,\n    1332963\n  ],\n"
+	"  \"latency_100ms%\": [\n    0.01,\n    0.01,\n    0.01,\n    0.01,\n"
+	"    0.01,\n    0.01\n  ],\n"
+	"  \"sched_debug.cfs_rq:/.spread0.avg\": [\n    -12.5,\n    3.25,\n"
+	"    -7.75,\n    1.0,\n    -2.5,\n    4.0\n  ],\n"
+	"  \"softirqs.CPU1.SCHED\": [\n    17,\n    4\n  ],\n"
+	"  \"proc-vmstat.never\": [],\n"
+	"  \"kmsg.timestamp:last\": [\n    \"a\",\n    \"b\"\n  ],\n"
+	"  \"stats_source\": [\n"
+	"    \"/result/hackbench/" SHA "/0/stats.json\",\n"
+	"    \"/result/hackbench/" SHA "/1/stats.json\",\n"
+	"    \"/result/hackbench/" SHA "/2/stats.json\",\n"
+	"    \"/result/hackbench/" SHA "/3/stats.json\",\n"
+	"    \"/result/hackbench/" SHA "/4/stats.json\",\n"
+	"    \"/result/hackbench/" SHA "/5/stats.json\"\n"
+	"  ]\n"
+	"}\n";
+
+struct fx {
+	char dir[64];
+	char root[96];		/* <dir>/r: matrix.json, job.yaml */
+	char mpath[128];	/* <root>/matrix.json */
+	struct strbuf err;	/* stderr of the last run */
+};
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	struct pb_err err;
+	char *path = path_join(dir, name);
+
+	assert_non_null(path);
+	if (file_write_atomic(path, text, strlen(text), 0644, &err))
+		fail_msg("%s", err.msg);
+	free(path);
+}
+
+/* A result root 'name' in the fixture directory, 'sha' in its job. */
+static void make_root(const struct fx *f, const char *name, const char *sha)
+{
+	char dir[128], job[160];
+
+	snprintf(dir, sizeof(dir), "%s/%s", f->dir, name);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	put(dir, "matrix.json", matrix);
+	snprintf(job, sizeof(job), "testcase: hackbench\ncommit: %s\n", sha);
+	put(dir, "job.yaml", job);
+}
+
+static int setup(void **state)
+{
+	static const char pattern[] = "/tmp/test_fake_lkp_run.XXXXXX";
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	memcpy(f->dir, pattern, sizeof(pattern));
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	if (access(BUILT, X_OK))
+		fprintf(stderr, "%s: not built; run 'make %s'\n", BUILT, BUILT);
+	snprintf(f->root, sizeof(f->root), "%s/r", f->dir);
+	snprintf(f->mpath, sizeof(f->mpath), "%s/matrix.json", f->root);
+	sb_init(&f->err, 1 << 16);
+	*state = f;
+	make_root(f, "r", SHA);
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	sb_release(&f->err);
+	free(f);
+	return 0;
+}
+
+/* Run the tool with up to four arguments (NULL ends); its exit code. */
+static int run(struct fx *f, const char *a1, const char *a2, const char *a3,
+	       const char *a4)
+{
+	char errpath[128];
+	const char *argv[] = { TOOL, a1, a2, a3, a4, NULL };
+	struct pb_err err;
+	pid_t pid;
+	int st, fd;
+
+	snprintf(errpath, sizeof(errpath), "%s/stderr", f->dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, STDERR_FILENO);
+		fd = open("/dev/null", O_WRONLY);
+		dup2(fd, STDOUT_FILENO);
+		execv(TOOL, (char **)argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	if (file_read(errpath, 1 << 16, 1, &f->err, &err))
+		sb_reset(&f->err);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void assert_run(struct fx *f, int want, const char *a1,
+		       const char *a2, const char *a3, const char *a4)
+{
+	int rc = run(f, a1, a2, a3, a4);
+
+	if (rc != want)
+		fail_msg("exit %d, want %d; stderr: %s", rc, want,
+			 sb_str(&f->err));
+}
+
+static json_t *load_json(const char *path)
+{
+	json_error_t je;
+	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+
+	if (!j)
+		fail_msg("%s:%d: %s", path, je.line, je.text);
+	return j;
+}
+
+static void read_text(const char *path, struct strbuf *sb)
+{
+	struct pb_err err;
+
+	sb_init(sb, 1 << 20);
+	if (file_read(path, 1 << 20, 1, sb, &err))
+		fail_msg("%s", err.msg);
+}
+
+static json_t *metric(json_t *m, const char *name)
+{
+	json_t *l = json_object_get(m, name);
+
+	assert_true(json_is_array(l));
+	return l;
+}
+
+/* Same keys in the same order; every old list a prefix of the new one. */
+static void assert_kept(json_t *old, json_t *new, size_t added)
+{
+	const char *k;
+	json_t *l, *nl;
+	void *it = json_object_iter(new);
+	size_t i;
+
+	json_object_foreach(old, k, l) {
+		assert_non_null(it);
+		assert_string_equal(json_object_iter_key(it), k);
+		nl = json_object_iter_value(it);
+		for (i = 0; i < json_array_size(l); i++)
+			assert_true(json_equal(json_array_get(l, i),
+					       json_array_get(nl, i)));
+		if (json_is_string(json_array_get(l, 0)) &&
+		    strcmp(k, "stats_source"))
+			assert_int_equal(json_array_size(nl),
+					 json_array_size(l));
+		else
+			assert_int_equal(json_array_size(nl), 6 + added);
+		it = json_object_iter_next(new, it);
+	}
+	assert_null(it);
+}
+
+static void t_appends(void **state)
+{
+	struct fx *f = *state;
+	json_t *old = load_json(f->mpath), *new, *l, *v;
+	struct strbuf text;
+	struct result_root rr;
+	struct pb_err err;
+	size_t i;
+
+	assert_run(f, 0, f->root, SHA, "3", "rt-1");
+	new = load_json(f->mpath);
+	assert_kept(old, new, 3);
+	l = metric(new, "perf-stat.ps.instructions");
+	for (i = 6; i < 9; i++) {
+		v = json_array_get(l, i);
+		assert_true(json_is_integer(v));
+		/* mean 1282918, sd about 61000: within 3 sd */
+		assert_true(json_integer_value(v) > 1282918 - 190000 &&
+			    json_integer_value(v) < 1282918 + 190000);
+	}
+	l = metric(new, "hackbench.throughput");
+	for (i = 6; i < 9; i++)
+		assert_true(json_is_real(json_array_get(l, i)) &&
+			    json_real_value(json_array_get(l, i)) > 0);
+	l = metric(new, "latency_100ms%");
+	for (i = 6; i < 9; i++)
+		assert_true(json_real_value(json_array_get(l, i)) == 0.01);
+	l = metric(new, "softirqs.CPU1.SCHED");
+	for (i = 2; i < 6; i++)
+		assert_int_equal(json_integer_value(json_array_get(l, i)), 0);
+	for (i = 6; i < 9; i++)
+		assert_true(json_integer_value(json_array_get(l, i)) >= 0);
+	l = metric(new, "stats_source");
+	assert_string_equal(json_string_value(json_array_get(l, 8)),
+			    "/result/hackbench/" SHA "/8/stats.json");
+	read_text(f->mpath, &text);
+	memset(&rr, 0, sizeof(rr));
+	if (result_root_parse_matrix(&rr, f->mpath, text.buf, text.len, &err))
+		fail_msg("perfbot cannot read it: %s", err.msg);
+	assert_int_equal(rr.runs, 9);
+	result_root_release(&rr);
+	sb_release(&text);
+	json_decref(old);
+	json_decref(new);
+}
+
+/* The old text stays as it was: only the tails of the lists grow. */
+static void t_text_kept(void **state)
+{
+	struct fx *f = *state;
+	static const char head[] = "{\n  \"hackbench.throughput\": [\n"
+		"    4795.41,\n    4860.7,\n    4791.36,\n    5016.25,\n"
+		"    5397.54,\n    5206.89,\n    ";
+	struct strbuf sb;
+	const char *p;
+
+	assert_run(f, 0, f->root, SHA, "2", "rt-1");
+	read_text(f->mpath, &sb);
+	p = sb_str(&sb);
+	assert_memory_equal(p, head, sizeof(head) - 1);
+	assert_non_null(strstr(p, "\n    -12.5,\n    3.25,\n    -7.75,\n"
+			       "    1.0,\n"));
+	assert_non_null(strstr(p, "\"kmsg.timestamp:last\": [\n    \"a\",\n"
+			       "    \"b\"\n  ],\n"));
+	assert_int_equal(p[sb.len - 1], '\n');
+	sb_release(&sb);
+}
+
+static void t_deterministic(void **state)
+{
+	struct fx *f = *state;
+	char r2[128], r3[128];
+	struct strbuf a, b, c;
+
+	make_root(f, "r2", SHA);
+	make_root(f, "r3", SHA);
+	snprintf(r2, sizeof(r2), "%s/r2", f->dir);
+	snprintf(r3, sizeof(r3), "%s/r3", f->dir);
+	assert_run(f, 0, f->root, SHA, "4", "rt-1");
+	assert_run(f, 0, r2, SHA, "4", "rt-1");
+	assert_run(f, 0, r3, SHA, "4", "rt-2");
+	read_text(f->mpath, &a);
+	snprintf(r2, sizeof(r2), "%s/r2/matrix.json", f->dir);
+	snprintf(r3, sizeof(r3), "%s/r3/matrix.json", f->dir);
+	read_text(r2, &b);
+	read_text(r3, &c);
+	assert_string_equal(sb_str(&a), sb_str(&b));
+	assert_string_not_equal(sb_str(&a), sb_str(&c));
+	sb_release(&a);
+	sb_release(&b);
+	sb_release(&c);
+}
+
+static void t_idempotent(void **state)
+{
+	struct fx *f = *state;
+	char log[128];
+	struct strbuf once, twice, ids;
+	json_t *m;
+
+	assert_run(f, 0, f->root, SHA, "3", "rt-1");
+	read_text(f->mpath, &once);
+	assert_run(f, 0, f->root, SHA, "3", "rt-1");
+	read_text(f->mpath, &twice);
+	assert_string_equal(sb_str(&once), sb_str(&twice));
+	assert_run(f, 0, f->root, SHA, "2", "rt-2");
+	m = load_json(f->mpath);
+	assert_int_equal(json_array_size(metric(m, "stats_source")), 11);
+	assert_int_equal(json_array_size(metric(m, "proc-vmstat.never")), 11);
+	snprintf(log, sizeof(log), "%s/.fake-lkp-requests", f->root);
+	read_text(log, &ids);
+	assert_string_equal(sb_str(&ids), "rt-1\nrt-2\n");
+	json_decref(m);
+	sb_release(&once);
+	sb_release(&twice);
+	sb_release(&ids);
+}
+
+/* Without a request id every call adds runs, and new values. */
+static void t_without_id(void **state)
+{
+	struct fx *f = *state;
+	json_t *m, *l;
+
+	assert_run(f, 0, f->root, SHA, "2", NULL);
+	assert_run(f, 0, f->root, SHA, "2", NULL);
+	m = load_json(f->mpath);
+	l = metric(m, "hackbench.throughput");
+	assert_int_equal(json_array_size(l), 10);
+	assert_false(json_equal(json_array_get(l, 6), json_array_get(l, 8)) &&
+		     json_equal(json_array_get(l, 7), json_array_get(l, 9)));
+	json_decref(m);
+}
+
+/* A root without job.yaml or stats_source: no commit check, no names. */
+static void t_bare_root(void **state)
+{
+	struct fx *f = *state;
+	char job[128];
+	json_t *m;
+
+	snprintf(job, sizeof(job), "%s/job.yaml", f->root);
+	assert_int_equal(unlink(job), 0);
+	put(f->root, "matrix.json", "{\"a\": [1, 2, 3], \"b\": [0.5]}");
+	assert_run(f, 0, f->root, OTHER, "2", "rt-1");
+	m = load_json(f->mpath);
+	assert_int_equal(json_object_size(m), 2);
+	assert_int_equal(json_array_size(metric(m, "a")), 5);
+	assert_int_equal(json_array_size(metric(m, "b")), 5);
+	json_decref(m);
+}
+
+/* Names of the result root's files, sorted, '|'-joined. */
+static void names(const struct fx *f, struct strbuf *sb)
+{
+	struct dirent **list;
+	int i, n = scandir(f->root, &list, NULL, alphasort);
+
+	assert_true(n >= 0);
+	sb_init(sb, 4096);
+	for (i = 0; i < n; i++) {
+		if (strcmp(list[i]->d_name, ".") &&
+		    strcmp(list[i]->d_name, ".."))
+			sb_addf(sb, "%s%s", sb->len ? "|" : "",
+				list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+}
+
+static void assert_refused(struct fx *f, int want, const char *commit,
+			   const char *runs, const char *msg)
+{
+	assert_run(f, want, f->root, commit, runs, "rt-9");
+	if (!strstr(sb_str(&f->err), msg))
+		fail_msg("stderr '%s' does not say '%s'", sb_str(&f->err), msg);
+}
+
+static void t_refusals(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf sb, files;
+
+	assert_run(f, 64, f->root, SHA, NULL, NULL);
+	assert_refused(f, 65, SHA, "0", "RUNS '0'");
+	assert_refused(f, 65, SHA, "1001", "RUNS '1001'");
+	assert_refused(f, 65, SHA, "3x", "RUNS '3x'");
+	assert_refused(f, 65, "HEAD~1", "3", "not a sha");
+	assert_refused(f, 65, OTHER, "3", "commit " OTHER " is not the "
+		       "commit of this result root");
+	read_text(f->mpath, &sb);
+	assert_string_equal(sb_str(&sb), matrix);
+	sb_release(&sb);
+	put(f->root, "matrix.json", "{\"a\": [1, 2");
+	assert_refused(f, 65, SHA, "3", "matrix.json");
+	put(f->root, "matrix.json", "{\"a\": [1, \"x\"]}");
+	assert_refused(f, 65, SHA, "3", "matrix.json");
+	put(f->root, "matrix.json", "{\"a\": [1], \"a\": [2]}");
+	assert_refused(f, 65, SHA, "3", "matrix.json");
+	put(f->root, "matrix.json", "[1, 2]");
+	assert_refused(f, 65, SHA, "3", "matrix.json");
+	read_text(f->mpath, &sb);
+	assert_string_equal(sb_str(&sb), "[1, 2]");
+	sb_release(&sb);
+	names(f, &files);
+	assert_string_equal(sb_str(&files), ".fake-lkp-requests|job.yaml|"
+			    "matrix.json");
+	sb_release(&files);
+	unlink(f->mpath);
+	assert_refused(f, 65, SHA, "3", "No such file or directory");
+}
+
+/* A refused call is not recorded: once fixed, the same id runs. */
+static void t_refused_not_recorded(void **state)
+{
+	struct fx *f = *state;
+	json_t *m;
+
+	put(f->root, "matrix.json", "{\"a\": [1, 2");
+	assert_run(f, 65, f->root, SHA, "3", "rt-1");
+	put(f->root, "matrix.json", matrix);
+	assert_run(f, 0, f->root, SHA, "3", "rt-1");
+	m = load_json(f->mpath);
+	assert_int_equal(json_array_size(metric(m, "stats_source")), 9);
+	json_decref(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(t_appends, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_text_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_deterministic, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_idempotent, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_without_id, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_bare_root, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_refused_not_recorded, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

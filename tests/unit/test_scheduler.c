@@ -1,0 +1,806 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for src/act/scheduler.c: the exec backend (placeholders, no
+ * shell, exit reasons, the timeout killing the process group, a missing
+ * program), the spool backend (hostile values read back by the project's
+ * YAML loader, atomic and idempotent files, unsafe request ids) and the
+ * http backend against build/tools/httpd (2xx, 4xx, 5xx, no server).
+ * Run from the repository root after 'make build/tools/httpd'.
+ */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <netinet/in.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "perfbot/config.h"
+#include "perfbot/fileio.h"
+#include "perfbot/scheduler.h"
+
+#define HTTPD "build/tools/httpd"
+#define FAKE_FARM "scripts/fake-lkp-run"
+#define SHA "96f8ba3dd632aff684cc7c67d9f4af435be0341c"
+#define RID "rt-0123456789abcdef"
+
+/* A temporary directory (the spool, httpd's files, the config). */
+struct fx {
+	char dir[64];
+	char path[128];		/* <dir>/perfbot.yaml */
+	struct config cfg;
+	int loaded;
+	struct pb_err err;
+	char why[256];
+	enum sched_outcome out;
+	pid_t httpd;
+	struct sched_request rq;
+};
+
+static const struct sched_request rq0 = {
+	RID, "jobs/hackbench-pipe.yaml", SHA, "/srv/result/hackbench/x", 4,
+	"<reply-1@example.org>",
+};
+
+static int setup(void **state)
+{
+	static const char pattern[] = "/tmp/test_scheduler.XXXXXX";
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	memcpy(f->dir, pattern, sizeof(pattern));
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->path, sizeof(f->path), "%s/perfbot.yaml", f->dir);
+	f->rq = rq0;
+	*state = f;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	if (f->httpd > 0) {
+		kill(f->httpd, SIGTERM);
+		waitpid(f->httpd, NULL, 0);
+	}
+	if (f->loaded)
+		config_release(&f->cfg);
+	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+/* '<dir>/<name>' into 'buf'. */
+static const char *in_dir(const struct fx *f, const char *name, char *buf,
+			  size_t len)
+{
+	snprintf(buf, len, "%s/%s", f->dir, name);
+	return buf;
+}
+
+static void put(const char *path, const char *text)
+{
+	struct pb_err err;
+
+	if (file_write_atomic(path, text, strlen(text), 0644, &err))
+		fail_msg("%s", err.msg);
+}
+
+static void load(struct fx *f, const char *yaml)
+{
+	put(f->path, yaml);
+	if (f->loaded)
+		config_release(&f->cfg);
+	if (config_load(&f->cfg, f->path, &f->err))
+		fail_msg("config: %s", f->err.msg);
+	f->loaded = 1;
+}
+
+/* An exec configuration; the argv items are YAML-quoted here. */
+static void load_exec(struct fx *f, int timeout, const char *const *argv)
+{
+	struct strbuf y = STRBUF_INIT;
+	const char *p;
+
+	sb_addf(&y, "scheduler:\n  backend: exec\n  timeout: %d\n  argv:\n",
+		timeout);
+	for (; *argv; argv++) {
+		sb_adds(&y, "    - \"");
+		for (p = *argv; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				sb_addc(&y, '\\');
+			sb_addc(&y, *p);
+		}
+		sb_adds(&y, "\"\n");
+	}
+	load(f, sb_str(&y));
+	sb_release(&y);
+}
+
+static int submit(struct fx *f)
+{
+	memset(&f->err, 0, sizeof(f->err));
+	f->why[0] = '\0';
+	return scheduler_submit(&f->cfg, &f->rq, &f->out, f->why,
+				sizeof(f->why), &f->err);
+}
+
+static void assert_fails(struct fx *f, int code, const char *msg)
+{
+	assert_int_equal(submit(f), -1);
+	if (f->err.code != code || !strstr(f->err.msg, msg))
+		fail_msg("got %d '%s', want %d '...%s...'", f->err.code,
+			 f->err.msg, code, msg);
+}
+
+static void read_text(const char *path, struct strbuf *sb)
+{
+	struct pb_err err;
+
+	sb_init(sb, 1 << 20);
+	if (file_read(path, 1 << 20, 1, sb, &err))
+		fail_msg("%s", err.msg);
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* ------------------------------------------------------------------ */
+/* exec                                                                */
+
+/* argv items reach the program one by one, placeholders replaced. */
+static void t_exec_placeholders(void **state)
+{
+	struct fx *f = *state;
+	char out[128], cmd[256];
+	struct strbuf sb;
+	const char *argv[] = {
+		"/bin/sh", "-c", cmd, "sh", "{commit}", "{runs}x{runs}",
+		"id={request_id} job={job}", "{result_root}/", "{unknown}",
+		"{", "{{runs}}", "{job", "}", NULL,
+	};
+
+	snprintf(cmd, sizeof(cmd), "printf '%%s\\n' \"$@\" > '%s'",
+		 in_dir(f, "out", out, sizeof(out)));
+	load_exec(f, 10, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_ACCEPTED);
+	assert_string_equal(f->why, "");
+	read_text(out, &sb);
+	assert_string_equal(sb_str(&sb), SHA "\n4x4\n"
+			    "id=" RID " job=jobs/hackbench-pipe.yaml\n"
+			    "/srv/result/hackbench/x/\n{unknown}\n{\n{4}\n"
+			    "{job\n}\n");
+	sb_release(&sb);
+}
+
+/* Hostile values stay one argument: no shell ever sees them. */
+static void t_exec_no_shell(void **state)
+{
+	struct fx *f = *state;
+	char out[128], pwned[128], cmd[256], root[512];
+	struct strbuf sb;
+	const char *argv[] = { "/bin/sh", "-c", cmd, "sh", "{result_root}",
+			       NULL };
+
+	snprintf(cmd, sizeof(cmd), "printf '%%s' \"$1\" > '%s'",
+		 in_dir(f, "out", out, sizeof(out)));
+	in_dir(f, "pwned", pwned, sizeof(pwned));
+	snprintf(root, sizeof(root), "/x; touch %s $(touch %s) `touch %s` "
+		 "\"q\" 'q' * \\ {commit}\nline 2", pwned, pwned, pwned);
+	f->rq.result_root = root;
+	load_exec(f, 10, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_ACCEPTED);
+	read_text(out, &sb);
+	assert_string_equal(sb_str(&sb), root);
+	assert_int_not_equal(access(pwned, F_OK), 0);
+	sb_release(&sb);
+}
+
+static void t_exec_exit_reason(void **state)
+{
+	struct fx *f = *state;
+	const char *argv[] = {
+		"/bin/sh", "-c", "echo; echo '  '; printf 'farm \\033[31mbusy"
+		"\\t now  \\nsecond line\\n' >&2; exit 3", NULL,
+	};
+
+	load_exec(f, 10, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_REJECTED);
+	assert_string_equal(f->why, "exit 3: farm ?[31mbusy? now");
+}
+
+/* stdin is /dev/null: 'cat' ends at once; no output, no colon. */
+static void t_exec_stdin_and_silence(void **state)
+{
+	struct fx *f = *state;
+	const char *argv[] = { "/bin/sh", "-c", "cat; exit 1", NULL };
+	double t0 = now();
+
+	load_exec(f, 5, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_REJECTED);
+	assert_string_equal(f->why, "exit 1");
+	assert_true(now() - t0 < 3);
+}
+
+static void t_exec_signal(void **state)
+{
+	struct fx *f = *state;
+	const char *argv[] = { "/bin/sh", "-c", "echo dying; kill -9 $$",
+			       NULL };
+
+	load_exec(f, 10, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_REJECTED);
+	assert_string_equal(f->why, "killed by signal 9: dying");
+}
+
+/* Megabytes of output neither block the command nor overflow 'why'. */
+static void t_exec_chatty(void **state)
+{
+	struct fx *f = *state;
+	const char *fail_argv[] = {
+		"/bin/sh", "-c", "head -c 2000000 /dev/zero | tr '\\0' x; "
+		"exit 2", NULL,
+	};
+	const char *ok_argv[] = {
+		"/bin/sh", "-c", "head -c 2000000 /dev/zero", NULL,
+	};
+
+	load_exec(f, 20, fail_argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_REJECTED);
+	assert_memory_equal(f->why, "exit 2: xxxx", 12);
+	assert_true(strlen(f->why) < sizeof(f->why));
+	load_exec(f, 20, ok_argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_ACCEPTED);
+}
+
+static void t_exec_timeout(void **state)
+{
+	struct fx *f = *state;
+	const char *argv[] = { "/bin/sleep", "30", NULL };
+	double t0 = now();
+
+	load_exec(f, 1, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_REJECTED);
+	assert_string_equal(f->why, "timed out after 1 s");
+	assert_true(now() - t0 < 2.5);
+}
+
+/* Dead: no such process, or a zombie that its new parent will reap. */
+static int gone(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 1;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
+static pid_t read_pid(const char *path)
+{
+	struct strbuf sb;
+	long pid;
+
+	read_text(path, &sb);
+	sb_setlen(&sb, strcspn(sb_str(&sb), "\n"));
+	assert_int_equal(parse_long(sb_str(&sb), 2, 1L << 30, &pid), 0);
+	sb_release(&sb);
+	return (pid_t)pid;
+}
+
+/* The timeout kills what the command started too (its process group). */
+static void t_exec_timeout_kills_group(void **state)
+{
+	struct fx *f = *state;
+	char pidfile[128], cmd[256];
+	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	pid_t pid;
+	int i;
+
+	snprintf(cmd, sizeof(cmd), "/bin/sleep 30 & echo $! > '%s'; wait",
+		 in_dir(f, "pid", pidfile, sizeof(pidfile)));
+	load_exec(f, 1, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_REJECTED);
+	assert_string_equal(f->why, "timed out after 1 s");
+	pid = read_pid(pidfile);
+	for (i = 0; i < 100 && !gone(pid); i++)
+		usleep(20000);
+	if (!gone(pid)) {
+		kill(pid, SIGKILL);
+		fail_msg("sleep %ld outlived the timeout", (long)pid);
+	}
+}
+
+/* Something left running with the output pipe does not hold us up. */
+static void t_exec_background_child(void **state)
+{
+	struct fx *f = *state;
+	char pidfile[128], cmd[256];
+	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	double t0 = now();
+
+	snprintf(cmd, sizeof(cmd), "/bin/sleep 5 & echo $! > '%s'; "
+		 "echo queued", in_dir(f, "pid", pidfile, sizeof(pidfile)));
+	load_exec(f, 20, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_ACCEPTED);
+	assert_true(now() - t0 < 2);
+	kill(read_pid(pidfile), SIGKILL);
+}
+
+static void t_exec_missing_program(void **state)
+{
+	struct fx *f = *state;
+	const char *abs_argv[] = { "/nonexistent/farm-submit", "{commit}",
+				   NULL };
+	const char *path_argv[] = { "perfbot-no-such-program", NULL };
+
+	load_exec(f, 10, abs_argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_REJECTED);
+	assert_string_equal(f->why, "cannot run '/nonexistent/farm-submit': "
+			    "No such file or directory");
+	load_exec(f, 10, path_argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_REJECTED);
+	assert_string_equal(f->why, "cannot run 'perfbot-no-such-program': "
+			    "No such file or directory");
+}
+
+/* The demo's farm: scripts/fake-lkp-run adds the runs, or says why not. */
+static void t_exec_fake_farm(void **state)
+{
+	struct fx *f = *state;
+	char root[128];
+	struct strbuf sb;
+	const char *argv[] = { FAKE_FARM, "{result_root}", "{commit}",
+			       "{runs}", "{request_id}", NULL };
+
+	if (access("build/tools/fake-lkp-run", X_OK))
+		fail_msg("build/tools/fake-lkp-run: not built");
+	put(in_dir(f, "matrix.json", root, sizeof(root)),
+	    "{\"a\": [1, 2, 3], \"stats_source\": [\"x\", \"y\", \"z\"]}");
+	put(in_dir(f, "job.yaml", root, sizeof(root)), "commit: " SHA "\n");
+	f->rq.result_root = f->dir;
+	load_exec(f, 10, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_ACCEPTED);
+	read_text(in_dir(f, ".fake-lkp-requests", root, sizeof(root)), &sb);
+	assert_string_equal(sb_str(&sb), RID "\n");
+	sb_release(&sb);
+	f->rq.commit = "0123456789abcdef0123456789abcdef01234567";
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_REJECTED);
+	assert_memory_equal(f->why, "exit 65: fake-lkp-run: commit 0123", 34);
+}
+
+static void t_exec_no_argv(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "scheduler:\n  backend: exec\n  argv: []\n");
+	assert_fails(f, EX_CONFIG, "scheduler.argv");
+	load(f, "scheduler:\n  backend: exec\n");
+	assert_fails(f, EX_CONFIG, "scheduler.argv");
+}
+
+/* ------------------------------------------------------------------ */
+/* spool                                                               */
+
+static void load_spool(struct fx *f, const char *dir)
+{
+	struct strbuf y = STRBUF_INIT;
+
+	sb_addf(&y, "scheduler:\n  backend: spool\n  spool_dir: \"%s\"\n",
+		dir);
+	load(f, sb_str(&y));
+	sb_release(&y);
+}
+
+/* The names in the spool (the config file aside), sorted, '|'-joined. */
+static void spool_names(const struct fx *f, struct strbuf *sb)
+{
+	struct dirent **list;
+	int i, n = scandir(f->dir, &list, NULL, alphasort);
+
+	assert_true(n >= 0);
+	sb_init(sb, 4096);
+	for (i = 0; i < n; i++) {
+		if (strcmp(list[i]->d_name, ".") &&
+		    strcmp(list[i]->d_name, "..") &&
+		    strcmp(list[i]->d_name, "perfbot.yaml"))
+			sb_addf(sb, "%s%s", sb->len ? "|" : "",
+				list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+}
+
+static void assert_key(const struct ydoc *doc, const char *key,
+		       const char *want)
+{
+	const char *got = json_string_value(json_object_get(doc->root, key));
+
+	if (!got || strcmp(got, want))
+		fail_msg("'%s': got '%s', want '%s'", key, got ? got : "(none)",
+			 want);
+}
+
+static const char hostile_job[] =
+	"jobs/\"quoted\" \\back\\slash\\\nnew line\r\ttab\x01\x1f\x7f"
+	" # not a comment: {x} - [a, b] &anchor *alias !!str '%s' "
+	"\xc2\x85nel\xe2\x80\xa8ls\xe2\x80\xa9ps\xef\xbb\xbf bom "
+	"\xc2\x9b csi \xf0\x9f\x90\xa7 tux \xc3\xa9t\xc3\xa9  ";
+static const char hostile_thread[] =
+	"[\"<a\\\"b@x>\"]\n---\nrequest_id: evil\n...";
+
+static void t_spool_round_trip(void **state)
+{
+	struct fx *f = *state;
+	char path[256];
+	struct strbuf names;
+	struct ydoc doc;
+	struct stat st;
+
+	load_spool(f, f->dir);
+	f->rq.job = hostile_job;
+	f->rq.result_root = "  leading and trailing  ";
+	f->rq.thread = hostile_thread;
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_ACCEPTED);
+	spool_names(f, &names);
+	assert_string_equal(sb_str(&names), RID "-96f8ba3dd632.yaml");
+	sb_release(&names);
+	in_dir(f, RID "-96f8ba3dd632.yaml", path, sizeof(path));
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	if (yaml_load_file(path, 1 << 20, &doc, &f->err))
+		fail_msg("%s", f->err.msg);
+	assert_int_equal(json_object_size(doc.root), 6);
+	assert_key(&doc, "request_id", RID);
+	assert_key(&doc, "job", hostile_job);
+	assert_key(&doc, "commit", SHA);
+	assert_key(&doc, "runs", "4");
+	assert_key(&doc, "result_root", "  leading and trailing  ");
+	assert_key(&doc, "thread", hostile_thread);
+	ydoc_release(&doc);
+}
+
+/* The same request twice is one file, holding the last submission. */
+static void t_spool_twice(void **state)
+{
+	struct fx *f = *state;
+	char path[256];
+	struct strbuf names;
+	struct ydoc doc;
+
+	load_spool(f, f->dir);
+	f->rq.thread = NULL;
+	assert_int_equal(submit(f), 0);
+	f->rq.runs = 8;
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_ACCEPTED);
+	spool_names(f, &names);
+	assert_string_equal(sb_str(&names), RID "-96f8ba3dd632.yaml");
+	sb_release(&names);
+	in_dir(f, RID "-96f8ba3dd632.yaml", path, sizeof(path));
+	if (yaml_load_file(path, 1 << 20, &doc, &f->err))
+		fail_msg("%s", f->err.msg);
+	assert_key(&doc, "runs", "8");
+	assert_key(&doc, "thread", "");
+	ydoc_release(&doc);
+}
+
+static void t_spool_dir_missing(void **state)
+{
+	struct fx *f = *state;
+	char missing[128];
+
+	load_spool(f, in_dir(f, "no-such-dir", missing, sizeof(missing)));
+	assert_fails(f, EX_CONFIG, "scheduler.spool_dir: '");
+	assert_fails(f, EX_CONFIG, "No such file or directory");
+	load_spool(f, f->path);
+	assert_fails(f, EX_CONFIG, "not a directory");
+	load(f, "scheduler:\n  backend: spool\n");
+	assert_fails(f, EX_CONFIG, "scheduler.spool_dir");
+}
+
+static void t_unsafe_request_ids(void **state)
+{
+	static const char *const bad[] = {
+		"../evil", ".hidden", "a/b", "/abs", "", "id\nx", "id\x7f",
+	};
+	struct fx *f = *state;
+	struct strbuf names;
+	size_t i;
+
+	load_spool(f, f->dir);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f->rq.request_id = bad[i];
+		assert_fails(f, EX_DATAERR, "request");
+	}
+	f->rq.request_id = NULL;
+	assert_fails(f, EX_DATAERR, "request");
+	spool_names(f, &names);
+	assert_string_equal(sb_str(&names), "");
+	sb_release(&names);
+}
+
+static void t_bad_values(void **state)
+{
+	struct fx *f = *state;
+
+	load_spool(f, f->dir);
+	f->rq.thread = "<\xff\xfe@x>";
+	assert_fails(f, EX_DATAERR, "'thread' is not valid UTF-8");
+	f->rq = rq0;
+	f->rq.job = "\xc0\xafoverlong";
+	assert_fails(f, EX_DATAERR, "'job' is not valid UTF-8");
+	f->rq = rq0;
+	f->rq.commit = "v6.8-rc1";
+	assert_fails(f, EX_DATAERR, "not a sha");
+	f->rq = rq0;
+	f->rq.runs = 0;
+	assert_fails(f, EX_DATAERR, "runs");
+	f->rq.runs = 1001;
+	assert_fails(f, EX_DATAERR, "runs");
+	f->rq = rq0;
+	f->rq.result_root = NULL;
+	assert_fails(f, EX_DATAERR, "no 'result_root'");
+}
+
+/* ------------------------------------------------------------------ */
+/* http                                                                */
+
+/* Start build/tools/httpd on the fixture directory. */
+static int setup_http(void **state)
+{
+	struct fx *f;
+	char port[128];
+	int i;
+
+	if (setup(state))
+		return -1;
+	f = *state;
+	if (access(HTTPD, X_OK)) {
+		fprintf(stderr, "%s: not built; run 'make %s'\n", HTTPD,
+			HTTPD);
+		return -1;
+	}
+	f->httpd = fork();
+	if (f->httpd < 0)
+		return -1;
+	if (f->httpd == 0) {
+		execl(HTTPD, "httpd", f->dir, (char *)NULL);
+		_exit(127);
+	}
+	in_dir(f, "port", port, sizeof(port));
+	for (i = 0; i < 500 && access(port, F_OK); i++)
+		usleep(10000);
+	return access(port, F_OK) ? -1 : 0;
+}
+
+static void load_http(struct fx *f, unsigned port)
+{
+	struct strbuf y = STRBUF_INIT;
+
+	sb_addf(&y, "scheduler:\n  backend: http\n  timeout: 10\n"
+		"  url: http://127.0.0.1:%u/sched\n", port);
+	load(f, sb_str(&y));
+	sb_release(&y);
+}
+
+static unsigned httpd_port(const struct fx *f)
+{
+	char path[128];
+
+	return (unsigned)read_pid(in_dir(f, "port", path, sizeof(path)));
+}
+
+static void t_http_accepted(void **state)
+{
+	static const char *const keys[] = {
+		"request_id", "job", "commit", "runs", "result_root", "thread",
+	};
+	struct fx *f = *state;
+	char posts[128];
+	struct strbuf sb;
+	const char *k;
+	json_t *o, *v;
+	size_t i = 0;
+
+	load_http(f, httpd_port(f));
+	f->rq.thread = hostile_thread;
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_ACCEPTED);
+	read_text(in_dir(f, "sched.posts", posts, sizeof(posts)), &sb);
+	o = json_loads(sb_str(&sb), 0, NULL);
+	assert_non_null(o);
+	json_object_foreach(o, k, v) {
+		assert_true(i < 6);
+		assert_string_equal(k, keys[i++]);
+	}
+	assert_int_equal(i, 6);
+	assert_string_equal(json_string_value(json_object_get(o, "commit")),
+			    SHA);
+	assert_int_equal(json_integer_value(json_object_get(o, "runs")), 4);
+	assert_string_equal(json_string_value(json_object_get(o, "thread")),
+			    hostile_thread);
+	json_decref(o);
+	sb_release(&sb);
+}
+
+static void set_status(const struct fx *f, const char *status)
+{
+	char path[128];
+
+	put(in_dir(f, "sched.status", path, sizeof(path)), status);
+}
+
+static void t_http_rejected(void **state)
+{
+	struct fx *f = *state;
+
+	load_http(f, httpd_port(f));
+	set_status(f, "409\n");
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_REJECTED);
+	assert_string_equal(f->why, "HTTP 409: {}");
+}
+
+static void t_http_server_error(void **state)
+{
+	struct fx *f = *state;
+
+	load_http(f, httpd_port(f));
+	set_status(f, "503\n");
+	assert_fails(f, EX_TEMPFAIL, "scheduler: HTTP 503");
+}
+
+/* A port nobody listens on: bound, then closed. */
+static unsigned closed_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	close(fd);
+	return ntohs(a.sin_port);
+}
+
+static void t_http_refused(void **state)
+{
+	struct fx *f = *state;
+
+	load_http(f, closed_port());
+	assert_fails(f, EX_UNAVAILABLE, "http://127.0.0.1:");
+}
+
+static void t_http_no_url(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "scheduler:\n  backend: http\n");
+	assert_fails(f, EX_CONFIG, "scheduler.url");
+}
+
+/* ------------------------------------------------------------------ */
+
+static void t_backend(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "scheduler:\n  backend: carrier-pigeon\n");
+	assert_fails(f, EX_CONFIG, "scheduler.backend: 'carrier-pigeon': "
+		     "use exec, spool or http");
+	load(f, "scheduler:\n  timeout: 5\n");
+	assert_fails(f, EX_CONFIG, "scheduler.backend");
+	config_release(&f->cfg);
+	assert_int_equal(config_load(&f->cfg, NULL, &f->err), 0);
+	assert_fails(f, EX_CONFIG, "scheduler.backend");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(t_exec_placeholders, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_exec_no_shell, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_exec_exit_reason, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_exec_stdin_and_silence,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(t_exec_signal, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_exec_chatty, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_exec_timeout, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_exec_timeout_kills_group,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(t_exec_background_child,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(t_exec_missing_program, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_exec_fake_farm, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_exec_no_argv, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_spool_round_trip, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_spool_twice, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_spool_dir_missing, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_unsafe_request_ids, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_bad_values, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_http_accepted, setup_http,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_http_rejected, setup_http,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_http_server_error,
+						setup_http, teardown),
+		cmocka_unit_test_setup_teardown(t_http_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_http_no_url, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_backend, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
