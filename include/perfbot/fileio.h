@@ -17,6 +17,19 @@ int file_read(const char *path, size_t max, int text, struct strbuf *out,
 	      struct pb_err *err);
 
 /*
+ * Map a whole regular file read-only (pre-faulted), refusing files larger
+ * than 'max'; for big inputs this saves a copy and thousands of page
+ * faults. Errors as file_read(). Release with file_unmap().
+ */
+struct file_map {
+	const char *data;
+	size_t len;
+};
+int file_map(const char *path, size_t max, struct file_map *m,
+	     struct pb_err *err);
+void file_unmap(struct file_map *m);
+
+/*
  * Write 'len' bytes to 'path' atomically: a temporary file beside it,
  * fsync, rename. 'mode' is the new file's permission bits.
  */

@@ -186,28 +186,41 @@ static void set_row(struct comparison *c, const char *name,
 	row->n[HEAD] = c->runs[HEAD];
 }
 
+/* The metric of 'other' named like metrics[i] of 'rr': most result roots
+ * list their metrics in the same order, so try the same place first. */
+static const struct metric *match(const struct result_root *rr, size_t i,
+				  const struct result_root *other)
+{
+	const char *name = rr->metrics[i].name;
+
+	if (i < other->nmetrics && !strcmp(other->metrics[i].name, name))
+		return &other->metrics[i];
+	return result_root_find(other, name);
+}
+
 int compare_roots(struct comparison *c, const struct result_root *base,
 		  const struct result_root *head, const struct rules *rules,
 		  const char *testcase, struct pb_err *err)
 {
-	size_t i, max_runs;
+	size_t i, max_runs, head_only = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->runs[BASE] = base->runs;
 	c->runs[HEAD] = head->runs;
 	max_runs = base->runs > head->runs ? base->runs : head->runs;
+	for (i = 0; i < head->nmetrics; i++)
+		head_only += !match(head, i, base);
 	c->zeros = calloc(max_runs, sizeof(double));
-	c->rows = calloc(base->nmetrics + head->nmetrics + 1,
-			 sizeof(*c->rows));
+	c->rows = calloc(base->nmetrics + head_only + 1, sizeof(*c->rows));
 	if (!c->zeros || !c->rows) {
 		comparison_release(c);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
 	for (i = 0; i < base->nmetrics; i++)
 		set_row(c, base->metrics[i].name, &base->metrics[i],
-			result_root_find(head, base->metrics[i].name));
+			match(base, i, head));
 	for (i = 0; i < head->nmetrics; i++)
-		if (!result_root_find(base, head->metrics[i].name))
+		if (!match(head, i, base))
 			set_row(c, head->metrics[i].name, NULL,
 				&head->metrics[i]);
 	for (i = 0; i < c->nrows; i++) {

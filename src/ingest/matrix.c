@@ -467,6 +467,17 @@ static int check_ignored(struct parse *ps, const struct result_root *rr)
 	return 0;
 }
 
+/* Each metric has all the runs and sits at i * runs in the parse buffer. */
+static int dense(const struct parse *ps, size_t runs)
+{
+	size_t i;
+
+	for (i = 0; i < ps->nm; i++)
+		if (ps->m[i].n != runs || ps->m[i].first != i * runs)
+			return 0;
+	return 1;
+}
+
 /* Pad every list to the number of runs and index the names. */
 static int finish(struct parse *ps, struct result_root *rr)
 {
@@ -480,7 +491,13 @@ static int finish(struct parse *ps, struct result_root *rr)
 	if (!ps->nm)
 		return pb_fail(ps->lx.err, EX_DATAERR, "%s: no metrics", file);
 	rr->name_pool = sb_detach(&ps->names, NULL);
-	rr->value_pool = calloc(ps->nm * rr->runs, sizeof(double));
+	if (dense(ps, rr->runs)) {
+		/* every list complete and in place: keep the parse buffer */
+		rr->value_pool = ps->vals;
+		ps->vals = NULL;
+	} else {
+		rr->value_pool = calloc(ps->nm * rr->runs, sizeof(double));
+	}
 	rr->metrics = calloc(ps->nm, sizeof(*rr->metrics));
 	if (!rr->name_pool || !rr->value_pool || !rr->metrics)
 		return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
@@ -495,7 +512,9 @@ static int finish(struct parse *ps, struct result_root *rr)
 				       "%s: metric '%.200s' has %zu values but "
 				       "the result root has %zu runs", file,
 				       m->name, p->n, rr->runs);
-		memcpy(m->v, ps->vals + p->first, p->n * sizeof(double));
+		if (ps->vals)
+			memcpy(m->v, ps->vals + p->first,
+			       p->n * sizeof(double));
 		rr->nmetrics++;
 		if (strmap_put(&rr->index, m->name, i))
 			return pb_fail(ps->lx.err, EX_DATAERR,
@@ -519,6 +538,15 @@ int result_root_parse_matrix(struct result_root *rr, const char *name,
 	ps.lx.err = err;
 	ps.stats_source = -1;
 	sb_init(&ps.names, (size_t)RESULT_MAX_METRICS * 64);
+	/* typical files are ~40% names and ~8 bytes of text per value */
+	if (sb_grow(&ps.names, len / 2 + 64))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	ps.capvals = len / 8 + 16;
+	ps.vals = malloc(ps.capvals * sizeof(*ps.vals));
+	if (!ps.vals) {
+		sb_release(&ps.names);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
 	sb_init(&ps.ignored, (size_t)1 << 20);
 	rc = members(&ps);
 	if (!rc) {

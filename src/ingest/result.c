@@ -25,7 +25,7 @@ static int load_job(struct result_root *rr, const char *path,
 int result_root_load(struct result_root *rr, const char *dir,
 		     struct pb_err *err)
 {
-	struct strbuf text = STRBUF_INIT;
+	struct file_map map;
 	char *matrix = NULL, *job = NULL;
 	int rc = -1;
 
@@ -37,14 +37,18 @@ int result_root_load(struct result_root *rr, const char *dir,
 		pb_fail(err, EX_OSERR, "out of memory");
 		goto out;
 	}
-	if (file_read(matrix, RESULT_MAX_MATRIX_BYTES, 1, &text, err))
+	if (file_map(matrix, RESULT_MAX_MATRIX_BYTES, &map, err))
 		goto out;
-	if (result_root_parse_matrix(rr, matrix, sb_str(&text), text.len,
-				     err))
+	if (memchr(map.data, '\0', map.len))
+		rc = pb_fail(err, EX_DATAERR, "%s: holds a NUL byte", matrix);
+	else
+		rc = result_root_parse_matrix(rr, matrix, map.data, map.len,
+					      err);
+	file_unmap(&map);
+	if (rc)
 		goto out;
 	rc = load_job(rr, job, err);
 out:
-	sb_release(&text);
 	free(matrix);
 	free(job);
 	if (rc)

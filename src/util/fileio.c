@@ -4,19 +4,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfbot/fileio.h"
 
-static int read_fd(int fd, const char *path, size_t max, struct strbuf *out,
-		   struct pb_err *err)
+/* Read straight into the buffer, which 'hint' (the file size) presizes. */
+static int read_fd(int fd, const char *path, size_t max, size_t hint,
+		   struct strbuf *out, struct pb_err *err)
 {
-	char chunk[65536];
+	size_t room;
 	ssize_t n;
 
+	if (hint && sb_grow(out, hint + 1))
+		return pb_fail(err, EX_OSERR, "%s: out of memory", path);
 	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
+		if (out->alloc - out->len < 4096 && sb_grow(out, 65536))
+			return pb_fail(err, EX_OSERR, "%s: out of memory",
+				       path);
+		room = out->alloc - out->len - 1;
+		if (room > max + 1 - out->len)	/* one byte past max tells */
+			room = max + 1 - out->len;
+		n = read(fd, out->buf + out->len, room);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -24,13 +34,14 @@ static int read_fd(int fd, const char *path, size_t max, struct strbuf *out,
 				       strerror(errno));
 		if (n == 0)
 			return 0;
-		if (out->len + (size_t)n > max)
+		out->len += (size_t)n;
+		out->buf[out->len] = '\0';
+		if (out->len > max) {
+			sb_setlen(out, max);
 			return pb_fail(err, EX_DATAERR,
 				       "%s: larger than the limit of %zu bytes",
 				       path, max);
-		if (sb_add(out, chunk, (size_t)n))
-			return pb_fail(err, EX_OSERR, "%s: out of memory",
-				       path);
+		}
 	}
 }
 
@@ -38,6 +49,7 @@ int file_read(const char *path, size_t max, int text, struct strbuf *out,
 	      struct pb_err *err)
 {
 	struct stat st;
+	size_t hint = 0;
 	int fd, rc;
 
 	if (strcmp(path, "-") == 0) {
@@ -60,9 +72,11 @@ int file_read(const char *path, size_t max, int text, struct strbuf *out,
 				       "%s: larger than the limit of %zu bytes",
 				       path, max);
 		}
+		if (S_ISREG(st.st_mode))
+			hint = (size_t)st.st_size;
 	}
 	sb_reset(out);
-	rc = read_fd(fd, path, max, out, err);
+	rc = read_fd(fd, path, max, hint, out, err);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (!rc && text && memchr(sb_str(out), '\0', out->len))
@@ -164,4 +178,52 @@ char *data_path(const char *rel)
 	if (rel[0] == '/' || access(rel, F_OK) == 0)
 		return strdup(rel);
 	return path_join(env && *env ? env : PERFBOT_DATADIR, rel);
+}
+
+int file_map(const char *path, size_t max, struct file_map *m,
+	     struct pb_err *err)
+{
+	struct stat st;
+	void *p;
+	int fd;
+
+	m->data = NULL;
+	m->len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pb_fail(err, errno == ENOENT ? EX_NOINPUT : EX_IOERR,
+			       "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return pb_fail(err, EX_DATAERR, "%s: %s", path,
+			       S_ISDIR(st.st_mode) ? "is a directory" :
+			       "not a regular file");
+	}
+	if ((unsigned long long)st.st_size > max) {
+		close(fd);
+		return pb_fail(err, EX_DATAERR,
+			       "%s: larger than the limit of %zu bytes", path,
+			       max);
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		m->data = "";
+		return 0;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ,
+		 MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return pb_fail(err, EX_IOERR, "%s: %s", path, strerror(errno));
+	m->data = p;
+	m->len = (size_t)st.st_size;
+	return 0;
+}
+
+void file_unmap(struct file_map *m)
+{
+	if (m->len)
+		munmap((void *)m->data, m->len);
+	m->data = NULL;
+	m->len = 0;
 }
