@@ -23,6 +23,7 @@ int cmd_render(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_send(int argc, char **argv);
 int cmd_poll(int argc, char **argv);
+int cmd_retest(int argc, char **argv);
 
 /* Print 'err' as the one error line and return its exit code. */
 int cli_fail(const struct pb_err *err);

@@ -371,3 +371,22 @@ int cmd_poll(int argc, char **argv)
 	cycle_end(&cy);
 	return rc;
 }
+
+int cmd_retest(int argc, char **argv)
+{
+	struct run_opts o = { 0, 0, NULL };
+	struct send_stats ss = { 0, 0, 0 };
+	struct pb_err err = { 0, "" };
+	struct cycle cy;
+	int rc;
+
+	if (cli_wants_help(argc, argv, "retest"))
+		return 0;
+	if (parse(argc, argv, &o) || o.dry_run)
+		return cli_usage("retest");
+	rc = cycle_start(&cy, "retest", &o, &err) ||
+	     followup_step(&cy, &err) || deliver(&cy, &ss, &err);
+	rc = rc ? cli_fail(&err) : exit_code(&cy, &ss);
+	cycle_end(&cy);
+	return rc;
+}

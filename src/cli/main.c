@@ -22,6 +22,8 @@ static const struct command commands[] = {
 	  "send what is queued" },
 	{ "poll", cmd_poll, "perfbot poll [--quiet] [--config FILE]",
 	  "read replies by IMAP, answer commands, send the answers" },
+	{ "retest", cmd_retest, "perfbot retest [--quiet] [--config FILE]",
+	  "answer the retests whose runs have landed, send the answers" },
 	{ "render", cmd_render,
 	  "perfbot render TEMPLATE [CONTEXT.json|-] [--html]",
 	  "render any template with a JSON context" },
