@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -41,32 +42,46 @@ static int from_file(const char *path, const char *key, char **out,
 	return 0;
 }
 
+/* Wait for the command to end, killing it past the deadline. */
+static int reap(pid_t pid, int ms_left)
+{
+	int status = 0;
+	pid_t r;
+
+	for (;;) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (ms_left <= 0) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return -1;
+		}
+		poll(NULL, 0, 10);
+		ms_left -= 10;
+	}
+}
+
+/* The first line of the command's output; the rest is not waited for. */
 static int read_child(int fd, pid_t pid, struct strbuf *sb)
 {
 	struct pollfd p = { fd, POLLIN, 0 };
 	char buf[512];
 	ssize_t n;
-	int status;
 
-	for (;;) {
+	while (!memchr(sb_str(sb), '\n', sb->len)) {
 		if (poll(&p, 1, COMMAND_TIMEOUT_MS) <= 0)
-			goto kill;
+			break;
 		n = read(fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n <= 0 || sb_add(sb, buf, (size_t)n))
 			break;
-		if (sb_add(sb, buf, (size_t)n))
-			goto kill;
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-kill:
-	kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return -1;
+	return reap(pid, COMMAND_TIMEOUT_MS);
 }
 
 static int from_command(json_t *argv_json, const char *key, char **out,
@@ -80,7 +95,7 @@ static int from_command(json_t *argv_json, const char *key, char **out,
 	pid_t pid;
 
 	argv = calloc(n + 1, sizeof(*argv));
-	if (!n || !argv || pipe(pfd)) {
+	if (!n || !argv || pipe2(pfd, O_CLOEXEC)) {
 		free(argv);
 		return pb_fail(err, EX_CONFIG, "%s: cannot run", key);
 	}

@@ -11,6 +11,7 @@
 #include "perfbot/job.h"
 #include "perfbot/judge.h"
 #include "perfbot/log.h"
+#include "perfbot/mail.h"
 #include "perfbot/mustache.h"
 #include "perfbot/report.h"
 #include "perfbot/strmap.h"
@@ -303,24 +304,40 @@ int report_table_text(const struct report_inputs *in,
 	return table_render(&in->cmp, &h, rules_format(in->rules), 0, out);
 }
 
-static void add_unique(json_t *list, const char *addr)
+/* 1 when 'list' has a mailbox with the same address as 'mailbox'. */
+static int has_addr(json_t *list, const char *mailbox)
 {
+	char *a = mail_addr_spec(mailbox), *b;
 	size_t i;
 	json_t *v;
+	int found = 0;
 
-	json_array_foreach(list, i, v)
-		if (!strcasecmp(json_string_value(v), addr))
-			return;
-	json_array_append_new(list, json_string(addr));
+	json_array_foreach(list, i, v) {
+		b = mail_addr_spec(json_string_value(v));
+		found = a && b ? !strcasecmp(a, b) :
+			!strcasecmp(mailbox, json_string_value(v));
+		free(b);
+		if (found)
+			break;
+	}
+	free(a);
+	return found;
 }
 
-static void add_all(json_t *list, json_t *from)
+/* Each address once; 'other' (To, for the Cc) wins. */
+static void add_unique(json_t *list, const char *addr, json_t *other)
+{
+	if (!has_addr(list, addr) && !(other && has_addr(other, addr)))
+		json_array_append_new(list, json_string(addr));
+}
+
+static void add_all(json_t *list, json_t *from, json_t *other)
 {
 	size_t i;
 	json_t *v;
 
 	json_array_foreach(from, i, v)
-		add_unique(list, json_string_value(v));
+		add_unique(list, json_string_value(v), other);
 }
 
 static int recipients(struct report *r, const struct manifest *m,
@@ -331,11 +348,11 @@ static int recipients(struct report *r, const struct manifest *m,
 	if (!r->to || !r->cc)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	if (cfg_bool(cfg, "recipients.to_author", 1) && m->head.author)
-		add_unique(r->to, m->head.author);
-	add_all(r->to, m->to);
-	add_all(r->to, cfg_list(cfg, "recipients.to"));
-	add_all(r->cc, m->cc);
-	add_all(r->cc, cfg_list(cfg, "recipients.cc"));
+		add_unique(r->to, m->head.author, NULL);
+	add_all(r->to, m->to, NULL);
+	add_all(r->to, cfg_list(cfg, "recipients.to"), NULL);
+	add_all(r->cc, m->cc, r->to);
+	add_all(r->cc, cfg_list(cfg, "recipients.cc"), r->to);
 	if (!json_array_size(r->to) && !json_array_size(r->cc))
 		return pb_fail(err, EX_DATAERR, "%s: no recipients (no "
 			       "author, to or cc)", m->doc.name);

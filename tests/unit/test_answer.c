@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for src/compose/answer.c: the "Re:" subject, the pieces
+ * rendered from templates/, and the answer queued in a temporary state:
+ * its threading headers (In-Reply-To, References capped at 20 ids), its
+ * addressees (To the sender, Cc the report's recipients but the sender
+ * and the bot, at most recipients.max_cc), Auto-Submitted, and that one
+ * reply is answered once per tag. Run from the repository root.
+ */
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <gmime/gmime.h>
+
+#include "perfbot/answer.h"
+#include "perfbot/fileio.h"
+#include "perfbot/reply.h"
+#include "perfbot/report.h"
+#include "perfbot/state.h"
+
+#define SHIPPED "config/perfbot.yaml"
+#define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
+#define REPORT_MSGID "202502141548.7c8c8447-perfbot@example.test"
+#define REPORT_SUBJECT "[linux-next:master] [pipe]  f017b0a495:  " \
+	"hackbench.throughput 10.5% improvement"
+#define REPORT_RCPTS "[\"mirela.sandu@example.test\"," \
+	"\"Jane@Example.test\",\"perf-reports@example.test\"," \
+	"\"perfbot@example.test\",\"ci@example.test\"]"
+
+struct fx {
+	char dir[64];
+	char path[128];		/* <dir>/perfbot.yaml */
+	char db[128];		/* <dir>/perfbot.db */
+	struct config cfg;
+	int loaded;
+	struct state st;
+	int open;
+	struct reply r;
+	struct thread_report tr;
+	json_t *pieces;
+	struct outbox_mail *out;
+	size_t nout;
+	struct pb_err err;
+};
+
+static int setup(void **state)
+{
+	static const char pattern[] = "/tmp/test_answer.XXXXXX";
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	memcpy(f->dir, pattern, sizeof(pattern));
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->path, sizeof(f->path), "%s/perfbot.yaml", f->dir);
+	snprintf(f->db, sizeof(f->db), "%s/perfbot.db", f->dir);
+	if (config_load(&f->cfg, SHIPPED, &f->err) ||
+	    state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
+		fprintf(stderr, "setup: %s\n", f->err.msg);
+		return -1;
+	}
+	f->loaded = f->open = 1;
+	f->pieces = json_pack("[s, s]", "First piece: I queued it.",
+			      "Second piece.");
+	*state = f;
+	return f->pieces ? 0 : -1;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	outbox_free(f->out, f->nout);
+	reply_release(&f->r);
+	thread_report_release(&f->tr);
+	json_decref(f->pieces);
+	if (f->open)
+		state_close(&f->st);
+	if (f->loaded)
+		config_release(&f->cfg);
+	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+static void load(struct fx *f, const char *yaml)
+{
+	struct pb_err err;
+
+	if (file_write_atomic(f->path, yaml, strlen(yaml), 0600, &err))
+		fail_msg("%s", err.msg);
+	config_release(&f->cfg);
+	f->loaded = 0;
+	if (config_load(&f->cfg, f->path, &f->err))
+		fail_msg("config: %s", f->err.msg);
+	f->loaded = 1;
+}
+
+static void parse(struct fx *f, const char *raw)
+{
+	reply_release(&f->r);
+	if (reply_parse(raw, strlen(raw), NULL, &f->r, &f->err))
+		fail_msg("reply_parse: %s", f->err.msg);
+}
+
+/* The thread's report, by hand. */
+static void thread(struct fx *f, const char *recipients)
+{
+	thread_report_release(&f->tr);
+	f->tr.report_id = strdup("demo-004");
+	f->tr.subject = strdup(REPORT_SUBJECT);
+	f->tr.recipients = strdup(recipients);
+	assert_non_null(f->tr.report_id);
+	assert_non_null(f->tr.subject);
+	assert_non_null(f->tr.recipients);
+}
+
+static const char reply_mail[] =
+	"From: Jane Developer <Jane@Example.test>\n"
+	"To: perfbot <perfbot@example.test>\n"
+	"Cc: perf-reports@example.test\n"
+	"Subject: RE: Re[2]: AW: " REPORT_SUBJECT "\n"
+	"Date: Fri, 14 Feb 2025 16:00:00 +0000\n"
+	"Message-ID: <reply-1@example.test>\n"
+	"In-Reply-To: <" REPORT_MSGID ">\n"
+	"References: <" REPORT_MSGID ">\n"
+	"\n"
+	"help\n";
+
+/* Every queued mail, read back (kept in f, freed in teardown). */
+static void queued(struct fx *f, size_t want)
+{
+	outbox_free(f->out, f->nout);
+	f->out = NULL;
+	if (state_queued(&f->st, &f->out, &f->nout, &f->err))
+		fail_msg("state_queued: %s", f->err.msg);
+	assert_int_equal(f->nout, want);
+}
+
+static int answer(struct fx *f, const char *tag, time_t now)
+{
+	memset(&f->err, 0, sizeof(f->err));
+	return answer_queue(&f->st, &f->cfg, &f->r,
+			    f->tr.report_id ? &f->tr : NULL, tag, f->pieces,
+			    now, &f->err);
+}
+
+/*
+ * The value of header 'name' of the message (any case), unfolded with
+ * each fold read as one blank (GMime folds with "\n\t"), or NULL when the
+ * header part has none; 'buf' holds it.
+ */
+static const char *header(const struct outbox_mail *m, const char *name,
+			  char *buf, size_t len)
+{
+	const char *p = m->message, *end = strstr(m->message, "\n\n");
+	size_t n = strlen(name), used = 0;
+	char c;
+
+	assert_non_null(end);
+	while (p && p < end) {
+		if (!strncasecmp(p, name, n) && p[n] == ':') {
+			p += n + 1;
+			while (*p == ' ')
+				p++;
+			for (; p < end + 1; p++) {
+				if (*p == '\n' && p[1] != ' ' && p[1] != '\t')
+					break;
+				if (*p == '\n') {	/* a fold: one blank */
+					while (p[1] == ' ' || p[1] == '\t')
+						p++;
+					if (used && buf[used - 1] == ' ')
+						continue;
+					c = ' ';
+				} else {
+					c = *p;
+				}
+				assert_true(used + 1 < len);
+				buf[used++] = c;
+			}
+			buf[used] = '\0';
+			return buf;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+static void assert_header(const struct outbox_mail *m, const char *name,
+			  const char *want)
+{
+	char buf[8192];
+	const char *got = header(m, name, buf, sizeof(buf));
+
+	if (!got || strcmp(got, want))
+		fail_msg("%s: got '%s', want '%s'", name, got ? got : "(none)",
+			 want);
+}
+
+static const char *body(const struct outbox_mail *m)
+{
+	const char *b = strstr(m->message, "\n\n");
+
+	assert_non_null(b);
+	return b + 2;
+}
+
+/* ------------------------------------------------------------------ */
+/* answer_subject                                                      */
+
+static void subject_is(const char *in, const char *want)
+{
+	char *got = answer_subject(in);
+
+	assert_non_null(got);
+	if (strcmp(got, want))
+		fail_msg("'%s': got '%s', want '%s'", in ? in : "(null)", got,
+			 want);
+	free(got);
+}
+
+static void t_subject(void **state)
+{
+	(void)state;
+	subject_is("x", "Re: x");
+	subject_is("Re: x", "Re: x");
+	subject_is("RE: Re[2]: AW: x", "Re: x");
+	subject_is("re:Re:  rE :x", "Re: x");
+	subject_is("Aw: Re[12]: " REPORT_SUBJECT, "Re: " REPORT_SUBJECT);
+	subject_is(NULL, "Re: ");
+	subject_is("", "Re: ");
+	subject_is("Re: ", "Re: ");
+	subject_is("  Re:\tx", "Re: x");
+}
+
+/* Only real prefixes go: words that merely start with "re" stay. */
+static void t_subject_not_a_prefix(void **state)
+{
+	(void)state;
+	subject_is("Regression in pipe", "Re: Regression in pipe");
+	subject_is("Re[x]: y", "Re: Re[x]: y");
+	subject_is("Re[2 x", "Re: Re[2 x");
+	subject_is("Fwd: x", "Re: Fwd: x");
+	subject_is("Reply needed", "Re: Reply needed");
+	subject_is("Awesome: result", "Re: Awesome: result");
+}
+
+static void t_subject_controls(void **state)
+{
+	(void)state;
+	subject_is("a\nBcc: evil@example.test", "Re: a Bcc: evil@example.test");
+	subject_is("Re: x\r\ny\tz\x01\x7f", "Re: x  y z  ");
+	subject_is("caf\xc3\xa9", "Re: caf\xc3\xa9");
+}
+
+/* ------------------------------------------------------------------ */
+/* answer_piece                                                        */
+
+static void t_piece_help(void **state)
+{
+	struct fx *f = *state;
+	json_t *ctx = json_pack("{s:[{s:s, s:s}], s:i}", "commands", "usage",
+				"retest [RUNS]", "summary", "run the job again",
+				"max_runs", 17);
+	char *out = NULL;
+
+	assert_int_equal(answer_piece(&f->cfg, "help", ctx, &out, &f->err), 0);
+	assert_non_null(out);
+	assert_non_null(strstr(out, "Commands I understand, one per line"));
+	assert_non_null(strstr(out, "  retest [RUNS]\n      run the job "
+			       "again\n"));
+	assert_non_null(strstr(out, "up to 17 more times on both commits"));
+	free(out);
+	json_decref(ctx);
+}
+
+static void t_piece_plain(void **state)
+{
+	struct fx *f = *state;
+	json_t *ctx = json_object();
+	char *out = NULL;
+
+	assert_int_equal(answer_piece(&f->cfg, "noreport", ctx, &out, &f->err),
+			 0);
+	assert_non_null(strstr(out, "I found no report of mine in this "
+			       "thread"));
+	free(out);
+	assert_int_equal(answer_piece(&f->cfg, "refused", ctx, &out, &f->err),
+			 0);
+	assert_non_null(strstr(out, "I take commands only from the people"));
+	free(out);
+	json_decref(ctx);
+}
+
+static void t_piece_missing(void **state)
+{
+	struct fx *f = *state;
+	json_t *ctx = json_object();
+	char *out = (char *)1;
+
+	assert_int_equal(answer_piece(&f->cfg, "no-such-template", ctx, &out,
+				      &f->err), -1);
+	assert_null(out);
+	assert_non_null(strstr(f->err.msg, "no-such-template.txt"));
+	json_decref(ctx);
+}
+
+/* templates.dir points the pieces elsewhere. */
+static void t_piece_templates_dir(void **state)
+{
+	struct fx *f = *state;
+	json_t *ctx = json_pack("{s:s}", "who", "<Jane>");
+	char yaml[256], tmpl[160];
+	char *out = NULL;
+
+	snprintf(tmpl, sizeof(tmpl), "%s/hello.txt", f->dir);
+	assert_int_equal(file_write_atomic(tmpl, "Hello {{who}} {{{who}}}\n",
+					   24, 0644, &f->err), 0);
+	snprintf(yaml, sizeof(yaml), "templates:\n  dir: \"%s\"\n", f->dir);
+	load(f, yaml);
+	assert_int_equal(answer_piece(&f->cfg, "hello", ctx, &out, &f->err), 0);
+	assert_string_equal(out, "Hello <Jane> <Jane>\n");
+	free(out);
+	json_decref(ctx);
+}
+
+/* ------------------------------------------------------------------ */
+/* answer_queue                                                        */
+
+static void t_queue_headers(void **state)
+{
+	struct fx *f = *state;
+	struct outbox_mail *m;
+	char buf[512], want[256], *want_id;
+	const char *b;
+
+	parse(f, reply_mail);
+	thread(f, REPORT_RCPTS);
+	assert_int_equal(answer(f, "", T0), 0);
+	queued(f, 1);
+	m = &f->out[0];
+	assert_string_equal(m->kind, "answer");
+	assert_int_equal(strlen(m->id), 18);
+	assert_memory_equal(m->id, "a-", 2);
+	assert_string_equal(m->sender, "perfbot@example.test");
+	assert_header(m, "In-Reply-To", "<reply-1@example.test>");
+	assert_header(m, "References", "<" REPORT_MSGID "> "
+		      "<reply-1@example.test>");
+	assert_header(m, "Subject", "Re: " REPORT_SUBJECT);
+	assert_header(m, "Auto-Submitted", "auto-replied");
+	assert_header(m, "X-Perfbot-Report", "demo-004");
+	assert_header(m, "From", "perfbot <perfbot@example.test>");
+	assert_header(m, "To", "Jane Developer <jane@example.test>");
+	/* The report's recipients but Jane (any case) and the bot. */
+	assert_header(m, "Cc", "mirela.sandu@example.test, "
+		      "perf-reports@example.test, ci@example.test");
+	assert_string_equal(m->recipients, "[\"jane@example.test\","
+			    "\"mirela.sandu@example.test\","
+			    "\"perf-reports@example.test\","
+			    "\"ci@example.test\"]");
+	/* report_message_id() of the answer's id, in brackets. */
+	want_id = report_message_id(m->id, T0, "example.test");
+	assert_string_equal(m->message_id, want_id);
+	snprintf(want, sizeof(want), "<%s>", want_id);
+	free(want_id);
+	assert_header(m, "Message-Id", want);
+	assert_memory_equal(want, "<202502141548.", 14);
+	assert_non_null(header(m, "Date", buf, sizeof(buf)));
+	assert_non_null(strstr(buf, "14 Feb 2025 15:48:00"));
+	b = body(m);
+	assert_non_null(strstr(b, "Hi Jane Developer,\n"));
+	assert_non_null(strstr(b, "First piece: I queued it.\n\nSecond "
+			       "piece.\n"));
+	assert_non_null(strstr(b, "perfbot performance test service"));
+}
+
+/* The answer is routed like the report: its Message-ID leads back. */
+static void t_queue_routes_back(void **state)
+{
+	struct fx *f = *state;
+	struct outbox_mail rep = { 0 };
+	struct thread_report tr;
+	const char *ids[1];
+	char msgid[512];
+	int found = 0;
+
+	rep.id = "demo-004";
+	rep.kind = "report";
+	rep.message_id = REPORT_MSGID;
+	rep.sender = "perfbot@example.test";
+	rep.recipients = REPORT_RCPTS;
+	rep.message = "Subject: x\n\nreport\n";
+	rep.len = strlen(rep.message);
+	assert_int_equal(state_queue(&f->st, &rep, "x.yaml", REPORT_SUBJECT,
+				     T0 - 60, &f->err), 0);
+	parse(f, reply_mail);
+	ids[0] = f->r.in_reply_to;
+	assert_int_equal(state_route(&f->st, ids, 1, &f->tr, &found, &f->err),
+			 0);
+	assert_int_equal(found, 1);
+	assert_int_equal(answer(f, "", T0), 0);
+	queued(f, 2);
+	assert_string_equal(f->out[1].kind, "answer");
+	snprintf(msgid, sizeof(msgid), "%s", f->out[1].message_id);
+	ids[0] = msgid;
+	assert_int_equal(state_route(&f->st, ids, 1, &tr, &found, &f->err), 0);
+	assert_int_equal(found, 1);
+	assert_string_equal(tr.report_id, "demo-004");
+	assert_string_equal(tr.subject, REPORT_SUBJECT);
+	thread_report_release(&tr);
+}
+
+/* References: the last 19 of theirs plus their own id, 20 in all. */
+static void t_references_capped(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf raw = STRBUF_INIT, want = STRBUF_INIT;
+	char got[8192];
+	const char *p;
+	int i, n = 0;
+
+	sb_adds(&raw, "From: jane@example.test\nSubject: Re: x\n"
+		"Message-ID: <mine@example.test>\nReferences:");
+	for (i = 0; i < 25; i++)
+		sb_addf(&raw, " <ref-%02d@example.test>", i);
+	sb_adds(&raw, "\n\nhelp\n");
+	for (i = 6; i < 25; i++)
+		sb_addf(&want, "<ref-%02d@example.test> ", i);
+	sb_adds(&want, "<mine@example.test>");
+	parse(f, sb_str(&raw));
+	assert_int_equal(f->r.nrefs, 25);
+	thread(f, "[]");
+	assert_int_equal(answer(f, "", T0), 0);
+	queued(f, 1);
+	assert_non_null(header(&f->out[0], "References", got, sizeof(got)));
+	assert_string_equal(got, sb_str(&want));
+	for (p = got; (p = strchr(p, '<')); p++)
+		n++;
+	assert_int_equal(n, 20);
+	assert_header(&f->out[0], "In-Reply-To", "<mine@example.test>");
+	sb_release(&raw);
+	sb_release(&want);
+}
+
+/* No References of theirs: just their own id. */
+static void t_references_none(void **state)
+{
+	struct fx *f = *state;
+
+	parse(f, "From: jane@example.test\nSubject: hi\n"
+	      "Message-ID: <mine@example.test>\n\nhelp\n");
+	assert_int_equal(answer(f, "", T0), 0);
+	queued(f, 1);
+	assert_header(&f->out[0], "References", "<mine@example.test>");
+	assert_header(&f->out[0], "In-Reply-To", "<mine@example.test>");
+	assert_header(&f->out[0], "Subject", "Re: hi");
+	assert_header(&f->out[0], "To", "jane@example.test");
+	/* No report: no copies and no report header. */
+	assert_null(header(&f->out[0], "Cc", (char[64]){ 0 }, 64));
+	assert_null(header(&f->out[0], "X-Perfbot-Report", (char[64]){ 0 },
+			   64));
+	assert_string_equal(f->out[0].recipients, "[\"jane@example.test\"]");
+	assert_non_null(strstr(body(&f->out[0]), "Hi,\n"));
+}
+
+static void t_cc_capped(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "identity:\n  from: \"perfbot <perfbot@example.test>\"\n"
+	     "recipients:\n  max_cc: 2\n");
+	parse(f, reply_mail);
+	thread(f, "[\"perfbot@example.test\",\"jane@example.test\","
+	       "\"a@example.test\",\"b@example.test\",\"c@example.test\"]");
+	assert_int_equal(answer(f, "", T0), 0);
+	queued(f, 1);
+	assert_header(&f->out[0], "Cc", "a@example.test, b@example.test");
+	assert_string_equal(f->out[0].recipients, "[\"jane@example.test\","
+			    "\"a@example.test\",\"b@example.test\"]");
+}
+
+static void t_cc_none(void **state)
+{
+	struct fx *f = *state;
+	char buf[64];
+
+	load(f, "recipients:\n  max_cc: 0\n");
+	parse(f, reply_mail);
+	thread(f, REPORT_RCPTS);
+	assert_int_equal(answer(f, "", T0), 0);
+	queued(f, 1);
+	assert_null(header(&f->out[0], "Cc", buf, sizeof(buf)));
+	assert_string_equal(f->out[0].recipients, "[\"jane@example.test\"]");
+	/* The default sender when identity.from is not configured. */
+	assert_string_equal(f->out[0].sender, "perfbot@localhost");
+}
+
+/* One answer per (reply, tag): the UNIQUE constraint says no. */
+static void t_twice(void **state)
+{
+	struct fx *f = *state;
+	char first[64];
+
+	parse(f, reply_mail);
+	thread(f, REPORT_RCPTS);
+	assert_int_equal(answer(f, "", T0), 0);
+	assert_int_equal(answer(f, "", T0 + 60), -1);
+	assert_int_equal(f->err.code, EX_IOERR);
+	assert_non_null(strstr(f->err.msg, "UNIQUE"));
+	assert_int_equal(answer(f, NULL, T0 + 60), -1);	/* NULL is "" */
+	assert_int_equal(answer(f, "rt-0123456789abcdef", T0 + 60), 0);
+	assert_int_equal(answer(f, "rt-0123456789abcdef", T0 + 120), -1);
+	queued(f, 2);
+	snprintf(first, sizeof(first), "%s", f->out[0].id);
+	assert_string_not_equal(first, f->out[1].id);
+	assert_string_not_equal(f->out[0].message_id, f->out[1].message_id);
+	/* A different reply gets an answer of its own. */
+	reply_release(&f->r);
+	parse(f, "From: jane@example.test\nSubject: Re: x\n"
+	      "Message-ID: <reply-2@example.test>\n\nhelp\n");
+	assert_int_equal(answer(f, "", T0), 0);
+	queued(f, 3);
+}
+
+/* Without a Subject the report's is used, still with one "Re:". */
+static void t_subject_from_report(void **state)
+{
+	struct fx *f = *state;
+
+	parse(f, "From: jane@example.test\n"
+	      "Message-ID: <reply-3@example.test>\n\nhelp\n");
+	assert_null(f->r.subject);
+	thread(f, "[]");
+	free(f->tr.subject);
+	f->tr.subject = strdup("Re: " REPORT_SUBJECT);
+	assert_int_equal(answer(f, "", T0), 0);
+	queued(f, 1);
+	assert_header(&f->out[0], "Subject", "Re: " REPORT_SUBJECT);
+	assert_non_null(strstr(body(&f->out[0]), "Hi,\n"));
+}
+
+/* Quotes in the display name cannot break out of the To header. */
+static void t_hostile_name(void **state)
+{
+	struct fx *f = *state;
+	InternetAddressList *l;
+	char to[512];
+
+	parse(f, "From: \"Eve \\\" <x@evil.test>, \\\\ \" <eve@example.test>\n"
+	      "Subject: Re: x\nMessage-ID: <reply-4@example.test>\n\nhelp\n");
+	assert_string_equal(f->r.from_addr, "eve@example.test");
+	assert_int_equal(answer(f, "", T0), 0);
+	queued(f, 1);
+	assert_string_equal(f->out[0].recipients, "[\"eve@example.test\"]");
+	assert_non_null(header(&f->out[0], "To", to, sizeof(to)));
+	assert_non_null(strstr(to, "<eve@example.test>"));
+	/* One address, Eve's, whatever her name holds. */
+	l = internet_address_list_parse(NULL, to);
+	assert_non_null(l);
+	assert_int_equal(internet_address_list_length(l), 1);
+	assert_string_equal(internet_address_mailbox_get_addr(
+		INTERNET_ADDRESS_MAILBOX(internet_address_list_get_address(l,
+									   0))),
+		"eve@example.test");
+	g_object_unref(l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_subject),
+		cmocka_unit_test(t_subject_not_a_prefix),
+		cmocka_unit_test(t_subject_controls),
+		cmocka_unit_test_setup_teardown(t_piece_help, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_piece_plain, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_piece_missing, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_piece_templates_dir, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_queue_headers, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_queue_routes_back, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_references_capped, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_references_none, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_cc_capped, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_cc_none, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_twice, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_subject_from_report, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_hostile_name, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

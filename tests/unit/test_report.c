@@ -1,0 +1,706 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for src/render/report.c and src/compose/reportmail.c: the
+ * report of the demo manifests (subject, addressees, Message-ID, the
+ * template context, the body and the mail against the golden files), the
+ * classic template, a regression with its Closes: link, a comparison with
+ * nothing worth a mail, the host description file and its fallback, and
+ * the small helpers report_message_id() and text_one_line(). Run from
+ * the repository root: fixtures, config/ and templates/ are read by
+ * relative path.
+ */
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "perfbot/config.h"
+#include "perfbot/fileio.h"
+#include "perfbot/log.h"
+#include "perfbot/mail.h"
+#include "perfbot/manifest.h"
+#include "perfbot/report.h"
+#include "perfbot/reportmail.h"
+
+#define SHIPPED "config/perfbot.yaml"
+#define HACKBENCH "fixtures/manifests/hackbench-pipe.yaml"
+#define AIM7 "fixtures/manifests/aim7-xfs-iversion.yaml"
+#define SEED4 "fixtures/seeds/004"
+#define T0 1739548080	/* 2025-02-14 15:48:00 UTC, as the golden files */
+#define MSGID4 "202502141548.7c8c8447-perfbot@example.test"
+#define SUBJECT4 "[linux-next:master] [pipe]  f017b0a495:  " \
+	"hackbench.throughput 10.5% improvement"
+#define ICL2 "128 threads 2 sockets Intel(R) Xeon(R) Gold 6338 CPU @ " \
+	"2.00GHz (Ice Lake) with 256G memory"
+
+struct fx {
+	char dir[64];
+	struct config cfg;
+	struct manifest m;
+	int have_m;
+	struct report r;
+	struct pb_err err;
+	enum log_level level;
+};
+
+static int setup(void **state)
+{
+	static const char pattern[] = "/tmp/test_report.XXXXXX";
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	memcpy(f->dir, pattern, sizeof(pattern));
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	f->level = log_get_level();
+	*state = f;
+	if (config_load(&f->cfg, SHIPPED, &f->err)) {
+		fprintf(stderr, "%s\n", f->err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	log_set_level(f->level);
+	report_release(&f->r);
+	if (f->have_m)
+		manifest_release(&f->m);
+	config_release(&f->cfg);
+	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+static void load_manifest(struct fx *f, const char *path)
+{
+	if (f->have_m)
+		manifest_release(&f->m);
+	f->have_m = 0;
+	if (manifest_load(&f->m, path, &f->err))
+		fail_msg("%s", f->err.msg);
+	f->have_m = 1;
+}
+
+static int build(struct fx *f, const char *tmpl, time_t now)
+{
+	struct report_opts o = { tmpl, now };
+
+	report_release(&f->r);
+	memset(&f->err, 0, sizeof(f->err));
+	return report_build(&f->r, &f->m, &f->cfg, &o, &f->err);
+}
+
+static void build_ok(struct fx *f, const char *manifest, const char *tmpl)
+{
+	load_manifest(f, manifest);
+	if (build(f, tmpl, T0))
+		fail_msg("report_build: %s", f->err.msg);
+}
+
+static void read_text(const char *path, struct strbuf *sb)
+{
+	struct pb_err err;
+
+	sb_init(sb, 1 << 20);
+	if (file_read(path, 1 << 20, 1, sb, &err))
+		fail_msg("%s", err.msg);
+}
+
+static void put(const char *path, const char *text)
+{
+	struct pb_err err;
+
+	if (file_write_atomic(path, text, strlen(text), 0644, &err))
+		fail_msg("%s", err.msg);
+}
+
+static const char *in_dir(const struct fx *f, const char *name, char *buf,
+			  size_t len)
+{
+	snprintf(buf, len, "%s/%s", f->dir, name);
+	return buf;
+}
+
+/* Copy 'src' to <dir>/<name>, replacing 'from' by 'to' when given. */
+static void copy(const struct fx *f, const char *src, const char *name,
+		 const char *from, const char *to)
+{
+	struct strbuf in, out = STRBUF_INIT;
+	char path[256];
+	const char *p;
+
+	read_text(src, &in);
+	p = from ? strstr(sb_str(&in), from) : NULL;
+	if (from && !p)
+		fail_msg("%s: no '%s'", src, from);
+	if (p) {
+		sb_add(&out, in.buf, (size_t)(p - in.buf));
+		sb_adds(&out, to);
+		sb_adds(&out, p + strlen(from));
+	} else {
+		sb_adds(&out, sb_str(&in));
+	}
+	put(in_dir(f, name, path, sizeof(path)), sb_str(&out));
+	sb_release(&in);
+	sb_release(&out);
+}
+
+static void mkdir_in(const struct fx *f, const char *name)
+{
+	char path[256];
+
+	assert_int_equal(mkdir(in_dir(f, name, path, sizeof(path)), 0700), 0);
+}
+
+/* A copy of seed 004 in the temp dir: base/, head/ and manifest.yaml. */
+static void seed_copy(struct fx *f, const char *base_from, const char *head,
+		      const char *tbox, const char *manifest)
+{
+	char path[256];
+
+	mkdir_in(f, "base");
+	mkdir_in(f, "head");
+	copy(f, SEED4 "/base/job.yaml", "base/job.yaml", NULL, NULL);
+	copy(f, SEED4 "/base/matrix.json", "base/matrix.json", NULL, NULL);
+	copy(f, base_from, "head/job.yaml", tbox ? "tbox_group: lkp-icl-2sp2" :
+	     NULL, tbox);
+	copy(f, head, "head/matrix.json", NULL, NULL);
+	put(in_dir(f, "manifest.yaml", path, sizeof(path)), manifest);
+	load_manifest(f, path);
+}
+
+#define SEED_MANIFEST \
+	"base: { commit: 262b2fa99cbe02a715ce23981c2c30685ccf3a93, " \
+	"subject: \"pipe: a\", result_root: base }\n" \
+	"head: { commit: f017b0a4951fac8f150232661b2cc0b67e0c57f0, " \
+	"subject: \"pipe: b\", author: \"Mirela Sandu " \
+	"<mirela.sandu@example.test>\", result_root: head }\n"
+
+static const char *ctx_str(const struct fx *f, const char *path)
+{
+	json_t *v = f->r.ctx;
+	char key[64];
+	const char *p = path, *dot;
+
+	while ((dot = strchr(p, '.'))) {
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - p), p);
+		v = json_object_get(v, key);
+		p = dot + 1;
+	}
+	v = json_object_get(v, p);
+	if (!json_is_string(v))
+		fail_msg("context '%s' is not a string", path);
+	return json_string_value(v);
+}
+
+/* ------------------------------------------------------------------ */
+/* the demo report                                                     */
+
+static void t_hackbench(void **state)
+{
+	struct fx *f = *state;
+	const char *job;
+
+	build_ok(f, HACKBENCH, NULL);
+	assert_int_equal(f->r.worth, 1);
+	assert_int_equal(f->r.regression, 0);
+	assert_string_equal(f->r.id, "demo-004");
+	assert_string_equal(f->r.subject, SUBJECT4);
+	assert_string_equal(f->r.message_id, MSGID4);
+	assert_int_equal(f->r.date, T0);
+	assert_string_equal(f->r.from, "perfbot <perfbot@example.test>");
+	assert_int_equal(json_array_size(f->r.to), 1);
+	assert_string_equal(json_string_value(json_array_get(f->r.to, 0)),
+			    "Mirela Sandu <mirela.sandu@example.test>");
+	assert_int_equal(json_array_size(f->r.cc), 1);
+	assert_string_equal(json_string_value(json_array_get(f->r.cc, 0)),
+			    "perf-reports@example.test");
+	job = f->r.job_yaml;
+	assert_string_equal(job + strlen(job) - strlen("seeds/004/head/"
+							"job.yaml"),
+			    "seeds/004/head/job.yaml");
+	assert_null(f->r.kconfig_file);
+	assert_non_null(strstr(f->r.body, "perfbot noticed a 10.5% "
+			       "improvement of hackbench.throughput on:\n"));
+	assert_non_null(strstr(f->r.body, "test machine: " ICL2 "\n"));
+	assert_null(strstr(f->r.body, "Reported-by"));	/* no trailers */
+}
+
+/* The body is the one of the golden file (tests/golden). */
+static void t_hackbench_golden_body(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf golden;
+
+	build_ok(f, HACKBENCH, NULL);
+	read_text("fixtures/golden/report-004.expected", &golden);
+	if (!strstr(sb_str(&golden), f->r.body))
+		fail_msg("the body is not in report-004.expected:\n%s",
+			 f->r.body);
+	sb_release(&golden);
+}
+
+static void t_context(void **state)
+{
+	static const char *const params[][2] = {
+		{ "nr_threads", "800%" }, { "iterations", "4" },
+		{ "mode", "threads" }, { "ipc", "pipe" },
+		{ "cpufreq_governor", "performance" },
+	};
+	struct fx *f = *state;
+	json_t *p, *charts, *runs;
+	const char *table;
+	size_t i;
+
+	build_ok(f, HACKBENCH, NULL);
+	assert_string_equal(ctx_str(f, "headline.metric"),
+			    "hackbench.throughput");
+	assert_string_equal(ctx_str(f, "headline.change"), "10.5%");
+	assert_string_equal(ctx_str(f, "headline.kind"), "improvement");
+	assert_true(json_is_false(json_object_get(json_object_get(f->r.ctx,
+			"headline"), "regression")));
+	assert_string_equal(ctx_str(f, "report_id"), "demo-004");
+	assert_string_equal(ctx_str(f, "message_id"), MSGID4);
+	assert_string_equal(ctx_str(f, "testcase"), "hackbench");
+	assert_string_equal(ctx_str(f, "tbox_group"), "lkp-icl-2sp2");
+	assert_string_equal(ctx_str(f, "machine"), ICL2);
+	assert_string_equal(ctx_str(f, "commit.short"), "f017b0a495");
+	assert_string_equal(ctx_str(f, "commit.tree"), "linux-next");
+	assert_string_equal(ctx_str(f, "commit.subsystem"), "pipe");
+	assert_string_equal(ctx_str(f, "base.sha"),
+			    "262b2fa99cbe02a715ce23981c2c30685ccf3a93");
+	assert_string_equal(ctx_str(f, "closes_url"), "https://lore.example."
+			    "test/perf/" MSGID4);
+	assert_string_equal(ctx_str(f, "reported_by"),
+			    "perfbot <perfbot@example.test>");
+	/* Parameters in the order of job.yaml. */
+	p = json_object_get(f->r.ctx, "parameters");
+	assert_int_equal(json_array_size(p), 5);
+	for (i = 0; i < 5; i++) {
+		json_t *kv = json_array_get(p, i);
+
+		assert_string_equal(json_string_value(json_object_get(kv,
+								      "key")),
+				    params[i][0]);
+		assert_string_equal(json_string_value(json_object_get(kv,
+								      "value")),
+				    params[i][1]);
+	}
+	/* The LKP table: 89 '=' then the axes. */
+	table = ctx_str(f, "table");
+	assert_int_equal(strspn(table, "="), 89);
+	assert_int_equal(table[89], '\n');
+	assert_non_null(strstr(table, "compiler/cpufreq_governor/ipc/"));
+	assert_int_not_equal(table[strlen(table) - 1], '\n');
+	/* Charts: the headline first, then others, at most 4. */
+	charts = json_object_get(f->r.ctx, "charts");
+	assert_true(json_array_size(charts) >= 1);
+	assert_true(json_array_size(charts) <= 4);
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(charts, 0), "metric")), "hackbench.throughput");
+	for (i = 0; i < json_array_size(charts); i++)
+		assert_true(json_string_length(json_object_get(
+			json_array_get(charts, i), "chart")) > 0);
+	for (i = 1; i < json_array_size(charts); i++)
+		assert_string_not_equal(json_string_value(json_object_get(
+			json_array_get(charts, i), "metric")),
+			"hackbench.throughput");
+	runs = json_object_get(f->r.ctx, "runs");
+	assert_true(json_integer_value(json_object_get(runs, "base")) > 0);
+	assert_true(json_integer_value(json_object_get(runs, "head")) > 0);
+}
+
+/* Same id and time: same Message-ID; another minute: another one. */
+static void t_message_id_stable(void **state)
+{
+	struct fx *f = *state;
+	char first[128];
+
+	build_ok(f, HACKBENCH, NULL);
+	snprintf(first, sizeof(first), "%s", f->r.message_id);
+	assert_int_equal(build(f, NULL, T0), 0);
+	assert_string_equal(f->r.message_id, first);
+	assert_int_equal(build(f, NULL, T0 + 59), 0);
+	assert_string_equal(f->r.message_id, first);	/* same minute */
+	assert_int_equal(build(f, NULL, T0 + 60), 0);
+	assert_string_equal(f->r.message_id, "202502141549.7c8c8447-perfbot@"
+			    "example.test");
+	assert_int_equal(f->r.date, T0 + 60);
+}
+
+static void t_classic_template(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf golden;
+	char *modern;
+
+	build_ok(f, HACKBENCH, NULL);
+	modern = strdup(f->r.body);
+	assert_int_equal(build(f, "report-classic", T0), 0);
+	assert_string_not_equal(f->r.body, modern);
+	assert_string_equal(f->r.subject, SUBJECT4);
+	free(modern);
+	/* The golden classic report of seed 003. */
+	build_ok(f, AIM7, "report-classic");
+	read_text("fixtures/golden/report-003-classic.expected", &golden);
+	if (!strstr(sb_str(&golden), f->r.body))
+		fail_msg("the body is not in report-003-classic.expected:\n%s",
+			 f->r.body);
+	sb_release(&golden);
+}
+
+static void t_template_errors(void **state)
+{
+	struct fx *f = *state;
+
+	load_manifest(f, HACKBENCH);
+	assert_int_equal(build(f, "../templates/report", T0), -1);
+	assert_int_equal(f->err.code, EX_USAGE);
+	assert_non_null(strstr(f->err.msg, "a name, not a path"));
+	assert_null(f->r.body);
+	assert_null(f->r.id);
+	assert_int_equal(build(f, "no-such-template", T0), -1);
+	assert_non_null(strstr(f->err.msg, "no-such-template.txt"));
+}
+
+static void t_regression(void **state)
+{
+	struct fx *f = *state;
+	char url[256];
+
+	build_ok(f, AIM7, NULL);
+	assert_int_equal(f->r.worth, 1);
+	assert_int_equal(f->r.regression, 1);
+	assert_string_equal(f->r.id, "demo-003");
+	assert_string_equal(ctx_str(f, "headline.kind"), "regression");
+	assert_true(json_is_true(json_object_get(f->r.ctx, "regression")));
+	assert_memory_equal(f->r.subject, "[linus:master] ", 15);
+	assert_non_null(strstr(f->r.subject, " regression"));
+	assert_string_equal(ctx_str(f, "message_id"), f->r.message_id);
+	snprintf(url, sizeof(url), "https://lore.example.test/perf/%s",
+		 f->r.message_id);
+	assert_string_equal(ctx_str(f, "closes_url"), url);
+	assert_non_null(strstr(f->r.body, "| Closes: "));
+	assert_non_null(strstr(f->r.body, url));
+	assert_non_null(strstr(f->r.body, "| Reported-by: perfbot "
+			       "<perfbot@example.test>"));
+}
+
+/* ------------------------------------------------------------------ */
+/* nothing worth a mail                                                */
+
+static void t_not_worth(void **state)
+{
+	struct fx *f = *state;
+	char first[64];
+
+	seed_copy(f, SEED4 "/base/job.yaml", SEED4 "/base/matrix.json", NULL,
+		  SEED_MANIFEST);
+	assert_int_equal(build(f, NULL, T0), 0);
+	assert_int_equal(f->r.worth, 0);
+	assert_int_equal(f->r.regression, 0);
+	assert_non_null(f->r.id);
+	assert_int_equal(strlen(f->r.id), 16);
+	assert_int_equal(strspn(f->r.id, "0123456789abcdef"), 16);
+	assert_null(f->r.message_id);
+	assert_null(f->r.subject);
+	assert_null(f->r.body);
+	assert_null(f->r.ctx);
+	/* The derived id is stable. */
+	snprintf(first, sizeof(first), "%s", f->r.id);
+	assert_int_equal(build(f, NULL, T0 + 3600), 0);
+	assert_string_equal(f->r.id, first);
+}
+
+/* ------------------------------------------------------------------ */
+/* the test machine                                                    */
+
+static void t_host_missing(void **state)
+{
+	struct fx *f = *state;
+
+	log_set_level(LOG_QUIET);
+	seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json",
+		  "tbox_group: lkp-nosuch-9", "id: host-1\n" SEED_MANIFEST);
+	assert_int_equal(build(f, NULL, T0), 0);
+	assert_int_equal(f->r.worth, 1);
+	assert_string_equal(ctx_str(f, "tbox_group"), "lkp-nosuch-9");
+	assert_string_equal(ctx_str(f, "machine"), "lkp-nosuch-9");
+	assert_non_null(strstr(f->r.body, "test machine: lkp-nosuch-9\n"));
+}
+
+/* A host name that would climb out of config/hosts is not a path. */
+static void t_host_not_a_path(void **state)
+{
+	static const char *const bad[] = {
+		"../hosts/lkp-icl-2sp2", "./lkp-icl-2sp2", ".lkp-icl-2sp2",
+		"lkp icl 2sp2",
+	};
+	struct fx *f = *state;
+	char tbox[128];
+	size_t i;
+
+	log_set_level(LOG_QUIET);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		assert_int_equal(mkdir(f->dir, 0700), 0);
+		snprintf(tbox, sizeof(tbox), "tbox_group: \"%s\"", bad[i]);
+		seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json",
+			  tbox, "id: host-2\n" SEED_MANIFEST);
+		assert_int_equal(build(f, NULL, T0), 0);
+		assert_string_equal(ctx_str(f, "tbox_group"), bad[i]);
+		assert_string_equal(ctx_str(f, "machine"), bad[i]);
+	}
+}
+
+/* data.hosts points the descriptions elsewhere. */
+static void t_host_dir(void **state)
+{
+	struct fx *f = *state;
+	char yaml[512], path[256];
+
+	mkdir_in(f, "hosts");
+	put(in_dir(f, "hosts/lkp-icl-2sp2.yaml", path, sizeof(path)),
+	    "description: \"a box in the test\"\n");
+	snprintf(yaml, sizeof(yaml), "identity:\n  from: \"bot <bot@example."
+		 "test>\"\ndata:\n  hosts: \"%s/hosts\"\n", f->dir);
+	put(in_dir(f, "perfbot.yaml", path, sizeof(path)), yaml);
+	config_release(&f->cfg);
+	assert_int_equal(config_load(&f->cfg, path, &f->err), 0);
+	build_ok(f, HACKBENCH, NULL);
+	assert_string_equal(ctx_str(f, "machine"), "a box in the test");
+	/* Defaults without identity.message_id_domain / archive_url. */
+	assert_string_equal(f->r.message_id, "202502141548.7c8c8447-perfbot@"
+			    "localhost");
+	assert_true(json_is_null(json_object_get(f->r.ctx, "closes_url")));
+	assert_string_equal(f->r.from, "bot <bot@example.test>");
+}
+
+/* ------------------------------------------------------------------ */
+/* helpers                                                             */
+
+static void t_report_message_id(void **state)
+{
+	char *a = report_message_id("demo-004", T0, "example.test");
+	char *b = report_message_id("demo-004", T0, NULL);
+	char *c = report_message_id("demo-004", T0, "");
+	char *d = report_message_id("demo-005", 0, "x.test");
+
+	(void)state;
+	assert_string_equal(a, MSGID4);
+	assert_string_equal(b, "202502141548.7c8c8447-perfbot@localhost");
+	assert_string_equal(c, b);
+	assert_memory_equal(d, "197001010000.", 13);
+	assert_int_equal(strlen(d), strlen("197001010000.12345678-perfbot@"
+					   "x.test"));
+	assert_string_not_equal(d + 13, "7c8c8447-perfbot@x.test");
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+
+static void t_text_one_line(void **state)
+{
+	char s[] = "a\r\nb\tc\x01\x1f\x7f" "d caf\xc3\xa9";
+	char e[] = "";
+
+	(void)state;
+	text_one_line(s);
+	assert_string_equal(s, "a  b c   d caf\xc3\xa9");
+	text_one_line(e);
+	assert_string_equal(e, "");
+}
+
+/* ------------------------------------------------------------------ */
+/* the mail                                                            */
+
+static void t_mail_golden(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf msg = STRBUF_INIT, mbox = STRBUF_INIT, golden;
+	char *sender = NULL, *rcpts = NULL;
+
+	build_ok(f, HACKBENCH, NULL);
+	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
+				     &f->err), 0);
+	assert_string_equal(sender, "perfbot@example.test");
+	assert_string_equal(rcpts, "[\"mirela.sandu@example.test\","
+			    "\"perf-reports@example.test\"]");
+	assert_non_null(strstr(sb_str(&msg), "\nContent-Type: multipart/mixed;"
+			       " boundary="));
+	assert_non_null(strstr(sb_str(&msg), "\nAuto-Submitted: "
+			       "auto-generated\n"));
+	assert_non_null(strstr(sb_str(&msg), "\nX-Perfbot-Report: demo-004\n"));
+	assert_non_null(strstr(sb_str(&msg), "\nMessage-Id: <" MSGID4 ">\n"));
+	assert_non_null(strstr(sb_str(&msg), "Content-Disposition: attachment;"
+			       " filename=job.yaml\n"));
+	assert_non_null(strstr(sb_str(&msg), "Content-Disposition: attachment;"
+			       " filename=reproduce\n"));
+	assert_null(strstr(sb_str(&msg), "filename=config"));
+	assert_non_null(strstr(sb_str(&msg), "# Reproduce perfbot report "
+			       "demo-004:\n"));
+	/* Byte for byte what 'perfbot report --dry-run' prints. */
+	assert_int_equal(mbox_append(&mbox, sender, f->r.date, msg.buf,
+				     msg.len), 0);
+	read_text("fixtures/golden/report-004.expected", &golden);
+	assert_string_equal(sb_str(&mbox), sb_str(&golden));
+	sb_release(&golden);
+	sb_release(&mbox);
+	sb_release(&msg);
+	free(sender);
+	free(rcpts);
+}
+
+/* kconfig_file: attached as 'config'. */
+static void t_mail_kconfig(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf msg = STRBUF_INIT;
+	char *sender = NULL, *rcpts = NULL, path[256];
+
+	put(in_dir(f, "config-6.8", path, sizeof(path)),
+	    "CONFIG_X86_64=y\n# CONFIG_KASAN is not set\n");
+	seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json", NULL,
+		  "id: kc-1\nkconfig_file: config-6.8\n"
+		  "cc: [\"Jane <jane@example.test>\", list@example.test]\n"
+		  SEED_MANIFEST);
+	assert_int_equal(build(f, NULL, T0), 0);
+	assert_non_null(f->r.kconfig_file);
+	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
+				     &f->err), 0);
+	assert_non_null(strstr(sb_str(&msg), "filename=config\n"));
+	assert_non_null(strstr(sb_str(&msg), "\n# CONFIG_KASAN is not set\n"));
+	assert_string_equal(rcpts, "[\"mirela.sandu@example.test\","
+			    "\"jane@example.test\",\"list@example.test\","
+			    "\"perf-reports@example.test\"]");
+	sb_release(&msg);
+	free(sender);
+	free(rcpts);
+	/* A job.yaml gone by the time the mail is made: an error. */
+	free(f->r.job_yaml);
+	f->r.job_yaml = strdup(in_dir(f, "gone/job.yaml", path, sizeof(path)));
+	sb_init(&msg, 0);
+	sender = rcpts = NULL;
+	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
+				     &f->err), -1);
+	assert_int_equal(f->err.code, EX_NOINPUT);
+	assert_null(sender);
+	assert_null(rcpts);
+	sb_release(&msg);
+}
+
+/* Recipients: the author (unless recipients.to_author is off), to, cc. */
+static void t_recipients(void **state)
+{
+	struct fx *f = *state;
+	char path[256];
+
+	put(in_dir(f, "perfbot.yaml", path, sizeof(path)),
+	    "recipients:\n  to_author: false\n");
+	config_release(&f->cfg);
+	assert_int_equal(config_load(&f->cfg, path, &f->err), 0);
+	load_manifest(f, HACKBENCH);
+	assert_int_equal(build(f, NULL, T0), -1);
+	assert_int_equal(f->err.code, EX_DATAERR);
+	assert_non_null(strstr(f->err.msg, "no recipients"));
+	assert_null(f->r.id);
+	put(path, "recipients:\n  to_author: true\n  to: [\"MIRELA.sandu@"
+	    "example.test\", x@example.test]\n  cc: [x@example.test]\n");
+	config_release(&f->cfg);
+	assert_int_equal(config_load(&f->cfg, path, &f->err), 0);
+	assert_int_equal(build(f, NULL, T0), 0);
+	/* the author's address once, whatever its case; To wins over Cc */
+	assert_int_equal(json_array_size(f->r.to), 2);
+	assert_string_equal(json_string_value(json_array_get(f->r.to, 1)),
+			    "x@example.test");
+	assert_int_equal(json_array_size(f->r.cc), 0);
+}
+
+/*
+ * Each address once across To and Cc (To winning), whatever its display
+ * name or case: the author named in the manifest, the same address bare
+ * in recipients.to and again in Cc give one recipient.
+ */
+static void t_recipients_unique(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf msg = STRBUF_INIT;
+	char *sender = NULL, *rcpts = NULL, path[256];
+
+	put(in_dir(f, "perfbot.yaml", path, sizeof(path)),
+	    "recipients:\n  to: [mirela.sandu@example.test]\n"
+	    "  cc: [\"Mirela <MIRELA.SANDU@example.test>\", "
+	    "perf@example.test]\n");
+	config_release(&f->cfg);
+	assert_int_equal(config_load(&f->cfg, path, &f->err), 0);
+	build_ok(f, HACKBENCH, NULL);
+	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
+				     &f->err), 0);
+	sb_release(&msg);
+	free(sender);
+	if (strcmp(rcpts, "[\"mirela.sandu@example.test\","
+		   "\"perf@example.test\"]")) {
+		char got[512];
+
+		snprintf(got, sizeof(got), "%s", rcpts);
+		free(rcpts);
+		fail_msg("duplicate recipients: envelope %s, To %zu, "
+			 "Cc %zu", got, json_array_size(f->r.to),
+			 json_array_size(f->r.cc));
+	}
+	free(rcpts);
+	assert_int_equal(json_array_size(f->r.to), 1);
+	assert_int_equal(json_array_size(f->r.cc), 1);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(t_hackbench),
+		T(t_hackbench_golden_body),
+		T(t_context),
+		T(t_message_id_stable),
+		T(t_classic_template),
+		T(t_template_errors),
+		T(t_regression),
+		T(t_not_worth),
+		T(t_host_missing),
+		T(t_host_not_a_path),
+		T(t_host_dir),
+		cmocka_unit_test(t_report_message_id),
+		cmocka_unit_test(t_text_one_line),
+		T(t_mail_golden),
+		T(t_mail_kconfig),
+		T(t_recipients),
+		T(t_recipients_unique),
+	};
+#undef T
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for src/ingest/secret.c: password_env, password_file (first
+ * line only, CRLF, empty, missing, too large), password_command (argv
+ * without a shell, failing, silent, chatty), the inline password, the
+ * order of precedence, and that no error message ever holds the secret.
+ * The command timeout (10 s) is not exercised.
+ */
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "perfbot/config.h"
+#include "perfbot/fileio.h"
+#include "perfbot/secret.h"
+
+#define SECRET "s3cret-Tr0ub4dor"
+#define ENV_NAME "PERFBOT_TEST_SECRET_PW"
+
+struct fx {
+	char dir[64];
+	char path[128];		/* <dir>/perfbot.yaml */
+	struct config cfg;
+	int loaded;
+	struct pb_err err;
+	char *secret;
+};
+
+static int setup(void **state)
+{
+	static const char pattern[] = "/tmp/test_secret.XXXXXX";
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	memcpy(f->dir, pattern, sizeof(pattern));
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->path, sizeof(f->path), "%s/perfbot.yaml", f->dir);
+	unsetenv(ENV_NAME);
+	*state = f;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	unsetenv(ENV_NAME);
+	secret_free(f->secret);
+	if (f->loaded)
+		config_release(&f->cfg);
+	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+static void put(const char *path, const char *text, size_t len)
+{
+	struct pb_err err;
+
+	if (file_write_atomic(path, text, len, 0600, &err))
+		fail_msg("%s", err.msg);
+}
+
+/* '<dir>/<name>' into 'buf'. */
+static const char *in_dir(const struct fx *f, const char *name, char *buf,
+			  size_t len)
+{
+	snprintf(buf, len, "%s/%s", f->dir, name);
+	return buf;
+}
+
+/* Load a configuration made of 'yaml' (mode 0600, so 'password' is ok). */
+static void load(struct fx *f, const char *yaml)
+{
+	put(f->path, yaml, strlen(yaml));
+	if (f->loaded)
+		config_release(&f->cfg);
+	f->loaded = 0;
+	if (config_load(&f->cfg, f->path, &f->err))
+		fail_msg("config: %s", f->err.msg);
+	f->loaded = 1;
+}
+
+static void load_file_key(struct fx *f, const char *file)
+{
+	char yaml[512];
+
+	snprintf(yaml, sizeof(yaml), "smtp:\n  password_file: \"%s\"\n",
+		 file);
+	load(f, yaml);
+}
+
+static int get(struct fx *f, const char *sec)
+{
+	secret_free(f->secret);
+	f->secret = (char *)0x1;	/* secret_get must set it */
+	memset(&f->err, 0, sizeof(f->err));
+	return secret_get(&f->cfg, sec, &f->secret, &f->err);
+}
+
+static void assert_secret(struct fx *f, const char *sec, const char *want)
+{
+	if (get(f, sec))
+		fail_msg("secret_get: %s", f->err.msg);
+	assert_non_null(f->secret);
+	assert_string_equal(f->secret, want);
+}
+
+/* Fails with 'code', names 'key', and never shows the secret. */
+static void assert_fails(struct fx *f, const char *sec, int code,
+			 const char *key)
+{
+	assert_int_equal(get(f, sec), -1);
+	assert_null(f->secret);
+	if (f->err.code != code || !strstr(f->err.msg, key))
+		fail_msg("got %d '%s', want %d '...%s...'", f->err.code,
+			 f->err.msg, code, key);
+	if (strstr(f->err.msg, SECRET) || strstr(f->err.msg, "s3cret"))
+		fail_msg("the secret leaked into '%s'", f->err.msg);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void t_none(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "smtp:\n  url: smtp://127.0.0.1:25\n");
+	assert_int_equal(get(f, "smtp"), 0);
+	assert_null(f->secret);
+	assert_int_equal(get(f, "imap"), 0);
+	assert_null(f->secret);
+}
+
+static void t_env(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "smtp:\n  password_env: " ENV_NAME "\n");
+	assert_int_equal(setenv(ENV_NAME, SECRET, 1), 0);
+	assert_secret(f, "smtp", SECRET);
+	assert_int_equal(get(f, "imap"), 0);
+	assert_null(f->secret);
+}
+
+static void t_env_unset_or_empty(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "imap:\n  password_env: " ENV_NAME "\n");
+	assert_fails(f, "imap", EX_CONFIG, "imap.password_env");
+	assert_non_null(strstr(f->err.msg, "'" ENV_NAME "' is not set"));
+	assert_int_equal(setenv(ENV_NAME, "", 1), 0);
+	assert_fails(f, "imap", EX_CONFIG, "imap.password_env");
+}
+
+static void t_file_first_line(void **state)
+{
+	static const char text[] = SECRET "\nsecond line\n";
+	struct fx *f = *state;
+	char path[128];
+
+	put(in_dir(f, "pw", path, sizeof(path)), text, strlen(text));
+	load_file_key(f, path);
+	assert_secret(f, "smtp", SECRET);
+}
+
+static void t_file_crlf_and_no_newline(void **state)
+{
+	static const char crlf[] = SECRET "\r\nsecond\r\n";
+	struct fx *f = *state;
+	char path[128];
+
+	put(in_dir(f, "pw", path, sizeof(path)), crlf, strlen(crlf));
+	load_file_key(f, path);
+	assert_secret(f, "smtp", SECRET);
+	put(path, SECRET, strlen(SECRET));
+	assert_secret(f, "smtp", SECRET);
+	/* Inner blanks belong to the password. */
+	put(path, " a b \n", 6);
+	assert_secret(f, "smtp", " a b ");
+}
+
+static void t_file_empty(void **state)
+{
+	struct fx *f = *state;
+	char path[128];
+
+	put(in_dir(f, "pw", path, sizeof(path)), "", 0);
+	load_file_key(f, path);
+	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_file");
+	assert_non_null(strstr(f->err.msg, "is empty"));
+	/* An empty first line: the second line is not the password. */
+	put(path, "\n" SECRET "\n", strlen(SECRET) + 2);
+	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_file");
+	put(path, "\r\n" SECRET, strlen(SECRET) + 2);
+	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_file");
+}
+
+static void t_file_missing(void **state)
+{
+	struct fx *f = *state;
+	char path[128];
+
+	load_file_key(f, in_dir(f, "no-such-file", path, sizeof(path)));
+	assert_fails(f, "smtp", EX_NOINPUT, "smtp.password_file: ");
+	assert_non_null(strstr(f->err.msg, "no-such-file"));
+}
+
+/* Larger than 4096 bytes, or a NUL byte: refused, nothing echoed. */
+static void t_file_too_large_or_binary(void **state)
+{
+	struct fx *f = *state;
+	char path[128], big[5000];
+
+	memset(big, 'k', sizeof(big));
+	memcpy(big, SECRET "\n", strlen(SECRET) + 1);
+	put(in_dir(f, "pw", path, sizeof(path)), big, sizeof(big));
+	load_file_key(f, path);
+	assert_fails(f, "smtp", EX_DATAERR, "smtp.password_file: ");
+	put(path, SECRET "\0x\n", strlen(SECRET) + 3);
+	assert_fails(f, "smtp", EX_DATAERR, "smtp.password_file: ");
+}
+
+static void t_command(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "smtp:\n  password_command: [\"/bin/echo\", \"" SECRET
+	     "\"]\n");
+	assert_secret(f, "smtp", SECRET);
+	/* No shell: a metacharacter is just an argument. */
+	load(f, "smtp:\n  password_command: [\"/bin/echo\", \"$HOME;x\"]\n");
+	assert_secret(f, "smtp", "$HOME;x");
+	/* Found on PATH; first line only. */
+	load(f, "imap:\n  password_command: [printf, \"" SECRET
+	     "\\r\\nline 2\\n\"]\n");
+	assert_secret(f, "imap", SECRET);
+}
+
+static void t_command_fails(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "smtp:\n  password_command: [\"/bin/false\"]\n");
+	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_command");
+	assert_non_null(strstr(f->err.msg, "failed or printed nothing"));
+	/* Prints the secret but exits 1: still a failure, nothing echoed. */
+	load(f, "smtp:\n  password_command: [/bin/sh, -c, \"echo " SECRET
+	     "; exit 1\"]\n");
+	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_command");
+	load(f, "smtp:\n  password_command: [\"/nonexistent/pass\", show]\n");
+	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_command");
+	load(f, "smtp:\n  password_command: []\n");
+	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_command");
+}
+
+static void t_command_silent(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "smtp:\n  password_command: [\"/bin/true\"]\n");
+	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_command");
+	load(f, "smtp:\n  password_command: [/bin/sh, -c, \"echo; echo "
+	     SECRET "\"]\n");
+	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_command");
+}
+
+/* More output than a secret can be: refused. */
+static void t_command_chatty(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "smtp:\n  password_command: [/bin/sh, -c, \"head -c 100000 "
+	     "/dev/zero | tr '\\\\0' k\"]\n");
+	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_command");
+}
+
+static void t_inline(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "smtp:\n  password: \"" SECRET "\"\n");
+	assert_secret(f, "smtp", SECRET);
+	assert_int_equal(get(f, "imap"), 0);
+	assert_null(f->secret);
+}
+
+/* password_env, then password_file, then password_command, then password. */
+static void t_precedence(void **state)
+{
+	struct fx *f = *state;
+	char path[128], yaml[512];
+
+	put(in_dir(f, "pw", path, sizeof(path)), "from-file\n", 10);
+	snprintf(yaml, sizeof(yaml), "smtp:\n  password_env: " ENV_NAME "\n"
+		 "  password_file: \"%s\"\n  password_command: [/bin/echo, "
+		 "from-command]\n  password: inline\n", path);
+	load(f, yaml);
+	assert_int_equal(setenv(ENV_NAME, "from-env", 1), 0);
+	assert_secret(f, "smtp", "from-env");
+	snprintf(yaml, sizeof(yaml), "smtp:\n  password_file: \"%s\"\n"
+		 "  password_command: [/bin/echo, from-command]\n"
+		 "  password: inline\n", path);
+	load(f, yaml);
+	assert_secret(f, "smtp", "from-file");
+	load(f, "smtp:\n  password_command: [/bin/echo, from-command]\n"
+	     "  password: inline\n");
+	assert_secret(f, "smtp", "from-command");
+	/* A configured source that fails does not fall back to the next. */
+	load(f, "smtp:\n  password_env: " ENV_NAME "X\n  password: inline\n");
+	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_env");
+}
+
+static void t_free_null(void **state)
+{
+	char *s = strdup(SECRET);
+
+	(void)state;
+	secret_free(NULL);
+	assert_non_null(s);
+	secret_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(t_none, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_env, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_env_unset_or_empty, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_file_first_line, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_file_crlf_and_no_newline,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(t_file_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_file_missing, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_file_too_large_or_binary,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(t_command, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_command_fails, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_command_silent, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_command_chatty, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_inline, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_precedence, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_free_null, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for src/ingest/sources.c and src/ingest/http.c: dir sources
+ * (only *.yaml, name order, errors counted and skipped), url sources
+ * against build/tools/httpd (a JSON list split into URL#N texts, not a
+ * list, HTTP errors, ETag remembered in the state and a 304 giving
+ * nothing), and http_get / http_post_json themselves (status, the body
+ * cap, validators, refused connections, non-HTTP schemes). Run from the
+ * repository root after 'make build/tools/httpd'.
+ */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <netinet/in.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "perfbot/config.h"
+#include "perfbot/fileio.h"
+#include "perfbot/http.h"
+#include "perfbot/sources.h"
+#include "perfbot/state.h"
+
+#define HTTPD "build/tools/httpd"
+
+static const char list2[] =
+	"[{\"id\": \"m-0\", \"base\": {\"commit\": \"aaaaaaa\"}},\n"
+	" {\"id\": \"m-1\", \"notes\": [\"caf\\u00e9\"]}]\n";
+
+struct fx {
+	char dir[64];
+	char www[96];		/* httpd's directory */
+	char mdir[96];		/* a dir source */
+	char cfg_path[128];
+	char url[160];		/* http://127.0.0.1:PORT */
+	struct config cfg;
+	int loaded;
+	struct state st;
+	int open;
+	struct source_batch b;
+	struct pb_err err;
+	pid_t httpd;
+	int saved_stderr;
+	struct strbuf log;
+};
+
+static int setup(void **state)
+{
+	static const char pattern[] = "/tmp/test_sources.XXXXXX";
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	memcpy(f->dir, pattern, sizeof(pattern));
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->www, sizeof(f->www), "%s/www", f->dir);
+	snprintf(f->mdir, sizeof(f->mdir), "%s/manifests", f->dir);
+	snprintf(f->cfg_path, sizeof(f->cfg_path), "%s/perfbot.yaml", f->dir);
+	f->saved_stderr = -1;
+	sb_init(&f->log, 1 << 20);
+	*state = f;
+	return mkdir(f->www, 0700) || mkdir(f->mdir, 0700) ? -1 : 0;
+}
+
+/* The same, with build/tools/httpd serving <dir>/www. */
+static int setup_http(void **state)
+{
+	struct strbuf port = STRBUF_INIT;
+	char path[128];
+	struct fx *f;
+	int i;
+
+	if (setup(state))
+		return -1;
+	f = *state;
+	if (access(HTTPD, X_OK)) {
+		fprintf(stderr, "%s: not built; run 'make %s'\n", HTTPD, HTTPD);
+		return -1;
+	}
+	f->httpd = fork();
+	if (f->httpd < 0)
+		return -1;
+	if (f->httpd == 0) {
+		execl(HTTPD, "httpd", f->www, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(path, sizeof(path), "%s/port", f->www);
+	for (i = 0; i < 500 && access(path, F_OK); i++)
+		usleep(10000);
+	if (file_read(path, 64, 1, &port, &f->err))
+		return -1;
+	snprintf(f->url, sizeof(f->url), "http://127.0.0.1:%ld",
+		 strtol(sb_str(&port), NULL, 10));
+	sb_release(&port);
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void stderr_back(struct fx *f)
+{
+	if (f->saved_stderr < 0)
+		return;
+	fflush(stderr);
+	dup2(f->saved_stderr, STDERR_FILENO);
+	close(f->saved_stderr);
+	f->saved_stderr = -1;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	stderr_back(f);
+	if (f->httpd > 0) {
+		kill(f->httpd, SIGTERM);
+		waitpid(f->httpd, NULL, 0);
+	}
+	sources_release(&f->b);
+	if (f->open)
+		state_close(&f->st);
+	if (f->loaded)
+		config_release(&f->cfg);
+	sb_release(&f->log);
+	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	struct pb_err err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (file_write_atomic(path, text, strlen(text), 0644, &err))
+		fail_msg("%s", err.msg);
+}
+
+static void load(struct fx *f, const char *yaml)
+{
+	put(f->dir, "perfbot.yaml", yaml);
+	if (f->loaded)
+		config_release(&f->cfg);
+	f->loaded = 0;
+	if (config_load(&f->cfg, f->cfg_path, &f->err))
+		fail_msg("config: %s", f->err.msg);
+	f->loaded = 1;
+}
+
+/* sources: one url, http://127.0.0.1:PORT/<name>. */
+static void load_url(struct fx *f, const char *name)
+{
+	char yaml[512];
+
+	snprintf(yaml, sizeof(yaml), "sources:\n  - url: \"%s/%s\"\n", f->url,
+		 name);
+	load(f, yaml);
+}
+
+static void open_state(struct fx *f)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/perfbot.db", f->dir);
+	if (state_open(&f->st, path, STATE_WRITE, &f->err))
+		fail_msg("%s", f->err.msg);
+	f->open = 1;
+}
+
+/* sources_collect with stderr (log_error) captured into f->log. */
+static int collect(struct fx *f, struct state *st, int remember)
+{
+	char path[128];
+	struct pb_err err;
+	int fd, rc;
+
+	sources_release(&f->b);
+	snprintf(path, sizeof(path), "%s/stderr", f->dir);
+	fflush(stderr);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	f->saved_stderr = dup(STDERR_FILENO);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	rc = sources_collect(&f->cfg, st, remember, &f->b, &f->err);
+	stderr_back(f);
+	sb_reset(&f->log);
+	if (file_read(path, 1 << 20, 0, &f->log, &err))
+		fail_msg("%s", err.msg);
+	return rc;
+}
+
+static void assert_logged(const struct fx *f, const char *what)
+{
+	if (!strstr(sb_str(&f->log), what))
+		fail_msg("'%s' not in the log: '%s'", what, sb_str(&f->log));
+}
+
+/* ------------------------------------------------------------------ */
+/* dir sources                                                         */
+
+static void t_dir(void **state)
+{
+	struct fx *f = *state;
+	char yaml[256], want[160];
+
+	put(f->mdir, "b.yaml", "id: b\n");
+	put(f->mdir, "a.yaml", "id: a\n");
+	put(f->mdir, "Z.yaml", "id: Z\n");
+	put(f->mdir, ".hidden.yaml", "id: hidden\n");
+	put(f->mdir, ".yaml", "id: dot\n");
+	put(f->mdir, "c.yml", "id: yml\n");
+	put(f->mdir, "d.yaml.bak", "id: bak\n");
+	put(f->mdir, "yaml", "id: bare\n");
+	put(f->mdir, "README", "not a manifest\n");
+	snprintf(yaml, sizeof(yaml), "sources:\n  - dir: \"%s\"\n", f->mdir);
+	load(f, yaml);
+	assert_int_equal(collect(f, NULL, 0), 0);
+	assert_int_equal(f->b.errors, 0);
+	assert_int_equal(f->b.n, 3);
+	snprintf(want, sizeof(want), "%s/Z.yaml", f->mdir);
+	assert_string_equal(f->b.m[0].name, want);
+	snprintf(want, sizeof(want), "%s/a.yaml", f->mdir);
+	assert_string_equal(f->b.m[1].name, want);
+	snprintf(want, sizeof(want), "%s/b.yaml", f->mdir);
+	assert_string_equal(f->b.m[2].name, want);
+	assert_string_equal(f->b.m[0].text, "id: Z\n");
+	assert_string_equal(f->b.m[1].text, "id: a\n");
+	assert_string_equal(f->b.m[2].text, "id: b\n");
+	assert_int_equal(f->b.m[1].len, 6);
+	assert_string_equal(f->b.m[1].dir, f->mdir);
+	assert_string_equal(sb_str(&f->log), "");
+}
+
+/* The shipped configuration's source: the demo manifests. */
+static void t_dir_shipped(void **state)
+{
+	struct fx *f = *state;
+
+	if (config_load(&f->cfg, "config/perfbot.yaml", &f->err))
+		fail_msg("%s", f->err.msg);
+	f->loaded = 1;
+	assert_int_equal(collect(f, NULL, 0), 0);
+	assert_int_equal(f->b.n, 3);
+	assert_string_equal(f->b.m[0].name,
+			    "fixtures/manifests/aim7-xfs-iversion.yaml");
+	assert_string_equal(f->b.m[1].name,
+			    "fixtures/manifests/fsmark-btrfs.yaml");
+	assert_string_equal(f->b.m[2].name,
+			    "fixtures/manifests/hackbench-pipe.yaml");
+	assert_non_null(strstr(f->b.m[2].text, "id: demo-004\n"));
+	assert_string_equal(f->b.m[2].dir, "fixtures/manifests");
+}
+
+/* A dir that cannot be read is counted; the other sources still come. */
+static void t_dir_missing(void **state)
+{
+	struct fx *f = *state;
+	char yaml[512];
+
+	put(f->mdir, "a.yaml", "id: a\n");
+	snprintf(yaml, sizeof(yaml), "sources:\n  - dir: \"%s/nope\"\n"
+		 "  - dir: \"%s\"\n  - dir: \"%s/perfbot.yaml\"\n", f->dir,
+		 f->mdir, f->dir);
+	load(f, yaml);
+	assert_int_equal(collect(f, NULL, 0), 0);
+	assert_int_equal(f->b.errors, 2);
+	assert_int_equal(f->b.n, 1);
+	assert_string_equal(f->b.m[0].text, "id: a\n");
+	assert_logged(f, "/nope: cannot read the source directory");
+}
+
+/* One unreadable manifest is counted, its neighbours still read. */
+static void t_dir_bad_file(void **state)
+{
+	struct fx *f = *state;
+	char yaml[256], path[160];
+
+	put(f->mdir, "a.yaml", "id: a\n");
+	put(f->mdir, "c.yaml", "id: c\n");
+	snprintf(path, sizeof(path), "%s/b.yaml", f->mdir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(yaml, sizeof(yaml), "sources:\n  - dir: \"%s\"\n", f->mdir);
+	load(f, yaml);
+	assert_int_equal(collect(f, NULL, 0), 0);
+	assert_int_equal(f->b.errors, 1);
+	assert_int_equal(f->b.n, 2);
+	assert_string_equal(f->b.m[0].text, "id: a\n");
+	assert_string_equal(f->b.m[1].text, "id: c\n");
+	assert_logged(f, "b.yaml");
+}
+
+static void t_no_sources(void **state)
+{
+	struct fx *f = *state;
+
+	load(f, "state: x.db\n");
+	assert_int_equal(collect(f, NULL, 0), 0);
+	assert_int_equal(f->b.n, 0);
+	assert_int_equal(f->b.errors, 0);
+	assert_null(f->b.m);
+	sources_release(&f->b);	/* twice is fine */
+}
+
+/* ------------------------------------------------------------------ */
+/* url sources                                                         */
+
+static void t_url_list(void **state)
+{
+	struct fx *f = *state;
+	char want[256];
+
+	put(f->www, "list.json", list2);
+	load_url(f, "list.json");
+	assert_int_equal(collect(f, NULL, 0), 0);
+	assert_int_equal(f->b.errors, 0);
+	assert_int_equal(f->b.n, 2);
+	snprintf(want, sizeof(want), "%s/list.json#0", f->url);
+	assert_string_equal(f->b.m[0].name, want);
+	snprintf(want, sizeof(want), "%s/list.json#1", f->url);
+	assert_string_equal(f->b.m[1].name, want);
+	assert_string_equal(f->b.m[0].dir, ".");
+	assert_string_equal(f->b.m[0].text, "{\"id\":\"m-0\",\"base\":"
+			    "{\"commit\":\"aaaaaaa\"}}");
+	assert_string_equal(f->b.m[1].text, "{\"id\":\"m-1\",\"notes\":"
+			    "[\"caf\xc3\xa9\"]}");
+	assert_int_equal(f->b.m[1].len, strlen(f->b.m[1].text));
+}
+
+static void t_url_and_dir(void **state)
+{
+	struct fx *f = *state;
+	char yaml[512];
+
+	put(f->www, "list.json", list2);
+	put(f->mdir, "a.yaml", "id: a\n");
+	snprintf(yaml, sizeof(yaml), "sources:\n  - url: \"%s/missing.json\"\n"
+		 "  - dir: \"%s\"\n  - url: \"%s/list.json\"\n", f->url,
+		 f->mdir, f->url);
+	load(f, yaml);
+	assert_int_equal(collect(f, NULL, 0), 0);
+	assert_int_equal(f->b.errors, 1);
+	assert_int_equal(f->b.n, 3);
+	assert_string_equal(f->b.m[0].text, "id: a\n");
+	assert_logged(f, "/missing.json: HTTP status 404");
+}
+
+static void t_url_not_a_list(void **state)
+{
+	struct fx *f = *state;
+
+	put(f->www, "obj.json", "{\"id\": \"m-0\"}");
+	put(f->www, "broken.json", "[{\"id\": ");
+	put(f->www, "dup.json", "[{\"id\": \"a\", \"id\": \"b\"}]");
+	load_url(f, "obj.json");
+	assert_int_equal(collect(f, NULL, 0), 0);
+	assert_int_equal(f->b.errors, 1);
+	assert_int_equal(f->b.n, 0);
+	assert_logged(f, "not a JSON list of manifests");
+	load_url(f, "broken.json");
+	assert_int_equal(collect(f, NULL, 0), 0);
+	assert_int_equal(f->b.errors, 1);
+	assert_int_equal(f->b.n, 0);
+	load_url(f, "dup.json");
+	assert_int_equal(collect(f, NULL, 0), 0);
+	assert_int_equal(f->b.errors, 1);
+	assert_int_equal(f->b.n, 0);
+}
+
+static void t_url_empty_list(void **state)
+{
+	struct fx *f = *state;
+
+	put(f->www, "empty.json", "[]");
+	load_url(f, "empty.json");
+	assert_int_equal(collect(f, NULL, 0), 0);
+	assert_int_equal(f->b.errors, 0);
+	assert_int_equal(f->b.n, 0);
+}
+
+static void t_url_refused(void **state)
+{
+	struct fx *f = *state;
+
+	/* Port 1 on the loopback: nobody listens there. */
+	load(f, "sources:\n  - url: \"http://127.0.0.1:1/list.json\"\n");
+	assert_int_equal(collect(f, NULL, 0), 0);
+	assert_int_equal(f->b.errors, 1);
+	assert_int_equal(f->b.n, 0);
+	assert_logged(f, "http://127.0.0.1:1/list.json: ");
+}
+
+/* The ETag is remembered; the next fetch is a 304 giving nothing. */
+static void t_url_etag(void **state)
+{
+	struct fx *f = *state;
+	char url[256];
+	char *etag = NULL, *etag2 = NULL, *lm = NULL;
+
+	put(f->www, "list.json", list2);
+	load_url(f, "list.json");
+	open_state(f);
+	snprintf(url, sizeof(url), "%s/list.json", f->url);
+	/* Without 'remember' nothing is kept. */
+	assert_int_equal(collect(f, &f->st, 0), 0);
+	assert_int_equal(f->b.n, 2);
+	assert_int_equal(state_source_get(&f->st, url, &etag, &lm, &f->err), 0);
+	assert_null(etag);
+	assert_int_equal(collect(f, &f->st, 1), 0);
+	assert_int_equal(f->b.n, 2);
+	assert_int_equal(state_source_get(&f->st, url, &etag, &lm, &f->err), 0);
+	assert_non_null(etag);
+	assert_int_equal(etag[0], '"');
+	assert_int_equal(strlen(etag), 18);
+	assert_null(lm);
+	/* Not modified: nothing, and no error. */
+	assert_int_equal(collect(f, &f->st, 1), 0);
+	assert_int_equal(f->b.n, 0);
+	assert_int_equal(f->b.errors, 0);
+	/* Without the state a plain GET gives everything again. */
+	assert_int_equal(collect(f, NULL, 1), 0);
+	assert_int_equal(f->b.n, 2);
+	/* New content: a new ETag, the manifests again. */
+	put(f->www, "list.json", "[{\"id\": \"m-2\"}]");
+	assert_int_equal(collect(f, &f->st, 1), 0);
+	assert_int_equal(f->b.n, 1);
+	assert_string_equal(f->b.m[0].text, "{\"id\":\"m-2\"}");
+	assert_int_equal(state_source_get(&f->st, url, &etag2, &lm, &f->err),
+			 0);
+	assert_non_null(etag2);
+	assert_string_not_equal(etag2, etag);
+	free(etag);
+	free(etag2);
+}
+
+/* ------------------------------------------------------------------ */
+/* http.c                                                              */
+
+static int get(struct fx *f, const char *name, const char *etag,
+	       struct strbuf *body, struct http_answer *a)
+{
+	char url[256];
+
+	snprintf(url, sizeof(url), "%s/%s", f->url, name);
+	memset(&f->err, 0, sizeof(f->err));
+	return http_get(url, etag, NULL, NULL, body, a, &f->err);
+}
+
+static void t_http_get(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf body;
+	struct http_answer a;
+	char etag[64];
+
+	put(f->www, "x.json", "[1, 2, 3]\n");
+	sb_init(&body, 1024);
+	assert_int_equal(get(f, "x.json", NULL, &body, &a), 0);
+	assert_int_equal(a.status, 200);
+	assert_string_equal(sb_str(&body), "[1, 2, 3]\n");
+	assert_non_null(a.etag);
+	assert_null(a.last_modified);
+	snprintf(etag, sizeof(etag), "%s", a.etag);
+	http_answer_release(&a);
+	assert_null(a.etag);
+	/* With the validator: 304 and no body. */
+	sb_reset(&body);
+	assert_int_equal(get(f, "x.json", etag, &body, &a), 0);
+	assert_int_equal(a.status, 304);
+	assert_int_equal(body.len, 0);
+	http_answer_release(&a);
+	/* Another validator: the content again. */
+	assert_int_equal(get(f, "x.json", "\"0000000000000000\"", &body, &a),
+			 0);
+	assert_int_equal(a.status, 200);
+	assert_string_equal(sb_str(&body), "[1, 2, 3]\n");
+	http_answer_release(&a);
+	sb_release(&body);
+}
+
+/* A 404 is an answer, for the caller to judge. */
+static void t_http_404(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf body = STRBUF_INIT;
+	struct http_answer a;
+
+	assert_int_equal(get(f, "missing.json", NULL, &body, &a), 0);
+	assert_int_equal(a.status, 404);
+	assert_string_equal(sb_str(&body), "{}");
+	assert_null(a.etag);
+	http_answer_release(&a);
+	sb_release(&body);
+}
+
+static void t_http_too_large(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf body;
+	struct http_answer a;
+	char big[100001];
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	put(f->www, "big.json", big);
+	sb_init(&body, 1000);
+	assert_int_equal(get(f, "big.json", NULL, &body, &a), -1);
+	assert_int_equal(f->err.code, EX_DATAERR);
+	assert_non_null(strstr(f->err.msg, "/big.json: answer larger than "
+			       "1000 bytes"));
+	assert_true(body.len <= 1000);
+	http_answer_release(&a);
+	/* Exactly at the cap is fine. */
+	big[1000] = '\0';
+	put(f->www, "cap.json", big);
+	sb_release(&body);
+	sb_init(&body, 1000);
+	assert_int_equal(get(f, "cap.json", NULL, &body, &a), 0);
+	assert_int_equal(body.len, 1000);
+	http_answer_release(&a);
+	sb_release(&body);
+}
+
+static void t_http_refused(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf body = STRBUF_INIT;
+	struct http_answer a;
+
+	assert_int_equal(http_get("http://127.0.0.1:1/x", NULL, NULL, NULL,
+				  &body, &a, &f->err), -1);
+	assert_int_equal(f->err.code, EX_UNAVAILABLE);
+	assert_memory_equal(f->err.msg, "http://127.0.0.1:1/x: ", 22);
+	http_answer_release(&a);
+	sb_release(&body);
+}
+
+/* Only http and https: no file://, no gopher:// ... */
+static void t_http_schemes(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf body = STRBUF_INIT;
+	struct http_answer a;
+
+	assert_int_equal(http_get("file:///etc/hostname", NULL, NULL, NULL,
+				  &body, &a, &f->err), -1);
+	assert_int_equal(f->err.code, EX_UNAVAILABLE);
+	assert_int_equal(body.len, 0);
+	http_answer_release(&a);
+	assert_int_equal(http_post_json("file:///tmp/x", "{}", NULL, 5,
+					&body, &a, &f->err), -1);
+	http_answer_release(&a);
+	sb_release(&body);
+}
+
+static void t_http_post_json(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf body = STRBUF_INIT, posts = STRBUF_INIT;
+	struct http_answer a;
+	char url[256], path[160];
+
+	snprintf(url, sizeof(url), "%s/sched", f->url);
+	assert_int_equal(http_post_json(url, "{\"runs\": 4}", NULL, 10, &body,
+					&a, &f->err), 0);
+	assert_int_equal(a.status, 202);
+	assert_string_equal(sb_str(&body), "{}");
+	http_answer_release(&a);
+	snprintf(path, sizeof(path), "%s/sched.posts", f->www);
+	assert_int_equal(file_read(path, 4096, 1, &posts, &f->err), 0);
+	assert_string_equal(sb_str(&posts), "{\"runs\": 4}\n");
+	/* The status the server chose, whatever it is. */
+	put(f->www, "sched.status", "409\n");
+	sb_reset(&body);
+	assert_int_equal(http_post_json(url, "{}", NULL, 10, &body, &a,
+					&f->err), 0);
+	assert_int_equal(a.status, 409);
+	http_answer_release(&a);
+	sb_release(&body);
+	sb_release(&posts);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define H(fn) cmocka_unit_test_setup_teardown(fn, setup_http, teardown)
+	const struct CMUnitTest tests[] = {
+		T(t_dir),
+		T(t_dir_shipped),
+		T(t_dir_missing),
+		T(t_dir_bad_file),
+		T(t_no_sources),
+		H(t_url_list),
+		H(t_url_and_dir),
+		H(t_url_not_a_list),
+		H(t_url_empty_list),
+		T(t_url_refused),
+		H(t_url_etag),
+		H(t_http_get),
+		H(t_http_404),
+		H(t_http_too_large),
+		T(t_http_refused),
+		T(t_http_schemes),
+		H(t_http_post_json),
+	};
+#undef T
+#undef H
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

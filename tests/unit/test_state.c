@@ -1,0 +1,1260 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for the state module (src/state/state.c and inbox.c): the
+ * schema and its migrations, read-only opening, the run lock, the outbox
+ * lifecycle (queue, due, retry with backoff, sent, failed), recipients,
+ * counts, manifests seen and skipped, source validators, the UNIQUE
+ * constraints inside a transaction, the mailbox position, the inbox, the
+ * routing of a thread to its report, retests and the manifest text kept
+ * with a report. Every test works on a fresh database in a temp dir.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "perfbot/state.h"
+
+/* src/state/state.c: migrations[] has three entries. */
+#define SCHEMA_VERSION 3
+#define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
+
+struct fx {
+	char dir[64];
+	char path[128];		/* <dir>/perfbot.db */
+	struct state st;
+	int open;
+	struct pb_err err;
+};
+
+static int setup(void **state)
+{
+	static const char pattern[] = "/tmp/test_state.XXXXXX";
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	memcpy(f->dir, pattern, sizeof(pattern));
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->path, sizeof(f->path), "%s/perfbot.db", f->dir);
+	f->st.lock_fd = -1;
+	*state = f;
+	return 0;
+}
+
+/* A fresh state, opened for writing. */
+static int setup_open(void **state)
+{
+	struct fx *f;
+
+	if (setup(state))
+		return -1;
+	f = *state;
+	if (state_open(&f->st, f->path, STATE_WRITE, &f->err)) {
+		fprintf(stderr, "state_open: %s\n", f->err.msg);
+		return -1;
+	}
+	f->open = 1;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	if (f->open)
+		state_close(&f->st);
+	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+static void reopen(struct fx *f, enum state_mode mode)
+{
+	if (f->open)
+		state_close(&f->st);
+	f->open = 0;
+	if (state_open(&f->st, f->path, mode, &f->err))
+		fail_msg("state_open: %s", f->err.msg);
+	f->open = 1;
+}
+
+/* ---- direct SQL, to look at what the API does not return ---- */
+
+static long long q_int(struct state *st, const char *sql)
+{
+	sqlite3_stmt *s;
+	long long v;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(st->db));
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_finalize(s);
+		fail_msg("%s: no row", sql);
+	}
+	v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+/* The first column of the first row as text ("(null)" for NULL). */
+static void q_text(struct state *st, const char *sql, char *buf, size_t len)
+{
+	sqlite3_stmt *s;
+	const unsigned char *t;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(st->db));
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_finalize(s);
+		fail_msg("%s: no row", sql);
+	}
+	t = sqlite3_column_text(s, 0);
+	snprintf(buf, len, "%s", t ? (const char *)t : "(null)");
+	sqlite3_finalize(s);
+}
+
+static void q_exec(struct state *st, const char *sql)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(st->db));
+}
+
+/* ---- mails ---- */
+
+static const char message[] = "From: perfbot <perfbot@example.test>\n"
+	"Subject: x\n\nbody\n";
+
+static struct outbox_mail mail(const char *id, const char *kind,
+			       const char *msgid)
+{
+	struct outbox_mail m = { 0 };
+
+	m.id = (char *)id;
+	m.kind = (char *)kind;
+	m.message_id = (char *)msgid;
+	m.sender = "perfbot@example.test";
+	m.recipients = "[\"a@example.test\",\"b@example.test\"]";
+	m.message = (char *)message;
+	m.len = sizeof(message) - 1;
+	return m;
+}
+
+/* Queue a report; its rowid. */
+static long long queue(struct fx *f, const char *id, const char *msgid,
+		       time_t now)
+{
+	struct outbox_mail m = mail(id, "report", msgid);
+
+	if (state_queue(&f->st, &m, "fixtures/manifests/x.yaml", "subject of "
+			"x", now, &f->err))
+		fail_msg("state_queue: %s", f->err.msg);
+	return sqlite3_last_insert_rowid(f->st.db);
+}
+
+/* The ids of the due mails, ' '-joined, and their count. */
+static size_t due_ids(struct fx *f, time_t now, size_t max, char *buf,
+		      size_t len)
+{
+	struct outbox_mail *v = NULL;
+	size_t n = 99, i, used = 0;
+
+	if (state_due(&f->st, now, max, &v, &n, &f->err))
+		fail_msg("state_due: %s", f->err.msg);
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? " " : "", v[i].id);
+	outbox_free(v, n);
+	return n;
+}
+
+static void counts(struct fx *f, long want_queued, long want_failed)
+{
+	long q = -1, fl = -1;
+
+	assert_int_equal(state_counts(&f->st, &q, &fl, &f->err), 0);
+	assert_int_equal(q, want_queued);
+	assert_int_equal(fl, want_failed);
+}
+
+static long sent_since(struct fx *f, time_t since)
+{
+	long n = -1;
+
+	assert_int_equal(state_sent_since(&f->st, since, &n, &f->err), 0);
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* opening                                                             */
+
+static void t_open_creates_and_migrates(void **state)
+{
+	struct fx *f = *state;
+	char mode[32];
+	struct stat sb;
+
+	assert_int_not_equal(access(f->path, F_OK), 0);
+	reopen(f, STATE_WRITE);
+	assert_int_equal(stat(f->path, &sb), 0);
+	assert_string_equal(f->st.path, f->path);
+	assert_int_equal(f->st.lock_fd, -1);
+	assert_int_equal(q_int(&f->st, "PRAGMA user_version"), SCHEMA_VERSION);
+	q_text(&f->st, "PRAGMA journal_mode", mode, sizeof(mode));
+	assert_string_equal(mode, "wal");
+	assert_int_equal(q_int(&f->st, "PRAGMA foreign_keys"), 1);
+	/* Every migration ran: the last one added manifests.text. */
+	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM sqlite_master "
+			       "WHERE type = 'table' AND name IN ('outbox', "
+			       "'outbox_recipients', 'manifests', 'sources', "
+			       "'inbox', 'mailbox', 'retests')"), 7);
+	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM "
+			       "pragma_table_info('manifests') WHERE name IN "
+			       "('text', 'dir')"), 2);
+	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM "
+			       "pragma_table_info('outbox') WHERE name = "
+			       "'report_id'"), 1);
+}
+
+/* Reopening changes nothing: same version, same schema, data kept. */
+static void t_reopen_is_noop(void **state)
+{
+	struct fx *f = *state;
+	char before[8192], after[8192];
+	static const char schema[] = "SELECT group_concat(sql, ';') FROM "
+		"(SELECT sql FROM sqlite_master ORDER BY name)";
+
+	queue(f, "r1", "r1@example.test", T0);
+	q_text(&f->st, schema, before, sizeof(before));
+	reopen(f, STATE_WRITE);
+	reopen(f, STATE_WRITE);
+	assert_int_equal(q_int(&f->st, "PRAGMA user_version"), SCHEMA_VERSION);
+	q_text(&f->st, schema, after, sizeof(after));
+	assert_string_equal(before, after);
+	counts(f, 1, 0);
+}
+
+/* Schema version 1 as shipped (src/state/state.c, migrations[0]). */
+static const char schema_v1[] =
+	"CREATE TABLE outbox ("
+	"  rowid INTEGER PRIMARY KEY,"
+	"  id TEXT NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  manifest TEXT,"
+	"  subject TEXT,"
+	"  status TEXT NOT NULL DEFAULT 'queued'"
+	"    CHECK (status IN ('queued', 'sent', 'failed')),"
+	"  message_id TEXT NOT NULL UNIQUE,"
+	"  sender TEXT NOT NULL,"
+	"  recipients TEXT NOT NULL,"
+	"  message BLOB NOT NULL,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL DEFAULT 0,"
+	"  last_error TEXT,"
+	"  created INTEGER NOT NULL,"
+	"  sent_at INTEGER,"
+	"  UNIQUE (kind, id));"
+	"CREATE INDEX outbox_due ON outbox (status, next_attempt);"
+	"CREATE TABLE outbox_recipients ("
+	"  mail INTEGER NOT NULL REFERENCES outbox (rowid),"
+	"  address TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  reply TEXT,"
+	"  PRIMARY KEY (mail, address));"
+	"CREATE TABLE manifests ("
+	"  id TEXT PRIMARY KEY,"
+	"  manifest TEXT,"
+	"  outcome TEXT NOT NULL,"
+	"  seen INTEGER NOT NULL);"
+	"CREATE TABLE sources ("
+	"  url TEXT PRIMARY KEY,"
+	"  etag TEXT,"
+	"  last_modified TEXT,"
+	"  fetched INTEGER);"
+	"CREATE VIEW reports AS"
+	"  SELECT id, manifest, status, message_id, recipients, attempts,"
+	"         next_attempt, last_error, sent_at, created"
+	"  FROM outbox WHERE kind = 'report';"
+	"INSERT INTO outbox (id, kind, message_id, sender, recipients, "
+	"  message, created, subject) VALUES ('old-1', 'report', "
+	"  'old-1@example.test', 'perfbot@example.test', "
+	"  '[\"a@example.test\"]', "
+	"  'Subject: old', 1, 'old subject');"
+	"PRAGMA user_version = 1;";
+
+static void make_v1(struct fx *f, const char *extra)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, schema_v1, NULL, NULL, NULL),
+			 SQLITE_OK);
+	if (extra)
+		assert_int_equal(sqlite3_exec(db, extra, NULL, NULL, NULL),
+				 SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* A version 1 file is brought up to date, its mails kept and routable. */
+static void t_upgrade_from_v1(void **state)
+{
+	struct fx *f = *state;
+	const char *ids[] = { "old-1@example.test" };
+	struct thread_report tr;
+	char buf[64];
+	int found = 0;
+
+	make_v1(f, NULL);
+	/* --dry-run does not upgrade. */
+	assert_int_equal(state_open(&f->st, f->path, STATE_READ, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	reopen(f, STATE_WRITE);
+	assert_int_equal(q_int(&f->st, "PRAGMA user_version"), SCHEMA_VERSION);
+	q_text(&f->st, "SELECT report_id FROM outbox", buf, sizeof(buf));
+	assert_string_equal(buf, "old-1");
+	assert_int_equal(state_route(&f->st, ids, 1, &tr, &found, &f->err), 0);
+	assert_int_equal(found, 1);
+	assert_string_equal(tr.subject, "old subject");
+	thread_report_release(&tr);
+	assert_int_equal(state_inbox_seen(&f->st, "x@y", &f->err), 0);
+	counts(f, 1, 0);
+}
+
+/* A migration that fails leaves the file as it was: one transaction. */
+static void t_upgrade_fails_atomically(void **state)
+{
+	struct fx *f = *state;
+	struct state raw = { 0 };
+
+	make_v1(f, "CREATE TABLE retests (x);");
+	assert_int_equal(state_open(&f->st, f->path, STATE_WRITE, &f->err), -1);
+	assert_int_equal(f->err.code, EX_IOERR);
+	assert_non_null(strstr(f->err.msg, "retests"));
+	/* Look with plain SQLite: still version 1, nothing of version 2. */
+	assert_int_equal(sqlite3_open(f->path, &raw.db), SQLITE_OK);
+	assert_int_equal(q_int(&raw, "PRAGMA user_version"), 1);
+	assert_int_equal(q_int(&raw, "SELECT count(*) FROM "
+			       "pragma_table_info('outbox') WHERE name = "
+			       "'report_id'"), 0);
+	assert_int_equal(q_int(&raw, "SELECT count(*) FROM sqlite_master "
+			       "WHERE name IN ('inbox', 'mailbox')"), 0);
+	assert_int_equal(q_int(&raw, "SELECT count(*) FROM outbox"), 1);
+	sqlite3_close(raw.db);
+}
+
+static void t_open_newer_schema(void **state)
+{
+	struct fx *f = *state;
+
+	q_exec(&f->st, "PRAGMA user_version = 99");
+	state_close(&f->st);
+	f->open = 0;
+	assert_int_equal(state_open(&f->st, f->path, STATE_WRITE, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_non_null(strstr(f->err.msg, "schema version 99 is newer"));
+	assert_null(f->st.db);
+	assert_null(f->st.path);
+	assert_int_equal(state_open(&f->st, f->path, STATE_READ, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+}
+
+static void t_open_cannot_create(void **state)
+{
+	struct fx *f = *state;
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/no-such-dir/perfbot.db", f->dir);
+	assert_int_equal(state_open(&f->st, path, STATE_WRITE, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CANTCREAT);
+	assert_non_null(strstr(f->err.msg, path));
+}
+
+static void t_read_missing(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(state_open(&f->st, f->path, STATE_READ, &f->err), -1);
+	assert_int_equal(f->err.code, EX_NOINPUT);
+	assert_non_null(strstr(f->err.msg, f->path));
+	assert_int_not_equal(access(f->path, F_OK), 0);
+	assert_null(f->st.db);
+}
+
+/* A file that was never migrated is refused read-only, not migrated. */
+static void t_read_unmigrated(void **state)
+{
+	struct fx *f = *state;
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE x (y)", NULL, NULL,
+				      NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(state_open(&f->st, f->path, STATE_READ, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_non_null(strstr(f->err.msg, "schema version 0"));
+	assert_non_null(strstr(f->err.msg, "without --dry-run"));
+}
+
+static void t_read_refuses_write(void **state)
+{
+	struct fx *f = *state;
+	struct outbox_mail m = mail("r2", "report", "r2@example.test");
+	struct outbox_mail *v = NULL;
+	size_t n = 0;
+	char *etag, *lm;
+
+	queue(f, "r1", "r1@example.test", T0);
+	reopen(f, STATE_READ);
+	assert_int_equal(state_queued(&f->st, &v, &n, &f->err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(v[0].id, "r1");
+	outbox_free(v, n);
+	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
+	assert_int_equal(state_queue(&f->st, &m, NULL, "s", T0, &f->err), -1);
+	assert_int_equal(f->err.code, EX_IOERR);
+	assert_int_equal(state_skip(&f->st, "x", "x.yaml", "no change", T0,
+				    &f->err), -1);
+	assert_int_equal(state_source_set(&f->st, "http://x/", "\"e\"", NULL,
+					  T0, &f->err), -1);
+	assert_int_equal(state_mailbox_set(&f->st, "INBOX", 1, 2, &f->err), -1);
+	/* Even inside a transaction (BEGIN itself may succeed). */
+	if (!state_begin(&f->st, &f->err)) {
+		assert_int_equal(state_queue(&f->st, &m, NULL, "s", T0,
+					     &f->err), -1);
+		state_rollback(&f->st);
+	}
+	assert_int_equal(state_source_get(&f->st, "http://x/", &etag, &lm,
+					  &f->err), 0);
+	assert_null(etag);
+	/* Nothing was written. */
+	reopen(f, STATE_WRITE);
+	counts(f, 1, 0);
+	assert_int_equal(state_seen(&f->st, "x", &f->err), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* the run lock                                                        */
+
+static void t_lock_same_process(void **state)
+{
+	struct fx *f = *state;
+	struct state other;
+	char lock[160];
+
+	assert_int_equal(state_lock(&f->st, &f->err), 0);
+	assert_true(f->st.lock_fd >= 0);
+	snprintf(lock, sizeof(lock), "%s.lock", f->path);
+	assert_int_equal(access(lock, F_OK), 0);
+	/* A second open file description of the same lock conflicts. */
+	assert_int_equal(state_open(&other, f->path, STATE_WRITE, &f->err), 0);
+	assert_int_equal(state_lock(&other, &f->err), -1);
+	assert_int_equal(f->err.code, EX_TEMPFAIL);
+	assert_non_null(strstr(f->err.msg, "another perfbot is running"));
+	assert_int_equal(other.lock_fd, -1);
+	/* Closing releases it. */
+	state_close(&f->st);
+	f->open = 0;
+	assert_int_equal(state_lock(&other, &f->err), 0);
+	state_close(&other);
+}
+
+/*
+ * Run state_open + state_lock in another process: this program again,
+ * as "test_state --lock PATH" (see main), so that the child inherits no
+ * open database. Its exit code is err.code (0: locked).
+ */
+static const char *self;	/* argv[0] */
+
+static int child_lock(const char *path)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl(self, self, "--lock", path, (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static int lock_main(const char *path)
+{
+	struct state st;
+	struct pb_err err;
+	int code = 100;
+
+	if (!state_open(&st, path, STATE_WRITE, &err)) {
+		code = state_lock(&st, &err) ? err.code : 0;
+		state_close(&st);
+	}
+	return code;
+}
+
+static void t_lock_other_process(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(child_lock(f->path), 0);	/* free */
+	assert_int_equal(state_lock(&f->st, &f->err), 0);
+	assert_int_equal(child_lock(f->path), EX_TEMPFAIL);
+	state_close(&f->st);
+	f->open = 0;
+	assert_int_equal(child_lock(f->path), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* the outbox                                                          */
+
+static void t_backoff(void **state)
+{
+	static const long want[] = {
+		60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 21600, 21600,
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_int_equal(state_backoff((int)i + 1), want[i]);
+	assert_int_equal(state_backoff(0), 60);
+	assert_int_equal(state_backoff(-5), 60);
+	assert_int_equal(state_backoff(1000), 6 * 3600);
+	assert_int_equal(state_backoff(2147483647), 6 * 3600);
+}
+
+static void t_queue_and_read_back(void **state)
+{
+	struct fx *f = *state;
+	static const char bin[] = "Subject: nul\n\nbefore\0after\n";
+	struct outbox_mail m = mail("r1", "report", "r1@example.test");
+	struct outbox_mail *v = NULL;
+	size_t n = 0;
+	char buf[256];
+
+	m.message = (char *)bin;
+	m.len = sizeof(bin) - 1;
+	assert_int_equal(state_queue(&f->st, &m, "x.yaml", "the subject", T0,
+				     &f->err), 0);
+	assert_int_equal(state_due(&f->st, T0, 10, &v, &n, &f->err), 0);
+	assert_int_equal(n, 1);
+	assert_true(v[0].rowid > 0);
+	assert_string_equal(v[0].id, "r1");
+	assert_string_equal(v[0].kind, "report");
+	assert_string_equal(v[0].message_id, "r1@example.test");
+	assert_string_equal(v[0].sender, "perfbot@example.test");
+	assert_string_equal(v[0].recipients, m.recipients);
+	assert_int_equal(v[0].len, sizeof(bin) - 1);
+	assert_memory_equal(v[0].message, bin, sizeof(bin) - 1);
+	assert_int_equal(v[0].message[v[0].len], '\0');
+	assert_int_equal(v[0].attempts, 0);
+	assert_null(v[0].report_id);	/* not read back */
+	outbox_free(v, n);
+	q_text(&f->st, "SELECT subject || '|' || manifest || '|' || status || "
+	       "'|' || report_id || '|' || created FROM outbox", buf,
+	       sizeof(buf));
+	assert_string_equal(buf, "the subject|x.yaml|queued|r1|1739548080");
+	counts(f, 1, 0);
+	outbox_free(NULL, 0);
+}
+
+/* queue -> retry -> retry -> sent, with attempts and next_attempt. */
+static void t_retry_then_sent(void **state)
+{
+	struct fx *f = *state;
+	long long row = queue(f, "r1", "r1@example.test", T0);
+	struct outbox_mail *v;
+	size_t n;
+	char ids[256], err[128];
+
+	assert_int_equal(due_ids(f, T0, 10, ids, sizeof(ids)), 1);
+	assert_int_equal(state_retry(&f->st, row, "421 try later", T0,
+				     &f->err), 0);
+	assert_int_equal(q_int(&f->st, "SELECT next_attempt FROM outbox"),
+			 T0 + 60);
+	assert_int_equal(q_int(&f->st, "SELECT attempts FROM outbox"), 1);
+	q_text(&f->st, "SELECT last_error FROM outbox", err, sizeof(err));
+	assert_string_equal(err, "421 try later");
+	assert_int_equal(due_ids(f, T0 + 59, 10, ids, sizeof(ids)), 0);
+	assert_int_equal(due_ids(f, T0 + 60, 10, ids, sizeof(ids)), 1);
+	counts(f, 1, 0);
+
+	assert_int_equal(state_retry(&f->st, row, "timeout", T0 + 60,
+				     &f->err), 0);
+	assert_int_equal(q_int(&f->st, "SELECT next_attempt FROM outbox"),
+			 T0 + 60 + 120);
+	assert_int_equal(due_ids(f, T0 + 179, 10, ids, sizeof(ids)), 0);
+	assert_int_equal(state_due(&f->st, T0 + 180, 10, &v, &n, &f->err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].attempts, 2);
+	outbox_free(v, n);
+
+	assert_int_equal(state_sent(&f->st, row, T0 + 200, &f->err), 0);
+	assert_int_equal(q_int(&f->st, "SELECT attempts FROM outbox"), 3);
+	assert_int_equal(q_int(&f->st, "SELECT sent_at FROM outbox"), T0 + 200);
+	assert_int_equal(q_int(&f->st, "SELECT last_error IS NULL FROM outbox"),
+			 1);
+	q_text(&f->st, "SELECT status FROM reports", err, sizeof(err));
+	assert_string_equal(err, "sent");
+	assert_int_equal(due_ids(f, T0 + 100000, 10, ids, sizeof(ids)), 0);
+	counts(f, 0, 0);
+	assert_int_equal(sent_since(f, T0 + 200), 1);
+	assert_int_equal(sent_since(f, T0 + 201), 0);
+	assert_int_equal(sent_since(f, 0), 1);
+}
+
+/* The backoff of a mail keeps growing with its attempts, up to 6 h. */
+static void t_retry_backoff_capped(void **state)
+{
+	struct fx *f = *state;
+	long long row = queue(f, "r1", "r1@example.test", T0);
+	int i;
+
+	for (i = 0; i < 12; i++)
+		assert_int_equal(state_retry(&f->st, row, "busy", T0, &f->err),
+				 0);
+	assert_int_equal(q_int(&f->st, "SELECT attempts FROM outbox"), 12);
+	assert_int_equal(q_int(&f->st, "SELECT next_attempt FROM outbox"),
+			 T0 + 6 * 3600);
+}
+
+static void t_failed(void **state)
+{
+	struct fx *f = *state;
+	long long row = queue(f, "r1", "r1@example.test", T0);
+	char ids[256], why[128];
+
+	queue(f, "r2", "r2@example.test", T0);
+	assert_int_equal(state_failed(&f->st, row, "550 no such user", T0,
+				      &f->err), 0);
+	q_text(&f->st, "SELECT status || ' ' || attempts || ' ' || last_error "
+	       "FROM outbox WHERE id = 'r1'", why, sizeof(why));
+	assert_string_equal(why, "failed 1 550 no such user");
+	assert_int_equal(due_ids(f, T0, 10, ids, sizeof(ids)), 1);
+	assert_string_equal(ids, "r2");
+	counts(f, 1, 1);
+	assert_int_equal(sent_since(f, 0), 0);
+}
+
+/* state_due: next_attempt honoured, oldest first, at most 'max'. */
+static void t_due_limit_and_order(void **state)
+{
+	struct fx *f = *state;
+	long long first;
+	char ids[256];
+
+	first = queue(f, "r1", "r1@example.test", T0);
+	queue(f, "r2", "r2@example.test", T0 + 5);
+	queue(f, "r3", "r3@example.test", T0 + 1);
+	queue(f, "r4", "r4@example.test", T0);
+	assert_int_equal(due_ids(f, T0, 2, ids, sizeof(ids)), 2);
+	assert_string_equal(ids, "r1 r2");
+	assert_int_equal(due_ids(f, T0, 100, ids, sizeof(ids)), 4);
+	assert_string_equal(ids, "r1 r2 r3 r4");
+	assert_int_equal(due_ids(f, T0, 0, ids, sizeof(ids)), 0);
+	assert_int_equal(state_retry(&f->st, first, "busy", T0, &f->err), 0);
+	assert_int_equal(due_ids(f, T0, 2, ids, sizeof(ids)), 2);
+	assert_string_equal(ids, "r2 r3");
+	assert_int_equal(due_ids(f, T0 + 60, 10, ids, sizeof(ids)), 4);
+	assert_string_equal(ids, "r1 r2 r3 r4");
+}
+
+/* state_queued: every queued mail whatever its next attempt. */
+static void t_queued(void **state)
+{
+	struct fx *f = *state;
+	long long r1, r2;
+	struct outbox_mail *v = NULL;
+	size_t n = 0;
+
+	assert_int_equal(state_queued(&f->st, &v, &n, &f->err), 0);
+	assert_int_equal(n, 0);
+	outbox_free(v, n);
+	r1 = queue(f, "r1", "r1@example.test", T0);
+	r2 = queue(f, "r2", "r2@example.test", T0);
+	queue(f, "r3", "r3@example.test", T0);
+	assert_int_equal(state_retry(&f->st, r1, "busy", T0, &f->err), 0);
+	assert_int_equal(state_sent(&f->st, r2, T0, &f->err), 0);
+	assert_int_equal(state_queued(&f->st, &v, &n, &f->err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].id, "r1");
+	assert_int_equal(v[0].attempts, 1);
+	assert_string_equal(v[1].id, "r3");
+	outbox_free(v, n);
+}
+
+static void t_recipients(void **state)
+{
+	struct fx *f = *state;
+	long long row = queue(f, "r1", "r1@example.test", T0);
+	char buf[256];
+
+	assert_int_equal(state_recipient(&f->st, row, "a@example.test",
+					 "rejected", "450 busy", &f->err), 0);
+	assert_int_equal(state_recipient(&f->st, row, "b@example.test",
+					 "rejected", "550 unknown", &f->err),
+			 0);
+	/* The later outcome replaces the earlier one. */
+	assert_int_equal(state_recipient(&f->st, row, "a@example.test",
+					 "accepted", "250 ok", &f->err), 0);
+	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM "
+			       "outbox_recipients"), 2);
+	q_text(&f->st, "SELECT group_concat(address || ' ' || status || ' ' || "
+	       "reply, ',') FROM (SELECT * FROM outbox_recipients ORDER BY "
+	       "address)", buf, sizeof(buf));
+	assert_string_equal(buf, "a@example.test accepted 250 ok,"
+			    "b@example.test rejected 550 unknown");
+	/* No such mail: the foreign key refuses it. */
+	assert_int_equal(state_recipient(&f->st, row + 100, "c@example.test",
+					 "accepted", NULL, &f->err), -1);
+	assert_int_equal(f->err.code, EX_IOERR);
+}
+
+static void t_seen_and_skip(void **state)
+{
+	struct fx *f = *state;
+	struct outbox_mail a = mail("a-1", "answer", "a1@example.test");
+	char why[64];
+
+	assert_int_equal(state_seen(&f->st, "m1", &f->err), 0);
+	assert_int_equal(state_skip(&f->st, "m1", "m1.yaml", "no change", T0,
+				    &f->err), 0);
+	assert_int_equal(state_seen(&f->st, "m1", &f->err), 1);
+	/* A second skip keeps the first record. */
+	assert_int_equal(state_skip(&f->st, "m1", "other.yaml", "again",
+				    T0 + 1, &f->err), 0);
+	q_text(&f->st, "SELECT outcome || ' ' || manifest || ' ' || seen FROM "
+	       "manifests WHERE id = 'm1'", why, sizeof(why));
+	assert_string_equal(why, "no change m1.yaml 1739548080");
+	/* A queued report is seen, through manifests and the outbox. */
+	queue(f, "r1", "r1@example.test", T0);
+	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
+	q_exec(&f->st, "DELETE FROM manifests WHERE id = 'r1'");
+	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
+	/* An answer's id is not a manifest. */
+	assert_int_equal(state_queue(&f->st, &a, NULL, "Re: x", T0, &f->err),
+			 0);
+	assert_int_equal(state_seen(&f->st, "a-1", &f->err), 0);
+	assert_int_equal(state_seen(&f->st, "", &f->err), 0);
+}
+
+static void t_sources(void **state)
+{
+	struct fx *f = *state;
+	char *etag = (char *)1, *lm = (char *)1;
+
+	assert_int_equal(state_source_get(&f->st, "http://h/m", &etag, &lm,
+					  &f->err), 0);
+	assert_null(etag);
+	assert_null(lm);
+	assert_int_equal(state_source_set(&f->st, "http://h/m", "\"abc\"",
+					  NULL, T0, &f->err), 0);
+	assert_int_equal(state_source_get(&f->st, "http://h/m", &etag, &lm,
+					  &f->err), 0);
+	assert_string_equal(etag, "\"abc\"");
+	assert_null(lm);
+	free(etag);
+	assert_int_equal(state_source_set(&f->st, "http://h/m", NULL,
+					  "Fri, 14 Feb 2025 15:48:00 GMT",
+					  T0 + 1, &f->err), 0);
+	assert_int_equal(state_source_get(&f->st, "http://h/m", &etag, &lm,
+					  &f->err), 0);
+	assert_null(etag);
+	assert_string_equal(lm, "Fri, 14 Feb 2025 15:48:00 GMT");
+	free(lm);
+	assert_int_equal(state_source_get(&f->st, "http://h/other", &etag,
+					  &lm, &f->err), 0);
+	assert_null(etag);
+	assert_null(lm);
+	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM sources"), 1);
+}
+
+/* UNIQUE(kind, id) and UNIQUE(message_id), inside a transaction. */
+static void t_unique(void **state)
+{
+	struct fx *f = *state;
+	struct outbox_mail m = mail("r1", "report", "other@example.test");
+	struct outbox_mail a = mail("r1", "answer", "a1@example.test");
+	struct outbox_mail d = mail("r9", "report", "r1@example.test");
+
+	queue(f, "r1", "r1@example.test", T0);
+	/* The same report again: refused cleanly. */
+	assert_int_equal(state_queue(&f->st, &m, NULL, "s", T0, &f->err), -1);
+	assert_int_equal(f->err.code, EX_IOERR);
+	assert_non_null(strstr(f->err.msg, "UNIQUE"));
+	assert_non_null(strstr(f->err.msg, f->path));
+	/* The same Message-ID for another mail: refused too. */
+	assert_int_equal(state_queue(&f->st, &d, NULL, "s", T0, &f->err), -1);
+	assert_non_null(strstr(f->err.msg, "UNIQUE"));
+	/* The same id of another kind is fine. */
+	assert_int_equal(state_queue(&f->st, &a, NULL, "s", T0, &f->err), 0);
+	counts(f, 2, 0);
+
+	/* In a transaction the failure leaves it open for a rollback. */
+	m = mail("r2", "report", "r2@example.test");
+	assert_int_equal(state_begin(&f->st, &f->err), 0);
+	assert_int_equal(state_queue(&f->st, &m, "r2.yaml", "s", T0, &f->err),
+			 0);
+	assert_int_equal(state_queue(&f->st, &m, "r2.yaml", "s", T0, &f->err),
+			 -1);
+	assert_int_equal(sqlite3_get_autocommit(f->st.db), 0);
+	state_rollback(&f->st);
+	assert_int_not_equal(sqlite3_get_autocommit(f->st.db), 0);
+	assert_int_equal(state_seen(&f->st, "r2", &f->err), 0);
+	counts(f, 2, 0);
+
+	/* And a commit keeps what was queued. */
+	assert_int_equal(state_begin(&f->st, &f->err), 0);
+	assert_int_equal(state_queue(&f->st, &m, "r2.yaml", "s", T0, &f->err),
+			 0);
+	assert_int_equal(state_commit(&f->st, &f->err), 0);
+	reopen(f, STATE_WRITE);
+	assert_int_equal(state_seen(&f->st, "r2", &f->err), 1);
+	counts(f, 3, 0);
+	/* Commit without a transaction is an error, not a crash. */
+	assert_int_equal(state_commit(&f->st, &f->err), -1);
+	assert_int_equal(f->err.code, EX_IOERR);
+	state_rollback(&f->st);
+}
+
+/* ------------------------------------------------------------------ */
+/* replies                                                             */
+
+static void t_mailbox(void **state)
+{
+	struct fx *f = *state;
+	unsigned long v = 9, u = 9;
+
+	assert_int_equal(state_mailbox_get(&f->st, "INBOX", &v, &u, &f->err),
+			 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(u, 0);
+	assert_int_equal(state_mailbox_set(&f->st, "INBOX", 1700000000UL, 42,
+					   &f->err), 0);
+	assert_int_equal(state_mailbox_set(&f->st, "Archive", 7, 3, &f->err),
+			 0);
+	assert_int_equal(state_mailbox_get(&f->st, "INBOX", &v, &u, &f->err),
+			 0);
+	assert_int_equal(v, 1700000000UL);
+	assert_int_equal(u, 42);
+	assert_int_equal(state_mailbox_set(&f->st, "INBOX", 4294967295UL,
+					   4294967295UL, &f->err), 0);
+	assert_int_equal(state_mailbox_get(&f->st, "INBOX", &v, &u, &f->err),
+			 0);
+	assert_int_equal(v, 4294967295UL);
+	assert_int_equal(u, 4294967295UL);
+	assert_int_equal(state_mailbox_get(&f->st, "Archive", &v, &u, &f->err),
+			 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(u, 3);
+	assert_int_equal(state_mailbox_get(&f->st, "inbox", &v, &u, &f->err),
+			 0);
+	assert_int_equal(v, 0);
+}
+
+static void record(struct fx *f, const char *msgid, const char *sender,
+		   const char *outcome, time_t when)
+{
+	struct inbox_entry e = {
+		msgid, 1, 10, sender, "r1", outcome, "[\"help\"]",
+	};
+
+	if (state_inbox_record(&f->st, &e, when, &f->err))
+		fail_msg("state_inbox_record: %s", f->err.msg);
+}
+
+static long inbox_count(struct fx *f, const char *sender, time_t since,
+			const char *prefix)
+{
+	long n = -1;
+
+	if (state_inbox_count(&f->st, sender, since, prefix, &n, &f->err))
+		fail_msg("state_inbox_count: %s", f->err.msg);
+	return n;
+}
+
+static void t_inbox(void **state)
+{
+	struct fx *f = *state;
+	struct inbox_entry bare = { "m9@x", 0, 0, NULL, NULL, "ignored: no "
+				    "from", NULL };
+	char buf[256];
+
+	assert_int_equal(state_inbox_seen(&f->st, "m1@x", &f->err), 0);
+	record(f, "m1@x", "jane@example.test", "answered", T0);
+	assert_int_equal(state_inbox_seen(&f->st, "m1@x", &f->err), 1);
+	assert_int_equal(state_inbox_seen(&f->st, "M1@x", &f->err), 0);
+	/* Recording the same mail twice keeps the first. */
+	record(f, "m1@x", "jane@example.test", "ignored: again", T0 + 5);
+	q_text(&f->st, "SELECT outcome || ' ' || received || ' ' || commands "
+	       "|| ' ' || uid || ' ' || report_id FROM inbox", buf,
+	       sizeof(buf));
+	assert_string_equal(buf, "answered 1739548080 [\"help\"] 10 r1");
+	assert_int_equal(state_inbox_record(&f->st, &bare, T0, &f->err), 0);
+	assert_int_equal(state_inbox_seen(&f->st, "m9@x", &f->err), 1);
+}
+
+static void t_inbox_count(void **state)
+{
+	struct fx *f = *state;
+
+	record(f, "m1@x", "jane@example.test", "answered", T0 - 3600);
+	record(f, "m2@x", "jane@example.test", "answered: retest", T0);
+	record(f, "m3@x", "jane@example.test", "ignored: auto-submitted", T0);
+	record(f, "m4@x", "joe@example.test", "answered", T0);
+	record(f, "m5@x", "jane@example.test", "refused", T0 + 10);
+	/* Prefixes. */
+	assert_int_equal(inbox_count(f, "jane@example.test", 0, "answered"),
+			 2);
+	assert_int_equal(inbox_count(f, "jane@example.test", 0, "ignored"), 1);
+	assert_int_equal(inbox_count(f, "jane@example.test", 0, "ignored: "
+				     "auto-submitted"), 1);
+	assert_int_equal(inbox_count(f, "jane@example.test", 0, "ignored: "
+				     "auto-submitted!"), 0);
+	assert_int_equal(inbox_count(f, "jane@example.test", 0, ""), 4);
+	/* A prefix is not a LIKE pattern. */
+	assert_int_equal(inbox_count(f, "jane@example.test", 0, "%"), 0);
+	assert_int_equal(inbox_count(f, "jane@example.test", 0, "answ_red"),
+			 0);
+	assert_int_equal(inbox_count(f, "jane@example.test", 0, "Answered"),
+			 0);
+	/* Time windows: 'since' is inclusive. */
+	assert_int_equal(inbox_count(f, "jane@example.test", T0, "answered"),
+			 1);
+	assert_int_equal(inbox_count(f, "jane@example.test", T0 - 3600,
+				     "answered"), 2);
+	assert_int_equal(inbox_count(f, "jane@example.test", T0 + 1, ""), 1);
+	assert_int_equal(inbox_count(f, "jane@example.test", T0 + 11, ""), 0);
+	/* Per sender. */
+	assert_int_equal(inbox_count(f, "joe@example.test", 0, ""), 1);
+	assert_int_equal(inbox_count(f, "nobody@example.test", 0, ""), 0);
+}
+
+/* A report R1 with an answer A1, and a report R2. */
+static void thread_mails(struct fx *f)
+{
+	struct outbox_mail r1 = mail("r1", "report", "r1@example.test");
+	struct outbox_mail r2 = mail("r2", "report", "r2@example.test");
+	struct outbox_mail a1 = mail("a-1", "answer", "a1@example.test");
+	struct outbox_mail orphan = mail("a-2", "answer", "a2@example.test");
+
+	r2.recipients = "[\"c@example.test\"]";
+	a1.report_id = "r1";
+	a1.recipients = "[\"jane@example.test\"]";
+	orphan.report_id = "gone";
+	assert_int_equal(state_queue(&f->st, &r1, "r1.yaml", "[tree] r1 "
+				     "subject", T0, &f->err), 0);
+	assert_int_equal(state_queue(&f->st, &r2, "r2.yaml", "r2 subject", T0,
+				     &f->err), 0);
+	assert_int_equal(state_queue(&f->st, &a1, NULL, "Re: [tree] r1 "
+				     "subject", T0, &f->err), 0);
+	assert_int_equal(state_queue(&f->st, &orphan, NULL, "Re: ?", T0,
+				     &f->err), 0);
+}
+
+static void route(struct fx *f, const char *const *ids, size_t n,
+		  struct thread_report *tr, int want_found)
+{
+	int found = -1;
+
+	if (state_route(&f->st, ids, n, tr, &found, &f->err))
+		fail_msg("state_route: %s", f->err.msg);
+	assert_int_equal(found, want_found);
+}
+
+static void t_route(void **state)
+{
+	struct fx *f = *state;
+	const char *by_report[] = { "unknown@x", "r1@example.test" };
+	const char *by_answer[] = { "a1@example.test" };
+	const char *closest[] = { NULL, "r2@example.test", "a1@example.test" };
+	const char *none[] = { "unknown@x", "<r1@example.test>", "R1@x",
+			       "a2@example.test" };
+	struct thread_report tr;
+
+	thread_mails(f);
+	route(f, by_report, 2, &tr, 1);
+	assert_string_equal(tr.report_id, "r1");
+	assert_string_equal(tr.subject, "[tree] r1 subject");
+	assert_string_equal(tr.recipients,
+			    "[\"a@example.test\",\"b@example.test\"]");
+	thread_report_release(&tr);
+	assert_null(tr.report_id);
+	/* An answer of the bot leads back to its report. */
+	route(f, by_answer, 1, &tr, 1);
+	assert_string_equal(tr.report_id, "r1");
+	assert_string_equal(tr.subject, "[tree] r1 subject");
+	assert_string_equal(tr.recipients,
+			    "[\"a@example.test\",\"b@example.test\"]");
+	thread_report_release(&tr);
+	/* The closest id wins; NULL entries are skipped. */
+	route(f, closest, 3, &tr, 1);
+	assert_string_equal(tr.report_id, "r2");
+	assert_string_equal(tr.recipients, "[\"c@example.test\"]");
+	thread_report_release(&tr);
+	/* Ids with brackets, other case, or an answer without its report. */
+	route(f, none, 4, &tr, 0);
+	assert_null(tr.report_id);
+	assert_null(tr.subject);
+	assert_null(tr.recipients);
+	thread_report_release(&tr);
+	route(f, NULL, 0, &tr, 0);
+	thread_report_release(&tr);
+}
+
+/* ------------------------------------------------------------------ */
+/* retests                                                             */
+
+static struct retest_request retest(const char *rid, const char *status)
+{
+	struct retest_request rq = {
+		rid, "r1", 8, "jane@example.test", "m1@x",
+		"{\"message_id\":\"m1@x\"}", status, 4, 5, T0 + 86400,
+		NULL,
+	};
+
+	return rq;
+}
+
+static void retest_count(struct fx *f, const char *report, long want_n,
+			 const char *want_open)
+{
+	char *open = (char *)1;
+	long n = -1;
+
+	assert_int_equal(state_retest_count(&f->st, report, &n, &open,
+					    &f->err), 0);
+	assert_int_equal(n, want_n);
+	if (!want_open) {
+		assert_null(open);
+	} else {
+		assert_non_null(open);
+		assert_string_equal(open, want_open);
+	}
+	free(open);
+}
+
+static void t_retests(void **state)
+{
+	struct fx *f = *state;
+	struct retest_request rq = retest("rt-1", NULL);
+	struct retest_request rej = retest("rt-2", "rejected");
+	struct retest_row *rows = NULL;
+	size_t n = 9;
+	char buf[128];
+
+	retest_count(f, "r1", 0, NULL);
+	assert_int_equal(state_retests_queued(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 0);
+	retest_rows_free(rows, n);
+
+	assert_int_equal(state_retest_add(&f->st, &rq, T0, &f->err), 0);
+	retest_count(f, "r1", 1, "queued");
+	rej.detail = "max_runs is 20";
+	assert_int_equal(state_retest_add(&f->st, &rej, T0 + 1, &f->err), 0);
+	retest_count(f, "r1", 2, "queued");
+	retest_count(f, "r2", 0, NULL);
+	/* The same request again is ignored. */
+	rq.runs = 99;
+	assert_int_equal(state_retest_add(&f->st, &rq, T0 + 2, &f->err), 0);
+	retest_count(f, "r1", 2, "queued");
+
+	assert_int_equal(state_retests_queued(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].request_id, "rt-1");
+	assert_string_equal(rows[0].report_id, "r1");
+	assert_string_equal(rows[0].thread, "{\"message_id\":\"m1@x\"}");
+	assert_int_equal(rows[0].runs, 8);
+	assert_int_equal(rows[0].base_runs, 4);
+	assert_int_equal(rows[0].head_runs, 5);
+	assert_int_equal(rows[0].deadline, T0 + 86400);
+	retest_rows_free(rows, n);
+
+	assert_int_equal(state_retest_finish(&f->st, "rt-1", "done",
+					     "improvement confirmed", &f->err),
+			 0);
+	retest_count(f, "r1", 2, NULL);
+	assert_int_equal(state_retests_queued(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 0);
+	retest_rows_free(rows, n);
+	q_text(&f->st, "SELECT status || ': ' || detail FROM retests WHERE "
+	       "request_id = 'rt-1'", buf, sizeof(buf));
+	assert_string_equal(buf, "done: improvement confirmed");
+	/* Finishing an unknown request changes nothing. */
+	assert_int_equal(state_retest_finish(&f->st, "rt-x", "done", NULL,
+					     &f->err), 0);
+	retest_rows_free(NULL, 0);
+}
+
+/* 'requested' is open too; the newest open request is the one reported. */
+static void t_retest_open_status(void **state)
+{
+	struct fx *f = *state;
+	struct retest_request a = retest("rt-1", "requested");
+	struct retest_request b = retest("rt-2", "queued");
+	struct retest_row *rows = NULL;
+	size_t n = 0;
+
+	assert_int_equal(state_retest_add(&f->st, &a, T0, &f->err), 0);
+	retest_count(f, "r1", 1, "requested");
+	assert_int_equal(state_retest_add(&f->st, &b, T0 + 10, &f->err), 0);
+	retest_count(f, "r1", 2, "queued");
+	assert_int_equal(state_retest_finish(&f->st, "rt-2", "expired", NULL,
+					     &f->err), 0);
+	retest_count(f, "r1", 2, "requested");
+	/* Only 'queued' ones are waited for. */
+	assert_int_equal(state_retests_queued(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 0);
+	retest_rows_free(rows, n);
+}
+
+static void t_retests_queued_order(void **state)
+{
+	struct fx *f = *state;
+	struct retest_request a = retest("rt-a", NULL);
+	struct retest_request b = retest("rt-b", NULL);
+	struct retest_request c = retest("rt-c", NULL);
+	struct retest_row *rows = NULL;
+	size_t n = 0;
+
+	c.report_id = "r2";
+	c.thread = NULL;
+	assert_int_equal(state_retest_add(&f->st, &b, T0 + 2, &f->err), 0);
+	assert_int_equal(state_retest_add(&f->st, &a, T0 + 1, &f->err), 0);
+	assert_int_equal(state_retest_add(&f->st, &c, T0 + 3, &f->err), 0);
+	assert_int_equal(state_retests_queued(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(rows[0].request_id, "rt-a");
+	assert_string_equal(rows[1].request_id, "rt-b");
+	assert_string_equal(rows[2].request_id, "rt-c");
+	assert_string_equal(rows[2].thread, "");
+	retest_rows_free(rows, n);
+}
+
+/* ------------------------------------------------------------------ */
+/* the manifest kept with a report                                     */
+
+static void t_manifest_text(void **state)
+{
+	struct fx *f = *state;
+	struct outbox_mail m = mail("r1", "report", "r1@example.test");
+	struct outbox_mail p = mail("r2", "report", "r2@example.test");
+	static const char text[] = "id: r1\nbase: {}\n";
+	char *name = (char *)1, *t = (char *)1, *dir = (char *)1;
+
+	assert_int_equal(state_queue_report(&f->st, &m, "src/r1.yaml", text,
+					    "/srv/manifests", "the subject", T0,
+					    &f->err), 0);
+	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
+	assert_int_equal(state_manifest_text(&f->st, "r1", &name, &t, &dir,
+					     &f->err), 0);
+	assert_string_equal(name, "src/r1.yaml");
+	assert_string_equal(t, text);
+	assert_string_equal(dir, "/srv/manifests");
+	free(name);
+	free(t);
+	free(dir);
+	/* Queued without the text: unknown. */
+	assert_int_equal(state_queue(&f->st, &p, "src/r2.yaml", "s", T0,
+				     &f->err), 0);
+	assert_int_equal(state_manifest_text(&f->st, "r2", &name, &t, &dir,
+					     &f->err), 0);
+	assert_null(name);
+	assert_null(t);
+	assert_null(dir);
+	assert_int_equal(state_manifest_text(&f->st, "nope", &name, &t, &dir,
+					     &f->err), 0);
+	assert_null(name);
+	assert_null(t);
+	assert_null(dir);
+	/* Without a manifest name nothing is recorded beside the mail. */
+	p = mail("r3", "report", "r3@example.test");
+	assert_int_equal(state_queue_report(&f->st, &p, NULL, text, ".", "s",
+					    T0, &f->err), 0);
+	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM manifests WHERE "
+			       "id = 'r3'"), 0);
+	assert_int_equal(state_seen(&f->st, "r3", &f->err), 1);
+}
+
+static void t_close_twice(void **state)
+{
+	struct fx *f = *state;
+
+	state_close(&f->st);
+	assert_null(f->st.db);
+	assert_int_equal(f->st.lock_fd, -1);
+	state_close(&f->st);
+	f->open = 0;
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup_open, teardown)
+#define T_EMPTY(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		T_EMPTY(t_open_creates_and_migrates),
+		T(t_reopen_is_noop),
+		T_EMPTY(t_upgrade_from_v1),
+		T_EMPTY(t_upgrade_fails_atomically),
+		T(t_open_newer_schema),
+		T_EMPTY(t_open_cannot_create),
+		T_EMPTY(t_read_missing),
+		T_EMPTY(t_read_unmigrated),
+		T(t_read_refuses_write),
+		T(t_lock_same_process),
+		T(t_lock_other_process),
+		T_EMPTY(t_backoff),
+		T(t_queue_and_read_back),
+		T(t_retry_then_sent),
+		T(t_retry_backoff_capped),
+		T(t_failed),
+		T(t_due_limit_and_order),
+		T(t_queued),
+		T(t_recipients),
+		T(t_seen_and_skip),
+		T(t_sources),
+		T(t_unique),
+		T(t_mailbox),
+		T(t_inbox),
+		T(t_inbox_count),
+		T(t_route),
+		T(t_retests),
+		T(t_retest_open_status),
+		T(t_retests_queued_order),
+		T(t_manifest_text),
+		T(t_close_twice),
+	};
+
+	if (argc == 3 && !strcmp(argv[1], "--lock"))
+		return lock_main(argv[2]);
+	self = argv[0];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
