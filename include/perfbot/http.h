@@ -20,6 +20,9 @@ struct http_answer {
 	char *last_modified;	/* Last-Modified of the answer, or NULL */
 };
 
+/* libcurl's global initialisation, done once (SMTP uses it too). */
+int http_init(struct pb_err *err);
+
 /* GET with optional If-None-Match / If-Modified-Since validators. */
 int http_get(const char *url, const char *etag, const char *last_modified,
 	     const char *ca_file, struct strbuf *body, struct http_answer *a,

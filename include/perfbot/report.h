@@ -62,6 +62,7 @@ struct report_inputs {
 	struct ydoc testcases;
 	struct ydoc host;
 	const char *testcase;
+	const char *machine;	/* the host's description, or tbox_group */
 };
 
 int report_inputs_load(struct report_inputs *in, const struct manifest *m,

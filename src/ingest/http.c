@@ -77,16 +77,22 @@ static int perform(CURL *h, const char *url, struct call *c,
 	return 0;
 }
 
-static CURL *handle(const char *ca_file, long timeout, struct pb_err *err)
+int http_init(struct pb_err *err)
 {
 	static int inited;
+
+	if (!inited && curl_global_init(CURL_GLOBAL_DEFAULT))
+		return pb_fail(err, EX_SOFTWARE, "libcurl: cannot initialise");
+	inited = 1;
+	return 0;
+}
+
+static CURL *handle(const char *ca_file, long timeout, struct pb_err *err)
+{
 	CURL *h;
 
-	if (!inited && curl_global_init(CURL_GLOBAL_DEFAULT)) {
-		pb_fail(err, EX_SOFTWARE, "libcurl: cannot initialise");
+	if (http_init(err))
 		return NULL;
-	}
-	inited = 1;
 	h = curl_easy_init();
 	if (!h) {
 		pb_fail(err, EX_SOFTWARE, "libcurl: no handle");

@@ -348,26 +348,27 @@ static int decide(struct poll_ctx *cx, const struct reply *r,
 
 	if (r->is_dsn)
 		return bounce(cx, r, tr, outcome, err);
-	cx->ps->ignored++;
 	if (reply_must_not_answer(r, own, cx->own ? 1 : 0, &why)) {
 		snprintf(cx->why, sizeof(cx->why), "ignored: %s",
 			 why ? why : "robot mail");
 		*outcome = cx->why;
-		return 0;
+		goto ignored;
 	}
 	if (!r->message_id) {
 		*outcome = "ignored: no Message-ID";
-		return 0;
+		goto ignored;
 	}
 	if (!r->ncmds) {
 		*outcome = "no commands";
-		return 0;
+		goto ignored;
 	}
-	cx->ps->ignored--;
 	if (state_route(cx->st, ids, thread_ids(r, ids, REPLY_MAX_REFS + 1),
 			tr, &found, err))
 		return -1;
 	return commands(cx, r, tr, found, outcome, err);
+ignored:
+	cx->ps->ignored++;
+	return 0;
 }
 
 static int handle(struct poll_ctx *cx, const struct imap_msg *m,

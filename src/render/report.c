@@ -136,6 +136,7 @@ int report_inputs_load(struct report_inputs *in, const struct manifest *m,
 	    load_testcase(in, cfg, err))
 		return -1;
 	in->testcase = in->job.testcase;
+	in->machine = machine(in, cfg);
 	if (compare_roots(&in->cmp, &in->root[BASE], &in->root[HEAD],
 			  in->rules, in->testcase, err))
 		return -1;
@@ -444,7 +445,7 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 			"compiler", in->job.compiler,
 			"rootfs", in->job.rootfs,
 			"tbox_group", in->job.tbox_group,
-			"machine", machine((struct report_inputs *)in, cfg),
+			"machine", in->machine,
 			"parameters", params_json(&in->job),
 			"notes", m->notes ? json_incref(m->notes) : json_array(),
 			"materials_url", str_or_null(m->materials_url),

@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <curl/curl.h>
 
+#include "perfbot/http.h"
 #include "perfbot/secret.h"
 #include "perfbot/smtp.h"
 #include "perfbot/strbuf.h"
@@ -56,16 +57,6 @@ static int tls_mode(const struct config *cfg, const char *url,
 	return 0;
 }
 
-static int curl_once(struct pb_err *err)
-{
-	static int done;
-
-	if (!done && curl_global_init(CURL_GLOBAL_DEFAULT))
-		return pb_fail(err, EX_SOFTWARE, "libcurl: cannot initialise");
-	done = 1;
-	return 0;
-}
-
 static char *dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
@@ -80,7 +71,7 @@ int smtp_new(struct smtp **out, const struct config *cfg, int reuse,
 	*out = NULL;
 	if (!url)
 		return pb_fail(err, EX_CONFIG, "smtp.url: not configured");
-	if (curl_once(err))
+	if (http_init(err))
 		return -1;
 	s = calloc(1, sizeof(*s));
 	if (!s)
