@@ -374,7 +374,10 @@ static int mark_seen(struct imap *im, uint32_t uid, struct pb_err *err)
 	struct mailimap_set *set = mailimap_set_new_single(uid);
 	int r = -1;
 
-	if (fl && !mailimap_flag_list_add(fl, mailimap_flag_new_seen())) {
+	struct mailimap_flag *seen = mailimap_flag_new_seen();
+
+	if (fl && seen && !mailimap_flag_list_add(fl, seen)) {
+		seen = NULL;	/* the list owns it now */
 		sa = mailimap_store_att_flags_new_add_flags_silent(fl);
 		fl = NULL;
 		if (sa && set) {
@@ -382,6 +385,8 @@ static int mark_seen(struct imap *im, uint32_t uid, struct pb_err *err)
 			mailimap_store_att_flags_free(sa);
 		}
 	}
+	if (seen)
+		mailimap_flag_free(seen);
 	if (fl)
 		mailimap_flag_list_free(fl);
 	if (set)
