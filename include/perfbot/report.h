@@ -37,7 +37,7 @@ struct report {
 	json_t *cc;
 	char *subject;		/* one line, no control characters */
 	char *body;
-	char *job_yaml;		/* the head's job.yaml path, for attaching */
+	char *job_yaml;		/* the head's job.yaml text, for attaching */
 	char *kconfig_file;	/* or NULL */
 	json_t *ctx;		/* the template context */
 };

@@ -35,13 +35,15 @@ struct result_root {
 	char *name_pool;
 	double *value_pool;
 	struct ydoc job;	/* job.yaml; job.root is a mapping */
+	char *job_text;		/* job.yaml as written */
 };
 
 /*
  * Load 'dir'/matrix.json and 'dir'/job.yaml. The number of runs is the
  * length of 'stats_source' when present, else the longest value list;
  * shorter lists are padded with 0 (a metric missing in some runs), longer
- * ones are an error. A list of strings is ignored (LKP does the same); any
+ * ones are an error. 'dir' may be an http(s):// URL: then URL/matrix.json
+ * and URL/job.yaml are fetched. A list of strings is ignored (LKP does the same); any
  * other non-number, an empty matrix, or a size beyond the RESULT_MAX_*
  * limits is EX_DATAERR; a missing file EX_NOINPUT.
  */

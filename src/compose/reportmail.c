@@ -60,7 +60,8 @@ int report_mail(const struct report *r, const struct config *cfg,
 	};
 	int rc = -1;
 
-	if (file_read(r->job_yaml, ATTACH_MAX, 1, &job, err) ||
+	if ((sb_adds(&job, r->job_yaml) &&
+	     pb_fail(err, EX_OSERR, "out of memory")) ||
 	    reproduce(r, cfg, &repro, err) ||
 	    (r->kconfig_file &&
 	     file_read(r->kconfig_file, ATTACH_MAX, 1, &kconf, err)))

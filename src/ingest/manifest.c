@@ -61,10 +61,14 @@ static int is_sha(const char *s)
 	return 1;
 }
 
+/* A path relative to the manifest; a URL stays as it is. */
 static int resolve(const char *dir, const char *rel, char **out,
 		   struct pb_err *err)
 {
-	*out = path_join(dir, rel);
+	if (!strncmp(rel, "http://", 7) || !strncmp(rel, "https://", 8))
+		*out = strdup(rel);
+	else
+		*out = path_join(dir, rel);
 	return *out ? 0 : pb_fail(err, EX_OSERR, "out of memory");
 }
 

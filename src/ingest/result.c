@@ -3,23 +3,95 @@
 #include <string.h>
 
 #include "perfbot/fileio.h"
+#include "perfbot/http.h"
 #include "perfbot/result.h"
 
-static int load_job(struct result_root *rr, const char *path,
-		    struct pb_err *err)
+static int check_job(struct result_root *rr, struct pb_err *err)
 {
 	static const char *const required[] = { "testcase", "tbox_group" };
 	size_t i;
 
-	if (yaml_load_file(path, RESULT_MAX_JOB_BYTES, &rr->job, err))
-		return -1;
 	if (!json_is_object(rr->job.root))
-		return pb_fail(err, EX_DATAERR, "%s: not a mapping", path);
+		return pb_fail(err, EX_DATAERR, "%s: not a mapping",
+			       rr->job.name);
 	for (i = 0; i < sizeof(required) / sizeof(required[0]); i++)
 		if (!result_root_job_str(rr, required[i]))
-			return pb_fail(err, EX_DATAERR, "%s: no '%s'", path,
-				       required[i]);
+			return pb_fail(err, EX_DATAERR, "%s: no '%s'",
+				       rr->job.name, required[i]);
 	return 0;
+}
+
+/* job.yaml from its text, which is kept (it is attached to reports). */
+static int parse_job(struct result_root *rr, const char *name,
+		     struct strbuf *text, struct pb_err *err)
+{
+	if (yaml_load_str(name, sb_str(text), text->len, &rr->job, err))
+		return -1;
+	rr->job_text = sb_detach(text, NULL);
+	if (!rr->job_text)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return check_job(rr, err);
+}
+
+static int load_job(struct result_root *rr, const char *path,
+		    struct pb_err *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int rc = file_read(path, RESULT_MAX_JOB_BYTES, 1, &text, err) ||
+		 parse_job(rr, path, &text, err);
+
+	sb_release(&text);
+	return rc ? -1 : 0;
+}
+
+/* GET '<url>/<name>' into 'out'. */
+static int fetch(const char *url, const char *name, size_t max,
+		 struct strbuf *out, struct pb_err *err)
+{
+	struct strbuf full = STRBUF_INIT;
+	struct http_answer a;
+	int rc;
+
+	sb_init(out, max);
+	if (sb_addf(&full, "%s%s%s", url, url[strlen(url) - 1] == '/' ?
+		    "" : "/", name)) {
+		sb_release(&full);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	rc = http_get(full.buf, NULL, NULL, NULL, out, &a, err);
+	if (!rc && a.status != 200)
+		rc = pb_fail(err, a.status == 404 ? EX_NOINPUT : EX_UNAVAILABLE,
+			     "%s: HTTP status %ld", full.buf, a.status);
+	http_answer_release(&a);
+	sb_release(&full);
+	return rc;
+}
+
+/* A result root served over HTTP(S): URL/matrix.json and URL/job.yaml. */
+static int load_remote(struct result_root *rr, const char *url,
+		       struct pb_err *err)
+{
+	struct strbuf matrix, job;
+	struct strbuf name = STRBUF_INIT;
+	int rc;
+
+	rc = fetch(url, "matrix.json", RESULT_MAX_MATRIX_BYTES, &matrix, err);
+	if (!rc) {
+		sb_addf(&name, "%s/matrix.json", url);
+		rc = result_root_parse_matrix(rr, sb_str(&name),
+					      sb_str(&matrix), matrix.len, err);
+	}
+	sb_release(&matrix);
+	if (!rc)
+		rc = fetch(url, "job.yaml", RESULT_MAX_JOB_BYTES, &job, err);
+	if (!rc) {
+		sb_reset(&name);
+		sb_addf(&name, "%s/job.yaml", url);
+		rc = parse_job(rr, sb_str(&name), &job, err);
+		sb_release(&job);
+	}
+	sb_release(&name);
+	return rc ? -1 : 0;
 }
 
 int result_root_load(struct result_root *rr, const char *dir,
@@ -31,6 +103,13 @@ int result_root_load(struct result_root *rr, const char *dir,
 
 	memset(rr, 0, sizeof(*rr));
 	rr->dir = strdup(dir);
+	if (rr->dir && (!strncmp(dir, "http://", 7) ||
+			!strncmp(dir, "https://", 8))) {
+		rc = load_remote(rr, dir, err);
+		if (rc)
+			result_root_release(rr);
+		return rc;
+	}
 	matrix = path_join(dir, "matrix.json");
 	job = path_join(dir, "job.yaml");
 	if (!rr->dir || !matrix || !job) {
@@ -62,6 +141,7 @@ void result_root_release(struct result_root *rr)
 	free(rr->name_pool);
 	free(rr->value_pool);
 	free(rr->dir);
+	free(rr->job_text);
 	strmap_release(&rr->index);
 	ydoc_release(&rr->job);
 	memset(rr, 0, sizeof(*rr));

@@ -402,7 +402,7 @@ static int identity(struct report *r, const struct report_inputs *in,
 	r->from = strdup(cfg_str(cfg, "identity.from", DEFAULT_FROM));
 	r->date = o->now;
 	r->regression = in->verdict.regression;
-	r->job_yaml = strdup(in->root[HEAD].job.name);
+	r->job_yaml = strdup(in->root[HEAD].job_text);
 	r->kconfig_file = m->kconfig_file ? strdup(m->kconfig_file) : NULL;
 	if (!r->from || !r->job_yaml ||
 	    (m->kconfig_file && !r->kconfig_file))

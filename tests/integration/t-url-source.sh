@@ -11,5 +11,16 @@ check "sent from the url" [ "$(count alice X-Perfbot-Report u-1)" = 1 ]
 check "validator kept" [ -n "$(sql "SELECT etag FROM sources")" ]
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "not modified the second time" grep -q "not modified" "$W/e2"
+# result roots served over HTTP too
+cp -r "$src/base" "$src/head" "$H/"
+port=$(cat "$H/port")
+printf '[{"id": "u-2", "base": {"commit": "262b2fa99cbe02a715ce23981c2c30685ccf3a93", "result_root": "http://127.0.0.1:%s/base"}, "head": {"commit": "f017b0a4951fac8f150232661b2cc0b67e0c57f0", "subject": "pipe: x", "author": "Dev <alice@example.test>", "result_root": "http://127.0.0.1:%s/head"}}]\n' "$port" "$port" >"$H/comparisons"
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
+check "report from result roots over HTTP" [ "$(count alice X-Perfbot-Report u-2)" = 1 ]
+uid=$(search alice X-Perfbot-Report u-2)
+fetch alice "$uid" >"$W/u2.eml"
+"$MAILCHECK" "$W/u2.eml" >"$W/u2.check" 2>/dev/null
+jobsize=$(wc -c <"$src/head/job.yaml")
+check "its job.yaml attached" grep -q "^part text/plain attachment job.yaml $jobsize$" "$W/u2.check"
 kill $hp 2>/dev/null
 wait $hp 2>/dev/null

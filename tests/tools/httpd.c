@@ -4,7 +4,7 @@
  *   httpd DIR
  * picks a free port, writes it to DIR/port, and answers until SIGTERM or
  * for at most 600 seconds:
- *   GET /NAME   DIR/NAME with an ETag (a hash of the content); a matching
+ *   GET /NAME   DIR/NAME (NAME may be SUB/FILE) with an ETag (a hash of the content); a matching
  *               If-None-Match gets 304; a missing file 404
  *   POST /NAME  appends the body as one line to DIR/NAME.posts and answers
  *               the status in DIR/NAME.status (default 202) with body {}
@@ -83,9 +83,13 @@ static int read_request(int fd, struct strbuf *req, size_t *head_len)
 	}
 }
 
+/* NAME or DIR/NAME under the root, nothing that climbs out of it. */
 static int safe(const char *name)
 {
-	return *name && !strstr(name, "..") && !strchr(name, '/');
+	const char *slash = strchr(name, '/');
+
+	return *name && *name != '/' && !strstr(name, "..") &&
+	       (!slash || (slash > name && !strchr(slash + 1, '/')));
 }
 
 static void handle_get(int fd, const char *name, const char *req)
