@@ -46,7 +46,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC = $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all check demo bench install deps unit golden integration lint clean
+.PHONY: all check demo bench install deps unit golden integration lint clean fuzz
 all: perfbot
 
 deps:
@@ -101,6 +101,21 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory perfbot $(TOOL_BIN)
 	@sh scripts/bench
+
+# libFuzzer targets for every parser (clang): 'make fuzz FUZZ_SECONDS=60'.
+# Not part of 'check'; the corpora start from the fixtures.
+FUZZ_SECONDS ?= 30
+FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_LIB_SRC = $(filter-out src/cli/%,$(LIB_SRC))
+fuzz:
+	@mkdir -p $(BUILD)/fuzz
+	@for f in $(FUZZ_SRC); do \
+		n=$$(basename $$f .c); \
+		clang -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
+			$(PC_CFLAGS) -o $(BUILD)/fuzz/$$n $$f $(FUZZ_LIB_SRC) \
+			$(filter-out -specs=%,$(PC_LIBS)) || exit 1; \
+	done
+	@sh tests/fuzz/run $(FUZZ_SECONDS)
 
 install: perfbot
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates \
