@@ -128,4 +128,4 @@ install: perfbot
 clean:
 	rm -rf $(BUILD) perfbot
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d $(UNIT_BIN:=.d) $(TOOL_BIN:=.d)

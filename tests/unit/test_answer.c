@@ -7,7 +7,6 @@
  * and the bot, at most recipients.max_cc), Auto-Submitted, and that one
  * reply is answered once per tag. Run from the repository root.
  */
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +26,8 @@
 #include "perfbot/reply.h"
 #include "perfbot/report.h"
 #include "perfbot/state.h"
+
+#include "testutil.h"
 
 #define SHIPPED "config/perfbot.yaml"
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
@@ -55,18 +56,12 @@ struct fx {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_answer.XXXXXX";
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = TU_NEW_FX(struct fx, "test_answer");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->path, sizeof(f->path), "%s/perfbot.yaml", f->dir);
-	snprintf(f->db, sizeof(f->db), "%s/perfbot.db", f->dir);
+	tu_path(f->path, sizeof(f->path), f->dir, "perfbot.yaml");
+	tu_path(f->db, sizeof(f->db), f->dir, "perfbot.db");
 	if (config_load(&f->cfg, SHIPPED, &f->err) ||
 	    state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
 		fprintf(stderr, "setup: %s\n", f->err.msg);
@@ -77,15 +72,6 @@ static int setup(void **state)
 			      "Second piece.");
 	*state = f;
 	return f->pieces ? 0 : -1;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 static int teardown(void **state)
@@ -100,22 +86,14 @@ static int teardown(void **state)
 		state_close(&f->st);
 	if (f->loaded)
 		config_release(&f->cfg);
-	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree(f->dir);
 	free(f);
 	return 0;
 }
 
 static void load(struct fx *f, const char *yaml)
 {
-	struct pb_err err;
-
-	if (file_write_atomic(f->path, yaml, strlen(yaml), 0600, &err))
-		fail_msg("%s", err.msg);
-	config_release(&f->cfg);
-	f->loaded = 0;
-	if (config_load(&f->cfg, f->path, &f->err))
-		fail_msg("config: %s", f->err.msg);
-	f->loaded = 1;
+	tu_load_config(&f->cfg, &f->loaded, f->path, yaml, &f->err);
 }
 
 static void parse(struct fx *f, const char *raw)

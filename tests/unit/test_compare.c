@@ -21,6 +21,8 @@
 #include "perfbot/compare.h"
 #include "perfbot/fileio.h"
 
+#include "testutil.h"
+
 #define METRICS "config/metrics.yaml"
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -35,21 +37,15 @@ struct fixture {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_compare.XXXXXX";
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct fixture *f = TU_NEW_FX(struct fixture, "test_compare");
 	struct pb_err err = { 0, "" };
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
 	f->path = path_join(f->dir, "rules.yaml");
 	if (!f->path || rules_load(&f->r, METRICS, &err)) {
 		fprintf(stderr, "setup: %s\n", err.msg);
-		rmdir(f->dir);
+		tu_rmtree(f->dir);
 		free(f->path);
 		free(f);
 		return -1;
@@ -63,12 +59,9 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	json_decref(f->json);
-	comparison_release(&f->c);
-	result_root_release(&f->root[BASE]);
-	result_root_release(&f->root[HEAD]);
+	tu_compare_release(&f->c, f->root);
 	rules_free(f->r);
-	remove(f->path);
-	rmdir(f->dir);
+	tu_rmtree(f->dir);
 	free(f->path);
 	free(f);
 	return 0;
@@ -77,44 +70,13 @@ static int teardown(void **state)
 /* Replace the shipped rules by 'text' written to the temp dir. */
 static void use_rules(struct fixture *f, const char *text)
 {
-	struct pb_err err = { 0, "" };
-
-	assert_int_equal(file_write_atomic(f->path, text, strlen(text), 0600,
-					   NULL), 0);
-	rules_free(f->r);
-	f->r = NULL;
-	if (rules_load(&f->r, f->path, &err))
-		fail_msg("rules_load: %s", err.msg);
-}
-
-static void parse_root(struct result_root *rr, const char *json)
-{
-	struct pb_err err = { 0, "" };
-
-	memset(rr, 0, sizeof(*rr));
-	if (result_root_parse_matrix(rr, "test", json, strlen(json), &err))
-		fail_msg("matrix: %s", err.msg);
+	tu_load_rules(&f->r, f->path, text);
 }
 
 static void compare(struct fixture *f, const char *base, const char *head,
 		    const char *testcase)
 {
-	struct pb_err err = { 0, "" };
-
-	parse_root(&f->root[BASE], base);
-	parse_root(&f->root[HEAD], head);
-	if (compare_roots(&f->c, &f->root[BASE], &f->root[HEAD], f->r,
-			  testcase, &err))
-		fail_msg("compare_roots: %s", err.msg);
-}
-
-static const struct cmp_row *row_of(struct fixture *f, const char *name)
-{
-	const struct cmp_row *row = comparison_find(&f->c, name);
-
-	if (!row)
-		fail_msg("no row '%s'", name);
-	return row;
+	tu_compare(&f->c, f->root, base, head, f->r, testcase);
 }
 
 static void assert_close(double got, double want)
@@ -317,7 +279,7 @@ static void t_compare_padding(void **state)
 		"{\"foo.bar\": [1, 1], \"foo.head\": [2, 2]}", NULL);
 	assert_int_equal(f->c.runs[BASE], 4);
 	assert_int_equal(f->c.runs[HEAD], 2);
-	row = row_of(f, "foo.bar");
+	row = tu_row(&f->c, "foo.bar");
 	assert_int_equal(row->n[BASE], 4);
 	assert_int_equal(row->n[HEAD], 2);
 	assert_close(row->v[BASE][2], 0);
@@ -334,9 +296,9 @@ static void t_compare_change_relative(void **state)
 
 	compare(f, "{\"foo.up\": [100, 100, 100], \"foo.down\": [200000]}",
 		"{\"foo.up\": [110, 110, 110], \"foo.down\": [100000]}", NULL);
-	assert_close(row_of(f, "foo.up")->change, 10);
-	assert_int_equal(row_of(f, "foo.up")->absolute, 0);
-	assert_close(row_of(f, "foo.down")->change, -50);
+	assert_close(tu_row(&f->c, "foo.up")->change, 10);
+	assert_int_equal(tu_row(&f->c, "foo.up")->absolute, 0);
+	assert_close(tu_row(&f->c, "foo.down")->change, -50);
 }
 
 /* A base mean of 0 becomes 1e-100: 100 * 5000 / 1e-100 = 5e105. */
@@ -347,7 +309,7 @@ static void t_compare_base_zero(void **state)
 
 	compare(f, "{\"foo.x\": [0, 0, 0]}", "{\"foo.x\": [4800, 5000, 5200]}",
 		NULL);
-	row = row_of(f, "foo.x");
+	row = tu_row(&f->c, "foo.x");
 	assert_true(isfinite(row->change));
 	assert_close(row->change, 5e105);
 }
@@ -364,11 +326,11 @@ static void t_compare_change_absolute(void **state)
 		"{\"mpstat.cpu.all.soft%\": [17.29, 17.29],"
 		" \"perf-profile.calltrace.cycles-pp.foo\": [5.26, 5.26]}",
 		NULL);
-	row = row_of(f, "mpstat.cpu.all.soft%");
+	row = tu_row(&f->c, "mpstat.cpu.all.soft%");
 	assert_int_equal(row->absolute, 1);
 	assert_close(row->change, 17.29 - 24.47);
 	/* absolute: a base of 0 is not replaced by 1e-100 */
-	row = row_of(f, "perf-profile.calltrace.cycles-pp.foo");
+	row = tu_row(&f->c, "perf-profile.calltrace.cycles-pp.foo");
 	assert_int_equal(row->absolute, 1);
 	assert_close(row->change, 5.26);
 }
@@ -385,7 +347,7 @@ static void t_compare_reproduction(void **state)
 
 	compare(f, "{\"dmesg.WARNING:at_foo\": [1, 0, 0, 0]}",
 		"{\"dmesg.WARNING:at_foo\": [1, 1]}", NULL);
-	row = row_of(f, "dmesg.WARNING:at_foo");
+	row = tu_row(&f->c, "dmesg.WARNING:at_foo");
 	assert_int_equal(row->failure, 1);
 	assert_close(row->st[BASE].fails, 1);
 	assert_close(row->st[HEAD].fails, 2);
@@ -404,7 +366,7 @@ static void t_compare_reproduction_down(void **state)
 	/* base 2 fails / 2 runs = 1, head 3 fails / 6 runs = 0.5 */
 	compare(f, "{\"kmsg.oops\": [1, 1]}",
 		"{\"kmsg.oops\": [1, 1, 1, 0, 0, 0]}", NULL);
-	row = row_of(f, "kmsg.oops");
+	row = tu_row(&f->c, "kmsg.oops");
 	assert_close(row->reproduction, -50);
 }
 
@@ -420,14 +382,14 @@ static void t_compare_head_only(void **state)
 	compare(f, "{\"foo.bar\": [10, 10, 10]}",
 		"{\"foo.bar\": [20, 20, 20], \"foo.new\": [5, 5, 5],"
 		" \"dmesg.oops\": [1, 1, 1]}", NULL);
-	row = row_of(f, "foo.new");
+	row = tu_row(&f->c, "foo.new");
 	assert_int_equal(row->shown, 0);
 	assert_string_equal(row->dropped, "not in base");
-	row = row_of(f, "dmesg.oops");
+	row = tu_row(&f->c, "dmesg.oops");
 	assert_int_equal(row->in_base, 0);
 	assert_int_equal(row->shown, 1);
 	assert_close(row->reproduction, 100);
-	assert_int_equal(row_of(f, "foo.bar")->shown, 1);
+	assert_int_equal(tu_row(&f->c, "foo.bar")->shown, 1);
 	assert_int_equal(f->c.nshown, 2);
 }
 

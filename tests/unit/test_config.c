@@ -5,7 +5,6 @@
  * dotted key and its line), the password-file mode rule and the getters.
  * Run from the repository root.
  */
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +20,8 @@
 #include "perfbot/config.h"
 #include "perfbot/fileio.h"
 
+#include "testutil.h"
+
 #define SHIPPED "config/perfbot.yaml"
 
 struct fx {
@@ -32,28 +33,13 @@ struct fx {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_config.XXXXXX";
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = TU_NEW_FX(struct fx, "test_config");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->path, sizeof(f->path), "%s/perfbot.yaml", f->dir);
+	tu_path(f->path, sizeof(f->path), f->dir, "perfbot.yaml");
 	*state = f;
 	return 0;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 static int teardown(void **state)
@@ -61,17 +47,14 @@ static int teardown(void **state)
 	struct fx *f = *state;
 
 	config_release(&f->cfg);
-	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree(f->dir);
 	free(f);
 	return 0;
 }
 
 static void write_cfg(struct fx *f, const char *text, unsigned mode)
 {
-	struct pb_err err;
-
-	if (file_write_atomic(f->path, text, strlen(text), mode, &err))
-		fail_msg("%s", err.msg);
+	tu_write(f->path, text, mode);
 	/* Whatever the umask: exactly 'mode'. */
 	assert_int_equal(chmod(f->path, mode), 0);
 }

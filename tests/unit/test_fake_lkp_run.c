@@ -7,8 +7,6 @@
  * refusals (exit 64/65, nothing changed). Run from the repository root
  * after 'make build/tools/fake-lkp-run'.
  */
-#include <dirent.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +23,8 @@
 
 #include "perfbot/fileio.h"
 #include "perfbot/result.h"
+
+#include "testutil.h"
 
 #define TOOL "scripts/fake-lkp-run"
 #define BUILT "build/tools/fake-lkp-run"
@@ -62,65 +62,39 @@ struct fx {
 	struct strbuf err;	/* stderr of the last run */
 };
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	struct pb_err err;
-	char *path = path_join(dir, name);
-
-	assert_non_null(path);
-	if (file_write_atomic(path, text, strlen(text), 0644, &err))
-		fail_msg("%s", err.msg);
-	free(path);
-}
-
 /* A result root 'name' in the fixture directory, 'sha' in its job. */
 static void make_root(const struct fx *f, const char *name, const char *sha)
 {
 	char dir[128], job[160];
 
-	snprintf(dir, sizeof(dir), "%s/%s", f->dir, name);
+	tu_path(dir, sizeof(dir), f->dir, name);
 	assert_int_equal(mkdir(dir, 0755), 0);
-	put(dir, "matrix.json", matrix);
+	tu_put(dir, "matrix.json", matrix, 0644);
 	snprintf(job, sizeof(job), "testcase: hackbench\ncommit: %s\n", sha);
-	put(dir, "job.yaml", job);
+	tu_put(dir, "job.yaml", job, 0644);
 }
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_fake_lkp_run.XXXXXX";
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = TU_NEW_FX(struct fx, "test_fake_lkp_run");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
 	if (access(BUILT, X_OK))
 		fprintf(stderr, "%s: not built; run 'make %s'\n", BUILT, BUILT);
-	snprintf(f->root, sizeof(f->root), "%s/r", f->dir);
-	snprintf(f->mpath, sizeof(f->mpath), "%s/matrix.json", f->root);
+	tu_path(f->root, sizeof(f->root), f->dir, "r");
+	tu_path(f->mpath, sizeof(f->mpath), f->root, "matrix.json");
 	sb_init(&f->err, 1 << 16);
 	*state = f;
 	make_root(f, "r", SHA);
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree(f->dir);
 	sb_release(&f->err);
 	free(f);
 	return 0;
@@ -136,7 +110,7 @@ static int run(struct fx *f, const char *a1, const char *a2, const char *a3,
 	pid_t pid;
 	int st, fd;
 
-	snprintf(errpath, sizeof(errpath), "%s/stderr", f->dir);
+	tu_path(errpath, sizeof(errpath), f->dir, "stderr");
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
@@ -171,15 +145,6 @@ static json_t *load_json(const char *path)
 	if (!j)
 		fail_msg("%s:%d: %s", path, je.line, je.text);
 	return j;
-}
-
-static void read_text(const char *path, struct strbuf *sb)
-{
-	struct pb_err err;
-
-	sb_init(sb, 1 << 20);
-	if (file_read(path, 1 << 20, 1, sb, &err))
-		fail_msg("%s", err.msg);
 }
 
 static json_t *metric(json_t *m, const char *name)
@@ -251,7 +216,7 @@ static void t_appends(void **state)
 	l = metric(new, "stats_source");
 	assert_string_equal(json_string_value(json_array_get(l, 8)),
 			    "/result/hackbench/" SHA "/8/stats.json");
-	read_text(f->mpath, &text);
+	tu_read_text(f->mpath, &text);
 	memset(&rr, 0, sizeof(rr));
 	if (result_root_parse_matrix(&rr, f->mpath, text.buf, text.len, &err))
 		fail_msg("perfbot cannot read it: %s", err.msg);
@@ -273,7 +238,7 @@ static void t_text_kept(void **state)
 	const char *p;
 
 	assert_run(f, 0, f->root, SHA, "2", "rt-1");
-	read_text(f->mpath, &sb);
+	tu_read_text(f->mpath, &sb);
 	p = sb_str(&sb);
 	assert_memory_equal(p, head, sizeof(head) - 1);
 	assert_non_null(strstr(p, "\n    -12.5,\n    3.25,\n    -7.75,\n"
@@ -297,11 +262,11 @@ static void t_deterministic(void **state)
 	assert_run(f, 0, f->root, SHA, "4", "rt-1");
 	assert_run(f, 0, r2, SHA, "4", "rt-1");
 	assert_run(f, 0, r3, SHA, "4", "rt-2");
-	read_text(f->mpath, &a);
+	tu_read_text(f->mpath, &a);
 	snprintf(r2, sizeof(r2), "%s/r2/matrix.json", f->dir);
 	snprintf(r3, sizeof(r3), "%s/r3/matrix.json", f->dir);
-	read_text(r2, &b);
-	read_text(r3, &c);
+	tu_read_text(r2, &b);
+	tu_read_text(r3, &c);
 	assert_string_equal(sb_str(&a), sb_str(&b));
 	assert_string_not_equal(sb_str(&a), sb_str(&c));
 	sb_release(&a);
@@ -317,16 +282,16 @@ static void t_idempotent(void **state)
 	json_t *m;
 
 	assert_run(f, 0, f->root, SHA, "3", "rt-1");
-	read_text(f->mpath, &once);
+	tu_read_text(f->mpath, &once);
 	assert_run(f, 0, f->root, SHA, "3", "rt-1");
-	read_text(f->mpath, &twice);
+	tu_read_text(f->mpath, &twice);
 	assert_string_equal(sb_str(&once), sb_str(&twice));
 	assert_run(f, 0, f->root, SHA, "2", "rt-2");
 	m = load_json(f->mpath);
 	assert_int_equal(json_array_size(metric(m, "stats_source")), 11);
 	assert_int_equal(json_array_size(metric(m, "proc-vmstat.never")), 11);
 	snprintf(log, sizeof(log), "%s/.fake-lkp-requests", f->root);
-	read_text(log, &ids);
+	tu_read_text(log, &ids);
 	assert_string_equal(sb_str(&ids), "rt-1\nrt-2\n");
 	json_decref(m);
 	sb_release(&once);
@@ -359,31 +324,14 @@ static void t_bare_root(void **state)
 
 	snprintf(job, sizeof(job), "%s/job.yaml", f->root);
 	assert_int_equal(unlink(job), 0);
-	put(f->root, "matrix.json", "{\"a\": [1, 2, 3], \"b\": [0.5]}");
+	tu_put(f->root, "matrix.json", "{\"a\": [1, 2, 3], \"b\": [0.5]}",
+	       0644);
 	assert_run(f, 0, f->root, OTHER, "2", "rt-1");
 	m = load_json(f->mpath);
 	assert_int_equal(json_object_size(m), 2);
 	assert_int_equal(json_array_size(metric(m, "a")), 5);
 	assert_int_equal(json_array_size(metric(m, "b")), 5);
 	json_decref(m);
-}
-
-/* Names of the result root's files, sorted, '|'-joined. */
-static void names(const struct fx *f, struct strbuf *sb)
-{
-	struct dirent **list;
-	int i, n = scandir(f->root, &list, NULL, alphasort);
-
-	assert_true(n >= 0);
-	sb_init(sb, 4096);
-	for (i = 0; i < n; i++) {
-		if (strcmp(list[i]->d_name, ".") &&
-		    strcmp(list[i]->d_name, ".."))
-			sb_addf(sb, "%s%s", sb->len ? "|" : "",
-				list[i]->d_name);
-		free(list[i]);
-	}
-	free(list);
 }
 
 static void assert_refused(struct fx *f, int want, const char *commit,
@@ -406,21 +354,21 @@ static void t_refusals(void **state)
 	assert_refused(f, 65, "HEAD~1", "3", "not a sha");
 	assert_refused(f, 65, OTHER, "3", "commit " OTHER " is not the "
 		       "commit of this result root");
-	read_text(f->mpath, &sb);
+	tu_read_text(f->mpath, &sb);
 	assert_string_equal(sb_str(&sb), matrix);
 	sb_release(&sb);
-	put(f->root, "matrix.json", "{\"a\": [1, 2");
+	tu_put(f->root, "matrix.json", "{\"a\": [1, 2", 0644);
 	assert_refused(f, 65, SHA, "3", "matrix.json");
-	put(f->root, "matrix.json", "{\"a\": [1, \"x\"]}");
+	tu_put(f->root, "matrix.json", "{\"a\": [1, \"x\"]}", 0644);
 	assert_refused(f, 65, SHA, "3", "matrix.json");
-	put(f->root, "matrix.json", "{\"a\": [1], \"a\": [2]}");
+	tu_put(f->root, "matrix.json", "{\"a\": [1], \"a\": [2]}", 0644);
 	assert_refused(f, 65, SHA, "3", "matrix.json");
-	put(f->root, "matrix.json", "[1, 2]");
+	tu_put(f->root, "matrix.json", "[1, 2]", 0644);
 	assert_refused(f, 65, SHA, "3", "matrix.json");
-	read_text(f->mpath, &sb);
+	tu_read_text(f->mpath, &sb);
 	assert_string_equal(sb_str(&sb), "[1, 2]");
 	sb_release(&sb);
-	names(f, &files);
+	tu_names(f->root, NULL, &files);
 	assert_string_equal(sb_str(&files), ".fake-lkp-requests|job.yaml|"
 			    "matrix.json");
 	sb_release(&files);
@@ -434,9 +382,9 @@ static void t_refused_not_recorded(void **state)
 	struct fx *f = *state;
 	json_t *m;
 
-	put(f->root, "matrix.json", "{\"a\": [1, 2");
+	tu_put(f->root, "matrix.json", "{\"a\": [1, 2", 0644);
 	assert_run(f, 65, f->root, SHA, "3", "rt-1");
-	put(f->root, "matrix.json", matrix);
+	tu_put(f->root, "matrix.json", matrix, 0644);
 	assert_run(f, 0, f->root, SHA, "3", "rt-1");
 	m = load_json(f->mpath);
 	assert_int_equal(json_array_size(metric(m, "stats_source")), 9);

@@ -5,7 +5,6 @@
  * Run from the repository root.
  */
 #include <dirent.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +19,8 @@
 
 #include "perfbot/fileio.h"
 
+#include "testutil.h"
+
 /* A temporary directory, removed with everything in it on teardown. */
 struct fx {
 	char dir[64];
@@ -31,36 +32,20 @@ struct fx {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_fileio.XXXXXX";
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = TU_NEW_FX(struct fx, "test_fileio");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
 	sb_init(&f->out, 0);
 	*state = f;
 	return 0;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	chmod(path, 0700);
-	return remove(path);
 }
 
 static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree_force(f->dir);
 	while (f->n > 0)
 		free(f->paths[--f->n]);
 	sb_release(&f->out);

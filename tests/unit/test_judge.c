@@ -19,6 +19,8 @@
 #include "perfbot/compare.h"
 #include "perfbot/judge.h"
 
+#include "testutil.h"
+
 #define METRICS "config/metrics.yaml"
 #define MAX_ROWS 16
 
@@ -53,9 +55,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	comparison_release(&f->real);
-	result_root_release(&f->root[BASE]);
-	result_root_release(&f->root[HEAD]);
+	tu_compare_release(&f->real, f->root);
 	rules_free(f->r);
 	free(f);
 	return 0;
@@ -234,27 +234,18 @@ static void t_empty(void **state)
 	assert_null(f->j.headline);
 }
 
-static void parse_root(struct result_root *rr, const char *json)
-{
-	struct pb_err err = { 0, "" };
-
-	memset(rr, 0, sizeof(*rr));
-	if (result_root_parse_matrix(rr, "test", json, strlen(json), &err))
-		fail_msg("matrix: %s", err.msg);
-}
-
 /* End to end through compare_roots: the 10.5% of the hackbench report. */
 static void t_compare_roots_end_to_end(void **state)
 {
 	struct fixture *f = *state;
 	struct pb_err err = { 0, "" };
 
-	parse_root(&f->root[BASE],
-		   "{\"hackbench.throughput\": [200000, 200000, 200000],"
-		   " \"hackbench.time.elapsed_time\": [100, 100, 100]}");
-	parse_root(&f->root[HEAD],
-		   "{\"hackbench.throughput\": [221000, 221000, 221000],"
-		   " \"hackbench.time.elapsed_time\": [100.1, 100, 100]}");
+	tu_parse_root(&f->root[BASE],
+		      "{\"hackbench.throughput\": [200000, 200000, 200000],"
+		      " \"hackbench.time.elapsed_time\": [100, 100, 100]}");
+	tu_parse_root(&f->root[HEAD],
+		      "{\"hackbench.throughput\": [221000, 221000, 221000],"
+		      " \"hackbench.time.elapsed_time\": [100.1, 100, 100]}");
 	assert_int_equal(compare_roots(&f->real, &f->root[BASE],
 				       &f->root[HEAD], f->r, "hackbench",
 				       &err), 0);

@@ -5,7 +5,6 @@
  * messages cut. stderr is captured by putting a temporary file on fd 2
  * around each call.
  */
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +19,8 @@
 #include "perfbot/fileio.h"
 #include "perfbot/log.h"
 
+#include "testutil.h"
+
 /* A temporary file standing in for stderr while 'saved' keeps the real one. */
 struct fx {
 	char dir[64];
@@ -31,17 +32,11 @@ struct fx {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_log.XXXXXX";
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = TU_NEW_FX(struct fx, "test_log");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->path, sizeof(f->path), "%s/stderr", f->dir);
+	tu_path(f->path, sizeof(f->path), f->dir, "stderr");
 	f->saved = -1;
 	f->level = log_get_level();
 	sb_init(&f->out, 1 << 20);
@@ -49,25 +44,14 @@ static int setup(void **state)
 	return 0;
 }
 
-static void restore(struct fx *f)
-{
-	if (f->saved < 0)
-		return;
-	fflush(stderr);
-	dup2(f->saved, STDERR_FILENO);
-	close(f->saved);
-	f->saved = -1;
-}
-
 static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	restore(f);
+	tu_stderr_restore(&f->saved);
 	log_set_level(f->level);
 	sb_release(&f->out);
-	remove(f->path);
-	rmdir(f->dir);
+	tu_rmtree(f->dir);
 	free(f);
 	return 0;
 }
@@ -75,15 +59,7 @@ static int teardown(void **state)
 /* From now on fd 2 writes to a new, empty file. */
 static void capture(struct fx *f)
 {
-	int fd;
-
-	fflush(stderr);
-	fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	assert_true(fd >= 0);
-	f->saved = dup(STDERR_FILENO);
-	assert_true(f->saved >= 0);
-	assert_int_equal(dup2(fd, STDERR_FILENO), STDERR_FILENO);
-	close(fd);
+	tu_stderr_capture(f->path, &f->saved);
 }
 
 /* Put stderr back and return what was written to it meanwhile. */
@@ -91,7 +67,7 @@ static const char *captured(struct fx *f)
 {
 	struct pb_err err;
 
-	restore(f);
+	tu_stderr_restore(&f->saved);
 	sb_reset(&f->out);
 	if (file_read(f->path, 1 << 20, 0, &f->out, &err))
 		fail_msg("%s", err.msg);

@@ -5,7 +5,6 @@
  * paths resolved against the manifest's directory, and every refusal as
  * EX_DATAERR naming the file, the key and the line.
  */
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +19,8 @@
 
 #include "perfbot/fileio.h"
 #include "perfbot/manifest.h"
+
+#include "testutil.h"
 
 #define BASE_SHA "6cccbfebc02395ae7a8c7b44d2d3e9ab9d3c2ad1"
 #define HEAD_SHA "70bed0d5447e08702c7595d26c88ca37e8eb88b4"
@@ -63,28 +64,13 @@ struct fx {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_manifest.XXXXXX";
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = TU_NEW_FX(struct fx, "test_manifest");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->path, sizeof(f->path), "%s/m.yaml", f->dir);
+	tu_path(f->path, sizeof(f->path), f->dir, "m.yaml");
 	*state = f;
 	return 0;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 static int teardown(void **state)
@@ -92,7 +78,7 @@ static int teardown(void **state)
 	struct fx *f = *state;
 
 	manifest_release(&f->m);
-	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree(f->dir);
 	free(f);
 	return 0;
 }
@@ -112,14 +98,6 @@ static void parse_fails(struct fx *f, const char *text, const char *want)
 	assert_int_equal(f->err.code, EX_DATAERR);
 	assert_string_equal(f->err.msg, want);
 	manifest_release(&f->m);
-}
-
-static void write_manifest(struct fx *f, const char *text)
-{
-	struct pb_err err;
-
-	if (file_write_atomic(f->path, text, strlen(text), 0600, &err))
-		fail_msg("%s", err.msg);
 }
 
 static void t_full(void **state)
@@ -197,8 +175,8 @@ static void t_load_resolves_relative(void **state)
 	struct fx *f = *state;
 	char want[192];
 
-	write_manifest(f, MINIMAL "metrics: my-rules.yaml\n"
-		       "kconfig_file: ../config\n");
+	tu_write(f->path, MINIMAL "metrics: my-rules.yaml\n"
+		 "kconfig_file: ../config\n", 0600);
 	assert_int_equal(manifest_load(&f->m, f->path, &f->err), 0);
 	snprintf(want, sizeof(want), "%s/roots/base", f->dir);
 	assert_string_equal(f->m.base.result_root, want);
@@ -222,7 +200,7 @@ static void t_load_errors_name_file(void **state)
 	assert_memory_equal(f->err.msg, f->path, strlen(f->path));
 	manifest_release(&f->m);
 	/* A bad key, named with the file's path. */
-	write_manifest(f, MINIMAL "colour: red\n");
+	tu_write(f->path, MINIMAL "colour: red\n", 0600);
 	assert_int_equal(manifest_load(&f->m, f->path, &f->err), -1);
 	assert_int_equal(f->err.code, EX_DATAERR);
 	snprintf(want, sizeof(want), "%s:7: unknown key 'colour'", f->path);
@@ -235,7 +213,7 @@ static void t_load_leaves_nothing_on_error(void **state)
 
 	/* A failed load owns nothing: no release needed (valgrind checks
 	 * that nothing leaks without one). */
-	write_manifest(f, "base: [unclosed\n");
+	tu_write(f->path, "base: [unclosed\n", 0600);
 	assert_int_equal(manifest_load(&f->m, f->path, &f->err), -1);
 	assert_null(f->m.doc.root);
 	assert_null(f->m.doc.lines);

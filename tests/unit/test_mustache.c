@@ -17,6 +17,8 @@
 #include "perfbot/fileio.h"
 #include "perfbot/mustache.h"
 
+#include "testutil.h"
+
 #define MAX_PATHS 32
 
 /* A temporary directory of partials, removed with everything put in it. */
@@ -28,16 +30,10 @@ struct tmpdir {
 
 static int setup_dir(void **state)
 {
-	static const char pattern[] = "/tmp/test_mustache.XXXXXX";
-	struct tmpdir *d = calloc(1, sizeof(*d));
+	struct tmpdir *d = TU_NEW_FX(struct tmpdir, "test_mustache");
 
 	if (!d)
 		return -1;
-	memcpy(d->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(d->dir)) {
-		free(d);
-		return -1;
-	}
 	*state = d;
 	return 0;
 }
@@ -46,12 +42,9 @@ static int teardown_dir(void **state)
 {
 	struct tmpdir *d = *state;
 
-	while (d->n > 0) {
-		d->n--;
-		remove(d->paths[d->n]);
-		free(d->paths[d->n]);
-	}
-	rmdir(d->dir);
+	tu_rmtree(d->dir);
+	while (d->n > 0)
+		free(d->paths[--d->n]);
 	free(d);
 	return 0;
 }
@@ -70,8 +63,7 @@ static const char *put(struct tmpdir *d, const char *name, const char *text)
 {
 	char *path = record(d, name);
 
-	assert_int_equal(file_write_atomic(path, text, strlen(text), 0600,
-					   NULL), 0);
+	tu_write(path, text, 0600);
 	return path;
 }
 

@@ -9,7 +9,6 @@
  * the repository root: fixtures, config/ and templates/ are read by
  * relative path.
  */
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +28,8 @@
 #include "perfbot/manifest.h"
 #include "perfbot/report.h"
 #include "perfbot/reportmail.h"
+
+#include "testutil.h"
 
 #define SHIPPED "config/perfbot.yaml"
 #define HACKBENCH "fixtures/manifests/hackbench-pipe.yaml"
@@ -53,16 +54,10 @@ struct fx {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_report.XXXXXX";
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = TU_NEW_FX(struct fx, "test_report");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
 	f->level = log_get_level();
 	*state = f;
 	if (config_load(&f->cfg, SHIPPED, &f->err)) {
@@ -70,15 +65,6 @@ static int setup(void **state)
 		return -1;
 	}
 	return 0;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 static int teardown(void **state)
@@ -90,7 +76,7 @@ static int teardown(void **state)
 	if (f->have_m)
 		manifest_release(&f->m);
 	config_release(&f->cfg);
-	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree(f->dir);
 	free(f);
 	return 0;
 }
@@ -121,39 +107,14 @@ static void build_ok(struct fx *f, const char *manifest, const char *tmpl)
 		fail_msg("report_build: %s", f->err.msg);
 }
 
-static void read_text(const char *path, struct strbuf *sb)
-{
-	struct pb_err err;
-
-	sb_init(sb, 1 << 20);
-	if (file_read(path, 1 << 20, 1, sb, &err))
-		fail_msg("%s", err.msg);
-}
-
-static void put(const char *path, const char *text)
-{
-	struct pb_err err;
-
-	if (file_write_atomic(path, text, strlen(text), 0644, &err))
-		fail_msg("%s", err.msg);
-}
-
-static const char *in_dir(const struct fx *f, const char *name, char *buf,
-			  size_t len)
-{
-	snprintf(buf, len, "%s/%s", f->dir, name);
-	return buf;
-}
-
 /* Copy 'src' to <dir>/<name>, replacing 'from' by 'to' when given. */
 static void copy(const struct fx *f, const char *src, const char *name,
 		 const char *from, const char *to)
 {
 	struct strbuf in, out = STRBUF_INIT;
-	char path[256];
 	const char *p;
 
-	read_text(src, &in);
+	tu_read_text(src, &in);
 	p = from ? strstr(sb_str(&in), from) : NULL;
 	if (from && !p)
 		fail_msg("%s: no '%s'", src, from);
@@ -164,7 +125,7 @@ static void copy(const struct fx *f, const char *src, const char *name,
 	} else {
 		sb_adds(&out, sb_str(&in));
 	}
-	put(in_dir(f, name, path, sizeof(path)), sb_str(&out));
+	tu_put(f->dir, name, sb_str(&out), 0644);
 	sb_release(&in);
 	sb_release(&out);
 }
@@ -173,7 +134,8 @@ static void mkdir_in(const struct fx *f, const char *name)
 {
 	char path[256];
 
-	assert_int_equal(mkdir(in_dir(f, name, path, sizeof(path)), 0700), 0);
+	assert_int_equal(mkdir(tu_path(path, sizeof(path), f->dir, name), 0700),
+			 0);
 }
 
 /* A copy of seed 004 in the temp dir: base/, head/ and manifest.yaml. */
@@ -189,7 +151,8 @@ static void seed_copy(struct fx *f, const char *base_from, const char *head,
 	copy(f, base_from, "head/job.yaml", tbox ? "tbox_group: lkp-icl-2sp2" :
 	     NULL, tbox);
 	copy(f, head, "head/matrix.json", NULL, NULL);
-	put(in_dir(f, "manifest.yaml", path, sizeof(path)), manifest);
+	tu_path(path, sizeof(path), f->dir, "manifest.yaml");
+	tu_write(path, manifest, 0644);
 	load_manifest(f, path);
 }
 
@@ -239,10 +202,10 @@ static void t_hackbench(void **state)
 	assert_int_equal(json_array_size(f->r.cc), 1);
 	assert_string_equal(json_string_value(json_array_get(f->r.cc, 0)),
 			    "perf-reports@example.test");
+	/* the head's job.yaml as written, for the attachment */
 	job = f->r.job_yaml;
-	assert_string_equal(job + strlen(job) - strlen("seeds/004/head/"
-							"job.yaml"),
-			    "seeds/004/head/job.yaml");
+	assert_non_null(strstr(job, "testcase: hackbench\n"));
+	assert_non_null(strstr(job, "commit: f017b0a4951fac8f150232661b2cc0b67e0c57f0\n"));
 	assert_null(f->r.kconfig_file);
 	assert_non_null(strstr(f->r.body, "perfbot noticed a 10.5% "
 			       "improvement of hackbench.throughput on:\n"));
@@ -257,7 +220,7 @@ static void t_hackbench_golden_body(void **state)
 	struct strbuf golden;
 
 	build_ok(f, HACKBENCH, NULL);
-	read_text("fixtures/golden/report-004.expected", &golden);
+	tu_read_text("fixtures/golden/report-004.expected", &golden);
 	if (!strstr(sb_str(&golden), f->r.body))
 		fail_msg("the body is not in report-004.expected:\n%s",
 			 f->r.body);
@@ -366,7 +329,7 @@ static void t_classic_template(void **state)
 	free(modern);
 	/* The golden classic report of seed 003. */
 	build_ok(f, AIM7, "report-classic");
-	read_text("fixtures/golden/report-003-classic.expected", &golden);
+	tu_read_text("fixtures/golden/report-003-classic.expected", &golden);
 	if (!strstr(sb_str(&golden), f->r.body))
 		fail_msg("the body is not in report-003-classic.expected:\n%s",
 			 f->r.body);
@@ -466,7 +429,7 @@ static void t_host_not_a_path(void **state)
 
 	log_set_level(LOG_QUIET);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		tu_rmtree(f->dir);
 		assert_int_equal(mkdir(f->dir, 0700), 0);
 		snprintf(tbox, sizeof(tbox), "tbox_group: \"%s\"", bad[i]);
 		seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json",
@@ -484,11 +447,12 @@ static void t_host_dir(void **state)
 	char yaml[512], path[256];
 
 	mkdir_in(f, "hosts");
-	put(in_dir(f, "hosts/lkp-icl-2sp2.yaml", path, sizeof(path)),
-	    "description: \"a box in the test\"\n");
+	tu_put(f->dir, "hosts/lkp-icl-2sp2.yaml",
+	       "description: \"a box in the test\"\n", 0644);
 	snprintf(yaml, sizeof(yaml), "identity:\n  from: \"bot <bot@example."
 		 "test>\"\ndata:\n  hosts: \"%s/hosts\"\n", f->dir);
-	put(in_dir(f, "perfbot.yaml", path, sizeof(path)), yaml);
+	tu_path(path, sizeof(path), f->dir, "perfbot.yaml");
+	tu_write(path, yaml, 0644);
 	config_release(&f->cfg);
 	assert_int_equal(config_load(&f->cfg, path, &f->err), 0);
 	build_ok(f, HACKBENCH, NULL);
@@ -567,7 +531,7 @@ static void t_mail_golden(void **state)
 	/* Byte for byte what 'perfbot report --dry-run' prints. */
 	assert_int_equal(mbox_append(&mbox, sender, f->r.date, msg.buf,
 				     msg.len), 0);
-	read_text("fixtures/golden/report-004.expected", &golden);
+	tu_read_text("fixtures/golden/report-004.expected", &golden);
 	assert_string_equal(sb_str(&mbox), sb_str(&golden));
 	sb_release(&golden);
 	sb_release(&mbox);
@@ -583,8 +547,8 @@ static void t_mail_kconfig(void **state)
 	struct strbuf msg = STRBUF_INIT;
 	char *sender = NULL, *rcpts = NULL, path[256];
 
-	put(in_dir(f, "config-6.8", path, sizeof(path)),
-	    "CONFIG_X86_64=y\n# CONFIG_KASAN is not set\n");
+	tu_put(f->dir, "config-6.8",
+	       "CONFIG_X86_64=y\n# CONFIG_KASAN is not set\n", 0644);
 	seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json", NULL,
 		  "id: kc-1\nkconfig_file: config-6.8\n"
 		  "cc: [\"Jane <jane@example.test>\", list@example.test]\n"
@@ -601,9 +565,10 @@ static void t_mail_kconfig(void **state)
 	sb_release(&msg);
 	free(sender);
 	free(rcpts);
-	/* A job.yaml gone by the time the mail is made: an error. */
-	free(f->r.job_yaml);
-	f->r.job_yaml = strdup(in_dir(f, "gone/job.yaml", path, sizeof(path)));
+	/* A kernel config gone by the time the mail is made: an error. */
+	free(f->r.kconfig_file);
+	tu_path(path, sizeof(path), f->dir, "gone/config");
+	f->r.kconfig_file = strdup(path);
 	sb_init(&msg, 0);
 	sender = rcpts = NULL;
 	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
@@ -620,8 +585,8 @@ static void t_recipients(void **state)
 	struct fx *f = *state;
 	char path[256];
 
-	put(in_dir(f, "perfbot.yaml", path, sizeof(path)),
-	    "recipients:\n  to_author: false\n");
+	tu_path(path, sizeof(path), f->dir, "perfbot.yaml");
+	tu_write(path, "recipients:\n  to_author: false\n", 0644);
 	config_release(&f->cfg);
 	assert_int_equal(config_load(&f->cfg, path, &f->err), 0);
 	load_manifest(f, HACKBENCH);
@@ -629,8 +594,9 @@ static void t_recipients(void **state)
 	assert_int_equal(f->err.code, EX_DATAERR);
 	assert_non_null(strstr(f->err.msg, "no recipients"));
 	assert_null(f->r.id);
-	put(path, "recipients:\n  to_author: true\n  to: [\"MIRELA.sandu@"
-	    "example.test\", x@example.test]\n  cc: [x@example.test]\n");
+	tu_write(path, "recipients:\n  to_author: true\n  to: [\"MIRELA.sandu@"
+		 "example.test\", x@example.test]\n  cc: [x@example.test]\n",
+		 0644);
 	config_release(&f->cfg);
 	assert_int_equal(config_load(&f->cfg, path, &f->err), 0);
 	assert_int_equal(build(f, NULL, T0), 0);
@@ -652,10 +618,10 @@ static void t_recipients_unique(void **state)
 	struct strbuf msg = STRBUF_INIT;
 	char *sender = NULL, *rcpts = NULL, path[256];
 
-	put(in_dir(f, "perfbot.yaml", path, sizeof(path)),
-	    "recipients:\n  to: [mirela.sandu@example.test]\n"
-	    "  cc: [\"Mirela <MIRELA.SANDU@example.test>\", "
-	    "perf@example.test]\n");
+	tu_path(path, sizeof(path), f->dir, "perfbot.yaml");
+	tu_write(path, "recipients:\n  to: [mirela.sandu@example.test]\n"
+		 "  cc: [\"Mirela <MIRELA.SANDU@example.test>\", "
+		 "perf@example.test]\n", 0644);
 	config_release(&f->cfg);
 	assert_int_equal(config_load(&f->cfg, path, &f->err), 0);
 	build_ok(f, HACKBENCH, NULL);

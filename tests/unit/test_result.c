@@ -7,7 +7,6 @@
  * YAML, non-numeric values, different run counts, empty matrices, absurd
  * sizes. Each test builds its result root under a fresh /tmp directory.
  */
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +23,8 @@
 #include "perfbot/result.h"
 #include "perfbot/strbuf.h"
 
+#include "testutil.h"
+
 #define JOB_OK "testcase: fsmark\ntbox_group: lkp-icl-2sp6\n"
 
 struct fx {
@@ -36,28 +37,13 @@ struct fx {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_result.XXXXXX";
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = TU_NEW_FX(struct fx, "test_result");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
 	sb_init(&f->tmp, 0);
 	*state = f;
 	return 0;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 static int teardown(void **state)
@@ -65,7 +51,7 @@ static int teardown(void **state)
 	struct fx *f = *state;
 
 	result_root_release(&f->rr);
-	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree(f->dir);
 	sb_release(&f->tmp);
 	free(f);
 	return 0;
@@ -74,24 +60,18 @@ static int teardown(void **state)
 /* f->path = '<dir>/<name>'. */
 static const char *name(struct fx *f, const char *file)
 {
-	int n = snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, file);
-
-	assert_true(n > 0 && (size_t)n < sizeof(f->path));
-	return f->path;
+	return tu_path(f->path, sizeof(f->path), f->dir, file);
 }
 
 static void put_n(struct fx *f, const char *file, const char *text,
 		  size_t len)
 {
-	struct pb_err err;
-
-	if (file_write_atomic(name(f, file), text, len, 0600, &err))
-		fail_msg("%s", err.msg);
+	tu_write_n(name(f, file), text, len, 0600);
 }
 
 static void put(struct fx *f, const char *file, const char *text)
 {
-	put_n(f, file, text, strlen(text));
+	tu_write(name(f, file), text, 0600);
 }
 
 /* A root with this matrix.json and a good job.yaml, loaded. */

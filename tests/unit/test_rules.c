@@ -18,6 +18,8 @@
 #include "perfbot/fileio.h"
 #include "perfbot/rules.h"
 
+#include "testutil.h"
+
 #define METRICS "config/metrics.yaml"
 
 /* A temporary directory holding one rules file, removed in teardown. */
@@ -29,19 +31,13 @@ struct fixture {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_rules.XXXXXX";
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct fixture *f = TU_NEW_FX(struct fixture, "test_rules");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
 	f->path = path_join(f->dir, "rules.yaml");
 	if (!f->path) {
-		rmdir(f->dir);
+		tu_rmtree(f->dir);
 		free(f);
 		return -1;
 	}
@@ -54,27 +50,16 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	rules_free(f->r);
-	remove(f->path);
-	rmdir(f->dir);
+	tu_rmtree(f->dir);
 	free(f->path);
 	free(f);
 	return 0;
 }
 
-static void put(struct fixture *f, const char *text)
-{
-	assert_int_equal(file_write_atomic(f->path, text, strlen(text), 0600,
-					   NULL), 0);
-}
-
 /* Load 'text' as a rules file; the test fails when it does not load. */
 static const struct rules *load_text(struct fixture *f, const char *text)
 {
-	struct pb_err err = { 0, "" };
-
-	put(f, text);
-	if (rules_load(&f->r, f->path, &err))
-		fail_msg("rules_load: %s", err.msg);
+	tu_load_rules(&f->r, f->path, text);
 	return f->r;
 }
 
@@ -98,7 +83,7 @@ static void check_error(struct fixture *f, const char *text, int line,
 	char expect[PB_ERR_MAX];
 	struct rules *r = NULL;
 
-	put(f, text);
+	tu_write(f->path, text, 0600);
 	assert_int_equal(rules_load(&r, f->path, &err), -1);
 	assert_null(r);
 	snprintf(expect, sizeof(expect), "%s:%d: %s", f->path, line, want);
@@ -515,7 +500,7 @@ static void t_err_not_mapping(void **state)
 	struct pb_err err = { 0, "" };
 	char expect[PB_ERR_MAX];
 
-	put(f, "- a\n- b\n");
+	tu_write(f->path, "- a\n- b\n", 0600);
 	assert_int_equal(rules_load(&f->r, f->path, &err), -1);
 	assert_null(f->r);
 	snprintf(expect, sizeof(expect), "%s: not a mapping", f->path);
@@ -529,7 +514,7 @@ static void t_err_bad_yaml(void **state)
 	struct fixture *f = *state;
 	struct pb_err err = { 0, "" };
 
-	put(f, "perf: [a\n");
+	tu_write(f->path, "perf: [a\n", 0600);
 	assert_int_equal(rules_load(&f->r, f->path, &err), -1);
 	assert_null(f->r);
 	assert_int_equal(err.code, EX_CONFIG);

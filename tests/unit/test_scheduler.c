@@ -8,9 +8,7 @@
  * Run from the repository root after 'make build/tools/httpd'.
  */
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <netinet/in.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -22,7 +20,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,7 +29,8 @@
 #include "perfbot/fileio.h"
 #include "perfbot/scheduler.h"
 
-#define HTTPD "build/tools/httpd"
+#include "testutil.h"
+
 #define FAKE_FARM "scripts/fake-lkp-run"
 #define SHA "96f8ba3dd632aff684cc7c67d9f4af435be0341c"
 #define RID "rt-0123456789abcdef"
@@ -57,70 +55,31 @@ static const struct sched_request rq0 = {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_scheduler.XXXXXX";
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = TU_NEW_FX(struct fx, "test_scheduler");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->path, sizeof(f->path), "%s/perfbot.yaml", f->dir);
+	tu_path(f->path, sizeof(f->path), f->dir, "perfbot.yaml");
 	f->rq = rq0;
 	*state = f;
 	return 0;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	if (f->httpd > 0) {
-		kill(f->httpd, SIGTERM);
-		waitpid(f->httpd, NULL, 0);
-	}
+	tu_httpd_stop(&f->httpd);
 	if (f->loaded)
 		config_release(&f->cfg);
-	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree(f->dir);
 	free(f);
 	return 0;
 }
 
-/* '<dir>/<name>' into 'buf'. */
-static const char *in_dir(const struct fx *f, const char *name, char *buf,
-			  size_t len)
-{
-	snprintf(buf, len, "%s/%s", f->dir, name);
-	return buf;
-}
-
-static void put(const char *path, const char *text)
-{
-	struct pb_err err;
-
-	if (file_write_atomic(path, text, strlen(text), 0644, &err))
-		fail_msg("%s", err.msg);
-}
-
 static void load(struct fx *f, const char *yaml)
 {
-	put(f->path, yaml);
-	if (f->loaded)
-		config_release(&f->cfg);
-	if (config_load(&f->cfg, f->path, &f->err))
-		fail_msg("config: %s", f->err.msg);
-	f->loaded = 1;
+	tu_load_config(&f->cfg, &f->loaded, f->path, yaml, &f->err);
 }
 
 /* An exec configuration; the argv items are YAML-quoted here. */
@@ -160,15 +119,6 @@ static void assert_fails(struct fx *f, int code, const char *msg)
 			 f->err.msg, code, msg);
 }
 
-static void read_text(const char *path, struct strbuf *sb)
-{
-	struct pb_err err;
-
-	sb_init(sb, 1 << 20);
-	if (file_read(path, 1 << 20, 1, sb, &err))
-		fail_msg("%s", err.msg);
-}
-
 static double now(void)
 {
 	struct timespec t;
@@ -193,12 +143,12 @@ static void t_exec_placeholders(void **state)
 	};
 
 	snprintf(cmd, sizeof(cmd), "printf '%%s\\n' \"$@\" > '%s'",
-		 in_dir(f, "out", out, sizeof(out)));
+		 tu_path(out, sizeof(out), f->dir, "out"));
 	load_exec(f, 10, argv);
 	assert_int_equal(submit(f), 0);
 	assert_int_equal(f->out, SCHED_ACCEPTED);
 	assert_string_equal(f->why, "");
-	read_text(out, &sb);
+	tu_read_text(out, &sb);
 	assert_string_equal(sb_str(&sb), SHA "\n4x4\n"
 			    "id=" RID " job=jobs/hackbench-pipe.yaml\n"
 			    "/srv/result/hackbench/x/\n{unknown}\n{\n{4}\n"
@@ -216,15 +166,15 @@ static void t_exec_no_shell(void **state)
 			       NULL };
 
 	snprintf(cmd, sizeof(cmd), "printf '%%s' \"$1\" > '%s'",
-		 in_dir(f, "out", out, sizeof(out)));
-	in_dir(f, "pwned", pwned, sizeof(pwned));
+		 tu_path(out, sizeof(out), f->dir, "out"));
+	tu_path(pwned, sizeof(pwned), f->dir, "pwned");
 	snprintf(root, sizeof(root), "/x; touch %s $(touch %s) `touch %s` "
 		 "\"q\" 'q' * \\ {commit}\nline 2", pwned, pwned, pwned);
 	f->rq.result_root = root;
 	load_exec(f, 10, argv);
 	assert_int_equal(submit(f), 0);
 	assert_int_equal(f->out, SCHED_ACCEPTED);
-	read_text(out, &sb);
+	tu_read_text(out, &sb);
 	assert_string_equal(sb_str(&sb), root);
 	assert_int_not_equal(access(pwned, F_OK), 0);
 	sb_release(&sb);
@@ -328,7 +278,7 @@ static pid_t read_pid(const char *path)
 	struct strbuf sb;
 	long pid;
 
-	read_text(path, &sb);
+	tu_read_text(path, &sb);
 	sb_setlen(&sb, strcspn(sb_str(&sb), "\n"));
 	assert_int_equal(parse_long(sb_str(&sb), 2, 1L << 30, &pid), 0);
 	sb_release(&sb);
@@ -345,7 +295,7 @@ static void t_exec_timeout_kills_group(void **state)
 	int i;
 
 	snprintf(cmd, sizeof(cmd), "/bin/sleep 30 & echo $! > '%s'; wait",
-		 in_dir(f, "pid", pidfile, sizeof(pidfile)));
+		 tu_path(pidfile, sizeof(pidfile), f->dir, "pid"));
 	load_exec(f, 1, argv);
 	assert_int_equal(submit(f), 0);
 	assert_int_equal(f->out, SCHED_REJECTED);
@@ -368,7 +318,8 @@ static void t_exec_background_child(void **state)
 	double t0 = now();
 
 	snprintf(cmd, sizeof(cmd), "/bin/sleep 5 & echo $! > '%s'; "
-		 "echo queued", in_dir(f, "pid", pidfile, sizeof(pidfile)));
+		 "echo queued",
+		 tu_path(pidfile, sizeof(pidfile), f->dir, "pid"));
 	load_exec(f, 20, argv);
 	assert_int_equal(submit(f), 0);
 	assert_int_equal(f->out, SCHED_ACCEPTED);
@@ -406,14 +357,16 @@ static void t_exec_fake_farm(void **state)
 
 	if (access("build/tools/fake-lkp-run", X_OK))
 		fail_msg("build/tools/fake-lkp-run: not built");
-	put(in_dir(f, "matrix.json", root, sizeof(root)),
-	    "{\"a\": [1, 2, 3], \"stats_source\": [\"x\", \"y\", \"z\"]}");
-	put(in_dir(f, "job.yaml", root, sizeof(root)), "commit: " SHA "\n");
+	tu_put(f->dir, "matrix.json",
+	       "{\"a\": [1, 2, 3], \"stats_source\": [\"x\", \"y\", \"z\"]}",
+	       0644);
+	tu_put(f->dir, "job.yaml", "commit: " SHA "\n", 0644);
 	f->rq.result_root = f->dir;
 	load_exec(f, 10, argv);
 	assert_int_equal(submit(f), 0);
 	assert_int_equal(f->out, SCHED_ACCEPTED);
-	read_text(in_dir(f, ".fake-lkp-requests", root, sizeof(root)), &sb);
+	tu_path(root, sizeof(root), f->dir, ".fake-lkp-requests");
+	tu_read_text(root, &sb);
 	assert_string_equal(sb_str(&sb), RID "\n");
 	sb_release(&sb);
 	f->rq.commit = "0123456789abcdef0123456789abcdef01234567";
@@ -443,25 +396,6 @@ static void load_spool(struct fx *f, const char *dir)
 		dir);
 	load(f, sb_str(&y));
 	sb_release(&y);
-}
-
-/* The names in the spool (the config file aside), sorted, '|'-joined. */
-static void spool_names(const struct fx *f, struct strbuf *sb)
-{
-	struct dirent **list;
-	int i, n = scandir(f->dir, &list, NULL, alphasort);
-
-	assert_true(n >= 0);
-	sb_init(sb, 4096);
-	for (i = 0; i < n; i++) {
-		if (strcmp(list[i]->d_name, ".") &&
-		    strcmp(list[i]->d_name, "..") &&
-		    strcmp(list[i]->d_name, "perfbot.yaml"))
-			sb_addf(sb, "%s%s", sb->len ? "|" : "",
-				list[i]->d_name);
-		free(list[i]);
-	}
-	free(list);
 }
 
 static void assert_key(const struct ydoc *doc, const char *key,
@@ -496,10 +430,10 @@ static void t_spool_round_trip(void **state)
 	f->rq.thread = hostile_thread;
 	assert_int_equal(submit(f), 0);
 	assert_int_equal(f->out, SCHED_ACCEPTED);
-	spool_names(f, &names);
+	tu_names(f->dir, "perfbot.yaml", &names);
 	assert_string_equal(sb_str(&names), RID "-96f8ba3dd632.yaml");
 	sb_release(&names);
-	in_dir(f, RID "-96f8ba3dd632.yaml", path, sizeof(path));
+	tu_path(path, sizeof(path), f->dir, RID "-96f8ba3dd632.yaml");
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0644);
 	if (yaml_load_file(path, 1 << 20, &doc, &f->err))
@@ -528,10 +462,10 @@ static void t_spool_twice(void **state)
 	f->rq.runs = 8;
 	assert_int_equal(submit(f), 0);
 	assert_int_equal(f->out, SCHED_ACCEPTED);
-	spool_names(f, &names);
+	tu_names(f->dir, "perfbot.yaml", &names);
 	assert_string_equal(sb_str(&names), RID "-96f8ba3dd632.yaml");
 	sb_release(&names);
-	in_dir(f, RID "-96f8ba3dd632.yaml", path, sizeof(path));
+	tu_path(path, sizeof(path), f->dir, RID "-96f8ba3dd632.yaml");
 	if (yaml_load_file(path, 1 << 20, &doc, &f->err))
 		fail_msg("%s", f->err.msg);
 	assert_key(&doc, "runs", "8");
@@ -544,7 +478,7 @@ static void t_spool_dir_missing(void **state)
 	struct fx *f = *state;
 	char missing[128];
 
-	load_spool(f, in_dir(f, "no-such-dir", missing, sizeof(missing)));
+	load_spool(f, tu_path(missing, sizeof(missing), f->dir, "no-such-dir"));
 	assert_fails(f, EX_CONFIG, "scheduler.spool_dir: '");
 	assert_fails(f, EX_CONFIG, "No such file or directory");
 	load_spool(f, f->path);
@@ -569,7 +503,7 @@ static void t_unsafe_request_ids(void **state)
 	}
 	f->rq.request_id = NULL;
 	assert_fails(f, EX_DATAERR, "request");
-	spool_names(f, &names);
+	tu_names(f->dir, "perfbot.yaml", &names);
 	assert_string_equal(sb_str(&names), "");
 	sb_release(&names);
 }
@@ -604,28 +538,11 @@ static void t_bad_values(void **state)
 static int setup_http(void **state)
 {
 	struct fx *f;
-	char port[128];
-	int i;
 
 	if (setup(state))
 		return -1;
 	f = *state;
-	if (access(HTTPD, X_OK)) {
-		fprintf(stderr, "%s: not built; run 'make %s'\n", HTTPD,
-			HTTPD);
-		return -1;
-	}
-	f->httpd = fork();
-	if (f->httpd < 0)
-		return -1;
-	if (f->httpd == 0) {
-		execl(HTTPD, "httpd", f->dir, (char *)NULL);
-		_exit(127);
-	}
-	in_dir(f, "port", port, sizeof(port));
-	for (i = 0; i < 500 && access(port, F_OK); i++)
-		usleep(10000);
-	return access(port, F_OK) ? -1 : 0;
+	return tu_httpd_start(f->dir, &f->httpd);
 }
 
 static void load_http(struct fx *f, unsigned port)
@@ -642,7 +559,7 @@ static unsigned httpd_port(const struct fx *f)
 {
 	char path[128];
 
-	return (unsigned)read_pid(in_dir(f, "port", path, sizeof(path)));
+	return (unsigned)read_pid(tu_path(path, sizeof(path), f->dir, "port"));
 }
 
 static void t_http_accepted(void **state)
@@ -661,7 +578,7 @@ static void t_http_accepted(void **state)
 	f->rq.thread = hostile_thread;
 	assert_int_equal(submit(f), 0);
 	assert_int_equal(f->out, SCHED_ACCEPTED);
-	read_text(in_dir(f, "sched.posts", posts, sizeof(posts)), &sb);
+	tu_read_text(tu_path(posts, sizeof(posts), f->dir, "sched.posts"), &sb);
 	o = json_loads(sb_str(&sb), 0, NULL);
 	assert_non_null(o);
 	json_object_foreach(o, k, v) {
@@ -680,9 +597,7 @@ static void t_http_accepted(void **state)
 
 static void set_status(const struct fx *f, const char *status)
 {
-	char path[128];
-
-	put(in_dir(f, "sched.status", path, sizeof(path)), status);
+	tu_put(f->dir, "sched.status", status, 0644);
 }
 
 static void t_http_rejected(void **state)

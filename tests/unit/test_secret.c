@@ -6,7 +6,6 @@
  * order of precedence, and that no error message ever holds the secret.
  * The command timeout (10 s) is not exercised.
  */
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +22,8 @@
 #include "perfbot/fileio.h"
 #include "perfbot/secret.h"
 
+#include "testutil.h"
+
 #define SECRET "s3cret-Tr0ub4dor"
 #define ENV_NAME "PERFBOT_TEST_SECRET_PW"
 
@@ -37,29 +38,14 @@ struct fx {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_secret.XXXXXX";
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = TU_NEW_FX(struct fx, "test_secret");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->path, sizeof(f->path), "%s/perfbot.yaml", f->dir);
+	tu_path(f->path, sizeof(f->path), f->dir, "perfbot.yaml");
 	unsetenv(ENV_NAME);
 	*state = f;
 	return 0;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 static int teardown(void **state)
@@ -70,37 +56,15 @@ static int teardown(void **state)
 	secret_free(f->secret);
 	if (f->loaded)
 		config_release(&f->cfg);
-	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree(f->dir);
 	free(f);
 	return 0;
-}
-
-static void put(const char *path, const char *text, size_t len)
-{
-	struct pb_err err;
-
-	if (file_write_atomic(path, text, len, 0600, &err))
-		fail_msg("%s", err.msg);
-}
-
-/* '<dir>/<name>' into 'buf'. */
-static const char *in_dir(const struct fx *f, const char *name, char *buf,
-			  size_t len)
-{
-	snprintf(buf, len, "%s/%s", f->dir, name);
-	return buf;
 }
 
 /* Load a configuration made of 'yaml' (mode 0600, so 'password' is ok). */
 static void load(struct fx *f, const char *yaml)
 {
-	put(f->path, yaml, strlen(yaml));
-	if (f->loaded)
-		config_release(&f->cfg);
-	f->loaded = 0;
-	if (config_load(&f->cfg, f->path, &f->err))
-		fail_msg("config: %s", f->err.msg);
-	f->loaded = 1;
+	tu_load_config(&f->cfg, &f->loaded, f->path, yaml, &f->err);
 }
 
 static void load_file_key(struct fx *f, const char *file)
@@ -182,7 +146,8 @@ static void t_file_first_line(void **state)
 	struct fx *f = *state;
 	char path[128];
 
-	put(in_dir(f, "pw", path, sizeof(path)), text, strlen(text));
+	tu_path(path, sizeof(path), f->dir, "pw");
+	tu_write_n(path, text, strlen(text), 0600);
 	load_file_key(f, path);
 	assert_secret(f, "smtp", SECRET);
 }
@@ -193,13 +158,14 @@ static void t_file_crlf_and_no_newline(void **state)
 	struct fx *f = *state;
 	char path[128];
 
-	put(in_dir(f, "pw", path, sizeof(path)), crlf, strlen(crlf));
+	tu_path(path, sizeof(path), f->dir, "pw");
+	tu_write_n(path, crlf, strlen(crlf), 0600);
 	load_file_key(f, path);
 	assert_secret(f, "smtp", SECRET);
-	put(path, SECRET, strlen(SECRET));
+	tu_write_n(path, SECRET, strlen(SECRET), 0600);
 	assert_secret(f, "smtp", SECRET);
 	/* Inner blanks belong to the password. */
-	put(path, " a b \n", 6);
+	tu_write_n(path, " a b \n", 6, 0600);
 	assert_secret(f, "smtp", " a b ");
 }
 
@@ -208,14 +174,15 @@ static void t_file_empty(void **state)
 	struct fx *f = *state;
 	char path[128];
 
-	put(in_dir(f, "pw", path, sizeof(path)), "", 0);
+	tu_path(path, sizeof(path), f->dir, "pw");
+	tu_write_n(path, "", 0, 0600);
 	load_file_key(f, path);
 	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_file");
 	assert_non_null(strstr(f->err.msg, "is empty"));
 	/* An empty first line: the second line is not the password. */
-	put(path, "\n" SECRET "\n", strlen(SECRET) + 2);
+	tu_write_n(path, "\n" SECRET "\n", strlen(SECRET) + 2, 0600);
 	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_file");
-	put(path, "\r\n" SECRET, strlen(SECRET) + 2);
+	tu_write_n(path, "\r\n" SECRET, strlen(SECRET) + 2, 0600);
 	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_file");
 }
 
@@ -224,7 +191,7 @@ static void t_file_missing(void **state)
 	struct fx *f = *state;
 	char path[128];
 
-	load_file_key(f, in_dir(f, "no-such-file", path, sizeof(path)));
+	load_file_key(f, tu_path(path, sizeof(path), f->dir, "no-such-file"));
 	assert_fails(f, "smtp", EX_NOINPUT, "smtp.password_file: ");
 	assert_non_null(strstr(f->err.msg, "no-such-file"));
 }
@@ -237,10 +204,11 @@ static void t_file_too_large_or_binary(void **state)
 
 	memset(big, 'k', sizeof(big));
 	memcpy(big, SECRET "\n", strlen(SECRET) + 1);
-	put(in_dir(f, "pw", path, sizeof(path)), big, sizeof(big));
+	tu_path(path, sizeof(path), f->dir, "pw");
+	tu_write_n(path, big, sizeof(big), 0600);
 	load_file_key(f, path);
 	assert_fails(f, "smtp", EX_DATAERR, "smtp.password_file: ");
-	put(path, SECRET "\0x\n", strlen(SECRET) + 3);
+	tu_write_n(path, SECRET "\0x\n", strlen(SECRET) + 3, 0600);
 	assert_fails(f, "smtp", EX_DATAERR, "smtp.password_file: ");
 }
 
@@ -314,7 +282,8 @@ static void t_precedence(void **state)
 	struct fx *f = *state;
 	char path[128], yaml[512];
 
-	put(in_dir(f, "pw", path, sizeof(path)), "from-file\n", 10);
+	tu_path(path, sizeof(path), f->dir, "pw");
+	tu_write_n(path, "from-file\n", 10, 0600);
 	snprintf(yaml, sizeof(yaml), "smtp:\n  password_env: " ENV_NAME "\n"
 		 "  password_file: \"%s\"\n  password_command: [/bin/echo, "
 		 "from-command]\n  password: inline\n", path);

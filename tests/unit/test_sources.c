@@ -9,11 +9,8 @@
  * repository root after 'make build/tools/httpd'.
  */
 #include <arpa/inet.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <netinet/in.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,7 +19,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -33,7 +29,7 @@
 #include "perfbot/sources.h"
 #include "perfbot/state.h"
 
-#define HTTPD "build/tools/httpd"
+#include "testutil.h"
 
 static const char list2[] =
 	"[{\"id\": \"m-0\", \"base\": {\"commit\": \"aaaaaaa\"}},\n"
@@ -58,19 +54,13 @@ struct fx {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_sources.XXXXXX";
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = TU_NEW_FX(struct fx, "test_sources");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->www, sizeof(f->www), "%s/www", f->dir);
-	snprintf(f->mdir, sizeof(f->mdir), "%s/manifests", f->dir);
-	snprintf(f->cfg_path, sizeof(f->cfg_path), "%s/perfbot.yaml", f->dir);
+	tu_path(f->www, sizeof(f->www), f->dir, "www");
+	tu_path(f->mdir, sizeof(f->mdir), f->dir, "manifests");
+	tu_path(f->cfg_path, sizeof(f->cfg_path), f->dir, "perfbot.yaml");
 	f->saved_stderr = -1;
 	sb_init(&f->log, 1 << 20);
 	*state = f;
@@ -80,94 +70,41 @@ static int setup(void **state)
 /* The same, with build/tools/httpd serving <dir>/www. */
 static int setup_http(void **state)
 {
-	struct strbuf port = STRBUF_INIT;
-	char path[128];
 	struct fx *f;
-	int i;
+	long port;
 
 	if (setup(state))
 		return -1;
 	f = *state;
-	if (access(HTTPD, X_OK)) {
-		fprintf(stderr, "%s: not built; run 'make %s'\n", HTTPD, HTTPD);
+	if (tu_httpd_start(f->www, &f->httpd))
 		return -1;
-	}
-	f->httpd = fork();
-	if (f->httpd < 0)
+	port = tu_httpd_port(f->www);
+	if (!port)
 		return -1;
-	if (f->httpd == 0) {
-		execl(HTTPD, "httpd", f->www, (char *)NULL);
-		_exit(127);
-	}
-	snprintf(path, sizeof(path), "%s/port", f->www);
-	for (i = 0; i < 500 && access(path, F_OK); i++)
-		usleep(10000);
-	if (file_read(path, 64, 1, &port, &f->err))
-		return -1;
-	snprintf(f->url, sizeof(f->url), "http://127.0.0.1:%ld",
-		 strtol(sb_str(&port), NULL, 10));
-	sb_release(&port);
+	snprintf(f->url, sizeof(f->url), "http://127.0.0.1:%ld", port);
 	return 0;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void stderr_back(struct fx *f)
-{
-	if (f->saved_stderr < 0)
-		return;
-	fflush(stderr);
-	dup2(f->saved_stderr, STDERR_FILENO);
-	close(f->saved_stderr);
-	f->saved_stderr = -1;
 }
 
 static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	stderr_back(f);
-	if (f->httpd > 0) {
-		kill(f->httpd, SIGTERM);
-		waitpid(f->httpd, NULL, 0);
-	}
+	tu_stderr_restore(&f->saved_stderr);
+	tu_httpd_stop(&f->httpd);
 	sources_release(&f->b);
 	if (f->open)
 		state_close(&f->st);
 	if (f->loaded)
 		config_release(&f->cfg);
 	sb_release(&f->log);
-	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree(f->dir);
 	free(f);
 	return 0;
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[256];
-	struct pb_err err;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (file_write_atomic(path, text, strlen(text), 0644, &err))
-		fail_msg("%s", err.msg);
-}
-
 static void load(struct fx *f, const char *yaml)
 {
-	put(f->dir, "perfbot.yaml", yaml);
-	if (f->loaded)
-		config_release(&f->cfg);
-	f->loaded = 0;
-	if (config_load(&f->cfg, f->cfg_path, &f->err))
-		fail_msg("config: %s", f->err.msg);
-	f->loaded = 1;
+	tu_load_config(&f->cfg, &f->loaded, f->cfg_path, yaml, &f->err);
 }
 
 /* sources: one url, http://127.0.0.1:PORT/<name>. */
@@ -184,7 +121,7 @@ static void open_state(struct fx *f)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), "%s/perfbot.db", f->dir);
+	tu_path(path, sizeof(path), f->dir, "perfbot.db");
 	if (state_open(&f->st, path, STATE_WRITE, &f->err))
 		fail_msg("%s", f->err.msg);
 	f->open = 1;
@@ -195,18 +132,13 @@ static int collect(struct fx *f, struct state *st, int remember)
 {
 	char path[128];
 	struct pb_err err;
-	int fd, rc;
+	int rc;
 
 	sources_release(&f->b);
-	snprintf(path, sizeof(path), "%s/stderr", f->dir);
-	fflush(stderr);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	assert_true(fd >= 0);
-	f->saved_stderr = dup(STDERR_FILENO);
-	dup2(fd, STDERR_FILENO);
-	close(fd);
+	tu_path(path, sizeof(path), f->dir, "stderr");
+	tu_stderr_capture(path, &f->saved_stderr);
 	rc = sources_collect(&f->cfg, st, remember, &f->b, &f->err);
-	stderr_back(f);
+	tu_stderr_restore(&f->saved_stderr);
 	sb_reset(&f->log);
 	if (file_read(path, 1 << 20, 0, &f->log, &err))
 		fail_msg("%s", err.msg);
@@ -227,15 +159,15 @@ static void t_dir(void **state)
 	struct fx *f = *state;
 	char yaml[256], want[160];
 
-	put(f->mdir, "b.yaml", "id: b\n");
-	put(f->mdir, "a.yaml", "id: a\n");
-	put(f->mdir, "Z.yaml", "id: Z\n");
-	put(f->mdir, ".hidden.yaml", "id: hidden\n");
-	put(f->mdir, ".yaml", "id: dot\n");
-	put(f->mdir, "c.yml", "id: yml\n");
-	put(f->mdir, "d.yaml.bak", "id: bak\n");
-	put(f->mdir, "yaml", "id: bare\n");
-	put(f->mdir, "README", "not a manifest\n");
+	tu_put(f->mdir, "b.yaml", "id: b\n", 0644);
+	tu_put(f->mdir, "a.yaml", "id: a\n", 0644);
+	tu_put(f->mdir, "Z.yaml", "id: Z\n", 0644);
+	tu_put(f->mdir, ".hidden.yaml", "id: hidden\n", 0644);
+	tu_put(f->mdir, ".yaml", "id: dot\n", 0644);
+	tu_put(f->mdir, "c.yml", "id: yml\n", 0644);
+	tu_put(f->mdir, "d.yaml.bak", "id: bak\n", 0644);
+	tu_put(f->mdir, "yaml", "id: bare\n", 0644);
+	tu_put(f->mdir, "README", "not a manifest\n", 0644);
 	snprintf(yaml, sizeof(yaml), "sources:\n  - dir: \"%s\"\n", f->mdir);
 	load(f, yaml);
 	assert_int_equal(collect(f, NULL, 0), 0);
@@ -281,7 +213,7 @@ static void t_dir_missing(void **state)
 	struct fx *f = *state;
 	char yaml[512];
 
-	put(f->mdir, "a.yaml", "id: a\n");
+	tu_put(f->mdir, "a.yaml", "id: a\n", 0644);
 	snprintf(yaml, sizeof(yaml), "sources:\n  - dir: \"%s/nope\"\n"
 		 "  - dir: \"%s\"\n  - dir: \"%s/perfbot.yaml\"\n", f->dir,
 		 f->mdir, f->dir);
@@ -299,8 +231,8 @@ static void t_dir_bad_file(void **state)
 	struct fx *f = *state;
 	char yaml[256], path[160];
 
-	put(f->mdir, "a.yaml", "id: a\n");
-	put(f->mdir, "c.yaml", "id: c\n");
+	tu_put(f->mdir, "a.yaml", "id: a\n", 0644);
+	tu_put(f->mdir, "c.yaml", "id: c\n", 0644);
 	snprintf(path, sizeof(path), "%s/b.yaml", f->mdir);
 	assert_int_equal(mkdir(path, 0700), 0);
 	snprintf(yaml, sizeof(yaml), "sources:\n  - dir: \"%s\"\n", f->mdir);
@@ -333,7 +265,7 @@ static void t_url_list(void **state)
 	struct fx *f = *state;
 	char want[256];
 
-	put(f->www, "list.json", list2);
+	tu_put(f->www, "list.json", list2, 0644);
 	load_url(f, "list.json");
 	assert_int_equal(collect(f, NULL, 0), 0);
 	assert_int_equal(f->b.errors, 0);
@@ -355,8 +287,8 @@ static void t_url_and_dir(void **state)
 	struct fx *f = *state;
 	char yaml[512];
 
-	put(f->www, "list.json", list2);
-	put(f->mdir, "a.yaml", "id: a\n");
+	tu_put(f->www, "list.json", list2, 0644);
+	tu_put(f->mdir, "a.yaml", "id: a\n", 0644);
 	snprintf(yaml, sizeof(yaml), "sources:\n  - url: \"%s/missing.json\"\n"
 		 "  - dir: \"%s\"\n  - url: \"%s/list.json\"\n", f->url,
 		 f->mdir, f->url);
@@ -372,9 +304,9 @@ static void t_url_not_a_list(void **state)
 {
 	struct fx *f = *state;
 
-	put(f->www, "obj.json", "{\"id\": \"m-0\"}");
-	put(f->www, "broken.json", "[{\"id\": ");
-	put(f->www, "dup.json", "[{\"id\": \"a\", \"id\": \"b\"}]");
+	tu_put(f->www, "obj.json", "{\"id\": \"m-0\"}", 0644);
+	tu_put(f->www, "broken.json", "[{\"id\": ", 0644);
+	tu_put(f->www, "dup.json", "[{\"id\": \"a\", \"id\": \"b\"}]", 0644);
 	load_url(f, "obj.json");
 	assert_int_equal(collect(f, NULL, 0), 0);
 	assert_int_equal(f->b.errors, 1);
@@ -394,7 +326,7 @@ static void t_url_empty_list(void **state)
 {
 	struct fx *f = *state;
 
-	put(f->www, "empty.json", "[]");
+	tu_put(f->www, "empty.json", "[]", 0644);
 	load_url(f, "empty.json");
 	assert_int_equal(collect(f, NULL, 0), 0);
 	assert_int_equal(f->b.errors, 0);
@@ -420,7 +352,7 @@ static void t_url_etag(void **state)
 	char url[256];
 	char *etag = NULL, *etag2 = NULL, *lm = NULL;
 
-	put(f->www, "list.json", list2);
+	tu_put(f->www, "list.json", list2, 0644);
 	load_url(f, "list.json");
 	open_state(f);
 	snprintf(url, sizeof(url), "%s/list.json", f->url);
@@ -444,7 +376,7 @@ static void t_url_etag(void **state)
 	assert_int_equal(collect(f, NULL, 1), 0);
 	assert_int_equal(f->b.n, 2);
 	/* New content: a new ETag, the manifests again. */
-	put(f->www, "list.json", "[{\"id\": \"m-2\"}]");
+	tu_put(f->www, "list.json", "[{\"id\": \"m-2\"}]", 0644);
 	assert_int_equal(collect(f, &f->st, 1), 0);
 	assert_int_equal(f->b.n, 1);
 	assert_string_equal(f->b.m[0].text, "{\"id\":\"m-2\"}");
@@ -476,7 +408,7 @@ static void t_http_get(void **state)
 	struct http_answer a;
 	char etag[64];
 
-	put(f->www, "x.json", "[1, 2, 3]\n");
+	tu_put(f->www, "x.json", "[1, 2, 3]\n", 0644);
 	sb_init(&body, 1024);
 	assert_int_equal(get(f, "x.json", NULL, &body, &a), 0);
 	assert_int_equal(a.status, 200);
@@ -525,7 +457,7 @@ static void t_http_too_large(void **state)
 
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	put(f->www, "big.json", big);
+	tu_put(f->www, "big.json", big, 0644);
 	sb_init(&body, 1000);
 	assert_int_equal(get(f, "big.json", NULL, &body, &a), -1);
 	assert_int_equal(f->err.code, EX_DATAERR);
@@ -535,7 +467,7 @@ static void t_http_too_large(void **state)
 	http_answer_release(&a);
 	/* Exactly at the cap is fine. */
 	big[1000] = '\0';
-	put(f->www, "cap.json", big);
+	tu_put(f->www, "cap.json", big, 0644);
 	sb_release(&body);
 	sb_init(&body, 1000);
 	assert_int_equal(get(f, "cap.json", NULL, &body, &a), 0);
@@ -593,7 +525,7 @@ static void t_http_post_json(void **state)
 	assert_int_equal(file_read(path, 4096, 1, &posts, &f->err), 0);
 	assert_string_equal(sb_str(&posts), "{\"runs\": 4}\n");
 	/* The status the server chose, whatever it is. */
-	put(f->www, "sched.status", "409\n");
+	tu_put(f->www, "sched.status", "409\n", 0644);
 	sb_reset(&body);
 	assert_int_equal(http_post_json(url, "{}", NULL, 10, &body, &a,
 					&f->err), 0);

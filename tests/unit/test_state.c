@@ -9,7 +9,6 @@
  * with a report. Every test works on a fresh database in a temp dir.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +24,8 @@
 
 #include "perfbot/state.h"
 
+#include "testutil.h"
+
 /* src/state/state.c: migrations[] has three entries. */
 #define SCHEMA_VERSION 3
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
@@ -39,17 +40,11 @@ struct fx {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_state.XXXXXX";
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = TU_NEW_FX(struct fx, "test_state");
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->path, sizeof(f->path), "%s/perfbot.db", f->dir);
+	tu_path(f->path, sizeof(f->path), f->dir, "perfbot.db");
 	f->st.lock_fd = -1;
 	*state = f;
 	return 0;
@@ -71,22 +66,13 @@ static int setup_open(void **state)
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int teardown(void **state)
 {
 	struct fx *f = *state;
 
 	if (f->open)
 		state_close(&f->st);
-	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree(f->dir);
 	free(f);
 	return 0;
 }

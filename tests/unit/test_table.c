@@ -20,6 +20,8 @@
 #include "perfbot/fileio.h"
 #include "perfbot/table.h"
 
+#include "testutil.h"
+
 #define METRICS "config/metrics.yaml"
 #define PM "\xc2\xb1"	/* U+00B1 PLUS-MINUS SIGN */
 
@@ -34,22 +36,16 @@ struct fixture {
 
 static int setup(void **state)
 {
-	static const char pattern[] = "/tmp/test_table.XXXXXX";
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct fixture *f = TU_NEW_FX(struct fixture, "test_table");
 	struct pb_err err = { 0, "" };
 
 	if (!f)
 		return -1;
-	memcpy(f->dir, pattern, sizeof(pattern));
-	if (!mkdtemp(f->dir)) {
-		free(f);
-		return -1;
-	}
 	sb_init(&f->out, SB_DEFAULT_MAX);
 	f->path = path_join(f->dir, "rules.yaml");
 	if (!f->path || rules_load(&f->r, METRICS, &err)) {
 		fprintf(stderr, "setup: %s\n", err.msg);
-		rmdir(f->dir);
+		tu_rmtree(f->dir);
 		free(f->path);
 		free(f);
 		return -1;
@@ -63,12 +59,9 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	sb_release(&f->out);
-	comparison_release(&f->c);
-	result_root_release(&f->root[BASE]);
-	result_root_release(&f->root[HEAD]);
+	tu_compare_release(&f->c, f->root);
 	rules_free(f->r);
-	remove(f->path);
-	rmdir(f->dir);
+	tu_rmtree(f->dir);
 	free(f->path);
 	free(f);
 	return 0;
@@ -78,14 +71,7 @@ static int teardown(void **state)
 static const struct table_format *format_of(struct fixture *f,
 					    const char *yaml)
 {
-	struct pb_err err = { 0, "" };
-
-	assert_int_equal(file_write_atomic(f->path, yaml, strlen(yaml), 0600,
-					   NULL), 0);
-	rules_free(f->r);
-	f->r = NULL;
-	if (rules_load(&f->r, f->path, &err))
-		fail_msg("rules_load: %s", err.msg);
+	tu_load_rules(&f->r, f->path, yaml);
 	return rules_format(f->r);
 }
 
@@ -94,33 +80,9 @@ static const struct table_format *lkp(struct fixture *f)
 	return rules_format(f->r);
 }
 
-static void parse_root(struct result_root *rr, const char *json)
-{
-	struct pb_err err = { 0, "" };
-
-	memset(rr, 0, sizeof(*rr));
-	if (result_root_parse_matrix(rr, "test", json, strlen(json), &err))
-		fail_msg("matrix: %s", err.msg);
-}
-
 static void compare(struct fixture *f, const char *base, const char *head)
 {
-	struct pb_err err = { 0, "" };
-
-	parse_root(&f->root[BASE], base);
-	parse_root(&f->root[HEAD], head);
-	if (compare_roots(&f->c, &f->root[BASE], &f->root[HEAD], f->r,
-			  "hackbench", &err))
-		fail_msg("compare_roots: %s", err.msg);
-}
-
-static const struct cmp_row *row_of(struct fixture *f, const char *name)
-{
-	const struct cmp_row *row = comparison_find(&f->c, name);
-
-	if (!row)
-		fail_msg("no row '%s'", name);
-	return row;
+	tu_compare(&f->c, f->root, base, head, f->r, "hackbench");
 }
 
 /* The output so far equals 'want'; then start again. */
@@ -162,7 +124,8 @@ static void change_is(struct fixture *f, const struct table_format *fmt,
 static void row_is(struct fixture *f, const struct table_format *fmt,
 		   const char *name, const char *want)
 {
-	assert_int_equal(table_format_row(&f->out, fmt, row_of(f, name)), 0);
+	assert_int_equal(table_format_row(&f->out, fmt, tu_row(&f->c, name)),
+			 0);
 	expect(f, want);
 }
 

@@ -6,7 +6,6 @@
  * non-scalar keys) with file:line, the yaml_as_* conversions and the
  * strict number parsers.
  */
-#include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +22,8 @@
 #include "perfbot/fileio.h"
 #include "perfbot/strbuf.h"
 #include "perfbot/yaml.h"
+
+#include "testutil.h"
 
 /* Every test owns one document and one error, released on teardown. */
 struct fx {
@@ -42,22 +43,13 @@ static int setup(void **state)
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int teardown(void **state)
 {
 	struct fx *f = *state;
 
 	ydoc_release(&f->doc);
 	if (f->dir[0])
-		nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		tu_rmtree(f->dir);
 	free(f->path);
 	free(f);
 	return 0;
@@ -439,14 +431,10 @@ static void t_err_message_names_source(void **state)
 
 static const char *tmp_file(struct fx *f, const char *text, size_t len)
 {
-	static const char pattern[] = "/tmp/test_yaml.XXXXXX";
-	struct pb_err err;
-
-	memcpy(f->dir, pattern, sizeof(pattern));
-	assert_non_null(mkdtemp(f->dir));
+	assert_non_null(tu_tmpdir(f->dir, sizeof(f->dir), "test_yaml"));
 	f->path = path_join(f->dir, "job.yaml");
 	assert_non_null(f->path);
-	assert_int_equal(file_write_atomic(f->path, text, len, 0600, &err), 0);
+	tu_write_n(f->path, text, len, 0600);
 	return f->path;
 }
 
