@@ -64,17 +64,10 @@ int state_inbox_record(struct state *st, const struct inbox_entry *e,
 int state_inbox_count(struct state *st, const char *sender, time_t since,
 		      const char *prefix, long *n, struct pb_err *err)
 {
-	sqlite3_stmt *s;
-	int rc;
-
-	if (db_query(st, &s, err, "SELECT count(*) FROM inbox WHERE sender = ?"
-		     " AND received >= ? AND substr(outcome, 1, length(?)) = ?",
-		     "siss", sender, (long long)since, prefix, prefix))
-		return -1;
-	rc = sqlite3_step(s);
-	*n = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
+	return db_count(st, n, err, "SELECT count(*) FROM inbox WHERE sender "
+			"= ? AND received >= ? AND substr(outcome, 1, "
+			"length(?)) = ?", "siss", sender, (long long)since,
+			prefix, prefix);
 }
 
 static int route_one(struct state *st, const char *id,

@@ -18,6 +18,9 @@ int db_query(struct state *st, sqlite3_stmt **s, struct pb_err *err,
 /* Run a statement that returns no rows. */
 int db_run(struct state *st, struct pb_err *err, const char *sql,
 	   const char *types, ...);
+/* The first column of the first row, as a number. */
+int db_count(struct state *st, long *n, struct pb_err *err,
+	     const char *sql, const char *types, ...);
 char *db_column_dup(sqlite3_stmt *s, int col, size_t *len);
 
 #endif

@@ -319,6 +319,26 @@ int db_run(struct state *st, struct pb_err *err, const char *sql,
 	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "write");
 }
 
+int db_count(struct state *st, long *n, struct pb_err *err,
+	     const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *s;
+	va_list ap;
+	int rc;
+
+	*n = 0;
+	va_start(ap, types);
+	rc = prepare(st, &s, sql, types, ap, err);
+	va_end(ap);
+	if (rc)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*n = (long)sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
+}
+
 int state_seen(struct state *st, const char *id, struct pb_err *err)
 {
 	static const char sql[] =
@@ -561,31 +581,15 @@ int state_source_set(struct state *st, const char *url, const char *etag,
 int state_counts(struct state *st, long *queued, long *failed,
 		 struct pb_err *err)
 {
-	sqlite3_stmt *s;
-	int rc;
-
-	if (db_query(st, &s, err, "SELECT "
-		  "(SELECT count(*) FROM outbox WHERE status = 'queued'), "
-		  "(SELECT count(*) FROM outbox WHERE status = 'failed')", ""))
-		return -1;
-	rc = sqlite3_step(s);
-	*queued = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
-	*failed = rc == SQLITE_ROW ? sqlite3_column_int(s, 1) : 0;
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
+	return db_count(st, queued, err, "SELECT count(*) FROM outbox WHERE "
+			"status = 'queued'", "") ||
+	       db_count(st, failed, err, "SELECT count(*) FROM outbox WHERE "
+			"status = 'failed'", "") ? -1 : 0;
 }
 
 int state_sent_since(struct state *st, time_t since, long *n,
 		     struct pb_err *err)
 {
-	sqlite3_stmt *s;
-	int rc;
-
-	if (db_query(st, &s, err, "SELECT count(*) FROM outbox WHERE status = "
-		  "'sent' AND sent_at >= ?", "i", (long long)since))
-		return -1;
-	rc = sqlite3_step(s);
-	*n = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
+	return db_count(st, n, err, "SELECT count(*) FROM outbox WHERE status "
+			"= 'sent' AND sent_at >= ?", "i", (long long)since);
 }
