@@ -45,4 +45,11 @@ int manifest_parse(struct manifest *m, const char *name, const char *dir,
 		   const char *text, size_t len, struct pb_err *err);
 void manifest_release(struct manifest *m);
 
+/*
+ * A manifest fetched from a url source is not trusted with local files:
+ * it may not name a kconfig_file (it would be attached to a mail) nor a
+ * metrics table of its own. EX_DATAERR naming the key.
+ */
+int manifest_check_remote(const struct manifest *m, struct pb_err *err);
+
 #endif

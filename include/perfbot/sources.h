@@ -25,6 +25,7 @@ struct manifest_text {
 	char *dir;	/* relative paths in it are relative to this */
 	char *text;
 	size_t len;
+	int remote;	/* from a url source: not trusted with local files */
 };
 
 struct source_batch {

@@ -188,6 +188,12 @@ static int one_manifest(struct cycle *cy, const struct manifest_text *mt)
 		cy->bad++;
 		return 1;
 	}
+	if (mt->remote && manifest_check_remote(&m, &err)) {
+		log_error("%s", err.msg);
+		manifest_release(&m);
+		cy->bad++;
+		return 1;
+	}
 	s = m.id ? seen(cy, m.id, &err) : 0;
 	rc = s < 0 ? -1 : s > 0 ? 0 : judge_manifest(cy, &m, mt, &err);
 	if (rc) {

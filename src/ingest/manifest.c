@@ -192,3 +192,18 @@ void manifest_release(struct manifest *m)
 	ydoc_release(&m->doc);
 	memset(m, 0, sizeof(*m));
 }
+
+int manifest_check_remote(const struct manifest *m, struct pb_err *err)
+{
+	static const char *const local[] = { "kconfig_file", "metrics" };
+	size_t i;
+
+	for (i = 0; i < sizeof(local) / sizeof(local[0]); i++)
+		if (json_object_get(m->doc.root, local[i]))
+			return pb_fail(err, EX_DATAERR, "%s:%d: '%s' names a "
+				       "local file, which a manifest from a "
+				       "url source may not do", m->doc.name,
+				       ydoc_key_line(&m->doc, m->doc.root,
+						     local[i]), local[i]);
+	return 0;
+}

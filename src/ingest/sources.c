@@ -10,7 +10,7 @@
 #include "perfbot/sources.h"
 
 static int add(struct source_batch *b, const char *name, const char *dir,
-	       char *text, size_t len, struct pb_err *err)
+	       char *text, size_t len, int remote, struct pb_err *err)
 {
 	struct manifest_text *nm;
 
@@ -30,6 +30,7 @@ static int add(struct source_batch *b, const char *name, const char *dir,
 	nm->dir = strdup(dir);
 	nm->text = text;
 	nm->len = len;
+	nm->remote = remote;
 	b->n++;
 	return nm->name && nm->dir ? 0 : pb_fail(err, EX_OSERR,
 						 "out of memory");
@@ -76,7 +77,7 @@ static int from_dir(const char *dir, struct source_batch *b,
 			size_t len = text.len;
 
 			rc = add(b, path, dir, sb_detach(&text, NULL), len,
-				 err);
+				 0, err);
 		}
 		free(path);
 		free(ents[i]);
@@ -113,7 +114,7 @@ static int split_list(const char *url, const char *body, size_t len,
 			rc = pb_fail(err, EX_OSERR, "out of memory");
 			break;
 		}
-		if ((rc = add(b, name.buf, ".", text, strlen(text), err)))
+		if ((rc = add(b, name.buf, ".", text, strlen(text), 1, err)))
 			break;
 	}
 	sb_release(&name);

@@ -22,5 +22,11 @@ fetch alice "$uid" >"$W/u2.eml"
 "$MAILCHECK" "$W/u2.eml" >"$W/u2.check" 2>/dev/null
 jobsize=$(wc -c <"$src/head/job.yaml")
 check "its job.yaml attached" grep -q "^part text/plain attachment job.yaml $jobsize$" "$W/u2.check"
+# a url source may not make perfbot attach a local file
+printf '[{"id": "u-3", "kconfig_file": "/etc/passwd", "base": {"commit": "262b2fa99cbe02a715ce23981c2c30685ccf3a93", "result_root": "%s/base"}, "head": {"commit": "f017b0a4951fac8f150232661b2cc0b67e0c57f0", "author": "Dev <mallory@example.test>", "result_root": "%s/head"}}]\n' "$src" "$src" >"$H/comparisons"
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
+check "local file named by a url manifest: exit 65" [ $? = 65 ]
+check "refused with the key named" grep -q "'kconfig_file' names a local file" "$W/e4"
+check "nothing mailed" [ "$(count mallory X-Perfbot-Report u-3)" = 0 ]
 kill $hp 2>/dev/null
 wait $hp 2>/dev/null
