@@ -55,4 +55,11 @@ int mbox_append(struct strbuf *mbox, const char *sender, time_t date,
 /* The bare address of "Name <addr>" (newly allocated), or NULL. */
 char *mail_addr_spec(const char *mailbox);
 
+/*
+ * The envelope recipients of a mail: the bare address of every mailbox
+ * in the strings of 'to' and 'cc' (JSON lists of "Name <addr>, b@x"),
+ * each address once, as a compact JSON list; NULL when there is none.
+ */
+char *mail_envelope(json_t *to, json_t *cc);
+
 #endif

@@ -47,8 +47,9 @@ void manifest_release(struct manifest *m);
 
 /*
  * A manifest fetched from a url source is not trusted with local files:
- * it may not name a kconfig_file (it would be attached to a mail) nor a
- * metrics table of its own. EX_DATAERR naming the key.
+ * its result roots must be http(s) URLs (a local job.yaml would be
+ * attached to a mail), and it may not name a kconfig_file nor a metrics
+ * table of its own. EX_DATAERR naming the key.
  */
 int manifest_check_remote(const struct manifest *m, struct pb_err *err);
 

@@ -34,6 +34,7 @@ struct smtp_rcpt {
 struct smtp_result {
 	enum smtp_outcome outcome;
 	int code;			/* last SMTP reply code, 0 when none */
+	int login_refused;		/* AUTH failed */
 	char reply[SMTP_REPLY_MAX];	/* the server's last reply, or why */
 	struct smtp_rcpt rcpt[SMTP_MAX_RCPTS];
 	size_t nrcpt;

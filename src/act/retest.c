@@ -180,6 +180,12 @@ static json_t *pval(double p)
 	return json_string(buf);
 }
 
+/* JSON has no infinity: two constant samples give t = +-inf. */
+static json_t *json_finite(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 /* The statistics and the verdict of the headline metric. */
 static json_t *verdict_ctx(const struct cmp_row *row, double reported,
 			   const char **verdict)
@@ -196,12 +202,13 @@ static json_t *verdict_ctx(const struct cmp_row *row, double reported,
 	stats_change_ci(b, nb, h, nh, 0.95, &lo, &hi);
 	v = stats_verdict(row->shown, reported, row->change, w.p);
 	*verdict = stats_verdict_name(v);
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:f, s:f, "
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
 			 "s:b, s:b, s:b, s:b}", "verdict", *verdict,
 			 "change", pct(row->change), "reported", pct(reported),
 			 "ci_lo", pct(lo), "ci_hi", pct(hi), "p_welch",
 			 pval(w.p), "p_mwu", pval(mw.p), "mwu_exact", mw.exact,
-			 "t", w.t, "df", w.df, "shown", row->shown,
+			 "t", json_finite(w.t), "df", json_finite(w.df), "shown",
+			 row->shown,
 			 "stable", v == VERDICT_STABLE, "not_reproduced",
 			 v == VERDICT_NOT_REPRODUCED, "inconclusive",
 			 v == VERDICT_INCONCLUSIVE);
@@ -340,16 +347,26 @@ static int one_retest(struct state *st, const struct config *cfg,
 
 	memset(&m, 0, sizeof(m));
 	memset(&in, 0, sizeof(in));
+	pb_err_clear(err);
 	if (asker_load(&a, row->thread) ||
 	    load_manifest(st, row->report_id, &m, err) ||
 	    report_inputs_load(&in, &m, cfg, err)) {
 		log_warn("retest '%s': %s", row->request_id,
 			 err->msg[0] ? err->msg : "its thread is unreadable");
-		goto out;	/* try again next run */
+		/* gone for good: give up at the deadline, quietly */
+		if (now > row->deadline)
+			rc = state_retest_finish(st, row->request_id,
+						 "expired", err->msg[0] ?
+						 err->msg : "unreadable", err);
+		rs->expired += now > row->deadline && !rc;
+		goto out;	/* else try again next run */
 	}
 	thread_of(st, &a, &tr);
 	ready = landed(row, &in);
-	if (ready && (ctx = result_ctx(row, &in, &m, &a, &verdict))) {
+	if (ready && !(ctx = result_ctx(row, &in, &m, &a, &verdict))) {
+		rc = pb_fail(err, EX_SOFTWARE, "retest '%s': cannot build its "
+			     "answer", row->request_id);
+	} else if (ready) {
 		rc = close_retest(st, cfg, row, &a, &tr, "retest-result", ctx,
 				  "done", verdict, now, err);
 		rs->done += !rc;

@@ -259,11 +259,11 @@ static int poll_step(struct cycle *cy, struct pb_err *err)
 
 	if (!cfg_str(&cy->cfg, "imap.url", NULL))
 		return 0;
+	/* a poll that fails still lets the queued mail go out */
 	if (poll_mailbox(&cy->st, &cy->cfg, cy->now, &ps, err)) {
-		if (err->code != EX_TEMPFAIL && err->code != EX_UNAVAILABLE)
-			return -1;
 		log_error("%s", err->msg);
-		cy->poll_failed = 1;
+		cy->poll_failed = err->code ? err->code : EX_SOFTWARE;
+		pb_err_clear(err);
 	}
 	log_info("poll: %ld fetched, %ld answered, %ld refused, %ld ignored",
 		 ps.fetched, ps.answered, ps.refused, ps.ignored);
@@ -309,7 +309,9 @@ static int exit_code(const struct cycle *cy, const struct send_stats *ss)
 {
 	if (cy->bad)
 		return EX_DATAERR;
-	return ss->deferred || cy->poll_failed ? EX_TEMPFAIL : 0;
+	if (cy->poll_failed)
+		return cy->poll_failed;
+	return ss->deferred ? EX_TEMPFAIL : 0;
 }
 
 int cmd_run(int argc, char **argv)

@@ -182,24 +182,6 @@ static void parts_release(struct answer_parts *a)
 	sb_release(&a->msg);
 }
 
-static char *envelope(json_t *to, json_t *cc)
-{
-	json_t *all = json_array(), *lists[2] = { to, cc }, *v;
-	char *a, *out;
-	size_t i;
-	int l;
-
-	for (l = 0; l < 2; l++)
-		json_array_foreach(lists[l], i, v)
-			if ((a = mail_addr_spec(json_string_value(v)))) {
-				json_array_append_new(all, json_string(a));
-				free(a);
-			}
-	out = json_array_size(all) ? json_dumps(all, JSON_COMPACT) : NULL;
-	json_decref(all);
-	return out;
-}
-
 static int build(struct answer_parts *a, const struct config *cfg,
 		 const struct reply *r, const struct thread_report *tr,
 		 const char *tag, json_t *pieces, time_t now,
@@ -219,7 +201,7 @@ static int build(struct answer_parts *a, const struct config *cfg,
 	a->in_reply_to = sb_detach(&irt, NULL);
 	a->to = addressees(r);
 	a->cc = copies(cfg, r, tr, a->sender);
-	a->rcpts = envelope(a->to, a->cc);
+	a->rcpts = mail_envelope(a->to, a->cc);
 	if (!a->sender || !a->msgid || !a->subject || !a->refs ||
 	    !a->in_reply_to || !a->to || !a->cc || !a->rcpts)
 		return pb_fail(err, EX_OSERR, "answer: out of memory");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <gmime/gmime.h>
 
 #include "perfbot/mail.h"
@@ -227,6 +228,51 @@ int mbox_append(struct strbuf *mbox, const char *sender, time_t date,
 		p = nl + 1;
 	}
 	return rc | sb_addc(mbox, '\n');
+}
+
+static void append_addrs(const char *mailboxes, json_t *out)
+{
+	InternetAddressList *l = internet_address_list_parse(NULL, mailboxes);
+	const char *addr, *have;
+	size_t k;
+	json_t *v;
+	int i, dup;
+
+	for (i = 0; l && i < internet_address_list_length(l); i++) {
+		InternetAddress *a = internet_address_list_get_address(l, i);
+
+		if (!INTERNET_ADDRESS_IS_MAILBOX(a))
+			continue;
+		addr = internet_address_mailbox_get_addr(
+			INTERNET_ADDRESS_MAILBOX(a));
+		dup = 0;
+		json_array_foreach(out, k, v)
+			if ((have = json_string_value(v)) &&
+			    !strcasecmp(have, addr))
+				dup = 1;
+		if (!dup)
+			json_array_append_new(out, json_string(addr));
+	}
+	if (l)
+		g_object_unref(l);
+}
+
+char *mail_envelope(json_t *to, json_t *cc)
+{
+	json_t *lists[2] = { to, cc }, *all = json_array(), *v;
+	char *out = NULL;
+	size_t i;
+	int l;
+
+	gmime_once();
+	for (l = 0; all && l < 2; l++)
+		json_array_foreach(lists[l], i, v)
+			if (json_is_string(v))
+				append_addrs(json_string_value(v), all);
+	if (all && json_array_size(all))
+		out = json_dumps(all, JSON_COMPACT);
+	json_decref(all);
+	return out;
 }
 
 char *mail_addr_spec(const char *mailbox)

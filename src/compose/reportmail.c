@@ -23,27 +23,6 @@ static int reproduce(const struct report *r, const struct config *cfg,
 	return rc;
 }
 
-/* Envelope recipients: the addr-specs of To and Cc. */
-static char *envelope(const struct report *r)
-{
-	json_t *all = json_array(), *lists[2] = { r->to, r->cc }, *v;
-	char *addr, *out = NULL;
-	size_t i;
-	int l;
-
-	for (l = 0; all && l < 2; l++)
-		json_array_foreach(lists[l], i, v) {
-			addr = mail_addr_spec(json_string_value(v));
-			if (addr)
-				json_array_append_new(all, json_string(addr));
-			free(addr);
-		}
-	if (all && json_array_size(all))
-		out = json_dumps(all, JSON_COMPACT);
-	json_decref(all);
-	return out;
-}
-
 int report_mail(const struct report *r, const struct config *cfg,
 		struct strbuf *out, char **sender, char **rcpts,
 		struct pb_err *err)
@@ -77,7 +56,7 @@ int report_mail(const struct report *r, const struct config *cfg,
 	if (mail_compose(&m, out, err))
 		goto out;
 	*sender = mail_addr_spec(r->from);
-	*rcpts = envelope(r);
+	*rcpts = mail_envelope(r->to, r->cc);
 	if (!*sender || !*rcpts)
 		pb_fail(err, EX_DATAERR, "report '%s': no usable sender or "
 			"recipient address", r->id);

@@ -193,11 +193,23 @@ void manifest_release(struct manifest *m)
 	memset(m, 0, sizeof(*m));
 }
 
+static int is_url(const char *s)
+{
+	return !strncmp(s, "http://", 7) || !strncmp(s, "https://", 8);
+}
+
 int manifest_check_remote(const struct manifest *m, struct pb_err *err)
 {
 	static const char *const local[] = { "kconfig_file", "metrics" };
+	const struct manifest_side *sides[2] = { &m->base, &m->head };
 	size_t i;
 
+	for (i = 0; i < 2; i++)
+		if (!is_url(sides[i]->result_root))
+			return pb_fail(err, EX_DATAERR, "%s: '%s.result_root' "
+				       "must be an http(s) URL in a manifest "
+				       "from a url source", m->doc.name,
+				       i ? "head" : "base");
 	for (i = 0; i < sizeof(local) / sizeof(local[0]); i++)
 		if (json_object_get(m->doc.root, local[i]))
 			return pb_fail(err, EX_DATAERR, "%s:%d: '%s' names a "

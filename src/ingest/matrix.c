@@ -453,18 +453,22 @@ static int members(struct parse *ps)
 /* A name among the ignored lists twice, or also a metric. */
 static int check_ignored(struct parse *ps, const struct result_root *rr)
 {
-	const char *p = sb_str(&ps->ignored), *q, *end = p + ps->ignored.len;
+	const char *p = sb_str(&ps->ignored), *end = p + ps->ignored.len;
+	struct strmap seen;
+	int rc = 0, put;
 
-	for (; p < end; p += strlen(p) + 1) {
-		for (q = p + strlen(p) + 1; q < end; q += strlen(q) + 1)
-			if (!strcmp(p, q))
-				break;
-		if (q < end || result_root_find(rr, p))
-			return pb_fail(ps->lx.err, EX_DATAERR,
-				       "%s: metric '%.200s' appears twice",
-				       ps->lx.file, p);
+	strmap_init(&seen);
+	for (; p < end && !rc; p += strlen(p) + 1) {
+		put = strmap_put(&seen, p, 0);
+		if (put < 0)
+			rc = pb_fail(ps->lx.err, EX_OSERR, "out of memory");
+		else if (put > 0 || result_root_find(rr, p))
+			rc = pb_fail(ps->lx.err, EX_DATAERR,
+				     "%s: metric '%.200s' appears twice",
+				     ps->lx.file, p);
 	}
-	return 0;
+	strmap_release(&seen);
+	return rc;
 }
 
 /* Each metric has all the runs and sits at i * runs in the parse buffer. */
@@ -537,10 +541,10 @@ int result_root_parse_matrix(struct result_root *rr, const char *name,
 	ps.lx.line = 1;
 	ps.lx.err = err;
 	ps.stats_source = -1;
-	sb_init(&ps.names, (size_t)RESULT_MAX_METRICS * 64);
-	/* typical files are ~40% names and ~8 bytes of text per value */
-	if (sb_grow(&ps.names, len / 2 + 64))
-		return pb_fail(err, EX_OSERR, "out of memory");
+	sb_init(&ps.names, (size_t)RESULT_MAX_METRICS * (RESULT_MAX_NAME + 1));
+	/* a hint only: typical files are ~40% names, ~8 bytes per value */
+	sb_grow(&ps.names, len / 2 + 64 < ps.names.max ? len / 2 + 64 :
+		ps.names.max);
 	ps.capvals = len / 8 + 16;
 	ps.vals = malloc(ps.capvals * sizeof(*ps.vals));
 	if (!ps.vals) {

@@ -82,12 +82,12 @@ static int load_remote(struct result_root *rr, const char *url,
 					      sb_str(&matrix), matrix.len, err);
 	}
 	sb_release(&matrix);
-	if (!rc)
-		rc = fetch(url, "job.yaml", RESULT_MAX_JOB_BYTES, &job, err);
 	if (!rc) {
+		rc = fetch(url, "job.yaml", RESULT_MAX_JOB_BYTES, &job, err);
 		sb_reset(&name);
 		sb_addf(&name, "%s/job.yaml", url);
-		rc = parse_job(rr, sb_str(&name), &job, err);
+		if (!rc)
+			rc = parse_job(rr, sb_str(&name), &job, err);
 		sb_release(&job);
 	}
 	sb_release(&name);

@@ -408,6 +408,48 @@ static int handle(struct poll_ctx *cx, const struct imap_msg *m,
 /* ---- the poll ---- */
 
 /* One mail: record and answer in one transaction, then tell the server. */
+/* Handle, record and move the position past 'uid', all or nothing. */
+static int handle_tx(struct poll_ctx *cx, const struct imap_msg *m,
+		     struct pb_err *err)
+{
+	if (state_begin(cx->st, err))
+		return -1;
+	if (handle(cx, m, err) ||
+	    state_mailbox_set(cx->st, cx->mailbox, cx->uidvalidity, m->uid,
+			      err)) {
+		state_rollback(cx->st);
+		return -1;
+	}
+	return state_commit(cx->st, err);
+}
+
+/*
+ * A mail that cannot be handled (an address GMime refuses, a broken
+ * template) is recorded as failed and passed over, so that it does not
+ * block every later reply; only the state failing stops the poll.
+ */
+static int give_up(struct poll_ctx *cx, const struct imap_msg *m,
+		   struct pb_err *err)
+{
+	char synth[160], outcome[PB_ERR_MAX + 16];
+	int rc;
+
+	log_error("mail UID %u: %s", (unsigned)m->uid, err->msg);
+	if (err->code == EX_IOERR)
+		return -1;
+	synthetic_id(cx, m->uid, synth, sizeof(synth));
+	snprintf(outcome, sizeof(outcome), "failed: %s", err->msg);
+	rc = state_begin(cx->st, err) ||
+	     record(cx, synth, m->uid, NULL, NULL, outcome, err) ||
+	     state_mailbox_set(cx->st, cx->mailbox, cx->uidvalidity, m->uid,
+			       err);
+	if (rc) {
+		state_rollback(cx->st);
+		return -1;
+	}
+	return state_commit(cx->st, err);
+}
+
 static int one(struct poll_ctx *cx, uint32_t uid, size_t cap,
 	       struct pb_err *err)
 {
@@ -417,15 +459,7 @@ static int one(struct poll_ctx *cx, uint32_t uid, size_t cap,
 	if (imap_fetch(cx->im, uid, cap, &m, err))
 		return -1;
 	cx->ps->fetched++;
-	rc = state_begin(cx->st, err);
-	if (!rc && (handle(cx, &m, err) ||
-		    state_mailbox_set(cx->st, cx->mailbox, cx->uidvalidity,
-				      uid, err))) {
-		state_rollback(cx->st);
-		rc = -1;
-	} else if (!rc) {
-		rc = state_commit(cx->st, err);
-	}
+	rc = handle_tx(cx, &m, err) && give_up(cx, &m, err);
 	imap_msg_release(&m);
 	if (rc)
 		return -1;

@@ -89,9 +89,8 @@ static int send_one(struct state *st, struct smtp *smtp,
 		free(rcpts);
 	}
 	if (r->outcome == SMTP_FATAL)
-		return pb_fail(err, r->code == 535 || r->code == 0 ?
-			       EX_NOPERM : EX_UNAVAILABLE,
-			       "smtp: %s", r->reply);
+		return pb_fail(err, r->login_refused ? EX_NOPERM :
+			       EX_UNAVAILABLE, "smtp: %s", r->reply);
 	return record(st, m, r, now, err);
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,9 +176,12 @@ static int debug_cb(CURL *c, curl_infotype type, char *d, size_t n,
 		note_command(s, d, n);
 		return 0;
 	}
+	/* 'd' is not NUL-terminated: read the code digit by digit */
 	if (type != CURLINFO_HEADER_IN || n < 4 || d[3] != ' ' ||
-	    s->quitting || sscanf(d, "%3d", &code) != 1)
+	    s->quitting || !isdigit((unsigned char)d[0]) ||
+	    !isdigit((unsigned char)d[1]) || !isdigit((unsigned char)d[2]))
 		return 0;
+	code = (d[0] - '0') * 100 + (d[1] - '0') * 10 + (d[2] - '0');
 	r->code = code;
 	copy_line(r->reply, sizeof(r->reply), d, n);
 	if (s->in_rcpt >= 0) {
@@ -265,6 +269,12 @@ void smtp_send(struct smtp *s, const char *sender, const char *const *rcpts,
 	size_t i;
 
 	memset(res, 0, sizeof(*res));
+	if (nrcpts > SMTP_MAX_RCPTS) {
+		res->outcome = SMTP_PERMANENT;
+		snprintf(res->reply, sizeof(res->reply), "%zu recipients, more "
+			 "than the limit of %d", nrcpts, SMTP_MAX_RCPTS);
+		return;
+	}
 	s->msg = msg;
 	s->len = len;
 	s->off = 0;
@@ -286,6 +296,7 @@ void smtp_send(struct smtp *s, const char *sender, const char *const *rcpts,
 	rc = curl_easy_perform(s->curl);
 out:
 	res->outcome = classify(rc, res->code);
+	res->login_refused = rc == CURLE_LOGIN_DENIED;
 	if (rc != CURLE_OK && all_rcpts_refused(res)) {
 		res->outcome = SMTP_PERMANENT;
 		res->code = res->rcpt[0].code;

@@ -1,32 +1,41 @@
-# A url source is fetched with libcurl and answered 304 when unchanged.
+# A url source is fetched with libcurl and answered 304 when unchanged;
+# its manifests name result roots served over HTTP, and may never name a
+# local file.
 H="$W/http"
 mkdir -p "$H"
 src="$TOP/fixtures/seeds/004"
-printf '[{"id": "u-1", "base": {"commit": "262b2fa99cbe02a715ce23981c2c30685ccf3a93", "result_root": "%s/base"}, "head": {"commit": "f017b0a4951fac8f150232661b2cc0b67e0c57f0", "subject": "pipe: x", "author": "Dev <alice@example.test>", "result_root": "%s/head"}}]\n' "$src" "$src" >"$H/comparisons"
+cp -r "$src/base" "$src/head" "$H/"
 "$TOP/build/tools/httpd" "$H" & hp=$!
 for i in $(seq 1 50); do [ -s "$H/port" ] && break; sleep 0.05; done
-sed -i "s#^  - dir: .*#  - url: http://127.0.0.1:$(cat "$H/port")/comparisons#" "$CONFIG"
+port=$(cat "$H/port")
+base='"commit": "262b2fa99cbe02a715ce23981c2c30685ccf3a93"'
+head='"commit": "f017b0a4951fac8f150232661b2cc0b67e0c57f0", "subject": "pipe: x"'
+list() {	# list ID AUTHOR BASE-ROOT HEAD-ROOT [EXTRA]
+	printf '[{"id": "%s", %s"base": {%s, "result_root": "%s"}, "head": {%s, "author": "Dev <%s>", "result_root": "%s"}}]\n' \
+		"$1" "${5:-}" "$base" "$3" "$head" "$2" "$4" >"$H/comparisons"
+}
+list u-1 alice@example.test "http://127.0.0.1:$port/base" "http://127.0.0.1:$port/head"
+sed -i "s#^  - dir: .*#  - url: http://127.0.0.1:$port/comparisons#" "$CONFIG"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "sent from the url" [ "$(count alice X-Perfbot-Report u-1)" = 1 ]
 check "validator kept" [ -n "$(sql "SELECT etag FROM sources")" ]
+uid=$(search alice X-Perfbot-Report u-1)
+fetch alice "$uid" >"$W/u1.eml"
+"$MAILCHECK" "$W/u1.eml" >"$W/u1.check" 2>/dev/null
+jobsize=$(wc -c <"$src/head/job.yaml")
+check "job.yaml of the HTTP root attached" grep -q "^part text/plain attachment job.yaml $jobsize$" "$W/u1.check"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "not modified the second time" grep -q "not modified" "$W/e2"
-# result roots served over HTTP too
-cp -r "$src/base" "$src/head" "$H/"
-port=$(cat "$H/port")
-printf '[{"id": "u-2", "base": {"commit": "262b2fa99cbe02a715ce23981c2c30685ccf3a93", "result_root": "http://127.0.0.1:%s/base"}, "head": {"commit": "f017b0a4951fac8f150232661b2cc0b67e0c57f0", "subject": "pipe: x", "author": "Dev <alice@example.test>", "result_root": "http://127.0.0.1:%s/head"}}]\n' "$port" "$port" >"$H/comparisons"
+
+# a url source may not make perfbot read or attach a local file
+list u-2 mallory@example.test "$src/base" "$src/head"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
-check "report from result roots over HTTP" [ "$(count alice X-Perfbot-Report u-2)" = 1 ]
-uid=$(search alice X-Perfbot-Report u-2)
-fetch alice "$uid" >"$W/u2.eml"
-"$MAILCHECK" "$W/u2.eml" >"$W/u2.check" 2>/dev/null
-jobsize=$(wc -c <"$src/head/job.yaml")
-check "its job.yaml attached" grep -q "^part text/plain attachment job.yaml $jobsize$" "$W/u2.check"
-# a url source may not make perfbot attach a local file
-printf '[{"id": "u-3", "kconfig_file": "/etc/passwd", "base": {"commit": "262b2fa99cbe02a715ce23981c2c30685ccf3a93", "result_root": "%s/base"}, "head": {"commit": "f017b0a4951fac8f150232661b2cc0b67e0c57f0", "author": "Dev <mallory@example.test>", "result_root": "%s/head"}}]\n' "$src" "$src" >"$H/comparisons"
+check "local result root refused: exit 65" [ $? = 65 ]
+check "says which key" grep -q "'base.result_root' must be an http(s) URL" "$W/e3"
+list u-3 mallory@example.test "http://127.0.0.1:$port/base" "http://127.0.0.1:$port/head" '"kconfig_file": "/etc/passwd", '
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
-check "local file named by a url manifest: exit 65" [ $? = 65 ]
-check "refused with the key named" grep -q "'kconfig_file' names a local file" "$W/e4"
-check "nothing mailed" [ "$(count mallory X-Perfbot-Report u-3)" = 0 ]
+check "local kconfig refused: exit 65" [ $? = 65 ]
+check "says which key" grep -q "'kconfig_file' names a local file" "$W/e4"
+check "nothing mailed to the stranger" [ "$(count mallory X-Perfbot-Report u-)" = 0 ]
 kill $hp 2>/dev/null
 wait $hp 2>/dev/null
