@@ -24,6 +24,8 @@ struct poll_stats {
 	long answered;
 	long ignored;	/* no commands, robots, duplicates, bounces */
 	long refused;
+	long failed;	/* could not be handled: recorded and passed over */
+	int fail_code;	/* the sysexits code of the last of those */
 };
 
 int poll_mailbox(struct state *st, const struct config *cfg, time_t now,

@@ -265,8 +265,11 @@ static int poll_step(struct cycle *cy, struct pb_err *err)
 		cy->poll_failed = err->code ? err->code : EX_SOFTWARE;
 		pb_err_clear(err);
 	}
-	log_info("poll: %ld fetched, %ld answered, %ld refused, %ld ignored",
-		 ps.fetched, ps.answered, ps.refused, ps.ignored);
+	if (ps.failed && !cy->poll_failed)
+		cy->poll_failed = ps.fail_code;
+	log_info("poll: %ld fetched, %ld answered, %ld refused, %ld ignored, "
+		 "%ld failed", ps.fetched, ps.answered, ps.refused, ps.ignored,
+		 ps.failed);
 	return 0;
 }
 

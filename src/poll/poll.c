@@ -437,6 +437,8 @@ static int give_up(struct poll_ctx *cx, const struct imap_msg *m,
 	log_error("mail UID %u: %s", (unsigned)m->uid, err->msg);
 	if (err->code == EX_IOERR)
 		return -1;
+	cx->ps->failed++;
+	cx->ps->fail_code = err->code ? err->code : EX_SOFTWARE;
 	synthetic_id(cx, m->uid, synth, sizeof(synth));
 	snprintf(outcome, sizeof(outcome), "failed: %s", err->msg);
 	rc = state_begin(cx->st, err) ||
@@ -453,13 +455,19 @@ static int give_up(struct poll_ctx *cx, const struct imap_msg *m,
 static int one(struct poll_ctx *cx, uint32_t uid, size_t cap,
 	       struct pb_err *err)
 {
+	struct poll_stats before;
 	struct imap_msg m;
 	int rc;
 
 	if (imap_fetch(cx->im, uid, cap, &m, err))
 		return -1;
 	cx->ps->fetched++;
-	rc = handle_tx(cx, &m, err) && give_up(cx, &m, err);
+	before = *cx->ps;
+	rc = handle_tx(cx, &m, err);
+	if (rc) {
+		*cx->ps = before;	/* what it counted was rolled back */
+		rc = give_up(cx, &m, err);
+	}
 	imap_msg_release(&m);
 	if (rc)
 		return -1;
