@@ -100,3 +100,15 @@ fetch() {	# fetch USER UID (with LF line ends, as perfbot wrote it)
 sql() {
 	sqlite3 "$W/state.db" "$1"
 }
+
+# fetch_matching USER FILE PATTERN UID...: the first message whose decoded
+# body matches PATTERN goes to FILE (Postfix delivers in no fixed order)
+fetch_matching() {
+	u=$1 f=$2 pat=$3
+	shift 3
+	for uid in "$@"; do
+		fetch "$u" "$uid" >"$f"
+		"$MAILCHECK" "$f" 2>&1 >/dev/null | grep -q "$pat" && return 0
+	done
+	return 1
+}

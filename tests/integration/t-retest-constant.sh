@@ -25,6 +25,6 @@ sleep 1
 check "retest done" [ "$(sql "SELECT status FROM retests")" = done ]
 set -- $(search alice In-Reply-To k1@example.test)
 check "ack and follow-up" [ $# = 2 ]
-fetch alice "${2:-0}" >"$W/k.eml"
+fetch_matching alice "$W/k.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/k.eml" >/dev/null 2>"$W/k.body"
 check "verdict for constant samples" grep -q "^Verdict: stable\.$" "$W/k.body"

@@ -35,9 +35,8 @@ check "run counts recorded" [ "$base_runs" = 4 ]
 runs_now=$("$PERFBOT" compare "$W/roots/base" "$W/roots/head" --json | sed -n 's/^ *"base_runs": \([0-9]*\),/\1/p')
 check "4 runs were added to the base ($runs_now)" [ "$runs_now" = $((base_runs + 4)) ]
 set -- $(search alice In-Reply-To rq1@example.test)
-ack=$1
-check "ack in thread" [ -n "$ack" ]
-fetch alice "$ack" >"$W/ack.eml"
+check "ack in thread" [ $# -ge 1 ]
+fetch_matching alice "$W/ack.eml" "will answer in this thread" "$@"
 "$MAILCHECK" "$W/ack.eml" >/dev/null 2>"$W/ack.body"
 check "ack names both commits" grep -q "commit c0cef30e4f and its" "$W/ack.body"
 check "ack names the parent" grep -q "parent 3da90b159b" "$W/ack.body"
@@ -46,7 +45,7 @@ check "follow-up run exits 0" [ $? = 0 ]
 check "retest done" [ "$(sql "SELECT status FROM retests")" = done ]
 set -- $(search alice In-Reply-To rq1@example.test)
 check "two answers in the thread (ack, follow-up)" [ $# = 2 ]
-fetch alice "$2" >"$W/fu.eml"
+fetch_matching alice "$W/fu.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/fu.eml" >"$W/fu.check" 2>"$W/fu.body"
 check "follow-up References the report" grep -q "^header References: <$rmid> <rq1@example.test>" "$W/fu.check"
 n=$(awk '/^c0cef30e4ff0dc025f4a1660b8f0ba43ed58426e:$/ { on = 1; next } on && /^\]/ { exit } on && /^  [0-9]/ { c++ } END { print c + 0 }' "$W/fu.body")
