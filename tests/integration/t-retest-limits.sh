@@ -34,8 +34,7 @@ check "busy answer" grep -q "already queued" "$W/b.txt"
 check "not queued twice" [ "$(sql "SELECT count(*) FROM retests")" = 1 ]
 SOURCE_DATE_EPOCH=$(( $(date +%s) + 7200 )) "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
 check "expired after the deadline" [ "$(sql "SELECT status FROM retests")" = expired ]
-body_of rl-a@example.test >"$W/a.txt"
-check "did not finish answer" grep -q "did not finish" "$W/a.txt"
+check "did not finish answer" fetch_matching alice "$W/a.eml" "did not finish" $(search alice In-Reply-To rl-a@example.test)
 ask rl-c@example.test "retest 2x"
 SOURCE_DATE_EPOCH=$(( $(date +%s) + 7300 )) "$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
 body_of rl-c@example.test >"$W/c.txt"
