@@ -79,6 +79,14 @@ int report_table_text(const struct report_inputs *in,
  */
 char *report_message_id(const char *id, time_t when, const char *domain);
 
+/*
+ * Render templates/<name>.txt (the templates.dir setting; 'name' is a
+ * name, never a path) with 'ctx', appending to 'out'. Every text perfbot
+ * mails goes through here.
+ */
+int template_render(const struct config *cfg, const char *name, json_t *ctx,
+		    struct strbuf *out, struct pb_err *err);
+
 /* Replace CR, LF and other control characters by spaces, in place. */
 void text_one_line(char *s);
 

@@ -7,7 +7,6 @@
 #include "perfbot/answer.h"
 #include "perfbot/fileio.h"
 #include "perfbot/mail.h"
-#include "perfbot/mustache.h"
 #include "perfbot/report.h"
 #include "perfbot/strmap.h"
 
@@ -18,23 +17,15 @@
 int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 		 char **out, struct pb_err *err)
 {
-	struct strbuf rel = STRBUF_INIT, sb = STRBUF_INIT;
-	char *path = NULL;
-	int rc = -1;
+	struct strbuf sb = STRBUF_INIT;
 
 	*out = NULL;
-	if (!sb_addf(&rel, "%s/%s.txt", cfg_str(cfg, "templates.dir",
-						"templates"), name))
-		path = data_path(rel.buf);
-	if (!path)
-		pb_fail(err, EX_OSERR, "out of memory");
-	else if (!mustache_render_file(path, ctx, NULL, &sb, err))
-		rc = (*out = sb_detach(&sb, NULL)) ? 0 :
-			pb_fail(err, EX_OSERR, "out of memory");
-	free(path);
-	sb_release(&rel);
-	sb_release(&sb);
-	return rc;
+	if (template_render(cfg, name, ctx, &sb, err)) {
+		sb_release(&sb);
+		return -1;
+	}
+	*out = sb_detach(&sb, NULL);
+	return *out ? 0 : pb_fail(err, EX_OSERR, "out of memory");
 }
 
 /* Skip "Re:", "RE :", "Re[2]:", "Aw:" prefixes and blanks. */

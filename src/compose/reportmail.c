@@ -4,24 +4,9 @@
 
 #include "perfbot/fileio.h"
 #include "perfbot/mail.h"
-#include "perfbot/mustache.h"
 #include "perfbot/reportmail.h"
 
 #define ATTACH_MAX ((size_t)4 << 20)
-
-static int reproduce(const struct report *r, const struct config *cfg,
-		     struct strbuf *out, struct pb_err *err)
-{
-	char *dir = data_path(cfg_str(cfg, "templates.dir", "templates"));
-	char *path = dir ? path_join(dir, "reproduce.txt") : NULL;
-	int rc;
-
-	rc = path ? mustache_render_file(path, r->ctx, NULL, out, err) :
-		pb_fail(err, EX_OSERR, "out of memory");
-	free(dir);
-	free(path);
-	return rc;
-}
 
 int report_mail(const struct report *r, const struct config *cfg,
 		struct strbuf *out, char **sender, char **rcpts,
@@ -41,7 +26,7 @@ int report_mail(const struct report *r, const struct config *cfg,
 
 	if ((sb_adds(&job, r->job_yaml) &&
 	     pb_fail(err, EX_OSERR, "out of memory")) ||
-	    reproduce(r, cfg, &repro, err) ||
+	    template_render(cfg, "reproduce", r->ctx, &repro, err) ||
 	    (r->kconfig_file &&
 	     file_read(r->kconfig_file, ATTACH_MAX, 1, &kconf, err)))
 		goto out;

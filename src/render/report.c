@@ -467,27 +467,21 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 	return ctx;
 }
 
-static int render(const struct config *cfg, const char *name, json_t *ctx,
-		  char **out, struct pb_err *err)
+int template_render(const struct config *cfg, const char *name, json_t *ctx,
+		    struct strbuf *out, struct pb_err *err)
 {
-	struct mustache_opts mo = { 0 };
-	struct strbuf sb = STRBUF_INIT, rel = STRBUF_INIT;
 	char *dir = cfg_path(cfg, "templates.dir", "templates"), *path = NULL;
-	int rc = -1;
+	struct strbuf rel = STRBUF_INIT;
+	int rc;
 
-	if (!dir || sb_addf(&rel, "%s.txt", name) ||
-	    !(path = path_join(dir, sb_str(&rel))))
-		pb_fail(err, EX_OSERR, "out of memory");
-	else if (!strchr(name, '/') && !mustache_render_file(path, ctx, &mo,
-							      &sb, err))
-		rc = 0;
-	else if (strchr(name, '/'))
-		pb_fail(err, EX_USAGE, "template '%s': a name, not a path",
-			name);
-	*out = rc ? NULL : sb_detach(&sb, NULL);
-	if (!rc && !*out)
+	if (strchr(name, '/'))
+		rc = pb_fail(err, EX_USAGE, "template '%s': a name, not a path",
+			     name);
+	else if (!dir || sb_addf(&rel, "%s.txt", name) ||
+		 !(path = path_join(dir, sb_str(&rel))))
 		rc = pb_fail(err, EX_OSERR, "out of memory");
-	sb_release(&sb);
+	else
+		rc = mustache_render_file(path, ctx, NULL, out, err);
 	sb_release(&rel);
 	free(dir);
 	free(path);
@@ -499,16 +493,24 @@ static int render_all(struct report *r, const struct config *cfg,
 {
 	const char *name = o->template ? o->template :
 		cfg_str(cfg, "templates.report", "report");
-	size_t n;
+	struct strbuf body = STRBUF_INIT, subject = STRBUF_INIT;
+	int rc = -1;
 
-	if (render(cfg, name, r->ctx, &r->body, err) ||
-	    render(cfg, "subject", r->ctx, &r->subject, err))
-		return -1;
-	n = strlen(r->subject);
-	while (n && (r->subject[n - 1] == '\n' || r->subject[n - 1] == ' '))
-		r->subject[--n] = '\0';
-	text_one_line(r->subject);
-	return 0;
+	if (!template_render(cfg, name, r->ctx, &body, err) &&
+	    !template_render(cfg, "subject", r->ctx, &subject, err)) {
+		while (subject.len && (subject.buf[subject.len - 1] == '\n' ||
+				       subject.buf[subject.len - 1] == ' '))
+			sb_setlen(&subject, subject.len - 1);
+		r->body = sb_detach(&body, NULL);
+		r->subject = sb_detach(&subject, NULL);
+		rc = r->body && r->subject ? 0 :
+			pb_fail(err, EX_OSERR, "out of memory");
+	}
+	if (!rc)
+		text_one_line(r->subject);
+	sb_release(&body);
+	sb_release(&subject);
+	return rc;
 }
 
 int report_build(struct report *r, const struct manifest *m,
