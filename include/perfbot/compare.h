@@ -11,28 +11,43 @@
 
 /*
  * The comparison of two result roots, metric by metric, with the exact
- * statistics of LKP's ncompare and its noise filter
- * (shared/reference/lkp-compare.md).
+ * arithmetic of LKP's ncompare and its noise filter
+ * (shared/reference/lkp-compare.md): runs that did not complete
+ * (last_state.is_incomplete_run) are removed from performance metrics,
+ * and with such runs the filter looks twice (all runs, for the
+ * incomplete-run families; complete runs, for everything).
  */
 
 enum { BASE = 0, HEAD = 1 };
 
 struct cmp_stats {
-	double mean;
+	double mean;		/* Ruby's Array#sum / n */
 	double stddev;		/* population standard deviation */
-	double pct_stddev;	/* 100 * stddev / mean */
+	double pct_stddev;	/* 100 * stddev / mean; stddev when mean is 0 */
 	int has_stddev;		/* at least 2 values */
 	double fails;		/* failure metrics: sum of the per-run values */
 };
 
+/* A side's list for one view of the runs. */
+struct cmp_list {
+	const double *v;
+	const unsigned char *isint;	/* 1: an Integer in JSON */
+	size_t n;
+};
+
 struct cmp_row {
 	const char *name;
-	const double *v[2];	/* per-run samples, BASE and HEAD */
+	const double *v[2];	/* shown samples, BASE and HEAD: every run for
+				 * failure metrics, complete runs otherwise */
 	size_t n[2];
+	struct cmp_list all[2];		/* every run (0-padded) */
+	struct cmp_list complete[2];	/* runs that completed */
+	int present[2];		/* the side has the metric */
 	struct cmp_stats st[2];
 	int failure;		/* a failure metric (its own block) */
 	int absolute;		/* change is head - base, not a percentage */
 	int in_base;
+	int strings;		/* a list of strings on a side: never shown */
 	double change;		/* relative (%) or absolute change of means */
 	double reproduction;	/* failure metrics: %reproduction */
 	int shown;		/* passes the noise filter */
@@ -43,33 +58,46 @@ struct comparison {
 	struct cmp_row *rows;	/* base order, then head-only metrics */
 	size_t nrows;
 	size_t nshown;
-	size_t runs[2];
+	size_t runs[2];		/* runs that completed */
+	size_t all_runs[2];	/* every run (fail:runs) */
+	int incomplete;		/* a side has last_state.is_incomplete_run */
+	const struct result_root *root[2];
 	double *zeros;		/* samples of a metric missing on one side */
+	unsigned char *ones;	/* ... which are Integers */
+	double *cpool[2];	/* complete runs of a side with incomplete */
+	unsigned char *cints[2];
+	struct { const char *fam; size_t len; int has; } fam[4];
+	size_t nfam;		/* families the base was checked for */
 };
 
 /*
- * Compare 'base' with 'head'. 'testcase' names the benchmark whose own
- * metrics count as perf metrics. Never fails on data (the roots were
+ * Compare 'base' with 'head'. Never fails on data (the roots were
  * checked when loaded); -1 only when memory runs out.
  */
 int compare_roots(struct comparison *c, const struct result_root *base,
 		  const struct result_root *head, const struct rules *rules,
-		  const char *testcase, struct pb_err *err);
+		  struct pb_err *err);
 void comparison_release(struct comparison *c);
 
 /* The row of metric 'name', or NULL. */
 const struct cmp_row *comparison_find(const struct comparison *c,
 				      const char *name);
 
-/* Statistics of one side (exposed for the tests and the retest report). */
+/*
+ * Statistics of one side, as LKP computes them ('isint' may be NULL:
+ * every value a Float).
+ */
 void cmp_stats_compute(const double *v, size_t n, struct cmp_stats *st);
+void cmp_stats_compute_typed(const double *v, const unsigned char *isint,
+			     size_t n, struct cmp_stats *st);
 
 /*
  * The noise filter alone: sets row->shown and row->dropped from the
- * samples and the rules (exposed so each rule can be tested).
+ * samples and the rules (exposed so each rule can be tested; 'c' gives
+ * the run counts and the base's metrics).
  */
-void cmp_filter(struct cmp_row *row, const struct rules *rules,
-		const char *testcase);
+void cmp_filter(struct comparison *c, struct cmp_row *row,
+		const struct rules *rules);
 
 /*
  * Every number of the comparison as JSON: the rows shown (all rows when

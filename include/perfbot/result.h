@@ -24,6 +24,10 @@
 struct metric {
 	const char *name;	/* in name_pool */
 	double *v;		/* 'runs' values in value_pool, 0-padded */
+	unsigned char *isint;	/* per value: written as an integer (Ruby's
+				 * Integer; the padding is one too) */
+	int strings;		/* a list of strings: no values (LKP skips
+				 * such metrics) */
 };
 
 struct result_root {
@@ -34,6 +38,7 @@ struct result_root {
 	struct strmap index;	/* name -> position in metrics */
 	char *name_pool;
 	double *value_pool;
+	unsigned char *int_pool;
 	struct ydoc job;	/* job.yaml; job.root is a mapping */
 	char *job_text;		/* job.yaml as written */
 };
@@ -43,7 +48,9 @@ struct result_root {
  * length of 'stats_source' when present, else the longest value list;
  * shorter lists are padded with 0 (a metric missing in some runs), longer
  * ones are an error. 'dir' may be an http(s):// URL: then URL/matrix.json
- * and URL/job.yaml are fetched. A list of strings is ignored (LKP does the same); any
+ * and URL/job.yaml are fetched; a directory without job.yaml uses the
+ * job.yaml of its first numbered run directory, as lkp-tests does. A list holding strings is
+ * kept as a metric without values ('strings'; LKP skips it); any
  * other non-number, an empty matrix, or a size beyond the RESULT_MAX_*
  * limits is EX_DATAERR; a missing file EX_NOINPUT.
  */

@@ -5,10 +5,11 @@
 #include "perfbot/err.h"
 
 /*
- * The metric tables of config/metrics.yaml: which metrics are failure
- * metrics, which are "perf metrics", which change absolutely, the noise
- * thresholds and their fallbacks, and each metric's direction. Every
- * pattern is a POSIX extended regex matched against the whole name.
+ * The metric tables of config/metrics.yaml: LKP's rule data (lkp-tests'
+ * etc/ and programs/, the commit is recorded in the file) plus perfbot's
+ * directions and number formats. Each list is matched as LKP matches the
+ * file it comes from (see the comments in config/metrics.yaml); an
+ * "era" file may name a 'base' rules file and replace some of its keys.
  */
 
 struct rules;
@@ -24,6 +25,8 @@ struct table_format {
 	int zero_as_int;	/* a mean of exactly 0 prints as "0" */
 	double stddev_above;	/* show +-N% when %stddev exceeds this;
 				 * negative: whenever there are 2 runs */
+	int stddev_zero_mean;	/* a zero mean shows its raw stddev (LKP
+				 * does not divide by it); else blank */
 	int change_decimals;	/* relative change: %.Nf */
 	int change_sign;	/* '+' on positive changes */
 	double change_blank_below; /* |change| below this prints blank */
@@ -31,25 +34,41 @@ struct table_format {
 	int absolute_exponent;	/* absolute changes as %.0e, else %+.1f */
 };
 
+/* Metric families named in the rules (each "<family>." prefixes). */
+enum rules_family {
+	FAM_INCOMPLETE_RUN,	/* compared on all runs too (first pass) */
+	FAM_UNPAIRED,		/* failures shown without a .pass partner */
+	FAM_MONITORED,		/* head-only metrics shown when the base has
+				 * the family */
+	FAM_COUNT
+};
+
 /* Load and compile 'path'; errors name the file and line (EX_CONFIG). */
 int rules_load(struct rules **out, const char *path, struct pb_err *err);
 void rules_free(struct rules *r);
 
+/* A failure ("function") metric: etc/failure or etc/pass. */
 int rules_is_failure(const struct rules *r, const char *name);
-/* A benchmark metric ("<testcase>.*") or one of the 'perf' patterns. */
-int rules_is_perf(const struct rules *r, const char *name,
-		  const char *testcase);
+/* Shown at all: allow-listed, report-allow-listed or not deny-listed. */
+int rules_is_reportable(const struct rules *r, const char *name);
+/* A "perf metric": needs a 1% change where others need 5%. */
+int rules_is_perf(const struct rules *r, const char *name);
+/* Change printed as head - base. */
 int rules_is_absolute(const struct rules *r, const char *name);
-int rules_skips_ratio(const struct rules *r, const char *name);
+/* In family 'f': the family's length (its name without the dot), else 0. */
+size_t rules_family(const struct rules *r, enum rules_family f,
+		    const char *name);
 
 /*
- * The threshold rule of the first matching 'thresholds' entry, else the
- * first matching 'fallbacks' entry: 1 when the change is large enough to
- * show, 0 when it is noise. 'max' is the largest value of both sides,
- * 'delta' the difference of the medians.
+ * LKP's reasonable_perf_change?: the first threshold whose key matches
+ * the whole name decides, else the first matching fallback; 'max' is the
+ * largest value of both sides, 'delta' the difference of the medians.
  */
 int rules_threshold_ok(const struct rules *r, const char *name, double max,
 		       double delta);
+
+/* The perf-profile option of LKP's comparison (an Integer), 0 when off. */
+long rules_perf_profile(const struct rules *r);
 
 /* The number formats (defaults when the file has no 'format'). */
 const struct table_format *rules_format(const struct rules *r);

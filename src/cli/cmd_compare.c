@@ -108,8 +108,7 @@ int cmd_compare(int argc, char **argv)
 	if (!metrics || rules_load(&rules, metrics, &err) ||
 	    result_root_load(&base, argv[optind], &err) ||
 	    result_root_load(&head, argv[optind + 1], &err) ||
-	    compare_roots(&c, &base, &head, rules,
-			  result_root_job_str(&head, "testcase"), &err))
+	    compare_roots(&c, &base, &head, rules, &err))
 		goto out;
 	rc = o.json ? print_json(&c, o.all, &err) :
 		print_table(&c, rr, rules_format(rules), o.all, &err);

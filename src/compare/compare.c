@@ -1,175 +1,438 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * LKP's comparison, rule by rule (lkp-tests lib/stats.rb StatCompare and
+ * _get_changed_stats, lib/compare.rb calc_stat_change), with LKP's Ruby
+ * arithmetic: Array#sum adds Integers exactly and Floats with
+ * Kahan-Babuska compensation, the variance is (1.0 / n) * sum, and the
+ * class of a value (Integer or Float, as written in matrix.json) is kept
+ * because one rule (perf-profile) looks at it.
+ */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "perfbot/compare.h"
+#include "perfbot/pattern.h"
+#include "perfbot/strbuf.h"
 
 /* LKP replaces a base mean of 0 by this, so +5e+105% shows up. */
 #define BASE_ZERO 1e-100
 #define MAX_RATIO 5.0
+#define MARGIN_SHIFT 5
+#define MAX_MARGIN 3
+#define INCOMPLETE_RUN "last_state.is_incomplete_run"
+#define PERF_PROFILE "perf-profile."
 
-void cmp_stats_compute(const double *v, size_t n, struct cmp_stats *st)
+/* pow() through a pointer, so the compiler keeps the libc call Ruby makes
+ * (Float#** 2) instead of turning it into x * x. */
+static double (*volatile ruby_pow)(double, double) = pow;
+
+/* Ruby's Array#sum over numbers: Integers exactly, then Kahan-Babuska. */
+static double ruby_sum(const double *v, const unsigned char *isint, size_t n)
 {
-	double sum = 0, sq = 0;
+	__int128 exact = 0;
+	double f, c = 0, x, t;
+	size_t i = 0;
+
+	for (; i < n && isint && isint[i]; i++)
+		exact += (int64_t)v[i];
+	f = (double)exact;
+	for (; i < n; i++) {
+		x = v[i];
+		if (isnan(f))
+			continue;
+		if (isnan(x) || isinf(x)) {
+			f = isinf(x) && isinf(f) && signbit(x) != signbit(f) ?
+				NAN : x;
+			continue;
+		}
+		if (isinf(f))
+			continue;
+		t = f + x;
+		if (fabs(f) >= fabs(x))
+			c += (f - t) + x;
+		else
+			c += (x - t) + f;
+		f = t;
+	}
+	return f + c;
+}
+
+void cmp_stats_compute_typed(const double *v, const unsigned char *isint,
+			     size_t n, struct cmp_stats *st)
+{
+	double sq = 0;
 	size_t i;
 
 	memset(st, 0, sizeof(*st));
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	st->fails = sum;
-	st->mean = n ? sum / (double)n : 0;
+	st->fails = ruby_sum(v, isint, n);
+	st->mean = n ? st->fails / (double)n : 0;
 	if (n < 2)
 		return;
 	for (i = 0; i < n; i++)
-		sq += (v[i] - st->mean) * (v[i] - st->mean);
-	st->stddev = sqrt(sq / (double)n);
+		sq += ruby_pow(v[i] - st->mean, 2.0);
+	st->stddev = sqrt((1.0 / (double)n) * sq);
 	st->has_stddev = 1;
-	st->pct_stddev = st->mean != 0 ? 100 * st->stddev / st->mean : 0;
+	st->pct_stddev = st->mean != 0 ? 100 * st->stddev / st->mean :
+		st->stddev;
 }
 
-static void sort_small(double *v, size_t n)
+void cmp_stats_compute(const double *v, size_t n, struct cmp_stats *st)
+{
+	cmp_stats_compute_typed(v, NULL, n, st);
+}
+
+/* A value with its Ruby class, for the sorted summaries. */
+struct val {
+	double v;
+	unsigned char isint;
+};
+
+static void sort_vals(struct val *a, size_t n)
 {
 	size_t i, j;
-	double x;
+	struct val x;
 
 	for (i = 1; i < n; i++) {
-		x = v[i];
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
+		x = a[i];
+		for (j = i; j > 0 && a[j - 1].v > x.v; j--)
+			a[j] = a[j - 1];
+		a[j] = x;
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
+static int cmp_val(const void *a, const void *b)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	double x = ((const struct val *)a)->v, y = ((const struct val *)b)->v;
 
 	return (x > y) - (x < y);
 }
 
-/* min, upper median and max of the sorted list trimmed by 'margin'. */
-struct spread {
+/*
+ * LKP's StatSummary: sorted, leading -1 values ("empty data point")
+ * dropped, min(n >> 5, max_margin) values trimmed at each end; min, upper
+ * median ("mean") and max of what is left.
+ */
+struct summary {
 	double min, mid, max;
+	int mid_int;
+	int empty;
 };
 
-static void spread_of(const double *v, size_t n, size_t margin, double *tmp,
-		      struct spread *s)
+static void summarize(const struct cmp_list *l, size_t max_margin,
+		      struct val *tmp, struct summary *s)
 {
-	size_t len;
+	size_t margin = l->n >> MARGIN_SHIFT, start = 0, m, len, i;
 
-	memcpy(tmp, v, n * sizeof(*v));
-	if (n <= 32)
-		sort_small(tmp, n);
+	if (margin > max_margin)
+		margin = max_margin;
+	for (i = 0; i < l->n; i++) {
+		tmp[i].v = l->v[i];
+		tmp[i].isint = l->isint ? l->isint[i] : 0;
+	}
+	if (l->n <= 32)
+		sort_vals(tmp, l->n);
 	else
-		qsort(tmp, n, sizeof(*tmp), cmp_double);
-	if (2 * margin >= n)
-		margin = 0;
-	len = n - 2 * margin;
-	s->min = tmp[margin];
-	s->mid = tmp[margin + len / 2];
-	s->max = tmp[margin + len - 1];
+		qsort(tmp, l->n, sizeof(*tmp), cmp_val);
+	while (start < l->n && tmp[start].v == -1)
+		start++;
+	m = l->n - start;
+	len = m >= 2 * margin + 1 ? m - 2 * margin : 0;
+	memset(s, 0, sizeof(*s));
+	s->empty = len == 0;
+	if (s->empty)
+		return;
+	tmp += start + margin;
+	s->min = tmp[0].v;
+	s->mid = tmp[len / 2].v;
+	s->mid_int = tmp[len / 2].isint;
+	s->max = tmp[len - 1].v;
 }
 
-static size_t margin_of(size_t n)
+/* The base has a metric of family 'fam' (LKP's monitored_by_b?). */
+static int base_has_family(struct comparison *c, const char *fam, size_t len)
 {
-	size_t m = n >> 5;
+	const struct result_root *b = c->root[BASE];
+	size_t i;
+	int has = 0;
 
-	return m < 3 ? m : 3;
+	for (i = 0; i < c->nfam; i++)
+		if (c->fam[i].len == len && !memcmp(c->fam[i].fam, fam, len))
+			return c->fam[i].has;
+	for (i = 0; i < b->nmetrics && !has; i++)
+		has = !strncmp(b->metrics[i].name, fam, len) &&
+		      (b->metrics[i].name[len] == '.' ||
+		       !b->metrics[i].name[len]);
+	if (c->nfam < sizeof(c->fam) / sizeof(c->fam[0])) {
+		c->fam[c->nfam].fam = fam;
+		c->fam[c->nfam].len = len;
+		c->fam[c->nfam++].has = has;
+	}
+	return has;
 }
 
-static int separated(const struct spread *a, const struct spread *b)
+static int ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+/* Some base metric matches /^STAT_BASE\.(error|warn|fail)$/. */
+static int base_has_failure_of(const struct comparison *c, const char *base,
+			       size_t len)
+{
+	static const char *const kinds[] = { ".error", ".warn", ".fail" };
+	const struct result_root *b = c->root[BASE];
+	struct strbuf sb = STRBUF_INIT;
+	struct patlist *pl;
+	size_t i;
+	int hit = 0;
+
+	for (i = 0; i < 3 && !hit; i++) {
+		sb_reset(&sb);
+		hit = !sb_add(&sb, base, len) && !sb_adds(&sb, kinds[i]) &&
+		      result_root_find(b, sb.buf);
+	}
+	sb_reset(&sb);
+	pl = hit ? NULL : patlist_new(PAT_SEARCH);
+	if (pl && !sb_adds(&sb, "^") && !sb_add(&sb, base, len) &&
+	    !sb_adds(&sb, "\\.(error|warn|fail)$") &&
+	    !patlist_add(pl, sb.buf, "stat base", NULL))
+		for (i = 0; i < b->nmetrics && !hit; i++)
+			hit = patlist_any(pl, b->metrics[i].name,
+					  strlen(b->metrics[i].name));
+	patlist_free(pl);
+	sb_release(&sb);
+	return hit;
+}
+
+/* LKP's skip_function_stat?: a .fail needs its .pass and vice versa. */
+static int unpaired(const struct comparison *c, const struct rules *r,
+		    const char *name)
+{
+	size_t n = strlen(name), base = n;
+	struct strbuf sb = STRBUF_INIT;
+	int skip = 0;
+
+	if (rules_family(r, FAM_UNPAIRED, name))
+		return 0;
+	while (base > 0 && name[base - 1] != '.')
+		base--;
+	base = base ? base - 1 : n;	/* k.sub(/\.[^.]*$/, '') */
+	if (ends_with(name, n, ".error") || ends_with(name, n, ".warn") ||
+	    ends_with(name, n, ".fail")) {
+		skip = sb_add(&sb, name, base) || sb_adds(&sb, ".pass") ||
+		       !result_root_find(c->root[BASE], sb.buf);
+		sb_release(&sb);
+	} else if (ends_with(name, n, ".pass")) {
+		skip = !base_has_failure_of(c, name, base);
+	}
+	return skip;
+}
+
+struct pass {
+	int incomplete;		/* the first of two passes */
+	int complete;		/* use the complete runs */
+};
+
+static const struct cmp_list *pass_list(const struct cmp_row *row,
+					const struct pass *p, int side)
+{
+	return p->complete ? &row->complete[side] : &row->all[side];
+}
+
+/* LKP's skip_stat? and the "newly added monitor" check of process. */
+static const char *skipped(struct comparison *c, const struct cmp_row *row,
+			   const struct rules *r, const struct pass *p)
+{
+	size_t fam;
+
+	if (row->strings)
+		return "string values";
+	if (p->incomplete && !rules_family(r, FAM_INCOMPLETE_RUN, row->name))
+		return "runs did not complete";
+	if (p->complete && !strcmp(row->name, INCOMPLETE_RUN))
+		return "runs did not complete";
+	if (!rules_is_reportable(r, row->name))
+		return "not reported (stat-denylist)";
+	if (row->failure && unpaired(c, r, row->name))
+		return "no matching pass/fail metric in base";
+	if (!row->failure && pass_list(row, p, BASE)->n < 3 &&
+	    pass_list(row, p, HEAD)->n < 3)
+		return "fewer than 3 runs";
+	if (row->in_base || row->failure)
+		return NULL;
+	fam = rules_family(r, FAM_MONITORED, row->name);
+	if (fam && base_has_family(c, row->name, fam))
+		return NULL;
+	return "not in base";
+}
+
+static int separated(const struct summary *a, const struct summary *b)
 {
 	return (b->min > a->mid && b->mid > a->max) ||
 	       (a->min > b->mid && a->mid > b->max);
 }
 
-/* Rule 4: the change must not be small (a = head, b = base). */
-static const char *small_change(const struct cmp_row *row,
-				const struct rules *rules,
-				const char *testcase, const struct spread *a,
-				const struct spread *b)
+/* changed_stats? and skip_small_change? (a = head, b = base). */
+static const char *judge_change(const struct cmp_row *row,
+				const struct rules *r, const struct summary *a,
+				const struct summary *b)
 {
-	double high = a->mid > b->mid ? a->mid : b->mid;
-	double low = a->mid > b->mid ? b->mid : a->mid;
+	long pp = rules_perf_profile(r);
+	int is_pp = pp && !strncmp(row->name, PERF_PROFILE,
+				   strlen(PERF_PROFILE));
+	const struct summary *high = a->mid > b->mid ? a : b;
+	const struct summary *low = a->mid > b->mid ? b : a;
 	double max = a->max > b->max ? a->max : b->max;
-	double ratio = low <= 0 ? MAX_RATIO : high / low;
+	double ratio = low->mid > 0 ? high->mid / low->mid : MAX_RATIO;
 
+	if (is_pp && a->mid_int)
+		return a->mid > (double)pp || b->mid > (double)pp ? NULL :
+			"perf-profile below the threshold";
+	if (row->failure ? a->max == b->max : !separated(a, b))
+		return "not separated";
+	if (is_pp)
+		return NULL;
 	if (ratio > MAX_RATIO)
 		ratio = MAX_RATIO;
-	if (!rules_skips_ratio(rules, row->name)) {
-		if (!(ratio > 1.01))
-			return "ratio within 1%";
-		if (!(ratio > 1.05) &&
-		    !rules_is_perf(rules, row->name, testcase))
-			return "ratio within 5%";
-	}
-	if (!rules_threshold_ok(rules, row->name, max, high - low))
+	if (!(ratio > 1.01))
+		return "ratio within 1%";
+	if (!(ratio > 1.05) && !rules_is_perf(r, row->name))
+		return "ratio within 5%";
+	if (!rules_threshold_ok(r, row->name, max, high->mid - low->mid))
 		return "below threshold";
 	return NULL;
 }
 
-void cmp_filter(struct cmp_row *row, const struct rules *rules,
-		const char *testcase)
+static const char *filter_pass(struct comparison *c, const struct cmp_row *row,
+			       const struct rules *r, const struct pass *p,
+			       struct val *tmp)
 {
-	size_t nb = row->n[BASE], na = row->n[HEAD];
-	size_t mb = margin_of(nb), ma = margin_of(na);
-	double tmp_stack[64], *tmp = tmp_stack;
-	struct spread a, b;
+	const struct cmp_list *lb = pass_list(row, p, BASE);
+	const struct cmp_list *la = pass_list(row, p, HEAD);
+	size_t margin = row->failure ? 0 : MAX_MARGIN;
+	struct summary a, b;
+	const char *why = skipped(c, row, r, p);
 
-	row->shown = 0;
-	row->dropped = NULL;
-	if (!row->failure && nb < 3 && na < 3) {
-		row->dropped = "fewer than 3 runs";
-		return;
-	}
-	if (!row->failure && !row->in_base) {
-		row->dropped = "not in base";
-		return;
-	}
-	if ((nb > na ? nb : na) > 64)
-		tmp = malloc((nb > na ? nb : na) * sizeof(*tmp));
-	if (!tmp) {
+	if (why)
+		return why;
+	summarize(lb, margin, tmp, &b);
+	if (lb->n <= 3 && margin > 1)
+		margin = 1;
+	summarize(la, margin, tmp, &a);
+	if (a.empty || b.empty)
+		return "no values";
+	return judge_change(row, r, &a, &b);
+}
+
+void cmp_filter(struct comparison *c, struct cmp_row *row,
+		const struct rules *r)
+{
+	struct pass all = { c->incomplete, 0 }, complete = { 0, 1 };
+	size_t most = c->all_runs[BASE] > c->all_runs[HEAD] ?
+		c->all_runs[BASE] : c->all_runs[HEAD];
+	struct val stack[64], *tmp = stack;
+
+	if (most > 64 && !(tmp = malloc(most * sizeof(*tmp)))) {
+		row->shown = 0;
 		row->dropped = "out of memory";
 		return;
 	}
-	if (row->failure)
-		mb = ma = 0;
-	else if (nb <= 3 && ma > 1)
-		ma = 1;
-	spread_of(row->v[BASE], nb, mb, tmp, &b);
-	spread_of(row->v[HEAD], na, ma, tmp, &a);
-	if (tmp != tmp_stack)
-		free(tmp);
-	if (row->failure)
-		row->dropped = a.max != b.max ? NULL : "not separated";
-	else if (!separated(&a, &b))
-		row->dropped = "not separated";
-	else
-		row->dropped = small_change(row, rules, testcase, &a, &b);
+	row->dropped = filter_pass(c, row, r, &all, tmp);
+	if (row->dropped && c->incomplete && c->runs[BASE] && c->runs[HEAD])
+		row->dropped = filter_pass(c, row, r, &complete, tmp);
 	row->shown = row->dropped == NULL;
+	if (tmp != stack)
+		free(tmp);
 }
 
-static void fill_row(struct cmp_row *row, const struct rules *rules,
-		     const char *testcase)
+static void fill_row(struct comparison *c, struct cmp_row *row,
+		     const struct rules *r)
 {
 	double base_mean;
 	int s;
 
-	for (s = BASE; s <= HEAD; s++)
-		cmp_stats_compute(row->v[s], row->n[s], &row->st[s]);
-	row->failure = rules_is_failure(rules, row->name);
-	row->absolute = rules_is_absolute(rules, row->name);
+	row->failure = rules_is_failure(r, row->name);
+	row->absolute = rules_is_absolute(r, row->name);
+	for (s = BASE; s <= HEAD; s++) {
+		const struct cmp_list *l = row->failure ? &row->all[s] :
+			&row->complete[s];
+
+		row->v[s] = l->v;
+		row->n[s] = l->n;
+		cmp_stats_compute_typed(l->v, l->isint, l->n, &row->st[s]);
+		if (!row->present[s])	/* LKP: no list, no stddev */
+			row->st[s].has_stddev = 0;
+	}
 	base_mean = row->st[BASE].mean == 0 ? BASE_ZERO : row->st[BASE].mean;
 	if (row->absolute)
 		row->change = row->st[HEAD].mean - row->st[BASE].mean;
 	else
-		row->change = 100 * (row->st[HEAD].mean - base_mean) /
+		row->change = 100.0 * (row->st[HEAD].mean - base_mean) /
 			      base_mean;
 	row->reproduction =
-		100 * (row->st[HEAD].fails / (double)row->n[HEAD] -
-		       row->st[BASE].fails / (double)row->n[BASE]);
-	cmp_filter(row, rules, testcase);
+		100 * (row->st[HEAD].fails / (double)c->all_runs[HEAD] -
+		       row->st[BASE].fails / (double)c->all_runs[BASE]);
+	cmp_filter(c, row, r);
+}
+
+/*
+ * The runs of 'rr' that completed: without last_state.is_incomplete_run
+ * all of them (the pool itself); else every list copied without the runs
+ * whose flag is 1.
+ */
+static int complete_runs(struct comparison *c, int side,
+			 const struct result_root *rr)
+{
+	const struct metric *flag = result_root_find(rr, INCOMPLETE_RUN);
+	size_t i, k, n = 0;
+
+	c->runs[side] = rr->runs;
+	if (!flag || flag->strings)
+		return 0;
+	c->incomplete = 1;
+	for (k = 0; k < rr->runs; k++)
+		n += flag->v[k] != 1;
+	c->runs[side] = n;
+	c->cpool[side] = malloc((rr->nmetrics * n + 1) * sizeof(double));
+	c->cints[side] = malloc(rr->nmetrics * n + 1);
+	if (!c->cpool[side] || !c->cints[side])
+		return -1;
+	for (i = 0; i < rr->nmetrics; i++) {
+		double *dv = c->cpool[side] + i * n;
+		unsigned char *di = c->cints[side] + i * n;
+		size_t m = 0;
+
+		for (k = 0; k < rr->runs; k++)
+			if (flag->v[k] != 1) {
+				dv[m] = rr->metrics[i].v[k];
+				di[m++] = rr->metrics[i].isint[k];
+			}
+	}
+	return 0;
+}
+
+static void set_side(struct comparison *c, struct cmp_row *row, int side,
+		     const struct metric *m, size_t index)
+{
+	const struct result_root *rr = c->root[side];
+	size_t n = c->runs[side];
+
+	row->present[side] = m != NULL;
+	if (m && m->strings)
+		row->strings = 1;
+	row->all[side].v = m ? m->v : c->zeros;
+	row->all[side].isint = m ? m->isint : c->ones;
+	row->all[side].n = rr->runs;
+	row->complete[side] = row->all[side];
+	row->complete[side].n = n;
+	if (m && c->cpool[side]) {
+		row->complete[side].v = c->cpool[side] + index * n;
+		row->complete[side].isint = c->cints[side] + index * n;
+	}
 }
 
 static void set_row(struct comparison *c, const char *name,
@@ -180,10 +443,8 @@ static void set_row(struct comparison *c, const char *name,
 	memset(row, 0, sizeof(*row));
 	row->name = name;
 	row->in_base = b != NULL;
-	row->v[BASE] = b ? b->v : c->zeros;
-	row->v[HEAD] = h ? h->v : c->zeros;
-	row->n[BASE] = c->runs[BASE];
-	row->n[HEAD] = c->runs[HEAD];
+	set_side(c, row, BASE, b, b ? (size_t)(b - c->root[BASE]->metrics) : 0);
+	set_side(c, row, HEAD, h, h ? (size_t)(h - c->root[HEAD]->metrics) : 0);
 }
 
 /* The metric of 'other' named like metrics[i] of 'rr': most result roots
@@ -200,22 +461,27 @@ static const struct metric *match(const struct result_root *rr, size_t i,
 
 int compare_roots(struct comparison *c, const struct result_root *base,
 		  const struct result_root *head, const struct rules *rules,
-		  const char *testcase, struct pb_err *err)
+		  struct pb_err *err)
 {
 	size_t i, max_runs, head_only = 0;
 
 	memset(c, 0, sizeof(*c));
-	c->runs[BASE] = base->runs;
-	c->runs[HEAD] = head->runs;
+	c->root[BASE] = base;
+	c->root[HEAD] = head;
+	c->all_runs[BASE] = base->runs;
+	c->all_runs[HEAD] = head->runs;
 	max_runs = base->runs > head->runs ? base->runs : head->runs;
 	for (i = 0; i < head->nmetrics; i++)
 		head_only += !match(head, i, base);
-	c->zeros = calloc(max_runs, sizeof(double));
+	c->zeros = calloc(max_runs + 1, sizeof(double));
+	c->ones = malloc(max_runs + 1);
 	c->rows = calloc(base->nmetrics + head_only + 1, sizeof(*c->rows));
-	if (!c->zeros || !c->rows) {
+	if (!c->zeros || !c->ones || !c->rows ||
+	    complete_runs(c, BASE, base) || complete_runs(c, HEAD, head)) {
 		comparison_release(c);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
+	memset(c->ones, 1, max_runs + 1);
 	for (i = 0; i < base->nmetrics; i++)
 		set_row(c, base->metrics[i].name, &base->metrics[i],
 			match(base, i, head));
@@ -224,7 +490,7 @@ int compare_roots(struct comparison *c, const struct result_root *base,
 			set_row(c, head->metrics[i].name, NULL,
 				&head->metrics[i]);
 	for (i = 0; i < c->nrows; i++) {
-		fill_row(&c->rows[i], rules, testcase);
+		fill_row(c, &c->rows[i], rules);
 		c->nshown += c->rows[i].shown;
 	}
 	return 0;
@@ -234,6 +500,11 @@ void comparison_release(struct comparison *c)
 {
 	free(c->rows);
 	free(c->zeros);
+	free(c->ones);
+	free(c->cpool[BASE]);
+	free(c->cpool[HEAD]);
+	free(c->cints[BASE]);
+	free(c->cints[HEAD]);
 	memset(c, 0, sizeof(*c));
 }
 

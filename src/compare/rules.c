@@ -1,43 +1,79 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include <regex.h>
+/*
+ * The rules file: one key per LKP rule list, each compiled into a
+ * patlist with the anchoring of the lkp-tests file it comes from. An
+ * "era" file (the seeds' older LKP versions) names a 'base' file and
+ * replaces whole keys of it.
+ */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/fileio.h"
+#include "perfbot/pattern.h"
 #include "perfbot/rules.h"
 #include "perfbot/strbuf.h"
 #include "perfbot/yaml.h"
 
 #define RULES_MAX_BYTES (1 << 20)
+#define RULES_MAX_DEPTH 4
 
-/* Patterns that are a literal, a literal prefix or suffix skip regexec. */
-enum match_kind { M_REGEX, M_EXACT, M_PREFIX, M_SUFFIX };
+enum entry { E_PLAIN, E_VALUE, E_BOUND, E_FAMILY };
 
-struct pattern {
-	enum match_kind kind;
-	char *lit;
-	size_t litlen;
-	regex_t re;
-	double value;	/* threshold, fallback bound or direction */
-	int integer;	/* the threshold was written as a whole number */
-	int compiled;
+enum { L_FAILURE, L_PASS, L_FAILURE_EXCLUDE, L_DENY, L_ALLOW,
+	L_REPORT_ALLOW, L_PERF_PREFIXES, L_PERF_PROGRAMS, L_PERF_PATTERNS,
+	L_ABSOLUTE, L_FAM_INCOMPLETE, L_FAM_UNPAIRED, L_FAM_MONITORED,
+	L_THRESHOLDS, L_FALLBACKS, L_DIRECTION, L_COUNT };
+
+static const struct list_spec {
+	const char *key;
+	enum pat_mode mode;
+	enum entry entry;
+} specs[L_COUNT] = {
+	[L_FAILURE] = { "failure", PAT_START, E_PLAIN },
+	[L_PASS] = { "pass", PAT_START, E_PLAIN },
+	[L_FAILURE_EXCLUDE] = { "failure_exclude", PAT_SEARCH, E_PLAIN },
+	[L_DENY] = { "stat_denylist", PAT_SEARCH, E_PLAIN },
+	[L_ALLOW] = { "stat_allowlist", PAT_SEARCH, E_PLAIN },
+	[L_REPORT_ALLOW] = { "report_allowlist", PAT_SEARCH, E_PLAIN },
+	[L_PERF_PREFIXES] = { "perf_prefixes", PAT_PREFIX, E_PLAIN },
+	[L_PERF_PROGRAMS] = { "perf_programs", PAT_PREFIX, E_FAMILY },
+	[L_PERF_PATTERNS] = { "perf_patterns", PAT_SEARCH, E_PLAIN },
+	[L_ABSOLUTE] = { "absolute", PAT_SEARCH, E_PLAIN },
+	[L_FAM_INCOMPLETE] = { "incomplete_run_families", PAT_PREFIX,
+			       E_FAMILY },
+	[L_FAM_UNPAIRED] = { "unpaired_failure_families", PAT_PREFIX,
+			     E_FAMILY },
+	[L_FAM_MONITORED] = { "monitored_families", PAT_PREFIX, E_FAMILY },
+	[L_THRESHOLDS] = { "thresholds", PAT_WHOLE, E_VALUE },
+	[L_FALLBACKS] = { "fallbacks", PAT_SEARCH, E_BOUND },
+	[L_DIRECTION] = { "direction", PAT_WHOLE, E_VALUE },
 };
 
-struct plist {
-	struct pattern *p;
-	size_t n;
+/* What an entry of a list carries besides its pattern. */
+struct value {
+	double v;
+	int integer;	/* written as a whole number (LKP: an Integer) */
+	int on_delta;	/* fallbacks: bound on delta, else on max */
 };
 
-enum { L_FAILURE, L_PERF, L_ABSOLUTE, L_SKIP_RATIO, L_THRESHOLDS,
-	L_FALLBACKS, L_DIRECTION, L_COUNT };
+/* An entry as read, compiled once every file is loaded. */
+struct entry_src {
+	char *pattern;
+	char where[160];	/* "file:line" */
+	struct value val;
+};
 
-static const char *const list_names[L_COUNT] = {
-	"failure", "perf", "absolute", "skip_ratio", "thresholds",
-	"fallbacks", "direction",
+struct list {
+	struct entry_src *src;
+	size_t nsrc, capsrc;
+	struct patlist *pl;
+	struct value *val;
 };
 
 struct rules {
-	struct plist l[L_COUNT];
+	struct list l[L_COUNT];
+	long perf_profile;
 	struct table_format fmt;
 };
 
@@ -46,6 +82,7 @@ static const struct table_format default_format = {
 	.exp_above = 100000000,
 	.zero_as_int = 0,
 	.stddev_above = 2,
+	.stddev_zero_mean = 1,
 	.change_decimals = 1,
 	.change_sign = 1,
 	.change_blank_below = 0,
@@ -65,6 +102,8 @@ static const struct format_key {
 	{ "zero_as_int", F_BOOL, offsetof(struct table_format, zero_as_int) },
 	{ "stddev_above", F_DOUBLE,
 	  offsetof(struct table_format, stddev_above) },
+	{ "stddev_zero_mean", F_BOOL,
+	  offsetof(struct table_format, stddev_zero_mean) },
 	{ "change_decimals", F_DECIMALS,
 	  offsetof(struct table_format, change_decimals) },
 	{ "change_sign", F_BOOL, offsetof(struct table_format, change_sign) },
@@ -118,139 +157,218 @@ static int load_format(struct ydoc *doc, struct rules *r, json_t *map,
 	return 0;
 }
 
-/* The literal 'text' spells with '\\' escapes removed, or -1. */
-static int literal(const char *text, size_t len, struct pattern *p)
+static void sources_clear(struct list *l)
 {
-	size_t i, n = 0;
+	size_t i;
 
-	p->lit = malloc(len + 1);
-	if (!p->lit)
-		return -1;
-	for (i = 0; i < len; i++) {
-		if (text[i] == '\\' && i + 1 < len &&
-		    strchr(".[](){}*+?|^$\\-", text[i + 1]))
-			i++;
-		else if (strchr(".[](){}*+?|^$\\", text[i]))
-			goto no;
-		p->lit[n++] = text[i];
-	}
-	p->lit[n] = '\0';
-	p->litlen = n;
-	return 0;
-no:
-	free(p->lit);
-	p->lit = NULL;
-	return -1;
+	for (i = 0; i < l->nsrc; i++)
+		free(l->src[i].pattern);
+	l->nsrc = 0;
 }
 
-static void classify(const char *text, struct pattern *p)
+static void list_release(struct list *l)
 {
-	size_t len = strlen(text);
-
-	if (!literal(text, len, p))
-		p->kind = M_EXACT;
-	else if (len > 2 && !strcmp(text + len - 2, ".*") &&
-		 !literal(text, len - 2, p))
-		p->kind = M_PREFIX;
-	else if (len > 2 && !strncmp(text, ".*", 2) &&
-		 !literal(text + 2, len - 2, p))
-		p->kind = M_SUFFIX;
-	else
-		p->kind = M_REGEX;
+	sources_clear(l);
+	free(l->src);
+	patlist_free(l->pl);
+	free(l->val);
+	memset(l, 0, sizeof(*l));
 }
 
-static int pattern_match(const struct pattern *p, const char *name)
+/* { match: PATTERN, value | max_above | delta_above: NUMBER } */
+static int load_valued(struct ydoc *doc, int list, json_t *e, int line,
+		       const char **pat, struct value *v, struct pb_err *err)
 {
-	size_t n;
-
-	switch (p->kind) {
-	case M_EXACT:
-		return !strcmp(name, p->lit);
-	case M_PREFIX:
-		return !strncmp(name, p->lit, p->litlen);
-	case M_SUFFIX:
-		n = strlen(name);
-		return n >= p->litlen &&
-		       !memcmp(name + n - p->litlen, p->lit, p->litlen);
-	default:
-		return !regexec(&p->re, name, 0, NULL, 0);
-	}
-}
-
-static int compile(struct ydoc *doc, json_t *node, const char *text,
-		   struct pattern *p, struct pb_err *err)
-{
-	regex_t *re = &p->re;
-
-	struct strbuf sb = STRBUF_INIT;
-	int rc;
-
-	if (sb_addf(&sb, "^(%s)$", text))
-		return pb_fail(err, EX_OSERR, "out of memory");
-	rc = regcomp(re, sb.buf, REG_EXTENDED | REG_NOSUB);
-	sb_release(&sb);
-	if (rc)
-		return pb_fail(err, EX_CONFIG, "%s:%d: bad pattern '%.100s'",
-			       doc->name, ydoc_line(doc, node), text);
-	p->compiled = 1;
-	classify(text, p);
-	return 0;
-}
-
-/* An entry is either "pattern" or { match: pattern, value: v }. */
-static int load_entry(struct ydoc *doc, int list, json_t *e, int line,
-		      struct pattern *p, struct pb_err *err)
-{
-	const char *pat, *val;
-	json_t *vnode;
+	static const char *const bound[2] = { "max_above", "delta_above" };
+	const char *vkey = specs[list].entry == E_VALUE ? "value" : NULL;
+	json_t *vnode = NULL;
 	long l;
+	int i;
 
-	if (json_is_string(e))
-		return compile(doc, e, json_string_value(e), p, err);
-	pat = json_string_value(json_object_get(e, "match"));
-	vnode = json_object_get(e, "value");
-	val = json_string_value(vnode);
-	if (!json_is_object(e) || !pat || !val || json_object_size(e) != 2)
-		return pb_fail(err, EX_CONFIG,
-			       "%s:%d: '%s' entries are { match: REGEX, "
-			       "value: NUMBER }", doc->name, line,
-			       list_names[list]);
-	if (yaml_as_double(doc, vnode, "value", &p->value, err))
+	*pat = json_string_value(json_object_get(e, "match"));
+	if (vkey)
+		vnode = json_object_get(e, vkey);
+	for (i = 0; !vkey && i < 2; i++)
+		if ((vnode = json_object_get(e, bound[i]))) {
+			v->on_delta = i;
+			break;
+		}
+	if (!json_is_object(e) || !*pat || !json_is_string(vnode) ||
+	    json_object_size(e) != 2)
+		return pb_fail(err, EX_CONFIG, "%s:%d: '%s' entries are "
+			       "{ match: PATTERN, %s: NUMBER }", doc->name,
+			       line, specs[list].key,
+			       vkey ? vkey : "max_above|delta_above");
+	if (yaml_as_double(doc, vnode, "value", &v->v, err))
 		return -1;
-	p->integer = !parse_long(val, -1000000000L, 1000000000L, &l);
-	if (list == L_DIRECTION && p->value != 1 && p->value != -1)
+	v->integer = !parse_long(json_string_value(vnode), -1000000000L,
+				 1000000000L, &l);
+	if (list == L_DIRECTION && v->v != 1 && v->v != -1)
 		return pb_fail(err, EX_CONFIG, "%s:%d: a direction is 1 or -1",
 			       doc->name, ydoc_line(doc, vnode));
-	return compile(doc, e, pat, p, err);
+	return 0;
 }
 
-static int load_list(struct ydoc *doc, struct rules *r, int list,
-		     json_t *arr, struct pb_err *err)
+/* One entry of list 'list' (item 'i' of 'arr') into 'out'. */
+static int read_entry(struct ydoc *doc, int list, json_t *arr, size_t i,
+		      struct entry_src *out, struct pb_err *err)
 {
-	struct plist *pl = &r->l[list];
-	size_t i;
-	json_t *e;
+	json_t *e = json_array_get(arr, i);
+	const char *pat = json_string_value(e);
+	int line = ydoc_item_line(doc, arr, i);
 
-	if (json_is_null(arr))
-		return 0;
-	if (!json_is_array(arr))
-		return pb_fail(err, EX_CONFIG, "%s:%d: '%s' must be a list",
-			       doc->name, ydoc_line(doc, arr),
-			       list_names[list]);
-	pl->p = calloc(json_array_size(arr) + 1, sizeof(*pl->p));
-	if (!pl->p)
-		return pb_fail(err, EX_OSERR, "out of memory");
-	json_array_foreach(arr, i, e) {
-		int line = ydoc_item_line(doc, arr, i);
-
-		if (load_entry(doc, list, e, line, &pl->p[i], err))
+	memset(out, 0, sizeof(*out));
+	snprintf(out->where, sizeof(out->where), "%s:%d", doc->name, line);
+	if (specs[list].entry == E_VALUE || specs[list].entry == E_BOUND) {
+		if (load_valued(doc, list, e, line, &pat, &out->val, err))
 			return -1;
-		pl->n++;
+	} else if (!pat) {
+		return pb_fail(err, EX_CONFIG, "%s: '%s' entries are strings",
+			       out->where, specs[list].key);
+	}
+	out->pattern = strdup(pat);
+	return out->pattern ? 0 : pb_fail(err, EX_OSERR, "out of memory");
+}
+
+static int push_source(struct list *l, struct entry_src *e)
+{
+	struct entry_src *n;
+
+	if (l->nsrc == l->capsrc) {
+		l->capsrc = l->capsrc ? 2 * l->capsrc : 16;
+		n = realloc(l->src, l->capsrc * sizeof(*n));
+		if (!n)
+			return -1;
+		l->src = n;
+	}
+	l->src[l->nsrc++] = *e;
+	return 0;
+}
+
+static void remove_source(struct list *l, const char *pattern)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < l->nsrc; i++) {
+		if (!strcmp(l->src[i].pattern, pattern))
+			free(l->src[i].pattern);
+		else
+			l->src[k++] = l->src[i];
+	}
+	l->nsrc = k;
+}
+
+enum edit { ED_SET, ED_ADD, ED_REMOVE };
+
+/* 'KEY: [...]' replaces a list, 'KEY_add' appends, 'KEY_remove' drops. */
+static int load_list(struct ydoc *doc, struct rules *r, int list,
+		     enum edit ed, const char *key, json_t *arr,
+		     struct pb_err *err)
+{
+	struct list *l = &r->l[list];
+	struct entry_src e;
+	size_t i;
+
+	if (!json_is_array(arr) && !json_is_null(arr))
+		return pb_fail(err, EX_CONFIG, "%s:%d: '%s' must be a list",
+			       doc->name, ydoc_line(doc, arr), key);
+	if (ed == ED_SET)
+		sources_clear(l);
+	for (i = 0; i < json_array_size(arr); i++) {
+		if (read_entry(doc, list, arr, i, &e, err))
+			return -1;
+		if (ed == ED_REMOVE) {
+			remove_source(l, e.pattern);
+			free(e.pattern);
+		} else if (push_source(l, &e)) {
+			free(e.pattern);
+			return pb_fail(err, EX_OSERR, "out of memory");
+		}
 	}
 	return 0;
 }
 
-static int load_doc(struct ydoc *doc, struct rules *r, struct pb_err *err)
+/* Compile the entries of every list once all files are read. */
+static int compile_lists(struct rules *r, struct pb_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int list, rc = 0;
+
+	for (list = 0; list < L_COUNT && !rc; list++) {
+		struct list *l = &r->l[list];
+
+		l->pl = patlist_new(specs[list].mode);
+		l->val = calloc(l->nsrc + 1, sizeof(*l->val));
+		if (!l->pl || !l->val)
+			rc = pb_fail(err, EX_OSERR, "out of memory");
+		for (i = 0; i < l->nsrc && !rc; i++) {
+			const char *pat = l->src[i].pattern;
+
+			l->val[i] = l->src[i].val;
+			if (specs[list].entry == E_FAMILY) {
+				sb_reset(&sb);
+				if (sb_addf(&sb, "%s.", pat)) {
+					rc = pb_fail(err, EX_OSERR,
+						     "out of memory");
+					break;
+				}
+				l->val[i].v = (double)strlen(pat);
+				pat = sb.buf;
+			}
+			rc = patlist_add(l->pl, pat, l->src[i].where, err);
+		}
+	}
+	sb_release(&sb);
+	return rc;
+}
+
+static int load_path(struct rules *r, const char *path, int depth,
+		     struct pb_err *err);
+
+/* 'base: FILE', relative to the file that names it, is loaded first. */
+static int load_base(struct ydoc *doc, struct rules *r, int depth,
+		     struct pb_err *err)
+{
+	json_t *node = json_object_get(doc->root, "base");
+	const char *base;
+	char *dir, *path;
+	int rc;
+
+	if (!node)
+		return 0;
+	if (yaml_as_string(doc, node, "base", &base, err))
+		return -1;
+	if (depth >= RULES_MAX_DEPTH)
+		return pb_fail(err, EX_CONFIG, "%s:%d: 'base' nested too deep",
+			       doc->name, ydoc_line(doc, node));
+	dir = path_dirname(doc->name);
+	path = dir && base[0] != '/' ? path_join(dir, base) : strdup(base);
+	rc = path ? load_path(r, path, depth + 1, err) :
+		pb_fail(err, EX_OSERR, "out of memory");
+	free(dir);
+	free(path);
+	return rc;
+}
+
+static int load_scalar(struct ydoc *doc, struct rules *r, const char *key,
+		       json_t *val, struct pb_err *err)
+{
+	const char *s;
+
+	if (!strcmp(key, "format"))
+		return load_format(doc, r, val, err);
+	if (!strcmp(key, "perf_profile_threshold"))
+		return yaml_as_long(doc, val, key, 0, 1000000, &r->perf_profile,
+				    err);
+	if (!strcmp(key, "lkp_tests_commit") || !strcmp(key, "base"))
+		return yaml_as_string(doc, val, key, &s, err);
+	return pb_fail(err, EX_CONFIG, "%s:%d: unknown key '%.64s'", doc->name,
+		       ydoc_key_line(doc, doc->root, key), key);
+}
+
+static int load_doc(struct ydoc *doc, struct rules *r, int depth,
+		    struct pb_err *err)
 {
 	const char *key;
 	json_t *val;
@@ -258,114 +376,139 @@ static int load_doc(struct ydoc *doc, struct rules *r, struct pb_err *err)
 
 	if (!json_is_object(doc->root))
 		return pb_fail(err, EX_CONFIG, "%s: not a mapping", doc->name);
+	if (load_base(doc, r, depth, err))
+		return -1;
 	json_object_foreach(doc->root, key, val) {
-		if (!strcmp(key, "format")) {
-			if (load_format(doc, r, val, err))
-				return -1;
-			continue;
+		enum edit ed = ED_SET;
+
+		for (i = 0; i < L_COUNT; i++) {
+			size_t n = strlen(specs[i].key);
+
+			if (strncmp(key, specs[i].key, n))
+				continue;
+			if (!strcmp(key + n, "_add"))
+				ed = ED_ADD;
+			else if (!strcmp(key + n, "_remove"))
+				ed = ED_REMOVE;
+			else if (key[n])
+				continue;
+			break;
 		}
-		for (i = 0; i < L_COUNT; i++)
-			if (!strcmp(key, list_names[i]))
-				break;
-		if (i == L_COUNT)
-			return pb_fail(err, EX_CONFIG,
-				       "%s:%d: unknown key '%.64s'", doc->name,
-				       ydoc_key_line(doc, doc->root, key), key);
-		if (load_list(doc, r, i, val, err))
+		if (i == L_COUNT ? load_scalar(doc, r, key, val, err) :
+		    load_list(doc, r, i, ed, key, val, err))
 			return -1;
 	}
 	return 0;
 }
 
-int rules_load(struct rules **out, const char *path, struct pb_err *err)
+static int load_path(struct rules *r, const char *path, int depth,
+		     struct pb_err *err)
 {
 	struct ydoc doc;
-	struct rules *r;
 	int rc;
+
+	if (yaml_load_file(path, RULES_MAX_BYTES, &doc, err)) {
+		if (err && err->code == EX_DATAERR)
+			err->code = EX_CONFIG;
+		return -1;
+	}
+	rc = load_doc(&doc, r, depth, err);
+	ydoc_release(&doc);
+	return rc;
+}
+
+int rules_load(struct rules **out, const char *path, struct pb_err *err)
+{
+	struct rules *r;
 
 	*out = NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	r->fmt = default_format;
-	rc = yaml_load_file(path, RULES_MAX_BYTES, &doc, err);
-	if (rc && err && err->code == EX_DATAERR)
-		err->code = EX_CONFIG;
-	if (!rc)
-		rc = load_doc(&doc, r, err);
-	ydoc_release(&doc);
-	if (rc) {
-		rules_free(r);
-		return -1;
-	}
+	if (load_path(r, path, 0, err) || compile_lists(r, err))
+		goto fail;
 	*out = r;
 	return 0;
+fail:
+	rules_free(r);
+	return -1;
 }
 
 void rules_free(struct rules *r)
 {
-	size_t i;
-	int l;
+	int i;
 
 	if (!r)
 		return;
-	for (l = 0; l < L_COUNT; l++) {
-		for (i = 0; i < r->l[l].n; i++) {
-			if (r->l[l].p[i].compiled)
-				regfree(&r->l[l].p[i].re);
-			free(r->l[l].p[i].lit);
-		}
-		free(r->l[l].p);
-	}
+	for (i = 0; i < L_COUNT; i++)
+		list_release(&r->l[i]);
 	free(r);
 }
 
-static const struct pattern *first_match(const struct rules *r, int list,
-					 const char *name)
+static long first(const struct rules *r, int list, const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < r->l[list].n; i++)
-		if (pattern_match(&r->l[list].p[i], name))
-			return &r->l[list].p[i];
-	return NULL;
+	return patlist_first(r->l[list].pl, name, strlen(name));
 }
 
 int rules_is_failure(const struct rules *r, const char *name)
 {
-	return first_match(r, L_FAILURE, name) != NULL;
+	if (first(r, L_FAILURE_EXCLUDE, name) >= 0)
+		return 0;
+	return first(r, L_FAILURE, name) >= 0 || first(r, L_PASS, name) >= 0;
 }
 
-int rules_is_perf(const struct rules *r, const char *name,
-		  const char *testcase)
+int rules_is_reportable(const struct rules *r, const char *name)
 {
-	size_t n = testcase ? strlen(testcase) : 0;
+	return first(r, L_ALLOW, name) >= 0 || first(r, L_DENY, name) < 0 ||
+	       first(r, L_REPORT_ALLOW, name) >= 0;
+}
 
-	if (n && !strncmp(name, testcase, n) && name[n] == '.')
-		return 1;
-	return first_match(r, L_PERF, name) != NULL;
+int rules_is_perf(const struct rules *r, const char *name)
+{
+	return first(r, L_PERF_PATTERNS, name) >= 0 ||
+	       first(r, L_PERF_PREFIXES, name) >= 0 ||
+	       first(r, L_PERF_PROGRAMS, name) >= 0;
 }
 
 int rules_is_absolute(const struct rules *r, const char *name)
 {
-	return first_match(r, L_ABSOLUTE, name) != NULL;
+	return first(r, L_ABSOLUTE, name) >= 0;
 }
 
-int rules_skips_ratio(const struct rules *r, const char *name)
+size_t rules_family(const struct rules *r, enum rules_family f,
+		    const char *name)
 {
-	return first_match(r, L_SKIP_RATIO, name) != NULL;
+	static const int lists[FAM_COUNT] = { L_FAM_INCOMPLETE, L_FAM_UNPAIRED,
+					      L_FAM_MONITORED };
+	long i = first(r, lists[f], name);
+
+	return i < 0 ? 0 : (size_t)r->l[lists[f]].val[i].v;
 }
 
 int rules_threshold_ok(const struct rules *r, const char *name, double max,
 		       double delta)
 {
-	const struct pattern *p = first_match(r, L_THRESHOLDS, name);
+	const struct value *v;
+	long i = first(r, L_THRESHOLDS, name);
 
-	if (p)
-		return !(max < p->value ||
-			 (p->integer && delta < p->value / 2));
-	p = first_match(r, L_FALLBACKS, name);
-	return !p || max > p->value;
+	if (i >= 0) {
+		v = &r->l[L_THRESHOLDS].val[i];
+		if (max < v->v)
+			return 0;
+		/* Ruby: Integer / 2 divides whole numbers */
+		return !(v->integer && delta < (double)((long)v->v / 2));
+	}
+	i = first(r, L_FALLBACKS, name);
+	if (i < 0)
+		return 1;
+	v = &r->l[L_FALLBACKS].val[i];
+	return v->on_delta ? delta > v->v : max > v->v;
+}
+
+long rules_perf_profile(const struct rules *r)
+{
+	return r->perf_profile;
 }
 
 const struct table_format *rules_format(const struct rules *r)
@@ -375,7 +518,7 @@ const struct table_format *rules_format(const struct rules *r)
 
 int rules_direction(const struct rules *r, const char *name)
 {
-	const struct pattern *p = first_match(r, L_DIRECTION, name);
+	long i = first(r, L_DIRECTION, name);
 
-	return p ? (int)p->value : 0;
+	return i < 0 ? 0 : (int)r->l[L_DIRECTION].val[i].v;
 }

@@ -26,7 +26,8 @@ int table_format_stddev(struct strbuf *out, const struct table_format *f,
 {
 	double p = st->pct_stddev;
 
-	if (!st->has_stddev || !(p > f->stddev_above) || st->mean == 0)
+	if (!st->has_stddev || !(p > f->stddev_above) ||
+	    (st->mean == 0 && !f->stddev_zero_mean))
 		return sb_addn(out, ' ', 6);
 	if (p > 1e9)
 		p = 1e9;

@@ -26,12 +26,14 @@ struct pending {
 	size_t name;
 	size_t first;
 	size_t n;
+	int strings;
 };
 
 struct parse {
 	struct lexer lx;
 	struct strbuf names;	/* NUL-separated */
 	double *vals;
+	unsigned char *ints;	/* per value: an integer literal */
 	size_t nvals, capvals;
 	struct pending *m;
 	size_t nm, capm;
@@ -284,23 +286,37 @@ static int number(struct lexer *lx, double *out)
 	return isfinite(*out) ? 0 : lx_fail(lx, "number out of range");
 }
 
-static int push_value(struct parse *ps, double v)
+static int push_value(struct parse *ps, double v, int isint)
 {
+	unsigned char *ni;
 	double *nv;
 
 	if (ps->nvals == ps->capvals) {
 		ps->capvals = ps->capvals ? ps->capvals * 2 : 4096;
 		nv = realloc(ps->vals, ps->capvals * sizeof(*nv));
-		if (!nv)
+		if (nv)
+			ps->vals = nv;
+		ni = nv ? realloc(ps->ints, ps->capvals) : NULL;
+		if (!ni)
 			return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
-		ps->vals = nv;
+		ps->ints = ni;
 	}
-	ps->vals[ps->nvals++] = v;
+	ps->ints[ps->nvals] = (unsigned char)isint;
+	ps->vals[ps->nvals++] = isint && v == 0 ? 0 : v;	/* no -0 */
 	return 0;
 }
 
+/* Ruby's JSON reads a number without '.' and exponent as an Integer. */
+static int integer_literal(const char *s, const char *end, double v)
+{
+	for (; s < end; s++)
+		if (*s == '.' || *s == 'e' || *s == 'E')
+			return 0;
+	return fabs(v) < 9.2e18;
+}
+
 static int push_metric(struct parse *ps, size_t name, size_t first,
-		       size_t n)
+		       size_t n, int strings)
 {
 	struct pending *nm;
 
@@ -318,6 +334,7 @@ static int push_metric(struct parse *ps, size_t name, size_t first,
 	ps->m[ps->nm].name = name;
 	ps->m[ps->nm].first = first;
 	ps->m[ps->nm].n = n;
+	ps->m[ps->nm].strings = strings;
 	ps->nm++;
 	if (n > ps->longest)
 		ps->longest = n;
@@ -340,6 +357,7 @@ static int element(struct parse *ps, const char *name, size_t run,
 		   size_t *strings)
 {
 	struct lexer *lx = &ps->lx;
+	const char *start;
 	double v = 0;
 
 	skip_ws(lx);
@@ -350,17 +368,17 @@ static int element(struct parse *ps, const char *name, size_t run,
 	if (lx->p >= lx->end || (*lx->p != '-' && (*lx->p < '0' ||
 						   *lx->p > '9')))
 		return metric_fail(ps, name, run, "not a number");
+	start = lx->p;
 	if (number(lx, &v))
 		return -1;
 	if (fabs(v) > 1e300)
 		return metric_fail(ps, name, run, "value out of range");
-	return push_value(ps, v);
+	return push_value(ps, v, integer_literal(start, lx->p, v));
 }
 
 /*
- * A list of strings is not a metric (LKP ignores them); 'stats_source'
- * names the runs. Its name moves to the 'ignored' list, which finish()
- * checks for duplicates.
+ * 'stats_source' names the runs; it is no metric. Its name moves to the
+ * 'ignored' list, which finish() checks for duplicates.
  */
 static int ignore(struct parse *ps, size_t name, size_t n)
 {
@@ -388,7 +406,8 @@ static int value_list(struct parse *ps, size_t name)
 	if (lx->p < lx->end && *lx->p == ']') {
 		lx->p++;
 		return strcmp(key, "stats_source") ?
-			push_metric(ps, name, first, 0) : ignore(ps, name, 0);
+			push_metric(ps, name, first, 0, 0) :
+			ignore(ps, name, 0);
 	}
 	for (;;) {
 		if (++n > RESULT_MAX_RUNS)
@@ -404,11 +423,12 @@ static int value_list(struct parse *ps, size_t name)
 			return -1;
 		break;
 	}
-	if (strings && strings != n)
-		return metric_fail(ps, key, 0, "mixes numbers and strings");
 	if (!strings && strcmp(key, "stats_source"))
-		return push_metric(ps, name, first, n);
+		return push_metric(ps, name, first, n, 0);
+	/* a list holding strings: LKP skips the metric; no values kept */
 	ps->nvals = first;
+	if (strcmp(key, "stats_source"))
+		return push_metric(ps, name, first, 0, 1);
 	return ignore(ps, name, n);
 }
 
@@ -479,7 +499,7 @@ static int dense(const struct parse *ps, size_t runs)
 	for (i = 0; i < ps->nm; i++)
 		if (ps->m[i].n != runs || ps->m[i].first != i * runs)
 			return 0;
-	return 1;
+	return ps->vals != NULL;
 }
 
 /* Pad every list to the number of runs and index the names. */
@@ -498,12 +518,18 @@ static int finish(struct parse *ps, struct result_root *rr)
 	if (dense(ps, rr->runs)) {
 		/* every list complete and in place: keep the parse buffer */
 		rr->value_pool = ps->vals;
+		rr->int_pool = ps->ints;
 		ps->vals = NULL;
+		ps->ints = NULL;
 	} else {
 		rr->value_pool = calloc(ps->nm * rr->runs, sizeof(double));
+		rr->int_pool = malloc(ps->nm * rr->runs + 1);
+		if (rr->int_pool)	/* the 0 padding is an Integer */
+			memset(rr->int_pool, 1, ps->nm * rr->runs + 1);
 	}
 	rr->metrics = calloc(ps->nm, sizeof(*rr->metrics));
-	if (!rr->name_pool || !rr->value_pool || !rr->metrics)
+	if (!rr->name_pool || !rr->value_pool || !rr->int_pool ||
+	    !rr->metrics)
 		return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
 	for (i = 0; i < ps->nm; i++) {
 		struct metric *m = &rr->metrics[i];
@@ -511,14 +537,18 @@ static int finish(struct parse *ps, struct result_root *rr)
 
 		m->name = rr->name_pool + p->name;
 		m->v = rr->value_pool + i * rr->runs;
+		m->isint = rr->int_pool + i * rr->runs;
+		m->strings = p->strings;
 		if (p->n > rr->runs)
 			return pb_fail(ps->lx.err, EX_DATAERR,
 				       "%s: metric '%.200s' has %zu values but "
 				       "the result root has %zu runs", file,
 				       m->name, p->n, rr->runs);
-		if (ps->vals)
+		if (ps->vals) {
 			memcpy(m->v, ps->vals + p->first,
 			       p->n * sizeof(double));
+			memcpy(m->isint, ps->ints + p->first, p->n);
+		}
 		rr->nmetrics++;
 		if (strmap_put(&rr->index, m->name, i))
 			return pb_fail(ps->lx.err, EX_DATAERR,
@@ -547,7 +577,10 @@ int result_root_parse_matrix(struct result_root *rr, const char *name,
 		ps.names.max);
 	ps.capvals = len / 8 + 16;
 	ps.vals = malloc(ps.capvals * sizeof(*ps.vals));
-	if (!ps.vals) {
+	ps.ints = malloc(ps.capvals);
+	if (!ps.vals || !ps.ints) {
+		free(ps.vals);
+		free(ps.ints);
 		sb_release(&ps.names);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
@@ -563,6 +596,7 @@ int result_root_parse_matrix(struct result_root *rr, const char *name,
 	sb_release(&ps.names);
 	sb_release(&ps.ignored);
 	free(ps.vals);
+	free(ps.ints);
 	free(ps.m);
 	return rc;
 }

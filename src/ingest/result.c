@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perfbot/fileio.h"
 #include "perfbot/http.h"
@@ -94,6 +96,61 @@ static int load_remote(struct result_root *rr, const char *url,
 	return rc ? -1 : 0;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * 'dir'/job.yaml, else the job.yaml of the first run directory that has
+ * one (a name starting with a digit, in byte order, as Ruby's Dir.glob
+ * sorts): lkp-tests' job_file.
+ */
+static char *job_path(const char *dir)
+{
+	char *job = path_join(dir, "job.yaml"), **names = NULL, *best = NULL;
+	size_t n = 0, cap = 0, i;
+	struct dirent *de;
+	DIR *d;
+
+	if (!job || !access(job, F_OK) || !(d = opendir(dir)))
+		return job;
+	while ((de = readdir(d))) {
+		char **nn;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			if (!(nn = realloc(names, cap * sizeof(*nn))))
+				break;
+			names = nn;
+		}
+		if (!(names[n] = strdup(de->d_name)))
+			break;
+		n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), by_name);
+	for (i = 0; i < n && !best; i++) {
+		char *sub = path_join(dir, names[i]);
+
+		best = sub ? path_join(sub, "job.yaml") : NULL;
+		if (best && access(best, F_OK)) {
+			free(best);
+			best = NULL;
+		}
+		free(sub);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (!best)
+		return job;
+	free(job);
+	return best;
+}
+
 int result_root_load(struct result_root *rr, const char *dir,
 		     struct pb_err *err)
 {
@@ -111,7 +168,7 @@ int result_root_load(struct result_root *rr, const char *dir,
 		return rc;
 	}
 	matrix = path_join(dir, "matrix.json");
-	job = path_join(dir, "job.yaml");
+	job = job_path(dir);
 	if (!rr->dir || !matrix || !job) {
 		pb_fail(err, EX_OSERR, "out of memory");
 		goto out;
@@ -140,6 +197,7 @@ void result_root_release(struct result_root *rr)
 	free(rr->metrics);
 	free(rr->name_pool);
 	free(rr->value_pool);
+	free(rr->int_pool);
 	free(rr->dir);
 	free(rr->job_text);
 	strmap_release(&rr->index);

@@ -138,7 +138,7 @@ int report_inputs_load(struct report_inputs *in, const struct manifest *m,
 	in->testcase = in->job.testcase;
 	in->machine = machine(in, cfg);
 	if (compare_roots(&in->cmp, &in->root[BASE], &in->root[HEAD],
-			  in->rules, in->testcase, err))
+			  in->rules, err))
 		return -1;
 	key = tc_field(in, "headline");
 	if (tc_field(in, "direction"))

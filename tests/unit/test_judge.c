@@ -247,7 +247,7 @@ static void t_compare_roots_end_to_end(void **state)
 		      "{\"hackbench.throughput\": [221000, 221000, 221000],"
 		      " \"hackbench.time.elapsed_time\": [100.1, 100, 100]}");
 	assert_int_equal(compare_roots(&f->real, &f->root[BASE],
-				       &f->root[HEAD], f->r, "hackbench",
+				       &f->root[HEAD], f->r,
 				       &err), 0);
 	assert_int_equal(judge(&f->real, f->r, "hackbench",
 			       "hackbench.throughput", 0, &f->j), 0);
@@ -260,7 +260,7 @@ static void t_compare_roots_end_to_end(void **state)
 	/* the same roots the other way round: a 9.5% regression */
 	comparison_release(&f->real);
 	assert_int_equal(compare_roots(&f->real, &f->root[HEAD],
-				       &f->root[BASE], f->r, "hackbench",
+				       &f->root[BASE], f->r,
 				       &err), 0);
 	assert_int_equal(judge(&f->real, f->r, "hackbench", NULL, 0, &f->j),
 			 0);

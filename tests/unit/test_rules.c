@@ -91,15 +91,17 @@ static void check_error(struct fixture *f, const char *text, int line,
 	assert_int_equal(err.code, EX_CONFIG);
 }
 
-/* ---- the shipped tables ---- */
+/* ---- the shipped tables (lkp-tests bbbc29c49) ---- */
 
 static void t_shipped_loads(void **state)
 {
 	const struct rules *r = load_shipped(*state);
 
 	assert_non_null(r);
+	assert_int_equal(rules_perf_profile(r), 5);
 }
 
+/* etc/failure and etc/pass, matched as /^PATTERN/. */
 static void t_shipped_failure(void **state)
 {
 	const struct rules *r = load_shipped(*state);
@@ -111,45 +113,89 @@ static void t_shipped_failure(void **state)
 	assert_true(rules_is_failure(r, "ltp.syscalls.fail"));
 	assert_true(rules_is_failure(r, "xfstests.generic.001.error"));
 	assert_true(rules_is_failure(r, "kernel-selftests.x.warn"));
+	/* .+\.(error|warn|fail)[^_]*$: more after the word, but no '_' */
+	assert_true(rules_is_failure(r, "ltp.syscalls.failures"));
+	assert_false(rules_is_failure(r, "ltp.syscalls.fail_count"));
+	assert_true(rules_is_failure(r, "ltp.case_0.pass"));
+	assert_true(rules_is_failure(r, "foo.killed_by_signal"));
 	assert_false(rules_is_failure(r, "hackbench.throughput"));
-	/* whole name: a prefix or a longer suffix is not enough */
+	/* anchored at the start only: 'dmesg.*' also matches 'dmesg' */
 	assert_false(rules_is_failure(r, "xdmesg.foo"));
-	assert_false(rules_is_failure(r, "ltp.syscalls.failures"));
-	assert_false(rules_is_failure(r, "dmesg"));
+	assert_true(rules_is_failure(r, "dmesg"));
+	/* .time., .timestamp: and .bootstage: are never failures */
+	assert_false(rules_is_failure(r, "dmesg.timestamp:last"));
+	assert_false(rules_is_failure(r, "kmsg.bootstage:x"));
+	assert_false(rules_is_failure(r, "ltp.time.fail"));
 }
 
+/* etc/stat-denylist hides, etc/stat-allowlist and report-allowlist show. */
+static void t_shipped_reportable(void **state)
+{
+	const struct rules *r = load_shipped(*state);
+
+	assert_false(rules_is_reportable(r, "interrupts.CPU0.LOC"));
+	assert_false(rules_is_reportable(r, "softirqs.CPU0.RCU"));
+	assert_false(rules_is_reportable(r, "slabinfo.kmalloc-64.num_objs"));
+	assert_false(rules_is_reportable(r, "buddyinfo.Node.0.zone.DMA.1"));
+	assert_false(rules_is_reportable(r, "pagetypeinfo.x"));
+	assert_false(rules_is_reportable(r, "diskstats.sda.reads"));
+	assert_false(rules_is_reportable(r, "zoneinfo.x"));
+	assert_false(rules_is_reportable(r, "aim7.jti"));
+	assert_false(rules_is_reportable(r, "dmesg.boot_failures"));
+	/* anywhere in the name */
+	assert_false(rules_is_reportable(r, "dmesg.x_Modules_linked_in"));
+	/* the Ruby spelling '{#:#}': a literal brace */
+	assert_false(rules_is_reportable(r, "kmsg.foo{#:#}bar"));
+	/* deny-listed but report-allow-listed */
+	assert_true(rules_is_reportable(r, "perf-profile.self.cycles-pp.x"));
+	assert_true(rules_is_reportable(r, "perf-stat.i.cycles"));
+	assert_true(rules_is_reportable(r, "proc-vmstat.pgfault"));
+	assert_true(rules_is_reportable(r, "meminfo.Active"));
+	assert_true(rules_is_reportable(r, "lock_stat.x.contentions"));
+	assert_true(rules_is_reportable(r, "iostat.sda.util"));
+	assert_true(rules_is_reportable(r, "time.elapsed_time"));
+	/* allow-listed */
+	assert_true(rules_is_reportable(r, "stress-ng.foo.fail"));
+	/* neither */
+	assert_true(rules_is_reportable(r, "hackbench.throughput"));
+}
+
+/*
+ * Perf metrics: etc/perf-metrics-prefixes, the benchmark programs of
+ * lkp-tests, etc/perf-metrics-patterns.
+ */
 static void t_shipped_perf(void **state)
 {
 	const struct rules *r = load_shipped(*state);
 
-	assert_true(rules_is_perf(r, "perf-stat.i.cycles", NULL));
-	assert_true(rules_is_perf(r, "vmstat.cpu.us", NULL));
-	assert_true(rules_is_perf(r, "proc-vmstat.pgfault", NULL));
-	assert_true(rules_is_perf(r, "iostat.sda.util", NULL));
-	assert_true(rules_is_perf(r, "turbostat.Avg_MHz", NULL));
-	assert_true(rules_is_perf(r, "mpstat.cpu.all.soft%", NULL));
-	assert_false(rules_is_perf(r, "vmstat.system.in", NULL));
-	assert_false(rules_is_perf(r, "meminfo.Active", NULL));
-	assert_false(rules_is_perf(r, "time.elapsed_time", NULL));
-	assert_false(rules_is_perf(r, "xperf-stat.i.cycles", NULL));
+	assert_true(rules_is_perf(r, "perf-stat.i.cycles"));
+	assert_true(rules_is_perf(r, "vmstat.cpu.us"));
+	assert_true(rules_is_perf(r, "vmstat.system.in"));
+	assert_true(rules_is_perf(r, "proc-vmstat.pgfault"));
+	assert_true(rules_is_perf(r, "iostat.sda.util"));
+	assert_true(rules_is_perf(r, "turbostat.Bzy_MHz"));
+	assert_false(rules_is_perf(r, "turbostat.Avg_MHz"));
+	assert_false(rules_is_perf(r, "mpstat.cpu.all.soft%"));
+	assert_false(rules_is_perf(r, "meminfo.Active"));
+	assert_false(rules_is_perf(r, "xperf-stat.i.cycles"));
+	/* programs */
+	assert_true(rules_is_perf(r, "hackbench.throughput"));
+	assert_true(rules_is_perf(r, "will-it-scale.per_thread_ops"));
+	assert_true(rules_is_perf(r, "fio.write_bw_MBps"));
+	assert_false(rules_is_perf(r, "hackbenchx.throughput"));
+	assert_false(rules_is_perf(r, "hackbench"));
+	/* functional tests are no benchmarks */
+	assert_false(rules_is_perf(r, "ltp.foo"));
+	/* ^(.*\.)?time..* and ^lock_stat..*..contentions */
+	assert_true(rules_is_perf(r, "time.elapsed_time"));
+	assert_true(rules_is_perf(r, "boot-time.dhcp"));
+	assert_true(rules_is_perf(r, "foo.time.user_time"));
+	assert_false(rules_is_perf(r, "uptime.idle"));
+	assert_true(rules_is_perf(r, "lock_stat.&rq->lock.contentions"));
+	assert_false(rules_is_perf(r, "lock_stat.x.holdtime-total"));
 }
 
-/* A benchmark's own metrics ("<testcase>.*") are perf metrics. */
-static void t_perf_testcase_prefix(void **state)
-{
-	const struct rules *r = load_shipped(*state);
-
-	assert_true(rules_is_perf(r, "hackbench.throughput", "hackbench"));
-	assert_true(rules_is_perf(r, "hackbench.time.elapsed_time",
-				  "hackbench"));
-	assert_false(rules_is_perf(r, "hackbench.throughput", "fsmark"));
-	assert_false(rules_is_perf(r, "hackbench.throughput", NULL));
-	assert_false(rules_is_perf(r, "hackbench.throughput", ""));
-	/* the prefix must end at a dot */
-	assert_false(rules_is_perf(r, "hackbenchx.throughput", "hackbench"));
-	assert_false(rules_is_perf(r, "hackbench", "hackbench"));
-}
-
+/* lib/compare.rb's /^perf-profile/ and /%$/. */
 static void t_shipped_absolute(void **state)
 {
 	const struct rules *r = load_shipped(*state);
@@ -162,13 +208,18 @@ static void t_shipped_absolute(void **state)
 	assert_false(rules_is_absolute(r, "fio.write_clat_90%_us"));
 }
 
-static void t_shipped_skip_ratio(void **state)
+static void t_shipped_families(void **state)
 {
 	const struct rules *r = load_shipped(*state);
 
-	assert_true(rules_skips_ratio(r, "perf-profile.calltrace.cycles-pp.x"));
-	assert_false(rules_skips_ratio(r, "perf-stat.i.cycles"));
-	assert_false(rules_skips_ratio(r, "mpstat.cpu.all.soft%"));
+	assert_int_equal(rules_family(r, FAM_INCOMPLETE_RUN, "dmesg.x"), 5);
+	assert_int_equal(rules_family(r, FAM_INCOMPLETE_RUN, "kmsg.x"), 0);
+	assert_int_equal(rules_family(r, FAM_UNPAIRED, "kmsg.x"), 4);
+	assert_int_equal(rules_family(r, FAM_UNPAIRED, "ltp.x.fail"), 0);
+	assert_int_equal(rules_family(r, FAM_MONITORED, "lock_stat.a.b"), 9);
+	assert_int_equal(rules_family(r, FAM_MONITORED,
+				      "perf-profile.self.x"), 12);
+	assert_int_equal(rules_family(r, FAM_MONITORED, "perf-profilex"), 0);
 }
 
 static void t_shipped_direction(void **state)
@@ -188,25 +239,21 @@ static void t_shipped_direction(void **state)
 	assert_int_equal(rules_direction(r, "meminfo.Active"), 0);
 }
 
-/* The thresholds and fallbacks of reference section 4, as shipped. */
+/* etc/perf-metrics-threshold.yaml, keys anchored as /^KEY$/. */
 static void t_shipped_thresholds(void **state)
 {
 	const struct rules *r = load_shipped(*state);
 
-	/* perf-profile.*: 1 (integer): max < 1 or delta < 0.5 is noise */
-	assert_false(rules_threshold_ok(r, "perf-profile.x", 0.9, 0.8));
-	assert_false(rules_threshold_ok(r, "perf-profile.x", 5, 0.4));
-	assert_true(rules_threshold_ok(r, "perf-profile.x", 5, 0.5));
-	assert_true(rules_threshold_ok(r, "perf-profile.x", 1, 0.5));
-	/* interrupts.*: 100 */
+	/* interrupts.*: 100 (integer): max < 100 or delta < 50 is noise */
 	assert_false(rules_threshold_ok(r, "interrupts.CPU0.LOC", 99, 90));
 	assert_false(rules_threshold_ok(r, "interrupts.CPU0.LOC", 500, 49));
 	assert_true(rules_threshold_ok(r, "interrupts.CPU0.LOC", 500, 50));
-	/* .*.time.elapsed_time.*: 10 */
+	/* .*.time.elapsed_time.*: 10; needs one character before 'time' */
 	assert_false(rules_threshold_ok(r, "aim7.time.elapsed_time", 9, 8));
 	assert_false(rules_threshold_ok(r, "aim7.time.elapsed_time.max", 20,
 					4.9));
 	assert_true(rules_threshold_ok(r, "aim7.time.elapsed_time", 20, 5));
+	assert_true(rules_threshold_ok(r, "time.elapsed_time", 9, 8));
 	/* .*.time.voluntary_context_switches: 1000 */
 	assert_false(rules_threshold_ok(
 		r, "fio.time.voluntary_context_switches", 999, 999));
@@ -223,16 +270,23 @@ static void t_shipped_thresholds(void **state)
 	assert_false(rules_threshold_ok(r, "perf-c2c.HITM.total", 2999, 2000));
 	assert_false(rules_threshold_ok(r, "perf-c2c.HITM.total", 9000, 1499));
 	assert_true(rules_threshold_ok(r, "perf-c2c.HITM.total", 9000, 1500));
+	/* a Float key (2.00): only the max rule */
+	assert_true(rules_threshold_ok(r, "perf-profile.x", 5, 0));
+	assert_false(rules_threshold_ok(r, "perf-profile.x", 0.9, 0.8));
 }
 
+/* The fallbacks of lib/stats.rb reasonable_perf_change?. */
 static void t_shipped_fallbacks(void **state)
 {
 	const struct rules *r = load_shipped(*state);
 
-	/* iostat*: max > 1 */
-	assert_false(rules_threshold_ok(r, "iostat.sda.r/s", 1, 0.9));
-	assert_true(rules_threshold_ok(r, "iostat.sda.r/s", 1.5, 0.1));
-	/* proc-vmstat* and *meminfo*: max > 1000 */
+	/* ^iostat: max > 1 */
+	assert_false(rules_threshold_ok(r, "iostat.sda.foo", 1, 0.9));
+	assert_true(rules_threshold_ok(r, "iostat.sda.foo", 1.5, 0.1));
+	/* ^slabinfo, ^buddyinfo, ^pagetypeinfo: delta > 100 */
+	assert_false(rules_threshold_ok(r, "slabinfo.x", 1e6, 100));
+	assert_true(rules_threshold_ok(r, "buddyinfo.x", 0, 101));
+	/* ^proc-vmstat and meminfo anywhere: max > 1000 */
 	assert_false(rules_threshold_ok(r, "proc-vmstat.pgfault", 1000, 900));
 	assert_true(rules_threshold_ok(r, "proc-vmstat.pgfault", 1001, 1));
 	assert_false(rules_threshold_ok(r, "meminfo.Active", 1000, 900));
@@ -240,7 +294,13 @@ static void t_shipped_fallbacks(void **state)
 					900));
 	assert_true(rules_threshold_ok(r, "numa-meminfo.node0.Active", 1001,
 				       1));
-	/* softirqs*: max > 10000 (interrupts.* meets its threshold first) */
+	/* ^lock_stat: delta > 1000 with 'time' in the name, else 10000 */
+	assert_false(rules_threshold_ok(r, "lock_stat.a.waittime-max", 1e9,
+					1000));
+	assert_true(rules_threshold_ok(r, "lock_stat.a.waittime-max", 0, 1001));
+	assert_false(rules_threshold_ok(r, "lock_stat.a.bounces", 1e9, 10000));
+	assert_true(rules_threshold_ok(r, "lock_stat.a.bounces", 0, 10001));
+	/* ^softirqs: max > 10000 (interrupts.* meets its threshold first) */
 	assert_false(rules_threshold_ok(r, "softirqs.CPU0.RCU", 10000, 9000));
 	assert_true(rules_threshold_ok(r, "softirqs.CPU0.RCU", 10001, 1));
 	/* no threshold and no fallback: always large enough */
@@ -265,29 +325,31 @@ static void t_shipped_format_defaults(void **state)
 
 /* ---- matching ---- */
 
-/* Patterns are anchored as a group: 'a|b' is ^(a|b)$, not ^a|b$. */
+/* /^PATTERN$/ as Ruby builds it: 'a|b' is (^a)|(b$), not ^(a|b)$. */
 static void t_whole_name_alternation(void **state)
 {
-	const struct rules *r = load_text(*state, "perf:\n  - 'foo|bar'\n");
+	const struct rules *r = load_text(*state,
+		"thresholds:\n  - { match: 'foo|bar', value: 10 }\n");
 
-	assert_true(rules_is_perf(r, "foo", NULL));
-	assert_true(rules_is_perf(r, "bar", NULL));
-	assert_false(rules_is_perf(r, "foox", NULL));
-	assert_false(rules_is_perf(r, "xbar", NULL));
-	assert_false(rules_is_perf(r, "foo.bar", NULL));
+	assert_false(rules_threshold_ok(r, "foo", 1, 1));
+	assert_false(rules_threshold_ok(r, "bar", 1, 1));
+	assert_false(rules_threshold_ok(r, "foox", 1, 1));
+	assert_false(rules_threshold_ok(r, "xbar", 1, 1));
+	assert_true(rules_threshold_ok(r, "xfoo", 1, 1));
 }
 
-/* An empty file section is allowed; no list means no match. */
+/* An empty list is allowed; no list means no match. */
 static void t_empty_lists(void **state)
 {
 	const struct rules *r = load_text(*state, "failure: []\n");
 
 	assert_false(rules_is_failure(r, "dmesg.foo"));
-	assert_false(rules_is_perf(r, "perf-stat.x", NULL));
+	assert_false(rules_is_perf(r, "perf-stat.x"));
 	assert_false(rules_is_absolute(r, "x%"));
-	assert_false(rules_skips_ratio(r, "perf-profile.x"));
+	assert_true(rules_is_reportable(r, "interrupts.x"));
 	assert_true(rules_threshold_ok(r, "interrupts.x", 0, 0));
 	assert_int_equal(rules_direction(r, "x.throughput"), 0);
+	assert_int_equal(rules_perf_profile(r), 0);
 }
 
 /* Entries are tried in order: the first matching threshold decides. */
@@ -310,7 +372,7 @@ static void t_threshold_before_fallback(void **state)
 		"thresholds:\n"
 		"  - { match: 'interrupts\\..*', value: 100 }\n"
 		"fallbacks:\n"
-		"  - { match: '(interrupts|softirqs).*', value: 10000 }\n");
+		"  - { match: '^interrupts|^softirqs', max_above: 10000 }\n");
 
 	/* the fallback alone would drop max 5000; the threshold keeps it */
 	assert_true(rules_threshold_ok(r, "interrupts.CPU0.LOC", 5000, 4800));
@@ -322,23 +384,44 @@ static void t_threshold_before_fallback(void **state)
 	assert_false(rules_threshold_ok(r, "softirqs.NET_RX", 10000, 5000));
 }
 
-/* A whole-number threshold adds the delta rule; "100.0" or 99.5 do not. */
+/*
+ * A whole-number threshold adds the delta rule with Ruby's Integer
+ * division (v / 2: 15 / 2 is 7); "100.0" or 99.5 do not.
+ */
 static void t_threshold_integer_or_not(void **state)
 {
 	const struct rules *r = load_text(*state,
 		"thresholds:\n"
 		"  - { match: 'int', value: 100 }\n"
+		"  - { match: 'odd', value: 15 }\n"
 		"  - { match: 'dec', value: 100.0 }\n"
 		"  - { match: 'half', value: 99.5 }\n");
 
 	assert_false(rules_threshold_ok(r, "int", 140, 40));
 	assert_true(rules_threshold_ok(r, "int", 150, 50));
 	assert_false(rules_threshold_ok(r, "int", 99, 99));
+	assert_true(rules_threshold_ok(r, "odd", 20, 7));
+	assert_false(rules_threshold_ok(r, "odd", 20, 6.9));
 	assert_true(rules_threshold_ok(r, "dec", 140, 40));
 	assert_true(rules_threshold_ok(r, "dec", 100, 0));
 	assert_false(rules_threshold_ok(r, "dec", 99.9, 99));
 	assert_true(rules_threshold_ok(r, "half", 99.5, 0));
 	assert_false(rules_threshold_ok(r, "half", 99.4, 99));
+}
+
+/* Fallbacks bound either the max or the delta, strictly. */
+static void t_fallback_kinds(void **state)
+{
+	const struct rules *r = load_text(*state,
+		"fallbacks:\n"
+		"  - { match: '^m', max_above: 10 }\n"
+		"  - { match: '^d', delta_above: 10 }\n");
+
+	assert_false(rules_threshold_ok(r, "m.x", 10, 100));
+	assert_true(rules_threshold_ok(r, "m.x", 11, 0));
+	assert_false(rules_threshold_ok(r, "d.x", 1000, 10));
+	assert_true(rules_threshold_ok(r, "d.x", 0, 11));
+	assert_true(rules_threshold_ok(r, "x.m", 0, 0));
 }
 
 static void t_direction_values(void **state)
@@ -352,6 +435,26 @@ static void t_direction_values(void **state)
 	assert_int_equal(rules_direction(r, "up.x"), 1);
 	assert_int_equal(rules_direction(r, "down.x"), -1);
 	assert_int_equal(rules_direction(r, "other"), 1);
+}
+
+/* An era file names a base and replaces whole keys of it. */
+static void t_base_file(void **state)
+{
+	struct fixture *f = *state;
+	char *base = path_join(f->dir, "base.yaml");
+	const struct rules *r;
+
+	tu_write(base, "absolute: ['^perf-profile', '%$']\n"
+		 "perf_prefixes: [perf-stat.]\nformat:\n  change_sign: false\n",
+		 0600);
+	r = load_text(f, "base: base.yaml\nabsolute: ['^latency_stats\\.']\n"
+		      "format:\n  zero_as_int: true\n");
+	assert_true(rules_is_absolute(r, "latency_stats.max"));
+	assert_false(rules_is_absolute(r, "fio.latency_20us%"));
+	assert_true(rules_is_perf(r, "perf-stat.x"));
+	assert_int_equal(rules_format(r)->zero_as_int, 1);
+	assert_int_equal(rules_format(r)->change_sign, 0);
+	free(base);
 }
 
 /* ---- the 'format' mapping ---- */
@@ -405,7 +508,7 @@ static void t_format_partial(void **state)
 static void t_err_unknown_key(void **state)
 {
 	check_error(*state,
-		    "perf:\n  - 'perf-stat\\..*'\nbogus: [x]\n", 3,
+		    "perf_prefixes:\n  - 'perf-stat.'\nbogus: [x]\n", 3,
 		    "unknown key 'bogus'");
 }
 
@@ -435,7 +538,7 @@ static void t_err_format_values(void **state)
 static void t_err_bad_regex(void **state)
 {
 	check_error(*state,
-		    "perf:\n  - 'perf-stat\\..*'\n  - 'foo(['\n", 3,
+		    "stat_denylist:\n  - 'perf-stat\\..*'\n  - 'foo(['\n", 3,
 		    "bad pattern 'foo(['");
 	check_error(*state,
 		    "thresholds:\n  - { match: 'a' , value: 1 }\n"
@@ -447,15 +550,16 @@ static void t_err_entry_shape(void **state)
 {
 	/* no value */
 	check_error(*state, "thresholds:\n  - { match: 'a' }\n", 2,
-		    "'thresholds' entries are { match: REGEX, value: NUMBER }");
+		    "'thresholds' entries are { match: PATTERN, value: NUMBER }");
 	/* an extra key */
 	check_error(*state,
-		    "fallbacks:\n  - { match: 'a', value: 1 }\n"
-		    "  - { match: 'b', value: 1, why: x }\n", 3,
-		    "'fallbacks' entries are { match: REGEX, value: NUMBER }");
-	/* a list instead of a string or a mapping */
-	check_error(*state, "perf:\n  - [a, b]\n", 2,
-		    "'perf' entries are { match: REGEX, value: NUMBER }");
+		    "fallbacks:\n  - { match: 'a', max_above: 1 }\n"
+		    "  - { match: 'b', max_above: 1, why: x }\n", 3,
+		    "'fallbacks' entries are { match: PATTERN, "
+		    "max_above|delta_above: NUMBER }");
+	/* a list instead of a string */
+	check_error(*state, "failure:\n  - [a, b]\n", 2,
+		    "'failure' entries are strings");
 	/* value is not a number */
 	check_error(*state, "thresholds:\n  - { match: 'a', value: ten }\n",
 		    2, "'value' must be a number");
@@ -470,8 +574,8 @@ static void t_err_entry_shape(void **state)
  */
 static void t_err_empty_entry(void **state)
 {
-	check_error(*state, "perf:\n  - a\n  -\n  - b\n", 3,
-		    "'perf' entries are { match: REGEX, value: NUMBER }");
+	check_error(*state, "failure:\n  - a\n  -\n  - b\n", 3,
+		    "'failure' entries are strings");
 }
 
 static void t_err_list_not_list(void **state)
@@ -514,7 +618,7 @@ static void t_err_bad_yaml(void **state)
 	struct fixture *f = *state;
 	struct pb_err err = { 0, "" };
 
-	tu_write(f->path, "perf: [a\n", 0600);
+	tu_write(f->path, "failure: [a\n", 0600);
 	assert_int_equal(rules_load(&f->r, f->path, &err), -1);
 	assert_null(f->r);
 	assert_int_equal(err.code, EX_CONFIG);
@@ -539,10 +643,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(t_shipped_loads),
 		T(t_shipped_failure),
+		T(t_shipped_reportable),
 		T(t_shipped_perf),
-		T(t_perf_testcase_prefix),
 		T(t_shipped_absolute),
-		T(t_shipped_skip_ratio),
+		T(t_shipped_families),
 		T(t_shipped_direction),
 		T(t_shipped_thresholds),
 		T(t_shipped_fallbacks),
@@ -552,7 +656,9 @@ int main(void)
 		T(t_first_threshold_wins),
 		T(t_threshold_before_fallback),
 		T(t_threshold_integer_or_not),
+		T(t_fallback_kinds),
 		T(t_direction_values),
+		T(t_base_file),
 		T(t_format_mapping),
 		T(t_format_partial),
 		T(t_err_unknown_key),

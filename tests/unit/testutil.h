@@ -231,13 +231,13 @@ static inline void tu_parse_root(struct result_root *rr, const char *json)
 /* Parse 'base' and 'head' into 'root' and compare them into 'c', or fail. */
 static inline void tu_compare(struct comparison *c, struct result_root *root,
 			      const char *base, const char *head,
-			      const struct rules *r, const char *testcase)
+			      const struct rules *r)
 {
 	struct pb_err err = { 0, "" };
 
 	tu_parse_root(&root[BASE], base);
 	tu_parse_root(&root[HEAD], head);
-	if (compare_roots(c, &root[BASE], &root[HEAD], r, testcase, &err))
+	if (compare_roots(c, &root[BASE], &root[HEAD], r, &err))
 		fail_msg("compare_roots: %s", err.msg);
 }
 
