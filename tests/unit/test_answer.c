@@ -412,7 +412,7 @@ static void t_queue_routes_back(void **state)
 	thread_report_release(&tr);
 }
 
-/* References: the last 19 of theirs plus their own id, 20 in all. */
+/* References: their first, their last 18 and their own id, 20 in all. */
 static void t_references_capped(void **state)
 {
 	struct fx *f = *state;
@@ -426,7 +426,8 @@ static void t_references_capped(void **state)
 	for (i = 0; i < 25; i++)
 		sb_addf(&raw, " <ref-%02d@example.test>", i);
 	sb_adds(&raw, "\n\nhelp\n");
-	for (i = 6; i < 25; i++)
+	sb_adds(&want, "<ref-00@example.test> ");
+	for (i = 7; i < 25; i++)
 		sb_addf(&want, "<ref-%02d@example.test> ", i);
 	sb_adds(&want, "<mine@example.test>");
 	parse(f, sb_str(&raw));
