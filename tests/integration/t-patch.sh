@@ -132,7 +132,27 @@ check "follow-up copies bob" sh -c "grep '^header Cc:' '$W/fu.check' | grep -q b
 check "follow-up names the report" grep -q "^header X-Perfbot-Report: pt-1$" "$W/fu.check"
 check "follow-up has a verdict" grep -q "^Verdict: " "$W/fu.body"
 
-# 4. at the end: patch, report, request, ack and follow-up are one thread
+# a client that sends In-Reply-To alone: the follow-up still finds the
+# report (its Cc and report header), as the poll did
+{
+	printf 'From: Dev <alice@example.test>\nTo: perfbot@example.test\n'
+	printf 'Subject: Re: %s\nMessage-ID: <rq-patch-2@example.test>\n' "$psubj"
+	printf 'In-Reply-To: <%s>\n\nretest 2x\n' "$rmid"
+} >"$W/rq2"
+curl -s --mail-from alice@example.test --mail-rcpt perfbot@example.test \
+	-T "$W/rq2" "smtp://127.0.0.1:$SMTP_PORT"
+sleep 1
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
+check "second retest done" [ "$(sql "SELECT count(*) FROM retests WHERE status = 'done'")" = 2 ]
+set -- $(search alice In-Reply-To rq-patch-2@example.test)
+fetch_matching alice "$W/fu2.eml" "^Verdict:" "$@"
+"$MAILCHECK" "$W/fu2.eml" 2>"$W/fu2.body" | tr "\t" " " >"$W/fu2.check"
+check "follow-up to In-Reply-To alone names the report" grep -q "^header X-Perfbot-Report: pt-1$" "$W/fu2.check"
+check "and copies bob" sh -c "grep '^header Cc:' '$W/fu2.check' | grep -q bob@example.test"
+
+# 4. at the end: the patch, the report, the request and the answers are
+# one thread (the second request went to the bot only)
 thr=$(threads)
-check "one thread of five mails, the patch at its root ($thr)" \
-	[ "$thr" = "1 5 $patch_uid" ]
+check "one thread of seven mails, the patch at its root ($thr)" \
+	[ "$thr" = "1 7 $patch_uid" ]
