@@ -28,6 +28,7 @@
 #include "perfbot/mail.h"
 #include "perfbot/manifest.h"
 #include "perfbot/report.h"
+#include "perfbot/reply.h"
 #include "perfbot/reportmail.h"
 
 #include "testutil.h"
@@ -805,6 +806,53 @@ static void t_patch_link_built(void **state)
 			       "/kernel/git/next/linux-next.git master\n"));
 }
 
+/*
+ * What a mail client reads back: a long non-ASCII patch subject encoded
+ * and folded by GMime decodes to "Re: " + the subject, and the threading
+ * headers parse to the patch's ids.
+ */
+static void t_patch_mail_roundtrip(void **state)
+{
+	static const char subj[] = "[PATCH v3 07/12] f2fs: größere Blöcke "
+		"für die Überprüfung der Prüfsummen bei sehr langen Dateien "
+		"verwenden";
+	struct fx *f = *state;
+	struct strbuf man = STRBUF_INIT, msg = STRBUF_INIT;
+	char *sender = NULL, *rcpts = NULL;
+	const char *p, *line;
+	struct reply r;
+
+	sb_addf(&man, SEED_MANIFEST "patch:\n  message_id: <p7@x.example>\n"
+		"  subject: \"%s\"\n  references: [<p0@x.example>]\n", subj);
+	seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json", NULL,
+		  sb_str(&man));
+	assert_int_equal(build(f, NULL, T0), 0);
+	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
+				     &f->err), 0);
+	/* encoded words on folded lines, none longer than 998 */
+	assert_non_null(strstr(sb_str(&msg), "\nSubject: Re: [PATCH v3 07/12] "
+			       "f2fs:\n =?UTF-8?B?"));
+	for (line = sb_str(&msg); (p = strchr(line, '\n')); line = p + 1) {
+		assert_true(p - line <= 998);
+		if (!strncmp(line, "\n", 1))
+			break;
+	}
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(reply_parse(msg.buf, msg.len, NULL, &r, &f->err), 0);
+	assert_non_null(r.subject);
+	assert_memory_equal(r.subject, "Re: ", 4);
+	assert_string_equal(r.subject + 4, subj);
+	assert_string_equal(r.in_reply_to, "p7@x.example");
+	assert_int_equal(r.nrefs, 2);
+	assert_string_equal(r.references[0], "p0@x.example");
+	assert_string_equal(r.references[1], "p7@x.example");
+	reply_release(&r);
+	sb_release(&man);
+	sb_release(&msg);
+	free(sender);
+	free(rcpts);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -829,6 +877,7 @@ int main(void)
 		T(t_patch_report),
 		T(t_patch_variants),
 		T(t_patch_link_built),
+		T(t_patch_mail_roundtrip),
 	};
 #undef T
 
