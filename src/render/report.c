@@ -399,11 +399,13 @@ static char *url_with_id(const char *tmpl, const char *id, int escape)
 	if (!p)
 		return strdup(tmpl);
 	rc = sb_add(&sb, tmpl, (size_t)(p - tmpl));
-	for (; !rc && *id; id++)
-		rc = isalnum((unsigned char)*id) || (escape ? strchr(keep, *id)
-						    != NULL : 1) ?
-			sb_addc(&sb, *id) :
+	for (; !rc && *id; id++) {
+		int plain = !escape || isalnum((unsigned char)*id) ||
+			    strchr(keep, *id);
+
+		rc = plain ? sb_addc(&sb, *id) :
 			sb_addf(&sb, "%%%02X", (unsigned char)*id);
+	}
 	if (rc || sb_adds(&sb, p + strlen("{message_id}"))) {
 		sb_release(&sb);
 		return NULL;
