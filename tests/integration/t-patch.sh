@@ -2,14 +2,16 @@
 # author's mailbox first; the report answers it (Re: its subject,
 # In-Reply-To its Message-ID, References its thread) to the author and the
 # patch's Cc; the author answers the report with "retest 2x"; the
-# acknowledgement and the follow-up stay in that thread. Dovecot's own
-# THREAD=REFERENCES must see the five mails as one thread.
+# acknowledgement and the follow-up stay in that thread. The server's own
+# threading must see the report under the patch, then five mails in one
+# thread.
 
-# The server's threading of alice's mailbox (THREAD=REFERENCES, RFC 5256)
-# as "TOP-LEVEL-THREADS MAILS FIRST-UID".
+# The server's threading (THREAD=REFS: by References and In-Reply-To only,
+# never by subject) of the mails of this test in alice's mailbox that
+# match the search keys $1, as "TOP-LEVEL-THREADS MAILS FIRST-UID".
 threads() {
-	imap alice "" -X 'UID THREAD REFERENCES UTF-8 ALL' | tr -d '\r' |
-		sed -n 's/^\* THREAD //p' | awk '{
+	imap alice "" -X "UID THREAD REFS UTF-8 SUBJECT \"[PATCH v2 2/3]\" $1" |
+		tr -d '\r' | sed -n 's/^\* THREAD //p' | awk '{
 		for (i = 1; i <= length($0); i++) {
 			c = substr($0, i, 1)
 			if (c == "(" && depth++ == 0) top++
@@ -88,7 +90,7 @@ check "body: patch link built from the archive pattern" \
 check "body: patch subject" grep -qF "patch subject: $psubj" "$W/report.body"
 check "body: no tree line" sh -c "! grep -q '^https://git.kernel.org/.*linux.git master$' '$W/report.body'"
 patch_uid=$(search alice Message-ID 20180130-2-dev@example.test)
-thr=$(threads)
+thr=$(threads ALL)
 check "the server threads the report under the patch ($thr)" \
 	[ "$thr" = "1 2 $patch_uid" ]
 check "bob got the report too" [ "$(count bob In-Reply-To 20180130-2-dev@example.test)" = 1 ]
@@ -151,8 +153,9 @@ fetch_matching alice "$W/fu2.eml" "^Verdict:" "$@"
 check "follow-up to In-Reply-To alone names the report" grep -q "^header X-Perfbot-Report: pt-1$" "$W/fu2.check"
 check "and copies bob" sh -c "grep '^header Cc:' '$W/fu2.check' | grep -q bob@example.test"
 
-# 4. at the end: the patch, the report, the request and the answers are
-# one thread (the second request went to the bot only)
-thr=$(threads)
-check "one thread of seven mails, the patch at its root ($thr)" \
-	[ "$thr" = "1 7 $patch_uid" ]
+# 4. at the end: the patch, the report, the request, the ack and the
+# follow-up are one thread (the second request went to the bot only, so
+# its answers hang under it)
+thr=$(threads "NOT HEADER In-Reply-To rq-patch-2@example.test")
+check "one thread of five mails, the patch at its root ($thr)" \
+	[ "$thr" = "1 5 $patch_uid" ]
