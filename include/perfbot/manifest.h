@@ -13,6 +13,8 @@
  * a commit that is not 7-40 hex digits, or a missing result root are
  * EX_DATAERR naming the key and line. Relative result_root, metrics and
  * kconfig_file paths are resolved against the manifest's directory.
+ * 'patch' is checked strictly: Message-IDs of the form left@right, http(s)
+ * URLs, one-line texts without control characters, lists of strings.
  */
 
 #define MANIFEST_MAX_BYTES (256 << 10)
@@ -27,6 +29,21 @@ struct manifest_side {
 	char *result_root;
 };
 
+/*
+ * The posted patch a report answers (manifest key 'patch'): the report
+ * is then a reply to that mail. Ids are kept without angle brackets.
+ */
+struct manifest_patch {
+	char *message_id;	/* NULL: the manifest has no 'patch' */
+	const char *subject;
+	const char *link;	/* the patch in an archive, or NULL */
+	const char *url;	/* the branch it was applied on, or NULL */
+	const char *base;	/* "URL BRANCH" it was applied to, or NULL */
+	json_t *references;	/* its References ids, a list (maybe empty) */
+	json_t *to;		/* its To and Cc, lists or NULL */
+	json_t *cc;
+};
+
 struct manifest {
 	struct ydoc doc;
 	const char *id;		/* NULL: derived from commits and job */
@@ -37,6 +54,7 @@ struct manifest {
 	const char *materials_url;
 	char *metrics;		/* a metric rules file of its own, or NULL */
 	char *kconfig_file;	/* attached to the mail, or NULL */
+	struct manifest_patch patch;
 };
 
 int manifest_load(struct manifest *m, const char *path, struct pb_err *err);

@@ -19,6 +19,12 @@
  * templates/subject.txt for the subject). The template context is kept
  * so that the JSON a template author previews with is exactly the one
  * used ('perfbot report MANIFEST --context').
+ *
+ * A manifest with 'patch' makes the report a reply to that patch mail:
+ * Subject "Re: " + its subject, In-Reply-To its Message-ID, References its
+ * thread, its To and Cc copied (recipients.max_cc of them at most), and
+ * 'patch' in the context (link built from identity.patch_archive_url when
+ * the manifest gives none).
  */
 
 struct report_opts {
@@ -36,6 +42,8 @@ struct report {
 	json_t *to;		/* arrays of address strings */
 	json_t *cc;
 	char *subject;		/* one line, no control characters */
+	char *in_reply_to;	/* "<id>" of the patch it answers, or NULL */
+	char *references;	/* the patch's thread, or NULL */
 	char *body;
 	char *job_yaml;		/* the head's job.yaml text, for attaching */
 	char *kconfig_file;	/* or NULL */

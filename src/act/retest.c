@@ -44,8 +44,9 @@ static char *thread_json(const struct reply *r, const struct report_inputs *in)
 
 	for (i = 0; i < r->nrefs; i++)
 		json_array_append_new(refs, json_string(r->references[i]));
-	o = json_pack("{s:s, s:o, s:s, s:s, s:s?, s:s, s:f}", "message_id",
-		      r->message_id, "references", refs, "subject",
+	o = json_pack("{s:s, s:s?, s:o, s:s, s:s, s:s?, s:s, s:f}",
+		      "message_id", r->message_id, "in_reply_to",
+		      r->in_reply_to, "references", refs, "subject",
 		      r->subject ? r->subject : "", "from", r->from_addr,
 		      "from_name", r->from_name, "metric", h ? h->name : "",
 		      "reported_change", h ? h->change : 0.0);
@@ -238,6 +239,8 @@ static int asker_load(struct asker *a, const char *thread)
 							"from"));
 	a->r.from_name = (char *)json_string_value(json_object_get(a->t,
 							"from_name"));
+	a->r.in_reply_to = (char *)json_string_value(json_object_get(a->t,
+							"in_reply_to"));
 	refs = json_object_get(a->t, "references");
 	json_array_foreach(refs, i, v)
 		if (i < REPLY_MAX_REFS)
@@ -311,14 +314,19 @@ static int close_retest(struct state *st, const struct config *cfg,
 	return rc;
 }
 
-/* The report's thread facts (its recipients for the Cc). */
+/*
+ * The report's thread facts (its recipients for the Cc), found as the
+ * poll found them: In-Reply-To, then References, the closest first.
+ */
 static void thread_of(struct state *st, const struct asker *a,
 		      struct thread_report *tr)
 {
-	const char *ids[REPLY_MAX_REFS];
+	const char *ids[REPLY_MAX_REFS + 1];
 	size_t i, n = 0;
 	int found = 0;
 
+	if (a->r.in_reply_to)
+		ids[n++] = a->r.in_reply_to;
 	for (i = a->r.nrefs; i > 0; i--)
 		ids[n++] = a->r.references[i - 1];
 	if (state_route(st, ids, n, tr, &found, NULL) || !found)

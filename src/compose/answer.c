@@ -11,7 +11,6 @@
 #include "perfbot/strmap.h"
 
 #define DEFAULT_MAX_CC 10
-#define MAX_REFERENCES 20
 #define DEFAULT_FROM "perfbot <perfbot@localhost>"
 
 int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
@@ -65,17 +64,49 @@ char *answer_subject(const char *subject)
 	return sb_detach(&sb, NULL);
 }
 
-/* References: theirs (the last ones, capped) and their Message-ID. */
+static int picked(const char *const *sel, size_t n, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(sel[i], id))
+			return 1;
+	return 0;
+}
+
+char *thread_references(const char *const *refs, size_t n, const char *id)
+{
+	const char *sel[THREAD_MAX_REFS];
+	size_t k = 0, i, bytes = strlen(id) + 2, first = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	sel[k++] = id;	/* picked newest first, written in reverse */
+	if (n && strcmp(refs[0], id)) {
+		first = 1;
+		bytes += strlen(refs[0]) + 3;
+	}
+	for (i = n; i > first && k + first < THREAD_MAX_REFS; i--) {
+		const char *r = refs[i - 1];
+
+		if (picked(sel, k, r) || (first && !strcmp(r, refs[0])))
+			continue;
+		if (bytes + strlen(r) + 3 > THREAD_MAX_REFS_BYTES)
+			break;
+		bytes += strlen(r) + 3;
+		sel[k++] = r;
+	}
+	if (first)
+		sb_addf(&sb, "<%s>", refs[0]);
+	while (k--)
+		sb_addf(&sb, "%s<%s>", sb.len ? " " : "", sel[k]);
+	return sb_detach(&sb, NULL);
+}
+
+/* References: theirs (the root and the closest) and their Message-ID. */
 static char *references(const struct reply *r)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t i = r->nrefs > MAX_REFERENCES - 1 ?
-		r->nrefs - (MAX_REFERENCES - 1) : 0;
-
-	for (; i < r->nrefs; i++)
-		sb_addf(&sb, "%s<%s>", sb.len ? " " : "", r->references[i]);
-	sb_addf(&sb, "%s<%s>", sb.len ? " " : "", r->message_id);
-	return sb_detach(&sb, NULL);
+	return thread_references((const char *const *)r->references,
+				 r->nrefs, r->message_id);
 }
 
 static json_t *addressees(const struct reply *r)

@@ -19,6 +19,7 @@ int report_mail(const struct report *r, const struct config *cfg,
 		.from = r->from, .to = r->to, .cc = r->cc,
 		.subject = r->subject, .body = r->body,
 		.message_id = r->message_id, .date = r->date,
+		.in_reply_to = r->in_reply_to, .references = r->references,
 		.auto_submitted = "auto-generated", .report_id = r->id,
 		.att = att,
 	};

@@ -20,6 +20,7 @@ static const struct key schema[] = {
 	{ "identity.name", K_STR, 0, 0 },
 	{ "identity.message_id_domain", K_STR, 0, 0 },
 	{ "identity.archive_url", K_STR, 0, 0 },
+	{ "identity.patch_archive_url", K_STR, 0, 0 },
 	{ "identity.reported_by", K_STR, 0, 0 },
 	{ "smtp", K_MAP, 0, 0 },
 	{ "smtp.url", K_STR, 0, 0 },

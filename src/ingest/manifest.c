@@ -8,7 +8,7 @@
 
 static const char *const top_keys[] = {
 	"id", "base", "head", "to", "cc", "notes", "materials_url",
-	"metrics", "kconfig_file",
+	"metrics", "kconfig_file", "patch",
 };
 static const char *const side_keys[] = {
 	"commit", "subject", "author", "repo", "branch", "tree",
@@ -40,7 +40,8 @@ static int check_keys(const struct ydoc *doc, json_t *map,
 				       where, k);
 		if (!json_is_string(v) && strcmp(k, "to") &&
 		    strcmp(k, "cc") && strcmp(k, "notes") &&
-		    strcmp(k, "base") && strcmp(k, "head"))
+		    strcmp(k, "base") && strcmp(k, "head") &&
+		    strcmp(k, "patch"))
 			return pb_fail(err, EX_DATAERR,
 				       "%s:%d: '%s%s' must be a string",
 				       doc->name, ydoc_key_line(doc, map, k),
@@ -126,6 +127,191 @@ static int string_list(struct manifest *m, const char *key, json_t **out,
 	return 0;
 }
 
+/* ---- patch: the posted patch a report answers ---- */
+
+#define PATCH_MAX_TEXT 2000	/* bytes of a subject, URL or base */
+#define PATCH_MAX_ID 250	/* bytes of a Message-ID */
+
+static const char *const patch_keys[] = {
+	"message_id", "subject", "link", "url", "base", "references", "to",
+	"cc",
+};
+
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* atext (RFC 5322) and '.', the characters of a dot-atom. */
+static int id_char(char c)
+{
+	return isalnum((unsigned char)c) || (c && strchr("!#$%&'*+-/=?^_`{|}~.",
+							  c));
+}
+
+/*
+ * A Message-ID "<left@right>" or "left@right": both sides dot-atoms
+ * (RFC 5322 msg-id without the obsolete forms); a copy without the angle
+ * brackets, or NULL.
+ */
+static char *msgid_strip(const char *s)
+{
+	size_t n = strlen(s), i, at = 0, ats = 0;
+
+	if (n >= 2 && s[0] == '<' && s[n - 1] == '>') {
+		s++;
+		n -= 2;
+	}
+	if (!n || n > PATCH_MAX_ID)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (s[i] == '@') {
+			at = i;
+			ats++;
+		} else if (!id_char(s[i])) {
+			return NULL;
+		}
+	}
+	if (ats != 1 || at == 0 || at == n - 1)
+		return NULL;
+	return strndup(s, n);
+}
+
+static int is_http_url(const char *s)
+{
+	const char *p;
+
+	if (strncmp(s, "http://", 7) && strncmp(s, "https://", 8))
+		return 0;
+	p = s + (s[4] == 's' ? 8 : 7);
+	if (!*p || *p == '/')
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s <= 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int patch_fail(const struct manifest *m, const json_t *map,
+		      const char *key, const char *why, struct pb_err *err)
+{
+	return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.%s' %s", m->doc.name,
+		       ydoc_key_line(&m->doc, map, key), key, why);
+}
+
+/* A list of strings, each one line; Message-IDs when 'ids'. */
+static int patch_list(struct manifest *m, json_t *map, const char *key,
+		      int ids, json_t **out, struct pb_err *err)
+{
+	json_t *l = json_object_get(map, key), *v;
+	size_t i;
+	char *id;
+
+	*out = ids ? json_array() : NULL;
+	if (ids && !*out)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (!l)
+		return 0;
+	if (!json_is_array(l))
+		return patch_fail(m, map, key, "must be a list", err);
+	json_array_foreach(l, i, v) {
+		const char *s = json_string_value(v);
+		int line = ydoc_item_line(&m->doc, l, i);
+
+		if (!s || has_control(s) || strlen(s) > PATCH_MAX_TEXT || !*s)
+			return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.%s' "
+				       "must hold one-line strings",
+				       m->doc.name, line, key);
+		if (!ids)
+			continue;
+		if (!(id = msgid_strip(s)))
+			return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.%s': "
+				       "'%.80s' is not a Message-ID "
+				       "(<left@right>)", m->doc.name, line,
+				       key, s);
+		json_array_append_new(*out, json_string(id));
+		free(id);
+	}
+	if (!ids)
+		*out = l;
+	return 0;
+}
+
+/* A one-line text; an http(s) URL when 'url'. */
+static int patch_text(struct manifest *m, json_t *map, const char *key,
+		      int url, const char **out, struct pb_err *err)
+{
+	*out = json_string_value(json_object_get(map, key));
+	if (!*out)
+		return 0;
+	if (!**out || has_control(*out) || strlen(*out) > PATCH_MAX_TEXT)
+		return patch_fail(m, map, key, "must be one line of text, "
+				  "without control characters", err);
+	if (url && !is_http_url(*out))
+		return patch_fail(m, map, key, "must be an http(s) URL "
+				  "without blanks", err);
+	return 0;
+}
+
+static int patch_keys_ok(struct manifest *m, json_t *map, struct pb_err *err)
+{
+	const size_t n = sizeof(patch_keys) / sizeof(patch_keys[0]);
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(map, k, v) {
+		int list = !strcmp(k, "references") || !strcmp(k, "to") ||
+			   !strcmp(k, "cc");
+
+		if (!known(k, patch_keys, n))
+			return pb_fail(err, EX_DATAERR, "%s:%d: unknown key "
+				       "'patch.%.64s'", m->doc.name,
+				       ydoc_key_line(&m->doc, map, k), k);
+		if (!list && !json_is_string(v))
+			return patch_fail(m, map, k, "must be a string", err);
+	}
+	return 0;
+}
+
+static int load_patch(struct manifest *m, struct pb_err *err)
+{
+	json_t *map = json_object_get(m->doc.root, "patch");
+	struct manifest_patch *p = &m->patch;
+	const char *id;
+
+	if (!map)
+		return 0;
+	if (!json_is_object(map))
+		return pb_fail(err, EX_DATAERR, "%s:%d: 'patch' must be a "
+			       "mapping with message_id and subject",
+			       m->doc.name, ydoc_key_line(&m->doc, m->doc.root,
+							  "patch"));
+	if (patch_keys_ok(m, map, err))
+		return -1;
+	id = json_string_value(json_object_get(map, "message_id"));
+	if (!id)
+		return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.message_id' is "
+			       "missing", m->doc.name, ydoc_line(&m->doc, map));
+	if (!(p->message_id = msgid_strip(id)))
+		return patch_fail(m, map, "message_id", "is not a Message-ID "
+				  "(<left@right>)", err);
+	if (patch_text(m, map, "subject", 0, &p->subject, err) ||
+	    patch_text(m, map, "link", 1, &p->link, err) ||
+	    patch_text(m, map, "url", 1, &p->url, err) ||
+	    patch_text(m, map, "base", 0, &p->base, err) ||
+	    patch_list(m, map, "references", 1, &p->references, err) ||
+	    patch_list(m, map, "to", 0, &p->to, err) ||
+	    patch_list(m, map, "cc", 0, &p->cc, err))
+		return -1;
+	if (!p->subject)
+		return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.subject' is "
+			       "missing", m->doc.name, ydoc_line(&m->doc, map));
+	return 0;
+}
+
 static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
 {
 	json_t *root = m->doc.root;
@@ -134,12 +320,13 @@ static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
 	if (!json_is_object(root))
 		return pb_fail(err, EX_DATAERR, "%s: not a mapping",
 			       m->doc.name);
-	if (check_keys(&m->doc, root, top_keys, 9, "", err) ||
+	if (check_keys(&m->doc, root, top_keys, 10, "", err) ||
 	    load_side(m, "base", dir, &m->base, err) ||
 	    load_side(m, "head", dir, &m->head, err) ||
 	    string_list(m, "to", &m->to, err) ||
 	    string_list(m, "cc", &m->cc, err) ||
-	    string_list(m, "notes", &m->notes, err))
+	    string_list(m, "notes", &m->notes, err) ||
+	    load_patch(m, err))
 		return -1;
 	m->id = json_string_value(json_object_get(root, "id"));
 	m->materials_url = json_string_value(json_object_get(root,
@@ -189,6 +376,8 @@ void manifest_release(struct manifest *m)
 	free(m->head.result_root);
 	free(m->metrics);
 	free(m->kconfig_file);
+	free(m->patch.message_id);
+	json_decref(m->patch.references);
 	ydoc_release(&m->doc);
 	memset(m, 0, sizeof(*m));
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "perfbot/answer.h"
 #include "perfbot/chart.h"
 #include "perfbot/compare.h"
 #include "perfbot/fileio.h"
@@ -22,6 +23,7 @@
 #define CHART_HEIGHT 20
 #define DATA_MAX_BYTES (1 << 20)
 #define DEFAULT_FROM "perfbot <perfbot@localhost>"
+#define DEFAULT_MAX_CC 10
 
 
 void text_one_line(char *s)
@@ -341,6 +343,26 @@ static void add_all(json_t *list, json_t *from, json_t *other)
 		add_unique(list, json_string_value(v), other);
 }
 
+/*
+ * The patch's own To and Cc go into the Cc, each once, at most
+ * recipients.max_cc of them (a posted patch often copies dozens).
+ */
+static void patch_copies(struct report *r, const struct manifest *m,
+			 const struct config *cfg)
+{
+	json_t *lists[2] = { m->patch.to, m->patch.cc }, *v;
+	long max = cfg_long(cfg, "recipients.max_cc", DEFAULT_MAX_CC);
+	size_t i, before = json_array_size(r->cc);
+	int l;
+
+	for (l = 0; l < 2; l++)
+		json_array_foreach(lists[l], i, v) {
+			if ((long)(json_array_size(r->cc) - before) >= max)
+				return;
+			add_unique(r->cc, json_string_value(v), r->to);
+		}
+}
+
 static int recipients(struct report *r, const struct manifest *m,
 		      const struct config *cfg, struct pb_err *err)
 {
@@ -352,6 +374,7 @@ static int recipients(struct report *r, const struct manifest *m,
 		add_unique(r->to, m->head.author, NULL);
 	add_all(r->to, m->to, NULL);
 	add_all(r->to, cfg_list(cfg, "recipients.to"), NULL);
+	patch_copies(r, m, cfg);
 	add_all(r->cc, m->cc, r->to);
 	add_all(r->cc, cfg_list(cfg, "recipients.cc"), r->to);
 	if (!json_array_size(r->to) && !json_array_size(r->cc))
@@ -360,23 +383,88 @@ static int recipients(struct report *r, const struct manifest *m,
 	return 0;
 }
 
-/* archive_url with "{message_id}" replaced. */
-static char *closes_url(const struct config *cfg, const char *msgid)
+/*
+ * 'tmpl' with "{message_id}" replaced by 'id'; 'escape' percent-encodes
+ * what may not stand in a URL path segment ('/', '?', '#', '%', ...).
+ */
+static char *url_with_id(const char *tmpl, const char *id, int escape)
 {
-	const char *tmpl = cfg_str(cfg, "identity.archive_url", NULL);
+	static const char keep[] = "-._~!$&'()*+,;=:@";
 	struct strbuf sb = STRBUF_INIT;
-	const char *p;
+	const char *p = tmpl ? strstr(tmpl, "{message_id}") : NULL;
+	int rc;
 
 	if (!tmpl)
 		return NULL;
-	p = strstr(tmpl, "{message_id}");
-	if (!p ? sb_adds(&sb, tmpl) :
-	    (sb_add(&sb, tmpl, (size_t)(p - tmpl)) || sb_adds(&sb, msgid) ||
-	     sb_adds(&sb, p + strlen("{message_id}")))) {
+	if (!p)
+		return strdup(tmpl);
+	rc = sb_add(&sb, tmpl, (size_t)(p - tmpl));
+	for (; !rc && *id; id++) {
+		int plain = !escape || isalnum((unsigned char)*id) ||
+			    strchr(keep, *id);
+
+		rc = plain ? sb_addc(&sb, *id) :
+			sb_addf(&sb, "%%%02X", (unsigned char)*id);
+	}
+	if (rc || sb_adds(&sb, p + strlen("{message_id}"))) {
 		sb_release(&sb);
 		return NULL;
 	}
 	return sb_detach(&sb, NULL);
+}
+
+/* archive_url with "{message_id}" replaced. */
+static char *closes_url(const struct config *cfg, const char *msgid)
+{
+	return url_with_id(cfg_str(cfg, "identity.archive_url", NULL), msgid,
+			   0);
+}
+
+/* The patch the report answers, for the templates; null when none. */
+static json_t *patch_json(const struct manifest *m, const struct config *cfg)
+{
+	const struct manifest_patch *p = &m->patch;
+	char *link;
+	json_t *o;
+
+	if (!p->message_id)
+		return json_null();
+	link = p->link ? strdup(p->link) : url_with_id(cfg_str(cfg,
+		"identity.patch_archive_url", NULL), p->message_id, 1);
+	o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:O, s:o, s:o}",
+		      "message_id", p->message_id, "subject", p->subject,
+		      "link", str_or_null(link), "url", str_or_null(p->url),
+		      "base", str_or_null(p->base),
+		      "references", p->references,
+		      "to", p->to ? json_incref(p->to) : json_array(),
+		      "cc", p->cc ? json_incref(p->cc) : json_array());
+	free(link);
+	return o;
+}
+
+/* In-Reply-To and References of a report that answers a patch. */
+static int patch_thread(struct report *r, const struct manifest *m,
+			struct pb_err *err)
+{
+	const struct manifest_patch *p = &m->patch;
+	const char **refs = NULL;
+	struct strbuf irt = STRBUF_INIT;
+	size_t i, n;
+
+	if (!p->message_id)
+		return 0;
+	n = json_array_size(p->references);
+	refs = n ? calloc(n, sizeof(*refs)) : NULL;
+	for (i = 0; refs && i < n; i++)
+		refs[i] = json_string_value(json_array_get(p->references, i));
+	if (!n || refs)
+		r->references = thread_references(refs, n, p->message_id);
+	free(refs);
+	if (!sb_addf(&irt, "<%s>", p->message_id))
+		r->in_reply_to = sb_detach(&irt, NULL);
+	sb_release(&irt);
+	return r->references && r->in_reply_to ? 0 :
+		pb_fail(err, EX_OSERR, "out of memory");
 }
 
 static char *derived_id(const struct manifest *m, const struct job_info *ji)
@@ -409,7 +497,9 @@ static int identity(struct report *r, const struct report_inputs *in,
 		return pb_fail(err, EX_OSERR, "out of memory");
 	r->message_id = report_message_id(r->id, r->date,
 		cfg_str(cfg, "identity.message_id_domain", NULL));
-	return r->message_id ? 0 : pb_fail(err, EX_OSERR, "out of memory");
+	if (!r->message_id)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return patch_thread(r, m, err);
 }
 
 static json_t *context(const struct report *r, const struct report_inputs *in,
@@ -431,7 +521,7 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 	}
 	ctx = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:s,"
 			" s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o,"
-			" s:o, s:b, s:s, s:o, s:{s:I, s:I}}",
+			" s:o, s:b, s:s, s:o, s:{s:I, s:I}, s:o}",
 			"report_id", r->id, "message_id", r->message_id,
 			"bot_name", cfg_str(cfg, "identity.name", "perfbot"),
 			"headline", headline_json(in),
@@ -458,7 +548,8 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 					       from),
 			"to", json_incref(r->to),
 			"runs", "base", (json_int_t)in->cmp.runs[BASE],
-			"head", (json_int_t)in->cmp.runs[HEAD]);
+			"head", (json_int_t)in->cmp.runs[HEAD],
+			"patch", patch_json(m, cfg));
 	free(closes);
 	sb_release(&table);
 	sb_release(&legend);
@@ -488,8 +579,10 @@ int template_render(const struct config *cfg, const char *name, json_t *ctx,
 	return rc;
 }
 
-static int render_all(struct report *r, const struct config *cfg,
-		      const struct report_opts *o, struct pb_err *err)
+/* A report on a posted patch answers it: "Re: " + the patch's subject. */
+static int render_all(struct report *r, const struct manifest *m,
+		      const struct config *cfg, const struct report_opts *o,
+		      struct pb_err *err)
 {
 	const char *name = o->template ? o->template :
 		cfg_str(cfg, "templates.report", "report");
@@ -502,7 +595,9 @@ static int render_all(struct report *r, const struct config *cfg,
 				       subject.buf[subject.len - 1] == ' '))
 			sb_setlen(&subject, subject.len - 1);
 		r->body = sb_detach(&body, NULL);
-		r->subject = sb_detach(&subject, NULL);
+		r->subject = m->patch.message_id ?
+			answer_subject(m->patch.subject) :
+			sb_detach(&subject, NULL);
 		rc = r->body && r->subject ? 0 :
 			pb_fail(err, EX_OSERR, "out of memory");
 	}
@@ -537,7 +632,7 @@ int report_build(struct report *r, const struct manifest *m,
 	    recipients(r, m, cfg, err))
 		goto out;
 	r->ctx = context(r, &in, m, cfg, err);
-	if (!r->ctx || render_all(r, cfg, o, err))
+	if (!r->ctx || render_all(r, m, cfg, o, err))
 		goto out;
 	rc = 0;
 out:
@@ -555,6 +650,8 @@ void report_release(struct report *r)
 	json_decref(r->to);
 	json_decref(r->cc);
 	free(r->subject);
+	free(r->in_reply_to);
+	free(r->references);
 	free(r->body);
 	free(r->job_yaml);
 	free(r->kconfig_file);

@@ -412,7 +412,7 @@ static void t_queue_routes_back(void **state)
 	thread_report_release(&tr);
 }
 
-/* References: the last 19 of theirs plus their own id, 20 in all. */
+/* References: their first, their last 18 and their own id, 20 in all. */
 static void t_references_capped(void **state)
 {
 	struct fx *f = *state;
@@ -426,7 +426,8 @@ static void t_references_capped(void **state)
 	for (i = 0; i < 25; i++)
 		sb_addf(&raw, " <ref-%02d@example.test>", i);
 	sb_adds(&raw, "\n\nhelp\n");
-	for (i = 6; i < 25; i++)
+	sb_adds(&want, "<ref-00@example.test> ");
+	for (i = 7; i < 25; i++)
 		sb_addf(&want, "<ref-%02d@example.test> ", i);
 	sb_adds(&want, "<mine@example.test>");
 	parse(f, sb_str(&raw));
@@ -567,6 +568,45 @@ static void t_hostile_name(void **state)
 	g_object_unref(l);
 }
 
+/* thread_references(): each id once, the root kept, bytes capped. */
+static void t_thread_references(void **state)
+{
+	static const char *const dup[] = { "r@x", "a@x", "a@x", "me@x", "b@x" };
+	static const char *const root_is_me[] = { "me@x", "a@x" };
+	const char *many[40];
+	char ids[40][220];
+	char *s;
+	size_t i;
+	int n = 0;
+	const char *p;
+
+	(void)state;
+	s = thread_references(NULL, 0, "me@x");
+	assert_string_equal(s, "<me@x>");
+	free(s);
+	s = thread_references(dup, 5, "me@x");
+	assert_string_equal(s, "<r@x> <a@x> <b@x> <me@x>");
+	free(s);
+	s = thread_references(root_is_me, 2, "me@x");
+	assert_string_equal(s, "<a@x> <me@x>");
+	free(s);
+	/* 40 ids of 200 bytes: the root, the last ones, within the cap */
+	for (i = 0; i < 40; i++) {
+		snprintf(ids[i], sizeof(ids[i]), "%02zu-%0196d@x", i, 0);
+		many[i] = ids[i];
+	}
+	s = thread_references(many, 40, "me@x");
+	assert_true(strlen(s) <= THREAD_MAX_REFS_BYTES);
+	assert_memory_equal(s, "<00-", 4);
+	assert_non_null(strstr(s, "<39-"));
+	assert_null(strstr(s, "<01-"));
+	assert_int_equal(strcmp(s + strlen(s) - 7, " <me@x>"), 0);
+	for (p = s; (p = strchr(p, '<')); p++)
+		n++;
+	assert_true(n > 20 / 2 && n < 20);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -586,6 +626,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(t_references_capped, setup,
 						teardown),
+		cmocka_unit_test(t_thread_references),
 		cmocka_unit_test_setup_teardown(t_references_none, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_cc_capped, setup, teardown),

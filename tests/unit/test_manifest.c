@@ -3,7 +3,8 @@
  * Unit tests for src/ingest/manifest.c: a comparison manifest (which two
  * commits, where their result roots are, who gets the report), relative
  * paths resolved against the manifest's directory, and every refusal as
- * EX_DATAERR naming the file, the key and the line.
+ * EX_DATAERR naming the file, the key and the line; the 'patch' key of a
+ * report on a posted patch (Message-IDs, URLs, one-line texts, lists).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 
 #include "perfbot/fileio.h"
 #include "perfbot/manifest.h"
+#include "perfbot/strbuf.h"
 
 #include "testutil.h"
 
@@ -418,12 +420,149 @@ static void t_release_twice(void **state)
 	manifest_release(&f->m);
 }
 
+/* patch: every field, ids kept without their angle brackets. */
+static void t_patch_full(void **state)
+{
+	struct fx *f = *state;
+	const struct manifest_patch *p = &f->m.patch;
+
+	parse_ok(f, MINIMAL
+		 "patch:\n"
+		 "  message_id: \"<20260623180124.868655-5-a@example.org>\"\n"
+		 "  subject: \"[PATCH v4 4/5] mm: convert\"\n"
+		 "  link: https://lore.example.org/all/x/\n"
+		 "  url: https://github.com/lkp/linux/commits/A/b/2026\n"
+		 "  base: \"https://git.kernel.org/akpm/mm.git mm-everything\"\n"
+		 "  references: [\"<cover@example.org>\", v3@example.org]\n"
+		 "  to: [\"Andrew <akpm@example.org>\"]\n"
+		 "  cc: [linux-mm@kvack.example, b@example.org]\n");
+	assert_string_equal(p->message_id,
+			    "20260623180124.868655-5-a@example.org");
+	assert_string_equal(p->subject, "[PATCH v4 4/5] mm: convert");
+	assert_string_equal(p->link, "https://lore.example.org/all/x/");
+	assert_string_equal(p->url,
+			    "https://github.com/lkp/linux/commits/A/b/2026");
+	assert_string_equal(p->base,
+			    "https://git.kernel.org/akpm/mm.git mm-everything");
+	assert_int_equal(json_array_size(p->references), 2);
+	assert_string_equal(json_string_value(json_array_get(p->references,
+							     0)),
+			    "cover@example.org");
+	assert_string_equal(json_string_value(json_array_get(p->references,
+							     1)),
+			    "v3@example.org");
+	assert_int_equal(json_array_size(p->to), 1);
+	assert_int_equal(json_array_size(p->cc), 2);
+}
+
+/* Only message_id and subject are needed; no patch: no message_id. */
+static void t_patch_minimal(void **state)
+{
+	struct fx *f = *state;
+
+	parse_ok(f, MINIMAL);
+	assert_null(f->m.patch.message_id);
+	manifest_release(&f->m);
+	parse_ok(f, MINIMAL "patch: { message_id: a@b, subject: \"[PATCH] x\" }\n");
+	assert_string_equal(f->m.patch.message_id, "a@b");
+	assert_null(f->m.patch.link);
+	assert_null(f->m.patch.url);
+	assert_null(f->m.patch.base);
+	assert_int_equal(json_array_size(f->m.patch.references), 0);
+	assert_null(f->m.patch.to);
+	assert_null(f->m.patch.cc);
+}
+
+static void t_patch_refused(void **state)
+{
+	struct fx *f = *state;
+
+#define P(x) MINIMAL "patch:\n  message_id: \"<a@b>\"\n  subject: s\n" x
+	parse_fails(f, MINIMAL "patch: [a@b]\n", "m.yaml:7: 'patch' must be "
+		    "a mapping with message_id and subject");
+	parse_fails(f, MINIMAL "patch: { subject: s }\n",
+		    "m.yaml:7: 'patch.message_id' is missing");
+	parse_fails(f, MINIMAL "patch: { message_id: a@b }\n",
+		    "m.yaml:7: 'patch.subject' is missing");
+	parse_fails(f, P("  colour: red\n"),
+		    "m.yaml:10: unknown key 'patch.colour'");
+	parse_fails(f, P("  url: [https://x]\n"),
+		    "m.yaml:10: 'patch.url' must be a string");
+	parse_fails(f, P("  references: <c@d>\n"),
+		    "m.yaml:10: 'patch.references' must be a list");
+	parse_fails(f, P("  cc: a@b\n"), "m.yaml:10: 'patch.cc' must be a list");
+	parse_fails(f, P("  to: [a@b, [c@d]]\n"),
+		    "m.yaml:10: 'patch.to' must hold one-line strings");
+	parse_fails(f, P("  cc:\n    - a@b\n    - \"x\\ny@z\"\n"),
+		    "m.yaml:12: 'patch.cc' must hold one-line strings");
+	parse_fails(f, P("  references:\n    - <c@d>\n    - <e f@g>\n"),
+		    "m.yaml:12: 'patch.references': '<e f@g>' is not a "
+		    "Message-ID (<left@right>)");
+	parse_fails(f, P("  link: ftp://lore/x\n"),
+		    "m.yaml:10: 'patch.link' must be an http(s) URL without "
+		    "blanks");
+	parse_fails(f, P("  url: \"https://x/a b\"\n"),
+		    "m.yaml:10: 'patch.url' must be an http(s) URL without "
+		    "blanks");
+	parse_fails(f, P("  base: \"https://x\\tmaster\"\n"),
+		    "m.yaml:10: 'patch.base' must be one line of text, "
+		    "without control characters");
+#undef P
+}
+
+/* Subjects with control characters: no header or body injection. */
+static void t_patch_subject_control(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fails(f, MINIMAL "patch:\n  message_id: a@b\n"
+		    "  subject: \"[PATCH] x\\r\\nBcc: all@example.org\"\n",
+		    "m.yaml:9: 'patch.subject' must be one line of text, "
+		    "without control characters");
+	parse_fails(f, MINIMAL "patch:\n  message_id: a@b\n  subject: \"\"\n",
+		    "m.yaml:9: 'patch.subject' must be one line of text, "
+		    "without control characters");
+}
+
+static void t_patch_bad_ids(void **state)
+{
+	static const char *const bad[] = {
+		"nobrackets", "<>", "<a@b", "a@", "@b", "<a@b@c>", "<a@b>x",
+		"a b@c", "a@b>", "<a\\\"q@b>", "<a@[1.2.3.4]>", "<a<b@c>",
+		"a@b,c@d",
+	};
+	struct fx *f = *state;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sb_reset(&sb);
+		sb_addf(&sb, MINIMAL "patch:\n  message_id: \"%s\"\n"
+			"  subject: s\n", bad[i]);
+		parse_fails(f, sb_str(&sb), "m.yaml:8: 'patch.message_id' is "
+			    "not a Message-ID (<left@right>)");
+	}
+	sb_reset(&sb);
+	sb_adds(&sb, MINIMAL "patch:\n  message_id: \"<");
+	for (i = 0; i < 250; i++)
+		sb_addc(&sb, 'x');
+	sb_adds(&sb, "@b>\"\n  subject: s\n");
+	parse_fails(f, sb_str(&sb), "m.yaml:8: 'patch.message_id' is not a "
+		    "Message-ID (<left@right>)");
+	sb_release(&sb);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(t_full),
+		T(t_patch_full),
+		T(t_patch_minimal),
+		T(t_patch_refused),
+		T(t_patch_subject_control),
+		T(t_patch_bad_ids),
 		T(t_minimal),
 		T(t_flow_style),
 		T(t_load_resolves_relative),

@@ -5,7 +5,8 @@
  * template context, the body and the mail against the golden files), the
  * classic template, a regression with its Closes: link, a comparison with
  * nothing worth a mail, the host description file and its fallback, and
- * the small helpers report_message_id() and text_one_line(). Run from
+ * the small helpers report_message_id() and text_one_line(), and reports
+ * that answer a posted patch (manifest 'patch'). Run from
  * the repository root: fixtures, config/ and templates/ are read by
  * relative path.
  */
@@ -27,6 +28,7 @@
 #include "perfbot/mail.h"
 #include "perfbot/manifest.h"
 #include "perfbot/report.h"
+#include "perfbot/reply.h"
 #include "perfbot/reportmail.h"
 
 #include "testutil.h"
@@ -35,6 +37,8 @@
 #define HACKBENCH "fixtures/manifests/hackbench-pipe.yaml"
 #define AIM7 "fixtures/manifests/aim7-xfs-iversion.yaml"
 #define SEED4 "fixtures/seeds/004"
+#define PATCH4 "fixtures/patch/pipe-v4.yaml"
+#define PATCH4_ID "20250213180124.868655-5-mirela.sandu@example.test"
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC, as the golden files */
 #define MSGID4 "202502141548.7c8c8447-perfbot@example.test"
 #define SUBJECT4 "[linux-next:master] [pipe]  f017b0a495:  " \
@@ -644,6 +648,211 @@ static void t_recipients_unique(void **state)
 	assert_int_equal(json_array_size(f->r.cc), 1);
 }
 
+/* ------------------------------------------------------------------ */
+/* reports that answer a posted patch                                  */
+
+static int count_char(const char *s, char c)
+{
+	int n = 0;
+
+	for (; (s = strchr(s, c)); s++)
+		n++;
+	return n;
+}
+
+static void use_config(struct fx *f, const char *text)
+{
+	char path[256];
+
+	tu_path(path, sizeof(path), f->dir, "perfbot.yaml");
+	tu_write(path, text, 0644);
+	config_release(&f->cfg);
+	if (config_load(&f->cfg, path, &f->err))
+		fail_msg("%s", f->err.msg);
+}
+
+static void t_patch_report(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf msg = STRBUF_INIT, mbox = STRBUF_INIT, golden;
+	char *sender = NULL, *rcpts = NULL;
+
+	build_ok(f, PATCH4, NULL);
+	assert_string_equal(f->r.subject, "Re: [PATCH v4 4/5] pipe: don't "
+			    "update {a,c,m}time for anonymous pipes");
+	assert_string_equal(f->r.in_reply_to, "<" PATCH4_ID ">");
+	assert_string_equal(f->r.references, "<20250213180124.868655-1-"
+			    "mirela.sandu@example.test> <" PATCH4_ID ">");
+	assert_string_equal(ctx_str(f, "patch.link"),
+			    "https://lore.example.test/all/" PATCH4_ID "/");
+	assert_string_equal(ctx_str(f, "patch.message_id"), PATCH4_ID);
+	/* the author in To; the patch's To and Cc, then the config's Cc */
+	assert_int_equal(json_array_size(f->r.to), 1);
+	assert_string_equal(json_string_value(json_array_get(f->r.to, 0)),
+			    "Mirela Sandu <mirela.sandu@example.test>");
+	assert_int_equal(json_array_size(f->r.cc), 4);
+	assert_string_equal(json_string_value(json_array_get(f->r.cc, 0)),
+			    "Christian Brauner <brauner@example.test>");
+	assert_string_equal(json_string_value(json_array_get(f->r.cc, 2)),
+			    "Jan Kara <jack@example.test>");
+	assert_non_null(strstr(f->r.body, "\ncommit: f017b0a495 (\"[PATCH v4 "
+			       "4/5] pipe: don't update {a,c,m}time for "
+			       "anonymous pipes\")\nurl: https://"));
+	assert_non_null(strstr(f->r.body, "\nbase: https://git.kernel.org/"
+			       "cgit/linux/kernel/git/vfs/vfs.git vfs.pipe\n"
+			       "patch link: https://lore.example.test/all/"
+			       PATCH4_ID "/\npatch subject: [PATCH v4 4/5] "
+			       "pipe: don't update {a,c,m}time for anonymous "
+			       "pipes\n\ntestcase: hackbench\n"));
+	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
+				     &f->err), 0);
+	assert_non_null(strstr(sb_str(&msg), "\nIn-Reply-To: <" PATCH4_ID
+			       ">\n"));
+	assert_string_equal(rcpts, "[\"mirela.sandu@example.test\","
+			    "\"brauner@example.test\","
+			    "\"linux-fsdevel@lists.example.test\","
+			    "\"jack@example.test\","
+			    "\"perf-reports@example.test\"]");
+	assert_int_equal(mbox_append(&mbox, sender, f->r.date, msg.buf,
+				     msg.len), 0);
+	tu_read_text("fixtures/golden/report-patch.expected", &golden);
+	assert_string_equal(sb_str(&mbox), sb_str(&golden));
+	sb_release(&golden);
+	sb_release(&mbox);
+	sb_release(&msg);
+	free(sender);
+	free(rcpts);
+}
+
+/*
+ * No Re: Re:; a link given wins; no url or base: no such lines, and never
+ * the tree line; long References keep the root, the closest and the
+ * patch's id; the patch's copies capped at recipients.max_cc.
+ */
+static void t_patch_variants(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf man = STRBUF_INIT;
+	const char *refs;
+	int i;
+
+	use_config(f, "identity:\n  patch_archive_url: \"https://a/{message_id}"
+		   "\"\nrecipients:\n  max_cc: 3\n");
+	sb_adds(&man, SEED_MANIFEST "patch:\n  message_id: <p@x>\n"
+		"  subject: \"RE: Re: [PATCH] pipe: b\"\n"
+		"  link: https://lore.example.test/p\n  references:\n");
+	for (i = 0; i < 30; i++)
+		sb_addf(&man, "    - <ref-%02d@x>\n", i);
+	sb_adds(&man, "    - <p@x>\n  to: [Mirela <MIRELA.sandu@example.test>]"
+		"\n  cc:\n");
+	for (i = 0; i < 10; i++)
+		sb_addf(&man, "    - cc%d@example.test\n", i);
+	sb_adds(&man, "cc: [list@example.test]\n");
+	seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json", NULL,
+		  sb_str(&man));
+	assert_int_equal(build(f, NULL, T0), 0);
+	assert_string_equal(f->r.subject, "Re: [PATCH] pipe: b");
+	assert_string_equal(ctx_str(f, "patch.link"),
+			    "https://lore.example.test/p");
+	assert_non_null(strstr(f->r.body, "\")\npatch link: https://lore."
+			       "example.test/p\npatch subject: RE: Re: [PATCH]"
+			       " pipe: b\n\ntestcase:"));
+	refs = f->r.references;
+	assert_int_equal(count_char(refs, '<'), 20);
+	assert_memory_equal(refs, "<ref-00@x> <ref-12@x> ", 22);
+	assert_non_null(strstr(refs, " <ref-29@x> <p@x>"));
+	assert_int_equal(refs[strlen(refs) - 1], '>');
+	assert_int_equal(count_char(refs, 'p'), 1);
+	/* the author was in the patch's To: once; 3 copies, then the list */
+	assert_int_equal(json_array_size(f->r.to), 1);
+	assert_int_equal(json_array_size(f->r.cc), 4);
+	assert_string_equal(json_string_value(json_array_get(f->r.cc, 0)),
+			    "cc0@example.test");
+	assert_string_equal(json_string_value(json_array_get(f->r.cc, 2)),
+			    "cc2@example.test");
+	assert_string_equal(json_string_value(json_array_get(f->r.cc, 3)),
+			    "list@example.test");
+	sb_release(&man);
+}
+
+/* The link built from the id: what a URL path may not hold escaped. */
+static void t_patch_link_built(void **state)
+{
+	struct fx *f = *state;
+
+	use_config(f, "identity:\n  patch_archive_url: \"https://lore.example."
+		   "test/all/{message_id}/\"\n");
+	seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json", NULL,
+		  SEED_MANIFEST "patch: { message_id: \"<a/b%c?d#e=f@x.y>\", "
+		  "subject: \"[PATCH] b\" }\n");
+	assert_int_equal(build(f, NULL, T0), 0);
+	assert_string_equal(ctx_str(f, "patch.link"), "https://lore.example."
+			    "test/all/a%2Fb%25c%3Fd%23e=f@x.y/");
+	assert_string_equal(f->r.references, "<a/b%c?d#e=f@x.y>");
+	/* no archive pattern and no link: no link line */
+	use_config(f, "recipients:\n  cc: [l@example.test]\n");
+	assert_int_equal(build(f, NULL, T0), 0);
+	assert_true(json_is_null(json_object_get(json_object_get(f->r.ctx,
+								 "patch"),
+						 "link")));
+	assert_null(strstr(f->r.body, "patch link:"));
+	assert_non_null(strstr(f->r.body, "\npatch subject: [PATCH] b\n"));
+	/* without a patch the context says null, the tree line is back */
+	build_ok(f, HACKBENCH, NULL);
+	assert_true(json_is_null(json_object_get(f->r.ctx, "patch")));
+	assert_null(f->r.in_reply_to);
+	assert_null(f->r.references);
+	assert_non_null(strstr(f->r.body, "\nhttps://git.kernel.org/cgit/linux"
+			       "/kernel/git/next/linux-next.git master\n"));
+}
+
+/*
+ * What a mail client reads back: a long non-ASCII patch subject encoded
+ * and folded by GMime decodes to "Re: " + the subject, and the threading
+ * headers parse to the patch's ids.
+ */
+static void t_patch_mail_roundtrip(void **state)
+{
+	static const char subj[] = "[PATCH v3 07/12] f2fs: größere Blöcke "
+		"für die Überprüfung der Prüfsummen bei sehr langen Dateien "
+		"verwenden";
+	struct fx *f = *state;
+	struct strbuf man = STRBUF_INIT, msg = STRBUF_INIT;
+	char *sender = NULL, *rcpts = NULL;
+	const char *p, *line;
+	struct reply r;
+
+	sb_addf(&man, SEED_MANIFEST "patch:\n  message_id: <p7@x.example>\n"
+		"  subject: \"%s\"\n  references: [<p0@x.example>]\n", subj);
+	seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json", NULL,
+		  sb_str(&man));
+	assert_int_equal(build(f, NULL, T0), 0);
+	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
+				     &f->err), 0);
+	/* encoded words on folded lines, none longer than 998 */
+	assert_non_null(strstr(sb_str(&msg), "\nSubject: Re: [PATCH v3 07/12] "
+			       "f2fs:\n =?UTF-8?B?"));
+	for (line = sb_str(&msg); (p = strchr(line, '\n')); line = p + 1) {
+		assert_true(p - line <= 998);
+		if (!strncmp(line, "\n", 1))
+			break;
+	}
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(reply_parse(msg.buf, msg.len, NULL, &r, &f->err), 0);
+	assert_non_null(r.subject);
+	assert_memory_equal(r.subject, "Re: ", 4);
+	assert_string_equal(r.subject + 4, subj);
+	assert_string_equal(r.in_reply_to, "p7@x.example");
+	assert_int_equal(r.nrefs, 2);
+	assert_string_equal(r.references[0], "p0@x.example");
+	assert_string_equal(r.references[1], "p7@x.example");
+	reply_release(&r);
+	sb_release(&man);
+	sb_release(&msg);
+	free(sender);
+	free(rcpts);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -665,6 +874,10 @@ int main(void)
 		T(t_mail_kconfig),
 		T(t_recipients),
 		T(t_recipients_unique),
+		T(t_patch_report),
+		T(t_patch_variants),
+		T(t_patch_link_built),
+		T(t_patch_mail_roundtrip),
 	};
 #undef T
 
