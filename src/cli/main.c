@@ -25,7 +25,7 @@ static const struct command commands[] = {
 	{ "retest", cmd_retest, "perfbot retest [--quiet] [--config FILE]",
 	  "answer the retests whose runs have landed, send the answers" },
 	{ "render", cmd_render,
-	  "perfbot render TEMPLATE [CONTEXT.json|-] [--html] [--spec]",
+	  "perfbot render TEMPLATE [CONTEXT.json|-] [--html]",
 	  "render any template with a JSON context" },
 };
 
