@@ -82,7 +82,12 @@ $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libperfbot.a
 # non-root it installs nothing but the build packages and skips what needs
 # root (the integration tests' Postfix and Dovecot).
 check:
-	@sh scripts/install-deps check
+	@mkdir -p $(BUILD)/check
+	@sh scripts/install-deps check >$(BUILD)/check/deps.log 2>&1 || \
+		{ tail -n 20 $(BUILD)/check/deps.log; \
+		  echo "check: installing packages failed; its whole output: $(BUILD)/check/deps.log"; \
+		  exit 1; }
+	@grep '^perfbot: ' $(BUILD)/check/deps.log || true
 	+@MAKE="$(MAKE)" sh tests/check
 
 check-build: perfbot $(UNIT_BIN) $(TOOL_BIN)
