@@ -28,6 +28,8 @@ struct mustache_opts {
 	const char *partials_ext; /* appended to the partial name, e.g. ".txt" */
 	unsigned max_depth;	  /* section + partial nesting (0: 64) */
 	size_t max_output;	  /* output bytes (0: 16 MiB) */
+	int spec;		  /* as the Mustache spec: a missing partial
+				     renders as nothing (else an error) */
 };
 
 /*
@@ -36,8 +38,9 @@ struct mustache_opts {
  * result to 'out'. 'name' labels error messages ("name:line: ...").
  * 'opts' may be NULL for the defaults (no escaping, no partials). A
  * partial {{> p}} is read on first use from "<partials_dir>/p<partials_ext>",
- * falling back to "<partials_dir>/p"; a missing one is EX_NOINPUT, and its
- * own errors are named after its path. Interpolating an object or a list
+ * falling back to "<partials_dir>/p"; a missing one is EX_NOINPUT (with
+ * 'spec' set it renders as nothing, as the Mustache spec says, also when
+ * there is no partials_dir), and its own errors are named after its path. Interpolating an object or a list
  * is an error; a missing name renders as nothing. Returns 0, or -1 with
  * 'err' set (EX_DATAERR for a bad template or a limit) and 'out' left as
  * it was.

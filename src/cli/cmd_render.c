@@ -27,7 +27,9 @@ static char *template_path(const char *arg)
 	return p;
 }
 
-static int load_context(const char *path, json_t **ctx, struct pb_err *err)
+/* With 'any' (spec mode) the top-level value need not be an object. */
+static int load_context(const char *path, int any, json_t **ctx,
+			struct pb_err *err)
 {
 	struct strbuf text = STRBUF_INIT;
 	json_error_t jerr;
@@ -40,8 +42,8 @@ static int load_context(const char *path, json_t **ctx, struct pb_err *err)
 		sb_release(&text);
 		return -1;
 	}
-	*ctx = json_loadb(sb_str(&text), text.len, JSON_REJECT_DUPLICATES,
-			  &jerr);
+	*ctx = json_loadb(sb_str(&text), text.len, JSON_REJECT_DUPLICATES |
+			  (any ? JSON_DECODE_ANY : 0), &jerr);
 	sb_release(&text);
 	if (!*ctx)
 		return pb_fail(err, EX_DATAERR, "%s:%d: %s",
@@ -65,6 +67,8 @@ int cmd_render(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--html"))
 			mo.html_escape = 1;
+		else if (!strcmp(argv[i], "--spec"))
+			mo.html_escape = mo.spec = 1;
 		else if (argv[i][0] == '-' && argv[i][1] == '-')
 			return cli_usage("render");
 		else if (n < 2)
@@ -77,7 +81,7 @@ int cmd_render(int argc, char **argv)
 	path = template_path(args[0]);
 	if (!path)
 		pb_fail(&err, EX_OSERR, "out of memory");
-	else if (!load_context(args[1], &ctx, &err) &&
+	else if (!load_context(args[1], mo.spec, &ctx, &err) &&
 		 !mustache_render_file(path, ctx, &mo, &out, &err))
 		rc = fwrite(sb_str(&out), 1, out.len, stdout) == out.len ? 0 :
 			pb_fail(&err, EX_IOERR, "stdout: write failed");

@@ -712,6 +712,10 @@ static int partial_read(struct render *r, const struct tmpl *t,
 			     t->src + k->off, e.msg);
 	if (!file_read(p->path.buf, MUSTACHE_FILE_MAX, 1, &p->src, &e))
 		return 0;
+	if (e.code == EX_NOINPUT && r->o.spec) {
+		sb_reset(&p->src);	/* the spec: renders as nothing */
+		return 0;
+	}
 	if (e.code == EX_NOINPUT)
 		return tfail(r->err, EX_NOINPUT, t->name, k->line,
 			     "partial '%.*s' not found in '%s'", shown(k->len),
@@ -815,6 +819,8 @@ static int render_partial(struct render *r, const struct tmpl *t, size_t i)
 	struct partial *p = NULL;
 	int rc;
 
+	if (!r->o.partials_dir && r->o.spec)
+		return 0;
 	if (!r->o.partials_dir)
 		return tfail(r->err, EX_DATAERR, t->name, k->line,
 			     "partial '%.*s' but no partials directory",

@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct mustache_opts o = { 0, NULL, NULL, 16, 1 << 20 };
+	struct mustache_opts o = { 0, NULL, NULL, 16, 1 << 20, 0 };
 	struct strbuf out = STRBUF_INIT;
 	struct pb_err err;
 	json_t *ctx = json_pack("{s:s, s:[i, i], s:{s:b}}", "a", "x", "l", 1,

@@ -74,7 +74,7 @@ static void put_dir(struct tmpdir *d, const char *name)
 
 static struct mustache_opts dir_opts(const struct tmpdir *d)
 {
-	struct mustache_opts o = { 0, d->dir, ".txt", 0, 0 };
+	struct mustache_opts o = { 0, d->dir, ".txt", 0, 0, 0 };
 
 	return o;
 }
@@ -123,7 +123,7 @@ static void check(const char *tmpl, const char *json, const char *want)
 
 static void check_html(const char *tmpl, const char *json, const char *want)
 {
-	struct mustache_opts o = { 1, NULL, NULL, 0, 0 };
+	struct mustache_opts o = { 1, NULL, NULL, 0, 0, 0 };
 
 	check_opts(tmpl, json, &o, want);
 }
@@ -728,6 +728,20 @@ static void t_partial_missing(void **state)
 	sb_release(&want);
 }
 
+/* Spec mode: a missing partial (or no partials directory) is empty. */
+static void t_partial_missing_spec(void **state)
+{
+	struct tmpdir *d = *state;
+	struct mustache_opts o = dir_opts(d);
+
+	o.spec = 1;
+	put(d, "p.txt", "<{{x}}>");
+	check_opts("a{{>nope}}b{{>p}}\n  {{>gone}}\nc", "{\"x\":1}", &o,
+		   "ab<1>\nc");
+	o.partials_dir = NULL;
+	check_opts("[{{>p}}]", NULL, &o, "[]");
+}
+
 static void t_partial_not_reached_not_read(void **state)
 {
 	struct tmpdir *d = *state;
@@ -861,7 +875,7 @@ static void t_err_nesting_default(void **state)
 
 static void t_err_nesting_custom(void **state)
 {
-	struct mustache_opts o = { 0, NULL, NULL, 2, 0 };
+	struct mustache_opts o = { 0, NULL, NULL, 2, 0, 0 };
 
 	(void)state;
 	check_err_opts("{{#a}}{{#b}}{{^c}}{{/c}}{{/b}}{{/a}}", "{}", &o,
@@ -908,7 +922,7 @@ static void t_output_appends(void **state)
 
 static void t_output_cap(void **state)
 {
-	struct mustache_opts o = { 0, NULL, NULL, 0, 10 };
+	struct mustache_opts o = { 0, NULL, NULL, 0, 10, 0 };
 	struct strbuf out = STRBUF_INIT;
 	struct pb_err err = { 0, "" };
 
@@ -925,7 +939,7 @@ static void t_output_cap(void **state)
 
 static void t_output_cap_escaped(void **state)
 {
-	struct mustache_opts o = { 1, NULL, NULL, 0, 4 };
+	struct mustache_opts o = { 1, NULL, NULL, 0, 4, 0 };
 
 	(void)state;
 	check_opts("{{x}}", "{\"x\":\"<\"}", &o, "&lt;");
@@ -1018,6 +1032,7 @@ int main(void)
 		DIR_TEST(t_partial_self_recursion),
 		DIR_TEST(t_partial_depth_counts),
 		DIR_TEST(t_partial_missing),
+		DIR_TEST(t_partial_missing_spec),
 		DIR_TEST(t_partial_not_reached_not_read),
 		cmocka_unit_test(t_partial_disabled),
 		DIR_TEST(t_partial_bad_name),
