@@ -21,6 +21,9 @@ threads() {
 }
 mkdir -p "$W/roots"
 cp -r "$TOP/fixtures/seeds/003/base" "$TOP/fixtures/seeds/003/head" "$W/roots/"
+# the seed's era rules, their base named absolutely
+sed "s#^base: .*#base: $TOP/config/metrics.yaml#" \
+	"$TOP/fixtures/seeds/003/metrics.yaml" >"$W/roots/metrics.yaml"
 make_manifest pt-1 003
 sed -i "s#$TOP/fixtures/seeds/003/#$W/roots/#g" "$W/manifests/pt-1.yaml"
 psubj='[PATCH v2 2/3] iversion: make inode_cmp_iversion{+raw} return bool instead of s64'

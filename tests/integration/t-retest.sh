@@ -4,6 +4,9 @@
 # per commit and a verdict.
 mkdir -p "$W/roots"
 cp -r "$TOP/fixtures/seeds/003/base" "$TOP/fixtures/seeds/003/head" "$W/roots/"
+# the seed's era rules, their base named absolutely
+sed "s#^base: .*#base: $TOP/config/metrics.yaml#" \
+	"$TOP/fixtures/seeds/003/metrics.yaml" >"$W/roots/metrics.yaml"
 make_manifest rt-1 003
 sed -i "s#$TOP/fixtures/seeds/003/#$W/roots/#g" "$W/manifests/rt-1.yaml"
 cat >>"$CONFIG" <<EOC
