@@ -182,6 +182,40 @@ static void strip_zeros(struct dig *dg)
 
 enum quick { Q_DONE, Q_FAIL, Q_HALF };
 
+/* v / 10^k in double arithmetic as dtoa computes it, and the count of
+ * roundings so far ('ieps', which sizes the error bound). */
+static double scale(double v, int k, int *ieps)
+{
+	double d = v;
+	int i = 0, j;
+
+	*ieps = 2;
+	if (k > 0) {
+		double ds = tens[k & 0xf];
+
+		j = k >> 4;
+		if (j & 16) {
+			j &= 15;
+			d /= bigtens[4];
+			++*ieps;
+		}
+		for (; j; j >>= 1, i++)
+			if (j & 1) {
+				++*ieps;
+				ds *= bigtens[i];
+			}
+		d /= ds;
+	} else if (k < 0) {
+		d *= tens[-k & 0xf];
+		for (j = -k >> 4; j; j >>= 1, i++)
+			if (j & 1) {
+				++*ieps;
+				d *= bigtens[i];
+			}
+	}
+	return d;
+}
+
 /*
  * dtoa's floating-point estimate of 'ilim' digits. Q_DONE: the digits are
  * final. Q_FAIL: the exact path decides. Q_HALF: a tie (or taken for
@@ -191,32 +225,10 @@ enum quick { Q_DONE, Q_FAIL, Q_HALF };
 static enum quick quick_path(double v, int ndigits, int k, int k_check,
 			     int ilim, int ilim1, struct dig *dg)
 {
-	double d = v, eps;
-	int ieps = 2, i = 0, j, digit;
+	double eps;
+	int ieps, i, digit;
+	double d = scale(v, k, &ieps);
 
-	if (k > 0) {
-		double ds = tens[k & 0xf];
-
-		j = k >> 4;
-		if (j & 16) {
-			j &= 15;
-			d /= bigtens[4];
-			ieps++;
-		}
-		for (; j; j >>= 1, i++)
-			if (j & 1) {
-				ieps++;
-				ds *= bigtens[i];
-			}
-		d /= ds;
-	} else if (k < 0) {
-		d *= tens[-k & 0xf];
-		for (j = -k >> 4; j; j >>= 1, i++)
-			if (j & 1) {
-				ieps++;
-				d *= bigtens[i];
-			}
-	}
 	if (k_check && d < 1. && ilim > 0) {
 		if (ilim1 <= 0)
 			return Q_FAIL;
