@@ -58,6 +58,10 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
+# Ruby-identical rounding repeats Ruby's double arithmetic operation by
+# operation: no fused multiply-add may merge two of them.
+$(BUILD)/src/util/rbfmt.o: BASE_CFLAGS += -ffp-contract=off
+
 $(BUILD)/libperfbot.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
