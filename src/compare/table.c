@@ -1,11 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "perfbot/rbfmt.h"
 #include "perfbot/table.h"
 
 #define RULE_WIDTH 89
 #define BIG_CHANGE 100000.0
+
+/*
+ * Every number of a row goes through rb_format: LKP prints with Ruby's
+ * format, whose digits differ from C's printf on near-ties.
+ */
+static int num(struct strbuf *out, const char *spec, double v)
+{
+	return rb_format(out, spec, v);
+}
 
 int table_format_mean(struct strbuf *out, const struct table_format *f,
 		      double mean)
@@ -15,10 +26,10 @@ int table_format_mean(struct strbuf *out, const struct table_format *f,
 	if (mean == 0 && f->zero_as_int)
 		return sb_addf(out, "%10d", 0);
 	if (a < f->float_below)
-		return sb_addf(out, "%10.2f", mean);
+		return num(out, "%10.2f", mean);
 	if (a > f->exp_above)
-		return sb_addf(out, "%10.4g", mean);
-	return sb_addf(out, "%10lld", (long long)mean);
+		return num(out, "%10.4g", mean);
+	return num(out, "%10d", mean);
 }
 
 int table_format_stddev(struct strbuf *out, const struct table_format *f,
@@ -29,41 +40,49 @@ int table_format_stddev(struct strbuf *out, const struct table_format *f,
 	if (!st->has_stddev || !(p > f->stddev_above) ||
 	    (st->mean == 0 && !f->stddev_zero_mean))
 		return sb_addn(out, ' ', 6);
-	if (p > 1e9)
+	if (!isfinite(p))	/* LKP would stop here (FloatDomainError) */
 		p = 1e9;
-	return sb_addf(out, " \xc2\xb1%3d%%", (int)p);
+	return sb_adds(out, " \xc2\xb1") || num(out, "%3d", p) ||
+	       sb_addc(out, '%') ? -1 : 0;
 }
 
 int table_format_change(struct strbuf *out, const struct table_format *f,
 			double change, int absolute)
 {
 	const char *unit = absolute ? "  " : "% ";
+	char spec[16];
+	int rc;
 
 	if (fabs(change) < f->change_blank_below)
 		return sb_addn(out, ' ', 12);
 	if (absolute && f->absolute_exponent)
-		return sb_addf(out, "%10.0e  ", change);
-	if (absolute && fabs(change) < f->change_exp_above)
-		return sb_addf(out, "%+10.1f  ", change);
-	if (fabs(change) >= f->change_exp_above)
-		return sb_addf(out, f->change_sign ? "%+10.2g%s" : "%10.2g%s",
-			       change, unit);
-	return sb_addf(out, f->change_sign ? "%+10.*f%s" : "%10.*f%s",
-		       f->change_decimals, change, unit);
+		rc = num(out, "%10.0e", change);
+	else if (absolute && fabs(change) < f->change_exp_above)
+		rc = num(out, "%+10.1f", change);
+	else if (fabs(change) >= f->change_exp_above)
+		rc = num(out, f->change_sign ? "%+10.2g" : "%10.2g", change);
+	else {
+		snprintf(spec, sizeof(spec), f->change_sign ? "%%+10.%df" :
+			 "%%10.%df", f->change_decimals);
+		rc = num(out, spec, change);
+	}
+	return rc || sb_adds(out, unit) ? -1 : 0;
 }
 
 int table_format_headline_change(struct strbuf *out, double change)
 {
-	if (fabs(change) < BIG_CHANGE)
-		return sb_addf(out, "%.1f%%", change);
-	return sb_addf(out, "%.2g%%", change);
+	if (num(out, fabs(change) < BIG_CHANGE ? "%.1f" : "%.2g", change))
+		return -1;
+	return sb_addc(out, '%');
 }
 
+/* LKP: a fail count of 0 is blank, else %d of the sum (truncated). */
 static int format_fails(struct strbuf *out, double fails, size_t runs)
 {
 	if (fails == 0)
 		return sb_addf(out, "%11s:%-4zu", "", runs);
-	return sb_addf(out, "%11.0f:%-4zu", fails, runs);
+	return num(out, "%11d", fails) || sb_addf(out, ":%-4zu", runs) ? -1 :
+		0;
 }
 
 int table_format_row(struct strbuf *out, const struct table_format *f,
@@ -73,6 +92,8 @@ int table_format_row(struct strbuf *out, const struct table_format *f,
 
 	if (row->failure) {
 		rc |= format_fails(out, row->st[BASE].fails, row->n[BASE]);
+		/* perfbot's own figure (LKP prints a wrong one), so no Ruby
+		 * digits to follow: C's correct rounding */
 		rc |= sb_addf(out, "%10.0f%% ", row->reproduction);
 		rc |= format_fails(out, row->st[HEAD].fails, row->n[HEAD]);
 	} else {
