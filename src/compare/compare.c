@@ -24,10 +24,6 @@
 #define INCOMPLETE_RUN "last_state.is_incomplete_run"
 #define PERF_PROFILE "perf-profile."
 
-/* pow() through a pointer, so the compiler keeps the libc call Ruby makes
- * (Float#** 2) instead of turning it into x * x. */
-static double (*volatile ruby_pow)(double, double) = pow;
-
 /* Ruby's Array#sum over numbers: Integers exactly, then Kahan-Babuska. */
 static double ruby_sum(const double *v, const unsigned char *isint, size_t n)
 {
@@ -70,8 +66,11 @@ void cmp_stats_compute_typed(const double *v, const unsigned char *isint,
 	st->mean = n ? st->fails / (double)n : 0;
 	if (n < 2)
 		return;
-	for (i = 0; i < n; i++)
-		sq += ruby_pow(v[i] - st->mean, 2.0);
+	for (i = 0; i < n; i++) {
+		double d = v[i] - st->mean;
+
+		sq += d * d;	/* Ruby's Float#** 2 is dx * dx */
+	}
 	st->stddev = sqrt((1.0 / (double)n) * sq);
 	st->has_stddev = 1;
 	st->pct_stddev = st->mean != 0 ? 100 * st->stddev / st->mean :

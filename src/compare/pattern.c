@@ -420,6 +420,19 @@ static int push_index(size_t **v, size_t *n, size_t *cap, size_t i)
 	return 0;
 }
 
+/* The pattern is nothing but literal characters. */
+static int literal_only(const char *p)
+{
+	struct atom a;
+
+	for (; *p; p += a.len) {
+		atom_at(p, &a);
+		if (a.kind != A_LIT || a.q != Q_NONE)
+			return 0;
+	}
+	return 1;
+}
+
 static int build(struct patlist *pl, struct pat *pt, const char *pattern)
 {
 	const char *p = pattern;
@@ -442,6 +455,9 @@ static int build(struct patlist *pl, struct pat *pt, const char *pattern)
 		return -1;
 	if (!anchored && find_needs(pt, p))
 		return -1;
+	if (!anchored && pt->nneed == 1 && pt->need[0].n == 1 &&
+	    literal_only(p))
+		pt->fast = 1;	/* a literal anywhere: memmem alone */
 	if (pt->fast)
 		return 0;
 	if (anchored && find_needs(pt, p + 0))
@@ -530,7 +546,9 @@ static int has_needs(const struct pat *pt, const char *name, size_t len)
 		const struct need *nd = &pt->need[i];
 
 		for (k = 0; k < nd->n; k++)
-			if (memmem(name, len, nd->alt[k], strlen(nd->alt[k])))
+			if (nd->alt[k][1] ? memmem(name, len, nd->alt[k],
+						   strlen(nd->alt[k])) != NULL :
+			    memchr(name, nd->alt[k][0], len) != NULL)
 				break;
 		if (k == nd->n)
 			return 0;
@@ -546,6 +564,8 @@ static int pat_match(const struct pat *pt, const char *name, size_t len,
 	if (pt->litlen && (len < pt->litlen ||
 			   memcmp(name, pt->lit, pt->litlen)))
 		return 0;
+	if (pt->nneed && !has_needs(pt, name, len))
+		return 0;
 	if (pt->fast && !newline) {
 		rest = len - pt->litlen;
 		switch (pt->tail) {
@@ -559,10 +579,8 @@ static int pat_match(const struct pat *pt, const char *name, size_t len,
 			return rest >= 1;
 		}
 	}
-	if (!pt->has_re)
-		return pt->fast;	/* a literal prefix (PAT_PREFIX) */
-	if (!has_needs(pt, name, len))
-		return 0;
+	if (!pt->has_re)	/* a literal prefix, or a literal anywhere */
+		return pt->fast;
 	return !regexec(&pt->re, name, 0, NULL, 0);
 }
 
