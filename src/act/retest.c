@@ -186,29 +186,35 @@ static json_t *json_finite(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+static json_t *pct_or(const struct change_ci *ci, int hi)
+{
+	return ci->ok ? pct(hi ? ci->hi : ci->lo) : json_string("n/a");
+}
+
+static json_t *pval_or(int ok, double p)
+{
+	return ok ? pval(p) : json_string("n/a");
+}
+
 /* The statistics and the verdict of the headline metric. */
 static json_t *verdict_ctx(const struct cmp_row *row, double reported,
 			   const char **verdict)
 {
-	const double *b = row->v[BASE], *h = row->v[HEAD];
-	size_t nb = row->n[BASE], nh = row->n[HEAD];
-	struct mann_whitney mw = { 0, 1, 0 };
-	struct welch w = { 0, 0, 0, 0, 1 };
-	double lo = NAN, hi = NAN;
+	struct evidence ev;
 	enum verdict v;
 
-	stats_welch(b, nb, h, nh, &w);
-	stats_mann_whitney(b, nb, h, nh, &mw);
-	stats_change_ci(b, nb, h, nh, 0.95, &lo, &hi);
-	v = stats_verdict(row->shown, reported, row->change, w.p);
+	stats_evidence(row->v[BASE], row->n[BASE], row->v[HEAD], row->n[HEAD],
+		       &ev);
+	v = stats_verdict(&ev, row->shown, reported, row->change);
 	*verdict = stats_verdict_name(v);
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
 			 "s:b, s:b, s:b, s:b}", "verdict", *verdict,
 			 "change", pct(row->change), "reported", pct(reported),
-			 "ci_lo", pct(lo), "ci_hi", pct(hi), "p_welch",
-			 pval(w.p), "p_mwu", pval(mw.p), "mwu_exact", mw.exact,
-			 "t", json_finite(w.t), "df", json_finite(w.df), "shown",
-			 row->shown,
+			 "ci_lo", pct_or(&ev.ci, 0), "ci_hi", pct_or(&ev.ci, 1),
+			 "p_welch", pval_or(ev.w.ok, ev.w.p),
+			 "p_mwu", pval_or(ev.mw.ok, ev.mw.p), "mwu_exact",
+			 ev.mw.exact, "t", json_finite(ev.w.t), "df",
+			 json_finite(ev.w.df), "shown", row->shown,
 			 "stable", v == VERDICT_STABLE, "not_reproduced",
 			 v == VERDICT_NOT_REPRODUCED, "inconclusive",
 			 v == VERDICT_INCONCLUSIVE);
