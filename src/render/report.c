@@ -7,6 +7,7 @@
 
 #include "perfbot/chart.h"
 #include "perfbot/compare.h"
+#include "perfbot/evidence.h"
 #include "perfbot/fileio.h"
 #include "perfbot/job.h"
 #include "perfbot/judge.h"
@@ -277,20 +278,48 @@ static json_t *charts_json(const struct report_inputs *in, struct pb_err *err)
 	return charts;
 }
 
+/* The headline with the plain line on its evidence. */
 static json_t *headline_json(const struct report_inputs *in)
 {
 	const struct cmp_row *h = in->verdict.headline;
-	struct strbuf ch = STRBUF_INIT;
-	json_t *o;
+	struct strbuf ch = STRBUF_INIT, line = STRBUF_INIT;
+	struct evidence ev;
+	json_t *o = NULL;
 
-	table_format_headline_change(&ch, h->change);
-	o = json_pack("{s:s, s:s, s:s, s:b, s:b}", "metric", h->name,
-		      "change", sb_str(&ch), "kind",
-		      in->verdict.regression ? "regression" : "improvement",
-		      "regression", in->verdict.regression,
-		      "improvement", !in->verdict.regression);
+	if (!evidence_of_row(h, &ev) && !evidence_line(&ev, &line) &&
+	    !table_format_headline_change(&ch, h->change))
+		o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:s, s:o}", "metric",
+			      h->name, "change", sb_str(&ch), "kind",
+			      in->verdict.regression ? "regression" :
+			      "improvement", "regression",
+			      in->verdict.regression, "improvement",
+			      !in->verdict.regression, "evidence_line",
+			      sb_str(&line), "evidence", evidence_json(&ev));
 	sb_release(&ch);
+	sb_release(&line);
 	return o;
+}
+
+/* Every shown metric's tests, in table order. */
+static json_t *evidence_list(const struct report_inputs *in)
+{
+	json_t *a = json_array(), *e;
+	struct evidence ev;
+	size_t i;
+
+	for (i = 0; a && i < in->cmp.nrows; i++) {
+		const struct cmp_row *r = &in->cmp.rows[i];
+
+		if (!r->shown)
+			continue;
+		if (evidence_of_row(r, &ev) || !(e = evidence_json(&ev))) {
+			json_decref(a);
+			return NULL;
+		}
+		json_object_set_new(e, "metric", json_string(r->name));
+		json_array_append_new(a, e);
+	}
+	return a;
 }
 
 int report_table_text(const struct report_inputs *in,
@@ -431,7 +460,7 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 	}
 	ctx = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:s,"
 			" s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o,"
-			" s:o, s:b, s:s, s:o, s:{s:I, s:I}}",
+			" s:o, s:b, s:s, s:o, s:{s:I, s:I}, s:o}",
 			"report_id", r->id, "message_id", r->message_id,
 			"bot_name", cfg_str(cfg, "identity.name", "perfbot"),
 			"headline", headline_json(in),
@@ -458,7 +487,8 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 					       from),
 			"to", json_incref(r->to),
 			"runs", "base", (json_int_t)in->cmp.runs[BASE],
-			"head", (json_int_t)in->cmp.runs[HEAD]);
+			"head", (json_int_t)in->cmp.runs[HEAD],
+			"evidence", evidence_list(in));
 	free(closes);
 	sb_release(&table);
 	sb_release(&legend);
