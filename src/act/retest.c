@@ -8,6 +8,7 @@
 #include "perfbot/log.h"
 #include "perfbot/report.h"
 #include "perfbot/retest.h"
+#include "perfbot/runs.h"
 #include "perfbot/scheduler.h"
 #include "perfbot/stats.h"
 #include "perfbot/table.h"
@@ -172,52 +173,72 @@ static json_t *pct(double v)
 	return json_string(buf);
 }
 
-static json_t *pval(double p)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), p < 1e-4 ? "%.2g" : "%.4f", p);
-	return json_string(buf);
-}
-
 /* JSON has no infinity: two constant samples give t = +-inf. */
 static json_t *json_finite(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *pct_or(const struct change_ci *ci, int hi)
+/* "the 95% ... is -3.1% to -1.2%", or why there is none. */
+static json_t *ci_text(const struct change_ci *ci)
 {
-	return ci->ok ? pct(hi ? ci->hi : ci->lo) : json_string("n/a");
+	char buf[160];
+
+	if (ci->ok)
+		snprintf(buf, sizeof(buf), "the 95%% confidence interval of the "
+			 "change is %+.1f%% to %+.1f%% (Welch, t-based)",
+			 ci->lo, ci->hi);
+	else
+		snprintf(buf, sizeof(buf), "no confidence interval is possible "
+			 "(%s)", ci->why);
+	return json_string(buf);
 }
 
-static json_t *pval_or(int ok, double p)
+/* "p = 0.0123", or "not possible (why)". */
+static json_t *p_text(int ok, double p, const char *why)
 {
-	return ok ? pval(p) : json_string("n/a");
+	char buf[160];
+
+	if (ok)
+		snprintf(buf, sizeof(buf), p < 1e-4 ? "p = %.2g" : "p = %.4f",
+			 p);
+	else
+		snprintf(buf, sizeof(buf), "not possible (%s)", why);
+	return json_string(buf);
 }
 
-/* The statistics and the verdict of the headline metric. */
-static json_t *verdict_ctx(const struct cmp_row *row, double reported,
+/*
+ * The verdict of the headline metric, decided on the new runs alone
+ * ('fresh': the same metric compared over the runs that landed after the
+ * request): the runs that made the report were selected for looking
+ * different, so counting them again would favour "stable".
+ */
+static json_t *verdict_ctx(const struct cmp_row *all,
+			   const struct cmp_row *fresh, double reported,
 			   const char **verdict)
 {
 	struct evidence ev;
 	enum verdict v;
 
-	stats_evidence(row->v[BASE], row->n[BASE], row->v[HEAD], row->n[HEAD],
-		       &ev);
-	v = stats_verdict(&ev, row->shown, reported, row->change);
+	stats_evidence(fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
+		       fresh->n[HEAD], &ev);
+	v = stats_verdict(&ev, fresh->shown, reported, fresh->change);
 	*verdict = stats_verdict_name(v);
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
-			 "s:b, s:b, s:b, s:b}", "verdict", *verdict,
-			 "change", pct(row->change), "reported", pct(reported),
-			 "ci_lo", pct_or(&ev.ci, 0), "ci_hi", pct_or(&ev.ci, 1),
-			 "p_welch", pval_or(ev.w.ok, ev.w.p),
-			 "p_mwu", pval_or(ev.mw.ok, ev.mw.p), "mwu_exact",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, "
+			 "s:o, s:b, s:b, s:b, s:b, s:I, s:I}", "verdict",
+			 *verdict, "change", pct(fresh->change), "change_all",
+			 pct(all->change), "reported", pct(reported),
+			 "ci", ci_text(&ev.ci),
+			 "p_welch", p_text(ev.w.ok, ev.w.p, ev.w.why),
+			 "p_mwu", p_text(ev.mw.ok, ev.mw.p, ev.mw.why),
+			 "mwu_exact",
 			 ev.mw.exact, "t", json_finite(ev.w.t), "df",
-			 json_finite(ev.w.df), "shown", row->shown,
+			 json_finite(ev.w.df), "shown", fresh->shown,
 			 "stable", v == VERDICT_STABLE, "not_reproduced",
 			 v == VERDICT_NOT_REPRODUCED, "inconclusive",
-			 v == VERDICT_INCONCLUSIVE);
+			 v == VERDICT_INCONCLUSIVE, "new_base_n",
+			 (json_int_t)fresh->n[BASE], "new_head_n",
+			 (json_int_t)fresh->n[HEAD]);
 }
 
 /* The mail that asked, rebuilt from the thread kept with the retest. */
@@ -255,23 +276,31 @@ static int asker_load(struct asker *a, const char *thread)
 static json_t *result_ctx(const struct retest_row *row,
 			  const struct report_inputs *in,
 			  const struct manifest *m, const struct asker *a,
-			  const char **verdict)
+			  const char **verdict, struct pb_err *err)
 {
 	const char *metric = json_string_value(json_object_get(a->t,
 								"metric"));
 	double reported = json_real_value(json_object_get(a->t,
 							  "reported_change"));
 	const struct cmp_row *h = metric ? comparison_find(&in->cmp, metric) :
-		NULL;
+		NULL, *fresh;
+	size_t from[2] = { (size_t)row->base_runs, (size_t)row->head_runs };
 	struct strbuf table = STRBUF_INIT;
+	struct runs_new rn;
 	json_t *ctx;
 
 	if (!h)
 		h = in->verdict.headline;
-	if (!h)
+	if (!h || runs_compare_new(&rn, &in->root[BASE], &in->root[HEAD], from,
+				   in->rules, in->testcase, err))
 		return NULL;
+	fresh = comparison_find(&rn.cmp, h->name);
+	if (!fresh) {
+		runs_new_release(&rn);
+		return NULL;
+	}
 	report_table_text(in, m, &table);
-	ctx = verdict_ctx(h, reported, verdict);
+	ctx = verdict_ctx(h, fresh, reported, verdict);
 	json_object_update_missing_new(ctx, json_pack(
 		"{s:i, s:s, s:o, s:s, s:o, s:o, s:I, s:I, s:s, s:o}",
 		"runs", row->runs, "request_id", row->request_id,
@@ -282,6 +311,7 @@ static json_t *result_ctx(const struct retest_row *row,
 		"head_n", (json_int_t)h->n[HEAD], "table", sb_str(&table),
 		"chart", chart_of(h)));
 	sb_release(&table);
+	runs_new_release(&rn);
 	return ctx;
 }
 
@@ -344,6 +374,7 @@ static int one_retest(struct state *st, const struct config *cfg,
 		      struct retest_stats *rs, struct pb_err *err)
 {
 	struct thread_report tr = { 0 };
+	struct pb_err why = { 0, "" };
 	struct report_inputs in;
 	struct manifest m;
 	struct asker a;
@@ -369,9 +400,10 @@ static int one_retest(struct state *st, const struct config *cfg,
 	}
 	thread_of(st, &a, &tr);
 	ready = landed(row, &in);
-	if (ready && !(ctx = result_ctx(row, &in, &m, &a, &verdict))) {
+	if (ready && !(ctx = result_ctx(row, &in, &m, &a, &verdict, &why))) {
 		rc = pb_fail(err, EX_SOFTWARE, "retest '%s': cannot build its "
-			     "answer", row->request_id);
+			     "answer%s%s", row->request_id, why.msg[0] ? ": " :
+			     "", why.msg);
 	} else if (ready) {
 		rc = close_retest(st, cfg, row, &a, &tr, "retest-result", ctx,
 				  "done", verdict, now, err);
