@@ -46,7 +46,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC = $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all check demo bench install deps unit golden integration lint clean fuzz
+.PHONY: all check demo bench bench-sim install deps unit golden integration lint clean fuzz
 all: perfbot
 
 deps:
@@ -101,6 +101,11 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory perfbot $(TOOL_BIN)
 	@sh scripts/bench
+
+# The simulation of the mailing decisions (issue 10): not a test.
+SIM_TRIALS ?= 1000
+bench-sim: $(BUILD)/tools/bench-sim
+	@$(BUILD)/tools/bench-sim $(SIM_TRIALS)
 
 # libFuzzer targets for every parser (clang): 'make fuzz FUZZ_SECONDS=60'.
 # Not part of 'check'; the corpora start from the fixtures.
