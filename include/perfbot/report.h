@@ -11,6 +11,7 @@
 #include "perfbot/job.h"
 #include "perfbot/judge.h"
 #include "perfbot/manifest.h"
+#include "perfbot/stats.h"
 #include "perfbot/strbuf.h"
 
 /*
@@ -24,6 +25,8 @@
 struct report_opts {
 	const char *template;	/* NULL: templates.report, else "report" */
 	time_t now;		/* the report's date */
+	const char *confirmation;	/* a line under the evidence, or NULL */
+	const char *force_metric;	/* headline when the filter hides all */
 };
 
 struct report {
@@ -40,6 +43,12 @@ struct report {
 	char *job_yaml;		/* the head's job.yaml text, for attaching */
 	char *kconfig_file;	/* or NULL */
 	json_t *ctx;		/* the template context */
+	/* what the confirmation needs (trigger.h) */
+	char *metric;		/* the headline, or the candidate key metric */
+	double change;		/* its %change */
+	struct evidence evidence;	/* its tests */
+	size_t runs[2];		/* runs of base and head */
+	int candidate;		/* !worth, but the key metric looks changed */
 };
 
 int report_build(struct report *r, const struct manifest *m,

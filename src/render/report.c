@@ -17,6 +17,7 @@
 #include "perfbot/report.h"
 #include "perfbot/strmap.h"
 #include "perfbot/table.h"
+#include "perfbot/trigger.h"
 
 #define MAX_CHARTS 4
 #define CHART_WIDTH 80
@@ -443,7 +444,7 @@ static int identity(struct report *r, const struct report_inputs *in,
 
 static json_t *context(const struct report *r, const struct report_inputs *in,
 		       const struct manifest *m, const struct config *cfg,
-		       struct pb_err *err)
+		       const struct report_opts *o, struct pb_err *err)
 {
 	struct strbuf table = STRBUF_INIT, legend = STRBUF_INIT;
 	json_t *charts = charts_json(in, err), *ctx;
@@ -460,7 +461,7 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 	}
 	ctx = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:s,"
 			" s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o,"
-			" s:o, s:b, s:s, s:o, s:{s:I, s:I}, s:o}",
+			" s:o, s:b, s:s, s:o, s:{s:I, s:I}, s:o, s:o}",
 			"report_id", r->id, "message_id", r->message_id,
 			"bot_name", cfg_str(cfg, "identity.name", "perfbot"),
 			"headline", headline_json(in),
@@ -488,7 +489,8 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 			"to", json_incref(r->to),
 			"runs", "base", (json_int_t)in->cmp.runs[BASE],
 			"head", (json_int_t)in->cmp.runs[HEAD],
-			"evidence", evidence_list(in));
+			"evidence", evidence_list(in),
+			"confirmation", str_or_null(o->confirmation));
 	free(closes);
 	sb_release(&table);
 	sb_release(&legend);
@@ -543,6 +545,23 @@ static int render_all(struct report *r, const struct config *cfg,
 	return rc;
 }
 
+/* No headline: is the key metric, hidden by the filter, worth a look? */
+static int candidate(struct report *r, const struct report_inputs *in,
+		     struct pb_err *err)
+{
+	const char *key = tc_field(in, "headline");
+	const struct cmp_row *row = key ? comparison_find(&in->cmp, key) : NULL;
+
+	if (!trigger_candidate(row))
+		return 0;
+	r->candidate = 1;
+	r->metric = strdup(row->name);
+	r->change = row->change;
+	if (!r->metric || evidence_of_row(row, &r->evidence))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return 0;
+}
+
 int report_build(struct report *r, const struct manifest *m,
 		 const struct config *cfg, const struct report_opts *o,
 		 struct pb_err *err)
@@ -558,15 +577,26 @@ int report_build(struct report *r, const struct manifest *m,
 		pb_fail(err, EX_OSERR, "out of memory");
 		goto out;
 	}
+	memcpy(r->runs, in.cmp.runs, sizeof(r->runs));
+	if (!in.verdict.headline && o->force_metric &&
+	    judge_force(&in.cmp, in.rules, o->force_metric, &in.verdict))
+		goto out;
 	if (!in.verdict.headline) {
-		rc = 0;
+		rc = candidate(r, &in, err);
 		goto out;
 	}
 	r->worth = 1;
+	r->metric = strdup(in.verdict.headline->name);
+	r->change = in.verdict.headline->change;
+	if (!r->metric ||
+	    evidence_of_row(in.verdict.headline, &r->evidence)) {
+		pb_fail(err, EX_OSERR, "out of memory");
+		goto out;
+	}
 	if (identity(r, &in, m, cfg, o, err) ||
 	    recipients(r, m, cfg, err))
 		goto out;
-	r->ctx = context(r, &in, m, cfg, err);
+	r->ctx = context(r, &in, m, cfg, o, err);
 	if (!r->ctx || render_all(r, cfg, o, err))
 		goto out;
 	rc = 0;
@@ -588,6 +618,7 @@ void report_release(struct report *r)
 	free(r->body);
 	free(r->job_yaml);
 	free(r->kconfig_file);
+	free(r->metric);
 	json_decref(r->ctx);
 	memset(r, 0, sizeof(*r));
 }

@@ -93,7 +93,7 @@ static void load_manifest(struct fx *f, const char *path)
 
 static int build(struct fx *f, const char *tmpl, time_t now)
 {
-	struct report_opts o = { tmpl, now };
+	struct report_opts o = { tmpl, now, NULL, NULL };
 
 	report_release(&f->r);
 	memset(&f->err, 0, sizeof(f->err));
