@@ -275,9 +275,7 @@ static int one_confirm(struct state *st, const struct config *cfg,
 				      NULL, 0, now, err))
 			return -1;
 		cs->asked++;
-		/* a farm that runs at once has landed them already */
-		if (held_load(st, cfg, h, err))
-			return 0;
+		return 0;	/* the runs are looked for from the next run on */
 	}
 	if (!landed(h)) {
 		cs->waiting += now <= h->row->deadline;
