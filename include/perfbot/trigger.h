@@ -46,6 +46,17 @@ int trigger_weak(const struct confirm_policy *p, const struct evidence *ev);
  */
 int trigger_candidate(const struct cmp_row *key);
 
+enum trigger_action { TRIGGER_SKIP, TRIGGER_MAIL, TRIGGER_CONFIRM };
+
+/*
+ * What to do with a new comparison: 'worth' when the filter gives it a
+ * headline, 'candidate' when it does not but trigger_candidate() holds;
+ * 'ev' the evidence of the headline (or of the candidate).
+ */
+enum trigger_action trigger_action(const struct confirm_policy *p,
+				   int worth, int candidate,
+				   const struct evidence *ev);
+
 /*
  * The verdict of the confirmation runs: 'fresh' is the headline metric
  * compared over the new runs only, 'reported' the change the held report

@@ -36,10 +36,8 @@ int confirm_config_load(const struct config *cfg, struct confirm_config *cc,
 
 int confirm_wanted(const struct confirm_config *cc, const struct report *r)
 {
-	if (!cc->policy.enabled || !r->metric)
-		return 0;
-	return r->candidate ||
-	       (r->worth && trigger_weak(&cc->policy, &r->evidence));
+	return r->metric && trigger_action(&cc->policy, r->worth, r->candidate,
+					   &r->evidence) == TRIGGER_CONFIRM;
 }
 
 int confirm_hold(struct state *st, const struct confirm_config *cc,

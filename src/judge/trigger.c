@@ -42,3 +42,14 @@ long confirm_runs(const struct confirm_policy *p, size_t have)
 
 	return n > CONFIRM_LEAST_RUNS ? n : CONFIRM_LEAST_RUNS;
 }
+
+enum trigger_action trigger_action(const struct confirm_policy *p,
+				   int worth, int candidate,
+				   const struct evidence *ev)
+{
+	if (!p->enabled)
+		return worth ? TRIGGER_MAIL : TRIGGER_SKIP;
+	if (!worth && !candidate)
+		return TRIGGER_SKIP;
+	return !worth || trigger_weak(p, ev) ? TRIGGER_CONFIRM : TRIGGER_MAIL;
+}

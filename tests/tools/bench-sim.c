@@ -131,7 +131,8 @@ static int trial(const struct confirm_policy *p, const struct rules *rules,
 	struct side sd[2];
 	struct comparison cmp;
 	struct judgement j;
-	const struct cmp_row *key;
+	const struct cmp_row *key, *h;
+	enum trigger_action act;
 	struct evidence ev;
 	struct pb_err err = { 0, "" };
 	double reported = 0;
@@ -139,6 +140,7 @@ static int trial(const struct confirm_policy *p, const struct rules *rules,
 	long spent = (long)n;
 
 	memset(sd, 0, sizeof(sd));
+	memset(&ev, 0, sizeof(ev));
 	sd[BASE].mean = BASE_MEAN;
 	sd[HEAD].mean = BASE_MEAN * (1 + shift);
 	for (s = BASE; s <= HEAD; s++) {
@@ -155,28 +157,29 @@ static int trial(const struct confirm_policy *p, const struct rules *rules,
 	}
 	key = comparison_find(&cmp, METRIC);
 	c->filter += j.headline != NULL;
-	if (j.headline || (p->enabled && trigger_candidate(key))) {
-		const struct cmp_row *h = j.headline ? j.headline : key;
-
-		reported = h->change;
+	h = j.headline ? j.headline : key;
+	if (h)
 		stats_evidence(h->v[BASE], h->n[BASE], h->v[HEAD], h->n[HEAD],
 			       &ev);
-		if (j.headline && !trigger_weak(p, &ev)) {
-			mail = 1;
-			c->direct++;
-		} else {
-			size_t from[2] = { n, n };
+	act = trigger_action(p, j.headline != NULL,
+			     !j.headline && trigger_candidate(key), &ev);
+	if (act == TRIGGER_MAIL) {
+		mail = 1;
+		c->direct++;
+	} else if (act == TRIGGER_CONFIRM) {
+		size_t from[2] = { n, n };
+		long more = confirm_runs(p, n);
 
-			long more = confirm_runs(p, n);
-
-			draw(&sd[BASE], (size_t)more);
-			draw(&sd[HEAD], (size_t)more);
-			spent += more;
-			mail = fresh_verdict(sd, from, rules, reported) ==
-				VERDICT_STABLE;
-			c->confirmed += mail;
-		}
+		reported = h->change;
+		draw(&sd[BASE], (size_t)more);
+		draw(&sd[HEAD], (size_t)more);
+		spent += more;
+		mail = fresh_verdict(sd, from, rules, reported) ==
+			VERDICT_STABLE;
+		c->confirmed += mail;
 	}
+	if (mail)
+		reported = h->change;
 	comparison_release(&cmp);
 	c->trials++;
 	c->mailed += mail;
