@@ -24,8 +24,9 @@ scheduler:
   argv: ["$W/farm", "{result_root}", "{commit}", "{runs}", "{request_id}"]
   timeout: 60
 EOC
-"$PERFBOT" run --config "$CONFIG" 2>"$W/e0"
-rc=$?
+# (the subshell's own stderr takes the shell's "Killed" notice)
+( "$PERFBOT" run --config "$CONFIG" 2>"$W/e0"; echo $? >"$W/rc0" ) 2>/dev/null
+rc=$(cat "$W/rc0")
 check "killed while asking (exit $rc)" [ $rc = 137 ]
 check "the hold survived the crash" [ "$(sql "SELECT status FROM confirms WHERE report_id = 'cf-crash'")" = asking ]
 check "the base's runs landed once" [ "$(wc -l <"$W/roots/base/.fake-lkp-requests")" = 1 ]
