@@ -104,6 +104,9 @@ int retest_request(struct state *st, const struct config *cfg,
 	rc = load_manifest(st, report_id, &m, &why_err);
 	if (!rc)
 		rc = report_inputs_load(&in, &m, cfg, &why_err);
+	/* a confirmed report whose key metric the filter hides */
+	if (!rc && !in.verdict.headline && in.key_metric)
+		judge_force(&in.cmp, in.rules, in.key_metric, &in.verdict);
 	if (!rc) {
 		rq.thread = thread_json(r, &in);
 		rq.base_runs = (long)in.root[BASE].runs;

@@ -143,6 +143,7 @@ int report_inputs_load(struct report_inputs *in, const struct manifest *m,
 			  in->rules, in->testcase, err))
 		return -1;
 	key = tc_field(in, "headline");
+	in->key_metric = key;
 	if (tc_field(in, "direction"))
 		parse_long(tc_field(in, "direction"), -1, 1, &dir);
 	return judge(&in->cmp, in->rules, in->testcase, key, (int)dir,
