@@ -47,8 +47,8 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC = $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all check check-build demo bench install deps unit golden integration \
-	lint clean fuzz
+.PHONY: all check check-build demo bench bench-sim install deps unit golden \
+	integration lint clean fuzz
 all: perfbot
 
 deps:
@@ -127,6 +127,11 @@ demo:
 bench: deps
 	@$(MAKE) --no-print-directory perfbot $(TOOL_BIN)
 	@sh scripts/bench
+
+# The simulation of the mailing decisions (issue 10): not a test.
+SIM_TRIALS ?= 1000
+bench-sim: $(BUILD)/tools/bench-sim
+	@$(BUILD)/tools/bench-sim $(SIM_TRIALS)
 
 # libFuzzer targets for every parser (clang): 'make fuzz FUZZ_SECONDS=60'.
 # Not part of 'check'; the corpora start from the fixtures.

@@ -29,4 +29,12 @@ int judge(const struct comparison *c, const struct rules *rules,
 	  const char *testcase, const char *key_metric, int key_direction,
 	  struct judgement *j);
 
+/*
+ * The headline forced to 'metric' although the noise filter hides it:
+ * for a report whose change confirmation runs have confirmed. Headline
+ * NULL when the metric is missing or not a relative change.
+ */
+int judge_force(const struct comparison *c, const struct rules *rules,
+		const char *metric, struct judgement *j);
+
 #endif

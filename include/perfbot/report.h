@@ -11,6 +11,7 @@
 #include "perfbot/job.h"
 #include "perfbot/judge.h"
 #include "perfbot/manifest.h"
+#include "perfbot/stats.h"
 #include "perfbot/strbuf.h"
 
 /*
@@ -30,6 +31,8 @@
 struct report_opts {
 	const char *template;	/* NULL: templates.report, else "report" */
 	time_t now;		/* the report's date */
+	const char *confirmation;	/* a line under the evidence, or NULL */
+	const char *force_metric;	/* headline when the filter hides all */
 };
 
 struct report {
@@ -48,6 +51,12 @@ struct report {
 	char *job_yaml;		/* the head's job.yaml text, for attaching */
 	char *kconfig_file;	/* or NULL */
 	json_t *ctx;		/* the template context */
+	/* what the confirmation needs (trigger.h) */
+	char *metric;		/* the headline, or the candidate key metric */
+	double change;		/* its %change */
+	struct evidence evidence;	/* its tests */
+	size_t runs[2];		/* runs of base and head */
+	int candidate;		/* !worth, but the key metric looks changed */
 };
 
 int report_build(struct report *r, const struct manifest *m,
@@ -71,6 +80,7 @@ struct report_inputs {
 	struct ydoc host;
 	const char *testcase;
 	const char *machine;	/* the host's description, or tbox_group */
+	const char *key_metric;	/* the testcase's headline metric, or NULL */
 };
 
 int report_inputs_load(struct report_inputs *in, const struct manifest *m,

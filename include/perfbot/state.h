@@ -203,6 +203,40 @@ int state_retest_finish(struct state *st, const char *request_id,
 int state_retest_count(struct state *st, const char *report_id, long *n,
 		       char **open_status, struct pb_err *err);
 
+/* ---- reports held for confirmation runs (confirms.c) ---- */
+
+/*
+ * A report held until confirmation runs have landed. Its status moves
+ * 'asking' (recorded, the scheduler not yet known to have it) ->
+ * 'confirming' (asked) -> 'confirmed' (its mail queued in the same
+ * transaction), 'not reproduced', 'expired' (deadline, dropped),
+ * 'unconfirmed' (deadline, mailed marked so) or 'rejected' (the farm
+ * refused). A crash while asking asks again with the same request id.
+ */
+struct confirm_row {
+	char *report_id, *request_id, *metric, *status;
+	double reported_change;
+	long runs;		/* asked a side */
+	long base_runs, head_runs;	/* runs when it was held */
+	time_t deadline;
+};
+
+/*
+ * Hold a report: the row ('asking') and the manifest as seen (outcome
+ * 'confirming', its text kept for later) in one transaction.
+ */
+int state_confirm_hold(struct state *st, const struct confirm_row *c,
+		       const char *manifest, const char *text,
+		       const char *dir, time_t now, struct pb_err *err);
+/* The confirmations still open ('asking', 'confirming'), oldest first. */
+int state_confirms_open(struct state *st, struct confirm_row **out,
+			size_t *n, struct pb_err *err);
+void confirm_rows_free(struct confirm_row *r, size_t n);
+/* A new status (and the manifest's outcome with it); 'final' stamps it. */
+int state_confirm_set(struct state *st, const char *report_id,
+		      const char *status, const char *detail, int final,
+		      time_t now, struct pb_err *err);
+
 /* Backoff after 'attempts' failures: 60 s doubling, at most 6 hours. */
 long state_backoff(int attempts);
 

@@ -5,38 +5,77 @@
 #include <stddef.h>
 
 /*
- * Significance tests for a retest: is the head's headline metric really
- * different from the base's? Welch's t-test (unequal variances), the
- * Mann-Whitney U test (exact null distribution for small samples without
- * ties, else the normal approximation with tie and continuity
- * corrections), and a t-based 95% confidence interval of the %change:
- * the Welch interval of the difference of the means divided by the base
- * mean (the base mean's own uncertainty is not propagated, which makes the
- * interval slightly narrow when the base is noisy).
+ * Is the head's metric really different from the base's? Welch's t-test
+ * (unequal variances), the Mann-Whitney U test (the exact null
+ * distribution, ties included, up to STATS_MW_EXACT_MAX runs a side, else
+ * the normal approximation with tie and continuity corrections, as
+ * scipy's mannwhitneyu), and a t-based 95% confidence interval of the
+ * %change: the Welch interval of the difference of the means divided by
+ * the base mean (the base mean's own uncertainty is not propagated, which
+ * makes the interval slightly narrow when the base is noisy).
+ *
+ * A test that cannot be made says so: 'ok' is 0 and 'why' names the
+ * reason (fewer than 2 runs, both samples constant, a base mean of 0,
+ * values that are not finite); its p is then 1 and must not be shown.
+ * A sample is constant when its standard deviation is below
+ * STATS_REL_TOL of the larger mean, so that rounding in a mean
+ * ({0.1, 0.1} against eleven 0.1) is never taken for a change.
  */
+
+#define STATS_MW_EXACT_MAX 50
+#define STATS_REL_TOL 1e-9
 
 struct welch {
 	double diff;	/* mean(head) - mean(base) */
 	double se;	/* standard error of the difference */
 	double t;
 	double df;	/* Welch-Satterthwaite degrees of freedom */
-	double p;	/* two-sided */
+	double p;	/* two-sided; 1 when !ok */
+	int ok;
+	int constant;	/* !ok because both samples are constant */
+	int same;	/* ... and equal: no difference at all */
+	const char *why;	/* when !ok */
 };
 
 struct mann_whitney {
 	double u;	/* U of the head sample */
-	double p;	/* two-sided */
+	double p;	/* two-sided; 1 when !ok */
 	int exact;	/* p from the exact distribution */
+	int ok;
+	const char *why;
 };
 
-/* Each needs at least 2 values per side; -1 otherwise. */
+struct change_ci {
+	double lo, hi;	/* % of the base mean, lo <= hi */
+	int ok;
+	const char *why;
+};
+
+/* All of it for one metric. */
+struct evidence {
+	size_t n[2];	/* runs: base, head */
+	struct welch w;
+	struct mann_whitney mw;
+	struct change_ci ci;
+};
+
+/*
+ * Each returns 0 when the test was made, 1 when it could not be ('why'
+ * set), -1 when memory ran out.
+ */
 int stats_welch(const double *base, size_t nb, const double *head,
 		size_t nh, struct welch *w);
 int stats_mann_whitney(const double *base, size_t nb, const double *head,
 		       size_t nh, struct mann_whitney *m);
-/* 'level' 0.95: [lo, hi] of the %change; -1 when the base mean is 0. */
+/* 'level' 0.95: the interval of the %change 100 (head - base) / base. */
 int stats_change_ci(const double *base, size_t nb, const double *head,
-		    size_t nh, double level, double *lo, double *hi);
+		    size_t nh, double level, struct change_ci *ci);
+/* The three together; -1 only when memory ran out. */
+int stats_evidence(const double *base, size_t nb, const double *head,
+		   size_t nh, struct evidence *ev);
+
+/* The smallest two-sided p the exact Mann-Whitney test can reach. */
+double stats_mw_min_p(size_t nb, size_t nh);
 
 /* Student's t distribution: P(T <= t) and its inverse. */
 double stats_t_cdf(double t, double df);
@@ -47,12 +86,17 @@ double stats_betai(double a, double b, double x);
 enum verdict { VERDICT_STABLE, VERDICT_NOT_REPRODUCED, VERDICT_INCONCLUSIVE };
 
 /*
- * The retest's verdict: stable when the noise filter still shows the
- * change and Welch's p < 0.01 in the direction of the report; not
- * reproduced when p > 0.05 or the direction flipped; else inconclusive.
+ * The verdict on a change, from evidence gathered on runs that did not
+ * take part in selecting it ('shown': the noise filter shows the change
+ * on those runs). Stable: Welch's p < 0.01 in the reported direction, the
+ * filter shows it, and the Mann-Whitney test agrees (p < 0.05, unless so
+ * few runs cannot reach 0.05); two constant samples that differ in the
+ * reported direction are stable too. Not reproduced: the direction
+ * flipped, no change, or Welch's p > 0.05. Else (no test possible, or in
+ * between) inconclusive.
  */
-enum verdict stats_verdict(int shown, double reported_change,
-			   double change, double p);
+enum verdict stats_verdict(const struct evidence *ev, int shown,
+			   double reported_change, double change);
 const char *stats_verdict_name(enum verdict v);
 
 #endif

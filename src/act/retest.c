@@ -8,6 +8,7 @@
 #include "perfbot/log.h"
 #include "perfbot/report.h"
 #include "perfbot/retest.h"
+#include "perfbot/runs.h"
 #include "perfbot/scheduler.h"
 #include "perfbot/stats.h"
 #include "perfbot/table.h"
@@ -104,6 +105,9 @@ int retest_request(struct state *st, const struct config *cfg,
 	rc = load_manifest(st, report_id, &m, &why_err);
 	if (!rc)
 		rc = report_inputs_load(&in, &m, cfg, &why_err);
+	/* a confirmed report whose key metric the filter hides */
+	if (!rc && !in.verdict.headline && in.key_metric)
+		judge_force(&in.cmp, in.rules, in.key_metric, &in.verdict);
 	if (!rc) {
 		rq.thread = thread_json(r, &in);
 		rq.base_runs = (long)in.root[BASE].runs;
@@ -173,46 +177,72 @@ static json_t *pct(double v)
 	return json_string(buf);
 }
 
-static json_t *pval(double p)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), p < 1e-4 ? "%.2g" : "%.4f", p);
-	return json_string(buf);
-}
-
 /* JSON has no infinity: two constant samples give t = +-inf. */
 static json_t *json_finite(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* The statistics and the verdict of the headline metric. */
-static json_t *verdict_ctx(const struct cmp_row *row, double reported,
+/* "the 95% ... is -3.1% to -1.2%", or why there is none. */
+static json_t *ci_text(const struct change_ci *ci)
+{
+	char buf[160];
+
+	if (ci->ok)
+		snprintf(buf, sizeof(buf), "the 95%% confidence interval of the "
+			 "change is %+.1f%% to %+.1f%% (Welch, t-based)",
+			 ci->lo, ci->hi);
+	else
+		snprintf(buf, sizeof(buf), "no confidence interval is possible "
+			 "(%s)", ci->why);
+	return json_string(buf);
+}
+
+/* "p = 0.0123", or "not possible (why)". */
+static json_t *p_text(int ok, double p, const char *why)
+{
+	char buf[160];
+
+	if (ok)
+		snprintf(buf, sizeof(buf), p < 1e-4 ? "p = %.2g" : "p = %.4f",
+			 p);
+	else
+		snprintf(buf, sizeof(buf), "not possible (%s)", why);
+	return json_string(buf);
+}
+
+/*
+ * The verdict of the headline metric, decided on the new runs alone
+ * ('fresh': the same metric compared over the runs that landed after the
+ * request): the runs that made the report were selected for looking
+ * different, so counting them again would favour "stable".
+ */
+static json_t *verdict_ctx(const struct cmp_row *all,
+			   const struct cmp_row *fresh, double reported,
 			   const char **verdict)
 {
-	const double *b = row->v[BASE], *h = row->v[HEAD];
-	size_t nb = row->n[BASE], nh = row->n[HEAD];
-	struct mann_whitney mw = { 0, 1, 0 };
-	struct welch w = { 0, 0, 0, 0, 1 };
-	double lo = NAN, hi = NAN;
+	struct evidence ev;
 	enum verdict v;
 
-	stats_welch(b, nb, h, nh, &w);
-	stats_mann_whitney(b, nb, h, nh, &mw);
-	stats_change_ci(b, nb, h, nh, 0.95, &lo, &hi);
-	v = stats_verdict(row->shown, reported, row->change, w.p);
+	stats_evidence(fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
+		       fresh->n[HEAD], &ev);
+	v = stats_verdict(&ev, fresh->shown, reported, fresh->change);
 	*verdict = stats_verdict_name(v);
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
-			 "s:b, s:b, s:b, s:b}", "verdict", *verdict,
-			 "change", pct(row->change), "reported", pct(reported),
-			 "ci_lo", pct(lo), "ci_hi", pct(hi), "p_welch",
-			 pval(w.p), "p_mwu", pval(mw.p), "mwu_exact", mw.exact,
-			 "t", json_finite(w.t), "df", json_finite(w.df), "shown",
-			 row->shown,
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, "
+			 "s:o, s:b, s:b, s:b, s:b, s:I, s:I}", "verdict",
+			 *verdict, "change", pct(fresh->change), "change_all",
+			 pct(all->change), "reported", pct(reported),
+			 "ci", ci_text(&ev.ci),
+			 "p_welch", p_text(ev.w.ok, ev.w.p, ev.w.why),
+			 "p_mwu", p_text(ev.mw.ok, ev.mw.p, ev.mw.why),
+			 "mwu_exact",
+			 ev.mw.exact, "t", json_finite(ev.w.t), "df",
+			 json_finite(ev.w.df), "shown", fresh->shown,
 			 "stable", v == VERDICT_STABLE, "not_reproduced",
 			 v == VERDICT_NOT_REPRODUCED, "inconclusive",
-			 v == VERDICT_INCONCLUSIVE);
+			 v == VERDICT_INCONCLUSIVE, "new_base_n",
+			 (json_int_t)fresh->n[BASE], "new_head_n",
+			 (json_int_t)fresh->n[HEAD]);
 }
 
 /* The mail that asked, rebuilt from the thread kept with the retest. */
@@ -252,23 +282,31 @@ static int asker_load(struct asker *a, const char *thread)
 static json_t *result_ctx(const struct retest_row *row,
 			  const struct report_inputs *in,
 			  const struct manifest *m, const struct asker *a,
-			  const char **verdict)
+			  const char **verdict, struct pb_err *err)
 {
 	const char *metric = json_string_value(json_object_get(a->t,
 								"metric"));
 	double reported = json_real_value(json_object_get(a->t,
 							  "reported_change"));
 	const struct cmp_row *h = metric ? comparison_find(&in->cmp, metric) :
-		NULL;
+		NULL, *fresh;
+	size_t from[2] = { (size_t)row->base_runs, (size_t)row->head_runs };
 	struct strbuf table = STRBUF_INIT;
+	struct runs_new rn;
 	json_t *ctx;
 
 	if (!h)
 		h = in->verdict.headline;
-	if (!h)
+	if (!h || runs_compare_new(&rn, &in->root[BASE], &in->root[HEAD], from,
+				   in->rules, err))
 		return NULL;
+	fresh = comparison_find(&rn.cmp, h->name);
+	if (!fresh) {
+		runs_new_release(&rn);
+		return NULL;
+	}
 	report_table_text(in, m, &table);
-	ctx = verdict_ctx(h, reported, verdict);
+	ctx = verdict_ctx(h, fresh, reported, verdict);
 	json_object_update_missing_new(ctx, json_pack(
 		"{s:i, s:s, s:o, s:s, s:o, s:o, s:I, s:I, s:s, s:o}",
 		"runs", row->runs, "request_id", row->request_id,
@@ -279,6 +317,7 @@ static json_t *result_ctx(const struct retest_row *row,
 		"head_n", (json_int_t)h->n[HEAD], "table", sb_str(&table),
 		"chart", chart_of(h)));
 	sb_release(&table);
+	runs_new_release(&rn);
 	return ctx;
 }
 
@@ -346,6 +385,7 @@ static int one_retest(struct state *st, const struct config *cfg,
 		      struct retest_stats *rs, struct pb_err *err)
 {
 	struct thread_report tr = { 0 };
+	struct pb_err why = { 0, "" };
 	struct report_inputs in;
 	struct manifest m;
 	struct asker a;
@@ -371,9 +411,10 @@ static int one_retest(struct state *st, const struct config *cfg,
 	}
 	thread_of(st, &a, &tr);
 	ready = landed(row, &in);
-	if (ready && !(ctx = result_ctx(row, &in, &m, &a, &verdict))) {
+	if (ready && !(ctx = result_ctx(row, &in, &m, &a, &verdict, &why))) {
 		rc = pb_fail(err, EX_SOFTWARE, "retest '%s': cannot build its "
-			     "answer", row->request_id);
+			     "answer%s%s", row->request_id, why.msg[0] ? ": " :
+			     "", why.msg);
 	} else if (ready) {
 		rc = close_retest(st, cfg, row, &a, &tr, "retest-result", ctx,
 				  "done", verdict, now, err);

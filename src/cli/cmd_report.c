@@ -75,7 +75,7 @@ static int print_context(const struct report *r, struct pb_err *err)
 int cmd_report(int argc, char **argv)
 {
 	struct report_cli o = { 0, 0, NULL, NULL };
-	struct report_opts ro = { NULL, 0 };
+	struct report_opts ro = { NULL, 0, NULL, NULL };
 	struct pb_err err = { 0, "" };
 	struct manifest m;
 	struct config cfg;

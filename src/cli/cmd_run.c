@@ -9,6 +9,7 @@
 
 #include "perfbot/cli.h"
 #include "perfbot/clicommon.h"
+#include "perfbot/confirm.h"
 #include "perfbot/fileio.h"
 #include "perfbot/log.h"
 #include "perfbot/mail.h"
@@ -36,6 +37,7 @@ struct cycle {
 	int dry_run;
 	time_t now;
 	struct strbuf mbox;	/* --dry-run output */
+	struct confirm_config confirm;
 	const char *cmd;	/* "run" or "send", for the summary */
 	long queued, skipped, bad;
 	int poll_failed;
@@ -154,9 +156,9 @@ static int judge_manifest(struct cycle *cy, const struct manifest *m,
 			  const struct manifest_text *mt, struct pb_err *err)
 {
 	const char *name = mt->name;
-	struct report_opts ro = { NULL, cy->now };
+	struct report_opts ro = { NULL, cy->now, NULL, NULL };
 	struct report r;
-	int rc, s;
+	int rc = 0, s;
 
 	if (report_build(&r, m, &cy->cfg, &ro, err))
 		return 1;	/* bad input: reported, the run goes on */
@@ -165,13 +167,18 @@ static int judge_manifest(struct cycle *cy, const struct manifest *m,
 		rc = -1;
 	else if (s > 0)
 		rc = 0;
+	else if (confirm_wanted(&cy->confirm, &r) && cy->dry_run)
+		log_info("report '%s' would be held for confirmation runs",
+			 r.id);
+	else if (confirm_wanted(&cy->confirm, &r))
+		rc = confirm_hold(&cy->st, &cy->confirm, &r, mt, cy->now, err);
 	else if (!r.worth && !cy->dry_run)
 		rc = state_skip(&cy->st, r.id ? r.id : name, name,
 				"no change passes the noise filter", cy->now,
 				err);
 	else
 		rc = r.worth ? queue_report(cy, &r, mt, err) : 0;
-	cy->skipped += s == 0 && !r.worth;
+	cy->skipped += s == 0 && !r.worth && !confirm_wanted(&cy->confirm, &r);
 	report_release(&r);
 	return rc;
 }
@@ -273,6 +280,22 @@ static int poll_step(struct cycle *cy, struct pb_err *err)
 	return 0;
 }
 
+/* Held reports: ask for their runs, decide on those that landed. */
+static int confirm_run(struct cycle *cy, struct pb_err *err)
+{
+	struct confirm_stats cs;
+
+	if (confirm_step(&cy->st, &cy->cfg, cy->now, &cs, err))
+		return -1;
+	if (cs.asked || cs.confirmed || cs.not_reproduced || cs.expired ||
+	    cs.waiting || cs.failed)
+		log_info("confirmations: %ld asked, %ld confirmed, %ld not "
+			 "reproduced, %ld expired, %ld waiting, %ld failed",
+			 cs.asked, cs.confirmed, cs.not_reproduced, cs.expired,
+			 cs.waiting, cs.failed);
+	return 0;
+}
+
 /* Retests whose runs have landed get their follow-up. */
 static int followup_step(struct cycle *cy, struct pb_err *err)
 {
@@ -295,7 +318,8 @@ static int cycle_start(struct cycle *cy, const char *cmd,
 	cy->now = cli_now();
 	sb_init(&cy->mbox, 0);
 	log_set_level(o->quiet ? LOG_WARN : LOG_INFO);
-	if (cli_load_config(&cy->cfg, o->config, err))
+	if (cli_load_config(&cy->cfg, o->config, err) ||
+	    confirm_config_load(&cy->cfg, &cy->confirm, err))
 		return -1;
 	return open_state(cy, err);
 }
@@ -333,8 +357,8 @@ int cmd_run(int argc, char **argv)
 	if (!rc && cy.dry_run)
 		rc = print_queued(&cy, &err);
 	else if (!rc)
-		rc = poll_step(&cy, &err) || followup_step(&cy, &err) ||
-		     deliver(&cy, &ss, &err);
+		rc = confirm_run(&cy, &err) || poll_step(&cy, &err) ||
+		     followup_step(&cy, &err) || deliver(&cy, &ss, &err);
 	if (!rc)
 		rc = exit_code(&cy, &ss);
 	else

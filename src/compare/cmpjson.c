@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "perfbot/compare.h"
+#include "perfbot/evidence.h"
 
 static json_t *samples(const double *v, size_t n)
 {
@@ -26,6 +27,24 @@ static json_t *side(const struct cmp_row *row, int s)
 			 "runs", (json_int_t)row->n[s]);
 }
 
+/* The tests of a shown metric: welch, mann_whitney, ci95, each with
+ * its numbers or the reason no test was possible. */
+static int evidence_add(json_t *o, const struct cmp_row *row)
+{
+	struct evidence ev;
+	json_t *e;
+
+	if (evidence_of_row(row, &ev) || !(e = evidence_json(&ev))) {
+		json_decref(o);
+		return -1;
+	}
+	json_object_set(o, "welch", json_object_get(e, "welch"));
+	json_object_set(o, "mann_whitney", json_object_get(e, "mann_whitney"));
+	json_object_set(o, "ci95", json_object_get(e, "ci95"));
+	json_decref(e);
+	return 0;
+}
+
 static json_t *row_json(const struct cmp_row *row)
 {
 	json_t *o = json_pack("{s:s, s:o, s:o, s:b}", "metric", row->name,
@@ -48,6 +67,8 @@ static json_t *row_json(const struct cmp_row *row)
 	}
 	if (row->dropped)
 		json_object_set_new(o, "dropped", json_string(row->dropped));
+	if (row->shown && evidence_add(o, row))
+		return NULL;
 	return o;
 }
 

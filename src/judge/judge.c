@@ -55,3 +55,19 @@ int judge(const struct comparison *c, const struct rules *rules,
 	j->regression = row->change * j->direction < 0;
 	return 0;
 }
+
+int judge_force(const struct comparison *c, const struct rules *rules,
+		const char *metric, struct judgement *j)
+{
+	const struct cmp_row *row = comparison_find(c, metric);
+
+	memset(j, 0, sizeof(*j));
+	if (!row || row->failure || row->absolute || !isfinite(row->change))
+		return 0;
+	j->direction = rules_direction(rules, row->name);
+	if (!j->direction)
+		j->direction = 1;
+	j->headline = row;
+	j->regression = row->change * j->direction < 0;
+	return 0;
+}

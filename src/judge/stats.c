@@ -8,9 +8,15 @@
 #define CF_MAX_ITER 300
 #define CF_EPS 1e-15
 #define CF_TINY 1e-300
-#define EXACT_MAX 50	/* exact Mann-Whitney up to 50 per side */
 
-static void mean_var(const double *v, size_t n, double *mean, double *var)
+static const char *const why_few = "fewer than 2 runs on a side";
+static const char *const why_nonfinite = "values that are not finite";
+static const char *const why_same = "both samples are the same constant";
+static const char *const why_constant = "both samples are constant";
+static const char *const why_zero = "the base mean is 0";
+
+/* Mean and sample variance; 0 when both are finite. */
+static int mean_var(const double *v, size_t n, double *mean, double *var)
 {
 	double s = 0, q = 0;
 	size_t i;
@@ -20,7 +26,8 @@ static void mean_var(const double *v, size_t n, double *mean, double *var)
 	*mean = s / (double)n;
 	for (i = 0; i < n; i++)
 		q += (v[i] - *mean) * (v[i] - *mean);
-	*var = q / (double)(n - 1);	/* sample variance */
+	*var = q / (double)(n - 1);
+	return isfinite(*mean) && isfinite(*var) ? 0 : -1;
 }
 
 /* Continued fraction of I_x(a, b), evaluated by the modified Lentz method. */
@@ -69,13 +76,19 @@ double stats_betai(double a, double b, double x)
 	return 1 - front * beta_cf(b, a, 1 - x) / b;
 }
 
+/* The two-sided tail P(|T| >= |t|). */
+static double t_two_sided(double t, double df)
+{
+	return stats_betai(df / 2, 0.5, df / (df + t * t));
+}
+
 double stats_t_cdf(double t, double df)
 {
 	double tail;
 
 	if (isinf(t))
 		return t > 0 ? 1 : 0;
-	tail = 0.5 * stats_betai(df / 2, 0.5, df / (df + t * t));
+	tail = 0.5 * t_two_sided(t, df);
 	return t >= 0 ? 1 - tail : tail;
 }
 
@@ -86,8 +99,10 @@ double stats_t_quantile(double p, double df)
 
 	if (p <= 0 || p >= 1)
 		return p <= 0 ? -INFINITY : INFINITY;
-	for (i = 0; i < 200; i++) {
-		mid = (lo + hi) / 2;
+	for (i = 0; i < 200 && lo < hi; i++) {
+		mid = lo + (hi - lo) / 2;
+		if (mid == lo || mid == hi)
+			break;
 		if (stats_t_cdf(mid, df) < p)
 			lo = mid;
 		else
@@ -96,50 +111,84 @@ double stats_t_quantile(double p, double df)
 	return mid;
 }
 
+static int refuse(struct welch *w, const char *why)
+{
+	w->ok = 0;
+	w->p = 1;
+	w->t = w->df = 0;
+	w->why = why;
+	return 1;
+}
+
 int stats_welch(const double *base, size_t nb, const double *head,
 		size_t nh, struct welch *w)
 {
-	double mb, vb, mh, vh, qb, qh;
+	double mb, vb, mh, vh, qb, qh, scale, tol;
 
 	memset(w, 0, sizeof(*w));
 	if (nb < 2 || nh < 2)
-		return -1;
-	mean_var(base, nb, &mb, &vb);
-	mean_var(head, nh, &mh, &vh);
+		return refuse(w, why_few);
+	if (mean_var(base, nb, &mb, &vb) || mean_var(head, nh, &mh, &vh))
+		return refuse(w, why_nonfinite);
+	w->diff = mh - mb;
+	/* rounding in a mean is no spread: constant within a tolerance */
+	scale = fmax(fabs(mb), fabs(mh));
+	tol = STATS_REL_TOL * scale;
+	if (sqrt(vb) <= tol && sqrt(vh) <= tol) {
+		w->constant = 1;
+		w->same = fabs(w->diff) <= tol;
+		if (w->same)
+			w->diff = 0;
+		return refuse(w, w->same ? why_same : why_constant);
+	}
 	qb = vb / (double)nb;
 	qh = vh / (double)nh;
-	w->diff = mh - mb;
 	w->se = sqrt(qb + qh);
-	if (w->se == 0) {	/* two constant samples */
-		w->t = w->diff == 0 ? 0 : copysign(INFINITY, w->diff);
-		w->df = (double)(nb + nh - 2);
-		w->p = w->diff == 0 ? 1 : 0;
-		return 0;
-	}
 	w->t = w->diff / w->se;
 	w->df = (qb + qh) * (qb + qh) /
 		(qb * qb / (double)(nb - 1) + qh * qh / (double)(nh - 1));
-	w->p = stats_betai(w->df / 2, 0.5, w->df / (w->df + w->t * w->t));
+	if (!isfinite(w->se) || !isfinite(w->t) || !isfinite(w->df) ||
+	    w->se == 0)
+		return refuse(w, why_nonfinite);
+	w->p = t_two_sided(w->t, w->df);
+	w->ok = isfinite(w->p);
+	if (!w->ok)
+		return refuse(w, why_nonfinite);
 	return 0;
 }
 
 int stats_change_ci(const double *base, size_t nb, const double *head,
-		    size_t nh, double level, double *lo, double *hi)
+		    size_t nh, double level, struct change_ci *ci)
 {
 	struct welch w;
-	double mb = 0, q;
+	double mb = 0, q, lo, hi;
 	size_t i;
 
-	if (stats_welch(base, nb, head, nh, &w))
-		return -1;
+	memset(ci, 0, sizeof(*ci));
+	if (stats_welch(base, nb, head, nh, &w)) {
+		ci->why = w.why;
+		return 1;
+	}
 	for (i = 0; i < nb; i++)
 		mb += base[i];
 	mb /= (double)nb;
-	if (mb == 0)
-		return -1;
-	q = w.se == 0 ? 0 : stats_t_quantile(0.5 + level / 2, w.df);
-	*lo = 100 * (w.diff - q * w.se) / fabs(mb);
-	*hi = 100 * (w.diff + q * w.se) / fabs(mb);
+	/* a base mean lost in its own rounding is 0 too */
+	if (fabs(mb) <= STATS_REL_TOL * fabs(mb + w.diff) || mb == 0) {
+		ci->why = why_zero;
+		return 1;
+	}
+	q = stats_t_quantile(0.5 + level / 2, w.df);
+	/* the %change divides by the signed base mean, so does its interval */
+	lo = 100 * (w.diff - q * w.se) / mb;
+	hi = 100 * (w.diff + q * w.se) / mb;
+	ci->lo = fmin(lo, hi);
+	ci->hi = fmax(lo, hi);
+	if (!isfinite(ci->lo) || !isfinite(ci->hi)) {
+		ci->lo = ci->hi = 0;
+		ci->why = why_nonfinite;
+		return 1;
+	}
+	ci->ok = 1;
 	return 0;
 }
 
@@ -155,100 +204,182 @@ static int cmp_obs(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Rank sum of the head (midranks for ties) and the tie term sum(t^3-t). */
-static int rank_sum(const double *base, size_t nb, const double *head,
-		    size_t nh, double *r_head, double *ties)
+/*
+ * The observations sorted; ties get their midrank. Ranks are kept
+ * doubled ('r2', integers even for midranks) so that the exact
+ * distribution can be counted over integers.
+ */
+struct ranks {
+	struct obs *o;
+	size_t n;
+	long r2_head;		/* doubled rank sum of the head */
+	double ties;		/* sum of t^3 - t over the tie groups */
+	int has_ties;
+};
+
+static int rank(const double *base, size_t nb, const double *head,
+		size_t nh, struct ranks *rk)
 {
 	size_t n = nb + nh, i, j, k;
-	struct obs *o = malloc(n * sizeof(*o));
 
-	if (!o)
+	memset(rk, 0, sizeof(*rk));
+	rk->o = malloc(n * sizeof(*rk->o));
+	if (!rk->o)
 		return -1;
+	rk->n = n;
 	for (i = 0; i < nb; i++)
-		o[i] = (struct obs){ base[i], 0 };
+		rk->o[i] = (struct obs){ base[i], 0 };
 	for (i = 0; i < nh; i++)
-		o[nb + i] = (struct obs){ head[i], 1 };
-	qsort(o, n, sizeof(*o), cmp_obs);
-	*r_head = *ties = 0;
+		rk->o[nb + i] = (struct obs){ head[i], 1 };
+	qsort(rk->o, n, sizeof(*rk->o), cmp_obs);
 	for (i = 0; i < n; i = j) {
-		double t, mid;
+		double t;
 
-		for (j = i + 1; j < n && o[j].v == o[i].v; j++)
+		for (j = i + 1; j < n && rk->o[j].v == rk->o[i].v; j++)
 			;
 		t = (double)(j - i);
-		mid = (double)(i + 1 + j) / 2;	/* ranks i+1 .. j */
 		for (k = i; k < j; k++)
-			if (o[k].head)
-				*r_head += mid;
-		*ties += t * t * t - t;
+			if (rk->o[k].head)
+				rk->r2_head += (long)(i + 1 + j); /* 2 x midrank */
+		rk->ties += t * t * t - t;
+		rk->has_ties |= j - i > 1;
 	}
-	free(o);
 	return 0;
 }
 
 /*
- * Exact two-sided p: the head's rank sum over all C(N, m) equally likely
- * choices of its m ranks among 1..N, counted by dynamic programming.
+ * Exact two-sided p: every choice of the head's m places among the N
+ * observations is equally likely; dp[k][s] counts the choices of k places
+ * among the tie groups seen so far whose doubled rank sum is s, a group of
+ * t ties with doubled midrank d adding C(t, c) ways of c places worth c d.
  */
-static int exact_p(size_t m, size_t n_all, double r_obs, double *p)
+static int exact_p(const struct ranks *rk, size_t m, double *p)
 {
-	size_t maxs = m * n_all, i, k, s, w = maxs + 1;
-	double *dp = calloc((m + 1) * w, sizeof(double)), le = 0, ge = 0, all;
+	size_t n = rk->n, w = n * (n + 1) + 1, i, j, k, c, seen = 0, top = 0;
+	double *dp = calloc((m + 1) * w, sizeof(double)), le = 0, ge = 0;
+	double all = 0;
+	long s;
 
 	if (!dp)
 		return -1;
 	dp[0] = 1;
-	for (i = 1; i <= n_all; i++)
-		for (k = i < m ? i : m; k >= 1; k--)
-			for (s = maxs; s >= i; s--)
-				dp[k * w + s] += dp[(k - 1) * w + s - i];
-	all = 0;
-	for (s = 0; s <= maxs; s++) {
-		all += dp[m * w + s];
-		if ((double)s <= r_obs + 1e-9)
-			le += dp[m * w + s];
-		if ((double)s >= r_obs - 1e-9)
-			ge += dp[m * w + s];
+	for (i = 0; i < n; i = j) {
+		size_t t, d;
+		double binom[STATS_MW_EXACT_MAX * 2 + 1];
+
+		for (j = i + 1; j < n && rk->o[j].v == rk->o[i].v; j++)
+			;
+		t = j - i;
+		d = i + 1 + j;
+		binom[0] = 1;
+		for (c = 1; c <= t && c <= m; c++)
+			binom[c] = binom[c - 1] * (double)(t - c + 1) / (double)c;
+		/* descending k: a target k + c is never read again as a source */
+		for (k = (seen < m ? seen : m) + 1; k-- > 0;)
+			for (s = (long)top; s >= 0; s--) {
+				double v = dp[k * w + (size_t)s];
+
+				if (v == 0)
+					continue;
+				for (c = 1; c <= t && k + c <= m; c++)
+					if ((size_t)s + c * d < w)
+						dp[(k + c) * w + (size_t)s + c * d]
+							+= v * binom[c];
+			}
+		seen += t;
+		top += t * d;	/* no sum can be larger yet */
+		top = top < w - 1 ? top : w - 1;
+	}
+	for (s = 0; s < (long)w; s++) {
+		double v = dp[m * w + (size_t)s];
+
+		all += v;
+		le += s <= rk->r2_head ? v : 0;
+		ge += s >= rk->r2_head ? v : 0;
 	}
 	free(dp);
-	*p = 2 * (le < ge ? le : ge) / all;
-	if (*p > 1)
-		*p = 1;
+	*p = all > 0 ? fmin(1, 2 * fmin(le, ge) / all) : 1;
 	return 0;
 }
 
 int stats_mann_whitney(const double *base, size_t nb, const double *head,
 		       size_t nh, struct mann_whitney *m)
 {
-	double r, ties, n = (double)(nb + nh), mu, var, z;
+	double n = (double)(nb + nh), mu, var, z;
+	struct ranks rk;
+	size_t i;
+	int rc = 0;
 
 	memset(m, 0, sizeof(*m));
-	if (nb < 2 || nh < 2 || rank_sum(base, nb, head, nh, &r, &ties))
+	m->p = 1;
+	if (nb < 2 || nh < 2) {
+		m->why = why_few;
+		return 1;
+	}
+	for (i = 0; i < nb + nh; i++)
+		if (!isfinite(i < nb ? base[i] : head[i - nb])) {
+			m->why = why_nonfinite;
+			return 1;
+		}
+	if (rank(base, nb, head, nh, &rk))
 		return -1;
-	m->u = r - (double)nh * (double)(nh + 1) / 2;
-	if (ties == 0 && nb <= EXACT_MAX && nh <= EXACT_MAX) {
+	m->u = (double)rk.r2_head / 2 - (double)nh * (double)(nh + 1) / 2;
+	m->ok = 1;
+	if (nb <= STATS_MW_EXACT_MAX && nh <= STATS_MW_EXACT_MAX) {
 		m->exact = 1;
-		return exact_p(nh, nb + nh, r, &m->p);
+		rc = exact_p(&rk, nh, &m->p);
+		goto out;
 	}
 	mu = (double)nb * (double)nh / 2;
 	var = (double)nb * (double)nh / 12 *
-	      ((n + 1) - ties / (n * (n - 1)));
-	if (var <= 0) {
-		m->p = 1;
-		return 0;
-	}
+	      ((n + 1) - rk.ties / (n * (n - 1)));
+	if (var <= 0)
+		goto out;	/* all tied: p = 1 */
 	z = fabs(m->u - mu) - 0.5;
 	z = z < 0 ? 0 : z / sqrt(var);
 	m->p = erfc(z / sqrt(2));
-	return 0;
+out:
+	free(rk.o);
+	return rc;
 }
 
-enum verdict stats_verdict(int shown, double reported_change,
-			   double change, double p)
+int stats_evidence(const double *base, size_t nb, const double *head,
+		   size_t nh, struct evidence *ev)
 {
-	if ((reported_change > 0) != (change > 0) || change == 0 || p > 0.05)
+	memset(ev, 0, sizeof(*ev));
+	ev->n[0] = nb;
+	ev->n[1] = nh;
+	stats_welch(base, nb, head, nh, &ev->w);
+	stats_change_ci(base, nb, head, nh, 0.95, &ev->ci);
+	return stats_mann_whitney(base, nb, head, nh, &ev->mw) < 0 ? -1 : 0;
+}
+
+double stats_mw_min_p(size_t nb, size_t nh)
+{
+	double c = 1;
+	size_t i;
+
+	for (i = 1; i <= nb; i++)
+		c = c * (double)(nh + i) / (double)i;
+	return fmin(1, 2 / c);
+}
+
+enum verdict stats_verdict(const struct evidence *ev, int shown,
+			   double reported_change, double change)
+{
+	const struct welch *w = &ev->w;
+	int same_way = (reported_change > 0) == (change > 0) && change != 0;
+	int mw_agrees = (ev->mw.ok && ev->mw.p < 0.05) ||
+		stats_mw_min_p(ev->n[0], ev->n[1]) >= 0.05;
+
+	if (!w->ok && w->constant)
+		return !w->same && same_way ? VERDICT_STABLE :
+			VERDICT_NOT_REPRODUCED;
+	if (!w->ok)
+		return VERDICT_INCONCLUSIVE;
+	if (!same_way || w->p > 0.05)
 		return VERDICT_NOT_REPRODUCED;
-	if (shown && p < 0.01)
+	if (shown && w->p < 0.01 && mw_agrees)
 		return VERDICT_STABLE;
 	return VERDICT_INCONCLUSIVE;
 }

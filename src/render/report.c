@@ -8,6 +8,7 @@
 #include "perfbot/answer.h"
 #include "perfbot/chart.h"
 #include "perfbot/compare.h"
+#include "perfbot/evidence.h"
 #include "perfbot/fileio.h"
 #include "perfbot/job.h"
 #include "perfbot/judge.h"
@@ -17,6 +18,7 @@
 #include "perfbot/report.h"
 #include "perfbot/strmap.h"
 #include "perfbot/table.h"
+#include "perfbot/trigger.h"
 
 #define MAX_CHARTS 4
 #define CHART_WIDTH 80
@@ -143,6 +145,7 @@ int report_inputs_load(struct report_inputs *in, const struct manifest *m,
 			  in->rules, err))
 		return -1;
 	key = tc_field(in, "headline");
+	in->key_metric = key;
 	if (tc_field(in, "direction"))
 		parse_long(tc_field(in, "direction"), -1, 1, &dir);
 	return judge(&in->cmp, in->rules, in->testcase, key, (int)dir,
@@ -279,20 +282,48 @@ static json_t *charts_json(const struct report_inputs *in, struct pb_err *err)
 	return charts;
 }
 
+/* The headline with the plain line on its evidence. */
 static json_t *headline_json(const struct report_inputs *in)
 {
 	const struct cmp_row *h = in->verdict.headline;
-	struct strbuf ch = STRBUF_INIT;
-	json_t *o;
+	struct strbuf ch = STRBUF_INIT, line = STRBUF_INIT;
+	struct evidence ev;
+	json_t *o = NULL;
 
-	table_format_headline_change(&ch, h->change);
-	o = json_pack("{s:s, s:s, s:s, s:b, s:b}", "metric", h->name,
-		      "change", sb_str(&ch), "kind",
-		      in->verdict.regression ? "regression" : "improvement",
-		      "regression", in->verdict.regression,
-		      "improvement", !in->verdict.regression);
+	if (!evidence_of_row(h, &ev) && !evidence_line(&ev, &line) &&
+	    !table_format_headline_change(&ch, h->change))
+		o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:s, s:o}", "metric",
+			      h->name, "change", sb_str(&ch), "kind",
+			      in->verdict.regression ? "regression" :
+			      "improvement", "regression",
+			      in->verdict.regression, "improvement",
+			      !in->verdict.regression, "evidence_line",
+			      sb_str(&line), "evidence", evidence_json(&ev));
 	sb_release(&ch);
+	sb_release(&line);
 	return o;
+}
+
+/* Every shown metric's tests, in table order. */
+static json_t *evidence_list(const struct report_inputs *in)
+{
+	json_t *a = json_array(), *e;
+	struct evidence ev;
+	size_t i;
+
+	for (i = 0; a && i < in->cmp.nrows; i++) {
+		const struct cmp_row *r = &in->cmp.rows[i];
+
+		if (!r->shown)
+			continue;
+		if (evidence_of_row(r, &ev) || !(e = evidence_json(&ev))) {
+			json_decref(a);
+			return NULL;
+		}
+		json_object_set_new(e, "metric", json_string(r->name));
+		json_array_append_new(a, e);
+	}
+	return a;
 }
 
 int report_table_text(const struct report_inputs *in,
@@ -504,7 +535,7 @@ static int identity(struct report *r, const struct report_inputs *in,
 
 static json_t *context(const struct report *r, const struct report_inputs *in,
 		       const struct manifest *m, const struct config *cfg,
-		       struct pb_err *err)
+		       const struct report_opts *o, struct pb_err *err)
 {
 	struct strbuf table = STRBUF_INIT, legend = STRBUF_INIT;
 	json_t *charts = charts_json(in, err), *ctx;
@@ -521,7 +552,7 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 	}
 	ctx = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:s,"
 			" s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o,"
-			" s:o, s:b, s:s, s:o, s:{s:I, s:I}, s:o}",
+			" s:o, s:b, s:s, s:o, s:{s:I, s:I}, s:o, s:o, s:o}",
 			"report_id", r->id, "message_id", r->message_id,
 			"bot_name", cfg_str(cfg, "identity.name", "perfbot"),
 			"headline", headline_json(in),
@@ -549,7 +580,9 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 			"to", json_incref(r->to),
 			"runs", "base", (json_int_t)in->cmp.runs[BASE],
 			"head", (json_int_t)in->cmp.runs[HEAD],
-			"patch", patch_json(m, cfg));
+			"patch", patch_json(m, cfg),
+			"evidence", evidence_list(in),
+			"confirmation", str_or_null(o->confirmation));
 	free(closes);
 	sb_release(&table);
 	sb_release(&legend);
@@ -608,6 +641,23 @@ static int render_all(struct report *r, const struct manifest *m,
 	return rc;
 }
 
+/* No headline: is the key metric, hidden by the filter, worth a look? */
+static int candidate(struct report *r, const struct report_inputs *in,
+		     struct pb_err *err)
+{
+	const char *key = tc_field(in, "headline");
+	const struct cmp_row *row = key ? comparison_find(&in->cmp, key) : NULL;
+
+	if (!trigger_candidate(row))
+		return 0;
+	r->candidate = 1;
+	r->metric = strdup(row->name);
+	r->change = row->change;
+	if (!r->metric || evidence_of_row(row, &r->evidence))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return 0;
+}
+
 int report_build(struct report *r, const struct manifest *m,
 		 const struct config *cfg, const struct report_opts *o,
 		 struct pb_err *err)
@@ -623,15 +673,26 @@ int report_build(struct report *r, const struct manifest *m,
 		pb_fail(err, EX_OSERR, "out of memory");
 		goto out;
 	}
+	memcpy(r->runs, in.cmp.runs, sizeof(r->runs));
+	if (!in.verdict.headline && o->force_metric &&
+	    judge_force(&in.cmp, in.rules, o->force_metric, &in.verdict))
+		goto out;
 	if (!in.verdict.headline) {
-		rc = 0;
+		rc = candidate(r, &in, err);
 		goto out;
 	}
 	r->worth = 1;
+	r->metric = strdup(in.verdict.headline->name);
+	r->change = in.verdict.headline->change;
+	if (!r->metric ||
+	    evidence_of_row(in.verdict.headline, &r->evidence)) {
+		pb_fail(err, EX_OSERR, "out of memory");
+		goto out;
+	}
 	if (identity(r, &in, m, cfg, o, err) ||
 	    recipients(r, m, cfg, err))
 		goto out;
-	r->ctx = context(r, &in, m, cfg, err);
+	r->ctx = context(r, &in, m, cfg, o, err);
 	if (!r->ctx || render_all(r, m, cfg, o, err))
 		goto out;
 	rc = 0;
@@ -655,6 +716,7 @@ void report_release(struct report *r)
 	free(r->body);
 	free(r->job_yaml);
 	free(r->kconfig_file);
+	free(r->metric);
 	json_decref(r->ctx);
 	memset(r, 0, sizeof(*r));
 }

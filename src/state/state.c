@@ -91,6 +91,21 @@ static const char *const migrations[] = {
 	/* 3: the manifest text itself, so a retest can read its roots again */
 	"ALTER TABLE manifests ADD COLUMN text TEXT;"
 	"ALTER TABLE manifests ADD COLUMN dir TEXT;",
+	/* 4: reports held for confirmation runs (confirms.c) */
+	"CREATE TABLE confirms ("
+	"  report_id TEXT PRIMARY KEY,"
+	"  request_id TEXT NOT NULL UNIQUE,"
+	"  metric TEXT NOT NULL,"
+	"  reported_change TEXT NOT NULL,"
+	"  runs INTEGER NOT NULL,"
+	"  base_runs INTEGER NOT NULL,"
+	"  head_runs INTEGER NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  deadline INTEGER NOT NULL,"
+	"  detail TEXT,"
+	"  created INTEGER NOT NULL,"
+	"  decided INTEGER);"
+	"CREATE INDEX confirms_status ON confirms (status);",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -61,3 +61,4 @@ check "the table is updated" grep -q "aim7.jobs-per-min$" "$W/fu.body"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
 set -- $(search alice In-Reply-To rq1@example.test)
 check "no third answer" [ $# = 2 ]
+check "the verdict is decided on the new runs alone" grep -q "^The verdict is decided on the 4 new runs of the commit and 4 of the parent$" "$W/fu.body"

@@ -225,6 +225,26 @@ static void t_nothing_with_direction(void **state)
 	assert_null(f->j.headline);
 }
 
+/* A confirmed change the filter hides is forced to be the headline. */
+static void t_forced(void **state)
+{
+	struct fixture *f = *state;
+	const struct cmp_row *tp = add(f, "hackbench.throughput", -4, 0);
+
+	f->c.nrows++;	/* a second, failure row stays out */
+	f->rows[1] = f->rows[0];
+	f->rows[1].name = "dmesg.oops";
+	f->rows[1].failure = 1;
+	assert_int_equal(judge_force(&f->c, f->r, "hackbench.throughput",
+				     &f->j), 0);
+	assert_ptr_equal(f->j.headline, tp);
+	assert_int_equal(f->j.regression, 1);
+	assert_int_equal(judge_force(&f->c, f->r, "dmesg.oops", &f->j), 0);
+	assert_null(f->j.headline);
+	assert_int_equal(judge_force(&f->c, f->r, "no.such", &f->j), 0);
+	assert_null(f->j.headline);
+}
+
 /* An empty comparison. */
 static void t_empty(void **state)
 {
@@ -284,6 +304,7 @@ int main(void)
 		T(t_nothing_shown),
 		T(t_nothing_with_direction),
 		T(t_empty),
+		T(t_forced),
 		T(t_compare_roots_end_to_end),
 	};
 

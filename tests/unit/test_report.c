@@ -97,7 +97,7 @@ static void load_manifest(struct fx *f, const char *path)
 
 static int build(struct fx *f, const char *tmpl, time_t now)
 {
-	struct report_opts o = { tmpl, now };
+	struct report_opts o = { tmpl, now, NULL, NULL };
 
 	report_release(&f->r);
 	memset(&f->err, 0, sizeof(f->err));
@@ -247,6 +247,17 @@ static void t_context(void **state)
 	assert_string_equal(ctx_str(f, "headline.metric"),
 			    "hackbench.throughput");
 	assert_string_equal(ctx_str(f, "headline.change"), "10.5%");
+	/* the evidence: a line, the tests of the headline and of every row */
+	assert_non_null(strstr(ctx_str(f, "headline.evidence_line"),
+			       "evidence: 6 runs per side, Welch's t-test p = "));
+	assert_true(json_is_object(json_object_get(json_object_get(
+		json_object_get(f->r.ctx, "headline"), "evidence"), "welch")));
+	assert_true(json_array_size(json_object_get(f->r.ctx, "evidence")) >
+		    1);
+	assert_true(json_is_null(json_object_get(f->r.ctx, "confirmation")));
+	assert_true(f->r.worth && !f->r.candidate);
+	assert_string_equal(f->r.metric, "hackbench.throughput");
+	assert_true(f->r.runs[0] == 6 && f->r.evidence.w.ok);
 	assert_string_equal(ctx_str(f, "headline.kind"), "improvement");
 	assert_true(json_is_false(json_object_get(json_object_get(f->r.ctx,
 			"headline"), "regression")));

@@ -27,7 +27,7 @@
 #include "testutil.h"
 
 /* src/state/state.c: migrations[] has three entries. */
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 
 struct fx {
@@ -1100,6 +1100,51 @@ static void t_retests(void **state)
 }
 
 /* 'requested' is open too; the newest open request is the one reported. */
+/* A held report: recorded 'asking' with its manifest seen, then moved on. */
+static void t_confirms(void **state)
+{
+	struct fx *f = *state;
+	struct confirm_row c = { "r1", "confirm-r1", "m.x", "asking", -4.25,
+				 13, 3, 3, T0 + 100 };
+	struct confirm_row *rows = NULL;
+	char *name = NULL, *text = NULL, *dir = NULL;
+	size_t n = 0;
+
+	assert_int_equal(state_confirm_hold(&f->st, &c, "r1.yaml", "id: r1\n",
+					    "/d", T0, &f->err), 0);
+	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
+	assert_int_equal(state_manifest_text(&f->st, "r1", &name, &text, &dir,
+					     &f->err), 0);
+	assert_string_equal(text, "id: r1\n");
+	free(name);
+	free(text);
+	free(dir);
+	/* held twice is refused: one hold per report */
+	assert_int_equal(state_confirm_hold(&f->st, &c, "r1.yaml", "id: r1\n",
+					    "/d", T0, &f->err), -1);
+	assert_int_equal(state_confirms_open(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].status, "asking");
+	assert_string_equal(rows[0].metric, "m.x");
+	assert_true(rows[0].reported_change == -4.25);
+	assert_true(rows[0].runs == 13 && rows[0].base_runs == 3 &&
+		    rows[0].deadline == T0 + 100);
+	confirm_rows_free(rows, n);
+	assert_int_equal(state_confirm_set(&f->st, "r1", "confirming", NULL, 0,
+					   T0, &f->err), 0);
+	assert_int_equal(state_confirms_open(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].status, "confirming");
+	confirm_rows_free(rows, n);
+	assert_int_equal(state_confirm_set(&f->st, "r1", "not reproduced",
+					   "why", 1, T0, &f->err), 0);
+	assert_int_equal(state_confirms_open(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 0);
+	confirm_rows_free(rows, n);
+	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM manifests WHERE "
+			       "outcome = 'not reproduced'"), 1);
+}
+
 static void t_retest_open_status(void **state)
 {
 	struct fx *f = *state;
@@ -1234,6 +1279,7 @@ int main(int argc, char **argv)
 		T(t_route),
 		T(t_retests),
 		T(t_retest_open_status),
+		T(t_confirms),
 		T(t_retests_queued_order),
 		T(t_manifest_text),
 		T(t_close_twice),

@@ -1,0 +1,36 @@
+# Confirmation before mailing: a change seen on 3 runs a side is held,
+# the fake farm (scripts/fake-lkp-run) adds the confirmation runs, and the
+# next cycle mails the report once, saying it was confirmed and by how
+# many runs.
+. tests/integration/confirm-lib.sh
+B=c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1
+H=c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2
+confirm_roots "$W/roots" $B $H "1000 1012 990" "1100 1088 1113"
+confirm_manifest cf-1 "$W/roots" $B $H
+cat >>"$CONFIG" <<EOC
+confirm: {enabled: true}
+scheduler:
+  backend: exec
+  argv: ["$TOP/scripts/fake-lkp-run", "{result_root}", "{commit}", "{runs}", "{request_id}"]
+  timeout: 60
+EOC
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e0"
+check "first run exits 0" [ $? = 0 ]
+check "held, asked ($(sql "SELECT status FROM confirms"))" [ "$(sql "SELECT status FROM confirms WHERE report_id = 'cf-1'")" = confirming ]
+check "nothing queued while held" [ "$(sql "SELECT count(*) FROM outbox WHERE id = 'cf-1'")" = 0 ]
+runs=$(sql "SELECT runs FROM confirms WHERE report_id = 'cf-1'")
+check "16 runs a side in all ($runs asked)" [ "$runs" = 13 ]
+n=$("$PERFBOT" compare "$W/roots/base" "$W/roots/head" --json | sed -n 's/^ *"head_runs": \([0-9]*\),/\1/p')
+check "the farm added them ($n)" [ "$n" = 16 ]
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
+check "second run exits 0" [ $? = 0 ]
+check "confirmed" [ "$(sql "SELECT status FROM confirms WHERE report_id = 'cf-1'")" = confirmed ]
+check "sent once" [ "$(sql "SELECT count(*) FROM outbox WHERE id = 'cf-1' AND status = 'sent'")" = 1 ]
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
+set -- $(search alice Subject "c2c2c2c2c2")
+check "one report in the author's mailbox" [ $# = 1 ]
+fetch_matching alice "$W/cf.eml" "^confirmed by" "$@"
+"$MAILCHECK" "$W/cf.eml" >/dev/null 2>"$W/cf.body"
+check "the confirmation line" grep -q "^confirmed by 13 more runs of the parent and 13 of the commit: on those alone hackbench.throughput changed by +[0-9.]*%, Welch's t-test p = " "$W/cf.body"
+check "the evidence line over all runs" grep -q "^evidence: 16 runs per side, Welch's t-test p = " "$W/cf.body"
+check "no more requests" [ "$(wc -l <"$W/roots/head/.fake-lkp-requests")" = 1 ]

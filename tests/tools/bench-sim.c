@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench-sim: how often perfbot mails a change that is not there, and
+ * how often it mails one that is. For each cell (normal noise of CV 1%,
+ * 2%, 5%; 3, 4, 8 initial runs a side; a true shift of 0%, 2%, 5%, 10%)
+ * it generates result roots (matrix.json text, parsed by perfbot's
+ * reader) and drives perfbot's own decisions on them: the comparison and
+ * noise filter (compare_roots), the headline (judge), the trigger
+ * (trigger_weak: mail now, or ask for confirmation runs), the
+ * confirmation on the new runs alone (runs_compare_new, confirm_verdict),
+ * and, for a mailed report, a "retest 4x" verdict on its new runs.
+ *   bench-sim [TRIALS [METRICS.yaml]]   (1000, config/metrics.yaml)
+ * Prints one row per cell: the share mailed with confirmation (and with
+ * the noise filter alone, as before), the runs spent a side (mean and
+ * maximum), and the retest verdicts of the mailed reports.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/compare.h"
+#include "perfbot/judge.h"
+#include "perfbot/rules.h"
+#include "perfbot/runs.h"
+#include "perfbot/strbuf.h"
+#include "perfbot/trigger.h"
+
+#define METRIC "hackbench.throughput"
+#define TESTCASE "hackbench"
+#define BASE_MEAN 100000.0
+#define MAX_VALUES 64
+#define RETEST_RUNS 4
+
+static unsigned long long rng_state = 0x9e3779b97f4a7c15ULL;
+
+static double uniform(void)
+{
+	/* xorshift64*: plenty for a simulation, and the same every run */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return ((rng_state * 2685821657736338717ULL) >> 11) * 0x1.0p-53;
+}
+
+static double normal(void)
+{
+	double u = uniform(), v = uniform();
+
+	return sqrt(-2 * log(u > 0 ? u : 0x1.0p-53)) * cos(2 * M_PI * v);
+}
+
+struct side {
+	double v[MAX_VALUES];
+	size_t n;
+	double mean, sd;
+	struct result_root rr;
+};
+
+static void draw(struct side *s, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < k && s->n < MAX_VALUES; i++)
+		s->v[s->n++] = s->mean + s->sd * normal();
+}
+
+/* The side as perfbot reads it: matrix.json text through its parser. */
+static int load(struct side *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pb_err err = { 0, "" };
+	size_t i;
+	int rc;
+
+	sb_adds(&sb, "{\"" METRIC "\": [");
+	for (i = 0; i < s->n; i++)
+		sb_addf(&sb, "%s%.17g", i ? ", " : "", s->v[i]);
+	sb_adds(&sb, "]}");
+	result_root_release(&s->rr);
+	rc = result_root_parse_matrix(&s->rr, "sim", sb.buf, sb.len, &err);
+	if (rc)
+		fprintf(stderr, "bench-sim: %s\n", err.msg);
+	sb_release(&sb);
+	return rc;
+}
+
+struct cell {
+	long trials, filter, mailed, direct, confirmed;
+	long runs_sum, runs_max;
+	long rt_stable, rt_notrep, rt_inconcl;
+};
+
+/* The verdict on 'k' new runs of both sides after the first 'from'. */
+static enum verdict fresh_verdict(struct side sd[2], const size_t from[2],
+				  const struct rules *rules, double reported)
+{
+	struct pb_err err = { 0, "" };
+	struct runs_new rn;
+	const struct cmp_row *row;
+	enum verdict v = VERDICT_INCONCLUSIVE;
+
+	if (load(&sd[BASE]) || load(&sd[HEAD]) ||
+	    runs_compare_new(&rn, &sd[BASE].rr, &sd[HEAD].rr, from, rules,
+			     &err))
+		return v;
+	row = comparison_find(&rn.cmp, METRIC);
+	if (row)
+		v = confirm_verdict(row, reported);
+	runs_new_release(&rn);
+	return v;
+}
+
+static void retest(struct side sd[2], const struct rules *rules,
+		   double reported, struct cell *c)
+{
+	size_t from[2] = { sd[BASE].n, sd[HEAD].n };
+	enum verdict v;
+
+	draw(&sd[BASE], RETEST_RUNS);
+	draw(&sd[HEAD], RETEST_RUNS);
+	v = fresh_verdict(sd, from, rules, reported);
+	c->rt_stable += v == VERDICT_STABLE;
+	c->rt_notrep += v == VERDICT_NOT_REPRODUCED;
+	c->rt_inconcl += v == VERDICT_INCONCLUSIVE;
+}
+
+static int trial(const struct confirm_policy *p, const struct rules *rules,
+		 double cv, size_t n, double shift, struct cell *c)
+{
+	struct side sd[2];
+	struct comparison cmp;
+	struct judgement j;
+	const struct cmp_row *key, *h;
+	enum trigger_action act;
+	struct evidence ev;
+	struct pb_err err = { 0, "" };
+	double reported = 0;
+	int mail = 0, s;
+	long spent = (long)n;
+
+	memset(sd, 0, sizeof(sd));
+	memset(&ev, 0, sizeof(ev));
+	sd[BASE].mean = BASE_MEAN;
+	sd[HEAD].mean = BASE_MEAN * (1 + shift);
+	for (s = BASE; s <= HEAD; s++) {
+		sd[s].sd = cv * BASE_MEAN;
+		draw(&sd[s], n);
+		if (load(&sd[s]))
+			return -1;
+	}
+	if (compare_roots(&cmp, &sd[BASE].rr, &sd[HEAD].rr, rules, &err) ||
+	    judge(&cmp, rules, TESTCASE, METRIC, 0, &j)) {
+		fprintf(stderr, "bench-sim: %s\n", err.msg);
+		return -1;
+	}
+	key = comparison_find(&cmp, METRIC);
+	c->filter += j.headline != NULL;
+	h = j.headline ? j.headline : key;
+	if (h)
+		stats_evidence(h->v[BASE], h->n[BASE], h->v[HEAD], h->n[HEAD],
+			       &ev);
+	act = trigger_action(p, j.headline != NULL,
+			     !j.headline && trigger_candidate(key), &ev);
+	if (act == TRIGGER_MAIL) {
+		mail = 1;
+		c->direct++;
+	} else if (act == TRIGGER_CONFIRM) {
+		size_t from[2] = { n, n };
+		long more = confirm_runs(p, n);
+
+		reported = h->change;
+		draw(&sd[BASE], (size_t)more);
+		draw(&sd[HEAD], (size_t)more);
+		spent += more;
+		mail = fresh_verdict(sd, from, rules, reported) ==
+			VERDICT_STABLE;
+		c->confirmed += mail;
+	}
+	if (mail)
+		reported = h->change;
+	comparison_release(&cmp);
+	c->trials++;
+	c->mailed += mail;
+	c->runs_sum += spent;
+	c->runs_max = spent > c->runs_max ? spent : c->runs_max;
+	if (mail)
+		retest(sd, rules, reported, c);
+	for (s = BASE; s <= HEAD; s++)
+		result_root_release(&sd[s].rr);
+	return 0;
+}
+
+static double pct(long a, long b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const double cvs[] = { 0.01, 0.02, 0.05 };
+	static const size_t ns[] = { 3, 4, 8 };
+	static const double shifts[] = { 0, 0.02, 0.05, 0.10 };
+	struct confirm_policy p = { 1, CONFIRM_DEFAULT_TOTAL_RUNS,
+				    CONFIRM_DEFAULT_MIN_RUNS };
+	long trials = argc > 1 ? strtol(argv[1], NULL, 10) : 1000;
+	const char *metrics = argc > 2 ? argv[2] : "config/metrics.yaml";
+	struct pb_err err = { 0, "" };
+	struct rules *rules = NULL;
+	size_t a, b, k;
+	long t;
+
+	if (trials < 1 || trials > 10000000 ||
+	    rules_load(&rules, metrics, &err)) {
+		fprintf(stderr, "bench-sim: %s\n", err.msg[0] ? err.msg :
+			"usage: bench-sim [TRIALS [METRICS.yaml]]");
+		return 64;
+	}
+	printf("confirmation: up to %ld runs a side in all (at least %d more) "
+	       "when the headline has fewer than %ld runs a side or Welch's "
+	       "p >= %g, or the filter hides the key metric but Welch's "
+	       "p < %g; %ld trials a cell\n\n", p.total_runs,
+	       CONFIRM_LEAST_RUNS, p.min_runs, TRIGGER_P_STRONG,
+	       TRIGGER_P_CANDIDATE, trials);
+	printf("| CV | runs | shift | mailed | filter alone | runs a side "
+	       "(mean/max) | retest 4x: stable / not reproduced / "
+	       "inconclusive |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+	for (a = 0; a < 3; a++)
+		for (b = 0; b < 3; b++)
+			for (k = 0; k < 4; k++) {
+				struct cell c;
+
+				memset(&c, 0, sizeof(c));
+				for (t = 0; t < trials; t++)
+					if (trial(&p, rules, cvs[a], ns[b],
+						  shifts[k], &c))
+						return 70;
+				printf("| %.0f%% | %zu | %.0f%% | %.1f%% | "
+				       "%.1f%% | %.1f / %ld | %.0f%% / %.0f%% "
+				       "/ %.0f%% |\n", cvs[a] * 100, ns[b],
+				       shifts[k] * 100, pct(c.mailed, c.trials),
+				       pct(c.filter, c.trials),
+				       (double)c.runs_sum / (double)c.trials,
+				       c.runs_max, pct(c.rt_stable, c.mailed),
+				       pct(c.rt_notrep, c.mailed),
+				       pct(c.rt_inconcl, c.mailed));
+				fflush(stdout);
+			}
+	rules_free(rules);
+	return 0;
+}
