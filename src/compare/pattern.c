@@ -538,6 +538,21 @@ size_t patlist_count(const struct patlist *pl)
 	return pl->n;
 }
 
+/* 'lit' (of length n, n >= 1) in name[0..len): names are short, so a
+ * plain scan beats memmem's set-up. */
+static int contains(const char *name, size_t len, const char *lit, size_t n)
+{
+	const char *p = name, *end = name + len;
+
+	while ((size_t)(end - p) >= n &&
+	       (p = memchr(p, lit[0], (size_t)(end - p) - n + 1))) {
+		if (!memcmp(p + 1, lit + 1, n - 1))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
 static int has_needs(const struct pat *pt, const char *name, size_t len)
 {
 	size_t i, k;
@@ -546,9 +561,8 @@ static int has_needs(const struct pat *pt, const char *name, size_t len)
 		const struct need *nd = &pt->need[i];
 
 		for (k = 0; k < nd->n; k++)
-			if (nd->alt[k][1] ? memmem(name, len, nd->alt[k],
-						   strlen(nd->alt[k])) != NULL :
-			    memchr(name, nd->alt[k][0], len) != NULL)
+			if (contains(name, len, nd->alt[k],
+				     strlen(nd->alt[k])))
 				break;
 		if (k == nd->n)
 			return 0;
