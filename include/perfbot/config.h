@@ -27,9 +27,13 @@ struct config {
 	char *dir;		/* absolute directory of 'path', or NULL */
 	unsigned flags;
 	int problems;		/* counted with CONFIG_ALL_PROBLEMS */
+	char first[PB_ERR_MAX];	/* the first of them */
 };
 
-/* Print every problem (log_error), not only the first; then fail. */
+/*
+ * Find every problem, not only the first: one is the error as usual;
+ * more are each printed (log_error) and the error counts them.
+ */
 #define CONFIG_ALL_PROBLEMS 1u
 
 /* Load 'path'; NULL loads an empty configuration (all defaults). */

@@ -123,9 +123,10 @@ static void check_smtp(struct checker *ck)
 	if (smtp_new(&s, ck->cfg, 1, &err))
 		problem(ck, &err);
 	else
-		okay(ck, "smtp.url '%s'", cfg_str(ck->cfg, "smtp.url", ""));
+		okay(ck, "smtp.url '%s'%s", cfg_str(ck->cfg, "smtp.url", ""),
+		     cfg_str(ck->cfg, "smtp.user", NULL) ?
+		     ", its password found" : ", no AUTH (no smtp.user)");
 	smtp_free(s);
-	secret(ck, "smtp");
 }
 
 static void check_imap(struct checker *ck)
@@ -397,8 +398,8 @@ static void check_scheduler(struct checker *ck)
 	struct stat st;
 
 	if (!backend) {
-		okay(ck, "scheduler: none (a 'retest' is answered that it "
-		     "cannot be done)");
+		okay(ck, "scheduler: not configured (retest requests fail "
+		     "until scheduler.backend is set)");
 		return;
 	}
 	if (!strcmp(backend, "exec"))

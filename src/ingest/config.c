@@ -135,9 +135,16 @@ static int check_node(struct config *cfg, const char *path, json_t *node,
  */
 static int problem(struct config *cfg, int rc, struct pb_err *err)
 {
-	if (!rc || !(cfg->flags & CONFIG_ALL_PROBLEMS))
+	if (!rc || !(cfg->flags & CONFIG_ALL_PROBLEMS) || !err ||
+	    err->code == EX_OSERR)
 		return rc;
-	log_error("%s", err->msg);
+	/* one problem stays the one error line; more are each printed */
+	if (cfg->problems == 0)
+		snprintf(cfg->first, sizeof(cfg->first), "%s", err->msg);
+	else if (cfg->problems == 1)
+		log_error("%s", cfg->first);
+	if (cfg->problems > 0)
+		log_error("%s", err->msg);
 	cfg->problems++;
 	pb_err_clear(err);
 	return 0;
@@ -451,11 +458,13 @@ int config_load_flags(struct config *cfg, const char *path, unsigned flags,
 	    check_map(cfg, "", cfg->doc.root, 1, err) ||
 	    problem(cfg, check_secrets(cfg, err), err))
 		goto fail;
-	if (cfg->problems) {
-		pb_fail(err, EX_CONFIG, "%s: %d problem%s", cfg->path,
-			cfg->problems, cfg->problems == 1 ? "" : "s");
+	if (cfg->problems == 1)
+		pb_fail(err, EX_CONFIG, "%s", cfg->first);
+	else if (cfg->problems)
+		pb_fail(err, EX_CONFIG, "%s: %d problems", cfg->path,
+			cfg->problems);
+	if (cfg->problems)
 		goto fail;
-	}
 	return 0;
 fail:
 	config_release(cfg);

@@ -528,10 +528,39 @@ static int render_all(struct report *r, const struct config *cfg,
 	return rc;
 }
 
-int report_build(struct report *r, const struct manifest *m,
+/*
+ * Each commit's subject line, which the report quotes: the manifest's,
+ * else the one job.yaml of that side holds; neither is an error rather
+ * than a '("")' in a mail.
+ */
+static int subjects(struct manifest *m, const struct report_inputs *in,
+		    struct pb_err *err)
+{
+	struct manifest_side *side[2] = { &m->base, &m->head };
+	static const char *const name[2] = { "base", "head" };
+	const char *s;
+	int i;
+
+	for (i = BASE; i <= HEAD; i++) {
+		if (side[i]->subject && *side[i]->subject)
+			continue;
+		s = result_root_job_str(&in->root[i], "subject");
+		if (!s || !*s)
+			return pb_fail(err, EX_DATAERR, "%s: '%s.subject' is "
+				       "missing, and so is the subject of %s's "
+				       "job.yaml: the report quotes each "
+				       "commit's subject line", m->doc.name,
+				       name[i], name[i]);
+		side[i]->subject = s;
+	}
+	return 0;
+}
+
+int report_build(struct report *r, const struct manifest *mf,
 		 const struct config *cfg, const struct report_opts *o,
 		 struct pb_err *err)
 {
+	struct manifest copy = *mf, *m = &copy;	/* with the subjects */
 	struct report_inputs in;
 	int rc = -1;
 
@@ -548,7 +577,7 @@ int report_build(struct report *r, const struct manifest *m,
 		goto out;
 	}
 	r->worth = 1;
-	if (identity(r, &in, m, cfg, o, err) ||
+	if (subjects(m, &in, err) || identity(r, &in, m, cfg, o, err) ||
 	    recipients(r, m, cfg, err))
 		goto out;
 	r->ctx = context(r, &in, m, cfg, err);
