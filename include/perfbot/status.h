@@ -34,7 +34,10 @@ void status_next_release(struct status_next *nx);
 int state_retry_now(struct state *st, time_t now, long *n,
 		    struct pb_err *err);
 
-/* "2026-12-01 09:00:00 UTC (in 4 min)" for 'when' seen from 'now'. */
+/*
+ * "2026-12-01 09:00:00 UTC (in 4 min)", or "(... ago)", for 'when' seen
+ * from 'now'.
+ */
 void status_when(time_t when, time_t now, char *buf, size_t len);
 
 #endif

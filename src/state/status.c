@@ -205,20 +205,29 @@ int state_retry_now(struct state *st, time_t now, long *n,
 	return 0;
 }
 
+/* "4 min", "59 s", "2.5 h" */
+static void span(long d, char *buf, size_t len)
+{
+	if (d < 120)
+		snprintf(buf, len, "%ld s", d);
+	else if (d < 2 * 3600)
+		snprintf(buf, len, "%ld min", (d + 59) / 60);
+	else
+		snprintf(buf, len, "%.1f h", (double)d / 3600);
+}
+
 void status_when(time_t when, time_t now, char *buf, size_t len)
 {
-	char stamp[32];
-	long d = (long)(when - now);
+	char stamp[32], d[32];
 	struct tm tm;
 
 	gmtime_r(&when, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	if (d <= 0)
-		snprintf(buf, len, "%s (due now)", stamp);
-	else if (d < 120)
-		snprintf(buf, len, "%s (in %ld s)", stamp, d);
-	else if (d < 2 * 3600)
-		snprintf(buf, len, "%s (in %ld min)", stamp, (d + 59) / 60);
+	span(when > now ? (long)(when - now) : (long)(now - when), d,
+	     sizeof(d));
+	if (when == now)
+		snprintf(buf, len, "%s (now)", stamp);
 	else
-		snprintf(buf, len, "%s (in %.1f h)", stamp, (double)d / 3600);
+		snprintf(buf, len, "%s (%s%s%s)", stamp, when > now ? "in " : "",
+			 d, when > now ? "" : " ago");
 }
