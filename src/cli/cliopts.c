@@ -252,6 +252,7 @@ int cli_set_globals(int argc, char **argv)
 	size_t g;
 	int i;
 
+	memset(global_val, 0, sizeof(global_val));
 	for (i = 1; i < argc && !strncmp(argv[i], "--", 2) &&
 	     strcmp(argv[i], "--help") && strcmp(argv[i], "--version"); i++) {
 		const char *w = argv[i] + 2, *eq = strchr(w, '=');
