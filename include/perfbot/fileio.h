@@ -55,6 +55,9 @@ char *path_dirname(const char *path);
  */
 int data_find(const char *rel, const char *hint, char **out,
 	      struct pb_err *err);
-/* data_find() without the error: the build's location when not found. */
+/*
+ * data_find() without the error: when not found, where it would be under
+ * $PERFBOT_DATADIR, else under the build's data directory.
+ */
 char *data_path(const char *rel);
 #endif

@@ -247,9 +247,6 @@ static int check_list(struct config *cfg, const char *path,
 
 	if (!json_is_array(node))
 		return bad_type(cfg, path, line, "a list", err);
-	if (k->type == K_ARGV && !json_array_size(node))
-		return bad_type(cfg, path, line, "a command and its arguments",
-				err);
 	if (sb_addf(&item, "%s[]", path))
 		return pb_fail(err, EX_OSERR, "out of memory");
 	json_array_foreach(node, i, v) {

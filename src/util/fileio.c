@@ -225,7 +225,8 @@ int data_find(const char *rel, const char *hint, char **out,
 	if (data_dirs(&dirs, &n))
 		goto oom;
 	for (i = 0, d = sb_str(&dirs); i < n; i++, d += strlen(d) + 1) {
-		*out = path_join(d, rel);
+		/* the working directory: 'rel' as given */
+		*out = strcmp(d, ".") ? path_join(d, rel) : strdup(rel);
 		if (!*out)
 			goto oom;
 		if (access(*out, F_OK) == 0) {
@@ -249,10 +250,11 @@ out:
 
 char *data_path(const char *rel)
 {
+	const char *env = getenv("PERFBOT_DATADIR");
 	char *p = NULL;
 
 	if (data_find(rel, NULL, &p, NULL))
-		return path_join(PERFBOT_DATADIR, rel);
+		return path_join(env && *env ? env : PERFBOT_DATADIR, rel);
 	return p;
 }
 
