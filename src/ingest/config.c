@@ -24,7 +24,7 @@
 enum ktype {
 	K_MAP, K_STR, K_BOOL, K_INT, K_STRLIST, K_MAPLIST,
 	K_PATH, K_ARGV, K_TLS, K_BACKEND, K_SMTP_URL, K_IMAP_URL, K_HTTP_URL,
-	K_ADDR,
+	K_ADDR, K_ADDRLIST,
 };
 
 struct key {
@@ -84,8 +84,8 @@ static const struct key schema[] = {
 	{ "sources[].url", K_HTTP_URL, 0, 0 },
 	{ "recipients", K_MAP, 0, 0 },
 	{ "recipients.to_author", K_BOOL, 0, 0 },
-	{ "recipients.to", K_STRLIST, 0, 0 },
-	{ "recipients.cc", K_STRLIST, 0, 0 },
+	{ "recipients.to", K_ADDRLIST, 0, 0 },
+	{ "recipients.cc", K_ADDRLIST, 0, 0 },
 	{ "recipients.max_cc", K_INT, 0, 1000 },
 	{ "commands", K_MAP, 0, 0 },
 	{ "commands.allow", K_STRLIST, 0, 0 },
@@ -236,6 +236,16 @@ static int resolve(struct config *cfg, json_t *node, struct pb_err *err)
 	return rc ? pb_fail(err, EX_OSERR, "out of memory") : 0;
 }
 
+/* "Name <user@domain>" or user@domain. */
+static int is_addr(const char *s)
+{
+	char *addr = mail_addr_spec(s);
+	int ok = addr && strchr(addr, '@') && addr[0] != '@';
+
+	free(addr);
+	return ok;
+}
+
 static int check_list(struct config *cfg, const char *path,
 		      const struct key *k, json_t *node, int line,
 		      struct pb_err *err)
@@ -262,6 +272,10 @@ static int check_list(struct config *cfg, const char *path,
 		else if (k->type == K_ARGV && i == 0 &&
 			 strchr(json_string_value(v), '/'))
 			rc = resolve(cfg, v, err);
+		else if (k->type == K_ADDRLIST &&
+			 !is_addr(json_string_value(v)))
+			rc = bad_type(cfg, path, iline, "a list of mail "
+				      "addresses", err);
 		if (rc)
 			break;
 	}
@@ -335,7 +349,6 @@ static int check_string(struct config *cfg, const char *path,
 {
 	const char *v = json_string_value(node);
 	const struct choice *c = choice_of(k->type);
-	char *addr;
 
 	if (!v)
 		return bad_type(cfg, path, line, "a string", err);
@@ -343,16 +356,9 @@ static int check_string(struct config *cfg, const char *path,
 		return check_choice(cfg, path, line, c, v, err);
 	if (k->type == K_PATH)
 		return resolve(cfg, node, err);
-	if (k->type == K_ADDR) {
-		addr = mail_addr_spec(v);
-		if (!addr || !strchr(addr, '@')) {
-			free(addr);
-			return bad_type(cfg, path, line, "a mail address "
-					"(\"Name <user@domain>\" or "
-					"user@domain)", err);
-		}
-		free(addr);
-	}
+	if (k->type == K_ADDR && !is_addr(v))
+		return bad_type(cfg, path, line, "a mail address (\"Name "
+				"<user@domain>\" or user@domain)", err);
 	return 0;
 }
 
@@ -372,6 +378,7 @@ static int check_node(struct config *cfg, const char *path, json_t *node,
 	case K_STRLIST:
 	case K_MAPLIST:
 	case K_ARGV:
+	case K_ADDRLIST:
 		return check_list(cfg, path, k, node, line, err);
 	case K_BOOL:
 		return yaml_as_bool(&cfg->doc, node, path, &b, NULL) ?

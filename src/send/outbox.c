@@ -174,6 +174,8 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 	left = budget(st, cfg, now, err);
 	if (left < 0 || state_due(st, now, BATCH_MAX, &due, &n, err))
 		return -1;
+	log_debug("send: %zu mail%s due, %ld more this hour allowed", n,
+		  n == 1 ? "" : "s", left);
 	if (n && smtp_new(&smtp, cfg, reuse, err))
 		goto out;
 	if (n && redirect)
