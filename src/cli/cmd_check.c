@@ -435,7 +435,7 @@ static int connect_all(struct checker *ck)
 		    smtp_probe(s, &out, &err)) {
 			log_error("%s", err.msg);
 			code = err.code;
-		} else {
+		} else if (!ck->quiet) {
 			printf("%s\n", sb_str(&out));
 		}
 		smtp_free(s);
@@ -448,7 +448,7 @@ static int connect_all(struct checker *ck)
 			log_error("%s", err.msg);
 			if (!code)
 				code = err.code;
-		} else {
+		} else if (!ck->quiet) {
 			printf("%s\n", sb_str(&out));
 		}
 		imap_close(im);

@@ -81,7 +81,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
 	    !strcmp(argv[i], "help")) {
-		usage(stdout);
+		/* 'perfbot help run' is 'perfbot run --help' */
+		c = i + 1 < argc ? find(argv[i + 1]) : NULL;
+		if (i + 1 < argc && !c)
+			return unknown_command(argv[i + 1]);
+		if (c)
+			cli_help(c->spec, stdout);
+		else
+			usage(stdout);
 		return 0;
 	}
 	if (!strcmp(argv[i], "--version")) {
