@@ -40,6 +40,13 @@ struct config {
 int config_load(struct config *cfg, const char *path, struct pb_err *err);
 int config_load_flags(struct config *cfg, const char *path, unsigned flags,
 		      struct pb_err *err);
+/*
+ * The same from memory ('name' for messages; relative paths against
+ * 'dir', or left as they are when NULL): for tests and the fuzzer. A
+ * password in it is refused, as there is no file mode to check.
+ */
+int config_parse(struct config *cfg, const char *name, const char *dir,
+		 const char *text, size_t len, struct pb_err *err);
 void config_release(struct config *cfg);
 
 const char *cfg_str(const struct config *cfg, const char *key,

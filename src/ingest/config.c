@@ -439,6 +439,24 @@ static int load_defaults(struct config *cfg, struct pb_err *err)
 	return 0;
 }
 
+/* The document is loaded: check it, resolve its paths. */
+static int check_doc(struct config *cfg, struct pb_err *err)
+{
+	if (!cfg->doc.root)
+		cfg->doc.root = json_object();
+	if (!cfg->doc.root)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (check_map(cfg, "", cfg->doc.root, 1, err) ||
+	    problem(cfg, check_secrets(cfg, err), err))
+		return -1;
+	if (cfg->problems == 1)
+		return pb_fail(err, EX_CONFIG, "%s", cfg->first);
+	if (cfg->problems)
+		return pb_fail(err, EX_CONFIG, "%s: %d problems", cfg->path,
+			       cfg->problems);
+	return 0;
+}
+
 int config_load_flags(struct config *cfg, const char *path, unsigned flags,
 		      struct pb_err *err)
 {
@@ -456,23 +474,34 @@ int config_load_flags(struct config *cfg, const char *path, unsigned flags,
 		config_release(cfg);
 		return -1;
 	}
-	if (!cfg->doc.root)
-		cfg->doc.root = json_object();
-	if (config_dir(cfg, err) ||
-	    check_map(cfg, "", cfg->doc.root, 1, err) ||
-	    problem(cfg, check_secrets(cfg, err), err))
-		goto fail;
-	if (cfg->problems == 1)
-		pb_fail(err, EX_CONFIG, "%s", cfg->first);
-	else if (cfg->problems)
-		pb_fail(err, EX_CONFIG, "%s: %d problems", cfg->path,
-			cfg->problems);
-	if (cfg->problems)
-		goto fail;
+	if (config_dir(cfg, err) || check_doc(cfg, err)) {
+		config_release(cfg);
+		return -1;
+	}
 	return 0;
-fail:
-	config_release(cfg);
-	return -1;
+}
+
+int config_parse(struct config *cfg, const char *name, const char *dir,
+		 const char *text, size_t len, struct pb_err *err)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->path = strdup(name);
+	cfg->dir = dir ? strdup(dir) : NULL;
+	if (!cfg->path || (dir && !cfg->dir)) {
+		config_release(cfg);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	if (yaml_load_str(name, text, len, &cfg->doc, err)) {
+		if (err)
+			err->code = EX_CONFIG;
+		config_release(cfg);
+		return -1;
+	}
+	if (check_doc(cfg, err)) {
+		config_release(cfg);
+		return -1;
+	}
+	return 0;
 }
 
 int config_load(struct config *cfg, const char *path, struct pb_err *err)

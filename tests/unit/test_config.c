@@ -509,6 +509,23 @@ static void t_all_problems(void **state)
 	assert_non_null(strstr(f->err.msg, ": 3 problems"));
 }
 
+static void t_parse_from_memory(void **state)
+{
+	struct fx *f = *state;
+	static const char text[] = "state: s.db\nsmtp:\n  tls: none\n";
+
+	assert_int_equal(config_parse(&f->cfg, "mem.yaml", "/srv/pb", text,
+				      sizeof(text) - 1, &f->err), 0);
+	assert_string_equal(cfg_str(&f->cfg, "state", NULL), "/srv/pb/s.db");
+	config_release(&f->cfg);
+	assert_int_equal(config_parse(&f->cfg, "mem.yaml", NULL, "smtp: [",
+				      7, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_int_equal(config_parse(&f->cfg, "mem.yaml", NULL,
+				      "smtp:\n  tls: nope\n", 17, &f->err), -1);
+	assert_non_null(strstr(f->err.msg, "mem.yaml:2: 'smtp.tls'"));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -542,6 +559,7 @@ int main(void)
 		T(t_bad_urls),
 		T(t_relative_paths),
 		T(t_all_problems),
+		T(t_parse_from_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
