@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@
 enum ktype {
 	K_MAP, K_STR, K_BOOL, K_INT, K_STRLIST, K_MAPLIST,
 	K_PATH, K_ARGV, K_TLS, K_BACKEND, K_SMTP_URL, K_IMAP_URL, K_HTTP_URL,
-	K_ADDR, K_ADDRLIST,
+	K_ADDR, K_ADDRLIST, K_ALLOW, K_DOMAIN, K_NAME,
 };
 
 struct key {
@@ -50,8 +51,8 @@ static const struct key schema[] = {
 	{ "identity", K_MAP, 0, 0 },
 	{ "identity.from", K_ADDR, 0, 0 },
 	{ "identity.name", K_STR, 0, 0 },
-	{ "identity.message_id_domain", K_STR, 0, 0 },
-	{ "identity.archive_url", K_STR, 0, 0 },
+	{ "identity.message_id_domain", K_DOMAIN, 0, 0 },
+	{ "identity.archive_url", K_HTTP_URL, 0, 0 },
 	{ "identity.reported_by", K_STR, 0, 0 },
 	{ "smtp", K_MAP, 0, 0 },
 	{ "smtp.url", K_SMTP_URL, 0, 0 },
@@ -88,7 +89,7 @@ static const struct key schema[] = {
 	{ "recipients.cc", K_ADDRLIST, 0, 0 },
 	{ "recipients.max_cc", K_INT, 0, 1000 },
 	{ "commands", K_MAP, 0, 0 },
-	{ "commands.allow", K_STRLIST, 0, 0 },
+	{ "commands.allow", K_ALLOW, 0, 0 },
 	{ "limits", K_MAP, 0, 0 },
 	{ "limits.mails_per_hour", K_INT, 0, 1000000 },
 	{ "limits.commands_per_mail", K_INT, 1, 100 },
@@ -104,7 +105,7 @@ static const struct key schema[] = {
 	{ "scheduler.timeout", K_INT, 1, 86400 },
 	{ "scheduler.deadline", K_INT, 60, 30L * 86400 },
 	{ "templates", K_MAP, 0, 0 },
-	{ "templates.report", K_STR, 0, 0 },
+	{ "templates.report", K_NAME, 0, 0 },
 	{ "templates.dir", K_PATH, 0, 0 },
 	{ "data", K_MAP, 0, 0 },
 	{ "data.metrics", K_PATH, 0, 0 },
@@ -246,6 +247,19 @@ static int is_addr(const char *s)
 	return ok;
 }
 
+/* A domain name: letters, digits, '-', '.' (no '@', no space). */
+static int is_domain(const char *s)
+{
+	const char *p;
+
+	if (!*s || *s == '.' || *s == '-')
+		return 0;
+	for (p = s; *p; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '.'))
+			return 0;
+	return 1;
+}
+
 static int check_list(struct config *cfg, const char *path,
 		      const struct key *k, json_t *node, int line,
 		      struct pb_err *err)
@@ -276,6 +290,12 @@ static int check_list(struct config *cfg, const char *path,
 			 !is_addr(json_string_value(v)))
 			rc = bad_type(cfg, path, iline, "a list of mail "
 				      "addresses", err);
+		else if (k->type == K_ALLOW &&
+			 !(json_string_value(v)[0] == '@' ?
+			   is_domain(json_string_value(v) + 1) :
+			   is_addr(json_string_value(v))))
+			rc = bad_type(cfg, path, iline, "a list of mail "
+				      "addresses and @domains", err);
 		if (rc)
 			break;
 	}
@@ -359,6 +379,11 @@ static int check_string(struct config *cfg, const char *path,
 	if (k->type == K_ADDR && !is_addr(v))
 		return bad_type(cfg, path, line, "a mail address (\"Name "
 				"<user@domain>\" or user@domain)", err);
+	if (k->type == K_DOMAIN && !is_domain(v))
+		return bad_type(cfg, path, line, "a domain name", err);
+	if (k->type == K_NAME && (!*v || strchr(v, '/')))
+		return bad_type(cfg, path, line, "a template name (not a "
+				"path: templates.dir says where)", err);
 	return 0;
 }
 
@@ -379,6 +404,7 @@ static int check_node(struct config *cfg, const char *path, json_t *node,
 	case K_MAPLIST:
 	case K_ARGV:
 	case K_ADDRLIST:
+	case K_ALLOW:
 		return check_list(cfg, path, k, node, line, err);
 	case K_BOOL:
 		return yaml_as_bool(&cfg->doc, node, path, &b, NULL) ?

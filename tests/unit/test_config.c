@@ -457,6 +457,23 @@ static void t_bad_urls(void **state)
 		   "2: 'identity.from' must be a mail address (\"Name "
 		   "<user@domain>\" or user@domain)");
 	config_release(&f->cfg);
+	load_fails(f, "recipients:\n  cc: [a@x, nobody]\n",
+		   "2: 'recipients.cc' must be a list of mail addresses");
+	config_release(&f->cfg);
+	load_fails(f, "commands:\n  allow: [\"@\"]\n",
+		   "2: 'commands.allow' must be a list of mail addresses and "
+		   "@domains");
+	config_release(&f->cfg);
+	load_fails(f, "identity:\n  message_id_domain: a b\n",
+		   "2: 'identity.message_id_domain' must be a domain name");
+	config_release(&f->cfg);
+	load_fails(f, "templates:\n  report: ../evil\n",
+		   "2: 'templates.report' must be a template name (not a "
+		   "path: templates.dir says where)");
+	config_release(&f->cfg);
+	load_ok(f, "commands:\n  allow: [\"@example.test\", \"A <a@x>\"]\n"
+		"identity:\n  message_id_domain: mail.example.test\n");
+	config_release(&f->cfg);
 	load_ok(f, "smtp:\n  url: smtps://h:465\nimap:\n  url: imaps://h\n"
 		"scheduler:\n  url: https://farm/api\n");
 }
