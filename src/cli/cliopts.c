@@ -221,13 +221,38 @@ static void wrap(FILE *f, const char *text, size_t col, size_t indent)
 	fputc('\n', f);
 }
 
+/* The synopsis, folded between options. */
+static void help_synopsis(const struct cli_spec *spec, FILE *f)
+{
+	char unit[96];
+	int i, col, n;
+
+	col = fprintf(f, "usage: perfbot %s%s%s", spec->name,
+		      spec->args && *spec->args ? " " : "",
+		      spec->args ? spec->args : "");
+	for (i = 0; spec->opts[i].name; i++) {
+		n = snprintf(unit, sizeof(unit), "[--%s%s%s]",
+			     spec->opts[i].name, spec->opts[i].arg ? " " : "",
+			     spec->opts[i].arg ? spec->opts[i].arg : "");
+		if (col + 1 + n > WIDTH) {
+			fprintf(f, "\n%*s", 14, "");
+			col = 14;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		fputs(unit, f);
+		col += n;
+	}
+	fputc('\n', f);
+}
+
 void cli_help(const struct cli_spec *spec, FILE *f)
 {
 	char left[64];
 	int i;
 
-	fputs("usage: ", f);
-	cli_synopsis(spec, f);
+	help_synopsis(spec, f);
 	fprintf(f, "\n%s\n", spec->summary);
 	if (spec->details) {
 		fputc('\n', f);

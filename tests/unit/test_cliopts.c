@@ -109,7 +109,7 @@ static void t_errors(void **state)
 
 static void t_help(void **state)
 {
-	char buf[4096], *p, *nl;
+	char buf[4096], line[256] = "", *p, *nl;
 	struct cli_args a;
 	int fd;
 	FILE *f;
@@ -122,6 +122,13 @@ static void t_help(void **state)
 	buf[sizeof(buf) - 1] = '\0';
 	assert_non_null(strstr(buf, "usage: perfbot demo A [B] [--all] "
 			       "[--metrics FILE] [--config FILE] [--quiet]\n"));
+	/* and the one-line form, for the usage error */
+	f = fmemopen(line, sizeof(line), "w");
+	assert_non_null(f);
+	cli_synopsis(&spec, f);
+	fclose(f);
+	assert_string_equal(line, "perfbot demo A [B] [--all] [--metrics FILE] "
+			    "[--config FILE] [--quiet]\n");
 	assert_non_null(strstr(buf, "\n  --all               show everything\n"));
 	assert_non_null(strstr(buf, "\n  --metrics FILE      the metric table"));
 	/* a long help wraps, indented under the first line */
