@@ -3,8 +3,10 @@
 # status --json is JSON, a deferred mail says why and when, send --now,
 # relative paths against the config file.
 
-# 1. no config anywhere: exit 78 naming the places looked in
+# 1. no config anywhere: exit 78 naming the places looked in (a machine
+# with a real /etc/perfbot/perfbot.yaml would find that one)
 mkdir -p "$W/home"
+[ -e /etc/perfbot/perfbot.yaml ] && echo "   (/etc/perfbot/perfbot.yaml exists: the no-config checks will fail)"
 (cd / && env -u PERFBOT_CONFIG -u XDG_CONFIG_HOME HOME="$W/home" "$PERFBOT" run) >"$W/out" 2>"$W/err"
 rc=$?
 check "run without config exits 78" [ $rc = 78 ]
