@@ -2,20 +2,22 @@
 #ifndef PERFBOT_CLI_H
 #define PERFBOT_CLI_H
 
+#include "perfbot/cliopts.h"
 #include "perfbot/err.h"
 
 /*
  * Subcommands. Each takes its own argv (argv[0] is the subcommand name),
- * prints its errors as one line "perfbot: <what>: <why>" and returns a
- * sysexits exit code.
+ * parses it with its option table (cliopts.h), prints its errors as one
+ * line "perfbot: <what>: <why>" and returns a sysexits exit code.
  */
 
 struct command {
-	const char *name;
+	const struct cli_spec *spec;
 	int (*run)(int argc, char **argv);
-	const char *usage;	/* the synopsis line */
-	const char *help;	/* one line */
 };
+
+extern const struct cli_spec compare_spec, report_spec, render_spec,
+	run_spec, send_spec, poll_spec, retest_spec, check_spec, status_spec;
 
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -24,12 +26,10 @@ int cmd_run(int argc, char **argv);
 int cmd_send(int argc, char **argv);
 int cmd_poll(int argc, char **argv);
 int cmd_retest(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 
 /* Print 'err' as the one error line and return its exit code. */
 int cli_fail(const struct pb_err *err);
-/* Print "perfbot: usage: <usage>" and return EX_USAGE. */
-int cli_usage(const char *cmd);
-/* 1 when argv[i] asks for help (-h/--help): prints the usage to stdout. */
-int cli_wants_help(int argc, char **argv, const char *cmd);
 
 #endif

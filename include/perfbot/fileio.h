@@ -46,8 +46,18 @@ char *path_dirname(const char *path);
 
 /*
  * Where a shipped data file ('config/metrics.yaml', 'templates/x.txt')
- * is: 'rel' itself when it exists (relative to the working directory),
- * else the installed copy under PERFBOT_DATADIR. Newly allocated.
+ * is: 'rel' itself when absolute; else the first that exists of
+ * $PERFBOT_DATADIR/rel (when set), <the binary's directory>/rel
+ * (a build tree), <bindir>/../share/perfbot/rel (an installed tree), the
+ * build's PERFBOT_DATADIR/rel and ./rel. Not found is EX_NOINPUT naming
+ * every place looked in and, when 'hint' is set, how else to point at it
+ * ("data.metrics in the config"). Newly allocated.
+ */
+int data_find(const char *rel, const char *hint, char **out,
+	      struct pb_err *err);
+/*
+ * data_find() without the error: when not found, where it would be under
+ * $PERFBOT_DATADIR, else under the build's data directory.
  */
 char *data_path(const char *rel);
 #endif

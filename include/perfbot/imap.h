@@ -7,6 +7,7 @@
 
 #include "perfbot/config.h"
 #include "perfbot/err.h"
+#include "perfbot/strbuf.h"
 
 /*
  * Reading the bot's mailbox with libetpan: imap:// with STARTTLS required
@@ -51,5 +52,13 @@ void imap_msg_release(struct imap_msg *msg);
 /* Mark handled: \Seen, or move to 'mailbox' when it is not empty. */
 int imap_done(struct imap *im, uint32_t uid, const char *mailbox,
 	      struct pb_err *err);
+
+/*
+ * For 'perfbot check --connect', after imap_open(): one line appended to
+ * 'out' naming the TLS mode, the login, the mailbox (messages,
+ * UIDVALIDITY, UIDNEXT) and the server's capabilities.
+ */
+int imap_probe(struct imap *im, const struct config *cfg,
+	       struct strbuf *out, struct pb_err *err);
 
 #endif

@@ -13,6 +13,12 @@ enum log_level { LOG_QUIET, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
 void log_set_level(enum log_level level);
 enum log_level log_get_level(void);
+/*
+ * With 'on', every line starts with the time it was written, in UTC
+ * ("2026-12-01T08:33:11Z perfbot: ..."): for cron mail and log files,
+ * where stderr is not a terminal.
+ */
+void log_set_timestamps(int on);
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

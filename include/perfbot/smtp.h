@@ -6,6 +6,7 @@
 
 #include "perfbot/config.h"
 #include "perfbot/err.h"
+#include "perfbot/strbuf.h"
 
 /*
  * Sending with libcurl's SMTP: smtp:// with STARTTLS required (default),
@@ -55,5 +56,14 @@ void smtp_free(struct smtp *s);
 void smtp_send(struct smtp *s, const char *sender, const char *const *rcpts,
 	       size_t nrcpts, const char *msg, size_t len,
 	       struct smtp_result *res);
+
+/*
+ * Log in and say what the server offers, for 'perfbot check --connect':
+ * one line appended to 'out' (TLS, AUTH, the EHLO capabilities). No mail
+ * is sent (the session is EHLO, STARTTLS, AUTH, NOOP). A refused login is
+ * EX_NOPERM, a TLS or certificate problem EX_UNAVAILABLE, no connection
+ * EX_TEMPFAIL. The password never appears in 'out' or 'err'.
+ */
+int smtp_probe(struct smtp *s, struct strbuf *out, struct pb_err *err);
 
 #endif

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,40 +7,30 @@
 #include "perfbot/compare.h"
 #include "perfbot/fileio.h"
 #include "perfbot/job.h"
+#include "perfbot/log.h"
 #include "perfbot/table.h"
 
 #define DEFAULT_METRICS "config/metrics.yaml"
 
-struct compare_opts {
-	int all;
-	int json;
-	const char *metrics;
+static const struct cli_opt compare_opts[] = {
+	{ "all", NULL, "also show the metrics the noise filter drops" },
+	{ "json", NULL, "every number as JSON: means, stddevs, changes, the "
+	  "per-run samples (with --all, the rule that dropped each metric)" },
+	{ "metrics", "FILE", "the metric table (else config/metrics.yaml "
+	  "from the data directory)" },
+	CLI_OPT_QUIET,
+	CLI_OPT_VERBOSE,
+	{ NULL, NULL, NULL },
 };
 
-static int parse(int argc, char **argv, struct compare_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "metrics", required_argument, NULL, 'm' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 'a')
-			o->all = 1;
-		else if (c == 'j')
-			o->json = 1;
-		else if (c == 'm')
-			o->metrics = optarg;
-		else
-			return -1;
-	}
-	return argc - optind == 2 ? 0 : -1;
-}
+const struct cli_spec compare_spec = {
+	"compare", "BASE_ROOT HEAD_ROOT", 2, 2,
+	"print the comparison table of two result roots",
+	"A result root is an LKP result directory or an http(s):// URL "
+	"holding matrix.json and job.yaml. The table is the one LKP's "
+	"ncompare prints.",
+	compare_opts,
+};
 
 static int print_table(const struct comparison *c,
 		       const struct result_root *rr[2],
@@ -89,29 +78,42 @@ static int print_json(const struct comparison *c, int all,
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_opts o = { 0, 0, NULL };
+	struct cli_args a;
 	struct result_root base, head;
 	const struct result_root *rr[2] = { &base, &head };
 	struct comparison c = { 0 };
 	struct rules *rules = NULL;
 	struct pb_err err = { 0, "" };
+	const char *opt_metrics;
 	char *metrics = NULL;
-	int rc = -1;
+	int all, rc = -1;
 
-	if (cli_wants_help(argc, argv, "compare"))
-		return 0;
-	if (parse(argc, argv, &o))
-		return cli_usage("compare");
-	metrics = data_path(o.metrics ? o.metrics : DEFAULT_METRICS);
+	rc = cli_parse(&compare_spec, argc, argv, &a);
+	if (rc)
+		return rc > 0 ? 0 : EX_USAGE;
+	rc = -1;
+	cli_apply_log(&a, 0);
+	all = cli_flag(&a, "all");
+	opt_metrics = cli_value(&a, "metrics");
 	memset(&base, 0, sizeof(base));
 	memset(&head, 0, sizeof(head));
-	if (!metrics || rules_load(&rules, metrics, &err) ||
-	    result_root_load(&base, argv[optind], &err) ||
-	    result_root_load(&head, argv[optind + 1], &err) ||
+	if (opt_metrics)
+		metrics = strdup(opt_metrics);
+	else
+		data_find(DEFAULT_METRICS, "--metrics FILE", &metrics, &err);
+	if (!metrics) {
+		if (opt_metrics)
+			pb_fail(&err, EX_OSERR, "out of memory");
+		goto out;
+	}
+	log_debug("metric table '%s'", metrics);
+	if (rules_load(&rules, metrics, &err) ||
+	    result_root_load(&base, a.arg[0], &err) ||
+	    result_root_load(&head, a.arg[1], &err) ||
 	    compare_roots(&c, &base, &head, rules, &err))
 		goto out;
-	rc = o.json ? print_json(&c, o.all, &err) :
-		print_table(&c, rr, rules_format(rules), o.all, &err);
+	rc = cli_flag(&a, "json") ? print_json(&c, all, &err) :
+		print_table(&c, rr, rules_format(rules), all, &err);
 out:
 	comparison_release(&c);
 	result_root_release(&base);

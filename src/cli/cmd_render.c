@@ -10,19 +10,38 @@
 
 #define CONTEXT_MAX_BYTES ((size_t)16 << 20)
 
+static const struct cli_opt render_opts[] = {
+	{ "html", NULL, "escape & \" < > in {{name}} as the Mustache spec "
+	  "says (reports are text: no escaping)" },
+	{ "spec", NULL, "follow the Mustache spec exactly: escape as --html, "
+	  "any JSON value as the context, a missing partial renders empty "
+	  "(reports: a missing partial is an error)" },
+	CLI_OPT_QUIET,
+	CLI_OPT_VERBOSE,
+	{ NULL, NULL, NULL },
+};
+
+const struct cli_spec render_spec = {
+	"render", "TEMPLATE [CONTEXT.json|-]", 1, 2,
+	"render any template with a JSON context",
+	"TEMPLATE is a file, or a name looked up as templates/NAME.txt in the "
+	"data directory; partials are looked up beside it. Without CONTEXT "
+	"the context is {}; '-' reads it from stdin.",
+	render_opts,
+};
+
 /* A path as given when it names a file, else templates/<name>.txt. */
-static char *template_path(const char *arg)
+static char *template_path(const char *arg, struct pb_err *err)
 {
 	struct strbuf rel = STRBUF_INIT;
-	char *p;
+	char *p = NULL;
 
 	if (strchr(arg, '/') || access(arg, F_OK) == 0)
-		return strdup(arg);
-	if (sb_addf(&rel, "templates/%s.txt", arg)) {
-		sb_release(&rel);
-		return NULL;
-	}
-	p = data_path(sb_str(&rel));
+		p = strdup(arg);
+	else if (!sb_addf(&rel, "templates/%s.txt", arg))
+		data_find(sb_str(&rel), "a template file's path", &p, err);
+	if (!p && !err->code)
+		pb_fail(err, EX_OSERR, "out of memory");
 	sb_release(&rel);
 	return p;
 }
@@ -57,31 +76,21 @@ int cmd_render(int argc, char **argv)
 	struct mustache_opts mo = { 0 };
 	struct strbuf out = STRBUF_INIT;
 	struct pb_err err = { 0, "" };
-	const char *args[2] = { NULL, NULL };
+	struct cli_args a;
 	json_t *ctx = NULL;
 	char *path = NULL;
-	int i, n = 0, rc = -1;
+	int rc = cli_parse(&render_spec, argc, argv, &a);
 
-	if (cli_wants_help(argc, argv, "render"))
-		return 0;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--html"))
-			mo.html_escape = 1;
-		else if (!strcmp(argv[i], "--spec"))
-			mo.html_escape = mo.spec = 1;
-		else if (argv[i][0] == '-' && argv[i][1] == '-')
-			return cli_usage("render");
-		else if (n < 2)
-			args[n++] = argv[i];
-		else
-			return cli_usage("render");
-	}
-	if (!n)
-		return cli_usage("render");
-	path = template_path(args[0]);
-	if (!path)
-		pb_fail(&err, EX_OSERR, "out of memory");
-	else if (!load_context(args[1], mo.spec, &ctx, &err) &&
+	if (rc)
+		return rc > 0 ? 0 : EX_USAGE;
+	rc = -1;
+	cli_apply_log(&a, 0);
+	mo.html_escape = cli_flag(&a, "html");
+	mo.spec = cli_flag(&a, "spec");
+	if (mo.spec)
+		mo.html_escape = 1;
+	path = template_path(a.arg[0], &err);
+	if (path && !load_context(a.arg[1], mo.spec, &ctx, &err) &&
 		 !mustache_render_file(path, ctx, &mo, &out, &err))
 		rc = fwrite(sb_str(&out), 1, out.len, stdout) == out.len ? 0 :
 			pb_fail(&err, EX_IOERR, "stdout: write failed");

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,40 +10,26 @@
 #include "perfbot/report.h"
 #include "perfbot/reportmail.h"
 
-struct report_cli {
-	int dry_run;
-	int context;
-	const char *template;
-	const char *config;
+static const struct cli_opt report_opts[] = {
+	{ "dry-run", NULL, "print the mail as an mbox (mutt -f reads it); "
+	  "nothing is sent" },
+	{ "context", NULL, "print the template context as JSON instead: every "
+	  "field a report template can use" },
+	{ "template", "NAME", "the report template (templates/NAME.txt; else "
+	  "templates.report of the config, else 'report')" },
+	CLI_OPT_CONFIG,
+	CLI_OPT_QUIET,
+	CLI_OPT_VERBOSE,
+	{ NULL, NULL, NULL },
 };
 
-static int parse(int argc, char **argv, struct report_cli *o)
-{
-	static const struct option longopts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "context", no_argument, NULL, 'x' },
-		{ "template", required_argument, NULL, 't' },
-		{ "config", required_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 'n')
-			o->dry_run = 1;
-		else if (c == 'x')
-			o->context = 1;
-		else if (c == 't')
-			o->template = optarg;
-		else if (c == 'c')
-			o->config = optarg;
-		else
-			return -1;
-	}
-	return argc - optind == 1 ? 0 : -1;
-}
+const struct cli_spec report_spec = {
+	"report", "MANIFEST", 1, 1,
+	"render one report; --dry-run prints the mail as mbox",
+	"Sending a report is 'perfbot run'; 'report' only shows it. Without a "
+	"configuration file the built-in defaults are used.",
+	report_opts,
+};
 
 static int print_mbox(const struct report *r, const struct config *cfg,
 		      struct pb_err *err)
@@ -74,39 +59,39 @@ static int print_context(const struct report *r, struct pb_err *err)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_cli o = { 0, 0, NULL, NULL };
+	struct cli_args a;
 	struct report_opts ro = { NULL, 0, NULL, NULL };
 	struct pb_err err = { 0, "" };
 	struct manifest m;
 	struct config cfg;
 	struct report r;
-	int rc = -1;
+	int rc = cli_parse(&report_spec, argc, argv, &a);
 
-	if (cli_wants_help(argc, argv, "report"))
-		return 0;
-	if (parse(argc, argv, &o))
-		return cli_usage("report");
-	if (!o.dry_run && !o.context) {
+	if (rc)
+		return rc > 0 ? 0 : EX_USAGE;
+	rc = -1;
+	cli_apply_log(&a, 0);
+	if (!cli_flag(&a, "dry-run") && !cli_flag(&a, "context")) {
 		log_error("report: sending one report is 'perfbot run'; "
 			  "use --dry-run to print the mail");
 		return EX_USAGE;
 	}
-	ro.template = o.template;
+	ro.template = cli_value(&a, "template");
 	ro.now = cli_now();
 	memset(&r, 0, sizeof(r));
 	memset(&m, 0, sizeof(m));
-	if (cli_load_config(&cfg, o.config, &err))
+	if (cli_load_config(&cfg, cli_value(&a, "config"), 0, &err))
 		return cli_fail(&err);
-	if (manifest_load(&m, argv[optind], &err) ||
+	if (manifest_load(&m, a.arg[0], &err) ||
 	    report_build(&r, &m, &cfg, &ro, &err))
 		goto out;
 	if (!r.worth) {
 		pb_fail(&err, EX_DATAERR, "%s: no change of the %s metrics "
 			"passes the noise filter; nothing to report",
-			argv[optind], "benchmark");
+			a.arg[0], "benchmark");
 		goto out;
 	}
-	rc = o.context ? print_context(&r, &err) : print_mbox(&r, &cfg, &err);
+	rc = cli_flag(&a, "context") ? print_context(&r, &err) : print_mbox(&r, &cfg, &err);
 out:
 	report_release(&r);
 	manifest_release(&m);

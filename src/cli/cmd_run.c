@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,14 +20,7 @@
 #include "perfbot/retest.h"
 #include "perfbot/sources.h"
 #include "perfbot/state.h"
-
-#define DEFAULT_STATE "var/perfbot.db"
-
-struct run_opts {
-	int dry_run;
-	int quiet;
-	const char *config;
-};
+#include "perfbot/status.h"
 
 struct cycle {
 	struct config cfg;
@@ -43,30 +35,65 @@ struct cycle {
 	int poll_failed;
 };
 
-static int parse(int argc, char **argv, struct run_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "config", required_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+#define CYCLE_DETAILS \
+	"Needs a configuration file (--config FILE, $PERFBOT_CONFIG, " \
+	"$XDG_CONFIG_HOME/perfbot/perfbot.yaml or /etc/perfbot/perfbot.yaml)" \
+	"; exits 78 naming the places looked in when there is none. " \
+	"Logs go to stderr, time-stamped when it is not a terminal; " \
+	"--quiet prints nothing unless a mail failed or was deferred, or an " \
+	"error happened."
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 'n')
-			o->dry_run = 1;
-		else if (c == 'q')
-			o->quiet = 1;
-		else if (c == 'c')
-			o->config = optarg;
-		else
-			return -1;
-	}
-	return optind == argc ? 0 : -1;
-}
+static const struct cli_opt run_opts[] = {
+	{ "dry-run", NULL, "send nothing, change no state: print every mail "
+	  "that would go out as an mbox" },
+	CLI_OPT_CONFIG,
+	CLI_OPT_QUIET,
+	CLI_OPT_VERBOSE,
+	{ NULL, NULL, NULL },
+};
+
+static const struct cli_opt send_opts[] = {
+	{ "now", NULL, "try every queued mail now, ignoring its backoff once" },
+	CLI_OPT_CONFIG,
+	CLI_OPT_QUIET,
+	CLI_OPT_VERBOSE,
+	{ NULL, NULL, NULL },
+};
+
+static const struct cli_opt plain_opts[] = {
+	CLI_OPT_CONFIG,
+	CLI_OPT_QUIET,
+	CLI_OPT_VERBOSE,
+	{ NULL, NULL, NULL },
+};
+
+const struct cli_spec run_spec = {
+	"run", "", 0, 0,
+	"one cron cycle: ingest, queue and send reports, read replies",
+	"Ingests the new manifests of every source, queues the reports worth "
+	"a mail, reads the replies and answers them, follows up finished "
+	"retests and sends what is due.\n" CYCLE_DETAILS,
+	run_opts,
+};
+
+const struct cli_spec send_spec = {
+	"send", "", 0, 0, "send what is queued",
+	"Sends every queued mail whose next attempt is due (--now: all of "
+	"them).\n" CYCLE_DETAILS,
+	send_opts,
+};
+
+const struct cli_spec poll_spec = {
+	"poll", "", 0, 0,
+	"read replies by IMAP, answer commands, send the answers",
+	CYCLE_DETAILS, plain_opts,
+};
+
+const struct cli_spec retest_spec = {
+	"retest", "", 0, 0,
+	"answer the retests whose runs have landed, send the answers",
+	CYCLE_DETAILS, plain_opts,
+};
 
 /* mkdir -p of the state file's directory. */
 static int make_parent(const char *path, struct pb_err *err)
@@ -98,21 +125,26 @@ static int make_parent(const char *path, struct pb_err *err)
  */
 static int open_state(struct cycle *cy, struct pb_err *err)
 {
-	const char *path = cfg_str(&cy->cfg, "state", DEFAULT_STATE);
+	char *path = cli_state_path(&cy->cfg);
+	int rc = -1;
 
+	if (!path)
+		return pb_fail(err, EX_CONFIG, "state: not set, and no $HOME "
+			       "for the default place");
+	log_debug("state '%s'", path);
 	if (cy->dry_run) {
-		if (access(path, F_OK))
-			return 0;
-		if (state_open(&cy->st, path, STATE_READ, err))
-			return -1;
+		rc = 0;
+		if (access(path, F_OK) == 0) {
+			rc = state_open(&cy->st, path, STATE_READ, err);
+			cy->have_state = !rc;
+		}
+	} else if (!make_parent(path, err) &&
+		   !state_open(&cy->st, path, STATE_WRITE, err)) {
 		cy->have_state = 1;
-		return 0;
+		rc = state_lock(&cy->st, err);
 	}
-	if (make_parent(path, err) ||
-	    state_open(&cy->st, path, STATE_WRITE, err))
-		return -1;
-	cy->have_state = 1;
-	return state_lock(&cy->st, err);
+	free(path);
+	return rc;
 }
 
 static int seen(struct cycle *cy, const char *id, struct pb_err *err)
@@ -247,15 +279,50 @@ static int print_queued(struct cycle *cy, struct pb_err *err)
 	return rc;
 }
 
-static int deliver(struct cycle *cy, struct send_stats *ss,
+/* Why queued mail did not go: the next attempt and the last error. */
+static void tell_waiting(struct cycle *cy, long queued)
+{
+	struct status_next nx;
+	char when[64];
+
+	if (!queued || state_next_attempt(&cy->st, &nx, NULL))
+		return;
+	if (nx.when > cy->now) {
+		status_when(nx.when, cy->now, when, sizeof(when));
+		log_info("%s: %ld mail%s waiting; next attempt %s%s%s "
+			 "('perfbot send --now' tries at once)", cy->cmd,
+			 queued, queued == 1 ? "" : "s", when,
+			 nx.last_error ? " after: " : "",
+			 nx.last_error ? nx.last_error : "");
+	}
+	status_next_release(&nx);
+}
+
+static int deliver(struct cycle *cy, int now, struct send_stats *ss,
 		   struct pb_err *err)
 {
-	long queued = 0, failed = 0;
-	int rc = outbox_deliver(&cy->st, &cy->cfg, cy->now, 1, ss, err);
+	long queued = 0, failed = 0, reset = 0;
+	int rc = 0;
 
-	if (state_counts(&cy->st, &queued, &failed, NULL) == 0)
-		log_error("%s: %ld sent, %ld queued, %ld failed", cy->cmd,
-			  ss->sent, queued, ss->failed);
+	if (now) {
+		rc = state_retry_now(&cy->st, cy->now, &reset, err);
+		if (!rc)
+			log_info("%s: %ld queued mail%s tried now", cy->cmd,
+				 reset, reset == 1 ? "" : "s");
+	}
+	if (!rc)
+		rc = outbox_deliver(&cy->st, &cy->cfg, cy->now, 1, ss, err);
+	if (state_counts(&cy->st, &queued, &failed, NULL) == 0) {
+		/* --quiet: silent unless a mail failed or is held back */
+		if (ss->failed || ss->deferred)
+			log_warn("%s: %ld sent, %ld queued, %ld failed",
+				 cy->cmd, ss->sent, queued, ss->failed);
+		else
+			log_info("%s: %ld sent, %ld queued, %ld failed",
+				 cy->cmd, ss->sent, queued, ss->failed);
+		if (!rc && !ss->deferred)
+			tell_waiting(cy, queued);
+	}
 	return rc;
 }
 
@@ -309,16 +376,16 @@ static int followup_step(struct cycle *cy, struct pb_err *err)
 	return 0;
 }
 
-static int cycle_start(struct cycle *cy, const char *cmd,
-		       const struct run_opts *o, struct pb_err *err)
+static int cycle_start(struct cycle *cy, const struct cli_args *a,
+		       struct pb_err *err)
 {
 	memset(cy, 0, sizeof(*cy));
-	cy->cmd = cmd;
-	cy->dry_run = o->dry_run;
+	cy->cmd = a->spec->name;
+	cy->dry_run = cli_flag(a, "dry-run");
 	cy->now = cli_now();
 	sb_init(&cy->mbox, 0);
-	log_set_level(o->quiet ? LOG_WARN : LOG_INFO);
-	if (cli_load_config(&cy->cfg, o->config, err) ||
+	cli_apply_log(a, 1);
+	if (cli_load_config(&cy->cfg, cli_value(a, "config"), 1, err) ||
 	    confirm_config_load(&cy->cfg, &cy->confirm, err))
 		return -1;
 	return open_state(cy, err);
@@ -341,24 +408,33 @@ static int exit_code(const struct cycle *cy, const struct send_stats *ss)
 	return ss->deferred ? EX_TEMPFAIL : 0;
 }
 
+/* Parse: 0 and *done 0 to go on; else *done and the exit code. */
+static int start(const struct cli_spec *spec, int argc, char **argv,
+		 struct cli_args *a, int *done)
+{
+	int rc = cli_parse(spec, argc, argv, a);
+
+	*done = rc != 0;
+	return rc < 0 ? EX_USAGE : 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { 0, 0, NULL };
 	struct send_stats ss = { 0, 0, 0 };
 	struct pb_err err = { 0, "" };
+	struct cli_args a;
 	struct cycle cy;
-	int rc;
+	int rc, done;
 
-	if (cli_wants_help(argc, argv, "run"))
-		return 0;
-	if (parse(argc, argv, &o))
-		return cli_usage("run");
-	rc = cycle_start(&cy, "run", &o, &err) || ingest(&cy, &err);
+	rc = start(&run_spec, argc, argv, &a, &done);
+	if (done)
+		return rc;
+	rc = cycle_start(&cy, &a, &err) || ingest(&cy, &err);
 	if (!rc && cy.dry_run)
 		rc = print_queued(&cy, &err);
 	else if (!rc)
 		rc = confirm_run(&cy, &err) || poll_step(&cy, &err) ||
-		     followup_step(&cy, &err) || deliver(&cy, &ss, &err);
+		     followup_step(&cy, &err) || deliver(&cy, 0, &ss, &err);
 	if (!rc)
 		rc = exit_code(&cy, &ss);
 	else
@@ -369,17 +445,17 @@ int cmd_run(int argc, char **argv)
 
 int cmd_send(int argc, char **argv)
 {
-	struct run_opts o = { 0, 0, NULL };
 	struct send_stats ss = { 0, 0, 0 };
 	struct pb_err err = { 0, "" };
+	struct cli_args a;
 	struct cycle cy;
-	int rc;
+	int rc, done;
 
-	if (cli_wants_help(argc, argv, "send"))
-		return 0;
-	if (parse(argc, argv, &o) || o.dry_run)
-		return cli_usage("send");
-	rc = cycle_start(&cy, "send", &o, &err) || deliver(&cy, &ss, &err);
+	rc = start(&send_spec, argc, argv, &a, &done);
+	if (done)
+		return rc;
+	rc = cycle_start(&cy, &a, &err) ||
+	     deliver(&cy, cli_flag(&a, "now"), &ss, &err);
 	rc = rc ? cli_fail(&err) : exit_code(&cy, &ss);
 	cycle_end(&cy);
 	return rc;
@@ -387,21 +463,20 @@ int cmd_send(int argc, char **argv)
 
 int cmd_poll(int argc, char **argv)
 {
-	struct run_opts o = { 0, 0, NULL };
 	struct send_stats ss = { 0, 0, 0 };
 	struct pb_err err = { 0, "" };
+	struct cli_args a;
 	struct cycle cy;
-	int rc;
+	int rc, done;
 
-	if (cli_wants_help(argc, argv, "poll"))
-		return 0;
-	if (parse(argc, argv, &o) || o.dry_run)
-		return cli_usage("poll");
-	rc = cycle_start(&cy, "poll", &o, &err);
+	rc = start(&poll_spec, argc, argv, &a, &done);
+	if (done)
+		return rc;
+	rc = cycle_start(&cy, &a, &err);
 	if (!rc && !cfg_str(&cy.cfg, "imap.url", NULL))
 		rc = pb_fail(&err, EX_CONFIG, "imap.url: not configured");
 	if (!rc)
-		rc = poll_step(&cy, &err) || deliver(&cy, &ss, &err);
+		rc = poll_step(&cy, &err) || deliver(&cy, 0, &ss, &err);
 	rc = rc ? cli_fail(&err) : exit_code(&cy, &ss);
 	cycle_end(&cy);
 	return rc;
@@ -409,18 +484,17 @@ int cmd_poll(int argc, char **argv)
 
 int cmd_retest(int argc, char **argv)
 {
-	struct run_opts o = { 0, 0, NULL };
 	struct send_stats ss = { 0, 0, 0 };
 	struct pb_err err = { 0, "" };
+	struct cli_args a;
 	struct cycle cy;
-	int rc;
+	int rc, done;
 
-	if (cli_wants_help(argc, argv, "retest"))
-		return 0;
-	if (parse(argc, argv, &o) || o.dry_run)
-		return cli_usage("retest");
-	rc = cycle_start(&cy, "retest", &o, &err) ||
-	     followup_step(&cy, &err) || deliver(&cy, &ss, &err);
+	rc = start(&retest_spec, argc, argv, &a, &done);
+	if (done)
+		return rc;
+	rc = cycle_start(&cy, &a, &err) ||
+	     followup_step(&cy, &err) || deliver(&cy, 0, &ss, &err);
 	rc = rc ? cli_fail(&err) : exit_code(&cy, &ss);
 	cycle_end(&cy);
 	return rc;

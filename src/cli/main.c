@@ -5,28 +5,19 @@
 
 #include "perfbot/cli.h"
 #include "perfbot/log.h"
+#include "perfbot/suggest.h"
 #include "perfbot/version.h"
 
 static const struct command commands[] = {
-	{ "compare", cmd_compare,
-	  "perfbot compare BASE_ROOT HEAD_ROOT [--all] [--json] "
-	  "[--metrics FILE]",
-	  "print the comparison table of two result roots" },
-	{ "report", cmd_report,
-	  "perfbot report MANIFEST [--dry-run] [--template NAME] "
-	  "[--config FILE]",
-	  "render one report; --dry-run prints the mail as mbox" },
-	{ "run", cmd_run, "perfbot run [--dry-run] [--quiet] [--config FILE]",
-	  "one cron cycle: ingest new manifests, queue and send reports" },
-	{ "send", cmd_send, "perfbot send [--quiet] [--config FILE]",
-	  "send what is queued" },
-	{ "poll", cmd_poll, "perfbot poll [--quiet] [--config FILE]",
-	  "read replies by IMAP, answer commands, send the answers" },
-	{ "retest", cmd_retest, "perfbot retest [--quiet] [--config FILE]",
-	  "answer the retests whose runs have landed, send the answers" },
-	{ "render", cmd_render,
-	  "perfbot render TEMPLATE [CONTEXT.json|-] [--html]",
-	  "render any template with a JSON context" },
+	{ &compare_spec, cmd_compare },
+	{ &report_spec, cmd_report },
+	{ &run_spec, cmd_run },
+	{ &send_spec, cmd_send },
+	{ &poll_spec, cmd_poll },
+	{ &retest_spec, cmd_retest },
+	{ &check_spec, cmd_check },
+	{ &status_spec, cmd_status },
+	{ &render_spec, cmd_render },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -35,10 +26,13 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: perfbot COMMAND [ARGS]\n\ncommands:\n");
+	fprintf(f, "usage: perfbot [--config FILE] [--quiet] [--verbose] "
+		"COMMAND [ARGS]\n\ncommands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'perfbot COMMAND --help' shows a command's options.\n");
+		fprintf(f, "  %-9s %s\n", commands[i].spec->name,
+			commands[i].spec->summary);
+	fprintf(f, "\n'perfbot COMMAND --help' shows a command's options; "
+		"'perfbot --version' the version.\n");
 }
 
 int cli_fail(const struct pb_err *err)
@@ -52,58 +46,57 @@ static const struct command *find(const char *name)
 	size_t i;
 
 	for (i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
+		if (!strcmp(commands[i].spec->name, name))
 			return &commands[i];
 	return NULL;
 }
 
-int cli_usage(const char *cmd)
+static int unknown_command(const char *name)
 {
-	const struct command *c = find(cmd);
+	size_t i;
 
-	log_error("usage: %s", c ? c->usage : "perfbot COMMAND [ARGS]");
-	return EX_USAGE;
-}
-
-int cli_wants_help(int argc, char **argv, const char *cmd)
-{
-	const struct command *c = find(cmd);
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			return 0;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: %s\n%s\n", c->usage, c->help);
-			return 1;
+	for (i = 0; i < NCOMMANDS; i++)
+		if (suggest_close(name, commands[i].spec->name)) {
+			log_error("'%s': unknown command (did you mean '%s'?); "
+				  "see 'perfbot --help'", name,
+				  commands[i].spec->name);
+			return EX_USAGE;
 		}
-	}
-	return 0;
+	log_error("'%s': unknown command (see 'perfbot --help')", name);
+	return EX_USAGE;
 }
 
 int main(int argc, char **argv)
 {
 	const struct command *c;
+	int i;
 
 	setlocale(LC_NUMERIC, "C");
-	if (argc < 2) {
+	i = cli_set_globals(argc, argv);
+	if (i < 0)
+		return EX_USAGE;
+	if (i >= argc) {
 		usage(stderr);
 		return EX_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
-		usage(stdout);
+	if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
+	    !strcmp(argv[i], "help")) {
+		/* 'perfbot help run' is 'perfbot run --help' */
+		c = i + 1 < argc ? find(argv[i + 1]) : NULL;
+		if (i + 1 < argc && !c)
+			return unknown_command(argv[i + 1]);
+		if (c)
+			cli_help(c->spec, stdout);
+		else
+			usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[i], "--version")) {
 		printf("perfbot %s\n", PERFBOT_VERSION);
 		return 0;
 	}
-	c = find(argv[1]);
-	if (!c) {
-		log_error("'%s': unknown command (see 'perfbot --help')",
-			  argv[1]);
-		return EX_USAGE;
-	}
-	return c->run(argc - 1, argv + 1);
+	c = find(argv[i]);
+	if (!c)
+		return unknown_command(argv[i]);
+	return c->run(argc - i, argv + i);
 }

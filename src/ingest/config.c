@@ -1,12 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "perfbot/config.h"
+#include "perfbot/fileio.h"
+#include "perfbot/log.h"
+#include "perfbot/mail.h"
 #include "perfbot/strbuf.h"
+#include "perfbot/suggest.h"
 
-enum ktype { K_MAP, K_STR, K_BOOL, K_INT, K_STRLIST, K_MAPLIST };
+/*
+ * The kinds of value. Besides the plain ones, a value can be a path
+ * (resolved against the config file's directory when relative), an argv
+ * (its program resolved the same way when it names a relative path), one
+ * of a few words, a URL of given schemes, or a mail address: each is
+ * checked when the file is loaded, so a typo fails at once, naming the
+ * key and its line, and not when the value is first used.
+ */
+enum ktype {
+	K_MAP, K_STR, K_BOOL, K_INT, K_STRLIST, K_MAPLIST,
+	K_PATH, K_ARGV, K_TLS, K_BACKEND, K_SMTP_URL, K_IMAP_URL, K_HTTP_URL,
+	K_ADDR, K_ADDRLIST, K_ALLOW, K_DOMAIN, K_NAME,
+};
 
 struct key {
 	const char *path;	/* "smtp.url"; list items: "sources[].dir" */
@@ -14,50 +34,63 @@ struct key {
 	long min, max;		/* K_INT bounds */
 };
 
+/* The words (K_TLS, K_BACKEND) or URL schemes (K_*_URL) a value takes. */
+static const struct choice {
+	enum ktype type;
+	int scheme;		/* 1: "word://..." */
+	const char *words[4];
+} choices[] = {
+	{ K_TLS, 0, { "starttls", "implicit", "none", NULL } },
+	{ K_BACKEND, 0, { "exec", "spool", "http", NULL } },
+	{ K_SMTP_URL, 1, { "smtp", "smtps", NULL, NULL } },
+	{ K_IMAP_URL, 1, { "imap", "imaps", NULL, NULL } },
+	{ K_HTTP_URL, 1, { "http", "https", NULL, NULL } },
+};
+
 static const struct key schema[] = {
 	{ "identity", K_MAP, 0, 0 },
-	{ "identity.from", K_STR, 0, 0 },
+	{ "identity.from", K_ADDR, 0, 0 },
 	{ "identity.name", K_STR, 0, 0 },
-	{ "identity.message_id_domain", K_STR, 0, 0 },
-	{ "identity.archive_url", K_STR, 0, 0 },
-	{ "identity.patch_archive_url", K_STR, 0, 0 },
+	{ "identity.message_id_domain", K_DOMAIN, 0, 0 },
+	{ "identity.archive_url", K_HTTP_URL, 0, 0 },
+	{ "identity.patch_archive_url", K_HTTP_URL, 0, 0 },
 	{ "identity.reported_by", K_STR, 0, 0 },
 	{ "smtp", K_MAP, 0, 0 },
-	{ "smtp.url", K_STR, 0, 0 },
-	{ "smtp.tls", K_STR, 0, 0 },
+	{ "smtp.url", K_SMTP_URL, 0, 0 },
+	{ "smtp.tls", K_TLS, 0, 0 },
 	{ "smtp.user", K_STR, 0, 0 },
 	{ "smtp.password", K_STR, 0, 0 },
 	{ "smtp.password_env", K_STR, 0, 0 },
-	{ "smtp.password_file", K_STR, 0, 0 },
-	{ "smtp.password_command", K_STRLIST, 0, 0 },
-	{ "smtp.ca_file", K_STR, 0, 0 },
+	{ "smtp.password_file", K_PATH, 0, 0 },
+	{ "smtp.password_command", K_ARGV, 0, 0 },
+	{ "smtp.ca_file", K_PATH, 0, 0 },
 	{ "smtp.connect_timeout", K_INT, 1, 3600 },
 	{ "smtp.timeout", K_INT, 1, 86400 },
 	{ "smtp.batch", K_INT, 1, 100000 },
 	{ "imap", K_MAP, 0, 0 },
-	{ "imap.url", K_STR, 0, 0 },
-	{ "imap.tls", K_STR, 0, 0 },
+	{ "imap.url", K_IMAP_URL, 0, 0 },
+	{ "imap.tls", K_TLS, 0, 0 },
 	{ "imap.user", K_STR, 0, 0 },
 	{ "imap.password", K_STR, 0, 0 },
 	{ "imap.password_env", K_STR, 0, 0 },
-	{ "imap.password_file", K_STR, 0, 0 },
-	{ "imap.password_command", K_STRLIST, 0, 0 },
-	{ "imap.ca_file", K_STR, 0, 0 },
+	{ "imap.password_file", K_PATH, 0, 0 },
+	{ "imap.password_command", K_ARGV, 0, 0 },
+	{ "imap.ca_file", K_PATH, 0, 0 },
 	{ "imap.mailbox", K_STR, 0, 0 },
 	{ "imap.processed_mailbox", K_STR, 0, 0 },
 	{ "imap.max_message_bytes", K_INT, 1024, 1L << 30 },
 	{ "imap.timeout", K_INT, 1, 3600 },
-	{ "state", K_STR, 0, 0 },
+	{ "state", K_PATH, 0, 0 },
 	{ "sources", K_MAPLIST, 0, 0 },
-	{ "sources[].dir", K_STR, 0, 0 },
-	{ "sources[].url", K_STR, 0, 0 },
+	{ "sources[].dir", K_PATH, 0, 0 },
+	{ "sources[].url", K_HTTP_URL, 0, 0 },
 	{ "recipients", K_MAP, 0, 0 },
 	{ "recipients.to_author", K_BOOL, 0, 0 },
-	{ "recipients.to", K_STRLIST, 0, 0 },
-	{ "recipients.cc", K_STRLIST, 0, 0 },
+	{ "recipients.to", K_ADDRLIST, 0, 0 },
+	{ "recipients.cc", K_ADDRLIST, 0, 0 },
 	{ "recipients.max_cc", K_INT, 0, 1000 },
 	{ "commands", K_MAP, 0, 0 },
-	{ "commands.allow", K_STRLIST, 0, 0 },
+	{ "commands.allow", K_ALLOW, 0, 0 },
 	{ "limits", K_MAP, 0, 0 },
 	{ "limits.mails_per_hour", K_INT, 0, 1000000 },
 	{ "limits.commands_per_mail", K_INT, 1, 100 },
@@ -66,10 +99,10 @@ static const struct key schema[] = {
 	{ "limits.default_runs", K_INT, 1, 1000 },
 	{ "limits.per_sender_per_day", K_INT, 0, 1000000 },
 	{ "scheduler", K_MAP, 0, 0 },
-	{ "scheduler.backend", K_STR, 0, 0 },
-	{ "scheduler.argv", K_STRLIST, 0, 0 },
-	{ "scheduler.spool_dir", K_STR, 0, 0 },
-	{ "scheduler.url", K_STR, 0, 0 },
+	{ "scheduler.backend", K_BACKEND, 0, 0 },
+	{ "scheduler.argv", K_ARGV, 0, 0 },
+	{ "scheduler.spool_dir", K_PATH, 0, 0 },
+	{ "scheduler.url", K_HTTP_URL, 0, 0 },
 	{ "scheduler.timeout", K_INT, 1, 86400 },
 	{ "scheduler.deadline", K_INT, 60, 30L * 86400 },
 	{ "confirm", K_MAP, 0, 0 },
@@ -79,12 +112,14 @@ static const struct key schema[] = {
 	{ "confirm.deadline", K_INT, 60, 30L * 86400 },
 	{ "confirm.on_deadline", K_STR, 0, 0 },
 	{ "templates", K_MAP, 0, 0 },
-	{ "templates.report", K_STR, 0, 0 },
-	{ "templates.dir", K_STR, 0, 0 },
+	{ "templates.report", K_NAME, 0, 0 },
+	{ "templates.dir", K_PATH, 0, 0 },
 	{ "data", K_MAP, 0, 0 },
-	{ "data.metrics", K_STR, 0, 0 },
-	{ "data.testcases", K_STR, 0, 0 },
-	{ "data.hosts", K_STR, 0, 0 },
+	{ "data.metrics", K_PATH, 0, 0 },
+	{ "data.testcases", K_PATH, 0, 0 },
+	{ "data.hosts", K_PATH, 0, 0 },
+	{ "staging", K_MAP, 0, 0 },
+	{ "staging.redirect_to", K_ADDR, 0, 0 },
 };
 
 #define NKEYS (sizeof(schema) / sizeof(schema[0]))
@@ -102,6 +137,27 @@ static const struct key *find_key(const char *path)
 static int check_node(struct config *cfg, const char *path, json_t *node,
 		      int line, struct pb_err *err);
 
+/*
+ * A problem found while checking: stop at the first, or (CONFIG_ALL_PROBLEMS)
+ * print it, count it and go on.
+ */
+static int problem(struct config *cfg, int rc, struct pb_err *err)
+{
+	if (!rc || !(cfg->flags & CONFIG_ALL_PROBLEMS) || !err ||
+	    err->code == EX_OSERR)
+		return rc;
+	/* one problem stays the one error line; more are each printed */
+	if (cfg->problems == 0)
+		snprintf(cfg->first, sizeof(cfg->first), "%s", err->msg);
+	else if (cfg->problems == 1)
+		log_error("%s", cfg->first);
+	if (cfg->problems > 0)
+		log_error("%s", err->msg);
+	cfg->problems++;
+	pb_err_clear(err);
+	return 0;
+}
+
 static int bad_type(struct config *cfg, const char *path, int line,
 		    const char *what, struct pb_err *err)
 {
@@ -110,6 +166,41 @@ static int bad_type(struct config *cfg, const char *path, int line,
 			       "mapping of keys", cfg->doc.name);
 	return pb_fail(err, EX_CONFIG, "%s:%d: '%s' must be %s",
 		       cfg->doc.name, line, path, what);
+}
+
+/* The key of the schema closest to an unknown one, with the same parent. */
+static const char *closest_key(const char *path)
+{
+	const char *dot = strrchr(path, '.'), *leaf = dot ? dot + 1 : path;
+	size_t plen = dot ? (size_t)(dot - path) + 1 : 0, i;
+	const char *best = NULL, *kl;
+	size_t bd = SIZE_MAX, d;
+
+	for (i = 0; i < NKEYS; i++) {
+		kl = schema[i].path + plen;
+		if (strncmp(schema[i].path, path, plen) || strchr(kl, '.') ||
+		    !suggest_close(leaf, kl))
+			continue;
+		d = edit_distance(leaf, kl);
+		if (d < bd) {
+			bd = d;
+			best = schema[i].path;
+		}
+	}
+	return best;
+}
+
+static int unknown_key(struct config *cfg, const char *path, int line,
+		       struct pb_err *err)
+{
+	const char *best = closest_key(path);
+
+	if (best)
+		return pb_fail(err, EX_CONFIG, "%s:%d: unknown key '%s' (did "
+			       "you mean '%s'?)", cfg->doc.name, line, path,
+			       best);
+	return pb_fail(err, EX_CONFIG, "%s:%d: unknown key '%s'",
+		       cfg->doc.name, line, path);
 }
 
 static int check_map(struct config *cfg, const char *path, json_t *node,
@@ -128,13 +219,52 @@ static int check_map(struct config *cfg, const char *path, json_t *node,
 			rc = pb_fail(err, EX_OSERR, "out of memory");
 			break;
 		}
-		rc = check_node(cfg, sb_str(&sub), v,
-				ydoc_key_line(&cfg->doc, node, k), err);
+		rc = problem(cfg, check_node(cfg, sb_str(&sub), v,
+					     ydoc_key_line(&cfg->doc, node, k),
+					     err), err);
 		if (rc)
 			break;
 	}
 	sb_release(&sub);
 	return rc;
+}
+
+/* A relative path made absolute against the config file's directory. */
+static int resolve(struct config *cfg, json_t *node, struct pb_err *err)
+{
+	const char *s = json_string_value(node);
+	char *p;
+	int rc;
+
+	if (!s || !*s || s[0] == '/' || !cfg->dir)
+		return 0;
+	p = path_join(cfg->dir, s);
+	rc = p ? json_string_set(node, p) : -1;
+	free(p);
+	return rc ? pb_fail(err, EX_OSERR, "out of memory") : 0;
+}
+
+/* "Name <user@domain>" or user@domain. */
+static int is_addr(const char *s)
+{
+	char *addr = mail_addr_spec(s);
+	int ok = addr && strchr(addr, '@') && addr[0] != '@';
+
+	free(addr);
+	return ok;
+}
+
+/* A domain name: letters, digits, '-', '.' (no '@', no space). */
+static int is_domain(const char *s)
+{
+	const char *p;
+
+	if (!*s || *s == '.' || *s == '-')
+		return 0;
+	for (p = s; *p; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '.'))
+			return 0;
+	return 1;
 }
 
 static int check_list(struct config *cfg, const char *path,
@@ -155,16 +285,113 @@ static int check_list(struct config *cfg, const char *path,
 
 		if (!iline)
 			iline = line;
-		if (k->type == K_STRLIST && !json_is_string(v))
+		if (k->type != K_MAPLIST && !json_is_string(v))
 			rc = bad_type(cfg, path, iline, "a list of strings",
 				      err);
 		else if (k->type == K_MAPLIST)
 			rc = check_map(cfg, sb_str(&item), v, iline, err);
+		else if (k->type == K_ARGV && i == 0 &&
+			 strchr(json_string_value(v), '/'))
+			rc = resolve(cfg, v, err);
+		else if (k->type == K_ADDRLIST &&
+			 !is_addr(json_string_value(v)))
+			rc = bad_type(cfg, path, iline, "a list of mail "
+				      "addresses", err);
+		else if (k->type == K_ALLOW &&
+			 !(json_string_value(v)[0] == '@' ?
+			   is_domain(json_string_value(v) + 1) :
+			   is_addr(json_string_value(v))))
+			rc = bad_type(cfg, path, iline, "a list of mail "
+				      "addresses and @domains", err);
 		if (rc)
 			break;
 	}
 	sb_release(&item);
 	return rc;
+}
+
+static const struct choice *choice_of(enum ktype t)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(choices) / sizeof(choices[0]); i++)
+		if (choices[i].type == t)
+			return &choices[i];
+	return NULL;
+}
+
+/* One of the words, or a URL of one of the schemes with a host. */
+static int check_choice(struct config *cfg, const char *path, int line,
+			const struct choice *c, const char *v,
+			struct pb_err *err)
+{
+	const char *sep = c->scheme ? strstr(v, "://") : NULL, *best = NULL;
+	struct strbuf list = STRBUF_INIT, word = STRBUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (sb_add(&word, v, sep ? (size_t)(sep - v) : strlen(v)))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	for (i = 0; i < 4 && c->words[i]; i++) {
+		if (strcmp(sb_str(&word), c->words[i])) {
+			if (!best && suggest_close(sb_str(&word), c->words[i]))
+				best = c->words[i];
+		} else if (!c->scheme) {
+			goto out;
+		} else if (sep && sep[3] && sep[3] != '/' &&
+			   !strpbrk(sep, " \t")) {
+			goto out;
+		} else {
+			rc = pb_fail(err, EX_CONFIG, "%s:%d: '%s': '%.64s' "
+				     "has no host (%s://HOST[:PORT])",
+				     cfg->doc.name, line, path, v,
+				     c->words[i]);
+			goto out;
+		}
+		sb_addf(&list, "%s%s%s", i ? ", " : "", c->words[i],
+			c->scheme ? "://HOST" : "");
+	}
+	if (c->scheme && best && sep)
+		rc = pb_fail(err, EX_CONFIG, "%s:%d: '%s': '%.64s' is not a "
+			     "URL of %s (did you mean '%s://'?)",
+			     cfg->doc.name, line, path, v, sb_str(&list),
+			     best);
+	else if (best)
+		rc = pb_fail(err, EX_CONFIG, "%s:%d: '%s': '%.64s' is not one "
+			     "of %s (did you mean '%s'?)", cfg->doc.name, line,
+			     path, v, sb_str(&list), best);
+	else
+		rc = pb_fail(err, EX_CONFIG, "%s:%d: '%s': '%.64s' is not %s "
+			     "%s", cfg->doc.name, line, path, v,
+			     c->scheme ? "a URL of" : "one of", sb_str(&list));
+out:
+	sb_release(&list);
+	sb_release(&word);
+	return rc;
+}
+
+static int check_string(struct config *cfg, const char *path,
+			const struct key *k, json_t *node, int line,
+			struct pb_err *err)
+{
+	const char *v = json_string_value(node);
+	const struct choice *c = choice_of(k->type);
+
+	if (!v)
+		return bad_type(cfg, path, line, "a string", err);
+	if (c)
+		return check_choice(cfg, path, line, c, v, err);
+	if (k->type == K_PATH)
+		return resolve(cfg, node, err);
+	if (k->type == K_ADDR && !is_addr(v))
+		return bad_type(cfg, path, line, "a mail address (\"Name "
+				"<user@domain>\" or user@domain)", err);
+	if (k->type == K_DOMAIN && !is_domain(v))
+		return bad_type(cfg, path, line, "a domain name", err);
+	if (k->type == K_NAME && (!*v || strchr(v, '/')))
+		return bad_type(cfg, path, line, "a template name (not a "
+				"path: templates.dir says where)", err);
+	return 0;
 }
 
 static int check_node(struct config *cfg, const char *path, json_t *node,
@@ -176,17 +403,16 @@ static int check_node(struct config *cfg, const char *path, json_t *node,
 	int b;
 
 	if (!k)
-		return pb_fail(err, EX_CONFIG, "%s:%d: unknown key '%s'",
-			       cfg->doc.name, line, path);
+		return unknown_key(cfg, path, line, err);
 	switch (k->type) {
 	case K_MAP:
 		return check_map(cfg, path, node, line, err);
 	case K_STRLIST:
 	case K_MAPLIST:
+	case K_ARGV:
+	case K_ADDRLIST:
+	case K_ALLOW:
 		return check_list(cfg, path, k, node, line, err);
-	case K_STR:
-		return json_is_string(node) ? 0 :
-			bad_type(cfg, path, line, "a string", err);
 	case K_BOOL:
 		return yaml_as_bool(&cfg->doc, node, path, &b, NULL) ?
 			bad_type(cfg, path, line, "true or false", err) : 0;
@@ -196,8 +422,9 @@ static int check_node(struct config *cfg, const char *path, json_t *node,
 		return yaml_as_long(&cfg->doc, node, path, k->min, k->max,
 				    &l, NULL) ?
 			bad_type(cfg, path, line, why, err) : 0;
+	default:
+		return check_string(cfg, path, k, node, line, err);
 	}
-	return 0;
 }
 
 static int check_secrets(struct config *cfg, struct pb_err *err)
@@ -218,43 +445,108 @@ static int check_secrets(struct config *cfg, struct pb_err *err)
 	return 0;
 }
 
-int config_load(struct config *cfg, const char *path, struct pb_err *err)
+/* The absolute directory of the file, for its relative paths. */
+static int config_dir(struct config *cfg, struct pb_err *err)
+{
+	char *dir = path_dirname(cfg->path), real[PATH_MAX];
+
+	if (!dir)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (realpath(dir, real))
+		cfg->dir = strdup(real);
+	else
+		cfg->dir = strdup(dir);
+	free(dir);
+	return cfg->dir ? 0 : pb_fail(err, EX_OSERR, "out of memory");
+}
+
+static int load_defaults(struct config *cfg, struct pb_err *err)
+{
+	cfg->doc.root = json_object();
+	cfg->doc.name = strdup("(defaults)");
+	cfg->path = strdup("(defaults)");
+	if (!cfg->doc.root || !cfg->doc.name || !cfg->path) {
+		config_release(cfg);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	return 0;
+}
+
+/* The document is loaded: check it, resolve its paths. */
+static int check_doc(struct config *cfg, struct pb_err *err)
+{
+	if (!cfg->doc.root)
+		cfg->doc.root = json_object();
+	if (!cfg->doc.root)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (check_map(cfg, "", cfg->doc.root, 1, err) ||
+	    problem(cfg, check_secrets(cfg, err), err))
+		return -1;
+	if (cfg->problems == 1)
+		return pb_fail(err, EX_CONFIG, "%s", cfg->first);
+	if (cfg->problems)
+		return pb_fail(err, EX_CONFIG, "%s: %d problems", cfg->path,
+			       cfg->problems);
+	return 0;
+}
+
+int config_load_flags(struct config *cfg, const char *path, unsigned flags,
+		      struct pb_err *err)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	if (!path) {
-		cfg->doc.root = json_object();
-		cfg->doc.name = strdup("(defaults)");
-		cfg->path = strdup("(defaults)");
-		if (!cfg->doc.root || !cfg->doc.name || !cfg->path) {
-			config_release(cfg);
-			return pb_fail(err, EX_OSERR, "out of memory");
-		}
-		return 0;
-	}
+	cfg->flags = flags;
+	if (!path)
+		return load_defaults(cfg, err);
 	cfg->path = strdup(path);
 	if (!cfg->path)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	if (yaml_load_file(path, CONFIG_MAX_BYTES, &cfg->doc, err)) {
-		if (err && err->code == EX_DATAERR)
+		/* a missing or broken configuration is bad configuration */
+		if (err && (err->code == EX_DATAERR || err->code == EX_NOINPUT))
 			err->code = EX_CONFIG;
-		free(cfg->path);
-		cfg->path = NULL;
+		config_release(cfg);
 		return -1;
 	}
-	if (!cfg->doc.root)
-		cfg->doc.root = json_object();
-	if (check_map(cfg, "", cfg->doc.root, 1, err) ||
-	    check_secrets(cfg, err)) {
+	if (config_dir(cfg, err) || check_doc(cfg, err)) {
 		config_release(cfg);
 		return -1;
 	}
 	return 0;
 }
 
+int config_parse(struct config *cfg, const char *name, const char *dir,
+		 const char *text, size_t len, struct pb_err *err)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->path = strdup(name);
+	cfg->dir = dir ? strdup(dir) : NULL;
+	if (!cfg->path || (dir && !cfg->dir)) {
+		config_release(cfg);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	if (yaml_load_str(name, text, len, &cfg->doc, err)) {
+		if (err)
+			err->code = EX_CONFIG;
+		config_release(cfg);
+		return -1;
+	}
+	if (check_doc(cfg, err)) {
+		config_release(cfg);
+		return -1;
+	}
+	return 0;
+}
+
+int config_load(struct config *cfg, const char *path, struct pb_err *err)
+{
+	return config_load_flags(cfg, path, 0, err);
+}
+
 void config_release(struct config *cfg)
 {
 	ydoc_release(&cfg->doc);
 	free(cfg->path);
+	free(cfg->dir);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

@@ -412,3 +412,46 @@ int imap_done(struct imap *im, uint32_t uid, const char *mailbox,
 		pb_fail(err, EX_TEMPFAIL, "imap: cannot move UID %u to '%s'",
 			uid, mailbox);
 }
+
+int imap_probe(struct imap *im, const struct config *cfg,
+	       struct strbuf *out, struct pb_err *err)
+{
+	const char *tls = cfg_str(cfg, "imap.tls", "starttls");
+	struct mailimap_capability_data *cd = NULL;
+	struct mailimap_selection_info *si = im->s->imap_selection_info;
+	struct strbuf caps = STRBUF_INIT;
+	clistiter *cur;
+	int rc = 0;
+
+	if (mailimap_capability(im->s, &cd) == MAILIMAP_NO_ERROR && cd) {
+		for (cur = clist_begin(cd->cap_list); cur;
+		     cur = clist_next(cur)) {
+			struct mailimap_capability *c = clist_content(cur);
+			const char *name = c->cap_type ==
+				MAILIMAP_CAPABILITY_AUTH_TYPE ?
+				c->cap_data.cap_auth_type :
+				c->cap_data.cap_name;
+
+			if (name)
+				sb_addf(&caps, "%s%s%s", caps.len ? " " : "",
+					c->cap_type ==
+					MAILIMAP_CAPABILITY_AUTH_TYPE ?
+					"AUTH=" : "", name);
+		}
+		mailimap_capability_data_free(cd);
+	}
+	if (sb_addf(out, "imap: %s: connected; TLS: %s; login as '%s': ok; "
+		    "mailbox '%s': %u messages, UIDVALIDITY %u, UIDNEXT %u; "
+		    "capabilities: %s", cfg_str(cfg, "imap.url", ""),
+		    !strcmp(tls, "none") ? "none (tls: none)" :
+		    !strcmp(tls, "implicit") ? "implicit, certificate verified" :
+		    "STARTTLS, certificate verified",
+		    cfg_str(cfg, "imap.user", ""),
+		    cfg_str(cfg, "imap.mailbox", "INBOX"),
+		    si ? si->sel_exists : 0, si ? si->sel_uidvalidity : 0,
+		    si ? si->sel_uidnext : 0,
+		    caps.len ? sb_str(&caps) : "(none)"))
+		rc = pb_fail(err, EX_OSERR, "out of memory");
+	sb_release(&caps);
+	return rc;
+}

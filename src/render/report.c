@@ -52,21 +52,31 @@ char *report_message_id(const char *id, time_t when, const char *domain)
 	return sb_detach(&sb, NULL);
 }
 
+/* A data file: the config's value (resolved at load) or the default. */
 static char *cfg_path(const struct config *cfg, const char *key,
-		      const char *def)
+		      const char *def, struct pb_err *err)
 {
-	return data_path(cfg_str(cfg, key, def));
+	struct strbuf hint = STRBUF_INIT;
+	char *p = NULL;
+
+	if (sb_addf(&hint, "%s in the configuration", key))
+		pb_fail(err, EX_OSERR, "out of memory");
+	else
+		data_find(cfg_str(cfg, key, def), sb_str(&hint), &p, err);
+	sb_release(&hint);
+	return p;
 }
 
 static int load_rules(struct report_inputs *in, const struct manifest *m,
 		      const struct config *cfg, struct pb_err *err)
 {
 	char *path = m->metrics ? strdup(m->metrics) :
-		cfg_path(cfg, "data.metrics", "config/metrics.yaml");
+		cfg_path(cfg, "data.metrics", "config/metrics.yaml", err);
 	int rc;
 
 	if (!path)
-		return pb_fail(err, EX_OSERR, "out of memory");
+		return m->metrics ? pb_fail(err, EX_OSERR, "out of memory") :
+			-1;
 	rc = rules_load(&in->rules, path, err);
 	free(path);
 	return rc;
@@ -75,11 +85,12 @@ static int load_rules(struct report_inputs *in, const struct manifest *m,
 static int load_testcase(struct report_inputs *in, const struct config *cfg,
 			 struct pb_err *err)
 {
-	char *path = cfg_path(cfg, "data.testcases", "config/testcases.yaml");
+	char *path = cfg_path(cfg, "data.testcases", "config/testcases.yaml",
+			      err);
 	int rc;
 
 	if (!path)
-		return pb_fail(err, EX_OSERR, "out of memory");
+		return -1;
 	rc = yaml_load_file(path, DATA_MAX_BYTES, &in->testcases, err);
 	free(path);
 	if (!rc && in->testcases.root && !json_is_object(in->testcases.root))
@@ -110,7 +121,8 @@ static const char *machine(struct report_inputs *in, const struct config *cfg)
 {
 	const char *tbox = in->job.tbox_group;
 	struct strbuf rel = STRBUF_INIT;
-	char *dir = cfg_path(cfg, "data.hosts", "config/hosts"), *path = NULL;
+	char *dir = cfg_path(cfg, "data.hosts", "config/hosts", NULL);
+	char *path = NULL;
 	const char *desc = NULL;
 
 	if (dir && safe_name(tbox) && !sb_addf(&rel, "%s.yaml", tbox))
@@ -594,14 +606,17 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 int template_render(const struct config *cfg, const char *name, json_t *ctx,
 		    struct strbuf *out, struct pb_err *err)
 {
-	char *dir = cfg_path(cfg, "templates.dir", "templates"), *path = NULL;
+	char *dir = cfg_path(cfg, "templates.dir", "templates", err);
+	char *path = NULL;
 	struct strbuf rel = STRBUF_INIT;
 	int rc;
 
 	if (strchr(name, '/'))
 		rc = pb_fail(err, EX_USAGE, "template '%s': a name, not a path",
 			     name);
-	else if (!dir || sb_addf(&rel, "%s.txt", name) ||
+	else if (!dir)
+		rc = -1;
+	else if (sb_addf(&rel, "%s.txt", name) ||
 		 !(path = path_join(dir, sb_str(&rel))))
 		rc = pb_fail(err, EX_OSERR, "out of memory");
 	else
@@ -658,10 +673,39 @@ static int candidate(struct report *r, const struct report_inputs *in,
 	return 0;
 }
 
-int report_build(struct report *r, const struct manifest *m,
+/*
+ * Each commit's subject line, which the report quotes: the manifest's,
+ * else the one job.yaml of that side holds; neither is an error rather
+ * than a '("")' in a mail.
+ */
+static int subjects(struct manifest *m, const struct report_inputs *in,
+		    struct pb_err *err)
+{
+	struct manifest_side *side[2] = { &m->base, &m->head };
+	static const char *const name[2] = { "base", "head" };
+	const char *s;
+	int i;
+
+	for (i = BASE; i <= HEAD; i++) {
+		if (side[i]->subject && *side[i]->subject)
+			continue;
+		s = result_root_job_str(&in->root[i], "subject");
+		if (!s || !*s)
+			return pb_fail(err, EX_DATAERR, "%s: '%s.subject' is "
+				       "missing, and so is the subject of %s's "
+				       "job.yaml: the report quotes each "
+				       "commit's subject line", m->doc.name,
+				       name[i], name[i]);
+		side[i]->subject = s;
+	}
+	return 0;
+}
+
+int report_build(struct report *r, const struct manifest *mf,
 		 const struct config *cfg, const struct report_opts *o,
 		 struct pb_err *err)
 {
+	struct manifest copy = *mf, *m = &copy;	/* with the subjects */
 	struct report_inputs in;
 	int rc = -1;
 
@@ -689,7 +733,7 @@ int report_build(struct report *r, const struct manifest *m,
 		pb_fail(err, EX_OSERR, "out of memory");
 		goto out;
 	}
-	if (identity(r, &in, m, cfg, o, err) ||
+	if (subjects(m, &in, err) || identity(r, &in, m, cfg, o, err) ||
 	    recipients(r, m, cfg, err))
 		goto out;
 	r->ctx = context(r, &in, m, cfg, o, err);

@@ -4,6 +4,7 @@
 #include <jansson.h>
 
 #include "perfbot/log.h"
+#include "perfbot/mail.h"
 #include "perfbot/outbox.h"
 #include "perfbot/smtp.h"
 
@@ -71,10 +72,38 @@ static int record(struct state *st, const struct outbox_mail *m,
 	return state_commit(st, err);
 }
 
-static int send_one(struct state *st, struct smtp *smtp,
-		    const struct outbox_mail *m, time_t now,
-		    struct smtp_result *r, struct pb_err *err)
+/*
+ * staging.redirect_to: the envelope goes to that one address only, and
+ * the message, its headers otherwise as composed, starts with a header
+ * that says so and names the real recipients.
+ */
+static int staged(const char *to, const char *const *rcpts, size_t n,
+		  const struct outbox_mail *m, struct strbuf *msg)
 {
+	const char *eol = memmem(m->message, m->len, "\r\n", 2) ? "\r\n" :
+		"\n";
+	const char *p;
+	size_t i;
+	int rc;
+
+	rc = sb_addf(msg, "X-Perfbot-Staging: sent only to %s; for", to);
+	for (i = 0; i < n && !rc; i++) {
+		/* one recipient a line: the header folds however many */
+		if (i)
+			rc = sb_addf(msg, ",%s", eol);
+		rc = rc || sb_addc(msg, ' ');
+		for (p = rcpts[i]; *p && !rc; p++)
+			rc = sb_addc(msg, (unsigned char)*p <= 0x20 ||
+				     *p == 0x7f ? '?' : *p);
+	}
+	return rc || sb_adds(msg, eol) || sb_add(msg, m->message, m->len);
+}
+
+static int send_one(struct state *st, struct smtp *smtp,
+		    const struct outbox_mail *m, const char *redirect,
+		    time_t now, struct smtp_result *r, struct pb_err *err)
+{
+	struct strbuf msg = STRBUF_INIT;
 	const char **rcpts;
 	json_t *json;
 	size_t n;
@@ -83,11 +112,21 @@ static int send_one(struct state *st, struct smtp *smtp,
 		memset(r, 0, sizeof(*r));
 		r->outcome = SMTP_PERMANENT;
 		snprintf(r->reply, sizeof(r->reply), "no recipients");
+	} else if (redirect && staged(redirect, rcpts, n, m, &msg)) {
+		json_decref(json);
+		free(rcpts);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	} else if (redirect) {
+		smtp_send(smtp, m->sender, &redirect, 1, sb_str(&msg), msg.len,
+			  r);
+		json_decref(json);
+		free(rcpts);
 	} else {
 		smtp_send(smtp, m->sender, rcpts, n, m->message, m->len, r);
 		json_decref(json);
 		free(rcpts);
 	}
+	sb_release(&msg);
 	if (r->outcome == SMTP_FATAL)
 		return pb_fail(err, r->login_refused ? EX_NOPERM :
 			       EX_UNAVAILABLE, "smtp: %s", r->reply);
@@ -100,8 +139,10 @@ static void tell(const struct outbox_mail *m, const struct smtp_result *r)
 		log_info("sent %s '%s' <%s>", m->kind, m->id, m->message_id);
 	else if (r->outcome == SMTP_PERMANENT)
 		log_warn("%s '%s' failed: %s", m->kind, m->id, r->reply);
-	else
-		log_warn("%s '%s' deferred: %s", m->kind, m->id, r->reply);
+	else	/* the backoff state_retry() has just set */
+		log_warn("%s '%s' deferred: %s; next attempt in %ld min",
+			 m->kind, m->id, r->reply,
+			 state_backoff(m->attempts + 1) / 60);
 }
 
 static long budget(struct state *st, const struct config *cfg, time_t now,
@@ -117,26 +158,36 @@ static long budget(struct state *st, const struct config *cfg, time_t now,
 int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 		   int reuse, struct send_stats *ss, struct pb_err *err)
 {
+	const char *staging = cfg_str(cfg, "staging.redirect_to", NULL);
 	struct outbox_mail *due = NULL;
 	struct smtp *smtp = NULL;
+	char *redirect = NULL;
 	struct smtp_result r;
 	size_t i, n = 0;
 	long left;
 	int rc = -1;
 
 	memset(ss, 0, sizeof(*ss));
+	if (staging && !(redirect = mail_addr_spec(staging)))
+		return pb_fail(err, EX_CONFIG, "staging.redirect_to: '%s' is "
+			       "not a mail address", staging);
 	left = budget(st, cfg, now, err);
 	if (left < 0 || state_due(st, now, BATCH_MAX, &due, &n, err))
 		return -1;
+	log_debug("send: %zu mail%s due, %ld more this hour allowed", n,
+		  n == 1 ? "" : "s", left);
 	if (n && smtp_new(&smtp, cfg, reuse, err))
 		goto out;
+	if (n && redirect)
+		log_info("staging: %zu mail%s go%s to '%s' only", n,
+			 n == 1 ? "" : "s", n == 1 ? "es" : "", redirect);
 	for (i = 0; i < n; i++) {
 		if (left-- <= 0) {
 			log_warn("limits.mails_per_hour reached; %zu mails "
 				 "wait for the next run", n - i);
 			break;
 		}
-		if (send_one(st, smtp, &due[i], now, &r, err))
+		if (send_one(st, smtp, &due[i], redirect, now, &r, err))
 			goto out;
 		tell(&due[i], &r);
 		ss->sent += r.outcome == SMTP_ACCEPTED;
@@ -149,5 +200,6 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 out:
 	smtp_free(smtp);
 	outbox_free(due, n);
+	free(redirect);
 	return rc;
 }

@@ -309,3 +309,124 @@ out:
 	sb_release(&a);
 	s->res = NULL;
 }
+
+/* What 'perfbot check --connect' learns from the server's replies. */
+struct probe {
+	struct strbuf caps;	/* the last EHLO's capabilities */
+	int ehlo_lines;		/* lines of the current EHLO reply */
+	int in_ehlo;
+	int starttls;		/* STARTTLS was sent */
+	int auth_ok;		/* 235 */
+};
+
+static void probe_in(struct probe *p, const char *d, size_t n)
+{
+	char line[SMTP_REPLY_MAX];
+
+	if (n >= 3 && !strncmp(d, "235", 3))
+		p->auth_ok = 1;
+	if (!p->in_ehlo || n < 4 || strncmp(d, "250", 3))
+		return;
+	if (d[3] == ' ')
+		p->in_ehlo = 0;
+	/* the first line is the server's name, not a capability */
+	if (p->ehlo_lines++ == 0)
+		return;
+	copy_line(line, sizeof(line), d + 4, n - 4);
+	sb_addf(&p->caps, "%s%s", p->caps.len ? ", " : "", line);
+}
+
+static int probe_cb(CURL *c, curl_infotype type, char *d, size_t n,
+		    void *arg)
+{
+	struct probe *p = arg;
+
+	(void)c;
+	if (type == CURLINFO_HEADER_OUT && n >= 4 &&
+	    !strncasecmp(d, "EHLO", 4)) {
+		sb_reset(&p->caps);
+		p->ehlo_lines = 0;
+		p->in_ehlo = 1;
+	} else if (type == CURLINFO_HEADER_OUT && n >= 8 &&
+		   !strncasecmp(d, "STARTTLS", 8)) {
+		p->starttls = 1;
+	} else if (type == CURLINFO_HEADER_IN) {
+		probe_in(p, d, n);
+	}
+	return 0;	/* AUTH lines are never looked at beyond their code */
+}
+
+static size_t discard_cb(char *buf, size_t size, size_t nmemb, void *arg)
+{
+	(void)buf;
+	(void)arg;
+	return size * nmemb;
+}
+
+static int probe_fail(struct smtp *s, CURLcode rc, struct pb_err *err)
+{
+	const char *why = *s->errbuf ? s->errbuf : curl_easy_strerror(rc);
+
+	if (rc == CURLE_LOGIN_DENIED)
+		return pb_fail(err, EX_NOPERM, "smtp: %s: login as '%s' "
+			       "refused", s->url, s->user ? s->user : "");
+	if (classify(rc, 0) == SMTP_FATAL)
+		return pb_fail(err, EX_UNAVAILABLE, "smtp: %s: %s", s->url,
+			       why);
+	return pb_fail(err, EX_TEMPFAIL, "smtp: %s: %s", s->url, why);
+}
+
+int smtp_probe(struct smtp *s, struct strbuf *out, struct pb_err *err)
+{
+	struct probe p = { STRBUF_INIT, 0, 0, 0, 0 };
+	CURL *c = s->curl;
+	CURLcode rc;
+	int r;
+
+	curl_easy_reset(c);
+	s->errbuf[0] = '\0';
+	curl_easy_setopt(c, CURLOPT_URL, s->url);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	curl_easy_setopt(c, CURLOPT_USE_SSL, s->tls == TLS_NONE ?
+			 (long)CURLUSESSL_NONE : (long)CURLUSESSL_ALL);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (s->ca_file)
+		curl_easy_setopt(c, CURLOPT_CAINFO, s->ca_file);
+	if (s->user) {
+		curl_easy_setopt(c, CURLOPT_USERNAME, s->user);
+		curl_easy_setopt(c, CURLOPT_PASSWORD,
+				 s->password ? s->password : "");
+	}
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, s->connect_timeout);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, s->timeout);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "NOOP");
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard_cb);
+	curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
+	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, probe_cb);
+	curl_easy_setopt(c, CURLOPT_DEBUGDATA, &p);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, s->errbuf);
+	rc = curl_easy_perform(c);
+	if (rc != CURLE_OK) {
+		r = probe_fail(s, rc, err);
+		goto out;
+	}
+	r = sb_addf(out, "smtp: %s: connected; TLS: %s; ", s->url,
+		    s->tls == TLS_IMPLICIT ? "implicit, certificate verified" :
+		    s->tls == TLS_STARTTLS ? "STARTTLS, certificate verified" :
+		    "none (tls: none)");
+	if (!r && s->user)
+		r = sb_addf(out, "AUTH as '%s': %s; ", s->user,
+			    p.auth_ok ? "ok" : "accepted");
+	else if (!r)
+		r = sb_adds(out, "no AUTH (no smtp.user); ");
+	if (!r)
+		r = sb_addf(out, "capabilities: %s", p.caps.len ?
+			    sb_str(&p.caps) : "(none)");
+	if (r)
+		r = pb_fail(err, EX_OSERR, "out of memory");
+out:
+	sb_release(&p.caps);
+	return r;
+}

@@ -171,13 +171,91 @@ char *path_dirname(const char *path)
 #define PERFBOT_DATADIR "/usr/local/share/perfbot"
 #endif
 
+/*
+ * The directories a data file is looked for in, in order: $PERFBOT_DATADIR
+ * when set, the binary's own directory (a build tree), the
+ * installed tree beside it (<bindir>/../share/perfbot), the directory the
+ * build was configured for and, last, the working directory.
+ */
+static int data_dirs(struct strbuf *dirs, size_t *n)
+{
+	const char *env = getenv("PERFBOT_DATADIR");
+	char exe[4096], *bindir = NULL, *prefix = NULL, *share = NULL;
+	ssize_t len;
+	int rc = 0;
+
+	*n = 0;
+	if (env && *env) {
+		rc |= sb_add(dirs, env, strlen(env) + 1);
+		(*n)++;
+	}
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		bindir = path_dirname(exe);
+		prefix = bindir ? path_dirname(bindir) : NULL;
+		share = prefix ? path_join(prefix, "share/perfbot") : NULL;
+		if (bindir && share) {
+			rc |= sb_add(dirs, bindir, strlen(bindir) + 1);
+			rc |= sb_add(dirs, share, strlen(share) + 1);
+			*n += 2;
+		}
+	}
+	rc |= sb_add(dirs, PERFBOT_DATADIR, strlen(PERFBOT_DATADIR) + 1);
+	rc |= sb_add(dirs, ".", 2);
+	*n += 2;
+	free(bindir);
+	free(prefix);
+	free(share);
+	return rc ? -1 : 0;
+}
+
+int data_find(const char *rel, const char *hint, char **out,
+	      struct pb_err *err)
+{
+	struct strbuf dirs = STRBUF_INIT, tried = STRBUF_INIT;
+	const char *d;
+	size_t i, n;
+	int rc = -1;
+
+	*out = NULL;
+	if (rel[0] == '/')
+		return (*out = strdup(rel)) ? 0 :
+			pb_fail(err, EX_OSERR, "out of memory");
+	if (data_dirs(&dirs, &n))
+		goto oom;
+	for (i = 0, d = sb_str(&dirs); i < n; i++, d += strlen(d) + 1) {
+		/* the working directory: 'rel' as given */
+		*out = strcmp(d, ".") ? path_join(d, rel) : strdup(rel);
+		if (!*out)
+			goto oom;
+		if (access(*out, F_OK) == 0) {
+			rc = 0;
+			goto out;
+		}
+		sb_addf(&tried, "%s%s", i ? ", " : "", d);
+		free(*out);
+		*out = NULL;
+	}
+	pb_fail(err, EX_NOINPUT, "%s: not found in %s; set PERFBOT_DATADIR%s%s",
+		rel, sb_str(&tried), hint ? " or " : "", hint ? hint : "");
+	goto out;
+oom:
+	pb_fail(err, EX_OSERR, "out of memory");
+out:
+	sb_release(&dirs);
+	sb_release(&tried);
+	return rc;
+}
+
 char *data_path(const char *rel)
 {
 	const char *env = getenv("PERFBOT_DATADIR");
+	char *p = NULL;
 
-	if (rel[0] == '/' || access(rel, F_OK) == 0)
-		return strdup(rel);
-	return path_join(env && *env ? env : PERFBOT_DATADIR, rel);
+	if (data_find(rel, NULL, &p, NULL))
+		return path_join(env && *env ? env : PERFBOT_DATADIR, rel);
+	return p;
 }
 
 int file_map(const char *path, size_t max, struct file_map *m,

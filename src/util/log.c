@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "perfbot/log.h"
 
 static enum log_level level = LOG_WARN;
+static int timestamps;
+
+void log_set_timestamps(int on)
+{
+	timestamps = on;
+}
 
 void log_set_level(enum log_level l)
 {
@@ -25,6 +32,16 @@ static void emit(const char *fmt, va_list ap)
 	for (p = line; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
+	if (timestamps) {
+		char stamp[32];
+		time_t t = time(NULL);
+		struct tm tm;
+
+		gmtime_r(&t, &tm);
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		fprintf(stderr, "%s perfbot: %s\n", stamp, line);
+		return;
+	}
 	fprintf(stderr, "perfbot: %s\n", line);
 }
 

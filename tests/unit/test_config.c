@@ -111,17 +111,15 @@ static void t_shipped_config(void **state)
 			    "PERFBOT_SMTP_PASSWORD");
 	assert_string_equal(cfg_str(&f->cfg, "imap.processed_mailbox", "x"),
 			    "");
-	assert_string_equal(cfg_str(&f->cfg, "state", NULL), "var/perfbot.db");
+	/* it names no file of the source tree: no state, no sources */
+	assert_null(cfg_str(&f->cfg, "state", NULL));
 	assert_int_equal(cfg_long(&f->cfg, "limits.max_runs", 0), 20);
 	assert_int_equal(cfg_long(&f->cfg, "limits.mails_per_hour", 0), 60);
 	assert_int_equal(cfg_bool(&f->cfg, "recipients.to_author", 0), 1);
-	l = cfg_list(&f->cfg, "scheduler.argv");
-	assert_int_equal(json_array_size(l), 4);
-	assert_string_equal(json_string_value(json_array_get(l, 1)),
-			    "{result_root}");
+	assert_null(cfg_list(&f->cfg, "scheduler.argv"));
 	l = cfg_list(&f->cfg, "sources");
-	assert_true(json_array_size(l) >= 1);
-	assert_true(json_is_object(json_array_get(l, 0)));
+	assert_non_null(l);
+	assert_int_equal(json_array_size(l), 0);
 	assert_string_equal(cfg_str(&f->cfg, "templates.report", NULL),
 			    "report");
 }
@@ -139,8 +137,9 @@ static void t_missing_file(void **state)
 {
 	struct fx *f = *state;
 
+	/* a configuration that is not there is bad configuration too */
 	assert_int_equal(config_load(&f->cfg, f->path, &f->err), -1);
-	assert_int_equal(f->err.code, EX_NOINPUT);
+	assert_int_equal(f->err.code, EX_CONFIG);
 	assert_memory_equal(f->err.msg, f->path, strlen(f->path));
 }
 
@@ -176,7 +175,7 @@ static void t_unknown_key_top(void **state)
 {
 	struct fx *f = *state;
 
-	load_fails(f, "identity:\n  from: x\nbogus: 1\n",
+	load_fails(f, "identity:\n  from: x@y\nbogus: 1\n",
 		   "3: unknown key 'bogus'");
 }
 
@@ -188,7 +187,8 @@ static void t_unknown_key_nested(void **state)
 		   "3: unknown key 'smtp.prot'");
 	config_release(&f->cfg);
 	load_fails(f, "limits:\n  max_runs: 3\n  max_rnus: 4\n",
-		   "3: unknown key 'limits.max_rnus'");
+		   "3: unknown key 'limits.max_rnus' (did you mean "
+		   "'limits.max_runs'?)");
 }
 
 static void t_unknown_key_is_section(void **state)
@@ -196,8 +196,8 @@ static void t_unknown_key_is_section(void **state)
 	struct fx *f = *state;
 
 	/* The line is the key's own, not that of its first child. */
-	load_fails(f, "smtp:\n  url: x\nsmpt:\n  url: y\n",
-		   "3: unknown key 'smpt'");
+	load_fails(f, "smtp:\n  url: smtp://x\nsmpt:\n  url: y\n",
+		   "3: unknown key 'smpt' (did you mean 'smtp'?)");
 }
 
 static void t_unknown_key_without_value(void **state)
@@ -206,7 +206,8 @@ static void t_unknown_key_without_value(void **state)
 
 	/* Two empty values: each error names its own line. */
 	load_fails(f, "identity:\n  nmae:\n  from: x\nstate:\n",
-		   "2: unknown key 'identity.nmae'");
+		   "2: unknown key 'identity.nmae' (did you mean "
+		   "'identity.name'?)");
 }
 
 static void t_string_where_list(void **state)
@@ -284,14 +285,17 @@ static void t_bad_bool(void **state)
 static void t_sources(void **state)
 {
 	struct fx *f = *state;
+	char want[256];
 	json_t *l;
 
 	load_ok(f, "sources:\n  - dir: fixtures/manifests\n"
 		"  - url: https://results.example/api\n");
 	l = cfg_list(&f->cfg, "sources");
 	assert_int_equal(json_array_size(l), 2);
+	/* relative to the config file's directory */
+	snprintf(want, sizeof(want), "%s/fixtures/manifests", f->dir);
 	assert_string_equal(json_string_value(json_object_get(
-		json_array_get(l, 0), "dir")), "fixtures/manifests");
+		json_array_get(l, 0), "dir")), want);
 	assert_string_equal(json_string_value(json_object_get(
 		json_array_get(l, 1), "url")), "https://results.example/api");
 }
@@ -411,6 +415,134 @@ static void t_getter_long_path_part(void **state)
 	assert_string_equal(cfg_str(&f->cfg, key, "d"), "d");
 }
 
+/* ---- values checked at load ---- */
+
+static void t_bad_words(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "smtp:\n  tls: startls\n",
+		   "2: 'smtp.tls': 'startls' is not one of starttls, implicit, "
+		   "none (did you mean 'starttls'?)");
+	config_release(&f->cfg);
+	load_fails(f, "imap:\n  tls: ssl\n",
+		   "2: 'imap.tls': 'ssl' is not one of starttls, implicit, "
+		   "none");
+	config_release(&f->cfg);
+	load_fails(f, "scheduler:\n  backend: lkp\n",
+		   "2: 'scheduler.backend': 'lkp' is not one of exec, spool, "
+		   "http");
+	config_release(&f->cfg);
+	load_ok(f, "smtp:\n  tls: implicit\nscheduler:\n  backend: spool\n");
+	assert_string_equal(cfg_str(&f->cfg, "smtp.tls", NULL), "implicit");
+}
+
+static void t_bad_urls(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "smtp:\n  url: smtpx://h:25\n",
+		   "2: 'smtp.url': 'smtpx://h:25' is not a URL of "
+		   "smtp://HOST, smtps://HOST (did you mean 'smtp://'?)");
+	config_release(&f->cfg);
+	load_fails(f, "imap:\n  url: imap://\n",
+		   "2: 'imap.url': 'imap://' has no host "
+		   "(imap://HOST[:PORT])");
+	config_release(&f->cfg);
+	load_fails(f, "sources:\n  - url: ftp://x/y\n",
+		   "2: 'sources[].url': 'ftp://x/y' is not a URL of "
+		   "http://HOST, https://HOST");
+	config_release(&f->cfg);
+	load_fails(f, "identity:\n  from: perfbot\n",
+		   "2: 'identity.from' must be a mail address (\"Name "
+		   "<user@domain>\" or user@domain)");
+	config_release(&f->cfg);
+	load_fails(f, "recipients:\n  cc: [a@x, nobody]\n",
+		   "2: 'recipients.cc' must be a list of mail addresses");
+	config_release(&f->cfg);
+	load_fails(f, "commands:\n  allow: [\"@\"]\n",
+		   "2: 'commands.allow' must be a list of mail addresses and "
+		   "@domains");
+	config_release(&f->cfg);
+	load_fails(f, "identity:\n  message_id_domain: a b\n",
+		   "2: 'identity.message_id_domain' must be a domain name");
+	config_release(&f->cfg);
+	load_fails(f, "templates:\n  report: ../evil\n",
+		   "2: 'templates.report' must be a template name (not a "
+		   "path: templates.dir says where)");
+	config_release(&f->cfg);
+	load_ok(f, "commands:\n  allow: [\"@example.test\", \"A <a@x>\"]\n"
+		"identity:\n  message_id_domain: mail.example.test\n");
+	config_release(&f->cfg);
+	load_ok(f, "smtp:\n  url: smtps://h:465\nimap:\n  url: imaps://h\n"
+		"scheduler:\n  url: https://farm/api\n");
+}
+
+static void t_relative_paths(void **state)
+{
+	struct fx *f = *state;
+	char want[256];
+	json_t *argv;
+
+	load_ok(f, "state: var/p.db\nsmtp:\n  ca_file: ../ca.pem\n"
+		"imap:\n  ca_file: /abs/ca.pem\n"
+		"scheduler:\n  argv: [bin/queue, \"{runs}\", x/y]\n"
+		"data:\n  metrics: m.yaml\n");
+	snprintf(want, sizeof(want), "%s/var/p.db", f->dir);
+	assert_string_equal(cfg_str(&f->cfg, "state", NULL), want);
+	snprintf(want, sizeof(want), "%s/../ca.pem", f->dir);
+	assert_string_equal(cfg_str(&f->cfg, "smtp.ca_file", NULL), want);
+	assert_string_equal(cfg_str(&f->cfg, "imap.ca_file", NULL),
+			    "/abs/ca.pem");
+	snprintf(want, sizeof(want), "%s/m.yaml", f->dir);
+	assert_string_equal(cfg_str(&f->cfg, "data.metrics", NULL), want);
+	/* the program only: the arguments are the farm's business */
+	argv = cfg_list(&f->cfg, "scheduler.argv");
+	snprintf(want, sizeof(want), "%s/bin/queue", f->dir);
+	assert_string_equal(json_string_value(json_array_get(argv, 0)), want);
+	assert_string_equal(json_string_value(json_array_get(argv, 2)), "x/y");
+	config_release(&f->cfg);
+	/* a bare name is looked up in PATH, as before */
+	load_ok(f, "scheduler:\n  argv: [lkp-queue]\n");
+	argv = cfg_list(&f->cfg, "scheduler.argv");
+	assert_string_equal(json_string_value(json_array_get(argv, 0)),
+			    "lkp-queue");
+	assert_non_null(f->cfg.dir);
+}
+
+static void t_all_problems(void **state)
+{
+	struct fx *f = *state;
+
+	write_cfg(f, "smtp:\n  tls: startls\n  url: smtpx://h\nbogus: 1\n",
+		  0600);
+	/* the first only */
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), -1);
+	assert_non_null(strstr(f->err.msg, "startls"));
+	/* every one, then a count */
+	assert_int_equal(config_load_flags(&f->cfg, f->path,
+					   CONFIG_ALL_PROBLEMS, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_non_null(strstr(f->err.msg, ": 3 problems"));
+}
+
+static void t_parse_from_memory(void **state)
+{
+	struct fx *f = *state;
+	static const char text[] = "state: s.db\nsmtp:\n  tls: none\n";
+
+	assert_int_equal(config_parse(&f->cfg, "mem.yaml", "/srv/pb", text,
+				      sizeof(text) - 1, &f->err), 0);
+	assert_string_equal(cfg_str(&f->cfg, "state", NULL), "/srv/pb/s.db");
+	config_release(&f->cfg);
+	assert_int_equal(config_parse(&f->cfg, "mem.yaml", NULL, "smtp: [",
+				      7, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_int_equal(config_parse(&f->cfg, "mem.yaml", NULL,
+				      "smtp:\n  tls: nope\n", 17, &f->err), -1);
+	assert_non_null(strstr(f->err.msg, "mem.yaml:2: 'smtp.tls'"));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -440,6 +572,11 @@ int main(void)
 		T(t_password_indirect_any_mode),
 		T(t_getters),
 		T(t_getter_long_path_part),
+		T(t_bad_words),
+		T(t_bad_urls),
+		T(t_relative_paths),
+		T(t_all_problems),
+		T(t_parse_from_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

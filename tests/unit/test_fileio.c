@@ -357,6 +357,42 @@ static void t_path_dirname(void **state)
 	check_dirname("./m.yaml", ".");
 }
 
+/* Found in $PERFBOT_DATADIR first; not found: every place and a hint. */
+static void t_data_find(void **state)
+{
+	char *old = getenv("PERFBOT_DATADIR");
+	char *saved = old ? strdup(old) : NULL;
+	struct pb_err err = { 0, "" };
+	char *p = NULL;
+
+	(void)state;
+	assert_int_equal(setenv("PERFBOT_DATADIR", "fixtures", 1), 0);
+	assert_int_equal(data_find("manifests/hackbench-pipe.yaml", NULL, &p,
+				   &err), 0);
+	assert_string_equal(p, "fixtures/manifests/hackbench-pipe.yaml");
+	free(p);
+	/* a file only the working directory has is still found */
+	assert_int_equal(data_find("config/metrics.yaml", NULL, &p, &err), 0);
+	assert_string_equal(p, "config/metrics.yaml");
+	free(p);
+	assert_int_equal(data_find("templates/no-such.txt", "templates.dir in "
+				   "the configuration", &p, &err), -1);
+	assert_null(p);
+	assert_int_equal(err.code, EX_NOINPUT);
+	assert_non_null(strstr(err.msg, "templates/no-such.txt: not found in "
+			       "fixtures, "));
+	assert_non_null(strstr(err.msg, "/share/perfbot, "));
+	assert_non_null(strstr(err.msg, "; set PERFBOT_DATADIR or "
+			       "templates.dir in the configuration"));
+	unsetenv("PERFBOT_DATADIR");
+	assert_int_equal(data_find("/abs/missing", NULL, &p, &err), 0);
+	assert_string_equal(p, "/abs/missing");
+	free(p);
+	if (saved)
+		setenv("PERFBOT_DATADIR", saved, 1);
+	free(saved);
+}
+
 static void t_data_path(void **state)
 {
 	char *old = getenv("PERFBOT_DATADIR");
@@ -419,6 +455,7 @@ int main(void)
 		cmocka_unit_test(t_path_join),
 		cmocka_unit_test(t_path_dirname),
 		cmocka_unit_test(t_data_path),
+		cmocka_unit_test(t_data_find),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -86,11 +87,20 @@ static void load(struct fx *f, const char *yaml)
 static void load_exec(struct fx *f, int timeout, const char *const *argv)
 {
 	struct strbuf y = STRBUF_INIT;
-	const char *p;
+	char cwd[PATH_MAX];
+	const char *p, *prog = NULL;
 
 	sb_addf(&y, "scheduler:\n  backend: exec\n  timeout: %d\n  argv:\n",
 		timeout);
+	/* a relative program is relative to the config file: make it ours */
+	if (argv[0][0] != '/' && strchr(argv[0], '/') && getcwd(cwd, sizeof(cwd)))
+		prog = cwd;
 	for (; *argv; argv++) {
+		if (prog) {
+			sb_addf(&y, "    - \"%s/%s\"\n", prog, *argv);
+			prog = NULL;
+			continue;
+		}
 		sb_adds(&y, "    - \"");
 		for (p = *argv; *p; p++) {
 			if (*p == '"' || *p == '\\')
@@ -656,10 +666,17 @@ static void t_http_no_url(void **state)
 static void t_backend(void **state)
 {
 	struct fx *f = *state;
+	char bad[256];
 
-	load(f, "scheduler:\n  backend: carrier-pigeon\n");
-	assert_fails(f, EX_CONFIG, "scheduler.backend: 'carrier-pigeon': "
-		     "use exec, spool or http");
+	/* an unknown backend is refused when the config is loaded */
+	tu_put(f->dir, "bad.yaml", "scheduler:\n  backend: carrier-pigeon\n",
+	       0600);
+	tu_path(bad, sizeof(bad), f->dir, "bad.yaml");
+	assert_int_equal(config_load(&f->cfg, bad, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_non_null(strstr(f->err.msg, "'scheduler.backend': "
+			       "'carrier-pigeon' is not one of exec, spool, "
+			       "http"));
 	load(f, "scheduler:\n  timeout: 5\n");
 	assert_fails(f, EX_CONFIG, "scheduler.backend");
 	config_release(&f->cfg);

@@ -10,6 +10,7 @@
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -187,24 +188,29 @@ static void t_dir(void **state)
 	assert_string_equal(sb_str(&f->log), "");
 }
 
-/* The shipped configuration's source: the demo manifests. */
+/* The demo manifests, named by a dir source of a config file. */
 static void t_dir_shipped(void **state)
 {
 	struct fx *f = *state;
+	char yaml[PATH_MAX + 64], cwd[PATH_MAX], want[PATH_MAX + 64];
+	size_t i;
+	static const char *const names[] = { "aim7-xfs-iversion.yaml",
+		"fsmark-btrfs.yaml", "hackbench-pipe.yaml" };
 
-	if (config_load(&f->cfg, "config/perfbot.yaml", &f->err))
-		fail_msg("%s", f->err.msg);
-	f->loaded = 1;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(yaml, sizeof(yaml), "sources:\n  - dir: %s/fixtures/manifests\n",
+		 cwd);
+	tu_load_config(&f->cfg, &f->loaded, f->cfg_path, yaml, &f->err);
 	assert_int_equal(collect(f, NULL, 0), 0);
 	assert_int_equal(f->b.n, 3);
-	assert_string_equal(f->b.m[0].name,
-			    "fixtures/manifests/aim7-xfs-iversion.yaml");
-	assert_string_equal(f->b.m[1].name,
-			    "fixtures/manifests/fsmark-btrfs.yaml");
-	assert_string_equal(f->b.m[2].name,
-			    "fixtures/manifests/hackbench-pipe.yaml");
+	for (i = 0; i < 3; i++) {
+		snprintf(want, sizeof(want), "%s/fixtures/manifests/%s", cwd,
+			 names[i]);
+		assert_string_equal(f->b.m[i].name, want);
+	}
 	assert_non_null(strstr(f->b.m[2].text, "id: demo-004\n"));
-	assert_string_equal(f->b.m[2].dir, "fixtures/manifests");
+	snprintf(want, sizeof(want), "%s/fixtures/manifests", cwd);
+	assert_string_equal(f->b.m[2].dir, want);
 }
 
 /* A dir that cannot be read is counted; the other sources still come. */
