@@ -107,7 +107,7 @@ static int open_state(struct cycle *cy, struct pb_err *err)
 		return 0;
 	}
 	if (make_parent(path, err) ||
-	    state_open(&cy->st, path, STATE_WRITE, err))
+	    state_open(&cy->st, path, STATE_LOCKED, err))
 		return -1;
 	cy->have_state = 1;
 	return state_lock(&cy->st, err);
