@@ -166,6 +166,11 @@ int state_inbox_record(struct state *st, const struct inbox_entry *e,
 int state_inbox_count(struct state *st, const char *sender, time_t since,
 		      const char *prefix, long *n, struct pb_err *err);
 
+/* Mails from 'sender' (NULL: anybody) since 'since' with this outcome. */
+int state_inbox_count_exact(struct state *st, const char *sender,
+			    time_t since, const char *outcome, long *n,
+			    struct pb_err *err);
+
 /* The report a thread is about, found through the bot's own mails. */
 struct thread_report {
 	char *report_id;

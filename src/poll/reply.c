@@ -228,6 +228,45 @@ static int null_path(GMimeObject *obj)
 	return n == 0 || (n == 2 && kept[0] == '<' && kept[1] == '>');
 }
 
+/*
+ * The envelope sender the delivering server recorded (the first
+ * Return-Path, the one on top), lowercased; nothing when absent or null.
+ */
+static int read_return_path(GMimeObject *obj, struct reply *r)
+{
+	const char *v = g_mime_object_get_header(obj, "Return-Path");
+	InternetAddressList *l;
+	int rc;
+
+	if (!v || r->null_sender)
+		return 0;
+	l = internet_address_list_parse(parser_options, v);
+	rc = set_addr(&r->envelope_addr, first_mailbox(l, 0));
+	if (l)
+		g_object_unref(l);
+	return rc;
+}
+
+/* Every Authentication-Results header, one line each, in order. */
+static int read_auth_results(GMimeObject *obj, struct reply *r)
+{
+	GMimeHeaderList *hl = g_mime_object_get_header_list(obj);
+	int i, n = hl ? g_mime_header_list_get_count(hl) : 0;
+
+	for (i = 0; i < n && r->nauth < REPLY_MAX_AUTH; i++) {
+		GMimeHeader *h = g_mime_header_list_get_header_at(hl, i);
+
+		if (strcasecmp(g_mime_header_get_name(h),
+			       "Authentication-Results"))
+			continue;
+		r->auth_results[r->nauth] = one_line(g_mime_header_get_value(h));
+		if (!r->auth_results[r->nauth])
+			return -1;
+		r->nauth++;
+	}
+	return 0;
+}
+
 static int is_list_mail(GMimeObject *obj)
 {
 	const char *p = g_mime_object_get_header(obj, "Precedence");
@@ -261,7 +300,7 @@ static int read_headers(GMimeMessage *msg, struct reply *r)
 		return -1;
 	r->null_sender = null_path(obj);
 	r->list_mail = is_list_mail(obj);
-	return 0;
+	return read_return_path(obj, r) || read_auth_results(obj, r) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1223,6 +1262,9 @@ void reply_release(struct reply *r)
 	free(r->from_addr);
 	free(r->from_name);
 	free(r->reply_to_addr);
+	free(r->envelope_addr);
+	for (i = 0; i < r->nauth; i++)
+		free(r->auth_results[i]);
 	free(r->subject);
 	free(r->auto_submitted);
 	free(r->dsn_message_id);

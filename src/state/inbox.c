@@ -70,6 +70,15 @@ int state_inbox_count(struct state *st, const char *sender, time_t since,
 			prefix, prefix);
 }
 
+int state_inbox_count_exact(struct state *st, const char *sender,
+			    time_t since, const char *outcome, long *n,
+			    struct pb_err *err)
+{
+	return db_count(st, n, err, "SELECT count(*) FROM inbox WHERE (?1 IS "
+			"NULL OR sender = ?1) AND received >= ?2 AND outcome = "
+			"?3", "sis", sender, (long long)since, outcome);
+}
+
 static int route_one(struct state *st, const char *id,
 		     struct thread_report *tr, int *found, struct pb_err *err)
 {
