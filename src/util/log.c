@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "perfbot/err.h"
 #include "perfbot/log.h"
 
 static enum log_level level = LOG_WARN;
@@ -25,6 +26,7 @@ static void emit(const char *fmt, va_list ap)
 	for (p = line; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
+	pb_mask_credentials(line);
 	fprintf(stderr, "perfbot: %s\n", line);
 }
 
