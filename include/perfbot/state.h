@@ -176,6 +176,7 @@ struct thread_report {
 	char *report_id;
 	char *subject;		/* the report's subject */
 	char *recipients;	/* JSON list of the report's recipients */
+	char *message_id;	/* the report's own, or NULL when unknown */
 };
 /*
  * Look up 'ids' (Message-IDs without brackets, the closest first) among

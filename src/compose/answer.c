@@ -65,15 +65,49 @@ char *answer_subject(const char *subject)
 	return sb_detach(&sb, NULL);
 }
 
-/* References: theirs (the last ones, capped) and their Message-ID. */
-static char *references(const struct reply *r)
+static int listed(const char *const *v, size_t n, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], id))
+			return 1;
+	return 0;
+}
+
+/*
+ * References: their chain and their Message-ID. A reply without
+ * References has In-Reply-To for its chain (and the report above it).
+ * Capped at MAX_REFERENCES: the first id (the thread's root) and the
+ * report's stay, then the last ones, so the thread can still be found.
+ */
+static char *references(const struct reply *r, const struct thread_report *tr)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i = r->nrefs > MAX_REFERENCES - 1 ?
-		r->nrefs - (MAX_REFERENCES - 1) : 0;
+	const char *chain[REPLY_MAX_REFS + 2], *keep[MAX_REFERENCES];
+	const char *report = tr ? tr->message_id : NULL;
+	size_t n = 0, k = 0, i, room;
 
-	for (; i < r->nrefs; i++)
-		sb_addf(&sb, "%s<%s>", sb.len ? " " : "", r->references[i]);
+	for (i = 0; i < r->nrefs && n < REPLY_MAX_REFS; i++)
+		chain[n++] = r->references[i];
+	if (!n && r->in_reply_to)
+		chain[n++] = r->in_reply_to;
+	if (report && !listed(chain, n, report)) {
+		memmove(chain + 1, chain, n * sizeof(*chain));
+		chain[0] = report;
+		n++;
+	}
+	if (n) {
+		keep[k++] = chain[0];
+		if (report && strcmp(chain[0], report))
+			keep[k++] = report;
+	}
+	room = MAX_REFERENCES - 1 - k;	/* their own id comes last */
+	for (i = n > room + 1 ? n - room : 1; i < n; i++)
+		if (!listed(keep, k, chain[i]))
+			keep[k++] = chain[i];
+	for (i = 0; i < k; i++)
+		sb_addf(&sb, "%s<%s>", sb.len ? " " : "", keep[i]);
 	sb_addf(&sb, "%s<%s>", sb.len ? " " : "", r->message_id);
 	return sb_detach(&sb, NULL);
 }
@@ -187,7 +221,7 @@ static int build(struct answer_parts *a, const struct config *cfg,
 		cfg_str(cfg, "identity.message_id_domain", NULL)) : NULL;
 	a->subject = answer_subject(r->subject ? r->subject :
 				    tr ? tr->subject : "");
-	a->refs = references(r);
+	a->refs = references(r, tr);
 	sb_addf(&irt, "<%s>", r->message_id);
 	a->in_reply_to = sb_detach(&irt, NULL);
 	a->to = addressees(r);
