@@ -94,9 +94,11 @@ static const char *const migrations[] = {
 	/* 3: the manifest text itself, so a retest can read its roots again */
 	"ALTER TABLE manifests ADD COLUMN text TEXT;"
 	"ALTER TABLE manifests ADD COLUMN dir TEXT;",
-	/* 4: a mail is claimed (owner "host:pid", expiry) before it is sent */
+	/* 4: a mail is claimed (owner "host:pid", expiry) before it is
+	 * sent; the file's home name (see home_name()) */
 	"ALTER TABLE outbox ADD COLUMN claim_owner TEXT;"
-	"ALTER TABLE outbox ADD COLUMN claim_expires INTEGER;",
+	"ALTER TABLE outbox ADD COLUMN claim_expires INTEGER;"
+	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -204,6 +206,80 @@ static int lock_file(struct state *st, const char *path, struct pb_err *err)
 	return 0;
 }
 
+/* The name the file was first opened by, NULL when none was kept. */
+static char *home_read(struct state *st)
+{
+	sqlite3_stmt *s;
+	char *home = NULL;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT value FROM meta WHERE key = "
+			       "'home'", -1, &s, NULL) != SQLITE_OK)
+		return NULL;	/* a new file, or one from before meta */
+	if (sqlite3_step(s) == SQLITE_ROW &&
+	    sqlite3_column_type(s, 0) == SQLITE_TEXT)
+		home = db_column_dup(s, 0, NULL);
+	sqlite3_finalize(s);
+	return home;
+}
+
+static int same_file(const char *path, int fd)
+{
+	struct stat a, b;
+
+	return path && !stat(path, &a) && !fstat(fd, &b) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static int open_db(struct state *st, const char *name, int flags,
+		   int create, struct pb_err *err)
+{
+	if (sqlite3_open_v2(name, &st->db, flags, NULL) == SQLITE_OK)
+		return 0;
+	return pb_fail(err, create ? EX_CANTCREAT : EX_NOINPUT, "%s: %s",
+		       st->path, st->db ? sqlite3_errmsg(st->db) :
+		       "cannot open");
+}
+
+/*
+ * SQLite names its -wal file after the name it is given, so a run killed
+ * while it used one hard link leaves its last transactions where another
+ * name would not look (and replaying them later would corrupt the file).
+ * The file keeps the name it was first opened by; a run that comes by
+ * another name of the same file reopens it by that one.
+ */
+static int home_name(struct state *st, const char *real, int flags,
+		     struct pb_err *err)
+{
+	char *home = home_read(st);
+	int rc = 0;
+
+	if (home && strcmp(home, real) && same_file(home, st->lock_fd)) {
+		sqlite3_close(st->db);
+		st->db = NULL;
+		rc = open_db(st, home, flags, 1, err);
+	}
+	free(home);
+	return rc;
+}
+
+/* After the migrations: keep this name when the file has no home yet. */
+static int home_keep(struct state *st, const char *real, struct pb_err *err)
+{
+	char *home = home_read(st);
+	int rc = 0;
+
+	if (!home || !same_file(home, st->lock_fd)) {
+		rc = db_run(st, err, "INSERT OR REPLACE INTO meta (key, value) "
+			    "VALUES ('home', ?)", "s", real);
+		/* into the file itself, where every name sees it */
+		if (!rc)
+			sqlite3_exec(st->db, "PRAGMA wal_checkpoint(TRUNCATE)",
+				     NULL, NULL, NULL);
+	}
+	free(home);
+	return rc;
+}
+
 int state_open(struct state *st, const char *path, enum state_mode mode,
 	       struct pb_err *err)
 {
@@ -226,17 +302,15 @@ int state_open(struct state *st, const char *path, enum state_mode mode,
 		real = realpath(path, NULL);
 	if (create)
 		flags |= SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(real ? real : path, &st->db, flags, NULL) !=
-	    SQLITE_OK) {
-		pb_fail(err, create ? EX_CANTCREAT : EX_NOINPUT, "%s: %s",
-			path, st->db ? sqlite3_errmsg(st->db) : "cannot open");
+	if (open_db(st, real ? real : path, flags, create, err) ||
+	    (real && home_name(st, real, flags, err))) {
 		free(real);
 		state_close(st);
 		return -1;
 	}
-	free(real);
 	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 	if (!create) {
+		free(real);
 		if (check_version(st, err)) {
 			state_close(st);
 			return -1;
@@ -245,10 +319,13 @@ int state_open(struct state *st, const char *path, enum state_mode mode,
 	}
 	if (exec(st, "PRAGMA journal_mode = WAL", err) ||
 	    exec(st, "PRAGMA foreign_keys = ON", err) ||
-	    exec(st, "PRAGMA synchronous = FULL", err) || migrate(st, err)) {
+	    exec(st, "PRAGMA synchronous = FULL", err) || migrate(st, err) ||
+	    (real && home_keep(st, real, err))) {
+		free(real);
 		state_close(st);
 		return -1;
 	}
+	free(real);
 	return 0;
 }
 

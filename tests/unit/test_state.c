@@ -555,6 +555,62 @@ static void t_lock_other_names(void **state)
 	assert_int_equal(child_lock(hard), 0);
 }
 
+/*
+ * A run killed while it used one hard link leaves its last transactions
+ * in that name's -wal: a run by another name reopens the file by its home
+ * name and sees them (else it would miss them, and replaying that WAL
+ * later would corrupt the file).
+ */
+static void t_hard_link_wal(void **state)
+{
+	struct fx *f = *state;
+	struct state other;
+	char hard[160], wal[170];
+	pid_t pid;
+	int status;
+
+	snprintf(hard, sizeof(hard), "%s/hard.db", f->dir);
+	/* created by its first name, which becomes its home */
+	assert_int_equal(state_open(&other, f->path, STATE_LOCKED, &f->err), 0);
+	state_close(&other);
+	assert_int_equal(link(f->path, hard), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct state st;
+		struct pb_err err;
+		struct outbox_mail m = mail("killed", "report", "k@example.test");
+
+		if (state_open(&st, f->path, STATE_LOCKED, &err) ||
+		    sqlite3_exec(st.db, "PRAGMA wal_autocheckpoint = 0", NULL,
+				 NULL, NULL) ||
+		    state_queue(&st, &m, NULL, "s", T0, &err))
+			_exit(1);
+		_exit(0);	/* killed: no close, no checkpoint */
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	snprintf(wal, sizeof(wal), "%s-wal", f->path);
+	assert_int_equal(access(wal, F_OK), 0);	/* the row is only there */
+	assert_int_equal(state_open(&f->st, hard, STATE_LOCKED, &f->err), 0);
+	f->open = 1;
+	assert_int_equal(state_seen(&f->st, "killed", &f->err), 1);
+	snprintf(wal, sizeof(wal), "%s-wal", hard);
+	assert_int_equal(access(wal, F_OK), -1);	/* never used */
+	state_close(&f->st);
+	f->open = 0;
+	assert_int_equal(state_open(&f->st, f->path, STATE_LOCKED, &f->err), 0);
+	f->open = 1;
+	{
+		char ok[64];
+
+		q_text(&f->st, "PRAGMA integrity_check", ok, sizeof(ok));
+		assert_string_equal(ok, "ok");
+	}
+	assert_int_equal(state_seen(&f->st, "killed", &f->err), 1);
+}
+
 /* A first run on a missing file: the lock comes before the schema. */
 static void t_lock_before_create(void **state)
 {
@@ -1346,6 +1402,7 @@ int main(int argc, char **argv)
 		T(t_lock_other_process),
 		T(t_lock_other_names),
 		T_EMPTY(t_lock_before_create),
+		T_EMPTY(t_hard_link_wal),
 		T(t_claim),
 		T_EMPTY(t_backoff),
 		T(t_queue_and_read_back),
