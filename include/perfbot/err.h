@@ -33,4 +33,12 @@ int pb_wrap(struct pb_err *err, const char *fmt, ...)
 
 void pb_err_clear(struct pb_err *err);
 
+/*
+ * Mask, in place, the password of every URL with credentials in 's':
+ * "smtp://user:secret@host" becomes "smtp://user:***@host" (the string
+ * only shrinks or stays). pb_fail(), pb_wrap() and the log do it to every
+ * message, so a password written in a URL is never echoed.
+ */
+void pb_mask_credentials(char *s);
+
 #endif

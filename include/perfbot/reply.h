@@ -22,6 +22,7 @@
 #define REPLY_MAX_DEPTH 20	/* MIME nesting looked into */
 #define REPLY_MAX_LINES 100000	/* text lines kept and looked at */
 #define REPLY_MAX_HEADER 4096	/* bytes kept of a header value */
+#define REPLY_MAX_AUTH 8	/* Authentication-Results headers kept */
 
 struct reply {
 	char *message_id;	/* without <>, NULL when absent */
@@ -32,6 +33,11 @@ struct reply {
 				 * absent or unparsable */
 	char *from_name;	/* display name, NULL when none */
 	char *reply_to_addr;	/* for information only: never authorizes */
+	char *envelope_addr;	/* Return-Path addr-spec, lowercased; NULL
+				 * when absent or null */
+	char *auth_results[REPLY_MAX_AUTH];	/* Authentication-Results
+						 * values, top first */
+	size_t nauth;
 	char *subject;		/* decoded to UTF-8, one line, NULL if none */
 	char *auto_submitted;	/* header value, NULL when absent */
 	int null_sender;	/* Return-Path: <> or empty */

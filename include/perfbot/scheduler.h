@@ -16,6 +16,10 @@
  *          atomically (a temporary file, fsync, rename)
  *   http   POST the request as JSON to scheduler.url; 2xx accepted,
  *          4xx rejected, anything else (5xx, no answer) a failure
+ * An exec scheduler gets a minimal environment (PATH and HOME as perfbot
+ * has them, LANG=C, LC_ALL=C): nothing else, so no secret of perfbot's
+ * environment reaches it. A failure for now (exit 75, HTTP 5xx or 429,
+ * no connection) is tried again, 3 times in all, a second apart.
  * The request id is the idempotency key: the same request submitted twice
  * (a crash between submitting and recording) must not run twice, and the
  * backends pass it on so the farm can tell.
@@ -33,6 +37,8 @@ struct sched_request {
 enum sched_outcome {
 	SCHED_ACCEPTED,
 	SCHED_REJECTED,	/* the farm said no: 'why' tells */
+	SCHED_TEMPORARY,	/* internal: failed for now, tried again;
+				 * scheduler_submit() never returns it */
 };
 
 /*

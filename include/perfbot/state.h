@@ -44,6 +44,7 @@ struct state {
 enum state_mode {
 	STATE_WRITE,	/* create when missing, migrate */
 	STATE_READ,	/* read only (--dry-run): no write of any kind */
+	STATE_LOCKED,	/* STATE_WRITE with the run lock taken first */
 };
 
 /* Open and migrate. EX_CANTCREAT / EX_IOERR / EX_NOINPUT. */
@@ -52,9 +53,11 @@ int state_open(struct state *st, const char *path, enum state_mode mode,
 void state_close(struct state *st);
 
 /*
- * Take the run lock ('<path>.lock', flock) so that overlapping cron runs
- * never work on the same state at once; EX_TEMPFAIL when another perfbot
- * holds it.
+ * Take the run lock (an flock on the database file itself, so that every
+ * name of the file, symlink or hard link, shares it) so that overlapping
+ * cron runs never work on the same state at once; EX_TEMPFAIL when
+ * another perfbot holds it. STATE_LOCKED takes it before SQLite opens the
+ * file; state_lock() on a state opened so is a no-op.
  */
 int state_lock(struct state *st, struct pb_err *err);
 
@@ -95,6 +98,15 @@ int state_due(struct state *st, time_t now, size_t max,
 int state_queued(struct state *st, struct outbox_mail **out, size_t *n,
 		 struct pb_err *err);
 void outbox_free(struct outbox_mail *m, size_t n);
+
+/*
+ * Claim a queued mail before sending it, in one transaction: 1 claimed
+ * (for 'ttl' seconds), 0 when it is no longer queued or another live
+ * sender holds it. A claim of a process of this host that no longer
+ * exists (a killed run) is taken over at once. Sent/retry/failed clear it.
+ */
+int state_claim(struct state *st, long long rowid, time_t now, long ttl,
+		struct pb_err *err);
 
 /* The server accepted the mail (a commit of its own). */
 int state_sent(struct state *st, long long rowid, time_t now,
@@ -154,11 +166,17 @@ int state_inbox_record(struct state *st, const struct inbox_entry *e,
 int state_inbox_count(struct state *st, const char *sender, time_t since,
 		      const char *prefix, long *n, struct pb_err *err);
 
+/* Mails from 'sender' (NULL: anybody) since 'since' with this outcome. */
+int state_inbox_count_exact(struct state *st, const char *sender,
+			    time_t since, const char *outcome, long *n,
+			    struct pb_err *err);
+
 /* The report a thread is about, found through the bot's own mails. */
 struct thread_report {
 	char *report_id;
 	char *subject;		/* the report's subject */
 	char *recipients;	/* JSON list of the report's recipients */
+	char *message_id;	/* the report's own, or NULL when unknown */
 };
 /*
  * Look up 'ids' (Message-IDs without brackets, the closest first) among

@@ -14,16 +14,24 @@
  * plain null, ~ or empty value, which becomes JSON null; callers convert
  * with the yaml_as_* helpers. Anchors and aliases, duplicate keys,
  * non-scalar keys, nesting deeper than YAML_MAX_DEPTH and more than
- * YAML_MAX_NODES nodes are refused. The line of every node is kept so
+ * YAML_MAX_NODES nodes (or than the input's size allows, see below) are
+ * refused. The line of every node is kept so
  * that errors can name it.
  */
 
 #define YAML_MAX_DEPTH 32
 #define YAML_MAX_NODES 1000000
+/* and at most YAML_MIN_NODES + one per YAML_BYTES_PER_NODE of input */
+#define YAML_MIN_NODES 4096
+#define YAML_BYTES_PER_NODE 8
+
+struct yline;		/* yaml.c: one remembered line */
 
 struct ydoc {
 	json_t *root;	/* NULL for an empty document */
-	json_t *lines;	/* node address -> 1-based line */
+	struct yline *lines;	/* open-addressed: node, key or item ->
+				 * 1-based line (16 bytes an entry) */
+	size_t nlines, cap;
 	char *name;	/* file name, for messages */
 };
 

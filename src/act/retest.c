@@ -126,8 +126,10 @@ int retest_request(struct state *st, const struct config *cfg,
 	else if (!rc)
 		*ctx = json_pack("{s:i, s:s, s:o}", "runs", runs, "request_id",
 				 request_id, "commits", sides_ctx(&m));
-	else
-		*ctx = json_pack("{s:s}", "why", why);
+	else	/* the farm's words and paths are for the log and the state */
+		*ctx = json_pack("{s:s}", "why", "the benchmark farm did not "
+				 "take the request; the operator has the "
+				 "details");
 	*tmpl = rc ? "retest-rejected" : "retest-ack";
 	if (rc)
 		log_warn("retest '%s' of '%s' rejected: %s", request_id,

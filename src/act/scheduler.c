@@ -40,7 +40,8 @@
 #define SPOOL_COMMIT_LEN 12
 #define SPOOL_MODE 0644
 
-extern char **environ;
+#define SCHED_TRIES 3		/* attempts when the farm fails for now */
+#define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
 
 typedef int (*submit_fn)(const struct config *cfg,
 			 const struct sched_request *rq,
@@ -349,6 +350,46 @@ static int can_run(const char *prog)
 	return rc;
 }
 
+/*
+ * The whole environment of an exec scheduler: PATH, HOME (perfbot's own,
+ * when set) and LANG=C, LC_ALL=C. Nothing else of perfbot's environment
+ * is passed on: it may hold the SMTP and IMAP passwords (password_env).
+ */
+struct child_env {
+	char *v[5];
+};
+
+static int env_add(struct child_env *e, size_t *n, const char *name,
+		   const char *value)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!value || sb_addf(&sb, "%s=%s", name, value))
+		return value ? -1 : 0;
+	e->v[(*n)++] = sb_detach(&sb, NULL);
+	return e->v[*n - 1] ? 0 : -1;
+}
+
+static int child_env_init(struct child_env *e)
+{
+	const char *path = getenv("PATH");
+	size_t n = 0;
+
+	memset(e, 0, sizeof(*e));
+	return env_add(e, &n, "PATH", path && *path ? path : DEFAULT_PATH) ||
+	       env_add(e, &n, "HOME", getenv("HOME")) ||
+	       env_add(e, &n, "LANG", "C") || env_add(e, &n, "LC_ALL", "C");
+}
+
+static void child_env_release(struct child_env *e)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(e->v) / sizeof(e->v[0]); i++)
+		free(e->v[i]);
+	memset(e, 0, sizeof(*e));
+}
+
 struct child {
 	pid_t pid;
 	int fd;			/* read end of its stdout+stderr, or -1 */
@@ -367,11 +408,18 @@ static int spawn(char **argv, struct child *c)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
+	struct child_env env;
 	sigset_t none, dfl;
 	int pfd[2], rc;
 
-	if (pipe2(pfd, O_CLOEXEC))
+	if (child_env_init(&env)) {
+		child_env_release(&env);
+		return ENOMEM;
+	}
+	if (pipe2(pfd, O_CLOEXEC)) {
+		child_env_release(&env);
 		return errno;
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
 					 O_RDONLY, 0);
@@ -390,7 +438,8 @@ static int spawn(char **argv, struct child *c)
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
 				 POSIX_SPAWN_SETSIGMASK |
 				 POSIX_SPAWN_SETSIGDEF);
-	rc = posix_spawnp(&c->pid, argv[0], &fa, &at, argv, environ);
+	rc = posix_spawnp(&c->pid, argv[0], &fa, &at, argv, env.v);
+	child_env_release(&env);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pfd[1]);
@@ -508,9 +557,12 @@ static void judge_exit(const struct child *c, long timeout,
 		say(why, whylen, "timed out after %ld s", timeout);
 	else if (WIFEXITED(c->status) && !WEXITSTATUS(c->status))
 		*out = SCHED_ACCEPTED;
-	else if (WIFEXITED(c->status))
+	else if (WIFEXITED(c->status)) {
 		say(why, whylen, "exit %d%s%s", WEXITSTATUS(c->status),
 		    *line ? ": " : "", line);
+		if (WEXITSTATUS(c->status) == EX_TEMPFAIL)
+			*out = SCHED_TEMPORARY;
+	}
 	else
 		say(why, whylen, "killed by signal %d%s%s",
 		    WTERMSIG(c->status), *line ? ": " : "", line);
@@ -533,7 +585,8 @@ static int submit_exec(const struct config *cfg,
 	if (!rc)
 		rc = spawn(argv, &c);
 	if (rc) {
-		*out = SCHED_REJECTED;
+		*out = rc == EAGAIN || rc == ENOMEM ? SCHED_TEMPORARY :
+			SCHED_REJECTED;
 		say(why, whylen, "cannot run '%s': %s", argv[0],
 		    strerror(rc));
 	} else {
@@ -694,10 +747,16 @@ static int judge_answer(const struct http_answer *a,
 		*out = SCHED_ACCEPTED;
 		return 0;
 	}
-	if (a->status < 400 || a->status >= 500)
+	first_line(sb_str(body), body->len, line, sizeof(line));
+	if (a->status >= 500 || a->status == 429) {
+		*out = SCHED_TEMPORARY;
+		say(why, whylen, "HTTP %ld%s%s", a->status, *line ? ": " : "",
+		    line);
+		return 0;
+	}
+	if (a->status < 400)
 		return pb_fail(err, EX_TEMPFAIL, "scheduler: HTTP %ld",
 			       a->status);
-	first_line(sb_str(body), body->len, line, sizeof(line));
 	*out = SCHED_REJECTED;
 	say(why, whylen, "HTTP %ld%s%s", a->status, *line ? ": " : "", line);
 	return 0;
@@ -742,6 +801,38 @@ static const struct backend {
 	{ "http", submit_http },
 };
 
+/*
+ * Try again, a second apart, what failed only for now (an exec
+ * scheduler's exit 75, an HTTP 5xx or 429, no connection): the request id
+ * keeps a repeated request from running twice. Still failing after
+ * SCHED_TRIES attempts is an EX_TEMPFAIL error (or the transport's).
+ */
+static int submit_tries(const struct backend *b, const struct config *cfg,
+			const struct sched_request *rq,
+			enum sched_outcome *out, char *why, size_t whylen,
+			struct pb_err *err)
+{
+	int try, rc = 0;
+
+	for (try = 1; try <= SCHED_TRIES; try++) {
+		if (try > 1)
+			sleep(1);
+		*out = SCHED_REJECTED;
+		err->code = 0;
+		rc = b->submit(cfg, rq, out, why, whylen, err);
+		if (!rc && *out != SCHED_TEMPORARY)
+			return 0;
+		if (rc && err->code != EX_TEMPFAIL &&
+		    err->code != EX_UNAVAILABLE)
+			return rc;
+	}
+	*out = SCHED_REJECTED;
+	if (rc)
+		return rc;
+	return pb_fail(err, EX_TEMPFAIL, "scheduler: %s (tried %d times)",
+		       why && *why ? why : "failed for now", SCHED_TRIES);
+}
+
 int scheduler_submit(const struct config *cfg, const struct sched_request *rq,
 		     enum sched_outcome *out, char *why, size_t whylen,
 		     struct pb_err *err)
@@ -763,5 +854,5 @@ int scheduler_submit(const struct config *cfg, const struct sched_request *rq,
 			       "use exec, spool or http", name);
 	if (check_request(rq, err))
 		return -1;
-	return backends[i].submit(cfg, rq, out, why, whylen, err);
+	return submit_tries(&backends[i], cfg, rq, out, why, whylen, err);
 }

@@ -139,8 +139,8 @@ static int open_state(struct cycle *cy, struct pb_err *err)
 			cy->have_state = !rc;
 		}
 	} else if (!make_parent(path, err) &&
-		   !state_open(&cy->st, path, STATE_WRITE, err)) {
-		cy->have_state = 1;
+		   !state_open(&cy->st, path, STATE_LOCKED, err)) {
+		cy->have_state = 1;	/* locked before SQLite opened it */
 		rc = state_lock(&cy->st, err);
 	}
 	free(path);

@@ -64,49 +64,69 @@ char *answer_subject(const char *subject)
 	return sb_detach(&sb, NULL);
 }
 
-static int picked(const char *const *sel, size_t n, const char *id)
+static int listed(const char *const *v, size_t n, const char *id)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(sel[i], id))
+		if (!strcmp(v[i], id))
 			return 1;
 	return 0;
 }
 
-char *thread_references(const char *const *refs, size_t n, const char *id)
+char *thread_references(const char *const *refs, size_t n, const char *keep,
+			const char *id)
 {
-	const char *sel[THREAD_MAX_REFS];
-	size_t k = 0, i, bytes = strlen(id) + 2, first = 0;
+	const char *sel[THREAD_MAX_REFS], *fixed[2];
+	size_t k = 0, i, nfixed = 0, bytes = strlen(id) + 2;
 	struct strbuf sb = STRBUF_INIT;
 
+	if (n && strcmp(refs[0], id))
+		fixed[nfixed++] = refs[0];	/* the thread's root */
+	if (keep && strcmp(keep, id) && !listed(fixed, nfixed, keep))
+		fixed[nfixed++] = keep;
+	for (i = 0; i < nfixed; i++)
+		bytes += strlen(fixed[i]) + 3;
 	sel[k++] = id;	/* picked newest first, written in reverse */
-	if (n && strcmp(refs[0], id)) {
-		first = 1;
-		bytes += strlen(refs[0]) + 3;
-	}
-	for (i = n; i > first && k + first < THREAD_MAX_REFS; i--) {
+	for (i = n; i > 0 && k + nfixed < THREAD_MAX_REFS; i--) {
 		const char *r = refs[i - 1];
 
-		if (picked(sel, k, r) || (first && !strcmp(r, refs[0])))
+		if (listed(sel, k, r) || listed(fixed, nfixed, r))
 			continue;
 		if (bytes + strlen(r) + 3 > THREAD_MAX_REFS_BYTES)
 			break;
 		bytes += strlen(r) + 3;
 		sel[k++] = r;
 	}
-	if (first)
-		sb_addf(&sb, "<%s>", refs[0]);
+	for (i = 0; i < nfixed; i++)
+		sb_addf(&sb, "%s<%s>", sb.len ? " " : "", fixed[i]);
 	while (k--)
 		sb_addf(&sb, "%s<%s>", sb.len ? " " : "", sel[k]);
 	return sb_detach(&sb, NULL);
 }
 
-/* References: theirs (the root and the closest) and their Message-ID. */
-static char *references(const struct reply *r)
+/*
+ * References: their chain (a reply without References has In-Reply-To
+ * for it, and the report above it) and their Message-ID; the thread's
+ * root and the report's id stay however long the chain.
+ */
+static char *references(const struct reply *r, const struct thread_report *tr)
 {
-	return thread_references((const char *const *)r->references,
-				 r->nrefs, r->message_id);
+	const char *chain[REPLY_MAX_REFS + 2];
+	const char *report = tr ? tr->message_id : NULL;
+	size_t n = 0, i;
+
+	if (report)
+		chain[n++] = report;
+	for (i = 0; i < r->nrefs && n < REPLY_MAX_REFS + 1; i++)
+		chain[n++] = r->references[i];
+	if (!r->nrefs && r->in_reply_to)
+		chain[n++] = r->in_reply_to;
+	/* the report heads the chain only where the chain lacks it */
+	if (report && listed(chain + 1, n - 1, report))
+		return thread_references(chain + 1, n - 1, report,
+					 r->message_id);
+	return thread_references(chain, n, report, r->message_id);
 }
 
 static json_t *addressees(const struct reply *r)
@@ -218,7 +238,7 @@ static int build(struct answer_parts *a, const struct config *cfg,
 		cfg_str(cfg, "identity.message_id_domain", NULL)) : NULL;
 	a->subject = answer_subject(r->subject ? r->subject :
 				    tr ? tr->subject : "");
-	a->refs = references(r);
+	a->refs = references(r, tr);
 	sb_addf(&irt, "<%s>", r->message_id);
 	a->in_reply_to = sb_detach(&irt, NULL);
 	a->to = addressees(r);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <gmime/gmime.h>
 
 #include "perfbot/mail.h"
@@ -107,18 +110,85 @@ static GMimePart *text_part(const char *data, size_t len,
 	return part;
 }
 
-/* A boundary derived from the Message-ID, so a mail is reproducible. */
-static GMimeObject *body_of(const struct mail *m)
+#define BOUNDARY_TRIES 8
+
+/*
+ * A multipart boundary nobody can predict: 96 random bits (the header
+ * still fits one line). With
+ * SOURCE_DATE_EPOCH set (reproducible output, the tests) it is derived
+ * from the Message-ID and 'try' instead. Either way it is checked against
+ * every part below, which is what makes it safe.
+ */
+static int make_boundary(const struct mail *m, int try, char *buf, size_t n)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	unsigned char r[12];
+	size_t i, len = 0;
+
+	if (sde && *sde) {
+		unsigned long long h = hash_fnv1a(m->message_id ?
+			m->message_id : "", m->message_id ?
+			strlen(m->message_id) : 0, 0);
+
+		if (try)
+			h = hash_fnv1a(&try, sizeof(try), h);
+		snprintf(buf, n, "=-perfbot-%016llx", h);
+		return 0;
+	}
+	while (len < sizeof(r)) {
+		ssize_t got = getrandom(r + len, sizeof(r) - len, 0);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		len += (size_t)got;
+	}
+	len = (size_t)snprintf(buf, n, "=-perfbot-");
+	for (i = 0; i < sizeof(r) && len + 2 < n; i++, len += 2)
+		snprintf(buf + len, n - len, "%02x", r[i]);
+	return 0;
+}
+
+/* Does 'b' occur anywhere in the body or an attachment? */
+static int boundary_used(const struct mail *m, const char *b)
+{
+	size_t i, bl = strlen(b);
+
+	if (memmem(m->body, strlen(m->body), b, bl))
+		return 1;
+	for (i = 0; i < m->natt; i++)
+		if (memmem(m->att[i].data, m->att[i].len, b, bl) ||
+		    (m->att[i].filename && strstr(m->att[i].filename, b)))
+			return 1;
+	return 0;
+}
+
+static int pick_boundary(const struct mail *m, char *buf, size_t n,
+			 struct pb_err *err)
+{
+	int try;
+
+	for (try = 0; try < BOUNDARY_TRIES; try++) {
+		if (make_boundary(m, try, buf, n))
+			return pb_fail(err, EX_OSERR, "mail: getrandom: %s",
+				       strerror(errno));
+		if (!boundary_used(m, buf))
+			return 0;
+	}
+	return pb_fail(err, EX_DATAERR, "mail: the content holds every "
+		       "MIME boundary tried");
+}
+
+static GMimeObject *body_of(const struct mail *m, struct pb_err *err)
 {
 	char boundary[48];
-
 	GMimeMultipart *mp;
 	GMimePart *p;
 	size_t i;
 
-	snprintf(boundary, sizeof(boundary), "=-perfbot-%016llx",
-		 hash_fnv1a(m->message_id ? m->message_id : "",
-			    m->message_id ? strlen(m->message_id) : 0, 0));
+	if (m->natt && pick_boundary(m, boundary, sizeof(boundary), err))
+		return NULL;
 	p = text_part(m->body, strlen(m->body), "text/plain", NULL);
 	if (!m->natt)
 		return GMIME_OBJECT(p);
@@ -182,7 +252,9 @@ int mail_compose(const struct mail *m, struct strbuf *out,
 	set_header(GMIME_OBJECT(msg), "Auto-Submitted", m->auto_submitted);
 	set_header(GMIME_OBJECT(msg), "X-Auto-Response-Suppress", "All");
 	set_header(GMIME_OBJECT(msg), "X-Perfbot-Report", m->report_id);
-	body = body_of(m);
+	body = body_of(m, err);
+	if (!body)
+		goto out;
 	g_mime_message_set_mime_part(msg, body);
 	g_object_unref(body);
 	fo = g_mime_format_options_clone(NULL);

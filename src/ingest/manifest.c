@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/addr.h"
 #include "perfbot/fileio.h"
 #include "perfbot/manifest.h"
 
@@ -104,6 +105,57 @@ static int load_side(struct manifest *m, const char *which, const char *dir,
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s.result_root' is "
 			       "missing", doc->name, ydoc_line(doc, map), which);
 	return resolve(dir, rr, &s->result_root, err);
+}
+
+/*
+ * Values that reach a header (the subject, To/Cc, ids) hold no control
+ * character; an author is exactly one mailbox.
+ */
+static int check_value(const struct ydoc *doc, json_t *map, const char *key,
+		       const char *where, struct pb_err *err)
+{
+	json_t *v = json_object_get(map, key), *e;
+	const char *why = NULL;
+	size_t i;
+
+	if (json_is_string(v) && !strcmp(key, "author") &&
+	    addr_check_mailbox(json_string_value(v), NULL, 0, &why))
+		return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' is not one "
+			       "mail address: %s", doc->name,
+			       ydoc_key_line(doc, map, key), where, key, why);
+	if (json_is_string(v) && text_has_control(json_string_value(v),
+						  json_string_length(v)))
+		return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' holds a "
+			       "control character", doc->name,
+			       ydoc_key_line(doc, map, key), where, key);
+	json_array_foreach(json_is_array(v) ? v : NULL, i, e)
+		if (json_is_string(e) && text_has_control(json_string_value(e),
+							  json_string_length(e)))
+			return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' holds a "
+				       "control character", doc->name,
+				       ydoc_line(doc, e), where, key);
+	return 0;
+}
+
+static int check_values(const struct manifest *m, struct pb_err *err)
+{
+	static const char *const root[] = { "id", "to", "cc",
+					    "materials_url" };
+	static const char *const side[] = { "subject", "author", "repo",
+					    "branch", "tree" };
+	const struct ydoc *doc = &m->doc;
+	json_t *b = json_object_get(doc->root, "base");
+	json_t *h = json_object_get(doc->root, "head");
+	size_t i;
+
+	for (i = 0; i < sizeof(root) / sizeof(root[0]); i++)
+		if (check_value(doc, doc->root, root[i], "", err))
+			return -1;
+	for (i = 0; i < sizeof(side) / sizeof(side[0]); i++)
+		if (check_value(doc, b, side[i], "base.", err) ||
+		    check_value(doc, h, side[i], "head.", err))
+			return -1;
+	return 0;
 }
 
 static int string_list(struct manifest *m, const char *key, json_t **out,
@@ -326,7 +378,7 @@ static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
 	    string_list(m, "to", &m->to, err) ||
 	    string_list(m, "cc", &m->cc, err) ||
 	    string_list(m, "notes", &m->notes, err) ||
-	    load_patch(m, err))
+	    load_patch(m, err) || check_values(m, err))
 		return -1;
 	m->id = json_string_value(json_object_get(root, "id"));
 	m->materials_url = json_string_value(json_object_get(root,

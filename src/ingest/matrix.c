@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/addr.h"
 #include "perfbot/result.h"
 #include "perfbot/strbuf.h"
 
@@ -452,8 +453,11 @@ static int members(struct parse *ps)
 			return lx_fail(lx, "empty metric name");
 		if (ps->names.len - name > RESULT_MAX_NAME)
 			return lx_fail(lx, "metric name too long");
-		if (memchr(ps->names.buf + name, '\0', ps->names.len - name))
-			return lx_fail(lx, "NUL in a metric name");
+		/* names reach the subject and the table: one clean line */
+		if (text_has_control(ps->names.buf + name,
+				     ps->names.len - name))
+			return lx_fail(lx, "control character in a metric "
+				       "name");
 		if (utf8_ok((const unsigned char *)ps->names.buf + name,
 			    ps->names.len - name))
 			return lx_fail(lx, "metric name is not UTF-8");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,31 +15,113 @@
 struct loader {
 	yaml_parser_t parser;
 	struct ydoc *doc;
-	size_t nodes;
+	size_t nodes, max_nodes;
+	const char *text;	/* the input, to turn an offset into a line */
+	size_t len;
 	struct pb_err *err;
 };
 
-/* null is a jansson singleton: its line is kept under its key only. */
-static void note_line(struct loader *l, json_t *node, size_t line0)
-{
-	char key[32];
+/*
+ * Lines are kept in a hash table of 64-bit keys: a node's address, or a
+ * hash of (mapping, key) or (sequence, index). A jansson object keyed by
+ * printed addresses cost some 700 bytes a node (380 MB for a 1 MiB
+ * job.yaml); this costs 16 to 21 bytes an entry, and sequence items
+ * other than null need none of their own.
+ */
+struct yline {
+	uint64_t key;	/* 0: empty slot */
+	uint32_t line;
+};
 
-	if (json_is_null(node))
-		return;
-	snprintf(key, sizeof(key), "%p", (void *)node);
-	json_object_set_new(l->doc->lines, key,
-			    json_integer((json_int_t)line0 + 1));
+#define KEY_NODE 0x9e3779b97f4a7c15ULL
+#define KEY_MAP 0xc2b2ae3d27d4eb4fULL
+#define KEY_SEQ 0x165667b19e3779f9ULL
+
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h ? h : 1;
 }
 
-static void note_key_line(struct loader *l, json_t *map, const char *k,
-			  size_t line0)
+static uint64_t node_key(const void *node)
 {
-	struct strbuf key = STRBUF_INIT;
+	return mix((uint64_t)(uintptr_t)node ^ KEY_NODE);
+}
 
-	if (!sb_addf(&key, "%p/%s", (void *)map, k))
-		json_object_set_new(l->doc->lines, key.buf,
-				    json_integer((json_int_t)line0 + 1));
-	sb_release(&key);
+static uint64_t map_key(const void *map, const char *k)
+{
+	uint64_t h = (uint64_t)(uintptr_t)map ^ KEY_MAP;
+
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 0x100000001b3ULL;
+	return mix(h);
+}
+
+static uint64_t seq_key(const void *seq, size_t i)
+{
+	return mix(((uint64_t)(uintptr_t)seq ^ KEY_SEQ) + mix(i + 1));
+}
+
+static struct yline *slot(struct yline *t, size_t cap, uint64_t key)
+{
+	size_t i = (size_t)key & (cap - 1);
+
+	while (t[i].key && t[i].key != key)
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+static int put_line(struct ydoc *doc, uint64_t key, size_t line0)
+{
+	struct yline *s;
+
+	if (4 * (doc->nlines + 1) > 3 * doc->cap) {
+		size_t cap = doc->cap ? doc->cap * 2 : 64, i;
+		struct yline *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return -1;
+		for (i = 0; i < doc->cap; i++)
+			if (doc->lines[i].key)
+				*slot(t, cap, doc->lines[i].key) =
+					doc->lines[i];
+		free(doc->lines);
+		doc->lines = t;
+		doc->cap = cap;
+	}
+	s = slot(doc->lines, doc->cap, key);
+	doc->nlines += !s->key;
+	s->key = key;
+	s->line = line0 + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(line0 + 1);
+	return 0;
+}
+
+static int get_line(const struct ydoc *doc, uint64_t key)
+{
+	const struct yline *s;
+
+	if (!doc->cap)
+		return 0;
+	s = slot(doc->lines, doc->cap, key);
+	return s->key ? (int)s->line : 0;
+}
+
+/* null is a jansson singleton: its line is kept under its key only. */
+static int note_line(struct loader *l, json_t *node, size_t line0)
+{
+	if (json_is_null(node))
+		return 0;
+	return put_line(l->doc, node_key(node), line0);
+}
+
+static int note_key_line(struct loader *l, json_t *map, const char *k,
+			 size_t line0)
+{
+	return put_line(l->doc, map_key(map, k), line0);
 }
 
 static int fail_at(struct loader *l, size_t line0, const char *why,
@@ -49,12 +132,29 @@ static int fail_at(struct loader *l, size_t line0, const char *why,
 		       key ? "'" : "");
 }
 
+/*
+ * libyaml's reader (bad UTF-8, a control character) reports a byte
+ * offset and leaves problem_mark unset: count the lines up to it.
+ */
+static size_t problem_line(const struct loader *l)
+{
+	const yaml_parser_t *p = &l->parser;
+	size_t off, line = 0, i;
+
+	if (p->error != YAML_READER_ERROR)
+		return p->problem_mark.line + 1;
+	off = p->problem_offset < l->len ? p->problem_offset : l->len;
+	for (i = 0; i < off; i++)
+		line += l->text[i] == '\n';
+	return line + 1;
+}
+
 static int next_event(struct loader *l, yaml_event_t *ev)
 {
 	if (yaml_parser_parse(&l->parser, ev))
 		return 0;
 	return pb_fail(l->err, EX_DATAERR, "%s:%zu: %s", l->doc->name,
-		       l->parser.problem_mark.line + 1,
+		       problem_line(l),
 		       l->parser.problem ? l->parser.problem : "bad YAML");
 }
 
@@ -116,8 +216,10 @@ static int load_mapping(struct loader *l, int depth, json_t *map)
 		rc = load_node(l, &ev, depth + 1, &val);
 		if (!rc) {
 			/* a block value starts a line below its key */
-			note_line(l, val, kline);
-			note_key_line(l, map, key, kline);
+			if (note_line(l, val, kline) ||
+			    note_key_line(l, map, key, kline))
+				rc = pb_fail(l->err, EX_OSERR, "%s: out of "
+					     "memory", l->doc->name);
 			json_object_set_new(map, key, val);
 		}
 		free(key);
@@ -130,7 +232,6 @@ static int load_sequence(struct loader *l, int depth, json_t *seq)
 {
 	yaml_event_t ev;
 	json_t *val;
-	char key[48];
 	size_t line0;
 
 	for (;;) {
@@ -143,10 +244,14 @@ static int load_sequence(struct loader *l, int depth, json_t *seq)
 		line0 = ev.start_mark.line;
 		if (load_node(l, &ev, depth + 1, &val))
 			return -1;
-		snprintf(key, sizeof(key), "%p#%zu", (void *)seq,
-			 json_array_size(seq));
-		json_object_set_new(l->doc->lines, key,
-				    json_integer((json_int_t)line0 + 1));
+		/* an item's line is its node's, but null is shared */
+		if (json_is_null(val) &&
+		    put_line(l->doc, seq_key(seq, json_array_size(seq)),
+			     line0)) {
+			json_decref(val);
+			return pb_fail(l->err, EX_OSERR, "%s: out of memory",
+				       l->doc->name);
+		}
 		json_array_append_new(seq, val);
 	}
 }
@@ -160,9 +265,12 @@ static int load_node(struct loader *l, yaml_event_t *ev, int depth,
 	int rc = 0;
 
 	*out = NULL;
-	if (depth > YAML_MAX_DEPTH || ++l->nodes > YAML_MAX_NODES)
+	if (depth > YAML_MAX_DEPTH || ++l->nodes > l->max_nodes)
 		rc = fail_at(l, line0, depth > YAML_MAX_DEPTH ?
-			     "nesting too deep" : "too many values", NULL);
+			     "nesting too deep" : l->nodes > YAML_MAX_NODES ?
+			     "too many values" : "too many values for the "
+			     "size of the file (one per 8 bytes at most)",
+			     NULL);
 	else if (type == YAML_ALIAS_EVENT)
 		rc = fail_at(l, line0, "aliases are not supported", NULL);
 	else if (type == YAML_SCALAR_EVENT)
@@ -179,7 +287,12 @@ static int load_node(struct loader *l, yaml_event_t *ev, int depth,
 	if (!*out)
 		return pb_fail(l->err, EX_OSERR, "%s: out of memory",
 			       l->doc->name);
-	note_line(l, *out, line0);
+	if (note_line(l, *out, line0)) {
+		json_decref(*out);
+		*out = NULL;
+		return pb_fail(l->err, EX_OSERR, "%s: out of memory",
+			       l->doc->name);
+	}
 	if (type == YAML_MAPPING_START_EVENT)
 		rc = load_mapping(l, depth, *out);
 	else if (type == YAML_SEQUENCE_START_EVENT)
@@ -229,13 +342,19 @@ static int load_stream(struct loader *l)
 int yaml_load_str(const char *name, const char *text, size_t len,
 		  struct ydoc *doc, struct pb_err *err)
 {
-	struct loader l = { .doc = doc, .err = err };
+	struct loader l = { .doc = doc, .err = err, .text = text, .len = len };
 	int rc;
 
+	/* a value per 8 bytes at most (real files have one per 12 or more),
+	 * so that memory stays a small multiple of the input */
+	l.max_nodes = YAML_MIN_NODES + len / YAML_BYTES_PER_NODE;
+	if (l.max_nodes > YAML_MAX_NODES)
+		l.max_nodes = YAML_MAX_NODES;
 	doc->root = NULL;
-	doc->lines = json_object();
+	doc->lines = NULL;
+	doc->nlines = doc->cap = 0;
 	doc->name = strdup(name);
-	if (!doc->lines || !doc->name) {
+	if (!doc->name) {
 		ydoc_release(doc);
 		return pb_fail(err, EX_OSERR, "%s: out of memory", name);
 	}
@@ -260,6 +379,7 @@ int yaml_load_file(const char *path, size_t max_bytes, struct ydoc *doc,
 
 	doc->root = NULL;
 	doc->lines = NULL;
+	doc->nlines = doc->cap = 0;
 	doc->name = NULL;
 	if (file_read(path, max_bytes, 1, &sb, err)) {
 		sb_release(&sb);
@@ -273,43 +393,32 @@ int yaml_load_file(const char *path, size_t max_bytes, struct ydoc *doc,
 void ydoc_release(struct ydoc *doc)
 {
 	json_decref(doc->root);
-	json_decref(doc->lines);
+	free(doc->lines);
 	free(doc->name);
 	doc->root = NULL;
 	doc->lines = NULL;
+	doc->nlines = doc->cap = 0;
 	doc->name = NULL;
 }
 
 int ydoc_line(const struct ydoc *doc, const json_t *node)
 {
-	char key[32];
-
-	if (!doc->lines || !node || json_is_null(node))
+	if (!node || json_is_null(node))
 		return 0;
-	snprintf(key, sizeof(key), "%p", (const void *)node);
-	return (int)json_integer_value(json_object_get(doc->lines, key));
+	return get_line(doc, node_key(node));
 }
 
 int ydoc_key_line(const struct ydoc *doc, const json_t *map, const char *k)
 {
-	struct strbuf key = STRBUF_INIT;
-	int line = 0;
-
-	if (doc->lines && !sb_addf(&key, "%p/%s", (const void *)map, k))
-		line = (int)json_integer_value(json_object_get(doc->lines,
-							       key.buf));
-	sb_release(&key);
-	return line;
+	return k ? get_line(doc, map_key(map, k)) : 0;
 }
 
 int ydoc_item_line(const struct ydoc *doc, const json_t *seq, size_t i)
 {
-	char key[48];
+	const json_t *v = json_array_get(seq, i);
 
-	if (!doc->lines)
-		return 0;
-	snprintf(key, sizeof(key), "%p#%zu", (const void *)seq, i);
-	return (int)json_integer_value(json_object_get(doc->lines, key));
+	return v && !json_is_null(v) ? ydoc_line(doc, v) :
+		get_line(doc, seq_key(seq, i));
 }
 
 /* Strict: an optional '-' then digits, nothing else. */

@@ -118,7 +118,9 @@ static void keep_line(struct mail_command *c, const char *s, size_t len)
 	for (i = 0; i < len; i++) {
 		unsigned char ch = (unsigned char)s[i];
 
-		c->line[i] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+		/* a tab is white space as any other: no '?' for it */
+		c->line[i] = ch == '\t' ? ' ' : ch < 0x20 || ch == 0x7f ? '?' :
+			(char)ch;
 	}
 	c->line[len] = '\0';
 }
@@ -159,7 +161,51 @@ static int parse_words(const char *buf, struct mail_command *c)
 	return def->parse(skip_ws(buf + n), c);
 }
 
+/*
+ * The width of a Unicode space at 's' that mail clients write for a
+ * plain one (U+00A0 no-break, U+2007 figure, U+202F narrow no-break,
+ * U+2009 thin), 0 for anything else.
+ */
+static size_t unicode_space(const char *s, const char *e)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (e - s >= 2 && p[0] == 0xc2 && p[1] == 0xa0)
+		return 2;
+	if (e - s >= 3 && p[0] == 0xe2 && p[1] == 0x80 &&
+	    (p[2] == 0x87 || p[2] == 0xaf || p[2] == 0x89))
+		return 3;
+	return 0;
+}
+
+/* 'line' with every such space as ' ', into 'buf' (the same or shorter). */
+static size_t plain_spaces(const char *line, size_t len, char *buf)
+{
+	const char *s = line, *e = line + len;
+	size_t n = 0, k;
+
+	while (s < e) {
+		k = unicode_space(s, e);
+		buf[n++] = k ? ' ' : *s;
+		s += k ? k : 1;
+	}
+	return n;
+}
+
+static int parse_plain(const char *line, size_t len, const char *prefix,
+		       struct mail_command *c);
+
 int command_parse_line(const char *line, size_t len, const char *prefix,
+		       struct mail_command *c)
+{
+	char norm[4 * CMD_PARSE_MAX];
+
+	if (len > sizeof(norm))
+		return parse_plain(line, len, prefix, c);
+	return parse_plain(norm, plain_spaces(line, len, norm), prefix, c);
+}
+
+static int parse_plain(const char *line, size_t len, const char *prefix,
 		       struct mail_command *c)
 {
 	char buf[CMD_PARSE_MAX + 1];

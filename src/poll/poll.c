@@ -10,6 +10,7 @@
 #include "perfbot/poll.h"
 #include "perfbot/reply.h"
 #include "perfbot/retest.h"
+#include "perfbot/sender.h"
 #include "perfbot/strmap.h"
 
 #define POLL_MAX_MESSAGES 5000
@@ -26,6 +27,8 @@ struct poll_ctx {
 	char *own;		/* the bot's own address */
 	struct poll_stats *ps;
 	char why[160];		/* outcome text built for one mail */
+	int rekey;		/* record under the mailbox position, so that
+				 * another copy of the mail is still read */
 };
 
 /* A key for a mail without a Message-ID: its place in the mailbox. */
@@ -276,19 +279,101 @@ static int answer(struct poll_ctx *cx, const struct reply *r,
 	return rc;
 }
 
-/* Answer the refusal at most once a day per sender. */
+#define OUT_REFUSED "refused"
+#define OUT_NOREPORT "answered: no report in this thread"
+#define DEFAULT_REFUSALS_PER_DAY 50
+
+/*
+ * Refusals and "no report" answers go to strangers: at most one a day per
+ * sender, and limits.refusals_per_day of them in all. 1 when one may go.
+ */
+static int stranger_budget(struct poll_ctx *cx, const struct reply *r,
+			   const char *outcome, const char **why,
+			   struct pb_err *err)
+{
+	long mine, a, b, cap = cfg_long(cx->cfg, "limits.refusals_per_day",
+					DEFAULT_REFUSALS_PER_DAY);
+
+	if (state_inbox_count_exact(cx->st, r->from_addr, cx->now - DAY,
+				    outcome, &mine, err) ||
+	    state_inbox_count_exact(cx->st, NULL, cx->now - DAY, OUT_REFUSED,
+				    &a, err) ||
+	    state_inbox_count_exact(cx->st, NULL, cx->now - DAY, OUT_NOREPORT,
+				    &b, err))
+		return -1;
+	*why = mine ? "already told today" : a + b >= cap ?
+		"limits.refusals_per_day reached" : NULL;
+	return !*why;
+}
+
+/* A refusal goes to the sender alone, never to the report's list. */
 static int refuse(struct poll_ctx *cx, const struct reply *r,
 		  const struct thread_report *tr, const char **outcome,
 		  struct pb_err *err)
 {
-	long n;
+	struct thread_report solo = *tr;
+	const char *why;
+	int ok = stranger_budget(cx, r, OUT_REFUSED, &why, err);
 
-	if (state_inbox_count(cx->st, r->from_addr, cx->now - DAY, "refused",
-			      &n, err))
+	if (ok < 0)
 		return -1;
 	cx->ps->refused++;
-	*outcome = n ? "refused (already told today)" : "refused";
-	return n ? 0 : answer(cx, r, tr, "refused", err);
+	if (!ok) {
+		snprintf(cx->why, sizeof(cx->why), "refused (%s)", why);
+		*outcome = cx->why;
+		return 0;
+	}
+	*outcome = OUT_REFUSED;
+	solo.recipients = "[]";
+	return answer(cx, r, &solo, "refused", err);
+}
+
+static int no_report(struct poll_ctx *cx, const struct reply *r,
+		     const char **outcome, struct pb_err *err)
+{
+	const char *why;
+	int ok = stranger_budget(cx, r, OUT_NOREPORT, &why, err);
+
+	if (ok < 0)
+		return -1;
+	if (!ok) {
+		snprintf(cx->why, sizeof(cx->why), "ignored: no report in "
+			 "this thread (%s)", why);
+		*outcome = cx->why;
+		cx->ps->ignored++;
+		return 0;
+	}
+	*outcome = OUT_NOREPORT;
+	cx->ps->answered++;
+	return answer(cx, r, NULL, "noreport", err);
+}
+
+/*
+ * Before anything is answered: the envelope sender and From agree (or
+ * From is in commands.allow), and, when commands.authserv_id is set, the
+ * operator's MTA vouches for From. A mail that fails is not answered and
+ * is recorded under its mailbox position, so another copy of it (the one
+ * sent straight to the bot, when this one came through a list that
+ * rewrote the envelope) is still read.
+ */
+static int sender_ok(struct poll_ctx *cx, const struct reply *r,
+		     const char **outcome)
+{
+	const char *id = cfg_str(cx->cfg, "commands.authserv_id", NULL);
+
+	if (!allowed_by_config(cx->cfg, r->from_addr) && !sender_aligned(r)) {
+		*outcome = "ignored: From and the envelope sender are in "
+			   "different domains";
+	} else if (id && *id && !sender_authenticated(r, id)) {
+		snprintf(cx->why, sizeof(cx->why), "ignored: no passing "
+			 "DKIM, DMARC or ARC result from '%.64s'", id);
+		*outcome = cx->why;
+	} else {
+		return 1;
+	}
+	cx->rekey = 1;
+	cx->ps->ignored++;
+	return 0;
 }
 
 /* Route, authorize, limit and answer a mail that holds commands. */
@@ -298,6 +383,8 @@ static int commands(struct poll_ctx *cx, const struct reply *r,
 {
 	long n, cap = cfg_long(cx->cfg, "limits.per_sender_per_day", 20);
 
+	if (!sender_ok(cx, r, outcome))
+		return 0;
 	if (state_inbox_count(cx->st, r->from_addr, cx->now - DAY, "answered",
 			      &n, err))
 		return -1;
@@ -306,11 +393,8 @@ static int commands(struct poll_ctx *cx, const struct reply *r,
 		cx->ps->ignored++;
 		return 0;
 	}
-	if (!found) {
-		*outcome = "answered: no report in this thread";
-		cx->ps->answered++;
-		return answer(cx, r, NULL, "noreport", err);
-	}
+	if (!found)
+		return no_report(cx, r, outcome, err);
 	if (!may_command(cx, r, tr))
 		return refuse(cx, r, tr, outcome, err);
 	*outcome = "answered";
@@ -390,6 +474,7 @@ static int handle(struct poll_ctx *cx, const struct imap_msg *m,
 	else if (m->data)
 		parsed = 1;
 	mid = r.message_id ? r.message_id : synth;
+	cx->rekey = 0;
 	seen = state_inbox_seen(cx->st, mid, err);
 	if (seen < 0)
 		rc = -1;
@@ -398,8 +483,8 @@ static int handle(struct poll_ctx *cx, const struct imap_msg *m,
 	else if (parsed)
 		rc = decide(cx, &r, &tr, &outcome, err);
 	if (!rc && !seen)
-		rc = record(cx, mid, m->uid, parsed ? &r : NULL, tr.report_id,
-			    outcome, err);
+		rc = record(cx, cx->rekey ? synth : mid, m->uid, parsed ? &r :
+			    NULL, tr.report_id, outcome, err);
 	thread_report_release(&tr);
 	reply_release(&r);
 	return rc;
@@ -502,7 +587,7 @@ int poll_mailbox(struct state *st, const struct config *cfg, time_t now,
 {
 	struct poll_ctx cx = { st, cfg, now, NULL,
 			       cfg_str(cfg, "imap.mailbox", "INBOX"), 0, NULL,
-			       ps, "" };
+			       ps, "", 0 };
 	size_t cap = (size_t)cfg_long(cfg, "imap.max_message_bytes",
 				      DEFAULT_MAX_BYTES);
 	unsigned long after = 0;

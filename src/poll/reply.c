@@ -228,6 +228,45 @@ static int null_path(GMimeObject *obj)
 	return n == 0 || (n == 2 && kept[0] == '<' && kept[1] == '>');
 }
 
+/*
+ * The envelope sender the delivering server recorded (the first
+ * Return-Path, the one on top), lowercased; nothing when absent or null.
+ */
+static int read_return_path(GMimeObject *obj, struct reply *r)
+{
+	const char *v = g_mime_object_get_header(obj, "Return-Path");
+	InternetAddressList *l;
+	int rc;
+
+	if (!v || r->null_sender)
+		return 0;
+	l = internet_address_list_parse(parser_options, v);
+	rc = set_addr(&r->envelope_addr, first_mailbox(l, 0));
+	if (l)
+		g_object_unref(l);
+	return rc;
+}
+
+/* Every Authentication-Results header, one line each, in order. */
+static int read_auth_results(GMimeObject *obj, struct reply *r)
+{
+	GMimeHeaderList *hl = g_mime_object_get_header_list(obj);
+	int i, n = hl ? g_mime_header_list_get_count(hl) : 0;
+
+	for (i = 0; i < n && r->nauth < REPLY_MAX_AUTH; i++) {
+		GMimeHeader *h = g_mime_header_list_get_header_at(hl, i);
+
+		if (strcasecmp(g_mime_header_get_name(h),
+			       "Authentication-Results"))
+			continue;
+		r->auth_results[r->nauth] = one_line(g_mime_header_get_value(h));
+		if (!r->auth_results[r->nauth])
+			return -1;
+		r->nauth++;
+	}
+	return 0;
+}
+
 static int is_list_mail(GMimeObject *obj)
 {
 	const char *p = g_mime_object_get_header(obj, "Precedence");
@@ -261,7 +300,7 @@ static int read_headers(GMimeMessage *msg, struct reply *r)
 		return -1;
 	r->null_sender = null_path(obj);
 	r->list_mail = is_list_mail(obj);
-	return 0;
+	return read_return_path(obj, r) || read_auth_results(obj, r) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -844,6 +883,7 @@ struct line {
 	size_t len;		/* without trailing blanks */
 	unsigned char quoted;
 	unsigned char drop;
+	unsigned char patch;	/* part of an inline git format-patch */
 };
 
 static size_t split_lines(const char *text, size_t n, struct line **out)
@@ -928,18 +968,42 @@ static int is_hdr(const struct line *l, const char *name)
 	return i < l->len && l->s[i] == ':';
 }
 
-/* From: / Sent: (or Date:) / To: / Cc: / Subject: of a quoted original. */
+/* The header names Outlook writes above a quoted original, by language. */
+static const char *const hdr_from[] = { "From", "Von", "De", "Da", "Van",
+					NULL };
+static const char *const hdr_sent[] = { "Sent", "Date", "Gesendet",
+					"Datum", "Envoy\xc3\xa9", "Enviado",
+					"Inviato", "Verzonden", NULL };
+static const char *const hdr_to[] = { "To", "Cc", "An", "\xc3\x80",
+				      "A", "Para", "Aan", NULL };
+static const char *const hdr_subject[] = { "Subject", "Betreff", "Objet",
+					   "Asunto", "Oggetto", "Onderwerp",
+					   NULL };
+
+static int is_hdr_any(const struct line *l, const char *const *names)
+{
+	for (; *names; names++)
+		if (is_hdr(l, *names))
+			return 1;
+	return 0;
+}
+
+/*
+ * From: / Sent: (or Date:) / To: / Cc: / Subject: of a quoted original,
+ * in English, German, French, Spanish, Italian or Dutch. Never inside an
+ * inline patch, whose From:/Date:/Subject: look the same.
+ */
 static int outlook_block(const struct line *l, size_t i, size_t n)
 {
 	size_t j;
 
-	if (i + 2 >= n || !is_hdr(&l[i], "From") ||
-	    !(is_hdr(&l[i + 1], "Sent") || is_hdr(&l[i + 1], "Date")))
+	if (i + 2 >= n || l[i].patch || !is_hdr_any(&l[i], hdr_from) ||
+	    !is_hdr_any(&l[i + 1], hdr_sent))
 		return 0;
 	for (j = i + 2; j < n && j <= i + 5; j++) {
-		if (is_hdr(&l[j], "Subject"))
+		if (is_hdr_any(&l[j], hdr_subject))
 			return 1;
-		if (!is_hdr(&l[j], "To") && !is_hdr(&l[j], "Cc"))
+		if (!is_hdr_any(&l[j], hdr_to))
 			return 0;
 	}
 	return 0;
@@ -964,7 +1028,8 @@ static size_t outlook_cut(const struct line *l, size_t n)
 	size_t i, k;
 
 	for (i = 0; i < n; i++)
-		if (outlook_separator(&l[i]) || outlook_block(l, i, n))
+		if (!l[i].patch &&
+		    (outlook_separator(&l[i]) || outlook_block(l, i, n)))
 			break;
 	if (i == n)
 		return n;
@@ -980,7 +1045,7 @@ static size_t signature_cut(const struct line *l, size_t n)
 
 	for (i = 0; i < n; i++) {
 		/* 'len' has trailing blanks trimmed: "-- " reads as "--". */
-		if (l[i].len == 2 && !memcmp(l[i].s, "--", 2))
+		if (!l[i].patch && l[i].len == 2 && !memcmp(l[i].s, "--", 2))
 			break;
 	}
 	return i;
@@ -997,11 +1062,200 @@ static void mark_quotes(struct line *l, size_t n)
 	}
 }
 
+static const char *const attribution_verbs[] = {
+	"wrote:", "\xc3\xa9" "crit :", "\xc3\xa9" "crit:", "schrieb:",
+	"schrieb :", "escribi\xc3\xb3:", "ha scritto:", "schreef:",
+	"napisa\xc5\x82:", "skrev:", "kirjoitti:", NULL,
+};
+
 static int attribution(const struct line *l)
 {
-	return l->len <= MAX_ATTRIBUTION &&
-	       (ends_ci(l, "wrote:") || ends_ci(l, "a \xc3\xa9" "crit :") ||
-		ends_ci(l, "a \xc3\xa9" "crit:"));
+	const char *const *v;
+
+	if (l->len > MAX_ATTRIBUTION)
+		return 0;
+	for (v = attribution_verbs; *v; v++)
+		if (ends_ci(l, *v))
+			return 1;
+	return 0;
+}
+
+/* How an attribution line opens: "On", "Am", "Le", "El", "Il", "Op". */
+static int attribution_opening(const struct line *l)
+{
+	static const char *const open[] = { "On ", "Am ", "Le ", "El ",
+					    "Il ", "Op ", "W dniu ", "Den ",
+					    NULL };
+	const char *const *o;
+
+	for (o = open; *o; o++)
+		if (starts_ci(l, *o))
+			return 1;
+	return 0;
+}
+
+static int contains_ci(const struct line *l, const char *word)
+{
+	size_t n = strlen(word), i;
+
+	for (i = 0; i + n <= l->len; i++)
+		if (!strncasecmp(l->s + i, word, n))
+			return 1;
+	return 0;
+}
+
+/*
+ * Real attributions carry a date and a time or an address; prose that
+ * starts "On ..." and ends "... wrote:" rarely has both.
+ */
+static int dated(const struct line *l)
+{
+	size_t i;
+	int digit = 0, at = 0, time = 0;
+
+	for (i = 0; i < l->len; i++) {
+		digit |= l->s[i] >= '0' && l->s[i] <= '9';
+		at |= l->s[i] == '@';
+		time |= i > 0 && i + 2 < l->len && l->s[i] == ':' &&
+			l->s[i - 1] >= '0' && l->s[i - 1] <= '9' &&
+			l->s[i + 1] >= '0' && l->s[i + 1] <= '9';
+	}
+	return digit && (at || time);
+}
+
+/*
+ * "<opening> ... <verb> ...:" on one line or wrapped over two ('b'): the
+ * verb may stand before the name ("Am 15.03. schrieb Dev <d@x>:").
+ */
+static int loose_attribution(const struct line *a, const struct line *b)
+{
+	static const char *const verbs[] = {
+		" wrote", " schrieb ", " schrieb:", "\xc3\xa9" "crit",
+		" escribi\xc3\xb3", " ha scritto", " schreef", " napisa\xc5\x82",
+		" skrev", " kirjoitti", NULL,
+	};
+	const struct line *last = b ? b : a;
+	const char *const *v;
+
+	if (a->len + (b ? b->len : 0) > MAX_ATTRIBUTION || !last->len ||
+	    last->s[last->len - 1] != ':' || !dated(a))
+		return 0;
+	for (v = verbs; *v; v++)
+		if (contains_ci(a, *v) || (b && (contains_ci(b, *v) ||
+						 contains_ci(b, *v + 1))))
+			return 1;
+	return 0;
+}
+
+/*
+ * A quoted original without '>' marks (mail clients that quote in HTML
+ * only, then lose it): an attribution ("Am 1. Dez. 2026 um 10:00 schrieb
+ * Dev <dev@x>:", maybe wrapped over two lines) followed by text that is
+ * not quoted. The line count left once it is cut.
+ */
+static size_t unquoted_original_cut(const struct line *l, size_t n)
+{
+	size_t i, j, at;
+
+	for (i = 0; i < n; i++) {
+		if (l[i].patch || !attribution_opening(&l[i]))
+			continue;
+		at = loose_attribution(&l[i], NULL) ? i : i + 1 < n &&
+			!blank(&l[i + 1]) && loose_attribution(&l[i], &l[i + 1])
+			? i + 1 : n;
+		if (at == n)
+			continue;
+		for (j = at + 1; j < n && blank(&l[j]); j++)
+			;
+		if (j < n && !l[j].quoted)
+			return i;
+	}
+	return n;
+}
+
+/* "From <40 hex> Mon Sep 17 00:00:00 2001": git format-patch's first line */
+static int patch_start(const struct line *l)
+{
+	size_t i;
+
+	if (l->len != 5 + 40 + 1 + 24 || strncmp(l->s, "From ", 5) ||
+	    memcmp(l->s + 46, "Mon Sep 17 00:00:00 2001", 24))
+		return 0;
+	for (i = 5; i < 45; i++)
+		if (!strchr("0123456789abcdef", l->s[i]))
+			return 0;
+	return 1;
+}
+
+static int version_line(const struct line *l)
+{
+	size_t i;
+
+	if (!l->len || l->s[0] < '0' || l->s[0] > '9')
+		return 0;
+	for (i = 0; i < l->len; i++)
+		if (!strchr("0123456789.", l->s[i]) && l->s[i] != '-' &&
+		    !(l->s[i] >= 'a' && l->s[i] <= 'z'))
+			return 0;
+	return 1;
+}
+
+/* A line a diff is made of (context lines may have lost their blank). */
+static int diff_line(const struct line *l)
+{
+	static const char *const heads[] = { "diff ", "index ", "--- ",
+					     "+++ ", "@@ ", "new file",
+					     "deleted file", "similarity ",
+					     "rename ", "old mode", "new mode",
+					     "Binary files", "\\ No newline",
+					     NULL };
+	const char *const *h;
+
+	if (l->s[0] == '+' || l->s[0] == '-' || l->s[0] == ' ')
+		return 1;
+	for (h = heads; *h; h++)
+		if (starts_ci(l, *h))
+			return 1;
+	return 0;
+}
+
+/*
+ * An inline `git format-patch`: from its "From <sha>" line to its "-- "
+ * and version lines, or to the end of its diff. Its From:/Date:/Subject:
+ * are not an Outlook original, its "-- " no signature, and nothing in it
+ * is a command.
+ */
+static void mark_patches(struct line *l, size_t n)
+{
+	size_t i, j, end;
+	int in_diff;
+
+	for (i = 0; i < n; i++) {
+		if (!patch_start(&l[i]))
+			continue;
+		end = n;
+		in_diff = 0;
+		for (j = i + 1; j < n; j++) {
+			if (l[j].len == 2 && !memcmp(l[j].s, "--", 2) &&
+			    j + 1 < n && version_line(&l[j + 1])) {
+				end = j + 2;
+				break;
+			}
+			if (starts_ci(&l[j], "diff --git "))
+				in_diff = 1;
+			else if (in_diff && !diff_line(&l[j]) &&
+				 !(l[j].s[0] == '\n' && j + 1 < n &&
+				   diff_line(&l[j + 1]))) {
+				end = j;
+				break;
+			}
+		}
+		for (j = i; j < end; j++) {
+			l[j].patch = 1;
+			l[j].drop = 1;
+		}
+		i = end - 1;
+	}
 }
 
 /* "On <date>, <name> wrote:" above a quote, maybe wrapped over two lines. */
@@ -1071,9 +1325,11 @@ static int read_lines(const char *text, size_t len, const struct reply_opts *o,
 
 	if (len > 0 && n == 0)
 		return -1;
+	mark_patches(l, n);
 	n = outlook_cut(l, n);
 	n = signature_cut(l, n);
 	mark_quotes(l, n);
+	n = unquoted_original_cut(l, n);
 	mark_attributions(l, n);
 	sb_init(&out, TEXT_MAX);
 	if (emit_text(l, n, &out) || !(r->text = sb_detach(&out, NULL))) {
@@ -1223,6 +1479,9 @@ void reply_release(struct reply *r)
 	free(r->from_addr);
 	free(r->from_name);
 	free(r->reply_to_addr);
+	free(r->envelope_addr);
+	for (i = 0; i < r->nauth; i++)
+		free(r->auth_results[i]);
 	free(r->subject);
 	free(r->auto_submitted);
 	free(r->dsn_message_id);

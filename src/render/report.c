@@ -501,7 +501,8 @@ static int patch_thread(struct report *r, const struct manifest *m,
 	for (i = 0; refs && i < n; i++)
 		refs[i] = json_string_value(json_array_get(p->references, i));
 	if (!n || refs)
-		r->references = thread_references(refs, n, p->message_id);
+		r->references = thread_references(refs, n, NULL,
+						  p->message_id);
 	free(refs);
 	if (!sb_addf(&irt, "<%s>", p->message_id))
 		r->in_reply_to = sb_detach(&irt, NULL);

@@ -164,13 +164,15 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 	char *redirect = NULL;
 	struct smtp_result r;
 	size_t i, n = 0;
-	long left;
-	int rc = -1;
+	long left, ttl;
+	int rc = -1, c;
 
 	memset(ss, 0, sizeof(*ss));
 	if (staging && !(redirect = mail_addr_spec(staging)))
 		return pb_fail(err, EX_CONFIG, "staging.redirect_to: '%s' is "
 			       "not a mail address", staging);
+	/* a claim outlives one mail's SMTP exchange, with room to spare */
+	ttl = 2 * cfg_long(cfg, "smtp.timeout", 300) + 60;
 	left = budget(st, cfg, now, err);
 	if (left < 0 || state_due(st, now, BATCH_MAX, &due, &n, err))
 		return -1;
@@ -186,6 +188,15 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 			log_warn("limits.mails_per_hour reached; %zu mails "
 				 "wait for the next run", n - i);
 			break;
+		}
+		c = state_claim(st, due[i].rowid, now, ttl, err);
+		if (c < 0)
+			goto out;
+		if (c == 0) {
+			log_info("%s '%s' is another sender's; skipped",
+				 due[i].kind, due[i].id);
+			left++;
+			continue;
 		}
 		if (send_one(st, smtp, &due[i], redirect, now, &r, err))
 			goto out;

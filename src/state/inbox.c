@@ -70,13 +70,23 @@ int state_inbox_count(struct state *st, const char *sender, time_t since,
 			prefix, prefix);
 }
 
+int state_inbox_count_exact(struct state *st, const char *sender,
+			    time_t since, const char *outcome, long *n,
+			    struct pb_err *err)
+{
+	return db_count(st, n, err, "SELECT count(*) FROM inbox WHERE (?1 IS "
+			"NULL OR sender = ?1) AND received >= ?2 AND outcome = "
+			"?3", "sis", sender, (long long)since, outcome);
+}
+
 static int route_one(struct state *st, const char *id,
 		     struct thread_report *tr, int *found, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
 
-	if (db_query(st, &s, err, "SELECT r.id, r.subject, r.recipients FROM "
+	if (db_query(st, &s, err, "SELECT r.id, r.subject, r.recipients, "
+		     "r.message_id FROM "
 		     "outbox m JOIN outbox r ON r.kind = 'report' AND r.id = "
 		     "m.report_id WHERE m.message_id = ?", "s", id))
 		return -1;
@@ -85,11 +95,12 @@ static int route_one(struct state *st, const char *id,
 		tr->report_id = db_column_dup(s, 0, NULL);
 		tr->subject = db_column_dup(s, 1, NULL);
 		tr->recipients = db_column_dup(s, 2, NULL);
+		tr->message_id = db_column_dup(s, 3, NULL);
 		*found = 1;
 	}
 	sqlite3_finalize(s);
 	if (rc == SQLITE_ROW && (!tr->report_id || !tr->subject ||
-				 !tr->recipients))
+				 !tr->recipients || !tr->message_id))
 		return pb_fail(err, EX_OSERR, "out of memory");
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
 		db_fail(st, err, "read");
@@ -113,6 +124,7 @@ void thread_report_release(struct thread_report *tr)
 	free(tr->report_id);
 	free(tr->subject);
 	free(tr->recipients);
+	free(tr->message_id);
 	memset(tr, 0, sizeof(*tr));
 }
 

@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <signal.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfbot/state.h"
@@ -106,6 +109,11 @@ static const char *const migrations[] = {
 	"  created INTEGER NOT NULL,"
 	"  decided INTEGER);"
 	"CREATE INDEX confirms_status ON confirms (status);",
+	/* 5: a mail is claimed (owner "host:pid", expiry) before it is
+	 * sent; the file's home name (see home_name()) */
+	"ALTER TABLE outbox ADD COLUMN claim_owner TEXT;"
+	"ALTER TABLE outbox ADD COLUMN claim_expires INTEGER;"
+	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -175,28 +183,149 @@ static int check_version(struct state *st, struct pb_err *err)
 	return 0;
 }
 
+/*
+ * The run lock is an flock on the database file itself, opened (created
+ * empty when missing: SQLite takes an empty file for a new database)
+ * before SQLite touches it: whatever name reaches the file, a symlink or
+ * a hard link, the lock is the inode's, and two first runs never race on
+ * creating the schema. SQLite's own locks are POSIX locks, which flock
+ * does not interfere with on a local file system; the descriptor is
+ * closed only after SQLite's connection.
+ */
+static int lock_file(struct state *st, const char *path, struct pb_err *err)
+{
+	struct stat sb;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
+		  0600);
+	if (fd < 0)
+		return pb_fail(err, EX_CANTCREAT, "%s: %s", path,
+			       strerror(errno));
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return pb_fail(err, EX_CANTCREAT, "%s: not a regular file",
+			       path);
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+
+		close(fd);
+		if (e != EWOULDBLOCK)
+			return pb_fail(err, EX_IOERR, "%s: lock: %s", path,
+				       strerror(e));
+		return pb_fail(err, EX_TEMPFAIL, "%s: another perfbot is "
+			       "running on this state; try again later", path);
+	}
+	st->lock_fd = fd;
+	return 0;
+}
+
+/* The name the file was first opened by, NULL when none was kept. */
+static char *home_read(struct state *st)
+{
+	sqlite3_stmt *s;
+	char *home = NULL;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT value FROM meta WHERE key = "
+			       "'home'", -1, &s, NULL) != SQLITE_OK)
+		return NULL;	/* a new file, or one from before meta */
+	if (sqlite3_step(s) == SQLITE_ROW &&
+	    sqlite3_column_type(s, 0) == SQLITE_TEXT)
+		home = db_column_dup(s, 0, NULL);
+	sqlite3_finalize(s);
+	return home;
+}
+
+static int same_file(const char *path, int fd)
+{
+	struct stat a, b;
+
+	return path && !stat(path, &a) && !fstat(fd, &b) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static int open_db(struct state *st, const char *name, int flags,
+		   int create, struct pb_err *err)
+{
+	if (sqlite3_open_v2(name, &st->db, flags, NULL) == SQLITE_OK)
+		return 0;
+	return pb_fail(err, create ? EX_CANTCREAT : EX_NOINPUT, "%s: %s",
+		       st->path, st->db ? sqlite3_errmsg(st->db) :
+		       "cannot open");
+}
+
+/*
+ * SQLite names its -wal file after the name it is given, so a run killed
+ * while it used one hard link leaves its last transactions where another
+ * name would not look (and replaying them later would corrupt the file).
+ * The file keeps the name it was first opened by; a run that comes by
+ * another name of the same file reopens it by that one.
+ */
+static int home_name(struct state *st, const char *real, int flags,
+		     struct pb_err *err)
+{
+	char *home = home_read(st);
+	int rc = 0;
+
+	if (home && strcmp(home, real) && same_file(home, st->lock_fd)) {
+		sqlite3_close(st->db);
+		st->db = NULL;
+		rc = open_db(st, home, flags, 1, err);
+	}
+	free(home);
+	return rc;
+}
+
+/* After the migrations: keep this name when the file has no home yet. */
+static int home_keep(struct state *st, const char *real, struct pb_err *err)
+{
+	char *home = home_read(st);
+	int rc = 0;
+
+	if (!home || !same_file(home, st->lock_fd)) {
+		rc = db_run(st, err, "INSERT OR REPLACE INTO meta (key, value) "
+			    "VALUES ('home', ?)", "s", real);
+		/* into the file itself, where every name sees it */
+		if (!rc)
+			sqlite3_exec(st->db, "PRAGMA wal_checkpoint(TRUNCATE)",
+				     NULL, NULL, NULL);
+	}
+	free(home);
+	return rc;
+}
+
 int state_open(struct state *st, const char *path, enum state_mode mode,
 	       struct pb_err *err)
 {
-	int create = mode == STATE_WRITE;
+	int create = mode != STATE_READ;
 	int flags = (create ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) |
 		    SQLITE_OPEN_FULLMUTEX;
+	char *real = NULL;
 
 	memset(st, 0, sizeof(*st));
 	st->lock_fd = -1;
 	st->path = strdup(path);
 	if (!st->path)
 		return pb_fail(err, EX_OSERR, "out of memory");
+	if (mode == STATE_LOCKED && lock_file(st, path, err)) {
+		state_close(st);
+		return -1;
+	}
+	/* SQLite names its -wal and -shm after the name it is given. */
+	if (mode == STATE_LOCKED)
+		real = realpath(path, NULL);
 	if (create)
 		flags |= SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
-		pb_fail(err, create ? EX_CANTCREAT : EX_NOINPUT, "%s: %s",
-			path, st->db ? sqlite3_errmsg(st->db) : "cannot open");
+	if (open_db(st, real ? real : path, flags, create, err) ||
+	    (real && home_name(st, real, flags, err))) {
+		free(real);
 		state_close(st);
 		return -1;
 	}
 	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 	if (!create) {
+		free(real);
 		if (check_version(st, err)) {
 			state_close(st);
 			return -1;
@@ -205,10 +334,13 @@ int state_open(struct state *st, const char *path, enum state_mode mode,
 	}
 	if (exec(st, "PRAGMA journal_mode = WAL", err) ||
 	    exec(st, "PRAGMA foreign_keys = ON", err) ||
-	    exec(st, "PRAGMA synchronous = FULL", err) || migrate(st, err)) {
+	    exec(st, "PRAGMA synchronous = FULL", err) || migrate(st, err) ||
+	    (real && home_keep(st, real, err))) {
+		free(real);
 		state_close(st);
 		return -1;
 	}
+	free(real);
 	return 0;
 }
 
@@ -225,26 +357,9 @@ void state_close(struct state *st)
 
 int state_lock(struct state *st, struct pb_err *err)
 {
-	struct strbuf p = STRBUF_INIT;
-	int fd;
-
-	if (sb_addf(&p, "%s.lock", st->path))
-		return pb_fail(err, EX_OSERR, "out of memory");
-	fd = open(p.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		pb_fail(err, EX_CANTCREAT, "%s: %s", p.buf, strerror(errno));
-		sb_release(&p);
-		return -1;
-	}
-	sb_release(&p);
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		close(fd);
-		return pb_fail(err, EX_TEMPFAIL, "%s: another perfbot is "
-			       "running on this state; try again later",
-			       st->path);
-	}
-	st->lock_fd = fd;
-	return 0;
+	if (st->lock_fd >= 0)
+		return 0;
+	return lock_file(st, st->path, err);
 }
 
 int state_begin(struct state *st, struct pb_err *err)
@@ -517,11 +632,91 @@ void outbox_free(struct outbox_mail *m, size_t n)
 	free(m);
 }
 
+/* "host:pid" of this process, the owner of its claims. */
+static int claim_owner(char *buf, size_t n)
+{
+	char host[256];
+
+	if (gethostname(host, sizeof(host)))
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	return snprintf(buf, n, "%s:%ld", host, (long)getpid()) < (int)n ? 0
+		: -1;
+}
+
+/*
+ * May 'owner' (another's claim, not expired) be taken over? Only when it
+ * is a process of this host that no longer exists (a killed run).
+ */
+static int claim_dead(const char *owner, const char *mine)
+{
+	const char *c = strrchr(owner, ':'), *m = strrchr(mine, ':');
+	char *end;
+	long pid;
+
+	if (!c || !m || c - owner != m - mine ||
+	    strncmp(owner, mine, (size_t)(c - owner)))
+		return 0;
+	errno = 0;
+	pid = strtol(c + 1, &end, 10);
+	if (errno || *end || pid <= 0 || pid > INT_MAX)
+		return 0;
+	return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+static int claim_check(struct state *st, long long rowid, time_t now,
+		       const char *mine, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	const char *status, *owner;
+	int rc, ok = 0;
+
+	if (db_query(st, &s, err, "SELECT status, claim_owner, claim_expires "
+		     "FROM outbox WHERE rowid = ?", "i", rowid))
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		status = (const char *)sqlite3_column_text(s, 0);
+		owner = (const char *)sqlite3_column_text(s, 1);
+		ok = status && strcmp(status, "queued") == 0 &&
+		     (!owner || strcmp(owner, mine) == 0 ||
+		      sqlite3_column_int64(s, 2) <= (long long)now ||
+		      claim_dead(owner, mine));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(st, err, "read");
+	return ok;
+}
+
+int state_claim(struct state *st, long long rowid, time_t now, long ttl,
+		struct pb_err *err)
+{
+	char mine[300];
+	int ok;
+
+	if (claim_owner(mine, sizeof(mine)))
+		return pb_fail(err, EX_SOFTWARE, "claim: host name too long");
+	if (state_begin(st, err))
+		return -1;
+	ok = claim_check(st, rowid, now, mine, err);
+	if (ok > 0 && db_run(st, err, "UPDATE outbox SET claim_owner = ?, "
+			     "claim_expires = ? WHERE rowid = ?", "sii", mine,
+			     (long long)now + ttl, rowid))
+		ok = -1;
+	if (ok < 0) {
+		state_rollback(st);
+		return -1;
+	}
+	return state_commit(st, err) ? -1 : ok;
+}
+
 int state_sent(struct state *st, long long rowid, time_t now,
 	       struct pb_err *err)
 {
 	return db_run(st, err, "UPDATE outbox SET status = 'sent', sent_at = ?, "
-		   "attempts = attempts + 1, last_error = NULL WHERE rowid = ?",
+		   "attempts = attempts + 1, last_error = NULL, claim_owner = "
+		   "NULL WHERE rowid = ?",
 		   "ii", (long long)now, rowid);
 }
 
@@ -539,7 +734,7 @@ int state_retry(struct state *st, long long rowid, const char *why,
 	sqlite3_finalize(s);
 	attempts++;
 	return db_run(st, err, "UPDATE outbox SET attempts = ?, next_attempt = ?,"
-		   " last_error = ? WHERE rowid = ?", "iisi",
+		   " last_error = ?, claim_owner = NULL WHERE rowid = ?", "iisi",
 		   (long long)attempts,
 		   (long long)(now + state_backoff(attempts)), why, rowid);
 }
@@ -549,7 +744,8 @@ int state_failed(struct state *st, long long rowid, const char *why,
 {
 	(void)now;
 	return db_run(st, err, "UPDATE outbox SET status = 'failed', "
-		   "attempts = attempts + 1, last_error = ? WHERE rowid = ?",
+		   "attempts = attempts + 1, last_error = ?, claim_owner = NULL "
+		   "WHERE rowid = ?",
 		   "si", why, rowid);
 }
 

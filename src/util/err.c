@@ -12,6 +12,34 @@ static void scrub(char *s)
 			*s = '?';
 }
 
+/* The end of a URL's authority: '/', '?', '#', a blank, a quote, the end. */
+static size_t authority_len(const char *s)
+{
+	return strcspn(s, "/?#\"' \t\r\n<>");
+}
+
+void pb_mask_credentials(char *s)
+{
+	char *p = s, *auth, *at, *colon;
+	size_t n, k;
+
+	while ((p = strstr(p, "://"))) {
+		auth = p + 3;
+		n = authority_len(auth);
+		at = memrchr(auth, '@', n);
+		colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+		k = colon ? (size_t)(at - colon - 1) : 0;
+		if (k >= 3) {
+			memcpy(colon + 1, "***", 3);
+			memmove(colon + 4, at, strlen(at) + 1);
+			n = authority_len(auth);
+		} else if (k) {
+			memset(colon + 1, '*', k);	/* never grow */
+		}
+		p = auth + n;
+	}
+}
+
 int pb_fail(struct pb_err *err, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -23,6 +51,7 @@ int pb_fail(struct pb_err *err, int code, const char *fmt, ...)
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 	scrub(err->msg);
+	pb_mask_credentials(err->msg);
 	return -1;
 }
 
@@ -45,6 +74,7 @@ int pb_wrap(struct pb_err *err, const char *fmt, ...)
 	memcpy(err->msg, both, PB_ERR_MAX - 1);
 	err->msg[PB_ERR_MAX - 1] = '\0';
 	scrub(err->msg);
+	pb_mask_credentials(err->msg);
 	return -1;
 }
 

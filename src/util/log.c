@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "perfbot/err.h"
 #include "perfbot/log.h"
 
 static enum log_level level = LOG_WARN;
@@ -32,6 +33,7 @@ static void emit(const char *fmt, va_list ap)
 	for (p = line; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
+	pb_mask_credentials(line);
 	if (timestamps) {
 		char stamp[32];
 		time_t t = time(NULL);

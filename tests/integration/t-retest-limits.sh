@@ -1,6 +1,6 @@
 # Retest caps and deadlines: a second retest while one is open gets its
 # status; a passed deadline gets "did not finish"; the per-report cap; a
-# request the farm rejects is answered with the reason.
+# request the farm rejects is answered (its reason kept in the state).
 make_manifest rl-1 004
 mkdir -p "$W/spool"
 cat >>"$CONFIG" <<EOC
@@ -48,5 +48,6 @@ sed -i "s#^  backend: spool#  backend: exec\n  argv: [/bin/false]#" "$CONFIG"
 ask rl-e@example.test "retest 2x"
 SOURCE_DATE_EPOCH=$(( $(date +%s) + 7500 )) "$PERFBOT" run --config "$CONFIG" 2>"$W/e6"
 body_of rl-e@example.test >"$W/e.txt"
-check "rejected request answered with the reason" grep -q "could not queue the retest: exit 1" "$W/e.txt"
+check "rejected request answered generically" grep -q "could not queue the retest: the benchmark farm did not take" "$W/e.txt"
+check "the reason kept for the operator" [ "$(sql "SELECT detail FROM retests WHERE status = 'rejected'")" = "exit 1" ]
 check "recorded rejected" [ "$(sql "SELECT count(*) FROM retests WHERE status = 'rejected'")" = 1 ]

@@ -412,7 +412,78 @@ static void t_queue_routes_back(void **state)
 	thread_report_release(&tr);
 }
 
-/* References: their first, their last 18 and their own id, 20 in all. */
+/*
+ * References: 20 in all: their first (the thread's root), their last 18
+ * and their own id.
+ */
+/* The report's id stays however long the chain (issue: > 19 refs). */
+static void t_references_keep_report(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf raw = STRBUF_INIT;
+	char got[8192];
+	const char *p;
+	int i, n = 0;
+
+	sb_adds(&raw, "From: jane@example.test\nSubject: Re: x\n"
+		"Message-ID: <mine@example.test>\nIn-Reply-To: "
+		"<ref-29@example.test>\nReferences: <patch-0@example.test> "
+		"<" REPORT_MSGID ">");
+	for (i = 0; i < 30; i++)
+		sb_addf(&raw, " <ref-%02d@example.test>", i);
+	sb_adds(&raw, "\n\nretest\n");
+	parse(f, sb_str(&raw));
+	thread(f, "[]");
+	f->tr.message_id = strdup(REPORT_MSGID);
+	assert_int_equal(answer(f, "", T0), 0);
+	queued(f, 1);
+	assert_non_null(header(&f->out[0], "References", got, sizeof(got)));
+	{
+		static const char head[] = "<patch-0@example.test> <"
+			REPORT_MSGID "> <ref-13@example.test> ";
+
+		if (strncmp(got, head, sizeof(head) - 1))
+			fail_msg("'%s' does not start with '%s'", got, head);
+	}
+	assert_non_null(strstr(got, " <ref-29@example.test> "
+			       "<mine@example.test>"));
+	for (p = got; (p = strchr(p, '<')); p++)
+		n++;
+	assert_int_equal(n, 20);
+	sb_release(&raw);
+}
+
+/*
+ * A reply with In-Reply-To and no References (some clients): the chain
+ * is the report and the parent, then their id.
+ */
+static void t_references_from_in_reply_to(void **state)
+{
+	struct fx *f = *state;
+	char got[1024];
+
+	parse(f, "From: jane@example.test\nSubject: Re: x\n"
+		 "Message-ID: <mine@example.test>\n"
+		 "In-Reply-To: <answer-1@example.test>\n\nhelp\n");
+	assert_int_equal(f->r.nrefs, 0);
+	thread(f, "[]");
+	f->tr.message_id = strdup(REPORT_MSGID);
+	assert_int_equal(answer(f, "", T0), 0);
+	queued(f, 1);
+	assert_non_null(header(&f->out[0], "References", got, sizeof(got)));
+	assert_string_equal(got, "<" REPORT_MSGID "> <answer-1@example.test> "
+			    "<mine@example.test>");
+	/* the parent is the report itself: no id twice */
+	reply_release(&f->r);
+	parse(f, "From: jane@example.test\nSubject: Re: x\n"
+		 "Message-ID: <mine2@example.test>\n"
+		 "In-Reply-To: <" REPORT_MSGID ">\n\nhelp\n");
+	assert_int_equal(answer(f, "", T0), 0);
+	queued(f, 2);
+	assert_non_null(header(&f->out[1], "References", got, sizeof(got)));
+	assert_string_equal(got, "<" REPORT_MSGID "> <mine2@example.test>");
+}
+
 static void t_references_capped(void **state)
 {
 	struct fx *f = *state;
@@ -581,13 +652,13 @@ static void t_thread_references(void **state)
 	const char *p;
 
 	(void)state;
-	s = thread_references(NULL, 0, "me@x");
+	s = thread_references(NULL, 0, NULL, "me@x");
 	assert_string_equal(s, "<me@x>");
 	free(s);
-	s = thread_references(dup, 5, "me@x");
+	s = thread_references(dup, 5, NULL, "me@x");
 	assert_string_equal(s, "<r@x> <a@x> <b@x> <me@x>");
 	free(s);
-	s = thread_references(root_is_me, 2, "me@x");
+	s = thread_references(root_is_me, 2, NULL, "me@x");
 	assert_string_equal(s, "<a@x> <me@x>");
 	free(s);
 	/* 40 ids of 200 bytes: the root, the last ones, within the cap */
@@ -595,7 +666,7 @@ static void t_thread_references(void **state)
 		snprintf(ids[i], sizeof(ids[i]), "%02zu-%0196d@x", i, 0);
 		many[i] = ids[i];
 	}
-	s = thread_references(many, 40, "me@x");
+	s = thread_references(many, 40, NULL, "me@x");
 	assert_true(strlen(s) <= THREAD_MAX_REFS_BYTES);
 	assert_memory_equal(s, "<00-", 4);
 	assert_non_null(strstr(s, "<39-"));
@@ -604,6 +675,12 @@ static void t_thread_references(void **state)
 	for (p = s; (p = strchr(p, '<')); p++)
 		n++;
 	assert_true(n > 20 / 2 && n < 20);
+	free(s);
+	/* 'keep' (the report) stays in a capped chain, after the root */
+	s = thread_references(many, 40, ids[5], "me@x");
+	assert_memory_equal(s, "<00-", 4);
+	assert_non_null(strstr(s, "> <05-"));
+	assert_true(strlen(s) <= THREAD_MAX_REFS_BYTES);
 	free(s);
 }
 
@@ -624,6 +701,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(t_queue_routes_back, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(t_references_keep_report,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(t_references_from_in_reply_to,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(t_references_capped, setup,
 						teardown),
 		cmocka_unit_test(t_thread_references),

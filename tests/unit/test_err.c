@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -182,6 +183,41 @@ static void t_wrap_scrubs(void **state)
 	assert_string_equal(e.msg, "'evil?Subject: x': why");
 }
 
+static void mask(const char *in, const char *want)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s", in);
+	pb_mask_credentials(buf);
+	assert_string_equal(buf, want);
+}
+
+/* A password written in a URL never reaches a message. */
+static void t_mask_credentials(void **state)
+{
+	struct pb_err err = { 0, "" };
+
+	(void)state;
+	mask("smtp://u:pw-secret@host:587", "smtp://u:***@host:587");
+	mask("'smtps://perfbot:hunter2@mail.example.test/x': refused",
+	     "'smtps://perfbot:***@mail.example.test/x': refused");
+	mask("imap://a%40b:p%3Aw@h/INBOX and http://x:yyyy@z/",
+	     "imap://a%40b:***@h/INBOX and http://x:***@z/");
+	mask("smtp://u:p@h", "smtp://u:*@h");
+	mask("smtp://u:p@ss@h", "smtp://u:***@h");
+	mask("smtp://user@host:25", "smtp://user@host:25");
+	mask("smtp://host:25/x@y", "smtp://host:25/x@y");
+	mask("no url: a:b@c", "no url: a:b@c");
+	mask("smtp://:pw@h", "smtp://:**@h");
+	pb_fail(&err, EX_CONFIG, "smtp.url: '%s': not smtp or smtps",
+		"ftp://bot:s3cr3t@mail.example.test");
+	assert_null(strstr(err.msg, "s3cr3t"));
+	assert_string_equal(err.msg, "smtp.url: 'ftp://bot:***@mail.example."
+			    "test': not smtp or smtps");
+	pb_wrap(&err, "config 'smtp://x:another-one@h'");
+	assert_null(strstr(err.msg, "another-one"));
+}
+
 static void t_clear(void **state)
 {
 	struct pb_err e;
@@ -208,6 +244,7 @@ int main(void)
 		cmocka_unit_test(t_wrap_prefix_at_limit),
 		cmocka_unit_test(t_wrap_repeated),
 		cmocka_unit_test(t_wrap_scrubs),
+		cmocka_unit_test(t_mask_credentials),
 		cmocka_unit_test(t_clear),
 	};
 

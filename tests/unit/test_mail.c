@@ -165,6 +165,17 @@ static char *part_text(GMimeObject *obj)
 	return s;
 }
 
+/* The first part of a multipart decodes to 'want'. */
+static void assert_body_part0(struct fixture *f, const char *want)
+{
+	GMimeObject *top = g_mime_message_get_mime_part(f->msg);
+	char *got = part_text(g_mime_multipart_get_part(GMIME_MULTIPART(top),
+							 0));
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
 static void assert_body(struct fixture *f, const char *want)
 {
 	char *got = part_text(g_mime_message_get_mime_part(f->msg));
@@ -617,6 +628,100 @@ static void t_attachment(void **state)
 	assert_no_header(f, "Bcc");
 }
 
+/* The boundary of the composed multipart, from its Content-Type. */
+static const char *boundary_of(struct fixture *f)
+{
+	GMimeObject *top = g_mime_message_get_mime_part(f->msg);
+
+	assert_true(GMIME_IS_MULTIPART(top));
+	return g_mime_multipart_get_boundary(GMIME_MULTIPART(top));
+}
+
+/* Parts of the message: count, and no text/html among them. */
+static void assert_parts(struct fixture *f, int want)
+{
+	GMimeObject *top = g_mime_message_get_mime_part(f->msg);
+	int i, n = g_mime_multipart_get_count(GMIME_MULTIPART(top));
+
+	assert_int_equal(n, want);
+	for (i = 0; i < n; i++) {
+		GMimeObject *p = g_mime_multipart_get_part(
+			GMIME_MULTIPART(top), i);
+		GMimeContentType *ct = g_mime_object_get_content_type(p);
+
+		assert_string_equal(g_mime_content_type_get_media_subtype(ct),
+				    "plain");
+	}
+}
+
+/* Without SOURCE_DATE_EPOCH: 96 random bits, new for every mail. */
+static void t_boundary_random(void **state)
+{
+	struct fixture *f = *state;
+	static const char job[] = "testcase: hackbench\n";
+	struct attachment att[] = {
+		{ "job.yaml", "text/plain", job, sizeof(job) - 1 },
+	};
+	char first[64];
+	size_t i;
+
+	unsetenv("SOURCE_DATE_EPOCH");
+	f->m.att = att;
+	f->m.natt = 1;
+	compose(f);
+	snprintf(first, sizeof(first), "%s", boundary_of(f));
+	assert_int_equal(strlen(first), 10 + 24);
+	assert_int_equal(strncmp(first, "=-perfbot-", 10), 0);
+	for (i = 10; first[i]; i++)
+		assert_non_null(strchr("0123456789abcdef", first[i]));
+	compose(f);	/* the same mail, the same Message-ID */
+	assert_string_not_equal(boundary_of(f), first);
+}
+
+/*
+ * A line "--<boundary>" in the body or an attachment (a note, a job.yaml
+ * string) would close the text part and open one of the attacker's: the
+ * boundary is checked against every part and chosen again. With
+ * SOURCE_DATE_EPOCH the first boundary tried is known, so the test can
+ * plant it.
+ */
+static void t_boundary_collision(void **state)
+{
+	struct fixture *f = *state;
+	static const char inject_fmt[] = "Hello,\n\n--%s\nContent-Type: "
+		"text/html\n\n<b>injected</b>\n--%s\n";
+	struct attachment att[] = {
+		{ "job.yaml", "text/plain", "x: 1\n", 5 },
+		{ "reproduce", "text/plain", "true\n", 5 },
+	};
+	char known[64], body[256], job[256];
+
+	setenv("SOURCE_DATE_EPOCH", "1739548080", 1);
+	f->m.att = att;
+	f->m.natt = 2;
+	compose(f);
+	snprintf(known, sizeof(known), "%s", boundary_of(f));
+	assert_parts(f, 3);
+	/* in the body */
+	snprintf(body, sizeof(body), inject_fmt, known, known);
+	f->m.body = body;
+	compose(f);
+	assert_string_not_equal(boundary_of(f), known);
+	assert_null(strstr(boundary_of(f), known));
+	assert_parts(f, 3);
+	assert_body_part0(f, body);
+	/* in an attachment */
+	f->m.body = BODY;
+	snprintf(job, sizeof(job), "cmd: |\n  --%s\n  Content-Type: "
+		 "text/html\n", known);
+	att[1].data = job;
+	att[1].len = strlen(job);
+	compose(f);
+	assert_string_not_equal(boundary_of(f), known);
+	assert_parts(f, 3);
+	unsetenv("SOURCE_DATE_EPOCH");
+}
+
 /* Two attachments, one with a line too long for 8bit. */
 static void t_attachments_two(void **state)
 {
@@ -922,6 +1027,8 @@ int main(void)
 		T(t_inject_thread_headers),
 		T(t_attachment),
 		T(t_attachments_two),
+		T(t_boundary_random),
+		T(t_boundary_collision),
 		T(t_attachment_binary),
 		T(t_invalid_address),
 		T(t_mbox_separator),

@@ -408,6 +408,58 @@ static void t_metrics_kconfig_resolved(void **state)
 	assert_string_equal(f->m.base.result_root, "rel/dir/roots/base");
 }
 
+/* An author is one mailbox: never a list, a group, a header, 100 KB. */
+static void t_author_one_address(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf big = STRBUF_INIT;
+
+	parse_fails(f, "base:\n  commit: " BASE_SHA "\n  result_root: b\n"
+		    "head:\n  commit: " HEAD_SHA "\n  result_root: h\n"
+		    "  author: \"Dev <a@x.example>, b@y.example\"\n",
+		    "m.yaml:7: 'head.author' is not one mail address: text "
+		    "after the address");
+	parse_fails(f, "base:\n  commit: " BASE_SHA "\n  result_root: b\n"
+		    "head:\n  commit: " HEAD_SHA "\n  result_root: h\n"
+		    "  author: \"Dev <a@x.example>\\nBcc: b@y.example\"\n",
+		    "m.yaml:7: 'head.author' is not one mail address: a "
+		    "control character");
+	parse_fails(f, "base:\n  commit: " BASE_SHA "\n  result_root: b\n"
+		    "head:\n  commit: " HEAD_SHA "\n  result_root: h\n"
+		    "  author: \"list: a@x.example, b@y.example;\"\n",
+		    "m.yaml:7: 'head.author' is not one mail address: not one "
+		    "address");
+	assert_int_equal(sb_addf(&big, "%s  author: \"", MINIMAL), 0);
+	while (big.len < 100 * 1024)
+		assert_int_equal(sb_adds(&big, "Dev Dev Dev "), 0);
+	assert_int_equal(sb_adds(&big, "<a@x.example>\"\n"), 0);
+	parse_fails(f, sb_str(&big), "m.yaml:7: 'head.author' is not one "
+		    "mail address: longer than 512 bytes");
+	sb_release(&big);
+	parse_ok(f, MINIMAL "  author: \"\\\"Li, Wang\\\" <l@x.example>\"\n");
+}
+
+/* Values that reach a header hold no control character. */
+static void t_header_values_control(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fails(f, "base:\n  commit: " BASE_SHA "\n  result_root: b\n"
+		    "head:\n  commit: " HEAD_SHA "\n  result_root: h\n"
+		    "  subject: \"pipe: x\\n--=-perfbot-0\\nContent-Type: "
+		    "text/html\"\n",
+		    "m.yaml:7: 'head.subject' holds a control character");
+	parse_fails(f, "id: \"a\\rb\"\n" MINIMAL,
+		    "m.yaml:1: 'id' holds a control character");
+	parse_fails(f, MINIMAL "cc: [ok@x.example, \"b@x.example\\nBcc: "
+		    "c@y.example\"]\n",
+		    "m.yaml:7: 'cc' holds a control character");
+	parse_fails(f, MINIMAL "  branch: \"a\\x1b[31m\"\n",
+		    "m.yaml:7: 'head.branch' holds a control character");
+	/* notes are body text: lines of their own are fine there */
+	parse_ok(f, MINIMAL "notes: [\"--=-perfbot-0\"]\n");
+}
+
 static void t_release_twice(void **state)
 {
 	struct fx *f = *state;
@@ -583,6 +635,8 @@ int main(void)
 		T(t_list_items_strings),
 		T(t_notes),
 		T(t_metrics_kconfig_resolved),
+		T(t_author_one_address),
+		T(t_header_values_control),
 		T(t_release_twice),
 	};
 

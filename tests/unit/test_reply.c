@@ -254,6 +254,100 @@ static void t_outlook_header_block(void **state)
 	assert_string_equal(r->text, "help\n\nCarol\n");
 }
 
+/*
+ * A reply with an inline `git format-patch` above its command: the
+ * patch's From:/Date:/Subject: are no Outlook original and its "-- " is
+ * no signature, so "retest 4x" below it is found; the patch is no text.
+ */
+static void t_inline_patch(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 4, "retest 4x" } };
+	struct reply *r = *state;
+
+	parse_fixture("inline-patch", r);
+	assert_cmds(r, w, 1);
+	assert_lacks(r->text, "diff --git");
+	assert_lacks(r->text, "Subject: [PATCH]");
+	assert_contains(r->text, "could you check whether the patch below "
+			"helps?");
+	assert_contains(r->text, "retest 4x\n\nThanks,\nJane\n");
+}
+
+/* A no-break space inside and after "retest 4x" (Thunderbird). */
+static void t_nbsp(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 4, "retest 4x" } };
+	struct reply *r = *state;
+
+	parse_fixture("nbsp", r);
+	assert_cmds(r, w, 1);
+}
+
+/* "Am ... schrieb ...:" over an original without '>' (Apple Mail). */
+static void t_schrieb_unquoted(void **state)
+{
+	static const struct want w[] = { { CMD_HELP, 0, "help" } };
+	struct reply *r = *state;
+
+	parse_fixture("schrieb", r);
+	assert_cmds(r, w, 1);
+	assert_string_equal(r->text, "help\n\nGr\xc3\xbc\xc3\x9f" "e\n"
+			    "J\xc3\xb6rg\n");
+}
+
+/* "Le ..., X a\nécrit :" wrapped, over an original without '>'. */
+static void t_ecrit_unquoted(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 2, "retest 2x" } };
+	struct reply *r = *state;
+
+	parse_fixture("ecrit", r);
+	assert_cmds(r, w, 1);
+	assert_lacks(r->text, "noticed");
+	assert_lacks(r->text, "retest 9x");
+}
+
+/* Outlook in German: Von: / Gesendet: / An: / Cc: / Betreff:. */
+static void t_von_gesendet(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 3, "retest 3x" } };
+	struct reply *r = *state;
+
+	parse_fixture("von-gesendet", r);
+	assert_cmds(r, w, 1);
+	assert_lacks(r->text, "Gesendet");
+	assert_lacks(r->text, "retest 9x");
+	assert_string_equal(r->from_name, "M\xc3\xbcller, Hanna");
+}
+
+/* A tab in a command is echoed as a blank, not as '?'. */
+static void t_tab_echo(void **state)
+{
+	static const struct want w[] = {
+		{ CMD_UNKNOWN, 0, "#perfbot: retest 2x please" },
+	};
+	struct reply *r = *state;
+
+	parse_fixture("tab", r);
+	assert_cmds(r, w, 1);
+}
+
+/* An attribution mid-text over a real quote is not an unquoted original. */
+static void t_attribution_then_quote(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 0, "retest" } };
+	struct reply *r = *state;
+
+	parse_str(HDRS "\nAm Montag schrieb Dev:\n> retest 9x\n\nretest\n",
+		  r);
+	assert_cmds(r, w, 1);
+	reply_release(r);
+	/* prose that reads like one, without a date: nothing is cut */
+	parse_str(HDRS "\nOn second thought, as Dave wrote:\nthe numbers "
+		  "are noisy.\nretest\n", r);
+	assert_cmds(r, w, 1);
+}
+
 static void t_html_only(void **state)
 {
 	static const struct want w[] = { { CMD_RETEST, 5, "retest 5x" } };
@@ -1252,6 +1346,13 @@ int main(void)
 		T(t_bottom_posted),
 		T(t_outlook_top_posted),
 		T(t_outlook_header_block),
+		T(t_inline_patch),
+		T(t_nbsp),
+		T(t_schrieb_unquoted),
+		T(t_ecrit_unquoted),
+		T(t_von_gesendet),
+		T(t_tab_echo),
+		T(t_attribution_then_quote),
 		T(t_html_only),
 		T(t_alternative_prefers_plain),
 		T(t_base64),

@@ -524,9 +524,12 @@ static void t_mail_golden(void **state)
 	struct strbuf msg = STRBUF_INIT, mbox = STRBUF_INIT, golden;
 	char *sender = NULL, *rcpts = NULL;
 
+	/* reproducible output: the boundary too (else it is random) */
+	setenv("SOURCE_DATE_EPOCH", "1739548080", 1);
 	build_ok(f, HACKBENCH, NULL);
 	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
 				     &f->err), 0);
+	unsetenv("SOURCE_DATE_EPOCH");
 	assert_string_equal(sender, "perfbot@example.test");
 	assert_string_equal(rcpts, "[\"mirela.sandu@example.test\","
 			    "\"perf-reports@example.test\"]");
@@ -715,8 +718,11 @@ static void t_patch_report(void **state)
 			       PATCH4_ID "/\npatch subject: [PATCH v4 4/5] "
 			       "pipe: don't update {a,c,m}time for anonymous "
 			       "pipes\n\ntestcase: hackbench\n"));
+	/* a fixed date makes the MIME boundary reproducible */
+	setenv("SOURCE_DATE_EPOCH", "1739548080", 1);
 	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
 				     &f->err), 0);
+	unsetenv("SOURCE_DATE_EPOCH");
 	assert_non_null(strstr(sb_str(&msg), "\nIn-Reply-To: <" PATCH4_ID
 			       ">\n"));
 	assert_string_equal(rcpts, "[\"mirela.sandu@example.test\","

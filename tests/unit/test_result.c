@@ -487,6 +487,27 @@ static void t_invalid_utf8(void **state)
 	MATRIX_FAILS(f, "{\"ok\": [1], \"\xc3\": [1]}", "json:1:");
 }
 
+/*
+ * A metric name reaches the subject and the table: an escaped newline (or
+ * any control character) in it would end a line there, so it is refused.
+ */
+static void t_control_in_name(void **state)
+{
+	struct fx *f = *state;
+
+	MATRIX_FAILS(f, "{\"ok\": [1], \"a.b\\n--=-perfbot-0\\nContent-"
+		     "Type: text/html\": [1]}", "json:1:",
+		     "control character in a metric name");
+	result_root_release(&f->rr);
+	MATRIX_FAILS(f, "{\"a\\rb\": [1]}", "control character");
+	result_root_release(&f->rr);
+	MATRIX_FAILS(f, "{\"a\\u001bb\": [1]}", "control character");
+	result_root_release(&f->rr);
+	MATRIX_FAILS(f, "{\"a\\u0085b\": [1]}", "control character");
+	result_root_release(&f->rr);
+	MATRIX_FAILS(f, "{\"a\\u0000b\": [1]}", "json:1:", "NUL");
+}
+
 static void t_huge_number_literal(void **state)
 {
 	struct fx *f = *state;
@@ -567,9 +588,10 @@ static void t_message_scrubbed(void **state)
 {
 	struct fx *f = *state;
 
-	/* A metric name with an escaped newline cannot break the line. */
+	/* A metric name with an escaped newline cannot break the line: it
+	 * is refused before anything names it. */
 	MATRIX_FAILS(f, "{\"evil\\nSubject: x\": [true]}",
-		     "'evil?Subject: x'", "not a number");
+		     "control character in a metric name");
 }
 
 /* ---- run counts and empty matrices ---- */
@@ -771,6 +793,7 @@ int main(void)
 		T(t_duplicate_keys),
 		T(t_duplicate_string_list_keys),
 		T(t_invalid_utf8),
+		T(t_control_in_name),
 		T(t_huge_number_literal),
 		T(t_value_bool),
 		T(t_value_null),

@@ -190,6 +190,83 @@ static void t_exec_no_shell(void **state)
 	sb_release(&sb);
 }
 
+/* The child's whole environment: PATH, HOME, LANG=C, LC_ALL=C. */
+static void t_exec_minimal_env(void **state)
+{
+	struct fx *f = *state;
+	char out[128], cmd[256];
+	struct strbuf sb;
+	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+
+	setenv("PERFBOT_SMTP_PASSWORD", "s3cret-smtp", 1);
+	setenv("PERFBOT_IMAP_PASSWORD", "s3cret-imap", 1);
+	setenv("HOME", "/home/perfbot-test", 1);
+	snprintf(cmd, sizeof(cmd), "env | LC_ALL=C sort > '%s'",
+		 tu_path(out, sizeof(out), f->dir, "env"));
+	load_exec(f, 10, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_ACCEPTED);
+	tu_read_text(out, &sb);
+	assert_null(strstr(sb_str(&sb), "s3cret"));
+	assert_null(strstr(sb_str(&sb), "PASSWORD"));
+	assert_non_null(strstr(sb_str(&sb), "HOME=/home/perfbot-test\n"));
+	assert_non_null(strstr(sb_str(&sb), "LANG=C\n"));
+	assert_non_null(strstr(sb_str(&sb), "LC_ALL=C\n"));
+	assert_non_null(strstr(sb_str(&sb), "PATH="));
+	/* sh itself adds PWD (and maybe SHLVL, _): nothing of ours else */
+	{
+		const char *p = sb_str(&sb);
+		int n = 0;
+
+		for (; (p = strchr(p, '\n')); p++)
+			n++;
+		assert_true(n <= 7);
+	}
+	sb_release(&sb);
+	unsetenv("PERFBOT_SMTP_PASSWORD");
+	unsetenv("PERFBOT_IMAP_PASSWORD");
+}
+
+/* Exit 75 is "for now": tried again, and again, then an error. */
+static void t_exec_tempfail_retried(void **state)
+{
+	struct fx *f = *state;
+	char count[128], cmd[512];
+	struct strbuf sb;
+	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+
+	tu_path(count, sizeof(count), f->dir, "count");
+	/* fails for now twice, then accepts */
+	snprintf(cmd, sizeof(cmd), "echo x >> '%s'; [ $(wc -l < '%s') -ge 3 ]"
+		 " || { echo 'farm busy' >&2; exit 75; }", count, count);
+	load_exec(f, 10, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_ACCEPTED);
+	tu_read_text(count, &sb);
+	assert_string_equal(sb_str(&sb), "x\nx\nx\n");
+	sb_release(&sb);
+	/* always busy: 3 tries, then EX_TEMPFAIL saying so */
+	snprintf(cmd, sizeof(cmd), "echo y >> '%s'; echo 'farm busy' >&2; "
+		 "exit 75", count);
+	config_release(&f->cfg);
+	f->loaded = 0;
+	load_exec(f, 10, argv);
+	assert_fails(f, EX_TEMPFAIL, "exit 75: farm busy (tried 3 times)");
+	tu_read_text(count, &sb);
+	assert_string_equal(sb_str(&sb), "x\nx\nx\ny\ny\ny\n");
+	sb_release(&sb);
+	/* any other exit is the farm's no: not tried again */
+	snprintf(cmd, sizeof(cmd), "echo z >> '%s'; exit 3", count);
+	config_release(&f->cfg);
+	f->loaded = 0;
+	load_exec(f, 10, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_REJECTED);
+	tu_read_text(count, &sb);
+	assert_string_equal(sb_str(&sb) + 12, "z\n");
+	sb_release(&sb);
+}
+
 static void t_exec_exit_reason(void **state)
 {
 	struct fx *f = *state;
@@ -724,6 +801,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_http_accepted, setup_http,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_http_rejected, setup_http,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_exec_minimal_env, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_exec_tempfail_retried, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_http_server_error,
 						setup_http, teardown),

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,8 +28,8 @@
 
 #include "testutil.h"
 
-/* src/state/state.c: migrations[] has three entries. */
-#define SCHEMA_VERSION 4
+/* src/state/state.c: migrations[] has five entries. */
+#define SCHEMA_VERSION 5
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 
 struct fx {
@@ -453,8 +455,10 @@ static void t_lock_same_process(void **state)
 
 	assert_int_equal(state_lock(&f->st, &f->err), 0);
 	assert_true(f->st.lock_fd >= 0);
+	/* the lock is the database file's own: no side file */
 	snprintf(lock, sizeof(lock), "%s.lock", f->path);
-	assert_int_equal(access(lock, F_OK), 0);
+	assert_int_equal(access(lock, F_OK), -1);
+	assert_int_equal(state_lock(&f->st, &f->err), 0);	/* held */
 	/* A second open file description of the same lock conflicts. */
 	assert_int_equal(state_open(&other, f->path, STATE_WRITE, &f->err), 0);
 	assert_int_equal(state_lock(&other, &f->err), -1);
@@ -515,6 +519,185 @@ static void t_lock_other_process(void **state)
 	state_close(&f->st);
 	f->open = 0;
 	assert_int_equal(child_lock(f->path), 0);
+}
+
+/*
+ * Other names of the same file (a symlink, a hard link, a symlinked
+ * directory) share the lock, taken before SQLite opens the file.
+ */
+static void t_lock_other_names(void **state)
+{
+	struct fx *f = *state;
+	struct state other;
+	char sym[160], hard[160], dir[160], via[200];
+
+	snprintf(sym, sizeof(sym), "%s/sym.db", f->dir);
+	snprintf(hard, sizeof(hard), "%s/hard.db", f->dir);
+	snprintf(dir, sizeof(dir), "%s/dirlink", f->dir);
+	snprintf(via, sizeof(via), "%s/perfbot.db", dir);
+	assert_int_equal(symlink(f->path, sym), 0);
+	assert_int_equal(link(f->path, hard), 0);
+	assert_int_equal(symlink(f->dir, dir), 0);
+	assert_int_equal(state_lock(&f->st, &f->err), 0);
+	assert_int_equal(state_open(&other, sym, STATE_LOCKED, &f->err), -1);
+	assert_int_equal(f->err.code, EX_TEMPFAIL);
+	assert_int_equal(state_open(&other, hard, STATE_LOCKED, &f->err), -1);
+	assert_int_equal(f->err.code, EX_TEMPFAIL);
+	assert_int_equal(state_open(&other, via, STATE_LOCKED, &f->err), -1);
+	assert_int_equal(f->err.code, EX_TEMPFAIL);
+	assert_non_null(strstr(f->err.msg, "another perfbot is running"));
+	state_close(&f->st);
+	f->open = 0;
+	assert_int_equal(state_open(&other, sym, STATE_LOCKED, &f->err), 0);
+	assert_int_equal(q_int(&other, "PRAGMA user_version"), SCHEMA_VERSION);
+	assert_int_equal(child_lock(hard), EX_TEMPFAIL);
+	state_close(&other);
+	assert_int_equal(child_lock(hard), 0);
+}
+
+/*
+ * A run killed while it used one hard link leaves its last transactions
+ * in that name's -wal: a run by another name reopens the file by its home
+ * name and sees them (else it would miss them, and replaying that WAL
+ * later would corrupt the file).
+ */
+static void t_hard_link_wal(void **state)
+{
+	struct fx *f = *state;
+	struct state other;
+	char hard[160], wal[170];
+	pid_t pid;
+	int status;
+
+	snprintf(hard, sizeof(hard), "%s/hard.db", f->dir);
+	/* created by its first name, which becomes its home */
+	assert_int_equal(state_open(&other, f->path, STATE_LOCKED, &f->err), 0);
+	state_close(&other);
+	assert_int_equal(link(f->path, hard), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct state st;
+		struct pb_err err;
+		struct outbox_mail m = mail("killed", "report", "k@example.test");
+
+		if (state_open(&st, f->path, STATE_LOCKED, &err) ||
+		    sqlite3_exec(st.db, "PRAGMA wal_autocheckpoint = 0", NULL,
+				 NULL, NULL) ||
+		    state_queue(&st, &m, NULL, "s", T0, &err))
+			_exit(1);
+		_exit(0);	/* killed: no close, no checkpoint */
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	snprintf(wal, sizeof(wal), "%s-wal", f->path);
+	assert_int_equal(access(wal, F_OK), 0);	/* the row is only there */
+	assert_int_equal(state_open(&f->st, hard, STATE_LOCKED, &f->err), 0);
+	f->open = 1;
+	assert_int_equal(state_seen(&f->st, "killed", &f->err), 1);
+	snprintf(wal, sizeof(wal), "%s-wal", hard);
+	assert_int_equal(access(wal, F_OK), -1);	/* never used */
+	state_close(&f->st);
+	f->open = 0;
+	assert_int_equal(state_open(&f->st, f->path, STATE_LOCKED, &f->err), 0);
+	f->open = 1;
+	{
+		char ok[64];
+
+		q_text(&f->st, "PRAGMA integrity_check", ok, sizeof(ok));
+		assert_string_equal(ok, "ok");
+	}
+	assert_int_equal(state_seen(&f->st, "killed", &f->err), 1);
+}
+
+/* A first run on a missing file: the lock comes before the schema. */
+static void t_lock_before_create(void **state)
+{
+	struct fx *f = *state;
+	struct state other;
+	int fd;
+
+	/* another process holds the lock on the (still empty) file */
+	fd = open(f->path, O_RDWR | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+	assert_int_equal(state_open(&other, f->path, STATE_LOCKED, &f->err), -1);
+	assert_int_equal(f->err.code, EX_TEMPFAIL);
+	{
+		struct stat sb;
+
+		assert_int_equal(stat(f->path, &sb), 0);
+		assert_int_equal(sb.st_size, 0);	/* SQLite never ran */
+	}
+	close(fd);
+	assert_int_equal(state_open(&f->st, f->path, STATE_LOCKED, &f->err), 0);
+	f->open = 1;
+	assert_int_equal(q_int(&f->st, "PRAGMA user_version"), SCHEMA_VERSION);
+	/* a FIFO is no database */
+	{
+		char fifo[160];
+
+		snprintf(fifo, sizeof(fifo), "%s/fifo", f->dir);
+		assert_int_equal(mkfifo(fifo, 0600), 0);
+		assert_int_equal(state_open(&other, fifo, STATE_LOCKED,
+					    &f->err), -1);
+		assert_non_null(strstr(f->err.msg, "not a regular file"));
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* claims                                                              */
+
+static void t_claim(void **state)
+{
+	struct fx *f = *state;
+	long long a = queue(f, "a", "a@example.test", T0);
+	long long b = queue(f, "b", "b@example.test", T0);
+	char host[256], sql[512];
+
+	assert_int_equal(state_claim(&f->st, a, T0, 600, &f->err), 1);
+	assert_int_equal(q_int(&f->st, "SELECT claim_expires FROM outbox "
+			       "WHERE id = 'a'"), T0 + 600);
+	/* this process may claim again (a retry in the same run) */
+	assert_int_equal(state_claim(&f->st, a, T0, 600, &f->err), 1);
+	/* another host's live claim holds until it expires */
+	q_exec(&f->st, "UPDATE outbox SET claim_owner = 'elsewhere:1', "
+	       "claim_expires = 1739548680 WHERE id = 'b'");
+	assert_int_equal(state_claim(&f->st, b, T0, 600, &f->err), 0);
+	assert_int_equal(state_claim(&f->st, b, T0 + 599, 600, &f->err), 0);
+	assert_int_equal(state_claim(&f->st, b, T0 + 600, 600, &f->err), 1);
+	/* a live process of this host (pid 1) holds it */
+	assert_int_equal(gethostname(host, sizeof(host)), 0);
+	host[sizeof(host) - 1] = '\0';
+	snprintf(sql, sizeof(sql), "UPDATE outbox SET claim_owner = '%s:1', "
+		 "claim_expires = 1739550000 WHERE id = 'b'", host);
+	q_exec(&f->st, sql);
+	assert_int_equal(state_claim(&f->st, b, T0, 600, &f->err), 0);
+	/* a dead one (a killed run) does not */
+	{
+		pid_t pid = fork();
+		int st;
+
+		assert_true(pid >= 0);
+		if (pid == 0)
+			_exit(0);
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		snprintf(sql, sizeof(sql), "UPDATE outbox SET claim_owner = "
+			 "'%s:%ld' WHERE id = 'b'", host, (long)pid);
+		q_exec(&f->st, sql);
+	}
+	assert_int_equal(state_claim(&f->st, b, T0, 600, &f->err), 1);
+	/* a sent mail is never claimed again, and its claim is cleared */
+	assert_int_equal(state_sent(&f->st, a, T0, &f->err), 0);
+	assert_int_equal(q_int(&f->st, "SELECT claim_owner IS NULL FROM outbox "
+			       "WHERE id = 'a'"), 1);
+	assert_int_equal(state_claim(&f->st, a, T0 + 9999, 600, &f->err), 0);
+	assert_int_equal(state_claim(&f->st, 424242, T0, 600, &f->err), 0);
+	/* a retry clears the claim too */
+	assert_int_equal(state_retry(&f->st, b, "451 later", T0, &f->err), 0);
+	assert_int_equal(q_int(&f->st, "SELECT claim_owner IS NULL FROM outbox "
+			       "WHERE id = 'b'"), 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1262,6 +1445,10 @@ int main(int argc, char **argv)
 		T(t_read_refuses_write),
 		T(t_lock_same_process),
 		T(t_lock_other_process),
+		T(t_lock_other_names),
+		T_EMPTY(t_lock_before_create),
+		T_EMPTY(t_hard_link_wal),
+		T(t_claim),
 		T_EMPTY(t_backoff),
 		T(t_queue_and_read_back),
 		T(t_retry_then_sent),

@@ -7,6 +7,7 @@
  * strict number parsers.
  */
 #include <limits.h>
+#include <malloc.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -271,6 +272,64 @@ static void t_err_syntax(void **state)
 		 "t.yaml:2: mapping values are not allowed in this context");
 	ydoc_release(&f->doc);
 	load_err_prefix(f, "ok: 1\n\tbad: 2\n", "t.yaml:2: ");
+}
+
+/*
+ * Errors of libyaml's reader (bad UTF-8, a control character) come with
+ * a byte offset, not a mark: the line is counted from it.
+ */
+static void t_err_reader_line(void **state)
+{
+	struct fx *f = *state;
+
+	load_err_prefix(f, "a: 1\nb: 2\nc: caf\xc3\n", "t.yaml:3: ");
+	assert_non_null(strstr(f->err.msg, "UTF-8"));
+	ydoc_release(&f->doc);
+	load_err_prefix(f, "a: 1\nb: 2\nc: 3\nd: 4\ne: x\x01y\n",
+			"t.yaml:5: ");
+	assert_non_null(strstr(f->err.msg, "control characters"));
+	ydoc_release(&f->doc);
+	load_err_prefix(f, "a: \xff\n", "t.yaml:1: ");
+	ydoc_release(&f->doc);
+	load_err_prefix(f, "a: |\n  one\n  two\n  thr\x7f\n", "t.yaml:4: ");
+}
+
+/*
+ * Memory stays a small multiple of the input: a 1 MiB flow list of
+ * one-digit values (some 520,000 nodes, 380 MB before) is refused at
+ * once, and the densest file allowed (a value per 8 bytes) costs less
+ * than 16 times its size.
+ */
+static void t_memory_bounded(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf sb = STRBUF_INIT;
+	struct mallinfo2 before, after;
+
+	assert_int_equal(sb_adds(&sb, "testcase: x\nflow: ["), 0);
+	while (sb.len < (1u << 20) - 8)
+		assert_int_equal(sb_adds(&sb, "1,"), 0);
+	assert_int_equal(sb_adds(&sb, "1]\n"), 0);
+	assert_int_equal(yaml_load_str("t.yaml", sb.buf, sb.len, &f->doc,
+				       &f->err), -1);
+	assert_non_null(strstr(f->err.msg, "too many values for the size"));
+	sb_reset(&sb);
+	assert_int_equal(sb_adds(&sb, "testcase: x\nlist:\n"), 0);
+	while (sb.len < (1u << 20) - 8)
+		assert_int_equal(sb_adds(&sb, "- abcde\n"), 0);
+	before = mallinfo2();
+	assert_int_equal(yaml_load_str("t.yaml", sb.buf, sb.len, &f->doc,
+				       &f->err), 0);
+	after = mallinfo2();
+	assert_int_equal(json_array_size(json_object_get(f->doc.root,
+							 "list")),
+			 (sb.len - 18) / 8);
+	/* under a sanitizer malloc is not glibc's: nothing to measure */
+	if (after.uordblks > before.uordblks)
+		assert_true(after.uordblks - before.uordblks < 16 * sb.len);
+	assert_int_equal(ydoc_item_line(&f->doc, json_object_get(f->doc.root,
+			 "list"), 1000), 1003);
+	sb_release(&sb);
 }
 
 static void t_err_duplicate_key(void **state)
@@ -723,6 +782,8 @@ int main(void)
 		T(t_line_unknown),
 		T(t_line_of_null_values),
 		T(t_err_syntax),
+		T(t_err_reader_line),
+		T(t_memory_bounded),
 		T(t_err_duplicate_key),
 		T(t_same_key_different_maps),
 		T(t_err_duplicate_key_scrubbed),
