@@ -77,31 +77,39 @@ static int listed(const char *const *v, size_t n, const char *id)
 char *thread_references(const char *const *refs, size_t n, const char *keep,
 			const char *id)
 {
-	const char *sel[THREAD_MAX_REFS], *fixed[2];
-	size_t k = 0, i, nfixed = 0, bytes = strlen(id) + 2;
+	unsigned char *pick = calloc(n + 1, 1);
+	size_t i, k = 1, bytes = strlen(id) + 2;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (n && strcmp(refs[0], id))
-		fixed[nfixed++] = refs[0];	/* the thread's root */
-	if (keep && strcmp(keep, id) && !listed(fixed, nfixed, keep))
-		fixed[nfixed++] = keep;
-	for (i = 0; i < nfixed; i++)
-		bytes += strlen(fixed[i]) + 3;
-	sel[k++] = id;	/* picked newest first, written in reverse */
-	for (i = n; i > 0 && k + nfixed < THREAD_MAX_REFS; i--) {
+	if (!pick)
+		return NULL;
+	/* the root and 'keep' first, then the newest, each id once */
+	for (i = 0; i < n; i++) {
+		int dup = !strcmp(refs[i], id) || listed(refs, i, refs[i]);
+
+		if (!dup && (i == 0 || (keep && !strcmp(refs[i], keep))) &&
+		    k < THREAD_MAX_REFS) {
+			pick[i] = 1;
+			k++;
+			bytes += strlen(refs[i]) + 3;
+		}
+	}
+	for (i = n; i > 0 && k < THREAD_MAX_REFS; i--) {
 		const char *r = refs[i - 1];
 
-		if (listed(sel, k, r) || listed(fixed, nfixed, r))
+		if (pick[i - 1] || !strcmp(r, id) || listed(refs, i - 1, r))
 			continue;
 		if (bytes + strlen(r) + 3 > THREAD_MAX_REFS_BYTES)
 			break;
 		bytes += strlen(r) + 3;
-		sel[k++] = r;
+		pick[i - 1] = 1;
+		k++;
 	}
-	for (i = 0; i < nfixed; i++)
-		sb_addf(&sb, "%s<%s>", sb.len ? " " : "", fixed[i]);
-	while (k--)
-		sb_addf(&sb, "%s<%s>", sb.len ? " " : "", sel[k]);
+	for (i = 0; i < n; i++)	/* in the thread's order */
+		if (pick[i])
+			sb_addf(&sb, "%s<%s>", sb.len ? " " : "", refs[i]);
+	sb_addf(&sb, "%s<%s>", sb.len ? " " : "", id);
+	free(pick);
 	return sb_detach(&sb, NULL);
 }
 
