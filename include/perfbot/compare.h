@@ -3,6 +3,7 @@
 #define PERFBOT_COMPARE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
 
 #include "perfbot/err.h"
@@ -26,12 +27,15 @@ struct cmp_stats {
 	double pct_stddev;	/* 100 * stddev / mean; stddev when mean is 0 */
 	int has_stddev;		/* at least 2 values */
 	double fails;		/* failure metrics: sum of the per-run values */
+	int fails_exact;	/* every value an Integer: 'ifails' is the sum */
+	__int128 ifails;
 };
 
 /* A side's list for one view of the runs. */
 struct cmp_list {
 	const double *v;
 	const unsigned char *isint;	/* 1: an Integer in JSON */
+	const int64_t *exact;		/* NULL, or the Integers exactly */
 	size_t n;
 };
 
@@ -66,6 +70,7 @@ struct comparison {
 	unsigned char *ones;	/* ... which are Integers */
 	double *cpool[2];	/* complete runs of a side with incomplete */
 	unsigned char *cints[2];
+	int64_t *cexact[2];
 	struct { const char *fam; size_t len; int has; } fam[4];
 	size_t nfam;		/* families the base was checked for */
 };
@@ -90,6 +95,7 @@ const struct cmp_row *comparison_find(const struct comparison *c,
 void cmp_stats_compute(const double *v, size_t n, struct cmp_stats *st);
 void cmp_stats_compute_typed(const double *v, const unsigned char *isint,
 			     size_t n, struct cmp_stats *st);
+void cmp_stats_compute_list(const struct cmp_list *l, struct cmp_stats *st);
 
 /*
  * The noise filter alone: sets row->shown and row->dropped from the

@@ -3,6 +3,7 @@
 #define PERFBOT_RESULT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
 
 #include "perfbot/err.h"
@@ -28,6 +29,8 @@ struct metric {
 				 * Integer; the padding is one too) */
 	int strings;		/* a list of strings: no values (LKP skips
 				 * such metrics) */
+	const int64_t *exact;	/* NULL, or (when an integer is past 2^53,
+				 * beyond a double) every Integer exactly */
 };
 
 struct result_root {
@@ -39,6 +42,7 @@ struct result_root {
 	char *name_pool;
 	double *value_pool;
 	unsigned char *int_pool;
+	int64_t *exact_pool;	/* the 'exact' lists, when any */
 	struct ydoc job;	/* job.yaml; job.root is a mapping */
 	char *job_text;		/* job.yaml as written */
 };

@@ -24,15 +24,23 @@
 #define INCOMPLETE_RUN "last_state.is_incomplete_run"
 #define PERF_PROFILE "perf-profile."
 
-/* Ruby's Array#sum over numbers: Integers exactly, then Kahan-Babuska. */
-static double ruby_sum(const double *v, const unsigned char *isint, size_t n)
+/*
+ * Ruby's Array#sum over numbers: Integers exactly, then Kahan-Babuska
+ * from the first Float on. 'isum' gets the exact sum when every value
+ * is an Integer (then 1 is returned in 'all_int').
+ */
+static double ruby_sum(const struct cmp_list *l, __int128 *isum,
+		       int *all_int)
 {
+	const double *v = l->v;
+	size_t i = 0, n = l->n;
 	__int128 exact = 0;
 	double f, c = 0, x, t;
-	size_t i = 0;
 
-	for (; i < n && isint && isint[i]; i++)
-		exact += (int64_t)v[i];
+	for (; i < n && l->isint && l->isint[i]; i++)
+		exact += l->exact ? l->exact[i] : (int64_t)v[i];
+	*isum = exact;
+	*all_int = i == n;
 	f = (double)exact;
 	for (; i < n; i++) {
 		x = v[i];
@@ -55,14 +63,14 @@ static double ruby_sum(const double *v, const unsigned char *isint, size_t n)
 	return f + c;
 }
 
-void cmp_stats_compute_typed(const double *v, const unsigned char *isint,
-			     size_t n, struct cmp_stats *st)
+void cmp_stats_compute_list(const struct cmp_list *l, struct cmp_stats *st)
 {
+	const double *v = l->v;
+	size_t i, n = l->n;
 	double sq = 0;
-	size_t i;
 
 	memset(st, 0, sizeof(*st));
-	st->fails = ruby_sum(v, isint, n);
+	st->fails = ruby_sum(l, &st->ifails, &st->fails_exact);
 	st->mean = n ? st->fails / (double)n : 0;
 	if (n < 2)
 		return;
@@ -75,6 +83,14 @@ void cmp_stats_compute_typed(const double *v, const unsigned char *isint,
 	st->has_stddev = 1;
 	st->pct_stddev = st->mean != 0 ? 100 * st->stddev / st->mean :
 		st->stddev;
+}
+
+void cmp_stats_compute_typed(const double *v, const unsigned char *isint,
+			     size_t n, struct cmp_stats *st)
+{
+	struct cmp_list l = { v, isint, NULL, n };
+
+	cmp_stats_compute_list(&l, st);
 }
 
 void cmp_stats_compute(const double *v, size_t n, struct cmp_stats *st)
@@ -362,7 +378,7 @@ static void fill_row(struct comparison *c, struct cmp_row *row,
 
 		row->v[s] = l->v;
 		row->n[s] = l->n;
-		cmp_stats_compute_typed(l->v, l->isint, l->n, &row->st[s]);
+		cmp_stats_compute_list(l, &row->st[s]);
 		if (!row->present[s])	/* LKP: no list, no stddev */
 			row->st[s].has_stddev = 0;
 	}
@@ -400,6 +416,9 @@ static int complete_runs(struct comparison *c, int side,
 	c->cints[side] = malloc(rr->nmetrics * n + 1);
 	if (!c->cpool[side] || !c->cints[side])
 		return -1;
+	if (rr->exact_pool &&
+	    !(c->cexact[side] = calloc(rr->nmetrics * n + 1, sizeof(int64_t))))
+		return -1;
 	for (i = 0; i < rr->nmetrics; i++) {
 		double *dv = c->cpool[side] + i * n;
 		unsigned char *di = c->cints[side] + i * n;
@@ -407,6 +426,9 @@ static int complete_runs(struct comparison *c, int side,
 
 		for (k = 0; k < rr->runs; k++)
 			if (flag->v[k] != 1) {
+				if (c->cexact[side] && rr->metrics[i].exact)
+					c->cexact[side][i * n + m] =
+						rr->metrics[i].exact[k];
 				dv[m] = rr->metrics[i].v[k];
 				di[m++] = rr->metrics[i].isint[k];
 			}
@@ -425,12 +447,15 @@ static void set_side(struct comparison *c, struct cmp_row *row, int side,
 		row->strings = 1;
 	row->all[side].v = m ? m->v : c->zeros;
 	row->all[side].isint = m ? m->isint : c->ones;
+	row->all[side].exact = m ? m->exact : NULL;
 	row->all[side].n = rr->runs;
 	row->complete[side] = row->all[side];
 	row->complete[side].n = n;
 	if (m && c->cpool[side]) {
 		row->complete[side].v = c->cpool[side] + index * n;
 		row->complete[side].isint = c->cints[side] + index * n;
+		row->complete[side].exact = m->exact ?
+			c->cexact[side] + index * n : NULL;
 	}
 }
 
@@ -504,6 +529,8 @@ void comparison_release(struct comparison *c)
 	free(c->cpool[HEAD]);
 	free(c->cints[BASE]);
 	free(c->cints[HEAD]);
+	free(c->cexact[BASE]);
+	free(c->cexact[HEAD]);
 	memset(c, 0, sizeof(*c));
 }
 

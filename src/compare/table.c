@@ -76,13 +76,37 @@ int table_format_headline_change(struct strbuf *out, double change)
 	return sb_addc(out, '%');
 }
 
-/* LKP: a fail count of 0 is blank, else %d of the sum (truncated). */
-static int format_fails(struct strbuf *out, double fails, size_t runs)
+/* An exact Integer sum, right-aligned in 'width'. */
+static int add_int128(struct strbuf *out, __int128 v, int width)
 {
-	if (fails == 0)
+	char d[48], *p = d + sizeof(d);
+	unsigned __int128 u = v < 0 ? -(unsigned __int128)v :
+		(unsigned __int128)v;
+
+	*--p = '\0';
+	do {
+		*--p = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	return sb_addf(out, "%*s", width, p);
+}
+
+/*
+ * LKP: a fail count of 0 is blank, else %d of the sum: an Integer sum
+ * exactly, a Float one truncated.
+ */
+static int format_fails(struct strbuf *out, const struct cmp_stats *st,
+			size_t runs)
+{
+	int rc;
+
+	if (st->fails == 0)
 		return sb_addf(out, "%11s:%-4zu", "", runs);
-	return num(out, "%11d", fails) || sb_addf(out, ":%-4zu", runs) ? -1 :
-		0;
+	rc = st->fails_exact ? add_int128(out, st->ifails, 11) :
+		num(out, "%11d", st->fails);
+	return rc || sb_addf(out, ":%-4zu", runs) ? -1 : 0;
 }
 
 int table_format_row(struct strbuf *out, const struct table_format *f,
@@ -91,11 +115,11 @@ int table_format_row(struct strbuf *out, const struct table_format *f,
 	int rc = 0;
 
 	if (row->failure) {
-		rc |= format_fails(out, row->st[BASE].fails, row->n[BASE]);
+		rc |= format_fails(out, &row->st[BASE], row->n[BASE]);
 		/* perfbot's own figure (LKP prints a wrong one), so no Ruby
 		 * digits to follow: C's correct rounding */
 		rc |= sb_addf(out, "%10.0f%% ", row->reproduction);
-		rc |= format_fails(out, row->st[HEAD].fails, row->n[HEAD]);
+		rc |= format_fails(out, &row->st[HEAD], row->n[HEAD]);
 	} else {
 		rc |= table_format_mean(out, f, row->st[BASE].mean);
 		rc |= table_format_stddev(out, f, &row->st[BASE]);

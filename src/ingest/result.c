@@ -198,6 +198,7 @@ void result_root_release(struct result_root *rr)
 	free(rr->name_pool);
 	free(rr->value_pool);
 	free(rr->int_pool);
+	free(rr->exact_pool);
 	free(rr->dir);
 	free(rr->job_text);
 	strmap_release(&rr->index);

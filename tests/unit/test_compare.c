@@ -21,6 +21,7 @@
 #include "perfbot/compare.h"
 #include "perfbot/fileio.h"
 #include "perfbot/strbuf.h"
+#include "perfbot/table.h"
 
 #include "testutil.h"
 
@@ -1077,6 +1078,29 @@ static void t_filter_incomplete_runs(void **state)
 				    "last_state.is_incomplete_run")->shown);
 }
 
+/*
+ * Integers past 2^53 are summed exactly, as Ruby sums them: the double
+ * of 458689922128314817 is ...816, and three of them are ...451, not the
+ * double sum.
+ */
+static void t_compare_exact_integers(void **state)
+{
+	struct fixture *f = *state;
+	const struct cmp_row *r;
+	struct strbuf sb = STRBUF_INIT;
+	const struct rules *rules = f->r;
+
+	compare(f, "{\"dmesg.x\": [458689922128314817, 458689922128314817,"
+		" 458689922128314817], \"foo.y\": [1, 2, 3]}",
+		"{\"dmesg.x\": [0, 0, 0], \"foo.y\": [1, 2, 3]}");
+	r = comparison_find(&f->c, "dmesg.x");
+	assert_true(r->st[BASE].fails_exact);
+	assert_true(r->st[BASE].ifails == (__int128)458689922128314817LL * 3);
+	assert_int_equal(table_format_row(&sb, rules_format(rules), r), 0);
+	assert_non_null(strstr(sb_str(&sb), "1376069766384944451:3"));
+	sb_release(&sb);
+}
+
 /* A list holding strings is never compared. */
 static void t_filter_strings(void **state)
 {
@@ -1144,6 +1168,7 @@ int main(void)
 		T(t_filter_pass_pairs),
 		T(t_filter_incomplete_runs),
 		T(t_filter_strings),
+		T(t_compare_exact_integers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
