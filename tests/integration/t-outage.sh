@@ -39,7 +39,10 @@ while read -r mid; do
 	[ "${c:-0}" -gt 1 ] && twice=$((twice + 1))
 	[ "${c:-0}" = 0 ] && missing=$((missing + 1))
 done <"$W/ids"
-check "every report accepted once ($twice twice)" [ $twice = 0 ]
+# The one mail in flight when Postfix died may have been queued there
+# without its 250 reaching perfbot (SMTP's own duplicate window, RFC
+# 1047): it is sent again, with the same Message-ID. Never more than that.
+check "every report accepted once, but the one in flight ($twice twice)" [ $twice -le 1 ]
 check "none lost on the way ($missing)" [ $missing = 0 ]
 inbox=$(imap alice "" -X "UID SEARCH HEADER X-Perfbot-Report \"o-\"" | tr -d '\r' | sed -n 's/^\* SEARCH *//p' | wc -w)
 check "every report in the mailbox ($inbox)" [ "$inbox" -ge $n ]
