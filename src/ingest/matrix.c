@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/numparse.h"
 #include "perfbot/result.h"
 #include "perfbot/strbuf.h"
 
@@ -211,76 +212,15 @@ static int string(struct lexer *lx, struct strbuf *out)
 	}
 }
 
-#define NUMBER_MAX_CHARS 128
-
-static const double pow10_exact[] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
-static int is_digit(const struct lexer *lx, const char *p)
-{
-	return p < lx->end && *p >= '0' && *p <= '9';
-}
-
-static void digit(uint64_t *mant, int *sig, int *exp10, char c, int frac)
-{
-	if (*sig < 19) {
-		*mant = *mant * 10 + (uint64_t)(c - '0');
-		*sig += *mant != 0;
-		*exp10 -= frac;
-	} else if (!frac) {
-		(*exp10)++;
-	}
-}
-
-/*
- * A JSON number. Up to 15 significant digits and a decimal exponent
- * within 22 convert exactly as m * 10^e or m / 10^-e (one rounding, as
- * strtod would give); anything else goes to strtod.
- */
+/* A JSON number, exactly as strtod() reads it (numparse.c). */
 static int number(struct lexer *lx, double *out)
 {
-	const char *s = lx->p, *p = s;
-	int sig = 0, exp10 = 0, neg = 0, eneg = 0;
-	char buf[NUMBER_MAX_CHARS + 1];
-	uint64_t mant = 0;
-	long e = 0;
+	int rc = numparse(lx->p, lx->end, out, &lx->p);
 
-	if (p < lx->end && *p == '-')
-		neg = *p++ == '-';
-	if (!is_digit(lx, p) || (*p == '0' && is_digit(lx, p + 1)))
+	if (rc == NUMPARSE_SYNTAX)
 		return lx_fail(lx, "bad number");
-	for (; is_digit(lx, p); p++)
-		digit(&mant, &sig, &exp10, *p, 0);
-	if (p < lx->end && *p == '.') {
-		if (!is_digit(lx, ++p))
-			return lx_fail(lx, "bad number");
-		for (; is_digit(lx, p); p++)
-			digit(&mant, &sig, &exp10, *p, 1);
-	}
-	if (p < lx->end && (*p == 'e' || *p == 'E')) {
-		if (++p < lx->end && (*p == '+' || *p == '-'))
-			eneg = *p++ == '-';
-		if (!is_digit(lx, p))
-			return lx_fail(lx, "bad number");
-		for (; is_digit(lx, p); p++)
-			if (e < 100000)
-				e = e * 10 + (*p - '0');
-	}
-	lx->p = p;
-	exp10 += eneg ? -(int)e : (int)e;
-	if (sig <= 15 && exp10 >= -22 && exp10 <= 22) {
-		*out = exp10 >= 0 ? (double)mant * pow10_exact[exp10] :
-			(double)mant / pow10_exact[-exp10];
-		*out = neg ? -*out : *out;
-		return 0;
-	}
-	if (p - s > NUMBER_MAX_CHARS)
+	if (rc == NUMPARSE_TOO_LONG)
 		return lx_fail(lx, "number too long");
-	memcpy(buf, s, (size_t)(p - s));
-	buf[p - s] = '\0';
-	*out = strtod(buf, NULL);
 	return isfinite(*out) ? 0 : lx_fail(lx, "number out of range");
 }
 
