@@ -193,7 +193,35 @@ static int lemire(uint64_t w, int q, uint64_t *bits)
 
 static int is_digit(const char *p, const char *end)
 {
-	return p < end && *p >= '0' && *p <= '9';
+	return p < end && (unsigned char)(*p - '0') < 10;
+}
+
+/*
+ * The run of digits at p: its end, and in *w the first 'room' of them
+ * appended (w * 10^k + digits). (Eight digits at a time with SWAR
+ * arithmetic measured no faster on matrix.json's short numbers.)
+ */
+static inline const char *digit_run(const char *p, const char *end,
+				    uint64_t *w, size_t room)
+{
+	uint64_t v = *w;
+
+	for (; p < end && (unsigned char)(*p - '0') < 10; p++)
+		if (room)
+			v = v * 10 + (unsigned)(*p - '0'), room--;
+	*w = v;
+	return p;
+}
+
+/* Out of line: the buffer (and its stack guard) only when needed. */
+static __attribute__((noinline)) double libc_strtod(const char *s,
+						    size_t len)
+{
+	char buf[NUMPARSE_MAX_CHARS + 1];
+
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return strtod(buf, NULL);
 }
 
 /* The exact conversions; -1 when strtod() must decide. */
@@ -235,13 +263,11 @@ static int convert(uint64_t w, int64_t q, int neg, double *out,
 int numparse_ex(const char *s, const char *end, double *out,
 		const char **endp, enum numparse_path *path)
 {
-	char buf[NUMPARSE_MAX_CHARS + 1];
-	const char *p = s;
+	const char *p = s, *run, *frac;
 	uint64_t w = 0;
 	int64_t q = 0, e = 0;
-	size_t nsig = 0;
+	size_t nsig = 0, n, take;
 	int neg = 0, eneg = 0;
-	unsigned d;
 
 	if (p < end && *p == '-')
 		neg = 1, p++;
@@ -252,25 +278,27 @@ int numparse_ex(const char *s, const char *end, double *out,
 			return NUMPARSE_SYNTAX;
 	} else {
 		/* the first 19 significant digits go into w, the rest count */
-		for (; is_digit(p, end); p++, nsig++) {
-			if (nsig < 19)
-				w = w * 10 + (unsigned)(*p - '0');
-			else
-				q++;
-		}
+		run = p;
+		p = digit_run(p, end, &w, 19);
+		nsig = (size_t)(p - run);
+		q = nsig > 19 ? (int64_t)(nsig - 19) : 0;
 	}
 	if (p < end && *p == '.') {
 		if (!is_digit(++p, end))
 			return NUMPARSE_SYNTAX;
-		for (; is_digit(p, end); p++) {
-			d = (unsigned)(*p - '0');
-			if (!nsig && !d) {
-				q--;		/* a leading zero */
-				continue;
-			}
-			if (nsig++ < 19)
-				w = w * 10 + d, q--;
+		frac = p;
+		if (!nsig) {
+			/* leading zeros only move the point */
+			while (p < end && *p == '0')
+				p++;
+			q -= p - frac;
 		}
+		run = p;
+		take = nsig >= 19 ? 0 : 19 - nsig;
+		p = digit_run(p, end, &w, take);
+		n = (size_t)(p - run);
+		q -= (int64_t)(n < take ? n : take);
+		nsig += n;
 	}
 	if (p < end && (*p == 'e' || *p == 'E')) {
 		if (++p < end && (*p == '+' || *p == '-'))
@@ -292,9 +320,10 @@ int numparse_ex(const char *s, const char *end, double *out,
 	}
 	if (nsig <= 19 && !convert(w, q, neg, out, path))
 		return NUMPARSE_OK;
-	memcpy(buf, s, (size_t)(p - s));
-	buf[p - s] = '\0';
-	*out = strtod(buf, NULL);
+	/* only numbers of at most 15 digits pass above longer than this */
+	if (p - s > NUMPARSE_MAX_CHARS)
+		return NUMPARSE_TOO_LONG;
+	*out = libc_strtod(s, (size_t)(p - s));
 	*path = NUMPARSE_PATH_LIBC;
 	return NUMPARSE_OK;
 }

@@ -80,6 +80,16 @@ static void check(const char *s)
 			 (int)path, want);
 	if (endp != end || sendp != end)
 		fail_msg("'%s': stopped early", s);
+	/* again inside a list, where 8 bytes can be read at once */
+	{
+		char list[300];
+		int n = snprintf(list, sizeof(list), "%s, 12345678],\n", s);
+		double again;
+
+		if (numparse(list, list + n, &again, &endp) ||
+		    to_bits(again) != to_bits(got) || endp != list + (end - s))
+			fail_msg("'%s': not the same in a list", s);
+	}
 	paths[path]++;
 	checked++;
 }
