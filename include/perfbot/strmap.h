@@ -11,12 +11,15 @@
 struct strmap {
 	const char **keys;
 	size_t *vals;
+	unsigned long long *hashes;	/* of each key, to skip strcmp() */
 	size_t cap;
 	size_t count;
 };
 
 void strmap_init(struct strmap *m);
 void strmap_release(struct strmap *m);
+/* Room for n keys without rehashing: 0, or -1 on ENOMEM. */
+int strmap_reserve(struct strmap *m, size_t n);
 /* 0 on success, 1 when the key was present (value kept), -1 on ENOMEM. */
 int strmap_put(struct strmap *m, const char *key, size_t val);
 /* 0 and *val when found, -1 otherwise. */

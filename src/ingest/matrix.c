@@ -47,7 +47,7 @@ static int lx_fail(struct lexer *lx, const char *what)
 		       what);
 }
 
-static void skip_ws(struct lexer *lx)
+static void skip_ws_run(struct lexer *lx)
 {
 	for (; lx->p < lx->end; lx->p++) {
 		if (*lx->p == '\n')
@@ -55,6 +55,16 @@ static void skip_ws(struct lexer *lx)
 		else if (*lx->p != ' ' && *lx->p != '\t' && *lx->p != '\r')
 			break;
 	}
+}
+
+/* Most calls skip nothing or one space: that inline, the loop not. */
+static inline void skip_ws(struct lexer *lx)
+{
+	if (lx->p < lx->end && *lx->p == ' ')
+		lx->p++;
+	if (lx->p < lx->end && (unsigned char)*lx->p > ' ')
+		return;
+	skip_ws_run(lx);
 }
 
 static int expect(struct lexer *lx, char c)
@@ -444,6 +454,8 @@ static int finish(struct parse *ps, struct result_root *rr)
 	}
 	rr->metrics = calloc(ps->nm, sizeof(*rr->metrics));
 	if (!rr->name_pool || !rr->value_pool || !rr->metrics)
+		return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
+	if (strmap_reserve(&rr->index, ps->nm))
 		return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
 	for (i = 0; i < ps->nm; i++) {
 		struct metric *m = &rr->metrics[i];

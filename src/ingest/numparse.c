@@ -134,7 +134,8 @@ static void pow5_init(void)
  * Eisel-Lemire: the bits of w * 10^q (w != 0) as a double, or -1 when
  * the 128-bit product cannot tell which way it rounds.
  */
-static int lemire(uint64_t w, int q, uint64_t *bits)
+static __attribute__((noinline)) int lemire(uint64_t w, int q,
+					    uint64_t *bits)
 {
 	uint64_t hi, lo, m, t;
 	int lz, upper, shift;
@@ -204,11 +205,16 @@ static int is_digit(const char *p, const char *end)
 static inline const char *digit_run(const char *p, const char *end,
 				    uint64_t *w, size_t room)
 {
+	const char *run = p;
 	uint64_t v = *w;
+	size_t n;
 
-	for (; p < end && (unsigned char)(*p - '0') < 10; p++)
-		if (room)
-			v = v * 10 + (unsigned)(*p - '0'), room--;
+	/* two tight loops: find the end, then add up (no test per digit) */
+	while (p < end && (unsigned char)(*p - '0') < 10)
+		p++;
+	n = (size_t)(p - run) < room ? (size_t)(p - run) : room;
+	while (n--)
+		v = v * 10 + (unsigned)(*run++ - '0');
 	*w = v;
 	return p;
 }
