@@ -143,6 +143,35 @@ static void t_many_keys(void **state)
 	assert_int_equal(f->m.count, MANY);
 }
 
+/* Reserved once: no growth while putting, and every key found. */
+static void t_reserve(void **state)
+{
+	struct fx *f = *state;
+	size_t i, v, cap;
+
+	assert_int_equal(strmap_put(&f->m, "kept", 99), 0);
+	assert_int_equal(strmap_reserve(&f->m, MANY), 0);
+	cap = f->m.cap;
+	assert_true(cap >= 2 * (MANY + 1));
+	assert_int_equal(cap & (cap - 1), 0);
+	/* keys that differ only in their last byte, past 8-byte words */
+	for (i = 0; i < MANY - 1; i++) {
+		snprintf(f->keys[i], KEYLEN, "perf-stat.ps.cpu-%05zu", i);
+		assert_int_equal(strmap_put(&f->m, f->keys[i], i), 0);
+	}
+	assert_int_equal(f->m.cap, cap);
+	assert_int_equal(strmap_reserve(&f->m, 10), 0);	/* never shrinks */
+	assert_int_equal(f->m.cap, cap);
+	for (i = 0; i < MANY - 1; i++) {
+		assert_int_equal(strmap_get(&f->m, f->keys[i], &v), 0);
+		assert_int_equal(v, i);
+	}
+	assert_int_equal(strmap_get(&f->m, "kept", &v), 0);
+	assert_int_equal(v, 99);
+	assert_int_equal(strmap_get(&f->m, "perf-stat.ps.cpu-0000", &v), -1);
+	assert_int_equal(strmap_get(&f->m, "perf-stat.ps.cpu-000000", &v), -1);
+}
+
 static void t_release_reuse(void **state)
 {
 	struct fx *f = *state;
@@ -194,6 +223,7 @@ int main(void)
 		T(t_missing_key),
 		T(t_empty_key),
 		T(t_many_keys),
+		T(t_reserve),
 		T(t_release_reuse),
 		cmocka_unit_test(t_hash_fnv1a),
 		cmocka_unit_test(t_hash_seed),
