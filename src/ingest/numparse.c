@@ -266,8 +266,45 @@ static int convert(uint64_t w, int64_t q, int neg, double *out,
 	return 0;
 }
 
-int numparse_ex(const char *s, const char *end, double *out,
-		const char **endp, enum numparse_path *path)
+/*
+ * What matrix.json mostly holds, in one pass: -?d+(.d+)? with at most 19
+ * digits, no exponent, converted by Clinger's rule. 0 when it does not
+ * apply (then the general parser starts again from s).
+ */
+static inline int plain_decimal(const char *s, const char *end, double *out,
+				const char **endp)
+{
+	const char *p = s + (s < end && *s == '-'), *digits = p, *frac;
+	uint64_t w = 0;
+	size_t nint, nfrac = 0;
+	double d;
+
+	while (p < end && (unsigned char)(*p - '0') < 10)
+		w = w * 10 + (unsigned)(*p++ - '0');
+	nint = (size_t)(p - digits);
+	if (!nint || (nint > 1 && *digits == '0'))
+		return 0;
+	if (p < end && *p == '.') {
+		frac = ++p;
+		while (p < end && (unsigned char)(*p - '0') < 10)
+			w = w * 10 + (unsigned)(*p++ - '0');
+		nfrac = (size_t)(p - frac);
+		if (!nfrac)
+			return 0;
+	}
+	if (nint + nfrac > 19 || w > (uint64_t)1 << 53 || nfrac > 22 ||
+	    (p < end && (*p == 'e' || *p == 'E')))
+		return 0;
+	d = nfrac ? (double)w / pow10_exact[nfrac] : (double)w;
+	*out = *s == '-' ? -d : d;
+	*endp = p;
+	return 1;
+}
+
+/* Everything else, by the grammar; out of line to keep numparse() lean. */
+static __attribute__((noinline)) int general(const char *s, const char *end,
+					     double *out, const char **endp,
+					     enum numparse_path *path)
 {
 	const char *p = s, *run, *frac;
 	uint64_t w = 0;
@@ -334,9 +371,25 @@ int numparse_ex(const char *s, const char *end, double *out,
 	return NUMPARSE_OK;
 }
 
+int numparse_ex(const char *s, const char *end, double *out,
+		const char **endp, enum numparse_path *path)
+{
+#if FLT_EVAL_METHOD == 0
+	if (plain_decimal(s, end, out, endp)) {
+		*path = *out == 0 ? NUMPARSE_PATH_ZERO : NUMPARSE_PATH_CLINGER;
+		return NUMPARSE_OK;
+	}
+#endif
+	return general(s, end, out, endp, path);
+}
+
 int numparse(const char *s, const char *end, double *out, const char **endp)
 {
 	enum numparse_path path;
 
-	return numparse_ex(s, end, out, endp, &path);
+#if FLT_EVAL_METHOD == 0
+	if (plain_decimal(s, end, out, endp))
+		return NUMPARSE_OK;
+#endif
+	return general(s, end, out, endp, &path);
 }
