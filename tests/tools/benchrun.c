@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * benchrun: run a command N times (stdout to /dev/null) and print the
- * median wall time in ms and the median peak RSS in KiB, from the
+ * benchrun: run a command N times (stdout to /dev/null) and print
+ * "WALL_MS RSS_KIB MIN_MS MAX_MS CPU_MS": the median wall time, the median
+ * peak RSS, the fastest and slowest run and the median CPU time (user +
+ * system, which a busy machine disturbs less than wall time), from the
  * monotonic clock and wait4()'s rusage, so that the figures do not include
  * a shell or /usr/bin/time: benchrun N CMD [ARG...].
  */
@@ -31,8 +33,8 @@ static int cmp_long(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* One run: its wall time (ms) and peak RSS (KiB); -1 when it failed. */
-static int run_once(char **argv, double *ms, long *kb)
+/* One run: wall and CPU time (ms), peak RSS (KiB); -1 when it failed. */
+static int run_once(char **argv, double *ms, double *cpu, long *kb)
 {
 	struct timespec t0, t1;
 	struct rusage ru;
@@ -56,12 +58,14 @@ static int run_once(char **argv, double *ms, long *kb)
 	*ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
 		(double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 	*kb = ru.ru_maxrss;
+	*cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 int main(int argc, char **argv)
 {
-	double ms[MAX_RUNS];
+	double ms[MAX_RUNS], cpu[MAX_RUNS];
 	long kb[MAX_RUNS], n, i;
 
 	if (argc < 3 || parse_long(argv[1], 1, MAX_RUNS, &n)) {
@@ -69,12 +73,14 @@ int main(int argc, char **argv)
 		return 64;
 	}
 	for (i = 0; i < n; i++)
-		if (run_once(argv + 2, &ms[i], &kb[i])) {
+		if (run_once(argv + 2, &ms[i], &cpu[i], &kb[i])) {
 			fprintf(stderr, "benchrun: '%s' failed\n", argv[2]);
 			return 1;
 		}
 	qsort(ms, (size_t)n, sizeof(ms[0]), cmp_double);
+	qsort(cpu, (size_t)n, sizeof(cpu[0]), cmp_double);
 	qsort(kb, (size_t)n, sizeof(kb[0]), cmp_long);
-	printf("%.1f %ld %.1f %.1f\n", ms[n / 2], kb[n / 2], ms[0], ms[n - 1]);
+	printf("%.1f %ld %.1f %.1f %.1f\n", ms[n / 2], kb[n / 2], ms[0],
+	       ms[n - 1], cpu[n / 2]);
 	return 0;
 }
