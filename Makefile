@@ -10,6 +10,7 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
+LIBEXECDIR = $(PREFIX)/libexec/perfbot
 DATADIR = $(PREFIX)/share/perfbot
 
 CC ?= cc
@@ -18,7 +19,8 @@ LIBS_PC = libcurl libetpan jansson yaml-0.1 gmime-3.0 sqlite3 gnutls
 TEST_PC = cmocka
 
 CFLAGS ?= -O2 -g
-CPPFLAGS += -Iinclude -D_GNU_SOURCE -DPERFBOT_DATADIR='"$(DATADIR)"'
+CPPFLAGS += -Iinclude -D_GNU_SOURCE -DPERFBOT_DATADIR='"$(DATADIR)"' \
+	-DPERFBOT_LIBEXECDIR='"$(LIBEXECDIR)"'
 BASE_CFLAGS = -std=c11 -Wall -Wextra -MMD -MP
 ifdef DEVELOPER
 BASE_CFLAGS += -Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wvla \
@@ -39,7 +41,7 @@ ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) $(PC_CFLAGS)
 
 BUILD = build
 LIB_SRC = $(sort $(wildcard src/*/*.c))
-LIB_SRC := $(filter-out src/cli/main.c,$(LIB_SRC))
+LIB_SRC := $(filter-out src/cli/main.c src/cli/front.c,$(LIB_SRC))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -60,7 +62,13 @@ $(BUILD)/libperfbot.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-perfbot: $(BUILD)/src/cli/main.o $(BUILD)/libperfbot.a
+# 'perfbot' runs compare itself and execs perfbot-full for the rest
+# (src/cli/front.c): --as-needed keeps the mail stack's libraries out.
+perfbot: $(BUILD)/src/cli/front.o $(BUILD)/libperfbot.a perfbot-full
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/src/cli/front.o \
+		$(BUILD)/libperfbot.a -Wl,--as-needed $(PC_LIBS)
+
+perfbot-full: $(BUILD)/src/cli/main.o $(BUILD)/libperfbot.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfbot.a
@@ -90,7 +98,7 @@ integration: perfbot $(TOOL_BIN)
 # Banned functions (STYLE.md 5): a grep keeps them out of src/.
 lint:
 	@! grep -nE '\b(strcpy|strcat|sprintf|vsprintf|atoi|atol|gets)\s*\(' \
-		$(LIB_SRC) src/cli/main.c || \
+		$(LIB_SRC) src/cli/main.c src/cli/front.c || \
 		{ echo "perfbot: lint: banned function above" >&2; exit 1; }
 
 demo: deps
@@ -118,14 +126,16 @@ fuzz:
 	@sh tests/fuzz/run $(FUZZ_SECONDS)
 
 install: perfbot
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
+		$(DESTDIR)$(DATADIR)/templates \
 		$(DESTDIR)$(DATADIR)/config/hosts
 	install -m 755 perfbot $(DESTDIR)$(BINDIR)/perfbot
+	install -m 755 perfbot-full $(DESTDIR)$(LIBEXECDIR)/perfbot-full
 	install -m 644 templates/* $(DESTDIR)$(DATADIR)/templates/
 	install -m 644 config/*.yaml $(DESTDIR)$(DATADIR)/config/
 	install -m 644 config/hosts/*.yaml $(DESTDIR)$(DATADIR)/config/hosts/
 
 clean:
-	rm -rf $(BUILD) perfbot
+	rm -rf $(BUILD) perfbot perfbot-full
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d $(UNIT_BIN:=.d) $(TOOL_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d $(BUILD)/src/cli/front.d $(UNIT_BIN:=.d) $(TOOL_BIN:=.d)
