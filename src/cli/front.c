@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The 'perfbot' binary: a front end that runs 'compare' on local result
- * roots itself and hands every other command line to 'perfbot-full' (the
- * binary of src/cli/main.c) with execv() and the same arguments, so that
- * their output, errors and exit codes are that binary's.
+ * The 'perfbot' binary: a front end that runs 'compare' and 'report'
+ * (which only prints) itself and hands every other command line to
+ * 'perfbot-full' (the binary of src/cli/main.c) with execv() and the same
+ * arguments, so that their output, errors and exit codes are that
+ * binary's.
  *
  * Why: perfbot-full links libcurl, libetpan, GnuTLS, GMime and SQLite, 51
  * shared libraries in all (built with BIND_NOW), and the dynamic loader
