@@ -175,7 +175,14 @@ static int utf8_ok(const unsigned char *s, size_t n)
 
 	while (i < n) {
 		if (s[i] < 0x80) {
-			i++;
+			uint64_t w;
+
+			/* names are ASCII: eight bytes at a time */
+			while (i + 8 <= n && (memcpy(&w, s + i, 8),
+					      !(w & 0x8080808080808080ULL)))
+				i += 8;
+			if (i < n && s[i] < 0x80)
+				i++;
 			continue;
 		}
 		len = s[i] >= 0xf0 ? 4 : s[i] >= 0xe0 ? 3 : s[i] >= 0xc2 ? 2 : 0;
@@ -195,6 +202,13 @@ static int utf8_ok(const unsigned char *s, size_t n)
 	return 0;
 }
 
+/* The bytes that end a run of plain string characters. */
+static const unsigned char string_stop[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* controls */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1,
+};
+
 /* A string into 'out' (NULL: validate and skip), capped by out->max. */
 static int string(struct lexer *lx, struct strbuf *out)
 {
@@ -204,8 +218,7 @@ static int string(struct lexer *lx, struct strbuf *out)
 		return -1;
 	for (;;) {
 		run = lx->p;
-		while (lx->p < lx->end && *lx->p != '"' && *lx->p != '\\' &&
-		       (unsigned char)*lx->p >= 0x20)
+		while (lx->p < lx->end && !string_stop[(unsigned char)*lx->p])
 			lx->p++;
 		if (out && sb_add(out, run, (size_t)(lx->p - run)))
 			return lx_fail(lx, "string too long");
