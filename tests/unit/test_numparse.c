@@ -36,6 +36,8 @@ static uint64_t next(void)
 	return z ^ (z >> 31);
 }
 
+/* Draws are sequenced (never two in one expression): same numbers in
+ * every build. */
 static uint64_t below(uint64_t n)
 {
 	return next() % n;
@@ -148,26 +150,27 @@ static void gen_roundtrip(char *buf, size_t cap)
 static void gen_short(char *buf, size_t cap)
 {
 	int n = 1 + (int)below(12);
+	int point = n - (int)below(5);
 
-	decimal(buf, cap, n, n - (int)below(5), 0, below(8) == 0);
+	decimal(buf, cap, n, point, 0, below(8) == 0);
 }
 
 /* 1-19 significant digits, any point, exponent -30..30 */
 static void gen_mantissa(char *buf, size_t cap)
 {
 	int n = 1 + (int)below(19);
+	int point = (int)below(40) - 20, e = (int)below(61) - 30;
 
-	decimal(buf, cap, n, (int)below(40) - 20, (int)below(61) - 30,
-		(int)below(2));
+	decimal(buf, cap, n, point, e, (int)below(2));
 }
 
 /* 19 and 20 digits (the edge of w), and more, up to 40 */
 static void gen_long_mantissa(char *buf, size_t cap)
 {
 	int n = below(4) ? 19 + (int)below(2) : 21 + (int)below(20);
+	int point = (int)below((uint64_t)n + 2), e = (int)below(80) - 40;
 
-	decimal(buf, cap, n, (int)below(n + 2), (int)below(80) - 40,
-		(int)below(2));
+	decimal(buf, cap, n, point, e, (int)below(2));
 }
 
 /* the ends: exponents -360..-290 and 280..330 */
@@ -254,7 +257,8 @@ static void gen_integer(char *buf, size_t cap)
 			 below(64));
 		return;
 	case 1:
-		v = base[below(4)] + below(2048) - 1024;
+		v = base[below(4)];
+		v += below(2048) - 1024;
 		snprintf(buf, cap, "%s%llu", below(2) ? "-" : "",
 			 (unsigned long long)v);
 		return;
