@@ -8,10 +8,14 @@
  * A string -> index map (open addressing). Keys are borrowed: they must
  * outlive the map. Used to match metrics of two result roots by name.
  */
+struct strmap_slot {
+	unsigned long long hash;	/* of the key (0: empty), skips strcmp */
+	const char *key;
+	size_t val;
+};
+
 struct strmap {
-	const char **keys;
-	size_t *vals;
-	unsigned long long *hashes;	/* of each key, to skip strcmp() */
+	struct strmap_slot *slots;	/* one cache line or two per probe */
 	size_t cap;
 	size_t count;
 };

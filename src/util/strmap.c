@@ -55,9 +55,7 @@ void strmap_init(struct strmap *m)
 
 void strmap_release(struct strmap *m)
 {
-	free(m->keys);
-	free(m->vals);
-	free(m->hashes);
+	free(m->slots);
 	strmap_init(m);
 }
 
@@ -65,37 +63,31 @@ static size_t slot_of(const struct strmap *m, const char *key, uint64_t h)
 {
 	size_t i = (size_t)h & (m->cap - 1);
 
-	while (m->hashes[i] &&
-	       (m->hashes[i] != h || strcmp(m->keys[i], key)))
+	while (m->slots[i].hash &&
+	       (m->slots[i].hash != h || strcmp(m->slots[i].key, key)))
 		i = (i + 1) & (m->cap - 1);
 	return i;
 }
 
 static int rehash(struct strmap *m, size_t cap)
 {
-	struct strmap n = { calloc(cap, sizeof(char *)),
-			    calloc(cap, sizeof(size_t)),
-			    calloc(cap, sizeof(unsigned long long)), cap, 0 };
+	struct strmap_slot *n = calloc(cap, sizeof(*n));
 	size_t i, s;
 
-	if (!n.keys || !n.vals || !n.hashes) {
-		strmap_release(&n);
+	if (!n)
 		return -1;
-	}
 	for (i = 0; i < m->cap; i++) {
-		if (!m->hashes[i])
+		if (!m->slots[i].hash)
 			continue;
 		/* keys are distinct: the first free slot */
-		for (s = m->hashes[i] & (cap - 1); n.hashes[s];
+		for (s = m->slots[i].hash & (cap - 1); n[s].hash;
 		     s = (s + 1) & (cap - 1))
 			;
-		n.keys[s] = m->keys[i];
-		n.vals[s] = m->vals[i];
-		n.hashes[s] = m->hashes[i];
-		n.count++;
+		n[s] = m->slots[i];
 	}
-	strmap_release(m);
-	*m = n;
+	free(m->slots);
+	m->slots = n;
+	m->cap = cap;
 	return 0;
 }
 
@@ -104,7 +96,7 @@ int strmap_reserve(struct strmap *m, size_t n)
 	size_t cap = m->cap ? m->cap : 64;
 
 	while ((n + 1) * 2 > cap) {
-		if (cap > SIZE_MAX / 4)
+		if (cap > SIZE_MAX / 4 / sizeof(struct strmap_slot))
 			return -1;
 		cap *= 2;
 	}
@@ -120,11 +112,11 @@ int strmap_put(struct strmap *m, const char *key, size_t val)
 	    rehash(m, m->cap ? m->cap * 2 : 64))
 		return -1;
 	s = slot_of(m, key, h);
-	if (m->hashes[s])
+	if (m->slots[s].hash)
 		return 1;
-	m->keys[s] = key;
-	m->vals[s] = val;
-	m->hashes[s] = h;
+	m->slots[s].hash = h;
+	m->slots[s].key = key;
+	m->slots[s].val = val;
 	m->count++;
 	return 0;
 }
@@ -136,8 +128,8 @@ int strmap_get(const struct strmap *m, const char *key, size_t *val)
 	if (!m->cap)
 		return -1;
 	s = slot_of(m, key, key_hash(key));
-	if (!m->hashes[s])
+	if (!m->slots[s].hash)
 		return -1;
-	*val = m->vals[s];
+	*val = m->slots[s].val;
 	return 0;
 }

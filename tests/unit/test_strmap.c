@@ -179,7 +179,7 @@ static void t_release_reuse(void **state)
 
 	assert_int_equal(strmap_put(&f->m, "a", 1), 0);
 	strmap_release(&f->m);
-	assert_null(f->m.keys);
+	assert_null(f->m.slots);
 	assert_int_equal(f->m.count, 0);
 	assert_int_equal(f->m.cap, 0);
 	assert_int_equal(strmap_get(&f->m, "a", &v), -1);
