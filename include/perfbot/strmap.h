@@ -24,6 +24,12 @@ void strmap_init(struct strmap *m);
 void strmap_release(struct strmap *m);
 /* Room for n keys without rehashing: 0, or -1 on ENOMEM. */
 int strmap_reserve(struct strmap *m, size_t n);
+/*
+ * Start loading the slot of 'key' into the cache: a put or get of it a few
+ * keys later then does not wait for memory (a table of 100,000 keys is
+ * larger than the caches and each probe lands anywhere).
+ */
+void strmap_prefetch(const struct strmap *m, const char *key);
 /* 0 on success, 1 when the key was present (value kept), -1 on ENOMEM. */
 int strmap_put(struct strmap *m, const char *key, size_t val);
 /* 0 and *val when found, -1 otherwise. */

@@ -445,6 +445,9 @@ static int dense(const struct parse *ps, size_t runs)
 	return 1;
 }
 
+/* How many names ahead finish() asks for their index slot. */
+#define PREFETCH_AHEAD 8
+
 /* Pad every list to the number of runs and index the names. */
 static int finish(struct parse *ps, struct result_root *rr)
 {
@@ -485,6 +488,9 @@ static int finish(struct parse *ps, struct result_root *rr)
 			memcpy(m->v, ps->vals + p->first,
 			       p->n * sizeof(double));
 		rr->nmetrics++;
+		if (i + PREFETCH_AHEAD < ps->nm)
+			strmap_prefetch(&rr->index, rr->name_pool +
+					ps->m[i + PREFETCH_AHEAD].name);
 		if (strmap_put(&rr->index, m->name, i))
 			return pb_fail(ps->lx.err, EX_DATAERR,
 				       "%s: metric '%.200s' appears twice",

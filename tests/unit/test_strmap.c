@@ -149,8 +149,11 @@ static void t_reserve(void **state)
 	struct fx *f = *state;
 	size_t i, v, cap;
 
+	strmap_prefetch(&f->m, "kept");	/* no table yet: nothing to do */
 	assert_int_equal(strmap_put(&f->m, "kept", 99), 0);
 	assert_int_equal(strmap_reserve(&f->m, MANY), 0);
+	strmap_prefetch(&f->m, "kept");	/* a hint: changes nothing */
+	assert_int_equal(f->m.count, 1);
 	cap = f->m.cap;
 	assert_true(cap >= 2 * (MANY + 1));
 	assert_int_equal(cap & (cap - 1), 0);
