@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "perfbot/strmap.h"
 
@@ -53,9 +54,41 @@ void strmap_init(struct strmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/*
+ * Tables of 2 MiB and more (100,000 metrics and up) are mapped with
+ * transparent huge pages asked for: their probes land anywhere, and with
+ * 4 KiB pages nearly each one missed the TLB and a first one faulted.
+ */
+#define BIG_TABLE ((size_t)2 << 20)
+
+static struct strmap_slot *slots_alloc(size_t cap)
+{
+	size_t size = cap * sizeof(struct strmap_slot);
+	void *p;
+
+	if (size < BIG_TABLE)
+		return calloc(cap, sizeof(struct strmap_slot));
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	(void)madvise(p, size, MADV_HUGEPAGE);	/* a hint: may be refused */
+	return p;
+}
+
+static void slots_free(struct strmap_slot *slots, size_t cap)
+{
+	size_t size = cap * sizeof(struct strmap_slot);
+
+	if (size < BIG_TABLE)
+		free(slots);
+	else if (slots)
+		munmap(slots, size);
+}
+
 void strmap_release(struct strmap *m)
 {
-	free(m->slots);
+	slots_free(m->slots, m->cap);
 	strmap_init(m);
 }
 
@@ -71,7 +104,7 @@ static size_t slot_of(const struct strmap *m, const char *key, uint64_t h)
 
 static int rehash(struct strmap *m, size_t cap)
 {
-	struct strmap_slot *n = calloc(cap, sizeof(*n));
+	struct strmap_slot *n = slots_alloc(cap);
 	size_t i, s;
 
 	if (!n)
@@ -85,7 +118,7 @@ static int rehash(struct strmap *m, size_t cap)
 			;
 		n[s] = m->slots[i];
 	}
-	free(m->slots);
+	slots_free(m->slots, m->cap);
 	m->slots = n;
 	m->cap = cap;
 	return 0;
