@@ -56,10 +56,10 @@ void strmap_init(struct strmap *m)
 
 /*
  * Tables of 2 MiB and more (100,000 metrics and up) get pages of their
- * own from mmap(): fresh zero pages, where calloc() from a heap grown by
- * the freed matrix.json buffers clears them by hand (10% of a 200,000
- * metric compare), and transparent huge pages asked for, as each probe
- * lands anywhere.
+ * own from mmap(), fresh zero pages with transparent huge pages asked
+ * for, as each probe lands anywhere: a 200,000-metric compare measured
+ * 10% faster than with calloc() (which may hand out heap memory that it
+ * must clear).
  */
 #define BIG_TABLE ((size_t)2 << 20)
 
