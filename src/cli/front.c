@@ -93,6 +93,13 @@ int cli_fail(const struct pb_err *err)
 	return err->code ? err->code : EX_SOFTWARE;
 }
 
+#ifndef PERFBOT_CLIOPTS_H
+/*
+ * Before the option tables (cliopts.h, which cli.h then includes) the
+ * commands called these two; with them, cli_parse() words usage and help
+ * and these go.
+ */
+
 /* perfbot-full prints the usage from its command table. */
 int cli_usage(const char *cmd)
 {
@@ -108,6 +115,7 @@ int cli_wants_help(int argc, char **argv, const char *cmd)
 	(void)cmd;
 	return 0;
 }
+#endif
 
 /*
  * HTTP is perfbot-full's: these keep libcurl out of this binary. A
