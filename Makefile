@@ -10,7 +10,6 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
-LIBEXECDIR = $(PREFIX)/libexec/perfbot
 DATADIR = $(PREFIX)/share/perfbot
 
 CC ?= cc
@@ -20,7 +19,7 @@ TEST_PC = cmocka
 
 CFLAGS ?= -O2 -g
 CPPFLAGS += -Iinclude -D_GNU_SOURCE -DPERFBOT_DATADIR='"$(DATADIR)"' \
-	-DPERFBOT_LIBEXECDIR='"$(LIBEXECDIR)"'
+	-DPERFBOT_BINDIR='"$(BINDIR)"'
 BASE_CFLAGS = -std=c11 -Wall -Wextra -MMD -MP
 ifdef DEVELOPER
 BASE_CFLAGS += -Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wvla \
@@ -126,11 +125,10 @@ fuzz:
 	@sh tests/fuzz/run $(FUZZ_SECONDS)
 
 install: perfbot
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
-		$(DESTDIR)$(DATADIR)/templates \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates \
 		$(DESTDIR)$(DATADIR)/config/hosts
 	install -m 755 perfbot $(DESTDIR)$(BINDIR)/perfbot
-	install -m 755 perfbot-full $(DESTDIR)$(LIBEXECDIR)/perfbot-full
+	install -m 755 perfbot-full $(DESTDIR)$(BINDIR)/perfbot-full
 	install -m 644 templates/* $(DESTDIR)$(DATADIR)/templates/
 	install -m 644 config/*.yaml $(DESTDIR)$(DATADIR)/config/
 	install -m 644 config/hosts/*.yaml $(DESTDIR)$(DATADIR)/config/hosts/

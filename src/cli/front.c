@@ -25,14 +25,18 @@
 #include "perfbot/http.h"
 #include "perfbot/log.h"
 
-#ifndef PERFBOT_LIBEXECDIR
-#define PERFBOT_LIBEXECDIR "/usr/local/libexec/perfbot"
+#ifndef PERFBOT_BINDIR
+#define PERFBOT_BINDIR "/usr/local/bin"
 #endif
 #define FULL_NAME "perfbot-full"
 
 static char **saved_argv;
 
-/* perfbot-full beside this binary (a build tree), else the installed one. */
+/*
+ * perfbot-full beside this binary (the build tree, and an installed tree
+ * wherever it was copied to: perfbot-full finds its data from its own
+ * place, as perfbot does), else in the configured bindir.
+ */
 static const char *full_path(char *buf, size_t size)
 {
 	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
@@ -48,7 +52,7 @@ static const char *full_path(char *buf, size_t size)
 				return buf;
 		}
 	}
-	return PERFBOT_LIBEXECDIR "/" FULL_NAME;
+	return PERFBOT_BINDIR "/" FULL_NAME;
 }
 
 /*
