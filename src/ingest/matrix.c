@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "perfbot/addr.h"
+#include "perfbot/numparse.h"
 #include "perfbot/result.h"
 #include "perfbot/strbuf.h"
 
@@ -57,7 +58,7 @@ static int lx_fail(struct lexer *lx, const char *what)
 		       what);
 }
 
-static void skip_ws(struct lexer *lx)
+static void skip_ws_run(struct lexer *lx)
 {
 	for (; lx->p < lx->end; lx->p++) {
 		if (*lx->p == '\n')
@@ -65,6 +66,16 @@ static void skip_ws(struct lexer *lx)
 		else if (*lx->p != ' ' && *lx->p != '\t' && *lx->p != '\r')
 			break;
 	}
+}
+
+/* Most calls skip nothing or one space: that inline, the loop not. */
+static inline void skip_ws(struct lexer *lx)
+{
+	if (lx->p < lx->end && *lx->p == ' ')
+		lx->p++;
+	if (lx->p < lx->end && (unsigned char)*lx->p > ' ')
+		return;
+	skip_ws_run(lx);
 }
 
 static int expect(struct lexer *lx, char c)
@@ -175,7 +186,14 @@ static int utf8_ok(const unsigned char *s, size_t n)
 
 	while (i < n) {
 		if (s[i] < 0x80) {
-			i++;
+			uint64_t w;
+
+			/* names are ASCII: eight bytes at a time */
+			while (i + 8 <= n && (memcpy(&w, s + i, 8),
+					      !(w & 0x8080808080808080ULL)))
+				i += 8;
+			if (i < n && s[i] < 0x80)
+				i++;
 			continue;
 		}
 		len = s[i] >= 0xf0 ? 4 : s[i] >= 0xe0 ? 3 : s[i] >= 0xc2 ? 2 : 0;
@@ -195,6 +213,13 @@ static int utf8_ok(const unsigned char *s, size_t n)
 	return 0;
 }
 
+/* The bytes that end a run of plain string characters. */
+static const unsigned char string_stop[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* controls */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1,
+};
+
 /* A string into 'out' (NULL: validate and skip), capped by out->max. */
 static int string(struct lexer *lx, struct strbuf *out)
 {
@@ -204,8 +229,7 @@ static int string(struct lexer *lx, struct strbuf *out)
 		return -1;
 	for (;;) {
 		run = lx->p;
-		while (lx->p < lx->end && *lx->p != '"' && *lx->p != '\\' &&
-		       (unsigned char)*lx->p >= 0x20)
+		while (lx->p < lx->end && !string_stop[(unsigned char)*lx->p])
 			lx->p++;
 		if (out && sb_add(out, run, (size_t)(lx->p - run)))
 			return lx_fail(lx, "string too long");
@@ -222,76 +246,15 @@ static int string(struct lexer *lx, struct strbuf *out)
 	}
 }
 
-#define NUMBER_MAX_CHARS 128
-
-static const double pow10_exact[] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
-static int is_digit(const struct lexer *lx, const char *p)
-{
-	return p < lx->end && *p >= '0' && *p <= '9';
-}
-
-static void digit(uint64_t *mant, int *sig, int *exp10, char c, int frac)
-{
-	if (*sig < 19) {
-		*mant = *mant * 10 + (uint64_t)(c - '0');
-		*sig += *mant != 0;
-		*exp10 -= frac;
-	} else if (!frac) {
-		(*exp10)++;
-	}
-}
-
-/*
- * A JSON number. Up to 15 significant digits and a decimal exponent
- * within 22 convert exactly as m * 10^e or m / 10^-e (one rounding, as
- * strtod would give); anything else goes to strtod.
- */
+/* A JSON number, exactly as strtod() reads it (numparse.c). */
 static int number(struct lexer *lx, double *out)
 {
-	const char *s = lx->p, *p = s;
-	int sig = 0, exp10 = 0, neg = 0, eneg = 0;
-	char buf[NUMBER_MAX_CHARS + 1];
-	uint64_t mant = 0;
-	long e = 0;
+	int rc = numparse(lx->p, lx->end, out, &lx->p);
 
-	if (p < lx->end && *p == '-')
-		neg = *p++ == '-';
-	if (!is_digit(lx, p) || (*p == '0' && is_digit(lx, p + 1)))
+	if (rc == NUMPARSE_SYNTAX)
 		return lx_fail(lx, "bad number");
-	for (; is_digit(lx, p); p++)
-		digit(&mant, &sig, &exp10, *p, 0);
-	if (p < lx->end && *p == '.') {
-		if (!is_digit(lx, ++p))
-			return lx_fail(lx, "bad number");
-		for (; is_digit(lx, p); p++)
-			digit(&mant, &sig, &exp10, *p, 1);
-	}
-	if (p < lx->end && (*p == 'e' || *p == 'E')) {
-		if (++p < lx->end && (*p == '+' || *p == '-'))
-			eneg = *p++ == '-';
-		if (!is_digit(lx, p))
-			return lx_fail(lx, "bad number");
-		for (; is_digit(lx, p); p++)
-			if (e < 100000)
-				e = e * 10 + (*p - '0');
-	}
-	lx->p = p;
-	exp10 += eneg ? -(int)e : (int)e;
-	if (sig <= 15 && exp10 >= -22 && exp10 <= 22) {
-		*out = exp10 >= 0 ? (double)mant * pow10_exact[exp10] :
-			(double)mant / pow10_exact[-exp10];
-		*out = neg ? -*out : *out;
-		return 0;
-	}
-	if (p - s > NUMBER_MAX_CHARS)
+	if (rc == NUMPARSE_TOO_LONG)
 		return lx_fail(lx, "number too long");
-	memcpy(buf, s, (size_t)(p - s));
-	buf[p - s] = '\0';
-	*out = strtod(buf, NULL);
 	return isfinite(*out) ? 0 : lx_fail(lx, "number out of range");
 }
 
@@ -578,6 +541,9 @@ static int exact_lists(struct parse *ps, struct result_root *rr)
 	return 0;
 }
 
+/* How many names ahead finish() asks for their index slot. */
+#define PREFETCH_AHEAD 8
+
 /* Pad every list to the number of runs and index the names. */
 static int finish(struct parse *ps, struct result_root *rr)
 {
@@ -607,6 +573,8 @@ static int finish(struct parse *ps, struct result_root *rr)
 	if (!rr->name_pool || !rr->value_pool || !rr->int_pool ||
 	    !rr->metrics)
 		return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
+	if (strmap_reserve(&rr->index, ps->nm))
+		return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
 	for (i = 0; i < ps->nm; i++) {
 		struct metric *m = &rr->metrics[i];
 		const struct pending *p = &ps->m[i];
@@ -626,6 +594,9 @@ static int finish(struct parse *ps, struct result_root *rr)
 			memcpy(m->isint, ps->ints + p->first, p->n);
 		}
 		rr->nmetrics++;
+		if (i + PREFETCH_AHEAD < ps->nm)
+			strmap_prefetch(&rr->index, rr->name_pool +
+					ps->m[i + PREFETCH_AHEAD].name);
 		if (strmap_put(&rr->index, m->name, i))
 			return pb_fail(ps->lx.err, EX_DATAERR,
 				       "%s: metric '%.200s' appears twice",

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "perfbot/strmap.h"
 
@@ -20,62 +22,142 @@ unsigned long long hash_fnv1a(const void *data, size_t len,
 	return h;
 }
 
+/*
+ * The map's own hash, eight bytes at a time (FNV-1a's byte loop was a
+ * tenth of 'compare' on 20,000 metric names): multiply-xorshift mixing,
+ * never 0 so that 0 can mark an empty slot. Not stable across versions;
+ * hash_fnv1a() is the one for ids.
+ */
+static uint64_t key_hash(const char *key)
+{
+	size_t len = strlen(key), i;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, key + i, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 29;
+	}
+	if (i < len) {
+		w = 0;
+		memcpy(&w, key + i, len - i);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+	}
+	h ^= h >> 32;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 29;
+	return h ? h : 1;
+}
+
 void strmap_init(struct strmap *m)
 {
 	memset(m, 0, sizeof(*m));
 }
 
+/*
+ * Tables of 2 MiB and more (100,000 metrics and up) get pages of their
+ * own from mmap(), fresh zero pages with transparent huge pages asked
+ * for, as each probe lands anywhere: a 200,000-metric compare measured
+ * 10% faster than with calloc() (which may hand out heap memory that it
+ * must clear).
+ */
+#define BIG_TABLE ((size_t)2 << 20)
+
+static struct strmap_slot *slots_alloc(size_t cap)
+{
+	size_t size = cap * sizeof(struct strmap_slot);
+	void *p;
+
+	if (size < BIG_TABLE)
+		return calloc(cap, sizeof(struct strmap_slot));
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	(void)madvise(p, size, MADV_HUGEPAGE);	/* a hint: may be refused */
+	return p;
+}
+
+static void slots_free(struct strmap_slot *slots, size_t cap)
+{
+	size_t size = cap * sizeof(struct strmap_slot);
+
+	if (size < BIG_TABLE)
+		free(slots);
+	else if (slots)
+		munmap(slots, size);
+}
+
 void strmap_release(struct strmap *m)
 {
-	free(m->keys);
-	free(m->vals);
+	slots_free(m->slots, m->cap);
 	strmap_init(m);
 }
 
-static size_t slot_of(const struct strmap *m, const char *key)
+static size_t slot_of(const struct strmap *m, const char *key, uint64_t h)
 {
-	size_t i = (size_t)hash_fnv1a(key, strlen(key), 0) & (m->cap - 1);
+	size_t i = (size_t)h & (m->cap - 1);
 
-	while (m->keys[i] && strcmp(m->keys[i], key))
+	while (m->slots[i].hash &&
+	       (m->slots[i].hash != h || strcmp(m->slots[i].key, key)))
 		i = (i + 1) & (m->cap - 1);
 	return i;
 }
 
 static int rehash(struct strmap *m, size_t cap)
 {
-	struct strmap n = { calloc(cap, sizeof(char *)),
-			    calloc(cap, sizeof(size_t)), cap, 0 };
+	struct strmap_slot *n = slots_alloc(cap);
 	size_t i, s;
 
-	if (!n.keys || !n.vals) {
-		strmap_release(&n);
+	if (!n)
 		return -1;
-	}
 	for (i = 0; i < m->cap; i++) {
-		if (!m->keys[i])
+		if (!m->slots[i].hash)
 			continue;
-		s = slot_of(&n, m->keys[i]);
-		n.keys[s] = m->keys[i];
-		n.vals[s] = m->vals[i];
-		n.count++;
+		/* keys are distinct: the first free slot */
+		for (s = m->slots[i].hash & (cap - 1); n[s].hash;
+		     s = (s + 1) & (cap - 1))
+			;
+		n[s] = m->slots[i];
 	}
-	strmap_release(m);
-	*m = n;
+	slots_free(m->slots, m->cap);
+	m->slots = n;
+	m->cap = cap;
 	return 0;
+}
+
+int strmap_reserve(struct strmap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 64;
+
+	while ((n + 1) * 2 > cap) {
+		if (cap > SIZE_MAX / 4 / sizeof(struct strmap_slot))
+			return -1;
+		cap *= 2;
+	}
+	return cap == m->cap ? 0 : rehash(m, cap);
+}
+
+void strmap_prefetch(const struct strmap *m, const char *key)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->slots[key_hash(key) & (m->cap - 1)], 1);
 }
 
 int strmap_put(struct strmap *m, const char *key, size_t val)
 {
+	uint64_t h = key_hash(key);
 	size_t s;
 
 	if ((m->count + 1) * 2 > m->cap &&
 	    rehash(m, m->cap ? m->cap * 2 : 64))
 		return -1;
-	s = slot_of(m, key);
-	if (m->keys[s])
+	s = slot_of(m, key, h);
+	if (m->slots[s].hash)
 		return 1;
-	m->keys[s] = key;
-	m->vals[s] = val;
+	m->slots[s].hash = h;
+	m->slots[s].key = key;
+	m->slots[s].val = val;
 	m->count++;
 	return 0;
 }
@@ -86,9 +168,9 @@ int strmap_get(const struct strmap *m, const char *key, size_t *val)
 
 	if (!m->cap)
 		return -1;
-	s = slot_of(m, key);
-	if (!m->keys[s])
+	s = slot_of(m, key, key_hash(key));
+	if (!m->slots[s].hash)
 		return -1;
-	*val = m->vals[s];
+	*val = m->slots[s].val;
 	return 0;
 }

@@ -485,6 +485,14 @@ static void t_invalid_utf8(void **state)
 	MATRIX_FAILS(f, "{\"ok\": [1], \"bad\xff\xfe\": [1]}", "json:1:");
 	result_root_release(&f->rr);
 	MATRIX_FAILS(f, "{\"ok\": [1], \"\xc3\": [1]}", "json:1:");
+	/* past the first eight ASCII bytes (read a word at a time) */
+	result_root_release(&f->rr);
+	MATRIX_FAILS(f, "{\"perf-stat.ps.\xff.x\": [1]}", "json:1:");
+	result_root_release(&f->rr);
+	MATRIX_FAILS(f, "{\"perf-stat.ps.cpu\xc3\": [1]}", "json:1:");
+	result_root_release(&f->rr);
+	MATRIX_FAILS(f, "{\"perf-stat.ps.cpu.\xed\xa0\x80\": [1]}",
+		     "json:1:");	/* a surrogate */
 }
 
 /*

@@ -143,6 +143,38 @@ static void t_many_keys(void **state)
 	assert_int_equal(f->m.count, MANY);
 }
 
+/* Reserved once: no growth while putting, and every key found. */
+static void t_reserve(void **state)
+{
+	struct fx *f = *state;
+	size_t i, v, cap;
+
+	strmap_prefetch(&f->m, "kept");	/* no table yet: nothing to do */
+	assert_int_equal(strmap_put(&f->m, "kept", 99), 0);
+	assert_int_equal(strmap_reserve(&f->m, MANY), 0);
+	strmap_prefetch(&f->m, "kept");	/* a hint: changes nothing */
+	assert_int_equal(f->m.count, 1);
+	cap = f->m.cap;
+	assert_true(cap >= 2 * (MANY + 1));
+	assert_int_equal(cap & (cap - 1), 0);
+	/* keys that differ only in their last byte, past 8-byte words */
+	for (i = 0; i < MANY - 1; i++) {
+		snprintf(f->keys[i], KEYLEN, "perf-stat.ps.cpu-%05zu", i);
+		assert_int_equal(strmap_put(&f->m, f->keys[i], i), 0);
+	}
+	assert_int_equal(f->m.cap, cap);
+	assert_int_equal(strmap_reserve(&f->m, 10), 0);	/* never shrinks */
+	assert_int_equal(f->m.cap, cap);
+	for (i = 0; i < MANY - 1; i++) {
+		assert_int_equal(strmap_get(&f->m, f->keys[i], &v), 0);
+		assert_int_equal(v, i);
+	}
+	assert_int_equal(strmap_get(&f->m, "kept", &v), 0);
+	assert_int_equal(v, 99);
+	assert_int_equal(strmap_get(&f->m, "perf-stat.ps.cpu-0000", &v), -1);
+	assert_int_equal(strmap_get(&f->m, "perf-stat.ps.cpu-000000", &v), -1);
+}
+
 static void t_release_reuse(void **state)
 {
 	struct fx *f = *state;
@@ -150,7 +182,7 @@ static void t_release_reuse(void **state)
 
 	assert_int_equal(strmap_put(&f->m, "a", 1), 0);
 	strmap_release(&f->m);
-	assert_null(f->m.keys);
+	assert_null(f->m.slots);
 	assert_int_equal(f->m.count, 0);
 	assert_int_equal(f->m.cap, 0);
 	assert_int_equal(strmap_get(&f->m, "a", &v), -1);
@@ -194,6 +226,7 @@ int main(void)
 		T(t_missing_key),
 		T(t_empty_key),
 		T(t_many_keys),
+		T(t_reserve),
 		T(t_release_reuse),
 		cmocka_unit_test(t_hash_fnv1a),
 		cmocka_unit_test(t_hash_seed),
