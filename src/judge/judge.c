@@ -32,6 +32,16 @@ static const struct cmp_row *most_changed(const struct comparison *c,
 	return best;
 }
 
+/* 'row' heads the report; an unknown direction counts as "higher is
+ * better". */
+static void set_headline(struct judgement *j, const struct cmp_row *row)
+{
+	if (!j->direction)
+		j->direction = 1;
+	j->headline = row;
+	j->regression = row->change * j->direction < 0;
+}
+
 int judge(const struct comparison *c, const struct rules *rules,
 	  const char *testcase, const char *key_metric, int key_direction,
 	  struct judgement *j)
@@ -49,10 +59,7 @@ int judge(const struct comparison *c, const struct rules *rules,
 			return 0;
 		j->direction = rules_direction(rules, row->name);
 	}
-	if (!j->direction)
-		j->direction = 1;
-	j->headline = row;
-	j->regression = row->change * j->direction < 0;
+	set_headline(j, row);
 	return 0;
 }
 
@@ -65,9 +72,6 @@ int judge_force(const struct comparison *c, const struct rules *rules,
 	if (!row || row->failure || row->absolute || !isfinite(row->change))
 		return 0;
 	j->direction = rules_direction(rules, row->name);
-	if (!j->direction)
-		j->direction = 1;
-	j->headline = row;
-	j->regression = row->change * j->direction < 0;
+	set_headline(j, row);
 	return 0;
 }

@@ -191,8 +191,8 @@ static int debug_cb(CURL *c, curl_infotype type, char *d, size_t n,
 	return 0;
 }
 
-static void set_options(struct smtp *s, const char *sender,
-			struct curl_slist *rcpts)
+/* The server, TLS (always verified), login and timeouts. */
+static void connection_options(struct smtp *s)
 {
 	CURL *c = s->curl;
 
@@ -212,6 +212,14 @@ static void set_options(struct smtp *s, const char *sender,
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, s->connect_timeout);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, s->timeout);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+}
+
+static void set_options(struct smtp *s, const char *sender,
+			struct curl_slist *rcpts)
+{
+	CURL *c = s->curl;
+
+	connection_options(s);
 	curl_easy_setopt(c, CURLOPT_FORBID_REUSE, s->reuse ? 0L : 1L);
 	curl_easy_setopt(c, CURLOPT_MAIL_FROM, sender);
 	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpts);
@@ -385,22 +393,7 @@ int smtp_probe(struct smtp *s, struct strbuf *out, struct pb_err *err)
 
 	curl_easy_reset(c);
 	s->errbuf[0] = '\0';
-	curl_easy_setopt(c, CURLOPT_URL, s->url);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
-	curl_easy_setopt(c, CURLOPT_USE_SSL, s->tls == TLS_NONE ?
-			 (long)CURLUSESSL_NONE : (long)CURLUSESSL_ALL);
-	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
-	if (s->ca_file)
-		curl_easy_setopt(c, CURLOPT_CAINFO, s->ca_file);
-	if (s->user) {
-		curl_easy_setopt(c, CURLOPT_USERNAME, s->user);
-		curl_easy_setopt(c, CURLOPT_PASSWORD,
-				 s->password ? s->password : "");
-	}
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, s->connect_timeout);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, s->timeout);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	connection_options(s);
 	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "NOOP");
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard_cb);
 	curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
