@@ -486,9 +486,11 @@ int patlist_add(struct patlist *pl, const char *pattern, const char *where,
 	pt = &pl->p[pl->n];
 	memset(pt, 0, sizeof(*pt));
 	rc = build(pl, pt, pattern);
-	if (rc > 0)
+	if (rc > 0) {
+		pl->n++;	/* what it holds is freed with the list */
 		return pb_fail(err, EX_CONFIG, "%s: bad pattern '%.100s'",
 			       where, pattern);
+	}
 	if (rc < 0 || (pt->litlen ?
 		       push_index(&pl->bucket[(unsigned char)pt->lit[0]],
 				  &pl->nbucket[(unsigned char)pt->lit[0]],

@@ -131,7 +131,8 @@ static char *job_path(const char *dir)
 		n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), by_name);
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
 	for (i = 0; i < n && !best; i++) {
 		char *sub = path_join(dir, names[i]);
 

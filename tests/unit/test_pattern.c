@@ -154,6 +154,7 @@ static const char *pattern_of(json_t *e)
 /* What regexec alone says, with the pattern spelled for POSIX by hand. */
 static int reference(enum pat_mode mode, const char *p, const char *name)
 {
+	const char *start = p;
 	struct strbuf sb = STRBUF_INIT;
 	regex_t re;
 	int hit;
@@ -164,7 +165,8 @@ static int reference(enum pat_mode mode, const char *p, const char *name)
 			sb_addc(&sb, *p++), sb_addc(&sb, *p);
 		else if (*p == '{' && !strchr("0123456789", p[1]))
 			sb_adds(&sb, "\\{");
-		else if (*p == '}' && !strchr("0123456789,", p[-1]))
+		else if (*p == '}' &&
+			 (p == start || !strchr("0123456789,", p[-1])))
 			sb_adds(&sb, "\\}");
 		else if (*p == '\\' && p[1] == '-')
 			sb_addc(&sb, *++p);

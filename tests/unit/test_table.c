@@ -465,11 +465,11 @@ static void t_format_stddev_always(void **state)
 	stddev_is(f, fmt, 0, 5000, 0, "      ");
 	/* a mean of 0: LKP shows the raw stddev (the era's setting) */
 	stddev_is(f, fmt, 1, 0, 0, " " PM "  0%");
+	mean_is(f, fmt, 0, "      0.00");
+	change_is(f, fmt, 10.5, 0, "     +10.5% ");
 	stddev_is(f, format_of(f, "format:\n  stddev_above: -1\n"
 			       "  stddev_zero_mean: false\n"), 1, 0, 0,
 		  "      ");
-	mean_is(f, fmt, 0, "      0.00");
-	change_is(f, fmt, 10.5, 0, "     +10.5% ");
 	/* the default: 1.5% is not shown */
 	stddev_is(f, format_of(f, "failure: []\n"), 1, 5000, 1.5, "      ");
 }
