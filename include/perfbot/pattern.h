@@ -30,11 +30,19 @@ struct patlist *patlist_new(enum pat_mode mode);
 void patlist_free(struct patlist *pl);
 
 /*
- * Append 'pattern'; 'where' names it in the error ("file:line"). A
- * pattern that is no valid regex is EX_CONFIG.
+ * Append 'pattern'; 'file' and 'line' (0: none) name it in errors, and
+ * 'file' must outlive the list. A pattern that needs a regex is compiled
+ * when it is first needed (most never are): patlist_check() says whether
+ * one failed.
  */
-int patlist_add(struct patlist *pl, const char *pattern, const char *where,
-		struct pb_err *err);
+int patlist_add(struct patlist *pl, const char *pattern, const char *file,
+		int line, struct pb_err *err);
+
+/*
+ * EX_CONFIG "<where>: bad pattern '<pattern>'" when a pattern compiled so
+ * far is no valid regex; with 'all', every pattern is compiled first.
+ */
+int patlist_check(const struct patlist *pl, int all, struct pb_err *err);
 
 /* Patterns in the list. */
 size_t patlist_count(const struct patlist *pl);

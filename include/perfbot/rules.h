@@ -43,8 +43,14 @@ enum rules_family {
 	FAM_COUNT
 };
 
-/* Load and compile 'path'; errors name the file and line (EX_CONFIG). */
+/*
+ * Load 'path'; errors name the file and line (EX_CONFIG). The regexes
+ * among the patterns are compiled when first needed: rules_check() with
+ * 'all' compiles and checks every one (perfbot check), without it says
+ * whether one needed so far is bad (every comparison ends with that).
+ */
 int rules_load(struct rules **out, const char *path, struct pb_err *err);
+int rules_check(const struct rules *r, int all, struct pb_err *err);
 void rules_free(struct rules *r);
 
 /* A failure ("function") metric: etc/failure or etc/pass. */

@@ -230,7 +230,7 @@ static void check_data(struct checker *ck)
 
 	if (data_find(cfg_str(ck->cfg, "data.metrics", "config/metrics.yaml"),
 		      "data.metrics in the configuration", &p, &err) ||
-	    rules_load(&rules, p, &err))
+	    rules_load(&rules, p, &err) || rules_check(rules, 1, &err))
 		problem(ck, &err);
 	else
 		okay(ck, "metric table '%s'", p);

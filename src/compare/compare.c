@@ -214,7 +214,7 @@ static int base_has_failure_of(const struct comparison *c, const char *base,
 	pl = hit ? NULL : patlist_new(PAT_SEARCH);
 	if (pl && !sb_adds(&sb, "^") && !sb_add(&sb, base, len) &&
 	    !sb_adds(&sb, "\\.(error|warn|fail)$") &&
-	    !patlist_add(pl, sb.buf, "stat base", NULL))
+	    !patlist_add(pl, sb.buf, "stat base", 0, NULL))
 		for (i = 0; i < b->nmetrics && !hit; i++)
 			hit = patlist_any(pl, b->metrics[i].name,
 					  strlen(b->metrics[i].name));
@@ -516,6 +516,10 @@ int compare_roots(struct comparison *c, const struct result_root *base,
 	for (i = 0; i < c->nrows; i++) {
 		fill_row(c, &c->rows[i], rules);
 		c->nshown += c->rows[i].shown;
+	}
+	if (rules_check(rules, 0, err)) {	/* a bad regex met on the way */
+		comparison_release(c);
+		return -1;
 	}
 	return 0;
 }

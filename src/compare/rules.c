@@ -60,7 +60,8 @@ struct value {
 /* An entry as read, compiled once every file is loaded. */
 struct entry_src {
 	char *pattern;
-	char where[160];	/* "file:line" */
+	const char *file;	/* one of rules->files */
+	int line;
 	struct value val;
 };
 
@@ -73,6 +74,8 @@ struct list {
 
 struct rules {
 	struct list l[L_COUNT];
+	char *files[RULES_MAX_DEPTH + 2];	/* the files read, for errors */
+	int nfiles;
 	long perf_profile;
 	struct table_format fmt;
 };
@@ -210,21 +213,23 @@ static int load_valued(struct ydoc *doc, int list, json_t *e, int line,
 }
 
 /* One entry of list 'list' (item 'i' of 'arr') into 'out'. */
-static int read_entry(struct ydoc *doc, int list, json_t *arr, size_t i,
-		      struct entry_src *out, struct pb_err *err)
+static int read_entry(struct ydoc *doc, const char *file, int list,
+		      json_t *arr, size_t i, struct entry_src *out,
+		      struct pb_err *err)
 {
 	json_t *e = json_array_get(arr, i);
 	const char *pat = json_string_value(e);
 	int line = ydoc_item_line(doc, arr, i);
 
 	memset(out, 0, sizeof(*out));
-	snprintf(out->where, sizeof(out->where), "%s:%d", doc->name, line);
+	out->file = file;
+	out->line = line;
 	if (specs[list].entry == E_VALUE || specs[list].entry == E_BOUND) {
 		if (load_valued(doc, list, e, line, &pat, &out->val, err))
 			return -1;
 	} else if (!pat) {
-		return pb_fail(err, EX_CONFIG, "%s: '%s' entries are strings",
-			       out->where, specs[list].key);
+		return pb_fail(err, EX_CONFIG, "%s:%d: '%s' entries are "
+			       "strings", doc->name, line, specs[list].key);
 	}
 	out->pattern = strdup(pat);
 	return out->pattern ? 0 : pb_fail(err, EX_OSERR, "out of memory");
@@ -261,8 +266,8 @@ static void remove_source(struct list *l, const char *pattern)
 enum edit { ED_SET, ED_ADD, ED_REMOVE };
 
 /* 'KEY: [...]' replaces a list, 'KEY_add' appends, 'KEY_remove' drops. */
-static int load_list(struct ydoc *doc, struct rules *r, int list,
-		     enum edit ed, const char *key, json_t *arr,
+static int load_list(struct ydoc *doc, const char *file, struct rules *r,
+		     int list, enum edit ed, const char *key, json_t *arr,
 		     struct pb_err *err)
 {
 	struct list *l = &r->l[list];
@@ -275,7 +280,7 @@ static int load_list(struct ydoc *doc, struct rules *r, int list,
 	if (ed == ED_SET)
 		sources_clear(l);
 	for (i = 0; i < json_array_size(arr); i++) {
-		if (read_entry(doc, list, arr, i, &e, err))
+		if (read_entry(doc, file, list, arr, i, &e, err))
 			return -1;
 		if (ed == ED_REMOVE) {
 			remove_source(l, e.pattern);
@@ -316,7 +321,8 @@ static int compile_lists(struct rules *r, struct pb_err *err)
 				l->val[i].v = (double)strlen(pat);
 				pat = sb.buf;
 			}
-			rc = patlist_add(l->pl, pat, l->src[i].where, err);
+			rc = patlist_add(l->pl, pat, l->src[i].file,
+					 l->src[i].line, err);
 		}
 	}
 	sb_release(&sb);
@@ -367,8 +373,8 @@ static int load_scalar(struct ydoc *doc, struct rules *r, const char *key,
 		       ydoc_key_line(doc, doc->root, key), key);
 }
 
-static int load_doc(struct ydoc *doc, struct rules *r, int depth,
-		    struct pb_err *err)
+static int load_doc(struct ydoc *doc, const char *file, struct rules *r,
+		    int depth, struct pb_err *err)
 {
 	const char *key;
 	json_t *val;
@@ -395,7 +401,7 @@ static int load_doc(struct ydoc *doc, struct rules *r, int depth,
 			break;
 		}
 		if (i == L_COUNT ? load_scalar(doc, r, key, val, err) :
-		    load_list(doc, r, i, ed, key, val, err))
+		    load_list(doc, file, r, i, ed, key, val, err))
 			return -1;
 	}
 	return 0;
@@ -412,7 +418,12 @@ static int load_path(struct rules *r, const char *path, int depth,
 			err->code = EX_CONFIG;
 		return -1;
 	}
-	rc = load_doc(&doc, r, depth, err);
+	if (r->nfiles == RULES_MAX_DEPTH + 2 ||
+	    !(r->files[r->nfiles] = strdup(path))) {
+		ydoc_release(&doc);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	rc = load_doc(&doc, r->files[r->nfiles++], r, depth, err);
 	ydoc_release(&doc);
 	return rc;
 }
@@ -443,6 +454,8 @@ void rules_free(struct rules *r)
 		return;
 	for (i = 0; i < L_COUNT; i++)
 		list_release(&r->l[i]);
+	for (i = 0; i < r->nfiles; i++)
+		free(r->files[i]);
 	free(r);
 }
 
@@ -504,6 +517,16 @@ int rules_threshold_ok(const struct rules *r, const char *name, double max,
 		return 1;
 	v = &r->l[L_FALLBACKS].val[i];
 	return v->on_delta ? delta > v->v : max > v->v;
+}
+
+int rules_check(const struct rules *r, int all, struct pb_err *err)
+{
+	int i;
+
+	for (i = 0; i < L_COUNT; i++)
+		if (patlist_check(r->l[i].pl, all, err))
+			return -1;
+	return 0;
 }
 
 long rules_perf_profile(const struct rules *r)

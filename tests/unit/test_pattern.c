@@ -27,7 +27,7 @@ static struct patlist *list_of(enum pat_mode mode, const char *const *p)
 
 	assert_non_null(pl);
 	for (; *p; p++)
-		if (patlist_add(pl, *p, "test", &err))
+		if (patlist_add(pl, *p, "test", 0, &err))
 			fail_msg("'%s': %s", *p, err.msg);
 	return pl;
 }
@@ -110,9 +110,18 @@ static void t_bad_pattern(void **state)
 	struct pb_err err = { 0, "" };
 
 	(void)state;
-	assert_int_equal(patlist_add(pl, "foo([", "f:3", &err), -1);
+	assert_int_equal(patlist_add(pl, "foo([", "f", 3, &err), 0);
+	assert_int_equal(patlist_check(pl, 0, &err), 0);
+	assert_int_equal(patlist_check(pl, 1, &err), -1);
 	assert_string_equal(err.msg, "f:3: bad pattern 'foo(['");
 	assert_int_equal(err.code, EX_CONFIG);
+	patlist_free(pl);
+	/* met on the way: no match, and the check says so */
+	pl = patlist_new(PAT_SEARCH);
+	assert_int_equal(patlist_add(pl, "foo([", "f", 4, &err), 0);
+	assert_false(patlist_any(pl, "foo(x", 5));
+	assert_int_equal(patlist_check(pl, 0, &err), -1);
+	assert_string_equal(err.msg, "f:4: bad pattern 'foo(['");
 	patlist_free(pl);
 }
 

@@ -535,15 +535,43 @@ static void t_err_format_values(void **state)
 		    "'float_below' must be a number");
 }
 
+/*
+ * A bad regex is found when it is first needed, or by rules_check(all),
+ * with its file and line.
+ */
+static void bad_regex(struct fixture *f, const char *text, int line,
+		      const char *want, const char *name)
+{
+	struct pb_err err = { 0, "" };
+	char expect[PB_ERR_MAX];
+	const struct rules *r = load_text(f, text);
+
+	snprintf(expect, sizeof(expect), "%s:%d: %s", f->path, line, want);
+	assert_int_equal(rules_check(r, 0, &err), 0);
+	/* meeting it: no match, and the check says why */
+	assert_true(rules_is_reportable(r, name));
+	assert_true(rules_threshold_ok(r, name, 0, 0));
+	assert_int_equal(rules_check(r, 0, &err), -1);
+	assert_string_equal(err.msg, expect);
+	assert_int_equal(err.code, EX_CONFIG);
+	rules_free(f->r);
+	f->r = NULL;
+	r = load_text(f, text);
+	assert_int_equal(rules_check(r, 1, &err), -1);
+	assert_string_equal(err.msg, expect);
+}
+
 static void t_err_bad_regex(void **state)
 {
-	check_error(*state,
-		    "stat_denylist:\n  - 'perf-stat\\..*'\n  - 'foo(['\n", 3,
-		    "bad pattern 'foo(['");
-	check_error(*state,
-		    "thresholds:\n  - { match: 'a' , value: 1 }\n"
-		    "  - { match: 'b[', value: 1 }\n", 3,
-		    "bad pattern 'b['");
+	bad_regex(*state,
+		  "stat_denylist:\n  - 'perf-stat\\..*'\n  - 'foo(['\n", 3,
+		  "bad pattern 'foo(['", "foo(x");
+	rules_free(((struct fixture *)*state)->r);
+	((struct fixture *)*state)->r = NULL;
+	bad_regex(*state,
+		  "thresholds:\n  - { match: 'a' , value: 1 }\n"
+		  "  - { match: 'b[', value: 1 }\n", 3,
+		  "bad pattern 'b['", "b[x");
 }
 
 static void t_err_entry_shape(void **state)
