@@ -459,29 +459,45 @@ void rules_free(struct rules *r)
 	free(r);
 }
 
+static long first_n(const struct rules *r, int list, const char *name,
+		    size_t len)
+{
+	return patlist_first(r->l[list].pl, name, len);
+}
+
 static long first(const struct rules *r, int list, const char *name)
 {
-	return patlist_first(r->l[list].pl, name, strlen(name));
+	return first_n(r, list, name, strlen(name));
 }
 
+/* The exclusions are looked at only for what the lists would take. */
 int rules_is_failure(const struct rules *r, const char *name)
 {
-	if (first(r, L_FAILURE_EXCLUDE, name) >= 0)
+	size_t n = strlen(name);
+
+	if (first_n(r, L_FAILURE, name, n) < 0 &&
+	    first_n(r, L_PASS, name, n) < 0)
 		return 0;
-	return first(r, L_FAILURE, name) >= 0 || first(r, L_PASS, name) >= 0;
+	return first_n(r, L_FAILURE_EXCLUDE, name, n) < 0;
 }
 
+/* allow || !deny || report_allow, the deny list asked first. */
 int rules_is_reportable(const struct rules *r, const char *name)
 {
-	return first(r, L_ALLOW, name) >= 0 || first(r, L_DENY, name) < 0 ||
-	       first(r, L_REPORT_ALLOW, name) >= 0;
+	size_t n = strlen(name);
+
+	return first_n(r, L_DENY, name, n) < 0 ||
+	       first_n(r, L_ALLOW, name, n) >= 0 ||
+	       first_n(r, L_REPORT_ALLOW, name, n) >= 0;
 }
 
 int rules_is_perf(const struct rules *r, const char *name)
 {
-	return first(r, L_PERF_PATTERNS, name) >= 0 ||
-	       first(r, L_PERF_PREFIXES, name) >= 0 ||
-	       first(r, L_PERF_PROGRAMS, name) >= 0;
+	size_t n = strlen(name);
+
+	return first_n(r, L_PERF_PATTERNS, name, n) >= 0 ||
+	       first_n(r, L_PERF_PREFIXES, name, n) >= 0 ||
+	       first_n(r, L_PERF_PROGRAMS, name, n) >= 0;
 }
 
 int rules_is_absolute(const struct rules *r, const char *name)

@@ -111,6 +111,31 @@ static void t_control(void **state)
 	assert_int_equal(text_has_control("a\nb", 3), 1);
 	assert_int_equal(text_has_control("a\x7f", 2), 1);
 	assert_int_equal(text_has_control("a\0b", 3), 1);
+	/* every place of a long name, past the eight-bytes-at-once scan */
+	{
+		static const char bad[] = { '\x01', '\x1f', '\x7f', '\t' };
+		char name[40];
+		size_t at, k;
+
+		memset(name, 'x', sizeof(name));
+		assert_int_equal(text_has_control(name, sizeof(name)), 0);
+		for (at = 0; at < sizeof(name); at++)
+			for (k = 0; k < sizeof(bad); k++) {
+				memset(name, 'x', sizeof(name));
+				name[at] = bad[k];
+				assert_int_equal(text_has_control(name,
+							  sizeof(name)), 1);
+			}
+		memset(name, 'x', sizeof(name));
+		name[21] = '\xc2';
+		name[22] = '\x85';	/* U+0085, a C1 control */
+		assert_int_equal(text_has_control(name, sizeof(name)), 1);
+		name[22] = '\xa0';	/* U+00A0 is none */
+		assert_int_equal(text_has_control(name, sizeof(name)), 0);
+		/* the last byte outside the length is not read */
+		name[39] = '\n';
+		assert_int_equal(text_has_control(name, 39), 0);
+	}
 	assert_int_equal(text_has_control("\xc2\x9b", 2), 1);	/* CSI */
 	assert_int_equal(text_has_control("a\nb", 1), 0);	/* bounded */
 }
