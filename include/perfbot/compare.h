@@ -44,6 +44,8 @@ struct cmp_row {
 	const double *v[2];	/* shown samples, BASE and HEAD: every run for
 				 * failure metrics, complete runs otherwise */
 	size_t n[2];
+	/* st[]: mean and fails only; the spread is cmp_row_stats()'s, for
+	 * the rows that are printed */
 	struct cmp_list all[2];		/* every run (0-padded) */
 	struct cmp_list complete[2];	/* runs that completed */
 	int present[2];		/* the side has the metric */
@@ -96,6 +98,9 @@ void cmp_stats_compute(const double *v, size_t n, struct cmp_stats *st);
 void cmp_stats_compute_typed(const double *v, const unsigned char *isint,
 			     size_t n, struct cmp_stats *st);
 void cmp_stats_compute_list(const struct cmp_list *l, struct cmp_stats *st);
+
+/* Every statistic of one side of 'row' (the spread included). */
+void cmp_row_stats(const struct cmp_row *row, int side, struct cmp_stats *st);
 
 /*
  * The noise filter alone: sets row->shown and row->dropped from the

@@ -16,8 +16,9 @@ static json_t *samples(const double *v, size_t n)
 
 static json_t *side(const struct cmp_row *row, int s)
 {
-	const struct cmp_stats *st = &row->st[s];
+	struct cmp_stats all, *st = &all;
 
+	cmp_row_stats(row, s, &all);
 	return json_pack("{s:f, s:o, s:o, s:o, s:I}", "mean", st->mean,
 			 "stddev", st->has_stddev ? json_real(st->stddev) :
 				json_null(),

@@ -63,15 +63,21 @@ static double ruby_sum(const struct cmp_list *l, __int128 *isum,
 	return f + c;
 }
 
+/* The sum (Ruby's) and the mean: what the filter and the change need. */
+static void stats_mean(const struct cmp_list *l, struct cmp_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->fails = ruby_sum(l, &st->ifails, &st->fails_exact);
+	st->mean = l->n ? st->fails / (double)l->n : 0;
+}
+
 void cmp_stats_compute_list(const struct cmp_list *l, struct cmp_stats *st)
 {
 	const double *v = l->v;
 	size_t i, n = l->n;
 	double sq = 0;
 
-	memset(st, 0, sizeof(*st));
-	st->fails = ruby_sum(l, &st->ifails, &st->fails_exact);
-	st->mean = n ? st->fails / (double)n : 0;
+	stats_mean(l, st);
 	if (n < 2)
 		return;
 	for (i = 0; i < n; i++) {
@@ -98,24 +104,43 @@ void cmp_stats_compute(const double *v, size_t n, struct cmp_stats *st)
 	cmp_stats_compute_typed(v, NULL, n, st);
 }
 
-/* A value with its Ruby class, for the sorted summaries. */
-struct val {
-	double v;
-	unsigned char isint;
-};
-
-static void sort_vals(struct val *a, size_t n)
+static void sort_small(double *a, size_t n)
 {
 	size_t i, j;
-	struct val x;
+	double x;
 
 	for (i = 1; i < n; i++) {
 		x = a[i];
-		for (j = i; j > 0 && a[j - 1].v > x.v; j--)
+		for (j = i; j > 0 && a[j - 1] > x; j--)
 			a[j] = a[j - 1];
 		a[j] = x;
 	}
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * LKP's StatSummary: sorted, leading -1 values ("empty data point")
+ * dropped, min(n >> 5, max_margin) values trimmed at each end; min, upper
+ * median ("mean") and max of what is left; with 'want_class', whether
+ * the median is an Integer.
+ */
+struct summary {
+	double min, mid, max;
+	int mid_int;
+	int empty;
+};
+
+/* A value with its Ruby class, for the median's class. */
+struct val {
+	double v;
+	unsigned char isint;
+};
 
 static int cmp_val(const void *a, const void *b)
 {
@@ -124,33 +149,50 @@ static int cmp_val(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/*
- * LKP's StatSummary: sorted, leading -1 values ("empty data point")
- * dropped, min(n >> 5, max_margin) values trimmed at each end; min, upper
- * median ("mean") and max of what is left.
- */
-struct summary {
-	double min, mid, max;
-	int mid_int;
-	int empty;
-};
+/* The class of the element at 'at' of the sorted list (equal values in
+ * their order for short lists, as an insertion sort leaves them). */
+static int median_class(const struct cmp_list *l, size_t at)
+{
+	struct val stack[32] = { { 0, 0 } }, *a = stack, x;
+	size_t i, j;
+	int cls = 0;
+
+	if (!l->isint || at >= l->n)
+		return 0;
+	if (l->n > 32 && !(a = malloc(l->n * sizeof(*a))))
+		return 0;
+	for (i = 0; i < l->n; i++) {
+		a[i].v = l->v[i];
+		a[i].isint = l->isint[i];
+	}
+	if (l->n > 32)
+		qsort(a, l->n, sizeof(*a), cmp_val);
+	else
+		for (i = 1; i < l->n; i++) {
+			x = a[i];
+			for (j = i; j > 0 && a[j - 1].v > x.v; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+	cls = a[at].isint;
+	if (a != stack)
+		free(a);
+	return cls;
+}
 
 static void summarize(const struct cmp_list *l, size_t max_margin,
-		      struct val *tmp, struct summary *s)
+		      int want_class, double *tmp, struct summary *s)
 {
-	size_t margin = l->n >> MARGIN_SHIFT, start = 0, m, len, i;
+	size_t margin = l->n >> MARGIN_SHIFT, start = 0, m, len;
 
 	if (margin > max_margin)
 		margin = max_margin;
-	for (i = 0; i < l->n; i++) {
-		tmp[i].v = l->v[i];
-		tmp[i].isint = l->isint ? l->isint[i] : 0;
-	}
+	memcpy(tmp, l->v, l->n * sizeof(*tmp));
 	if (l->n <= 32)
-		sort_vals(tmp, l->n);
+		sort_small(tmp, l->n);
 	else
-		qsort(tmp, l->n, sizeof(*tmp), cmp_val);
-	while (start < l->n && tmp[start].v == -1)
+		qsort(tmp, l->n, sizeof(*tmp), cmp_double);
+	while (start < l->n && tmp[start] == -1)
 		start++;
 	m = l->n - start;
 	len = m >= 2 * margin + 1 ? m - 2 * margin : 0;
@@ -158,11 +200,11 @@ static void summarize(const struct cmp_list *l, size_t max_margin,
 	s->empty = len == 0;
 	if (s->empty)
 		return;
-	tmp += start + margin;
-	s->min = tmp[0].v;
-	s->mid = tmp[len / 2].v;
-	s->mid_int = tmp[len / 2].isint;
-	s->max = tmp[len - 1].v;
+	s->min = tmp[start + margin];
+	s->mid = tmp[start + margin + len / 2];
+	s->max = tmp[start + margin + len - 1];
+	if (want_class)
+		s->mid_int = median_class(l, start + margin + len / 2);
 }
 
 /* The base has a metric of family 'fam' (LKP's monitored_by_b?). */
@@ -324,7 +366,7 @@ static const char *judge_change(const struct cmp_row *row,
 
 static const char *filter_pass(struct comparison *c, const struct cmp_row *row,
 			       const struct rules *r, const struct pass *p,
-			       struct val *tmp)
+			       double *tmp)
 {
 	const struct cmp_list *lb = pass_list(row, p, BASE);
 	const struct cmp_list *la = pass_list(row, p, HEAD);
@@ -334,10 +376,11 @@ static const char *filter_pass(struct comparison *c, const struct cmp_row *row,
 
 	if (why)
 		return why;
-	summarize(lb, margin, tmp, &b);
+	summarize(lb, margin, 0, tmp, &b);
 	if (lb->n <= 3 && margin > 1)
 		margin = 1;
-	summarize(la, margin, tmp, &a);
+	summarize(la, margin, !strncmp(row->name, PERF_PROFILE,
+				       strlen(PERF_PROFILE)), tmp, &a);
 	if (a.empty || b.empty)
 		return "no values";
 	return judge_change(row, r, &a, &b);
@@ -349,7 +392,7 @@ void cmp_filter(struct comparison *c, struct cmp_row *row,
 	struct pass all = { c->incomplete, 0 }, complete = { 0, 1 };
 	size_t most = c->all_runs[BASE] > c->all_runs[HEAD] ?
 		c->all_runs[BASE] : c->all_runs[HEAD];
-	struct val stack[64], *tmp = stack;
+	double stack[64], *tmp = stack;
 
 	if (most > 64 && !(tmp = malloc(most * sizeof(*tmp)))) {
 		row->shown = 0;
@@ -364,6 +407,18 @@ void cmp_filter(struct comparison *c, struct cmp_row *row,
 		free(tmp);
 }
 
+static const struct cmp_list *shown_list(const struct cmp_row *row, int s)
+{
+	return row->failure ? &row->all[s] : &row->complete[s];
+}
+
+void cmp_row_stats(const struct cmp_row *row, int side, struct cmp_stats *st)
+{
+	cmp_stats_compute_list(shown_list(row, side), st);
+	if (!row->present[side])	/* LKP: no list, no stddev */
+		st->has_stddev = 0;
+}
+
 static void fill_row(struct comparison *c, struct cmp_row *row,
 		     const struct rules *r)
 {
@@ -373,14 +428,11 @@ static void fill_row(struct comparison *c, struct cmp_row *row,
 	row->failure = rules_is_failure(r, row->name);
 	row->absolute = rules_is_absolute(r, row->name);
 	for (s = BASE; s <= HEAD; s++) {
-		const struct cmp_list *l = row->failure ? &row->all[s] :
-			&row->complete[s];
+		const struct cmp_list *l = shown_list(row, s);
 
 		row->v[s] = l->v;
 		row->n[s] = l->n;
-		cmp_stats_compute_list(l, &row->st[s]);
-		if (!row->present[s])	/* LKP: no list, no stddev */
-			row->st[s].has_stddev = 0;
+		stats_mean(l, &row->st[s]);
 	}
 	base_mean = row->st[BASE].mean == 0 ? BASE_ZERO : row->st[BASE].mean;
 	if (row->absolute)

@@ -121,11 +121,15 @@ int table_format_row(struct strbuf *out, const struct table_format *f,
 		rc |= sb_addf(out, "%10.0f%% ", row->reproduction);
 		rc |= format_fails(out, &row->st[HEAD], row->n[HEAD]);
 	} else {
-		rc |= table_format_mean(out, f, row->st[BASE].mean);
-		rc |= table_format_stddev(out, f, &row->st[BASE]);
+		struct cmp_stats st[2];
+
+		cmp_row_stats(row, BASE, &st[BASE]);
+		cmp_row_stats(row, HEAD, &st[HEAD]);
+		rc |= table_format_mean(out, f, st[BASE].mean);
+		rc |= table_format_stddev(out, f, &st[BASE]);
 		rc |= table_format_change(out, f, row->change, row->absolute);
-		rc |= table_format_mean(out, f, row->st[HEAD].mean);
-		rc |= table_format_stddev(out, f, &row->st[HEAD]);
+		rc |= table_format_mean(out, f, st[HEAD].mean);
+		rc |= table_format_stddev(out, f, &st[HEAD]);
 	}
 	rc |= sb_addf(out, "  %s\n", row->name);
 	return rc ? -1 : 0;
