@@ -326,8 +326,12 @@ static int analyse(struct pat *pt, const char *p, int whole)
 		if (sb_addc(&lit, a.c))
 			goto oom;
 		if (a.q == Q_PLUS)	/* more may follow: no fast match */
-			return pt->lit = sb_detach(&lit, NULL),
-			       pt->litlen = strlen(pt->lit), 0;
+			break;
+	}
+	if (*p && a.kind == A_LIT && a.q == Q_PLUS) {
+		pt->litlen = lit.len;
+		pt->lit = sb_detach(&lit, NULL);
+		return pt->lit ? 0 : -1;
 	}
 	pt->litlen = lit.len;
 	pt->lit = sb_detach(&lit, NULL);
