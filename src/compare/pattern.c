@@ -278,6 +278,23 @@ static int add_run(struct pat *pt, struct strbuf *run)
 	return add_need(pt, &nd);
 }
 
+/* Put the literal run just before a group in front of its alternatives. */
+static int prefix_alts(struct need *nd, const struct strbuf *run)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; run->len && i < nd->n; i++) {
+		sb_reset(&sb);
+		if (sb_add(&sb, run->buf, run->len) || sb_adds(&sb, nd->alt[i]))
+			break;
+		free(nd->alt[i]);
+		nd->alt[i] = sb_detach(&sb, NULL);
+	}
+	sb_release(&sb);
+	return run->len && i < nd->n ? -1 : 0;
+}
+
 /*
  * The literals every match must contain: top-level runs of literal
  * characters that cannot repeat zero times, and groups of literal
@@ -298,10 +315,14 @@ static int find_needs(struct pat *pt, const char *p)
 				rc = add_run(pt, &run);
 			continue;
 		}
-		rc = add_run(pt, &run);
-		if (!rc && a.kind == A_GROUP && a.q != Q_ZERO &&
-		    !literal_alts(a.in, a.inlen, &nd))
-			rc = add_need(pt, &nd);
+		if (a.kind == A_GROUP && a.q != Q_ZERO &&
+		    !literal_alts(a.in, a.inlen, &nd)) {
+			/* 'x(a|b)' needs "xa" or "xb": one sharper need */
+			rc = prefix_alts(&nd, &run) || add_need(pt, &nd);
+			sb_reset(&run);
+		} else {
+			rc = add_run(pt, &run);
+		}
 		need_free(&nd);
 	}
 	if (!rc)
@@ -594,7 +615,8 @@ static int pat_match(struct pat *pt, const char *name, size_t len,
 {
 	size_t rest;
 
-	if (pt->litlen && (len < pt->litlen ||
+	if (pt->litlen && (len < pt->litlen || (pt->litlen > 1 &&
+						name[1] != pt->lit[1]) ||
 			   memcmp(name, pt->lit, pt->litlen)))
 		return 0;
 	if (pt->nneed && !has_needs(pt, name, len))

@@ -306,9 +306,13 @@ static int keep_exact(struct parse *ps, const char *s, size_t len)
 /* Ruby's JSON reads a number without '.' and exponent as an Integer. */
 static int integer_literal(const char *s, const char *end, double v)
 {
-	for (; s < end; s++)
-		if (*s == '.' || *s == 'e' || *s == 'E')
-			return 0;
+	/* a valid JSON number: its integer part ends at '.', 'e' or the end */
+	if (s < end && *s == '-')
+		s++;
+	while (s < end && (unsigned char)(*s - '0') < 10)
+		s++;
+	if (s < end && (*s == '.' || *s == 'e' || *s == 'E'))
+		return 0;
 	return fabs(v) < 9.2e18;
 }
 
