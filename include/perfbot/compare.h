@@ -103,14 +103,6 @@ void cmp_stats_compute_list(const struct cmp_list *l, struct cmp_stats *st);
 void cmp_row_stats(const struct cmp_row *row, int side, struct cmp_stats *st);
 
 /*
- * The noise filter alone: sets row->shown and row->dropped from the
- * samples and the rules (exposed so each rule can be tested; 'c' gives
- * the run counts and the base's metrics).
- */
-void cmp_filter(struct comparison *c, struct cmp_row *row,
-		const struct rules *rules);
-
-/*
  * Every number of the comparison as JSON: the rows shown (all rows when
  * 'all', each with the rule that dropped it), their per-run samples,
  * means, standard deviations and changes.

@@ -56,10 +56,4 @@ long patlist_first(const struct patlist *pl, const char *name, size_t len);
 /* 1 when any pattern matches. */
 int patlist_any(const struct patlist *pl, const char *name, size_t len);
 
-/*
- * One Ruby regex 're' searched in 'name' (name =~ /re/), for the few
- * patterns LKP builds at run time; -1 when 're' is no valid regex.
- */
-int pattern_search_once(const char *re, const char *name);
-
 #endif

@@ -386,8 +386,9 @@ static const char *filter_pass(struct comparison *c, const struct cmp_row *row,
 	return judge_change(row, r, &a, &b);
 }
 
-void cmp_filter(struct comparison *c, struct cmp_row *row,
-		const struct rules *r)
+/* Sets row->shown and row->dropped: one pass, or two with incomplete runs. */
+static void cmp_filter(struct comparison *c, struct cmp_row *row,
+		       const struct rules *r)
 {
 	struct pass all = { c->incomplete, 0 }, complete = { 0, 1 };
 	size_t most = c->all_runs[BASE] > c->all_runs[HEAD] ?

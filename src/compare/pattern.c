@@ -423,18 +423,6 @@ static int compile(regex_t *re, enum pat_mode mode, const char *p)
 	return rc ? -1 : 0;
 }
 
-int pattern_search_once(const char *re, const char *name)
-{
-	regex_t r;
-	int hit;
-
-	if (compile(&r, PAT_SEARCH, re))
-		return -1;
-	hit = !regexec(&r, name, 0, NULL, 0);
-	regfree(&r);
-	return hit;
-}
-
 static int push_index(size_t **v, size_t *n, size_t *cap, size_t i)
 {
 	size_t *nv;
