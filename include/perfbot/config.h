@@ -2,26 +2,157 @@
 #ifndef PERFBOT_CONFIG_H
 #define PERFBOT_CONFIG_H
 
+#include <stddef.h>
 #include <jansson.h>
 
 #include "perfbot/err.h"
 #include "perfbot/yaml.h"
 
 /*
- * config/perfbot.yaml. The file is checked against one schema table when
- * loaded: an unknown key, or a value of the wrong kind, is EX_CONFIG naming
- * the key and its line. A file that holds a password directly must be
- * mode 0600. Getters take a dotted path ("smtp.url") and return the
- * default when the key is absent. Paths (state, sources[].dir, ca_file,
- * password_file, spool_dir, templates.dir, data.*, and the program of an
- * argv when it names a path) are made absolute against the directory of
- * the config file when the file is loaded. Words (tls, scheduler.backend),
- * URL schemes and mail addresses are checked then too.
+ * config/perfbot.yaml, read once. The file is checked against one schema
+ * (src/config/schema.c) when loaded: an unknown key, or a value of the
+ * wrong kind, is EX_CONFIG naming the key and its line. A file that holds
+ * a password directly must be mode 0600. Paths (state, sources[].dir,
+ * ca_file, password_file, spool_dir, templates.dir, data.*, and the
+ * program of an argv when it names a path) are made absolute against the
+ * directory of the config file. Words (tls, scheduler.backend,
+ * confirm.on_deadline), URL schemes and mail addresses are checked then
+ * too.
+ *
+ * Then every setting is filled into the typed structs below, the schema's
+ * default where the file says nothing: the schema is the one place a
+ * default is written, and modules read their struct (cfg->smtp.timeout),
+ * never a key by name. Strings point into the loaded document and live as
+ * long as the config.
  */
 
 #define CONFIG_MAX_BYTES (1 << 20)
 
+/* A list of strings; 'v' has a NULL after the last (an argv as it is). */
+struct cfg_strv {
+	const char **v;
+	size_t n;
+};
+
+enum cfg_tls { CFG_TLS_STARTTLS, CFG_TLS_IMPLICIT, CFG_TLS_NONE };
+enum cfg_on_deadline { CFG_DEADLINE_MAIL, CFG_DEADLINE_DROP };
+
+/* Where a password comes from (secret.h): at most one is used. */
+struct cfg_secret {
+	const char *password;		/* in the file itself (mode 0600) */
+	const char *password_env;
+	const char *password_file;
+	struct cfg_strv password_command;
+};
+
+struct cfg_identity {
+	const char *from;		/* "perfbot <perfbot@localhost>" */
+	const char *name;		/* "perfbot" */
+	const char *message_id_domain;	/* NULL: the domain of 'from' */
+	const char *archive_url;
+	const char *patch_archive_url;
+	const char *reported_by;	/* NULL: 'from' */
+};
+
+struct cfg_smtp {
+	const char *url;		/* NULL: reports are not sent */
+	enum cfg_tls tls;
+	const char *user;
+	struct cfg_secret secret;
+	const char *ca_file;
+	long connect_timeout;		/* s */
+	long timeout;			/* s, one session */
+	long batch;			/* mails per connection; 0: all */
+};
+
+struct cfg_imap {
+	const char *url;		/* NULL: replies are not read */
+	enum cfg_tls tls;
+	const char *user;
+	struct cfg_secret secret;
+	const char *ca_file;
+	const char *mailbox;
+	const char *processed_mailbox;	/* NULL: messages stay */
+	long max_message_bytes;
+	long timeout;			/* s */
+};
+
+struct cfg_source {
+	const char *dir;		/* one of the two */
+	const char *url;
+};
+
+struct cfg_recipients {
+	int to_author;
+	struct cfg_strv to;
+	struct cfg_strv cc;
+	long max_cc;
+};
+
+struct cfg_commands {
+	struct cfg_strv allow;		/* addresses and @domains */
+	const char *authserv_id;	/* NULL: no DKIM/DMARC/ARC needed */
+};
+
+struct cfg_limits {
+	long mails_per_hour;
+	long commands_per_mail;
+	long retests_per_report;
+	long max_runs;
+	long default_runs;
+	long per_sender_per_day;
+	long refusals_per_day;
+};
+
+struct cfg_scheduler {
+	const char *backend;		/* "exec", "spool", "http"; NULL */
+	struct cfg_strv argv;
+	const char *spool_dir;
+	const char *url;
+	long timeout;			/* s, one call */
+	long deadline;			/* s, a retest's results */
+};
+
+struct cfg_confirm {
+	int enabled;
+	long total_runs;
+	long min_runs;
+	long deadline;			/* s; scheduler.deadline unless set */
+	enum cfg_on_deadline on_deadline;
+};
+
+struct cfg_templates {
+	const char *report;		/* a name: templates/<report>.txt */
+	const char *dir;		/* found as a data file when relative */
+};
+
+struct cfg_data {
+	const char *metrics;
+	const char *testcases;
+	const char *hosts;
+};
+
+struct cfg_staging {
+	const char *redirect_to;	/* NULL: mail goes where it is sent */
+};
+
 struct config {
+	struct cfg_identity identity;
+	struct cfg_smtp smtp;
+	struct cfg_imap imap;
+	const char *state;		/* NULL: $XDG_STATE_HOME/perfbot */
+	struct cfg_source *sources;
+	size_t nsources;
+	struct cfg_recipients recipients;
+	struct cfg_commands commands;
+	struct cfg_limits limits;
+	struct cfg_scheduler scheduler;
+	struct cfg_confirm confirm;
+	struct cfg_templates templates;
+	struct cfg_data data;
+	struct cfg_staging staging;
+
+	/* the file */
 	struct ydoc doc;	/* doc.root is an object (maybe empty) */
 	char *path;
 	char *dir;		/* absolute directory of 'path', or NULL */
@@ -49,11 +180,14 @@ int config_parse(struct config *cfg, const char *name, const char *dir,
 		 const char *text, size_t len, struct pb_err *err);
 void config_release(struct config *cfg);
 
+/*
+ * Transitional, until every module reads its struct: a setting by its
+ * dotted key ("smtp.url"), or 'def' when the file does not set it.
+ */
 const char *cfg_str(const struct config *cfg, const char *key,
 		    const char *def);
 long cfg_long(const struct config *cfg, const char *key, long def);
 int cfg_bool(const struct config *cfg, const char *key, int def);
-/* A list value (json array of strings or mappings), or NULL. */
 json_t *cfg_list(const struct config *cfg, const char *key);
 
 #endif

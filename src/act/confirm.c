@@ -11,26 +11,16 @@
 #include "perfbot/runs.h"
 #include "perfbot/scheduler.h"
 
-#define DEFAULT_DEADLINE (24 * 3600)
-
 int confirm_config_load(const struct config *cfg, struct confirm_config *cc,
 			struct pb_err *err)
 {
-	const char *on = cfg_str(cfg, "confirm.on_deadline", "mail");
-
+	(void)err;
 	memset(cc, 0, sizeof(*cc));
-	cc->policy.enabled = cfg_bool(cfg, "confirm.enabled", 0);
-	cc->policy.total_runs = cfg_long(cfg, "confirm.total_runs",
-					 CONFIRM_DEFAULT_TOTAL_RUNS);
-	cc->policy.min_runs = cfg_long(cfg, "confirm.min_runs",
-				       CONFIRM_DEFAULT_MIN_RUNS);
-	cc->deadline = cfg_long(cfg, "confirm.deadline",
-				cfg_long(cfg, "scheduler.deadline",
-					 DEFAULT_DEADLINE));
-	if (strcmp(on, "mail") && strcmp(on, "drop"))
-		return pb_fail(err, EX_CONFIG, "confirm.on_deadline: '%s' is "
-			       "neither 'mail' nor 'drop'", on);
-	cc->mail_on_deadline = !strcmp(on, "mail");
+	cc->policy.enabled = cfg->confirm.enabled;
+	cc->policy.total_runs = cfg->confirm.total_runs;
+	cc->policy.min_runs = cfg->confirm.min_runs;
+	cc->deadline = cfg->confirm.deadline;
+	cc->mail_on_deadline = cfg->confirm.on_deadline == CFG_DEADLINE_MAIL;
 	return 0;
 }
 
@@ -201,17 +191,21 @@ static enum verdict decide(const struct held *h, struct strbuf *line,
 	row = comparison_find(&rn.cmp, h->row->metric);
 	if (row && !evidence_of_row(row, &ev)) {
 		v = confirm_verdict(row, h->row->reported_change);
-		sb_addf(line, "%s by %zu more runs of the parent and %zu of the "
-			"commit: on those alone %s changed by %+.1f%%, ",
-			v == VERDICT_STABLE ? "confirmed" : "not reproduced",
-			row->n[BASE], row->n[HEAD], row->name, row->change);
-		sb_adds(line, ev.w.ok ? "Welch's t-test p = " :
-			"Welch's t-test not possible");
-		if (ev.w.ok)
-			evidence_format_p(ev.w.p, line);
-		sb_adds(line, ev.mw.ok ? ", Mann-Whitney U test p = " : "");
-		if (ev.mw.ok)
-			evidence_format_p(ev.mw.p, line);
+		/* the line is only words for the mail: cut short, not lost */
+		if (sb_addf(line, "%s by %zu more runs of the parent and %zu "
+			    "of the commit: on those alone %s changed by "
+			    "%+.1f%%, ",
+			    v == VERDICT_STABLE ? "confirmed" :
+			    "not reproduced", row->n[BASE], row->n[HEAD],
+			    row->name, row->change) ||
+		    sb_adds(line, ev.w.ok ? "Welch's t-test p = " :
+			    "Welch's t-test not possible") ||
+		    (ev.w.ok && evidence_format_p(ev.w.p, line)) ||
+		    sb_adds(line, ev.mw.ok ? ", Mann-Whitney U test p = " :
+			    "") ||
+		    (ev.mw.ok && evidence_format_p(ev.mw.p, line)))
+			log_warn("confirmation of %s: its line is cut short",
+				 h->row->report_id);
 	}
 	runs_new_release(&rn);
 	return v;
@@ -226,8 +220,11 @@ static int give_up(struct state *st, const struct config *cfg,
 	struct strbuf line = STRBUF_INIT;
 	int rc;
 
-	sb_addf(&line, "unconfirmed: the %ld confirmation runs a side %s",
-		h->row->runs, why);
+	if (sb_addf(&line, "unconfirmed: the %ld confirmation runs a side %s",
+		    h->row->runs, why)) {
+		sb_release(&line);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
 	if (cc->mail_on_deadline && h->loaded)
 		rc = mail_it(st, cfg, h, sb_str(&line), "unconfirmed", now,
 			     err);

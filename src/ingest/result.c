@@ -78,8 +78,9 @@ static int load_remote(struct result_root *rr, const char *url,
 	int rc;
 
 	rc = fetch(url, "matrix.json", RESULT_MAX_MATRIX_BYTES, &matrix, err);
+	if (!rc && sb_addf(&name, "%s/matrix.json", url))
+		rc = pb_fail(err, EX_OSERR, "out of memory");
 	if (!rc) {
-		sb_addf(&name, "%s/matrix.json", url);
 		rc = result_root_parse_matrix(rr, sb_str(&name),
 					      sb_str(&matrix), matrix.len, err);
 	}
@@ -87,7 +88,8 @@ static int load_remote(struct result_root *rr, const char *url,
 	if (!rc) {
 		rc = fetch(url, "job.yaml", RESULT_MAX_JOB_BYTES, &job, err);
 		sb_reset(&name);
-		sb_addf(&name, "%s/job.yaml", url);
+		if (!rc && sb_addf(&name, "%s/job.yaml", url))
+			rc = pb_fail(err, EX_OSERR, "out of memory");
 		if (!rc)
 			rc = parse_job(rr, sb_str(&name), &job, err);
 		sb_release(&job);

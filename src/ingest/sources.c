@@ -160,14 +160,13 @@ static int from_url(const struct config *cfg, const char *url,
 int sources_collect(const struct config *cfg, struct state *st,
 		    int remember, struct source_batch *b, struct pb_err *err)
 {
-	json_t *list = cfg_list(cfg, "sources"), *src;
 	const char *dir, *url;
 	size_t i;
 
 	memset(b, 0, sizeof(*b));
-	json_array_foreach(list, i, src) {
-		dir = json_string_value(json_object_get(src, "dir"));
-		url = json_string_value(json_object_get(src, "url"));
+	for (i = 0; i < cfg->nsources; i++) {
+		dir = cfg->sources[i].dir;
+		url = cfg->sources[i].url;
 		if ((dir && from_dir(dir, b, err)) ||
 		    (url && from_url(cfg, url, st, remember, b, err)))
 			return -1;

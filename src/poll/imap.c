@@ -10,10 +10,8 @@
 #include "perfbot/strbuf.h"
 #include "perfbot/yaml.h"
 
-#define DEFAULT_TIMEOUT 60
 #define MAX_CHAIN 16
 
-enum imap_tls { ITLS_STARTTLS, ITLS_IMPLICIT, ITLS_NONE };
 
 struct imap {
 	mailimap *s;
@@ -23,15 +21,14 @@ struct imap {
 struct target {
 	char host[256];
 	uint16_t port;
-	enum imap_tls tls;
+	enum cfg_tls tls;
 };
 
 /* imap://host:port or imaps://host:port (no user, no path). */
 static int parse_url(const struct config *cfg, struct target *t,
 		     struct pb_err *err)
 {
-	const char *url = cfg_str(cfg, "imap.url", NULL);
-	const char *tls = cfg_str(cfg, "imap.tls", "starttls");
+	const char *url = cfg->imap.url;
 	const char *h, *colon, *end;
 	long port;
 	int imaps;
@@ -63,18 +60,7 @@ static int parse_url(const struct config *cfg, struct target *t,
 				       "'%s'", url);
 	}
 	t->port = (uint16_t)port;
-	if (!strcmp(tls, "starttls"))
-		t->tls = ITLS_STARTTLS;
-	else if (!strcmp(tls, "implicit"))
-		t->tls = ITLS_IMPLICIT;
-	else if (!strcmp(tls, "none"))
-		t->tls = ITLS_NONE;
-	else
-		return pb_fail(err, EX_CONFIG, "imap.tls: '%s': use starttls, "
-			       "implicit or none", tls);
-	if (imaps != (t->tls == ITLS_IMPLICIT))
-		return pb_fail(err, EX_CONFIG, "imap.tls '%s' does not go with "
-			       "the %s URL", tls, imaps ? "imaps://" : "imap://");
+	t->tls = cfg->imap.tls;
 	return 0;
 }
 
@@ -140,7 +126,7 @@ static int connect_tls(mailimap *s, const struct target *t,
 {
 	int r;
 
-	if (t->tls == ITLS_IMPLICIT)
+	if (t->tls == CFG_TLS_IMPLICIT)
 		r = mailimap_ssl_connect(s, t->host, t->port);
 	else
 		r = mailimap_socket_connect(s, t->host, t->port);
@@ -148,11 +134,11 @@ static int connect_tls(mailimap *s, const struct target *t,
 	    r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED)
 		return pb_fail(err, EX_TEMPFAIL, "imap: cannot connect to "
 			       "%s:%u (error %d)", t->host, t->port, r);
-	if (t->tls == ITLS_STARTTLS &&
+	if (t->tls == CFG_TLS_STARTTLS &&
 	    mailimap_socket_starttls(s) != MAILIMAP_NO_ERROR)
 		return pb_fail(err, EX_UNAVAILABLE, "imap: %s: STARTTLS "
 			       "failed", t->host);
-	if (t->tls == ITLS_NONE)
+	if (t->tls == CFG_TLS_NONE)
 		return 0;
 	return verify_peer(s, t->host, ca_file, err);
 }
@@ -160,8 +146,8 @@ static int connect_tls(mailimap *s, const struct target *t,
 static int login_select(mailimap *s, const struct config *cfg,
 			struct pb_err *err)
 {
-	const char *user = cfg_str(cfg, "imap.user", NULL);
-	const char *mbox = cfg_str(cfg, "imap.mailbox", "INBOX");
+	const char *user = cfg->imap.user;
+	const char *mbox = cfg->imap.mailbox;
 	char *pw = NULL;
 	int r;
 
@@ -194,9 +180,8 @@ int imap_open(struct imap **out, const struct config *cfg,
 		free(im);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
-	mailimap_set_timeout(im->s, cfg_long(cfg, "imap.timeout",
-					     DEFAULT_TIMEOUT));
-	if (connect_tls(im->s, &t, cfg_str(cfg, "imap.ca_file", NULL), err) ||
+	mailimap_set_timeout(im->s, cfg->imap.timeout);
+	if (connect_tls(im->s, &t, cfg->imap.ca_file, err) ||
 	    login_select(im->s, cfg, err)) {
 		imap_close(im);
 		return -1;
@@ -416,7 +401,7 @@ int imap_done(struct imap *im, uint32_t uid, const char *mailbox,
 int imap_probe(struct imap *im, const struct config *cfg,
 	       struct strbuf *out, struct pb_err *err)
 {
-	const char *tls = cfg_str(cfg, "imap.tls", "starttls");
+	enum cfg_tls tls = cfg->imap.tls;
 	struct mailimap_capability_data *cd = NULL;
 	struct mailimap_selection_info *si = im->s->imap_selection_info;
 	struct strbuf caps = STRBUF_INIT;
@@ -432,22 +417,23 @@ int imap_probe(struct imap *im, const struct config *cfg,
 				c->cap_data.cap_auth_type :
 				c->cap_data.cap_name;
 
-			if (name)
-				sb_addf(&caps, "%s%s%s", caps.len ? " " : "",
-					c->cap_type ==
-					MAILIMAP_CAPABILITY_AUTH_TYPE ?
-					"AUTH=" : "", name);
+			/* a list to show: past its cap it ends */
+			if (name &&
+			    sb_addf(&caps, "%s%s%s", caps.len ? " " : "",
+				    c->cap_type ==
+				    MAILIMAP_CAPABILITY_AUTH_TYPE ?
+				    "AUTH=" : "", name))
+				break;
 		}
 		mailimap_capability_data_free(cd);
 	}
 	if (sb_addf(out, "imap: %s: connected; TLS: %s; login as '%s': ok; "
 		    "mailbox '%s': %u messages, UIDVALIDITY %u, UIDNEXT %u; "
-		    "capabilities: %s", cfg_str(cfg, "imap.url", ""),
-		    !strcmp(tls, "none") ? "none (tls: none)" :
-		    !strcmp(tls, "implicit") ? "implicit, certificate verified" :
+		    "capabilities: %s", cfg->imap.url ? cfg->imap.url : "",
+		    tls == CFG_TLS_NONE ? "none (tls: none)" :
+		    tls == CFG_TLS_IMPLICIT ? "implicit, certificate verified" :
 		    "STARTTLS, certificate verified",
-		    cfg_str(cfg, "imap.user", ""),
-		    cfg_str(cfg, "imap.mailbox", "INBOX"),
+		    cfg->imap.user ? cfg->imap.user : "", cfg->imap.mailbox,
 		    si ? si->sel_exists : 0, si ? si->sel_uidvalidity : 0,
 		    si ? si->sel_uidnext : 0,
 		    caps.len ? sb_str(&caps) : "(none)"))

@@ -11,10 +11,7 @@
 #include "perfbot/smtp.h"
 #include "perfbot/strbuf.h"
 
-#define DEFAULT_CONNECT_TIMEOUT 30
-#define DEFAULT_TIMEOUT 300
 
-enum tls_mode { TLS_STARTTLS, TLS_IMPLICIT, TLS_NONE };
 
 struct smtp {
 	CURL *curl;
@@ -22,7 +19,7 @@ struct smtp {
 	char *user;
 	char *password;
 	char *ca_file;
-	enum tls_mode tls;
+	enum cfg_tls tls;
 	long connect_timeout, timeout;
 	int reuse;
 	/* per message */
@@ -34,30 +31,6 @@ struct smtp {
 	char errbuf[CURL_ERROR_SIZE];
 };
 
-static int tls_mode(const struct config *cfg, const char *url,
-		    enum tls_mode *m, struct pb_err *err)
-{
-	const char *t = cfg_str(cfg, "smtp.tls", "starttls");
-	int smtps = !strncmp(url, "smtps://", 8);
-
-	if (strncmp(url, "smtp://", 7) && !smtps)
-		return pb_fail(err, EX_CONFIG, "smtp.url: '%s' is not an "
-			       "smtp:// or smtps:// URL", url);
-	if (!strcmp(t, "starttls"))
-		*m = TLS_STARTTLS;
-	else if (!strcmp(t, "implicit"))
-		*m = TLS_IMPLICIT;
-	else if (!strcmp(t, "none"))
-		*m = TLS_NONE;
-	else
-		return pb_fail(err, EX_CONFIG, "smtp.tls: '%s': use starttls, "
-			       "implicit or none", t);
-	if (smtps != (*m == TLS_IMPLICIT))
-		return pb_fail(err, EX_CONFIG, "smtp.tls '%s' does not go with "
-			       "the %s URL", t, smtps ? "smtps://" : "smtp://");
-	return 0;
-}
-
 static char *dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
@@ -66,7 +39,7 @@ static char *dup_or_null(const char *s)
 int smtp_new(struct smtp **out, const struct config *cfg, int reuse,
 	     struct pb_err *err)
 {
-	const char *url = cfg_str(cfg, "smtp.url", NULL);
+	const char *url = cfg->smtp.url;
 	struct smtp *s;
 
 	*out = NULL;
@@ -78,13 +51,13 @@ int smtp_new(struct smtp **out, const struct config *cfg, int reuse,
 	if (!s)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	s->reuse = reuse;
-	s->connect_timeout = cfg_long(cfg, "smtp.connect_timeout",
-				      DEFAULT_CONNECT_TIMEOUT);
-	s->timeout = cfg_long(cfg, "smtp.timeout", DEFAULT_TIMEOUT);
+	s->connect_timeout = cfg->smtp.connect_timeout;
+	s->timeout = cfg->smtp.timeout;
+	s->tls = cfg->smtp.tls;
 	s->url = strdup(url);
-	s->user = dup_or_null(cfg_str(cfg, "smtp.user", NULL));
-	s->ca_file = dup_or_null(cfg_str(cfg, "smtp.ca_file", NULL));
-	if (!s->url || tls_mode(cfg, url, &s->tls, err) ||
+	s->user = dup_or_null(cfg->smtp.user);
+	s->ca_file = dup_or_null(cfg->smtp.ca_file);
+	if (!s->url ||
 	    (s->user && secret_get(cfg, "smtp", &s->password, err))) {
 		smtp_free(s);
 		return err && err->code ? -1 :
@@ -198,7 +171,7 @@ static void connection_options(struct smtp *s)
 
 	curl_easy_setopt(c, CURLOPT_URL, s->url);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
-	curl_easy_setopt(c, CURLOPT_USE_SSL, s->tls == TLS_NONE ?
+	curl_easy_setopt(c, CURLOPT_USE_SSL, s->tls == CFG_TLS_NONE ?
 			 (long)CURLUSESSL_NONE : (long)CURLUSESSL_ALL);
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
@@ -321,6 +294,7 @@ out:
 /* What 'perfbot check --connect' learns from the server's replies. */
 struct probe {
 	struct strbuf caps;	/* the last EHLO's capabilities */
+	int caps_cut;		/* too many to keep them all */
 	int ehlo_lines;		/* lines of the current EHLO reply */
 	int in_ehlo;
 	int starttls;		/* STARTTLS was sent */
@@ -341,7 +315,9 @@ static void probe_in(struct probe *p, const char *d, size_t n)
 	if (p->ehlo_lines++ == 0)
 		return;
 	copy_line(line, sizeof(line), d + 4, n - 4);
-	sb_addf(&p->caps, "%s%s", p->caps.len ? ", " : "", line);
+	/* a list to show: past its cap the rest is left out */
+	if (sb_addf(&p->caps, "%s%s", p->caps.len ? ", " : "", line))
+		p->caps_cut = 1;
 }
 
 static int probe_cb(CURL *c, curl_infotype type, char *d, size_t n,
@@ -353,6 +329,7 @@ static int probe_cb(CURL *c, curl_infotype type, char *d, size_t n,
 	if (type == CURLINFO_HEADER_OUT && n >= 4 &&
 	    !strncasecmp(d, "EHLO", 4)) {
 		sb_reset(&p->caps);
+		p->caps_cut = 0;
 		p->ehlo_lines = 0;
 		p->in_ehlo = 1;
 	} else if (type == CURLINFO_HEADER_OUT && n >= 8 &&
@@ -386,7 +363,7 @@ static int probe_fail(struct smtp *s, CURLcode rc, struct pb_err *err)
 
 int smtp_probe(struct smtp *s, struct strbuf *out, struct pb_err *err)
 {
-	struct probe p = { STRBUF_INIT, 0, 0, 0, 0 };
+	struct probe p = { .caps = STRBUF_INIT };
 	CURL *c = s->curl;
 	CURLcode rc;
 	int r;
@@ -406,8 +383,8 @@ int smtp_probe(struct smtp *s, struct strbuf *out, struct pb_err *err)
 		goto out;
 	}
 	r = sb_addf(out, "smtp: %s: connected; TLS: %s; ", s->url,
-		    s->tls == TLS_IMPLICIT ? "implicit, certificate verified" :
-		    s->tls == TLS_STARTTLS ? "STARTTLS, certificate verified" :
+		    s->tls == CFG_TLS_IMPLICIT ? "implicit, certificate verified" :
+		    s->tls == CFG_TLS_STARTTLS ? "STARTTLS, certificate verified" :
 		    "none (tls: none)");
 	if (!r && s->user)
 		r = sb_addf(out, "AUTH as '%s': %s; ", s->user,
@@ -415,8 +392,9 @@ int smtp_probe(struct smtp *s, struct strbuf *out, struct pb_err *err)
 	else if (!r)
 		r = sb_adds(out, "no AUTH (no smtp.user); ");
 	if (!r)
-		r = sb_addf(out, "capabilities: %s", p.caps.len ?
-			    sb_str(&p.caps) : "(none)");
+		r = sb_addf(out, "capabilities: %s%s", p.caps.len ?
+			    sb_str(&p.caps) : "(none)",
+			    p.caps_cut ? ", ..." : "");
 	if (r)
 		r = pb_fail(err, EX_OSERR, "out of memory");
 out:

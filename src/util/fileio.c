@@ -233,7 +233,11 @@ int data_find(const char *rel, const char *hint, char **out,
 			rc = 0;
 			goto out;
 		}
-		sb_addf(&tried, "%s%s", i ? ", " : "", d);
+		if (sb_addf(&tried, "%s%s", i ? ", " : "", d)) {
+			free(*out);
+			*out = NULL;
+			goto oom;
+		}
 		free(*out);
 		*out = NULL;
 	}

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool.h"
 #include "perfbot/compare.h"
 #include "perfbot/judge.h"
 #include "perfbot/rules.h"
@@ -73,10 +74,10 @@ static int load(struct side *s)
 	size_t i;
 	int rc;
 
-	sb_adds(&sb, "{\"" METRIC "\": [");
+	MUST(sb_adds(&sb, "{\"" METRIC "\": ["));
 	for (i = 0; i < s->n; i++)
-		sb_addf(&sb, "%s%.17g", i ? ", " : "", s->v[i]);
-	sb_adds(&sb, "]}");
+		MUST(sb_addf(&sb, "%s%.17g", i ? ", " : "", s->v[i]));
+	MUST(sb_adds(&sb, "]}"));
 	result_root_release(&s->rr);
 	rc = result_root_parse_matrix(&s->rr, "sim", sb.buf, sb.len, &err);
 	if (rc)

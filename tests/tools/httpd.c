@@ -21,6 +21,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tool.h"
 #include "perfbot/fileio.h"
 #include "perfbot/strmap.h"
 
@@ -50,11 +51,11 @@ static void answer(int fd, int status, const char *etag, const char *body,
 {
 	struct strbuf h = STRBUF_INIT;
 
-	sb_addf(&h, "HTTP/1.0 %d X\r\nContent-Length: %zu\r\n"
-		"Content-Type: application/json\r\n", status, len);
+	MUST(sb_addf(&h, "HTTP/1.0 %d X\r\nContent-Length: %zu\r\n"
+			"Content-Type: application/json\r\n", status, len));
 	if (etag)
-		sb_addf(&h, "ETag: \"%s\"\r\n", etag);
-	sb_adds(&h, "Connection: close\r\n\r\n");
+		MUST(sb_addf(&h, "ETag: \"%s\"\r\n", etag));
+	MUST(sb_adds(&h, "Connection: close\r\n\r\n"));
 	send_all(fd, sb_str(&h), h.len);
 	if (len)
 		send_all(fd, body, len);
@@ -122,11 +123,11 @@ static void handle_post(int fd, const char *name, const char *body,
 	FILE *f;
 	long status = 202;
 
-	sb_addf(&p, "%s/%s.status", root, name);
+	MUST(sb_addf(&p, "%s/%s.status", root, name));
 	if (!file_read(p.buf, 64, 1, &st, &err))
 		status = strtol(st.buf, NULL, 10);
 	sb_reset(&p);
-	sb_addf(&p, "%s/%s.posts", root, name);
+	MUST(sb_addf(&p, "%s/%s.posts", root, name));
 	f = fopen(p.buf, "a");
 	if (f) {
 		fwrite(body, 1, len, f);
@@ -186,8 +187,8 @@ int main(int argc, char **argv)
 	root = argv[1];
 	signal(SIGPIPE, SIG_IGN);
 	lfd = listen_any(&port);
-	sb_addf(&p, "%s/port", root);
-	sb_addf(&port_text, "%u\n", port);
+	MUST(sb_addf(&p, "%s/port", root));
+	MUST(sb_addf(&port_text, "%u\n", port));
 	if (lfd < 0 || file_write_atomic(p.buf, port_text.buf, port_text.len,
 					 0644, &err)) {
 		fprintf(stderr, "httpd: cannot listen\n");

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tool.h"
 #include "perfbot/rbfmt.h"
 #include "perfbot/strbuf.h"
 
@@ -113,9 +114,9 @@ int main(int argc, char **argv)
 		sb_reset(&out);
 		if (one_line(line, &out) < 0) {
 			sb_reset(&out);
-			sb_adds(&out, "ERROR");
+			MUST(sb_adds(&out, "ERROR"));
 		}
-		sb_addc(&out, '\n');
+		MUST(sb_addc(&out, '\n'));
 		if (fwrite(out.buf, 1, out.len, stdout) != out.len) {
 			rc = 1;
 			break;

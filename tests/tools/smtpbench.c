@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "tool.h"
 #include "perfbot/config.h"
 #include "perfbot/smtp.h"
 #include "perfbot/strbuf.h"
@@ -44,9 +45,9 @@ int main(int argc, char **argv)
 	t0 = now();
 	for (i = 0; i < n; i++) {
 		sb_reset(&msg);
-		sb_addf(&msg, "From: perfbot@example.test\nTo: %s\n"
-			"Subject: bench %ld\nMessage-ID: <bench-%ld-%ld@example."
-			"test>\n\nbench message %ld\n", argv[4], i, reuse, i, i);
+		MUST(sb_addf(&msg, "From: perfbot@example.test\nTo: %s\n"
+				"Subject: bench %ld\nMessage-ID: <bench-%ld-%ld@example."
+				"test>\n\nbench message %ld\n", argv[4], i, reuse, i, i));
 		smtp_send(s, "perfbot@example.test", rcpt, 1, msg.buf, msg.len,
 			  &r);
 		ok += r.outcome == SMTP_ACCEPTED;

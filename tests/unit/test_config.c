@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for src/ingest/config.c: defaults, the shipped example, the
+ * Unit tests for src/config/schema.c: defaults, the shipped example, the
  * schema check (unknown keys and wrong kinds are EX_CONFIG naming the
  * dotted key and its line), the password-file mode rule and the getters.
  * Run from the repository root.
@@ -85,43 +85,103 @@ static void load_fails(struct fx *f, const char *text, const char *rest)
 static void t_defaults(void **state)
 {
 	struct fx *f = *state;
+	const struct config *c = &f->cfg;
 
 	assert_int_equal(config_load(&f->cfg, NULL, &f->err), 0);
-	assert_true(json_is_object(f->cfg.doc.root));
-	assert_string_equal(cfg_str(&f->cfg, "smtp.url", "smtp://d"),
-			    "smtp://d");
-	assert_null(cfg_str(&f->cfg, "smtp.url", NULL));
-	assert_int_equal(cfg_long(&f->cfg, "limits.max_runs", 20), 20);
-	assert_int_equal(cfg_bool(&f->cfg, "recipients.to_author", 1), 1);
-	assert_int_equal(cfg_bool(&f->cfg, "recipients.to_author", 0), 0);
-	assert_null(cfg_list(&f->cfg, "sources"));
+	assert_true(json_is_object(c->doc.root));
+	/* every default, from the schema */
+	assert_string_equal(c->identity.from, "perfbot <perfbot@localhost>");
+	assert_string_equal(c->identity.name, "perfbot");
+	assert_ptr_equal(c->identity.reported_by, c->identity.from);
+	assert_null(c->identity.message_id_domain);
+	assert_null(c->smtp.url);
+	assert_int_equal(c->smtp.tls, CFG_TLS_STARTTLS);
+	assert_int_equal(c->smtp.connect_timeout, 30);
+	assert_int_equal(c->smtp.timeout, 300);
+	assert_int_equal(c->smtp.batch, 0);
+	assert_int_equal(c->smtp.secret.password_command.n, 0);
+	assert_null(c->imap.url);
+	assert_string_equal(c->imap.mailbox, "INBOX");
+	assert_null(c->imap.processed_mailbox);
+	assert_int_equal(c->imap.max_message_bytes, 10L << 20);
+	assert_int_equal(c->imap.timeout, 60);
+	assert_null(c->state);
+	assert_int_equal(c->nsources, 0);
+	assert_int_equal(c->recipients.to_author, 1);
+	assert_int_equal(c->recipients.max_cc, 10);
+	assert_int_equal(c->recipients.cc.n, 0);
+	assert_int_equal(c->limits.mails_per_hour, 60);
+	assert_int_equal(c->limits.commands_per_mail, 3);
+	assert_int_equal(c->limits.retests_per_report, 3);
+	assert_int_equal(c->limits.max_runs, 20);
+	assert_int_equal(c->limits.default_runs, 4);
+	assert_int_equal(c->limits.per_sender_per_day, 20);
+	assert_int_equal(c->limits.refusals_per_day, 50);
+	assert_null(c->scheduler.backend);
+	assert_int_equal(c->scheduler.timeout, 600);
+	assert_int_equal(c->scheduler.deadline, 24 * 3600);
+	assert_int_equal(c->confirm.enabled, 0);
+	assert_int_equal(c->confirm.deadline, 24 * 3600);
+	assert_int_equal(c->confirm.on_deadline, CFG_DEADLINE_MAIL);
+	assert_string_equal(c->templates.report, "report");
+	assert_string_equal(c->templates.dir, "templates");
+	assert_string_equal(c->data.metrics, "config/metrics.yaml");
+	assert_string_equal(c->data.testcases, "config/testcases.yaml");
+	assert_string_equal(c->data.hosts, "config/hosts");
+	assert_null(c->staging.redirect_to);
+}
+
+/* The defaults that are other settings, and the TLS a URL implies. */
+static void t_derived_defaults(void **state)
+{
+	struct fx *f = *state;
+	const struct config *c = &f->cfg;
+
+	load_ok(f, "identity:\n  from: Bot <bot@example.test>\n"
+		"scheduler:\n  deadline: 7200\n"
+		"smtp:\n  url: smtps://h:465\nimap:\n  url: imap://h\n");
+	assert_string_equal(c->identity.reported_by, "Bot <bot@example.test>");
+	assert_int_equal(c->confirm.deadline, 7200);
+	assert_int_equal(c->smtp.tls, CFG_TLS_IMPLICIT);
+	assert_int_equal(c->imap.tls, CFG_TLS_STARTTLS);
+	config_release(&f->cfg);
+	load_ok(f, "identity:\n  reported_by: Someone <s@x>\n"
+		"scheduler:\n  deadline: 7200\nconfirm:\n  deadline: 600\n"
+		"imap:\n  url: imaps://h\n  tls: implicit\n");
+	assert_string_equal(c->identity.reported_by, "Someone <s@x>");
+	assert_int_equal(c->confirm.deadline, 600);
+	assert_int_equal(c->imap.tls, CFG_TLS_IMPLICIT);
+	config_release(&f->cfg);
+	/* a tls that contradicts the URL fails at load, not at send */
+	load_fails(f, "smtp:\n  url: smtp://h\n  tls: implicit\n",
+		   "2: 'smtp.tls' implicit does not go with the plain URL");
+	config_release(&f->cfg);
+	load_fails(f, "imap:\n  url: imaps://h\n  tls: none\n",
+		   "2: 'imap.tls' none does not go with the implicit TLS URL");
 }
 
 static void t_shipped_config(void **state)
 {
 	struct fx *f = *state;
-	json_t *l;
+	const struct config *c = &f->cfg;
 
 	assert_int_equal(config_load(&f->cfg, SHIPPED, &f->err), 0);
-	assert_string_equal(cfg_str(&f->cfg, "identity.from", NULL),
+	assert_string_equal(c->identity.from,
 			    "perfbot <perfbot@example.test>");
-	assert_string_equal(cfg_str(&f->cfg, "smtp.url", NULL),
-			    "smtp://127.0.0.1:10587");
-	assert_string_equal(cfg_str(&f->cfg, "smtp.password_env", NULL),
+	assert_string_equal(c->smtp.url, "smtp://127.0.0.1:10587");
+	assert_string_equal(c->smtp.secret.password_env,
 			    "PERFBOT_SMTP_PASSWORD");
-	assert_string_equal(cfg_str(&f->cfg, "imap.processed_mailbox", "x"),
-			    "");
+	/* "" there: messages stay where they are */
+	assert_null(c->imap.processed_mailbox);
 	/* it names no file of the source tree: no state, no sources */
-	assert_null(cfg_str(&f->cfg, "state", NULL));
-	assert_int_equal(cfg_long(&f->cfg, "limits.max_runs", 0), 20);
-	assert_int_equal(cfg_long(&f->cfg, "limits.mails_per_hour", 0), 60);
-	assert_int_equal(cfg_bool(&f->cfg, "recipients.to_author", 0), 1);
-	assert_null(cfg_list(&f->cfg, "scheduler.argv"));
-	l = cfg_list(&f->cfg, "sources");
-	assert_non_null(l);
-	assert_int_equal(json_array_size(l), 0);
-	assert_string_equal(cfg_str(&f->cfg, "templates.report", NULL),
-			    "report");
+	assert_null(c->state);
+	assert_int_equal(c->limits.max_runs, 20);
+	assert_int_equal(c->limits.mails_per_hour, 60);
+	assert_int_equal(c->recipients.to_author, 1);
+	assert_int_equal(c->scheduler.argv.n, 0);
+	assert_null(c->scheduler.argv.v);
+	assert_int_equal(c->nsources, 0);
+	assert_string_equal(c->templates.report, "report");
 }
 
 static void t_empty_file(void **state)
@@ -130,7 +190,7 @@ static void t_empty_file(void **state)
 
 	load_ok(f, "# nothing set\n");
 	assert_true(json_is_object(f->cfg.doc.root));
-	assert_int_equal(cfg_long(&f->cfg, "smtp.timeout", 300), 300);
+	assert_int_equal(f->cfg.smtp.timeout, 300);
 }
 
 static void t_missing_file(void **state)
@@ -264,8 +324,8 @@ static void t_int_range(void **state)
 		   "2: 'smtp.batch' must be a whole number from 1 to 100000");
 	config_release(&f->cfg);
 	load_ok(f, "limits:\n  max_runs: 1000\n  mails_per_hour: 0\n");
-	assert_int_equal(cfg_long(&f->cfg, "limits.max_runs", 0), 1000);
-	assert_int_equal(cfg_long(&f->cfg, "limits.mails_per_hour", 9), 0);
+	assert_int_equal(f->cfg.limits.max_runs, 1000);
+	assert_int_equal(f->cfg.limits.mails_per_hour, 0);
 }
 
 static void t_bad_bool(void **state)
@@ -279,25 +339,24 @@ static void t_bad_bool(void **state)
 		   "2: 'recipients.to_author' must be true or false");
 	config_release(&f->cfg);
 	load_ok(f, "recipients:\n  to_author: no\n");
-	assert_int_equal(cfg_bool(&f->cfg, "recipients.to_author", 1), 0);
+	assert_int_equal(f->cfg.recipients.to_author, 0);
 }
 
 static void t_sources(void **state)
 {
 	struct fx *f = *state;
 	char want[256];
-	json_t *l;
 
 	load_ok(f, "sources:\n  - dir: fixtures/manifests\n"
 		"  - url: https://results.example/api\n");
-	l = cfg_list(&f->cfg, "sources");
-	assert_int_equal(json_array_size(l), 2);
+	assert_int_equal(f->cfg.nsources, 2);
 	/* relative to the config file's directory */
 	snprintf(want, sizeof(want), "%s/fixtures/manifests", f->dir);
-	assert_string_equal(json_string_value(json_object_get(
-		json_array_get(l, 0), "dir")), want);
-	assert_string_equal(json_string_value(json_object_get(
-		json_array_get(l, 1), "url")), "https://results.example/api");
+	assert_string_equal(f->cfg.sources[0].dir, want);
+	assert_null(f->cfg.sources[0].url);
+	assert_null(f->cfg.sources[1].dir);
+	assert_string_equal(f->cfg.sources[1].url,
+			    "https://results.example/api");
 }
 
 static void t_sources_unknown_key(void **state)
@@ -344,8 +403,7 @@ static void t_password_needs_0600(void **state)
 
 	write_cfg(f, text, 0600);
 	assert_int_equal(config_load(&f->cfg, f->path, &f->err), 0);
-	assert_string_equal(cfg_str(&f->cfg, "smtp.password", NULL),
-			    "s3cr3t-pw");
+	assert_string_equal(f->cfg.smtp.secret.password, "s3cr3t-pw");
 	config_release(&f->cfg);
 
 	/* Stricter than 0600 is fine too. */
@@ -370,49 +428,41 @@ static void t_password_indirect_any_mode(void **state)
 	write_cfg(f, "smtp:\n  password_env: PW\n  password_file: /run/pw\n"
 		  "  password_command: [pass, show, smtp]\n", 0644);
 	assert_int_equal(config_load(&f->cfg, f->path, &f->err), 0);
-	assert_int_equal(json_array_size(cfg_list(&f->cfg,
-						   "smtp.password_command")), 3);
+	assert_int_equal(f->cfg.smtp.secret.password_command.n, 3);
+	assert_string_equal(f->cfg.smtp.secret.password_file, "/run/pw");
+	assert_string_equal(f->cfg.smtp.secret.password_env, "PW");
 }
 
 /* ---- getters ---- */
 
-static void t_getters(void **state)
+static void t_settings(void **state)
 {
 	struct fx *f = *state;
+	const struct config *c = &f->cfg;
 
-	load_ok(f, "smtp:\n  url: smtp://h\n  timeout: 45\n"
+	load_ok(f, "smtp:\n  url: smtp://h\n  timeout: 45\n  batch: 7\n"
 		"recipients:\n  to_author: off\n  cc: [a@x, b@x]\n"
-		"imap:\n  mailbox: INBOX\n");
-	assert_string_equal(cfg_str(&f->cfg, "smtp.url", "d"), "smtp://h");
-	assert_string_equal(cfg_str(&f->cfg, "smtp.user", "d"), "d");
-	assert_string_equal(cfg_str(&f->cfg, "nosuch.deep.key", "d"), "d");
-	/* A mapping or a list is not a string. */
-	assert_string_equal(cfg_str(&f->cfg, "smtp", "d"), "d");
-	assert_string_equal(cfg_str(&f->cfg, "recipients.cc", "d"), "d");
-	/* Walking through a string stops. */
-	assert_string_equal(cfg_str(&f->cfg, "smtp.url.x", "d"), "d");
-	assert_int_equal(cfg_long(&f->cfg, "smtp.timeout", 1), 45);
-	assert_int_equal(cfg_long(&f->cfg, "smtp.url", 7), 7);
-	assert_int_equal(cfg_long(&f->cfg, "smtp.connect_timeout", 7), 7);
-	assert_int_equal(cfg_bool(&f->cfg, "recipients.to_author", 1), 0);
-	assert_int_equal(cfg_bool(&f->cfg, "imap.mailbox", 1), 1);
-	assert_int_equal(cfg_bool(&f->cfg, "imap.mailbox", 0), 0);
-	assert_int_equal(json_array_size(cfg_list(&f->cfg, "recipients.cc")),
-			 2);
-	assert_null(cfg_list(&f->cfg, "smtp.url"));
-	assert_null(cfg_list(&f->cfg, "commands.allow"));
-}
-
-static void t_getter_long_path_part(void **state)
-{
-	struct fx *f = *state;
-	char key[200];
-
-	load_ok(f, "smtp:\n  url: smtp://h\n");
-	/* A path part longer than any key: the default, no overflow. */
-	memset(key, 'k', sizeof(key));
-	memcpy(key + 150, ".url", 5);
-	assert_string_equal(cfg_str(&f->cfg, key, "d"), "d");
+		"imap:\n  mailbox: Reports\n  processed_mailbox: Done\n"
+		"commands:\n  allow: [\"@example.test\"]\n"
+		"confirm:\n  on_deadline: drop\n  enabled: yes\n"
+		"scheduler:\n  backend: spool\n");
+	assert_string_equal(c->smtp.url, "smtp://h");
+	assert_null(c->smtp.user);
+	assert_int_equal(c->smtp.timeout, 45);
+	assert_int_equal(c->smtp.batch, 7);
+	assert_int_equal(c->smtp.connect_timeout, 30);
+	assert_int_equal(c->recipients.to_author, 0);
+	assert_int_equal(c->recipients.cc.n, 2);
+	assert_string_equal(c->recipients.cc.v[1], "b@x");
+	assert_null(c->recipients.cc.v[2]);
+	assert_int_equal(c->recipients.to.n, 0);
+	assert_string_equal(c->imap.mailbox, "Reports");
+	assert_string_equal(c->imap.processed_mailbox, "Done");
+	assert_int_equal(c->commands.allow.n, 1);
+	assert_string_equal(c->commands.allow.v[0], "@example.test");
+	assert_int_equal(c->confirm.on_deadline, CFG_DEADLINE_DROP);
+	assert_int_equal(c->confirm.enabled, 1);
+	assert_string_equal(c->scheduler.backend, "spool");
 }
 
 /* ---- values checked at load ---- */
@@ -434,7 +484,7 @@ static void t_bad_words(void **state)
 		   "http");
 	config_release(&f->cfg);
 	load_ok(f, "smtp:\n  tls: implicit\nscheduler:\n  backend: spool\n");
-	assert_string_equal(cfg_str(&f->cfg, "smtp.tls", NULL), "implicit");
+	assert_int_equal(f->cfg.smtp.tls, CFG_TLS_IMPLICIT);
 }
 
 static void t_bad_urls(void **state)
@@ -482,31 +532,30 @@ static void t_relative_paths(void **state)
 {
 	struct fx *f = *state;
 	char want[256];
-	json_t *argv;
+	const struct cfg_strv *argv;
 
 	load_ok(f, "state: var/p.db\nsmtp:\n  ca_file: ../ca.pem\n"
 		"imap:\n  ca_file: /abs/ca.pem\n"
 		"scheduler:\n  argv: [bin/queue, \"{runs}\", x/y]\n"
 		"data:\n  metrics: m.yaml\n");
 	snprintf(want, sizeof(want), "%s/var/p.db", f->dir);
-	assert_string_equal(cfg_str(&f->cfg, "state", NULL), want);
+	assert_string_equal(f->cfg.state, want);
 	snprintf(want, sizeof(want), "%s/../ca.pem", f->dir);
-	assert_string_equal(cfg_str(&f->cfg, "smtp.ca_file", NULL), want);
-	assert_string_equal(cfg_str(&f->cfg, "imap.ca_file", NULL),
-			    "/abs/ca.pem");
+	assert_string_equal(f->cfg.smtp.ca_file, want);
+	assert_string_equal(f->cfg.imap.ca_file, "/abs/ca.pem");
 	snprintf(want, sizeof(want), "%s/m.yaml", f->dir);
-	assert_string_equal(cfg_str(&f->cfg, "data.metrics", NULL), want);
+	assert_string_equal(f->cfg.data.metrics, want);
 	/* the program only: the arguments are the farm's business */
-	argv = cfg_list(&f->cfg, "scheduler.argv");
+	argv = &f->cfg.scheduler.argv;
 	snprintf(want, sizeof(want), "%s/bin/queue", f->dir);
-	assert_string_equal(json_string_value(json_array_get(argv, 0)), want);
-	assert_string_equal(json_string_value(json_array_get(argv, 2)), "x/y");
+	assert_int_equal(argv->n, 3);
+	assert_string_equal(argv->v[0], want);
+	assert_string_equal(argv->v[2], "x/y");
+	assert_null(argv->v[3]);
 	config_release(&f->cfg);
 	/* a bare name is looked up in PATH, as before */
 	load_ok(f, "scheduler:\n  argv: [lkp-queue]\n");
-	argv = cfg_list(&f->cfg, "scheduler.argv");
-	assert_string_equal(json_string_value(json_array_get(argv, 0)),
-			    "lkp-queue");
+	assert_string_equal(f->cfg.scheduler.argv.v[0], "lkp-queue");
 	assert_non_null(f->cfg.dir);
 }
 
@@ -533,7 +582,8 @@ static void t_parse_from_memory(void **state)
 
 	assert_int_equal(config_parse(&f->cfg, "mem.yaml", "/srv/pb", text,
 				      sizeof(text) - 1, &f->err), 0);
-	assert_string_equal(cfg_str(&f->cfg, "state", NULL), "/srv/pb/s.db");
+	assert_string_equal(f->cfg.state, "/srv/pb/s.db");
+	assert_int_equal(f->cfg.smtp.tls, CFG_TLS_NONE);
 	config_release(&f->cfg);
 	assert_int_equal(config_parse(&f->cfg, "mem.yaml", NULL, "smtp: [",
 				      7, &f->err), -1);
@@ -549,6 +599,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(t_defaults),
+		T(t_derived_defaults),
 		T(t_shipped_config),
 		T(t_empty_file),
 		T(t_missing_file),
@@ -570,8 +621,7 @@ int main(void)
 		T(t_password_needs_0600),
 		T(t_imap_password_needs_0600),
 		T(t_password_indirect_any_mode),
-		T(t_getters),
-		T(t_getter_long_path_part),
+		T(t_settings),
 		T(t_bad_words),
 		T(t_bad_urls),
 		T(t_relative_paths),

@@ -589,16 +589,16 @@ static void t_patch_bad_ids(void **state)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		sb_reset(&sb);
-		sb_addf(&sb, MINIMAL "patch:\n  message_id: \"%s\"\n"
-			"  subject: s\n", bad[i]);
+		assert_int_equal(sb_addf(&sb, MINIMAL "patch:\n  message_id: \"%s\"\n"
+				"  subject: s\n", bad[i]), 0);
 		parse_fails(f, sb_str(&sb), "m.yaml:8: 'patch.message_id' is "
 			    "not a Message-ID (<left@right>)");
 	}
 	sb_reset(&sb);
-	sb_adds(&sb, MINIMAL "patch:\n  message_id: \"<");
+	assert_int_equal(sb_adds(&sb, MINIMAL "patch:\n  message_id: \"<"), 0);
 	for (i = 0; i < 250; i++)
-		sb_addc(&sb, 'x');
-	sb_adds(&sb, "@b>\"\n  subject: s\n");
+		assert_int_equal(sb_addc(&sb, 'x'), 0);
+	assert_int_equal(sb_adds(&sb, "@b>\"\n  subject: s\n"), 0);
 	parse_fails(f, sb_str(&sb), "m.yaml:8: 'patch.message_id' is not a "
 		    "Message-ID (<left@right>)");
 	sb_release(&sb);

@@ -119,8 +119,8 @@ static inline void tu_names(const char *dir, const char *skip,
 		if (strcmp(list[i]->d_name, ".") &&
 		    strcmp(list[i]->d_name, "..") &&
 		    (!skip || strcmp(list[i]->d_name, skip)))
-			sb_addf(sb, "%s%s", sb->len ? "|" : "",
-				list[i]->d_name);
+			assert_int_equal(sb_addf(sb, "%s%s", sb->len ? "|" : "",
+					list[i]->d_name), 0);
 		free(list[i]);
 	}
 	free(list);

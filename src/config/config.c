@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Loading perfbot.yaml: the document read, every key checked against the
+ * schema (schema.c) with its line in the message, relative paths made
+ * absolute, the password rule, and then the typed settings filled.
+ */
 #include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
@@ -7,134 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfbot/config.h"
+#include "schema.h"
 #include "perfbot/fileio.h"
 #include "perfbot/log.h"
 #include "perfbot/mail.h"
 #include "perfbot/strbuf.h"
 #include "perfbot/suggest.h"
-
-/*
- * The kinds of value. Besides the plain ones, a value can be a path
- * (resolved against the config file's directory when relative), an argv
- * (its program resolved the same way when it names a relative path), one
- * of a few words, a URL of given schemes, or a mail address: each is
- * checked when the file is loaded, so a typo fails at once, naming the
- * key and its line, and not when the value is first used.
- */
-enum ktype {
-	K_MAP, K_STR, K_BOOL, K_INT, K_STRLIST, K_MAPLIST,
-	K_PATH, K_ARGV, K_TLS, K_BACKEND, K_SMTP_URL, K_IMAP_URL, K_HTTP_URL,
-	K_ADDR, K_ADDRLIST, K_ALLOW, K_DOMAIN, K_NAME,
-};
-
-struct key {
-	const char *path;	/* "smtp.url"; list items: "sources[].dir" */
-	enum ktype type;
-	long min, max;		/* K_INT bounds */
-};
-
-/* The words (K_TLS, K_BACKEND) or URL schemes (K_*_URL) a value takes. */
-static const struct choice {
-	enum ktype type;
-	int scheme;		/* 1: "word://..." */
-	const char *words[4];
-} choices[] = {
-	{ K_TLS, 0, { "starttls", "implicit", "none", NULL } },
-	{ K_BACKEND, 0, { "exec", "spool", "http", NULL } },
-	{ K_SMTP_URL, 1, { "smtp", "smtps", NULL, NULL } },
-	{ K_IMAP_URL, 1, { "imap", "imaps", NULL, NULL } },
-	{ K_HTTP_URL, 1, { "http", "https", NULL, NULL } },
-};
-
-static const struct key schema[] = {
-	{ "identity", K_MAP, 0, 0 },
-	{ "identity.from", K_ADDR, 0, 0 },
-	{ "identity.name", K_STR, 0, 0 },
-	{ "identity.message_id_domain", K_DOMAIN, 0, 0 },
-	{ "identity.archive_url", K_HTTP_URL, 0, 0 },
-	{ "identity.patch_archive_url", K_HTTP_URL, 0, 0 },
-	{ "identity.reported_by", K_STR, 0, 0 },
-	{ "smtp", K_MAP, 0, 0 },
-	{ "smtp.url", K_SMTP_URL, 0, 0 },
-	{ "smtp.tls", K_TLS, 0, 0 },
-	{ "smtp.user", K_STR, 0, 0 },
-	{ "smtp.password", K_STR, 0, 0 },
-	{ "smtp.password_env", K_STR, 0, 0 },
-	{ "smtp.password_file", K_PATH, 0, 0 },
-	{ "smtp.password_command", K_ARGV, 0, 0 },
-	{ "smtp.ca_file", K_PATH, 0, 0 },
-	{ "smtp.connect_timeout", K_INT, 1, 3600 },
-	{ "smtp.timeout", K_INT, 1, 86400 },
-	{ "smtp.batch", K_INT, 1, 100000 },
-	{ "imap", K_MAP, 0, 0 },
-	{ "imap.url", K_IMAP_URL, 0, 0 },
-	{ "imap.tls", K_TLS, 0, 0 },
-	{ "imap.user", K_STR, 0, 0 },
-	{ "imap.password", K_STR, 0, 0 },
-	{ "imap.password_env", K_STR, 0, 0 },
-	{ "imap.password_file", K_PATH, 0, 0 },
-	{ "imap.password_command", K_ARGV, 0, 0 },
-	{ "imap.ca_file", K_PATH, 0, 0 },
-	{ "imap.mailbox", K_STR, 0, 0 },
-	{ "imap.processed_mailbox", K_STR, 0, 0 },
-	{ "imap.max_message_bytes", K_INT, 1024, 1L << 30 },
-	{ "imap.timeout", K_INT, 1, 3600 },
-	{ "state", K_PATH, 0, 0 },
-	{ "sources", K_MAPLIST, 0, 0 },
-	{ "sources[].dir", K_PATH, 0, 0 },
-	{ "sources[].url", K_HTTP_URL, 0, 0 },
-	{ "recipients", K_MAP, 0, 0 },
-	{ "recipients.to_author", K_BOOL, 0, 0 },
-	{ "recipients.to", K_ADDRLIST, 0, 0 },
-	{ "recipients.cc", K_ADDRLIST, 0, 0 },
-	{ "recipients.max_cc", K_INT, 0, 1000 },
-	{ "commands", K_MAP, 0, 0 },
-	{ "commands.allow", K_ALLOW, 0, 0 },
-	{ "commands.authserv_id", K_STR, 0, 0 },
-	{ "limits", K_MAP, 0, 0 },
-	{ "limits.mails_per_hour", K_INT, 0, 1000000 },
-	{ "limits.commands_per_mail", K_INT, 1, 100 },
-	{ "limits.retests_per_report", K_INT, 0, 1000 },
-	{ "limits.max_runs", K_INT, 1, 1000 },
-	{ "limits.default_runs", K_INT, 1, 1000 },
-	{ "limits.per_sender_per_day", K_INT, 0, 1000000 },
-	{ "limits.refusals_per_day", K_INT, 0, 1000000 },
-	{ "scheduler", K_MAP, 0, 0 },
-	{ "scheduler.backend", K_BACKEND, 0, 0 },
-	{ "scheduler.argv", K_ARGV, 0, 0 },
-	{ "scheduler.spool_dir", K_PATH, 0, 0 },
-	{ "scheduler.url", K_HTTP_URL, 0, 0 },
-	{ "scheduler.timeout", K_INT, 1, 86400 },
-	{ "scheduler.deadline", K_INT, 60, 30L * 86400 },
-	{ "confirm", K_MAP, 0, 0 },
-	{ "confirm.enabled", K_BOOL, 0, 0 },
-	{ "confirm.total_runs", K_INT, 2, 1000 },
-	{ "confirm.min_runs", K_INT, 2, 1000 },
-	{ "confirm.deadline", K_INT, 60, 30L * 86400 },
-	{ "confirm.on_deadline", K_STR, 0, 0 },
-	{ "templates", K_MAP, 0, 0 },
-	{ "templates.report", K_NAME, 0, 0 },
-	{ "templates.dir", K_PATH, 0, 0 },
-	{ "data", K_MAP, 0, 0 },
-	{ "data.metrics", K_PATH, 0, 0 },
-	{ "data.testcases", K_PATH, 0, 0 },
-	{ "data.hosts", K_PATH, 0, 0 },
-	{ "staging", K_MAP, 0, 0 },
-	{ "staging.redirect_to", K_ADDR, 0, 0 },
-};
-
-#define NKEYS (sizeof(schema) / sizeof(schema[0]))
-
-static const struct key *find_key(const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < NKEYS; i++)
-		if (!strcmp(schema[i].path, path))
-			return &schema[i];
-	return NULL;
-}
 
 static int check_node(struct config *cfg, const char *path, json_t *node,
 		      int line, struct pb_err *err);
@@ -170,32 +53,10 @@ static int bad_type(struct config *cfg, const char *path, int line,
 		       cfg->doc.name, line, path, what);
 }
 
-/* The key of the schema closest to an unknown one, with the same parent. */
-static const char *closest_key(const char *path)
-{
-	const char *dot = strrchr(path, '.'), *leaf = dot ? dot + 1 : path;
-	size_t plen = dot ? (size_t)(dot - path) + 1 : 0, i;
-	const char *best = NULL, *kl;
-	size_t bd = SIZE_MAX, d;
-
-	for (i = 0; i < NKEYS; i++) {
-		kl = schema[i].path + plen;
-		if (strncmp(schema[i].path, path, plen) || strchr(kl, '.') ||
-		    !suggest_close(leaf, kl))
-			continue;
-		d = edit_distance(leaf, kl);
-		if (d < bd) {
-			bd = d;
-			best = schema[i].path;
-		}
-	}
-	return best;
-}
-
 static int unknown_key(struct config *cfg, const char *path, int line,
 		       struct pb_err *err)
 {
-	const char *best = closest_key(path);
+	const char *best = schema_closest(path);
 
 	if (best)
 		return pb_fail(err, EX_CONFIG, "%s:%d: unknown key '%s' (did "
@@ -312,16 +173,6 @@ static int check_list(struct config *cfg, const char *path,
 	return rc;
 }
 
-static const struct choice *choice_of(enum ktype t)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(choices) / sizeof(choices[0]); i++)
-		if (choices[i].type == t)
-			return &choices[i];
-	return NULL;
-}
-
 /* One of the words, or a URL of one of the schemes with a host. */
 static int check_choice(struct config *cfg, const char *path, int line,
 			const struct choice *c, const char *v,
@@ -350,8 +201,11 @@ static int check_choice(struct config *cfg, const char *path, int line,
 				     c->words[i]);
 			goto out;
 		}
-		sb_addf(&list, "%s%s%s", i ? ", " : "", c->words[i],
-			c->scheme ? "://HOST" : "");
+		if (sb_addf(&list, "%s%s%s", i ? ", " : "", c->words[i],
+			    c->scheme ? "://HOST" : "")) {
+			rc = pb_fail(err, EX_OSERR, "out of memory");
+			goto out;
+		}
 	}
 	if (c->scheme && best && sep)
 		rc = pb_fail(err, EX_CONFIG, "%s:%d: '%s': '%.64s' is not a "
@@ -377,7 +231,7 @@ static int check_string(struct config *cfg, const char *path,
 			struct pb_err *err)
 {
 	const char *v = json_string_value(node);
-	const struct choice *c = choice_of(k->type);
+	const struct choice *c = schema_choice(k->type);
 
 	if (!v)
 		return bad_type(cfg, path, line, "a string", err);
@@ -399,7 +253,7 @@ static int check_string(struct config *cfg, const char *path,
 static int check_node(struct config *cfg, const char *path, json_t *node,
 		      int line, struct pb_err *err)
 {
-	const struct key *k = find_key(path);
+	const struct key *k = schema_find(path);
 	char why[96];
 	long l;
 	int b;
@@ -433,8 +287,10 @@ static int check_secrets(struct config *cfg, struct pb_err *err)
 {
 	struct stat st;
 
-	if (!cfg_str(cfg, "smtp.password", NULL) &&
-	    !cfg_str(cfg, "imap.password", NULL))
+	if (!json_object_get(json_object_get(cfg->doc.root, "smtp"),
+			     "password") &&
+	    !json_object_get(json_object_get(cfg->doc.root, "imap"),
+			     "password"))
 		return 0;
 	if (stat(cfg->path, &st))
 		return pb_fail(err, EX_CONFIG, "%s: cannot stat", cfg->path);
@@ -445,6 +301,22 @@ static int check_secrets(struct config *cfg, struct pb_err *err)
 			       "password_file or password_command",
 			       cfg->path, (unsigned)(st.st_mode & 07777));
 	return 0;
+}
+
+/* smtps:// and imaps:// are implicit TLS; smtp:// and imap:// are not. */
+static int check_tls(struct config *cfg, const char *sec, const char *url,
+		     enum cfg_tls tls, struct pb_err *err)
+{
+	static const char *const word[] = { "starttls", "implicit", "none" };
+	int implicit = url && !strncmp(url + 4, "s://", 4);
+
+	if (!url || implicit == (tls == CFG_TLS_IMPLICIT))
+		return 0;
+	return pb_fail(err, EX_CONFIG, "%s:%d: '%s.tls' %s does not go with "
+		       "the %s URL", cfg->doc.name,
+		       ydoc_key_line(&cfg->doc, json_object_get(cfg->doc.root,
+								sec), "url"),
+		       sec, word[tls], implicit ? "implicit TLS" : "plain");
 }
 
 /* The absolute directory of the file, for its relative paths. */
@@ -467,7 +339,8 @@ static int load_defaults(struct config *cfg, struct pb_err *err)
 	cfg->doc.root = json_object();
 	cfg->doc.name = strdup("(defaults)");
 	cfg->path = strdup("(defaults)");
-	if (!cfg->doc.root || !cfg->doc.name || !cfg->path) {
+	if (!cfg->doc.root || !cfg->doc.name || !cfg->path ||
+	    schema_fill(cfg, err)) {
 		config_release(cfg);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
@@ -482,7 +355,12 @@ static int check_doc(struct config *cfg, struct pb_err *err)
 	if (!cfg->doc.root)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	if (check_map(cfg, "", cfg->doc.root, 1, err) ||
-	    problem(cfg, check_secrets(cfg, err), err))
+	    problem(cfg, check_secrets(cfg, err), err) ||
+	    schema_fill(cfg, err) ||
+	    problem(cfg, check_tls(cfg, "smtp", cfg->smtp.url, cfg->smtp.tls,
+				   err), err) ||
+	    problem(cfg, check_tls(cfg, "imap", cfg->imap.url, cfg->imap.tls,
+				   err), err))
 		return -1;
 	if (cfg->problems == 1)
 		return pb_fail(err, EX_CONFIG, "%s", cfg->first);
@@ -546,13 +424,14 @@ int config_load(struct config *cfg, const char *path, struct pb_err *err)
 
 void config_release(struct config *cfg)
 {
+	schema_release(cfg);
 	ydoc_release(&cfg->doc);
 	free(cfg->path);
 	free(cfg->dir);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
-/* Walk a dotted path; NULL when any part is absent. */
+/* Transitional: walk a dotted path; NULL when any part is absent. */
 static json_t *lookup(const struct config *cfg, const char *key)
 {
 	json_t *node = cfg->doc.root;

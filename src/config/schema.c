@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The schema of perfbot.yaml and the typed settings filled from it: the
+ * one table that says which keys exist, what each may hold, where its
+ * setting lives in struct config and what it is when the file is silent.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema.h"
+#include "perfbot/suggest.h"
+#include "perfbot/trigger.h"
+
+#define F(field) offsetof(struct config, field)
+#define NOF KEY_NO_FIELD
+/* a string, a number from lo to hi, a bool or word index, a list */
+#define S(p, t, field, def) { p, t, 0, 0, F(field), def, 0 }
+#define N(p, field, lo, hi, def) { p, K_INT, lo, hi, F(field), NULL, def }
+#define B(p, t, field, def) { p, t, 0, 0, F(field), NULL, def }
+#define L(p, t, field) { p, t, 0, 0, F(field), NULL, 0 }
+#define MAP(p) { p, K_MAP, 0, 0, NOF, NULL, 0 }
+
+static const struct key schema[] = {
+	MAP("identity"),
+	S("identity.from", K_ADDR, identity.from,
+	  "perfbot <perfbot@localhost>"),
+	S("identity.name", K_STR, identity.name, "perfbot"),
+	S("identity.message_id_domain", K_DOMAIN,
+	  identity.message_id_domain, NULL),
+	S("identity.archive_url", K_HTTP_URL, identity.archive_url, NULL),
+	S("identity.patch_archive_url", K_HTTP_URL,
+	  identity.patch_archive_url, NULL),
+	/* NULL here: identity.from (schema_fill) */
+	S("identity.reported_by", K_STR, identity.reported_by, NULL),
+	MAP("smtp"),
+	S("smtp.url", K_SMTP_URL, smtp.url, NULL),
+	/* implicit for an smtps:// URL (schema_fill) */
+	B("smtp.tls", K_TLS, smtp.tls, CFG_TLS_STARTTLS),
+	S("smtp.user", K_STR, smtp.user, NULL),
+	S("smtp.password", K_STR, smtp.secret.password, NULL),
+	S("smtp.password_env", K_STR, smtp.secret.password_env, NULL),
+	S("smtp.password_file", K_PATH, smtp.secret.password_file, NULL),
+	L("smtp.password_command", K_ARGV, smtp.secret.password_command),
+	S("smtp.ca_file", K_PATH, smtp.ca_file, NULL),
+	N("smtp.connect_timeout", smtp.connect_timeout, 1, 3600, 30),
+	N("smtp.timeout", smtp.timeout, 1, 86400, 300),
+	N("smtp.batch", smtp.batch, 1, 100000, 0),
+	MAP("imap"),
+	S("imap.url", K_IMAP_URL, imap.url, NULL),
+	/* implicit for an imaps:// URL (schema_fill) */
+	B("imap.tls", K_TLS, imap.tls, CFG_TLS_STARTTLS),
+	S("imap.user", K_STR, imap.user, NULL),
+	S("imap.password", K_STR, imap.secret.password, NULL),
+	S("imap.password_env", K_STR, imap.secret.password_env, NULL),
+	S("imap.password_file", K_PATH, imap.secret.password_file, NULL),
+	L("imap.password_command", K_ARGV, imap.secret.password_command),
+	S("imap.ca_file", K_PATH, imap.ca_file, NULL),
+	S("imap.mailbox", K_STR, imap.mailbox, "INBOX"),
+	/* "" is NULL (schema_fill) */
+	S("imap.processed_mailbox", K_STR, imap.processed_mailbox, NULL),
+	N("imap.max_message_bytes", imap.max_message_bytes, 1024, 1L << 30,
+	  10L << 20),
+	N("imap.timeout", imap.timeout, 1, 3600, 60),
+	S("state", K_PATH, state, NULL),
+	L("sources", K_MAPLIST, sources),
+	{ "sources[].dir", K_PATH, 0, 0, NOF, NULL, 0 },
+	{ "sources[].url", K_HTTP_URL, 0, 0, NOF, NULL, 0 },
+	MAP("recipients"),
+	B("recipients.to_author", K_BOOL, recipients.to_author, 1),
+	L("recipients.to", K_ADDRLIST, recipients.to),
+	L("recipients.cc", K_ADDRLIST, recipients.cc),
+	N("recipients.max_cc", recipients.max_cc, 0, 1000, 10),
+	MAP("commands"),
+	L("commands.allow", K_ALLOW, commands.allow),
+	S("commands.authserv_id", K_STR, commands.authserv_id, NULL),
+	MAP("limits"),
+	N("limits.mails_per_hour", limits.mails_per_hour, 0, 1000000, 60),
+	N("limits.commands_per_mail", limits.commands_per_mail, 1, 100, 3),
+	N("limits.retests_per_report", limits.retests_per_report, 0, 1000, 3),
+	N("limits.max_runs", limits.max_runs, 1, 1000, 20),
+	N("limits.default_runs", limits.default_runs, 1, 1000, 4),
+	N("limits.per_sender_per_day", limits.per_sender_per_day, 0, 1000000,
+	  20),
+	N("limits.refusals_per_day", limits.refusals_per_day, 0, 1000000,
+	  50),
+	MAP("scheduler"),
+	S("scheduler.backend", K_BACKEND, scheduler.backend, NULL),
+	L("scheduler.argv", K_ARGV, scheduler.argv),
+	S("scheduler.spool_dir", K_PATH, scheduler.spool_dir, NULL),
+	S("scheduler.url", K_HTTP_URL, scheduler.url, NULL),
+	N("scheduler.timeout", scheduler.timeout, 1, 86400, 600),
+	N("scheduler.deadline", scheduler.deadline, 60, 30L * 86400,
+	  24 * 3600),
+	MAP("confirm"),
+	B("confirm.enabled", K_BOOL, confirm.enabled, 0),
+	N("confirm.total_runs", confirm.total_runs, 2, 1000,
+	  CONFIRM_DEFAULT_TOTAL_RUNS),
+	N("confirm.min_runs", confirm.min_runs, 2, 1000,
+	  CONFIRM_DEFAULT_MIN_RUNS),
+	/* 0 here: scheduler.deadline (schema_fill) */
+	N("confirm.deadline", confirm.deadline, 60, 30L * 86400, 0),
+	B("confirm.on_deadline", K_ON_DEADLINE, confirm.on_deadline,
+	  CFG_DEADLINE_MAIL),
+	MAP("templates"),
+	S("templates.report", K_NAME, templates.report, "report"),
+	S("templates.dir", K_PATH, templates.dir, "templates"),
+	MAP("data"),
+	S("data.metrics", K_PATH, data.metrics, "config/metrics.yaml"),
+	S("data.testcases", K_PATH, data.testcases, "config/testcases.yaml"),
+	S("data.hosts", K_PATH, data.hosts, "config/hosts"),
+	MAP("staging"),
+	S("staging.redirect_to", K_ADDR, staging.redirect_to, NULL),
+};
+
+#define NKEYS (sizeof(schema) / sizeof(schema[0]))
+
+/* The order of the words is the order of enum cfg_tls and the others. */
+static const struct choice choices[] = {
+	{ K_TLS, 0, { "starttls", "implicit", "none", NULL } },
+	{ K_BACKEND, 0, { "exec", "spool", "http", NULL } },
+	{ K_ON_DEADLINE, 0, { "mail", "drop", NULL, NULL } },
+	{ K_SMTP_URL, 1, { "smtp", "smtps", NULL, NULL } },
+	{ K_IMAP_URL, 1, { "imap", "imaps", NULL, NULL } },
+	{ K_HTTP_URL, 1, { "http", "https", NULL, NULL } },
+};
+
+const struct key *schema_find(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (!strcmp(schema[i].path, path))
+			return &schema[i];
+	return NULL;
+}
+
+const char *schema_closest(const char *path)
+{
+	const char *dot = strrchr(path, '.'), *leaf = dot ? dot + 1 : path;
+	size_t plen = dot ? (size_t)(dot - path) + 1 : 0, i;
+	const char *best = NULL, *kl;
+	size_t bd = SIZE_MAX, d;
+
+	for (i = 0; i < NKEYS; i++) {
+		kl = schema[i].path + plen;
+		if (strncmp(schema[i].path, path, plen) || strchr(kl, '.') ||
+		    !suggest_close(leaf, kl))
+			continue;
+		d = edit_distance(leaf, kl);
+		if (d < bd) {
+			bd = d;
+			best = schema[i].path;
+		}
+	}
+	return best;
+}
+
+const struct choice *schema_choice(enum ktype t)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(choices) / sizeof(choices[0]); i++)
+		if (choices[i].type == t)
+			return &choices[i];
+	return NULL;
+}
+
+/* The node of a dotted path in the document; NULL when absent. */
+static json_t *lookup(const struct config *cfg, const char *path)
+{
+	const char *dot = strchr(path, '.');
+	json_t *node = cfg->doc.root;
+	char part[32];
+	size_t n;
+
+	if (dot) {
+		n = (size_t)(dot - path);
+		if (n >= sizeof(part))
+			return NULL;
+		memcpy(part, path, n);
+		part[n] = '\0';
+		node = json_object_get(node, part);
+		path = dot + 1;
+	}
+	return node ? json_object_get(node, path) : NULL;
+}
+
+static int fill_strv(struct cfg_strv *sv, json_t *list)
+{
+	size_t i;
+
+	sv->n = json_array_size(list);
+	sv->v = calloc(sv->n + 1, sizeof(*sv->v));
+	if (!sv->v)
+		return -1;
+	for (i = 0; i < sv->n; i++)
+		sv->v[i] = json_string_value(json_array_get(list, i));
+	return 0;
+}
+
+static int fill_sources(struct config *cfg, json_t *list)
+{
+	size_t i, n = json_array_size(list);
+	json_t *item;
+
+	if (!n)
+		return 0;
+	cfg->sources = calloc(n, sizeof(*cfg->sources));
+	if (!cfg->sources)
+		return -1;
+	cfg->nsources = n;
+	for (i = 0; i < n; i++) {
+		item = json_array_get(list, i);
+		cfg->sources[i].dir =
+			json_string_value(json_object_get(item, "dir"));
+		cfg->sources[i].url =
+			json_string_value(json_object_get(item, "url"));
+	}
+	return 0;
+}
+
+/* A word's index in its choice (the value was checked to be one). */
+static long word_index(const struct key *k, const char *v)
+{
+	const struct choice *c = schema_choice(k->type);
+	long i;
+
+	for (i = 0; c && i < 4 && c->words[i]; i++)
+		if (!strcmp(c->words[i], v))
+			return i;
+	return k->def_l;
+}
+
+static int fill_one(struct config *cfg, const struct key *k)
+{
+	void *at = (char *)cfg + k->off;
+	json_t *node = lookup(cfg, k->path);
+	const char *s = json_string_value(node);
+	long l;
+	int b;
+
+	switch (k->type) {
+	case K_INT:
+		if (!s || yaml_as_long(&cfg->doc, node, k->path, k->min,
+				       k->max, &l, NULL))
+			l = k->def_l;
+		*(long *)at = l;
+		return 0;
+	case K_BOOL:
+		if (!node || yaml_as_bool(&cfg->doc, node, k->path, &b, NULL))
+			b = (int)k->def_l;
+		*(int *)at = b;
+		return 0;
+	case K_TLS:
+	case K_ON_DEADLINE:
+		*(int *)at = s ? (int)word_index(k, s) : (int)k->def_l;
+		return 0;
+	case K_MAPLIST:
+		return fill_sources(cfg, node);
+	case K_STRLIST:
+	case K_ARGV:
+	case K_ADDRLIST:
+	case K_ALLOW:
+		return node ? fill_strv(at, node) : 0;
+	default:
+		*(const char **)at = s ? s : k->def_s;
+		return 0;
+	}
+}
+
+int schema_fill(struct config *cfg, struct pb_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (schema[i].off != KEY_NO_FIELD &&
+		    fill_one(cfg, &schema[i]))
+			return pb_fail(err, EX_OSERR, "out of memory");
+	/* the defaults that are other settings */
+	if (!cfg->identity.reported_by)
+		cfg->identity.reported_by = cfg->identity.from;
+	if (!cfg->confirm.deadline)
+		cfg->confirm.deadline = cfg->scheduler.deadline;
+	/* "" is no mailbox: messages stay where they are */
+	if (cfg->imap.processed_mailbox && !*cfg->imap.processed_mailbox)
+		cfg->imap.processed_mailbox = NULL;
+	/* smtps:// and imaps:// say implicit TLS when tls says nothing */
+	if (!lookup(cfg, "smtp.tls") && cfg->smtp.url &&
+	    !strncmp(cfg->smtp.url, "smtps:", 6))
+		cfg->smtp.tls = CFG_TLS_IMPLICIT;
+	if (!lookup(cfg, "imap.tls") && cfg->imap.url &&
+	    !strncmp(cfg->imap.url, "imaps:", 6))
+		cfg->imap.tls = CFG_TLS_IMPLICIT;
+	return 0;
+}
+
+void schema_release(struct config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (schema[i].off != KEY_NO_FIELD &&
+		    (schema[i].type == K_STRLIST || schema[i].type == K_ARGV ||
+		     schema[i].type == K_ADDRLIST ||
+		     schema[i].type == K_ALLOW))
+			free(((struct cfg_strv *)((char *)cfg +
+						  schema[i].off))->v);
+	free(cfg->sources);
+}
