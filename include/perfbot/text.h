@@ -67,9 +67,12 @@ enum text_policy {
 					 * U+2029 are one control each, and
 					 * every byte of an invalid sequence
 					 * is one */
-	TEXT_FOLD = 1 << 10,		/* a run of ' ' (after replacing)
+	TEXT_C1 = 1 << 10,		/* C2 80..C2 9F (C1 controls in UTF-8)
+					 * are one control each; no other
+					 * UTF-8 checks */
+	TEXT_FOLD = 1 << 11,		/* a run of ' ' (after replacing)
 					 * becomes one */
-	TEXT_TRIM = 1 << 11,		/* no ' ' at either end (after
+	TEXT_TRIM = 1 << 12,		/* no ' ' at either end (after
 					 * replacing) */
 };
 
@@ -81,6 +84,13 @@ enum text_policy {
  */
 size_t text_scrub_to(char *dst, size_t cap, const char *s, size_t n,
 		     unsigned policy);
+
+/*
+ * The offset of the first byte of s[0..n) that text_scrub_to() would
+ * change or remove by 'policy' (TEXT_FOLD and TEXT_TRIM aside), 'n' when
+ * none: a control-character check by the same rules as the scrubber.
+ */
+size_t text_scrub_at(const char *s, size_t n, unsigned policy);
 
 /* In place on the C string 's'. */
 void text_scrub(char *s, unsigned policy);

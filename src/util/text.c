@@ -52,10 +52,16 @@ size_t utf8_decode(const char *s, size_t n, uint32_t *cp)
 int utf8_valid(const char *s, size_t n)
 {
 	size_t i = 0, k;
+	uint64_t w;
 
 	while (i < n) {
 		if (!((unsigned char)s[i] & 0x80)) {
-			i++;
+			/* mostly ASCII: eight bytes at a time */
+			while (i + 8 <= n && (memcpy(&w, s + i, 8),
+					      !(w & 0x8080808080808080ULL)))
+				i += 8;
+			if (i < n && !((unsigned char)s[i] & 0x80))
+				i++;
 			continue;
 		}
 		k = utf8_decode(s + i, n - i, NULL);
@@ -180,6 +186,9 @@ static int scrub_one(const char *s, size_t n, unsigned policy, char *out,
 			return -1;
 		}
 		*len = k ? k : 1;
+	} else if ((policy & TEXT_C1) && ch == 0xc2 && n > 1 &&
+		   (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+		*len = 2;
 	} else if (!(ch < 0x20 || (ch == 0x7f && !(policy & TEXT_KEEP_DEL)) ||
 		     (ch == ' ' && (policy & TEXT_SPACE_CTRL)))) {
 		return -1;
@@ -220,6 +229,21 @@ size_t text_scrub_to(char *dst, size_t cap, const char *s, size_t n,
 		j--;
 	dst[j] = '\0';
 	return j;
+}
+
+size_t text_scrub_at(const char *s, size_t n, unsigned policy)
+{
+	size_t i = 0, k;
+	char c;
+	int r;
+
+	while (i < n) {
+		r = scrub_one(s + i, n - i, policy, &c, &k);
+		if (r == 0 || (r > 0 && (k > 1 || c != s[i])))
+			return i;
+		i += k;
+	}
+	return n;
 }
 
 void text_scrub(char *s, unsigned policy)
