@@ -145,7 +145,8 @@ static void h_text(struct html *h, const char *s, size_t n)
 			h_space(h, s[i]);
 			i++;
 		} else {
-			for (j = i; j < n && s[j] != '&' && !text_is_space(s[j]); j++)
+			for (j = i; j < n && s[j] != '&' &&
+				    !text_is_space(s[j]); j++)
 				;
 			h_put(h, s + i, j - i);
 			i = j;

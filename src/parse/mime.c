@@ -280,8 +280,8 @@ static int part_text(GMimePart *part, int html, struct strbuf *text)
 	if (!rc && html)
 		rc = html_to_text(sb_str(&utf), utf.len, text);
 	else if (!rc && param_is(o, "format", "flowed"))
-		rc = flowed_unflow(sb_str(&utf), utf.len, param_is(o, "delsp", "yes"),
-			    text);
+		rc = flowed_unflow(sb_str(&utf), utf.len,
+				   param_is(o, "delsp", "yes"), text);
 	else if (!rc)
 		rc = sb_add(text, sb_str(&utf), utf.len);
 	sb_release(&utf);

@@ -80,7 +80,8 @@ static void t_valid(void **state)
 	assert_true(utf8_valid("", 0));
 	assert_true(utf8_valid("plain ascii text, long enough for 8", 35));
 	assert_true(utf8_valid("a\0b", 3));
-	assert_true(utf8_valid("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14));
+	assert_true(utf8_valid("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+			       14));
 	assert_false(utf8_valid("caf\xc3", 4));
 	assert_false(utf8_valid("0123456789abcdef\xed\xa0\x80", 19));
 	assert_false(utf8_valid("\xe2\x82\xac", 2));
@@ -124,7 +125,11 @@ static char *valid_of(const char *s, size_t n)
 
 static void t_make_valid(void **state)
 {
-	static const struct { const char *in; size_t n; const char *out; } c[] = {
+	static const struct {
+		const char *in;
+		size_t n;
+		const char *out;
+	} c[] = {
 		{ "abc", 3, "abc" },
 		{ "", 0, "" },
 		{ "a\0b", 3, "a" TEXT_REPLACEMENT "b" },
@@ -488,8 +493,9 @@ static size_t random_text(char *buf, size_t cap, unsigned *seed)
 	size_t n = (size_t)rand_r(seed) % cap, i;
 
 	for (i = 0; i < n; i++)
-		buf[i] = rand_r(seed) % 4 ? pick[rand_r(seed) % (sizeof(pick) - 1)]
-			: (char)rand_r(seed);
+		buf[i] = rand_r(seed) % 4 ?
+			pick[rand_r(seed) % (sizeof(pick) - 1)] :
+			(char)rand_r(seed);
 	return n;
 }
 
