@@ -4,13 +4,7 @@
 #include <string.h>
 
 #include "perfbot/err.h"
-
-static void scrub(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
+#include "perfbot/text.h"
 
 /* The end of a URL's authority: '/', '?', '#', a blank, a quote, the end. */
 static size_t authority_len(const char *s)
@@ -50,7 +44,7 @@ int pb_fail(struct pb_err *err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
-	scrub(err->msg);
+	text_scrub(err->msg, TEXT_CTRL_QMARK);
 	pb_mask_credentials(err->msg);
 	return -1;
 }
@@ -73,7 +67,7 @@ int pb_wrap(struct pb_err *err, const char *fmt, ...)
 	both[sizeof(both) - 1] = '\0';
 	memcpy(err->msg, both, PB_ERR_MAX - 1);
 	err->msg[PB_ERR_MAX - 1] = '\0';
-	scrub(err->msg);
+	text_scrub(err->msg, TEXT_CTRL_QMARK);
 	pb_mask_credentials(err->msg);
 	return -1;
 }

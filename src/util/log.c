@@ -5,6 +5,7 @@
 
 #include "perfbot/err.h"
 #include "perfbot/log.h"
+#include "perfbot/text.h"
 
 static enum log_level level = LOG_WARN;
 static int timestamps;
@@ -27,12 +28,9 @@ enum log_level log_get_level(void)
 static void emit(const char *fmt, va_list ap)
 {
 	char line[1024];
-	char *p;
 
 	vsnprintf(line, sizeof(line), fmt, ap);
-	for (p = line; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
+	text_scrub(line, TEXT_CTRL_QMARK);
 	pb_mask_credentials(line);
 	if (timestamps) {
 		char stamp[32];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for the reply parser (src/poll/reply.c): the facts and the
+ * Unit tests for the reply parser (src/parse/reply.c): the facts and the
  * command list of every fixture under fixtures/mail/, the text clean-up
  * rules (quotes, attributions, signature, Outlook, HTML, format=flowed,
  * charsets), the loop-safety rules of reply_must_not_answer(), and
