@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What the commands share: which configuration file is loaded, the state
+ * file's default place, "now" (SOURCE_DATE_EPOCH), the one error line.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
