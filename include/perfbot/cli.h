@@ -29,6 +29,17 @@ int cmd_retest(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 
+/* The commands of perfbot-full (commands.c), ending with { NULL }. */
+extern const struct command cli_commands[];
+/* The options before the command name: --config, --quiet, ... */
+extern const struct cli_spec global_spec;
+
+/* 'perfbot --help': the global synopsis, the commands, the options. */
+void cli_usage(FILE *f);
+const struct command *cli_find_command(const char *name);
+/* Say that 'name' is no command (maybe which is meant): EX_USAGE. */
+int cli_unknown_command(const char *name);
+
 /* Print 'err' as the one error line and return its exit code. */
 int cli_fail(const struct pb_err *err);
 

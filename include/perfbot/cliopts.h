@@ -9,10 +9,10 @@
  * cli_spec: the parser reads it and 'perfbot CMD --help' prints it, so the
  * two cannot drift apart. Options are long ("--name", "--name VALUE",
  * "--name=VALUE"); "--" ends them; -h/--help asks for help anywhere before
- * "--". The global options (--config, --quiet, --verbose) may also come
- * before the command name: main() records them with cli_set_globals() and
- * cli_parse() applies them to a command whose table has them (and refuses
- * them for one that has not).
+ * "--". The global options (--config, --quiet, --verbose, --version) are
+ * a table too, whose name is NULL: main() parses them, before the command
+ * name, with cli_parse_globals(), and cli_parse() then applies them to a
+ * command whose table has them (and refuses them for one that has not).
  */
 
 #define CLI_MAX_OPTS 16
@@ -34,7 +34,7 @@ struct cli_opt {
 	"say more: each step and the files used" }
 
 struct cli_spec {
-	const char *name;	/* "compare" */
+	const char *name;	/* "compare"; NULL: the global options */
 	const char *args;	/* "BASE_ROOT HEAD_ROOT", "" for none */
 	int min_args, max_args;
 	const char *summary;	/* one line, for 'perfbot --help' */
@@ -47,6 +47,7 @@ struct cli_args {
 	const char *val[CLI_MAX_OPTS];	/* NULL: not given; a flag: "" */
 	const char *arg[CLI_MAX_ARGS];
 	int nargs;
+	int help;			/* -h/--help was given */
 };
 
 /*
@@ -61,17 +62,30 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv,
 const char *cli_value(const struct cli_args *a, const char *name);
 int cli_flag(const struct cli_args *a, const char *name);
 
-/* Print the synopsis, description and every option. */
-void cli_help(const struct cli_spec *spec, FILE *f);
-/* The synopsis line: "perfbot run [--dry-run] [--config FILE] ...". */
-void cli_synopsis(const struct cli_spec *spec, FILE *f);
+/*
+ * cli_parse() that prints nothing, neither help nor errors, for a caller
+ * that only wants to know (src/cli/front.c): 0, 1 (help asked) or -1.
+ */
+int cli_check(const struct cli_spec *spec, int argc, char **argv,
+	      struct cli_args *a);
 
 /*
- * Options before the command name (main). Consumes them from argv and
- * returns the index of the command name, or -1 after printing a usage
- * error.
+ * The global options before the command name (main), parsed with their
+ * table 'spec' and kept for the command's cli_parse(). Stops at the first
+ * word that is not an option, and after -h/--help ('a->help'). Returns
+ * the index of the command name (argc: none), or -1 after printing a
+ * usage error.
  */
-int cli_set_globals(int argc, char **argv);
+int cli_parse_globals(const struct cli_spec *spec, int argc, char **argv,
+		      struct cli_args *a);
+
+/* Print the synopsis, description and every option. */
+void cli_help(const struct cli_spec *spec, FILE *f);
+/* Its parts: the folded "usage: perfbot ..." and the options. */
+void cli_usage_line(const struct cli_spec *spec, FILE *f);
+void cli_help_options(const struct cli_spec *spec, FILE *f);
+/* The synopsis line: "perfbot run [--dry-run] [--config FILE] ...". */
+void cli_synopsis(const struct cli_spec *spec, FILE *f);
 
 /*
  * Set the log level from --quiet / --verbose. A 'cycle' command (run,

@@ -355,9 +355,10 @@ static int runnable(const char *prog)
 	     p = colon ? colon + 1 : NULL) {
 		colon = strchr(p, ':');
 		sb_reset(&sb);
-		sb_addf(&sb, "%.*s/%s", (int)(colon ? colon - p : (long)strlen(p)),
-			p, prog);
-		ok = access(sb_str(&sb), X_OK) == 0;
+		/* a path too long to build is not one to run */
+		ok = !sb_addf(&sb, "%.*s/%s",
+			      (int)(colon ? colon - p : (long)strlen(p)), p,
+			      prog) && access(sb_str(&sb), X_OK) == 0;
 	}
 	sb_release(&sb);
 	return ok;

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * 'perfbot compare': two result roots compared (ingest, compare) and the
+ * table printed as LKP's ncompare prints it, or every number as JSON.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * 'perfbot status': what the state holds (the outbox, retests and
+ * confirmations in flight, the mailbox position), read only, as text or
+ * JSON.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

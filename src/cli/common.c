@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What the commands share: which configuration file is loaded, the state
+ * file's default place, "now" (SOURCE_DATE_EPOCH), the one error line.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "perfbot/cli.h"
 #include "perfbot/clicommon.h"
 #include "perfbot/fileio.h"
 #include "perfbot/log.h"
@@ -114,4 +119,10 @@ time_t cli_now(void)
 	if (s && !parse_long(s, 0, 4102444800L, &v))
 		return (time_t)v;
 	return time(NULL);
+}
+
+int cli_fail(const struct pb_err *err)
+{
+	log_error("%s", err->msg);
+	return err->code ? err->code : EX_SOFTWARE;
 }

@@ -12,7 +12,8 @@
  * machine: most of a 10-metric compare. This front end needs only libc,
  * libm, libyaml, jansson and GMime (linked --as-needed, 22 libraries).
  * Usage errors and --help also go to perfbot-full, so that it alone words
- * them, and so do http(s):// roots (see http_get() below).
+ * them, and so do http(s):// roots (see http_get() below); which is which
+ * the commands' option tables say (runs_here()).
  */
 #include <errno.h>
 #include <limits.h>
@@ -75,51 +76,30 @@ static int exec_full(struct pb_err *err)
 
 /*
  * compare and report (which only prints: --dry-run, --context) on local
- * roots, without -h/--help: this binary's own work.
+ * roots, the command line as their option tables take it: this binary's
+ * own work. Help, a usage error and a URL among the values go to
+ * perfbot-full.
  */
 static int runs_here(int argc, char **argv)
 {
+	const struct cli_spec *spec = NULL;
+	struct cli_args a;
 	int i;
 
-	if (argc < 2 || (strcmp(argv[1], "compare") &&
-			 strcmp(argv[1], "report")))
+	if (argc >= 2 && !strcmp(argv[1], "compare"))
+		spec = &compare_spec;
+	else if (argc >= 2 && !strcmp(argv[1], "report"))
+		spec = &report_spec;
+	if (!spec || cli_check(spec, argc - 1, argv + 1, &a))
 		return 0;
-	for (i = 2; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") ||
-		    strstr(argv[i], "://"))
+	for (i = 0; i < a.nargs; i++)
+		if (strstr(a.arg[i], "://"))
+			return 0;
+	for (i = 0; spec->opts[i].name; i++)
+		if (a.val[i] && strstr(a.val[i], "://"))
 			return 0;
 	return 1;
 }
-
-int cli_fail(const struct pb_err *err)
-{
-	log_error("%s", err->msg);
-	return err->code ? err->code : EX_SOFTWARE;
-}
-
-#ifndef PERFBOT_CLIOPTS_H
-/*
- * Before the option tables (cliopts.h, which cli.h then includes) the
- * commands called these two; with them, cli_parse() words usage and help
- * and these go.
- */
-
-/* perfbot-full prints the usage from its command table. */
-int cli_usage(const char *cmd)
-{
-	(void)cmd;
-	return exec_full(NULL);
-}
-
-/* -h/--help never reach a command here (see runs_here()). */
-int cli_wants_help(int argc, char **argv, const char *cmd)
-{
-	(void)argc;
-	(void)argv;
-	(void)cmd;
-	return 0;
-}
-#endif
 
 /*
  * HTTP is perfbot-full's: these keep libcurl out of this binary. A

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The command table of perfbot-full and the table of the global options
+ * (those before the command name), with the top-level help printed from
+ * both.
+ */
+#include <string.h>
+
+#include "perfbot/cli.h"
+#include "perfbot/log.h"
+#include "perfbot/suggest.h"
+
+const struct command cli_commands[] = {
+	{ &compare_spec, cmd_compare },
+	{ &report_spec, cmd_report },
+	{ &run_spec, cmd_run },
+	{ &send_spec, cmd_send },
+	{ &poll_spec, cmd_poll },
+	{ &retest_spec, cmd_retest },
+	{ &check_spec, cmd_check },
+	{ &status_spec, cmd_status },
+	{ &render_spec, cmd_render },
+	{ NULL, NULL },
+};
+
+static const struct cli_opt global_opts[] = {
+	CLI_OPT_CONFIG,
+	CLI_OPT_QUIET,
+	CLI_OPT_VERBOSE,
+	{ "version", NULL, "print the version" },
+	{ NULL, NULL, NULL },
+};
+
+const struct cli_spec global_spec = {
+	NULL, "COMMAND [ARGS]", 0, 0,
+	"mail bot for kernel performance reports", NULL, global_opts,
+};
+
+void cli_usage(FILE *f)
+{
+	const struct command *c;
+
+	cli_usage_line(&global_spec, f);
+	fprintf(f, "\ncommands:\n");
+	for (c = cli_commands; c->spec; c++)
+		fprintf(f, "  %-9s %s\n", c->spec->name, c->spec->summary);
+	fputc('\n', f);
+	cli_help_options(&global_spec, f);
+	fprintf(f, "\n'perfbot COMMAND --help' shows a command's options; "
+		"'perfbot --version' the version.\n");
+}
+
+const struct command *cli_find_command(const char *name)
+{
+	const struct command *c;
+
+	for (c = cli_commands; c->spec; c++)
+		if (!strcmp(c->spec->name, name))
+			return c;
+	return NULL;
+}
+
+int cli_unknown_command(const char *name)
+{
+	const struct command *c;
+
+	for (c = cli_commands; c->spec; c++)
+		if (suggest_close(name, c->spec->name)) {
+			log_error("'%s': unknown command (did you mean '%s'?); "
+				  "see 'perfbot --help'", name, c->spec->name);
+			return EX_USAGE;
+		}
+	log_error("'%s': unknown command (see 'perfbot --help')", name);
+	return EX_USAGE;
+}

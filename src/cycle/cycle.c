@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The cron cycle (cycle.h): the table of which steps each cycle command
+ * performs, the loop that performs them, and the small steps: the state
+ * opened under its lock, confirmations, the poll and the retests'
+ * follow-ups. Ingesting is ingest.c, delivering deliver.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfbot/cycle.h"
+#include "perfbot/fileio.h"
+#include "perfbot/log.h"
+#include "perfbot/poll.h"
+#include "perfbot/retest.h"
+
+#include "steps.h"
+
+#define PLAN_MAX 8
+
+/* Which steps a command performs, in order (a failing one stops it). */
+static const struct plan {
+	const char *cmd;
+	int dry_run;
+	enum cycle_step steps[PLAN_MAX];	/* ends with CYCLE_END */
+} plans[] = {
+	{ "run", 0, { CYCLE_OPEN, CYCLE_INGEST, CYCLE_CONFIRM, CYCLE_POLL,
+		      CYCLE_FOLLOWUP, CYCLE_DELIVER } },
+	{ "run", 1, { CYCLE_OPEN, CYCLE_INGEST, CYCLE_PRINT } },
+	{ "send", 0, { CYCLE_OPEN, CYCLE_DELIVER } },
+	{ "poll", 0, { CYCLE_OPEN, CYCLE_NEED_IMAP, CYCLE_POLL,
+		       CYCLE_DELIVER } },
+	{ "retest", 0, { CYCLE_OPEN, CYCLE_FOLLOWUP, CYCLE_DELIVER } },
+};
+
+#define NPLANS (sizeof(plans) / sizeof(plans[0]))
+
+/* mkdir -p of the state file's directory. */
+static int make_parent(const char *path, struct pb_err *err)
+{
+	char *dir = path_dirname(path), *p;
+	int rc = 0;
+
+	if (!dir)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	for (p = dir + 1; *p && !rc; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			rc = -1;
+		*p = '/';
+	}
+	if (!rc && mkdir(dir, 0700) && errno != EEXIST)
+		rc = -1;
+	if (rc)
+		pb_fail(err, EX_CANTCREAT, "%s: %s", dir, strerror(errno));
+	free(dir);
+	return rc;
+}
+
+/*
+ * The state: created and locked for a real cycle; for --dry-run only
+ * read, and only when it exists.
+ */
+static int open_state(struct cycle *cy, struct pb_err *err)
+{
+	const char *path = cy->state_path;
+
+	if (confirm_config_load(cy->cfg, &cy->confirm, err))
+		return -1;
+	if (!path)
+		return pb_fail(err, EX_CONFIG, "state: not set, and no $HOME "
+			       "for the default place");
+	log_debug("state '%s'", path);
+	if (cy->dry_run) {
+		if (access(path, F_OK))
+			return 0;
+		if (state_open(&cy->st, path, STATE_READ, err))
+			return -1;
+		cy->have_state = 1;
+		return 0;
+	}
+	if (make_parent(path, err) ||
+	    state_open(&cy->st, path, STATE_LOCKED, err))
+		return -1;
+	cy->have_state = 1;	/* locked before SQLite opened it */
+	return state_lock(&cy->st, err);
+}
+
+/* 'perfbot poll' is about the mailbox: without one it has nothing to do. */
+static int need_imap(struct cycle *cy, struct pb_err *err)
+{
+	if (!cfg_str(cy->cfg, "imap.url", NULL))
+		return pb_fail(err, EX_CONFIG, "imap.url: not configured");
+	return 0;
+}
+
+/* Read the replies; a mail server that is away only delays them. */
+static int poll_step(struct cycle *cy, struct pb_err *err)
+{
+	struct poll_stats ps;
+
+	if (!cfg_str(cy->cfg, "imap.url", NULL))
+		return 0;
+	/* a poll that fails still lets the queued mail go out */
+	if (poll_mailbox(&cy->st, cy->cfg, cy->now, &ps, err)) {
+		log_error("%s", err->msg);
+		cy->poll_failed = err->code ? err->code : EX_SOFTWARE;
+		pb_err_clear(err);
+	}
+	if (ps.failed && !cy->poll_failed)
+		cy->poll_failed = ps.fail_code;
+	log_info("poll: %ld fetched, %ld answered, %ld refused, %ld ignored, "
+		 "%ld failed", ps.fetched, ps.answered, ps.refused, ps.ignored,
+		 ps.failed);
+	return 0;
+}
+
+/* Held reports: ask for their runs, decide on those that landed. */
+static int confirm_run(struct cycle *cy, struct pb_err *err)
+{
+	struct confirm_stats cs;
+
+	if (confirm_step(&cy->st, cy->cfg, cy->now, &cs, err))
+		return -1;
+	if (cs.asked || cs.confirmed || cs.not_reproduced || cs.expired ||
+	    cs.waiting || cs.failed)
+		log_info("confirmations: %ld asked, %ld confirmed, %ld not "
+			 "reproduced, %ld expired, %ld waiting, %ld failed",
+			 cs.asked, cs.confirmed, cs.not_reproduced, cs.expired,
+			 cs.waiting, cs.failed);
+	return 0;
+}
+
+/* Retests whose runs have landed get their follow-up. */
+static int followup_step(struct cycle *cy, struct pb_err *err)
+{
+	struct retest_stats rs;
+
+	if (retest_followups(&cy->st, cy->cfg, cy->now, &rs, err))
+		return -1;
+	if (rs.done || rs.expired || rs.waiting)
+		log_info("retests: %ld answered, %ld expired, %ld waiting",
+			 rs.done, rs.expired, rs.waiting);
+	return 0;
+}
+
+/* The steps by enum cycle_step. */
+static int (*const step_fn[CYCLE_NSTEPS])(struct cycle *, struct pb_err *) = {
+	[CYCLE_OPEN] = open_state,
+	[CYCLE_INGEST] = cycle_ingest,
+	[CYCLE_PRINT] = cycle_print,
+	[CYCLE_CONFIRM] = confirm_run,
+	[CYCLE_NEED_IMAP] = need_imap,
+	[CYCLE_POLL] = poll_step,
+	[CYCLE_FOLLOWUP] = followup_step,
+	[CYCLE_DELIVER] = cycle_deliver,
+};
+
+int cycle_init(struct cycle *cy, const char *cmd, int dry_run,
+	       const struct config *cfg, time_t now)
+{
+	size_t i;
+
+	memset(cy, 0, sizeof(*cy));
+	sb_init(&cy->mbox, 0);
+	for (i = 0; i < NPLANS; i++)
+		if (!strcmp(plans[i].cmd, cmd) && plans[i].dry_run == !!dry_run)
+			break;
+	if (i == NPLANS)
+		return -1;
+	cy->plan = plans[i].steps;
+	cy->cmd = plans[i].cmd;
+	cy->dry_run = plans[i].dry_run;
+	cy->cfg = cfg;
+	cy->now = now;
+	return 0;
+}
+
+int cycle_run(struct cycle *cy, struct pb_err *err)
+{
+	const enum cycle_step *s;
+
+	if (!cy->plan)
+		return pb_fail(err, EX_SOFTWARE, "cycle: no plan");
+	for (s = cy->plan; s < cy->plan + PLAN_MAX && *s != CYCLE_END; s++) {
+		cy->ran |= CYCLE_RAN(*s);
+		if (step_fn[*s](cy, err))
+			return -1;
+	}
+	return 0;
+}
+
+int cycle_exit_code(const struct cycle *cy)
+{
+	if (cy->bad)
+		return EX_DATAERR;
+	if (cy->poll_failed)
+		return cy->poll_failed;
+	return cy->ss.deferred ? EX_TEMPFAIL : 0;
+}
+
+void cycle_release(struct cycle *cy)
+{
+	if (cy->have_state)
+		state_close(&cy->st);
+	cy->have_state = 0;
+	sb_release(&cy->mbox);
+}

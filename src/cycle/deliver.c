@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The cycle's last steps: delivering the outbox (with the summary line,
+ * and why queued mail waits), or, for --dry-run, printing every mail that
+ * would go out (the new reports and what was queued already) as an mbox.
+ */
+#include <stdio.h>
+
+#include "perfbot/log.h"
+#include "perfbot/mail.h"
+#include "perfbot/status.h"
+
+#include "steps.h"
+
+/* --dry-run: what is already queued would go out too. */
+int cycle_print(struct cycle *cy, struct pb_err *err)
+{
+	struct outbox_mail *q = NULL;
+	size_t i, n = 0;
+	int rc = 0;
+
+	if (cy->have_state && state_queued(&cy->st, &q, &n, err))
+		return -1;
+	for (i = 0; i < n && !rc; i++)
+		rc = mbox_append(&cy->mbox, q[i].sender, cy->now, q[i].message,
+				 q[i].len);
+	outbox_free(q, n);
+	if (!rc && fwrite(sb_str(&cy->mbox), 1, cy->mbox.len, stdout) !=
+	    cy->mbox.len)
+		rc = pb_fail(err, EX_IOERR, "stdout: write failed");
+	return rc;
+}
+
+/* Why queued mail did not go: the next attempt and the last error. */
+static void tell_waiting(struct cycle *cy, long queued)
+{
+	struct status_next nx;
+	char when[64];
+
+	if (!queued || state_next_attempt(&cy->st, &nx, NULL))
+		return;
+	if (nx.when > cy->now) {
+		status_when(nx.when, cy->now, when, sizeof(when));
+		log_info("%s: %ld mail%s waiting; next attempt %s%s%s "
+			 "('perfbot send --now' tries at once)", cy->cmd,
+			 queued, queued == 1 ? "" : "s", when,
+			 nx.last_error ? " after: " : "",
+			 nx.last_error ? nx.last_error : "");
+	}
+	status_next_release(&nx);
+}
+
+int cycle_deliver(struct cycle *cy, struct pb_err *err)
+{
+	struct send_stats *ss = &cy->ss;
+	long queued = 0, failed = 0, reset = 0;
+	int rc = 0;
+
+	if (cy->retry_now) {
+		rc = state_retry_now(&cy->st, cy->now, &reset, err);
+		if (!rc)
+			log_info("%s: %ld queued mail%s tried now", cy->cmd,
+				 reset, reset == 1 ? "" : "s");
+	}
+	if (!rc)
+		rc = outbox_deliver(&cy->st, cy->cfg, cy->now, 1, ss, err);
+	if (state_counts(&cy->st, &queued, &failed, NULL) == 0) {
+		/* --quiet: silent unless a mail failed or is held back */
+		if (ss->failed || ss->deferred)
+			log_warn("%s: %ld sent, %ld queued, %ld failed",
+				 cy->cmd, ss->sent, queued, ss->failed);
+		else
+			log_info("%s: %ld sent, %ld queued, %ld failed",
+				 cy->cmd, ss->sent, queued, ss->failed);
+		if (!rc && !ss->deferred)
+			tell_waiting(cy, queued);
+	}
+	return rc;
+}

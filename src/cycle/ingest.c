@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The cycle's ingest step: the manifests of every source, each parsed,
+ * its report built and judged, then queued (or printed for --dry-run),
+ * held for confirmation runs, or recorded as skipped. A bad manifest is
+ * reported and counted (the exit code says so) and the others go on; a
+ * state that cannot be written stops the cycle.
+ */
+#include <stdlib.h>
+
+#include "perfbot/log.h"
+#include "perfbot/mail.h"
+#include "perfbot/manifest.h"
+#include "perfbot/report.h"
+#include "perfbot/reportmail.h"
+#include "perfbot/sources.h"
+
+#include "steps.h"
+
+static int seen(struct cycle *cy, const char *id, struct pb_err *err)
+{
+	return cy->have_state ? state_seen(&cy->st, id, err) : 0;
+}
+
+/* Queue a report's mail, or print it for --dry-run. */
+static int queue_report(struct cycle *cy, const struct report *r,
+			const struct manifest_text *mt, struct pb_err *err)
+{
+	struct strbuf msg = STRBUF_INIT;
+	struct outbox_mail m = { 0 };
+	char *sender = NULL, *rcpts = NULL;
+	int rc = report_mail(r, cy->cfg, &msg, &sender, &rcpts, err);
+
+	if (!rc && cy->dry_run) {
+		rc = mbox_append(&cy->mbox, sender, r->date, sb_str(&msg),
+				 msg.len);
+	} else if (!rc) {
+		m.id = r->id;
+		m.kind = "report";
+		m.message_id = r->message_id;
+		m.sender = sender;
+		m.recipients = rcpts;
+		m.message = msg.buf;
+		m.len = msg.len;
+		rc = state_queue_report(&cy->st, &m, mt->name, mt->text,
+					mt->dir, r->subject, cy->now, err);
+		if (!rc)
+			log_info("queued report '%s': %s", r->id, r->subject);
+	}
+	cy->queued += !rc;
+	free(sender);
+	free(rcpts);
+	sb_release(&msg);
+	return rc;
+}
+
+static int judge_manifest(struct cycle *cy, const struct manifest *m,
+			  const struct manifest_text *mt, struct pb_err *err)
+{
+	const char *name = mt->name;
+	struct report_opts ro = { NULL, cy->now, NULL, NULL };
+	struct report r;
+	int rc = 0, s;
+
+	if (report_build(&r, m, cy->cfg, &ro, err))
+		return 1;	/* bad input: reported, the run goes on */
+	s = r.id ? seen(cy, r.id, err) : 0;
+	if (s < 0)
+		rc = -1;
+	else if (s > 0)
+		rc = 0;
+	else if (confirm_wanted(&cy->confirm, &r) && cy->dry_run)
+		log_info("report '%s' would be held for confirmation runs",
+			 r.id);
+	else if (confirm_wanted(&cy->confirm, &r))
+		rc = confirm_hold(&cy->st, &cy->confirm, &r, mt, cy->now, err);
+	else if (!r.worth && !cy->dry_run)
+		rc = state_skip(&cy->st, r.id ? r.id : name, name,
+				"no change passes the noise filter", cy->now,
+				err);
+	else
+		rc = r.worth ? queue_report(cy, &r, mt, err) : 0;
+	cy->skipped += s == 0 && !r.worth && !confirm_wanted(&cy->confirm, &r);
+	report_release(&r);
+	return rc;
+}
+
+/* 0 done, 1 bad input (reported), -1 state trouble (stop). */
+static int one_manifest(struct cycle *cy, const struct manifest_text *mt)
+{
+	struct pb_err err = { 0, "" };
+	struct manifest m;
+	int rc, s;
+
+	if (manifest_parse(&m, mt->name, mt->dir, mt->text, mt->len, &err)) {
+		log_error("%s", err.msg);
+		cy->bad++;
+		return 1;
+	}
+	if (mt->remote && manifest_check_remote(&m, &err)) {
+		log_error("%s", err.msg);
+		manifest_release(&m);
+		cy->bad++;
+		return 1;
+	}
+	s = m.id ? seen(cy, m.id, &err) : 0;
+	rc = s < 0 ? -1 : s > 0 ? 0 : judge_manifest(cy, &m, mt, &err);
+	if (rc) {
+		log_error("%s", err.msg);
+		cy->bad += rc > 0;
+	}
+	manifest_release(&m);
+	return rc;
+}
+
+int cycle_ingest(struct cycle *cy, struct pb_err *err)
+{
+	struct source_batch b;
+	size_t i;
+	int rc = 0;
+
+	if (sources_collect(cy->cfg, cy->have_state ? &cy->st : NULL,
+			    !cy->dry_run, &b, err))
+		return -1;
+	cy->bad += b.errors;
+	for (i = 0; i < b.n && rc >= 0; i++)
+		rc = one_manifest(cy, &b.m[i]);
+	sources_release(&b);
+	return rc < 0 ? pb_fail(err, EX_IOERR, "run: stopped: the state "
+				"could not be written") : 0;
+}
