@@ -90,24 +90,24 @@ static void load_exec(struct fx *f, int timeout, const char *const *argv)
 	char cwd[PATH_MAX];
 	const char *p, *prog = NULL;
 
-	sb_addf(&y, "scheduler:\n  backend: exec\n  timeout: %d\n  argv:\n",
-		timeout);
+	assert_int_equal(sb_addf(&y, "scheduler:\n  backend: exec\n  timeout: "
+				 "%d\n  argv:\n", timeout), 0);
 	/* a relative program is relative to the config file: make it ours */
 	if (argv[0][0] != '/' && strchr(argv[0], '/') && getcwd(cwd, sizeof(cwd)))
 		prog = cwd;
 	for (; *argv; argv++) {
 		if (prog) {
-			sb_addf(&y, "    - \"%s/%s\"\n", prog, *argv);
+			assert_int_equal(sb_addf(&y, "    - \"%s/%s\"\n", prog,
+						 *argv), 0);
 			prog = NULL;
 			continue;
 		}
-		sb_adds(&y, "    - \"");
-		for (p = *argv; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				sb_addc(&y, '\\');
-			sb_addc(&y, *p);
-		}
-		sb_adds(&y, "\"\n");
+		assert_int_equal(sb_adds(&y, "    - \""), 0);
+		for (p = *argv; *p; p++)
+			assert_int_equal((*p == '"' || *p == '\\' ?
+					  sb_addc(&y, '\\') : 0) ||
+					 sb_addc(&y, *p), 0);
+		assert_int_equal(sb_adds(&y, "\"\n"), 0);
 	}
 	load(f, sb_str(&y));
 	sb_release(&y);
@@ -479,8 +479,8 @@ static void load_spool(struct fx *f, const char *dir)
 {
 	struct strbuf y = STRBUF_INIT;
 
-	sb_addf(&y, "scheduler:\n  backend: spool\n  spool_dir: \"%s\"\n",
-		dir);
+	assert_int_equal(sb_addf(&y, "scheduler:\n  backend: spool\n  "
+				 "spool_dir: \"%s\"\n", dir), 0);
 	load(f, sb_str(&y));
 	sb_release(&y);
 }
@@ -636,8 +636,9 @@ static void load_http(struct fx *f, unsigned port)
 {
 	struct strbuf y = STRBUF_INIT;
 
-	sb_addf(&y, "scheduler:\n  backend: http\n  timeout: 10\n"
-		"  url: http://127.0.0.1:%u/sched\n", port);
+	assert_int_equal(sb_addf(&y, "scheduler:\n  backend: http\n  timeout: "
+				 "10\n  url: http://127.0.0.1:%u/sched\n",
+				 port), 0);
 	load(f, sb_str(&y));
 	sb_release(&y);
 }
