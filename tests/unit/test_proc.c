@@ -26,6 +26,7 @@
 #include "perfbot/proc.h"
 
 #include "testutil.h"
+#include "testproc.h"
 
 #define ALL (PROC_STDIN_NULL | PROC_STDERR | PROC_GROUP)
 
@@ -60,14 +61,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Run 'sh -c script' with 'flags', collecting its output for 'ms'. */
 static void run_sh(struct fx *f, const char *script, unsigned flags,
 		   long ms)
@@ -78,45 +71,6 @@ static void run_sh(struct fx *f, const char *script, unsigned flags,
 	assert_int_equal(proc_start(&f->p, argv, std_env, flags), 0);
 	proc_collect(&f->p, &f->out, ms);
 	assert_true(f->p.exited);
-}
-
-/* Dead: no such process, or a zombie that its new parent will reap. */
-static int gone(pid_t pid)
-{
-	char path[64], buf[256], *p;
-	FILE *fp;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	fp = fopen(path, "r");
-	if (!fp)
-		return 1;
-	n = fread(buf, 1, sizeof(buf) - 1, fp);
-	fclose(fp);
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && (p[2] == 'Z' || p[2] == 'X');
-}
-
-static int wait_gone(pid_t pid)
-{
-	int i;
-
-	for (i = 0; i < 100 && !gone(pid); i++)
-		usleep(20000);
-	return gone(pid);
-}
-
-static pid_t read_pid(const char *path)
-{
-	struct strbuf sb;
-	long pid;
-
-	tu_read_text(path, &sb);
-	sb_setlen(&sb, strcspn(sb_str(&sb), "\n"));
-	assert_int_equal(parse_long(sb_str(&sb), 2, 1L << 30, &pid), 0);
-	sb_release(&sb);
-	return (pid_t)pid;
 }
 
 /* The hexadecimal mask after 'name' in /proc/<pid>/status text 'st'. */
@@ -205,7 +159,7 @@ static void t_deadline(void **state)
 {
 	struct fx *f = *state;
 	char *argv[] = { "/bin/sleep", "30", NULL };
-	double t0 = now();
+	double t0 = tp_now();
 
 	assert_int_equal(proc_start(&f->p, argv, std_env, ALL), 0);
 	proc_collect(&f->p, &f->out, 300);
@@ -213,15 +167,15 @@ static void t_deadline(void **state)
 	assert_true(f->p.timed_out);
 	assert_int_equal(f->p.sig, SIGKILL);
 	assert_int_equal(f->p.code, -1);
-	assert_true(now() - t0 < 2);
+	assert_true(tp_now() - t0 < 2);
 	proc_release(&f->p);
 	/* proc_wait() kills past its deadline too */
-	t0 = now();
+	t0 = tp_now();
 	assert_int_equal(proc_start(&f->p, argv, std_env, 0), 0);
 	proc_wait(&f->p, 200);
 	assert_true(f->p.timed_out);
 	assert_int_equal(f->p.sig, SIGKILL);
-	assert_true(now() - t0 < 2);
+	assert_true(tp_now() - t0 < 2);
 }
 
 /* Past the deadline the whole group goes with PROC_GROUP, else the child. */
@@ -235,8 +189,8 @@ static void t_group_kill(void **state)
 		 tu_path(pidfile, sizeof(pidfile), f->dir, "pid"));
 	run_sh(f, cmd, ALL, 500);
 	assert_true(f->p.timed_out);
-	pid = read_pid(pidfile);
-	if (!wait_gone(pid)) {
+	pid = tp_read_pid(pidfile);
+	if (!tp_wait_gone(pid)) {
 		kill(pid, SIGKILL);
 		fail_msg("sleep %ld outlived the timeout", (long)pid);
 	}
@@ -244,8 +198,8 @@ static void t_group_kill(void **state)
 	/* without a group of its own, what it started lives on */
 	run_sh(f, cmd, PROC_STDIN_NULL, 500);
 	assert_true(f->p.timed_out);
-	pid = read_pid(pidfile);
-	assert_false(gone(pid));
+	pid = tp_read_pid(pidfile);
+	assert_false(tp_gone(pid));
 	kill(pid, SIGKILL);
 }
 
@@ -253,11 +207,11 @@ static void t_group_kill(void **state)
 static void t_exit_with_background(void **state)
 {
 	struct fx *f = *state;
-	double t0 = now();
+	double t0 = tp_now();
 	long pid;
 
 	run_sh(f, "/bin/sleep 5 & echo $!", ALL, 20000);
-	assert_true(now() - t0 < 2);
+	assert_true(tp_now() - t0 < 2);
 	assert_false(f->p.timed_out);
 	assert_int_equal(f->p.code, 0);
 	sb_setlen(&f->out, strcspn(sb_str(&f->out), "\n"));
@@ -292,12 +246,12 @@ static void t_env_exact(void **state)
 static void t_stdin_null(void **state)
 {
 	struct fx *f = *state;
-	double t0 = now();
+	double t0 = tp_now();
 
 	run_sh(f, "cat; echo done", ALL, 5000);
 	assert_string_equal(sb_str(&f->out), "done\n");
 	assert_false(f->p.timed_out);
-	assert_true(now() - t0 < 3);
+	assert_true(tp_now() - t0 < 3);
 }
 
 /*
@@ -382,12 +336,12 @@ static void t_read_line(void **state)
 	char *argv[] = { "/bin/sh", "-c", "printf 'pw\\r\\nrest\\n'; "
 			 "exec sleep 30", NULL };
 	char *quick[] = { "/bin/sh", "-c", "echo pw; echo rest", NULL };
-	double t0 = now();
+	double t0 = tp_now();
 
 	assert_int_equal(proc_start(&f->p, argv, std_env, 0), 0);
 	proc_read_line(&f->p, &f->out, 10000);
 	assert_memory_equal(sb_str(&f->out), "pw\r\n", 4);
-	assert_true(now() - t0 < 2);
+	assert_true(tp_now() - t0 < 2);
 	assert_false(f->p.exited);
 	proc_wait(&f->p, 200);
 	assert_true(f->p.timed_out);
@@ -408,11 +362,11 @@ static void t_read_line_limits(void **state)
 	char *silent[] = { "/bin/sleep", "30", NULL };
 	char *chatty[] = { "/bin/sh", "-c", "head -c 100000 /dev/zero | "
 			   "tr '\\0' k", NULL };
-	double t0 = now();
+	double t0 = tp_now();
 
 	assert_int_equal(proc_start(&f->p, silent, std_env, 0), 0);
 	proc_read_line(&f->p, &f->out, 200);
-	assert_true(now() - t0 < 2);
+	assert_true(tp_now() - t0 < 2);
 	assert_int_equal(f->out.len, 0);
 	proc_release(&f->p);
 	assert_true(f->p.exited);
