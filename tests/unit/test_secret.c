@@ -3,8 +3,8 @@
  * Unit tests for src/ingest/secret.c: password_env, password_file (first
  * line only, CRLF, empty, missing, too large), password_command (argv
  * without a shell, failing, silent, chatty, its environment and stderr),
- * the inline password, the
- * order of precedence, and that no error message ever holds the secret.
+ * the inline password, the order of precedence, and that no error message
+ * ever holds the secret.
  * The command timeout (10 s) is not exercised.
  */
 #include <setjmp.h>
