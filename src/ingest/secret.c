@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
+/*
+ * The SMTP and IMAP passwords, for the stages that log in (send, poll,
+ * check): from an environment variable, a file's first line, a
+ * password_command's first line of output, or the config file itself.
+ */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "perfbot/fileio.h"
+#include "perfbot/proc.h"
 #include "perfbot/secret.h"
 
 #define SECRET_MAX 4096
@@ -42,60 +42,23 @@ static int from_file(const char *path, const char *key, char **out,
 	return 0;
 }
 
-/* Wait for the command to end, killing it past the deadline. */
-static int reap(pid_t pid, int ms_left)
-{
-	int status = 0;
-	pid_t r;
-
-	for (;;) {
-		r = waitpid(pid, &status, WNOHANG);
-		if (r == pid)
-			return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (ms_left <= 0) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
-			return -1;
-		}
-		poll(NULL, 0, 10);
-		ms_left -= 10;
-	}
-}
-
-/* The first line of the command's output; the rest is not waited for. */
-static int read_child(int fd, pid_t pid, struct strbuf *sb)
-{
-	struct pollfd p = { fd, POLLIN, 0 };
-	char buf[512];
-	ssize_t n;
-
-	while (!memchr(sb_str(sb), '\n', sb->len)) {
-		if (poll(&p, 1, COMMAND_TIMEOUT_MS) <= 0)
-			break;
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0 || sb_add(sb, buf, (size_t)n))
-			break;
-	}
-	return reap(pid, COMMAND_TIMEOUT_MS);
-}
-
+/*
+ * The first line of the command's output: read until a line end (or
+ * nothing came for COMMAND_TIMEOUT_MS), then the command gets as long
+ * again to exit 0. It has perfbot's environment, stdin and stderr (a
+ * password manager may ask on the terminal).
+ */
 static int from_command(json_t *argv_json, const char *key, char **out,
 			struct pb_err *err)
 {
 	size_t i, n = json_array_size(argv_json);
-	posix_spawn_file_actions_t fa;
 	struct strbuf sb;
+	struct proc p;
 	char **argv;
-	int pfd[2], rc = -1;
-	pid_t pid;
+	int rc = -1;
 
 	argv = calloc(n + 1, sizeof(*argv));
-	if (!n || !argv || pipe2(pfd, O_CLOEXEC)) {
+	if (!n || !argv) {
 		free(argv);
 		return pb_fail(err, EX_CONFIG, "%s: cannot run", key);
 	}
@@ -103,18 +66,12 @@ static int from_command(json_t *argv_json, const char *key, char **out,
 		argv[i] = (char *)json_string_value(json_array_get(argv_json,
 								   i));
 	sb_init(&sb, SECRET_MAX);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pfd[1], STDOUT_FILENO);
-	posix_spawn_file_actions_addclose(&fa, pfd[0]);
-	if (!posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ)) {
-		close(pfd[1]);
-		pfd[1] = -1;
-		rc = read_child(pfd[0], pid, &sb);
+	if (!proc_start(&p, argv, environ, 0)) {
+		proc_read_line(&p, &sb, COMMAND_TIMEOUT_MS);
+		proc_wait(&p, COMMAND_TIMEOUT_MS);
+		rc = p.code == 0 ? 0 : -1;
+		proc_release(&p);
 	}
-	posix_spawn_file_actions_destroy(&fa);
-	close(pfd[0]);
-	if (pfd[1] >= 0)
-		close(pfd[1]);
 	free(argv);
 	*out = rc ? NULL : sb_detach(&sb, NULL);
 	if (rc || !*out || first_line(*out)) {
@@ -127,6 +84,29 @@ static int from_command(json_t *argv_json, const char *key, char **out,
 	return 0;
 }
 
+static int from_env(const char *name, const char *key, char **out,
+		    struct pb_err *err)
+{
+	const char *e = getenv(name);
+
+	if (!e || !*e)
+		return pb_fail(err, EX_CONFIG, "%s: environment variable '%s' "
+			       "is not set", key, name);
+	if (!(*out = strdup(e)))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return 0;
+}
+
+/* 'k' becomes "<sec>.<name>". */
+static int set_key(struct strbuf *k, const char *sec, const char *name,
+		   struct pb_err *err)
+{
+	sb_reset(k);
+	if (sb_addf(k, "%s.%s", sec, name))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return 0;
+}
+
 int secret_get(const struct config *cfg, const char *sec, char **out,
 	       struct pb_err *err)
 {
@@ -136,35 +116,22 @@ int secret_get(const struct config *cfg, const char *sec, char **out,
 	int rc = 0;
 
 	*out = NULL;
-	if (sb_addf(&k, "%s.password_env", sec))
-		return pb_fail(err, EX_OSERR, "out of memory");
-	if ((v = cfg_str(cfg, k.buf, NULL))) {
-		const char *e = getenv(v);
-
-		if (!e || !*e)
-			rc = pb_fail(err, EX_CONFIG, "%s: environment "
-				     "variable '%s' is not set", k.buf, v);
-		else if (!(*out = strdup(e)))
-			rc = pb_fail(err, EX_OSERR, "out of memory");
-		goto done;
-	}
-	sb_reset(&k);
-	sb_addf(&k, "%s.password_file", sec);
-	if ((v = cfg_str(cfg, k.buf, NULL))) {
+	if (set_key(&k, sec, "password_env", err))
+		rc = -1;
+	else if ((v = cfg_str(cfg, k.buf, NULL)))
+		rc = from_env(v, k.buf, out, err);
+	else if (set_key(&k, sec, "password_file", err))
+		rc = -1;
+	else if ((v = cfg_str(cfg, k.buf, NULL)))
 		rc = from_file(v, k.buf, out, err);
-		goto done;
-	}
-	sb_reset(&k);
-	sb_addf(&k, "%s.password_command", sec);
-	if ((cmd = cfg_list(cfg, k.buf))) {
+	else if (set_key(&k, sec, "password_command", err))
+		rc = -1;
+	else if ((cmd = cfg_list(cfg, k.buf)))
 		rc = from_command(cmd, k.buf, out, err);
-		goto done;
-	}
-	sb_reset(&k);
-	sb_addf(&k, "%s.password", sec);
-	if ((v = cfg_str(cfg, k.buf, NULL)) && !(*out = strdup(v)))
+	else if (set_key(&k, sec, "password", err))
+		rc = -1;
+	else if ((v = cfg_str(cfg, k.buf, NULL)) && !(*out = strdup(v)))
 		rc = pb_fail(err, EX_OSERR, "out of memory");
-done:
 	sb_release(&k);
 	return rc;
 }

@@ -31,6 +31,7 @@
 #include "perfbot/scheduler.h"
 
 #include "testutil.h"
+#include "testproc.h"
 
 #define FAKE_FARM "scripts/fake-lkp-run"
 #define SHA "96f8ba3dd632aff684cc7c67d9f4af435be0341c"
@@ -90,24 +91,24 @@ static void load_exec(struct fx *f, int timeout, const char *const *argv)
 	char cwd[PATH_MAX];
 	const char *p, *prog = NULL;
 
-	sb_addf(&y, "scheduler:\n  backend: exec\n  timeout: %d\n  argv:\n",
-		timeout);
+	assert_int_equal(sb_addf(&y, "scheduler:\n  backend: exec\n  timeout: "
+				 "%d\n  argv:\n", timeout), 0);
 	/* a relative program is relative to the config file: make it ours */
 	if (argv[0][0] != '/' && strchr(argv[0], '/') && getcwd(cwd, sizeof(cwd)))
 		prog = cwd;
 	for (; *argv; argv++) {
 		if (prog) {
-			sb_addf(&y, "    - \"%s/%s\"\n", prog, *argv);
+			assert_int_equal(sb_addf(&y, "    - \"%s/%s\"\n", prog,
+						 *argv), 0);
 			prog = NULL;
 			continue;
 		}
-		sb_adds(&y, "    - \"");
-		for (p = *argv; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				sb_addc(&y, '\\');
-			sb_addc(&y, *p);
-		}
-		sb_adds(&y, "\"\n");
+		assert_int_equal(sb_adds(&y, "    - \""), 0);
+		for (p = *argv; *p; p++)
+			assert_int_equal((*p == '"' || *p == '\\' ?
+					  sb_addc(&y, '\\') : 0) ||
+					 sb_addc(&y, *p), 0);
+		assert_int_equal(sb_adds(&y, "\"\n"), 0);
 	}
 	load(f, sb_str(&y));
 	sb_release(&y);
@@ -127,14 +128,6 @@ static void assert_fails(struct fx *f, int code, const char *msg)
 	if (f->err.code != code || !strstr(f->err.msg, msg))
 		fail_msg("got %d '%s', want %d '...%s...'", f->err.code,
 			 f->err.msg, code, msg);
-}
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 /* ------------------------------------------------------------------ */
@@ -286,13 +279,13 @@ static void t_exec_stdin_and_silence(void **state)
 {
 	struct fx *f = *state;
 	const char *argv[] = { "/bin/sh", "-c", "cat; exit 1", NULL };
-	double t0 = now();
+	double t0 = tp_now();
 
 	load_exec(f, 5, argv);
 	assert_int_equal(submit(f), 0);
 	assert_int_equal(f->out, SCHED_REJECTED);
 	assert_string_equal(f->why, "exit 1");
-	assert_true(now() - t0 < 3);
+	assert_true(tp_now() - t0 < 3);
 }
 
 static void t_exec_signal(void **state)
@@ -333,43 +326,13 @@ static void t_exec_timeout(void **state)
 {
 	struct fx *f = *state;
 	const char *argv[] = { "/bin/sleep", "30", NULL };
-	double t0 = now();
+	double t0 = tp_now();
 
 	load_exec(f, 1, argv);
 	assert_int_equal(submit(f), 0);
 	assert_int_equal(f->out, SCHED_REJECTED);
 	assert_string_equal(f->why, "timed out after 1 s");
-	assert_true(now() - t0 < 2.5);
-}
-
-/* Dead: no such process, or a zombie that its new parent will reap. */
-static int gone(pid_t pid)
-{
-	char path[64], buf[256], *p;
-	FILE *fp;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	fp = fopen(path, "r");
-	if (!fp)
-		return 1;
-	n = fread(buf, 1, sizeof(buf) - 1, fp);
-	fclose(fp);
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && (p[2] == 'Z' || p[2] == 'X');
-}
-
-static pid_t read_pid(const char *path)
-{
-	struct strbuf sb;
-	long pid;
-
-	tu_read_text(path, &sb);
-	sb_setlen(&sb, strcspn(sb_str(&sb), "\n"));
-	assert_int_equal(parse_long(sb_str(&sb), 2, 1L << 30, &pid), 0);
-	sb_release(&sb);
-	return (pid_t)pid;
+	assert_true(tp_now() - t0 < 2.5);
 }
 
 /* The timeout kills what the command started too (its process group). */
@@ -379,7 +342,6 @@ static void t_exec_timeout_kills_group(void **state)
 	char pidfile[128], cmd[256];
 	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
 	pid_t pid;
-	int i;
 
 	snprintf(cmd, sizeof(cmd), "/bin/sleep 30 & echo $! > '%s'; wait",
 		 tu_path(pidfile, sizeof(pidfile), f->dir, "pid"));
@@ -387,10 +349,8 @@ static void t_exec_timeout_kills_group(void **state)
 	assert_int_equal(submit(f), 0);
 	assert_int_equal(f->out, SCHED_REJECTED);
 	assert_string_equal(f->why, "timed out after 1 s");
-	pid = read_pid(pidfile);
-	for (i = 0; i < 100 && !gone(pid); i++)
-		usleep(20000);
-	if (!gone(pid)) {
+	pid = tp_read_pid(pidfile);
+	if (!tp_wait_gone(pid)) {
 		kill(pid, SIGKILL);
 		fail_msg("sleep %ld outlived the timeout", (long)pid);
 	}
@@ -402,7 +362,7 @@ static void t_exec_background_child(void **state)
 	struct fx *f = *state;
 	char pidfile[128], cmd[256];
 	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-	double t0 = now();
+	double t0 = tp_now();
 
 	snprintf(cmd, sizeof(cmd), "/bin/sleep 5 & echo $! > '%s'; "
 		 "echo queued",
@@ -410,8 +370,8 @@ static void t_exec_background_child(void **state)
 	load_exec(f, 20, argv);
 	assert_int_equal(submit(f), 0);
 	assert_int_equal(f->out, SCHED_ACCEPTED);
-	assert_true(now() - t0 < 2);
-	kill(read_pid(pidfile), SIGKILL);
+	assert_true(tp_now() - t0 < 2);
+	kill(tp_read_pid(pidfile), SIGKILL);
 }
 
 static void t_exec_missing_program(void **state)
@@ -479,8 +439,8 @@ static void load_spool(struct fx *f, const char *dir)
 {
 	struct strbuf y = STRBUF_INIT;
 
-	sb_addf(&y, "scheduler:\n  backend: spool\n  spool_dir: \"%s\"\n",
-		dir);
+	assert_int_equal(sb_addf(&y, "scheduler:\n  backend: spool\n  "
+				 "spool_dir: \"%s\"\n", dir), 0);
 	load(f, sb_str(&y));
 	sb_release(&y);
 }
@@ -636,8 +596,9 @@ static void load_http(struct fx *f, unsigned port)
 {
 	struct strbuf y = STRBUF_INIT;
 
-	sb_addf(&y, "scheduler:\n  backend: http\n  timeout: 10\n"
-		"  url: http://127.0.0.1:%u/sched\n", port);
+	assert_int_equal(sb_addf(&y, "scheduler:\n  backend: http\n  timeout: "
+				 "10\n  url: http://127.0.0.1:%u/sched\n",
+				 port), 0);
 	load(f, sb_str(&y));
 	sb_release(&y);
 }
@@ -646,7 +607,7 @@ static unsigned httpd_port(const struct fx *f)
 {
 	char path[128];
 
-	return (unsigned)read_pid(tu_path(path, sizeof(path), f->dir, "port"));
+	return (unsigned)tp_read_pid(tu_path(path, sizeof(path), f->dir, "port"));
 }
 
 static void t_http_accepted(void **state)

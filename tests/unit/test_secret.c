@@ -2,8 +2,9 @@
 /*
  * Unit tests for src/ingest/secret.c: password_env, password_file (first
  * line only, CRLF, empty, missing, too large), password_command (argv
- * without a shell, failing, silent, chatty), the inline password, the
- * order of precedence, and that no error message ever holds the secret.
+ * without a shell, failing, silent, chatty, its environment and stderr),
+ * the inline password, the order of precedence, and that no error message
+ * ever holds the secret.
  * The command timeout (10 s) is not exercised.
  */
 #include <setjmp.h>
@@ -266,6 +267,31 @@ static void t_command_chatty(void **state)
 	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_command");
 }
 
+/*
+ * The command has perfbot's environment (a password manager needs its
+ * agent's variables) and stderr: what it says there is not the password.
+ */
+static void t_command_env_and_stderr(void **state)
+{
+	struct fx *f = *state;
+	char errpath[128];
+	struct strbuf sb;
+	int saved = -1;
+
+	assert_int_equal(setenv(ENV_NAME, SECRET, 1), 0);
+	load(f, "smtp:\n  password_command: [/bin/sh, -c, \"echo 'agent "
+	     "locked?' >&2; echo $" ENV_NAME "\"]\n");
+	tu_stderr_capture(tu_path(errpath, sizeof(errpath), f->dir, "err"),
+			  &saved);
+	get(f, "smtp");
+	tu_stderr_restore(&saved);
+	assert_non_null(f->secret);
+	assert_string_equal(f->secret, SECRET);
+	tu_read_text(errpath, &sb);
+	assert_string_equal(sb_str(&sb), "agent locked?\n");
+	sb_release(&sb);
+}
+
 static void t_inline(void **state)
 {
 	struct fx *f = *state;
@@ -335,6 +361,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_command_silent, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_command_chatty, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_command_env_and_stderr, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_inline, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_precedence, setup, teardown),
