@@ -28,7 +28,10 @@
 
 #define CONFIG_MAX_BYTES (1 << 20)
 
-/* A list of strings; 'v' has a NULL after the last (an argv as it is). */
+/*
+ * A list of strings; 'v' has a NULL after the last (an argv as it is).
+ * v is NULL when the file does not set the list, and { NULL } for [].
+ */
 struct cfg_strv {
 	const char **v;
 	size_t n;

@@ -47,6 +47,13 @@ enum sched_outcome {
  * 'why' gets the farm's reason for a rejection (exit status and the first
  * line of stderr, the HTTP status and body, ...).
  */
+/*
+ * What 'perfbot check' asks before any request: the backend is set and
+ * has what it needs (a program that runs and only known placeholders, a
+ * writable spool directory, a URL). 0, or -1 with 'err'.
+ */
+int scheduler_check(const struct config *cfg, struct pb_err *err);
+
 int scheduler_submit(const struct config *cfg, const struct sched_request *rq,
 		     enum sched_outcome *out, char *why, size_t whylen,
 		     struct pb_err *err);

@@ -15,7 +15,6 @@
 
 #include "perfbot/scheduler.h"
 
-#define SCHED_TIMEOUT 600		/* scheduler.timeout default, s */
 #define SCHED_MAX_LINE 300		/* of the farm's reason, in 'why' */
 
 struct sched_backend {
@@ -25,9 +24,12 @@ struct sched_backend {
 	 * (SCHED_TEMPORARY: try again), or -1 with 'err' (tried again when
 	 * its code is EX_TEMPFAIL or EX_UNAVAILABLE).
 	 */
-	int (*submit)(const struct config *cfg, const struct sched_request *rq,
+	int (*submit)(const struct cfg_scheduler *sc,
+		      const struct sched_request *rq,
 		      enum sched_outcome *out, char *why, size_t whylen,
 		      struct pb_err *err);
+	/* What 'perfbot check' asks: can it submit at all? 0, or -1. */
+	int (*check)(const struct cfg_scheduler *sc, struct pb_err *err);
 };
 
 extern const struct sched_backend sched_exec;
@@ -56,8 +58,11 @@ const char *sched_thread_of(const struct sched_request *rq);
  * {job}, {request_id}) replaced, NULL-terminated; free with
  * sched_argv_free().
  */
-int sched_argv(const struct config *cfg, const struct sched_request *rq,
-	       char ***argvp, struct pb_err *err);
+int sched_argv(const struct cfg_scheduler *sc,
+	       const struct sched_request *rq, char ***argvp,
+	       struct pb_err *err);
 void sched_argv_free(char **argv);
+/* scheduler.argv names a program that runs and only known placeholders. */
+int sched_argv_check(const struct cfg_scheduler *sc, struct pb_err *err);
 
 #endif

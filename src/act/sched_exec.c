@@ -100,18 +100,18 @@ static void judge_exit(const struct proc *c, const struct strbuf *output,
 			  *line ? ": " : "", line);
 }
 
-static int submit_exec(const struct config *cfg,
+static int submit_exec(const struct cfg_scheduler *sc,
 		       const struct sched_request *rq,
 		       enum sched_outcome *out, char *why, size_t whylen,
 		       struct pb_err *err)
 {
-	long timeout = cfg_long(cfg, "scheduler.timeout", SCHED_TIMEOUT);
+	long timeout = sc->timeout;
 	struct strbuf output;
 	struct proc c;
 	char **argv = NULL;
 	int rc;
 
-	if (sched_argv(cfg, rq, &argv, err))
+	if (sched_argv(sc, rq, &argv, err))
 		return -1;
 	sb_init(&output, SCHED_MAX_OUTPUT);
 	rc = spawn(argv, &c);
@@ -130,4 +130,5 @@ static int submit_exec(const struct config *cfg,
 	return 0;
 }
 
-const struct sched_backend sched_exec = { "exec", submit_exec };
+const struct sched_backend sched_exec = { "exec", submit_exec,
+					  sched_argv_check };

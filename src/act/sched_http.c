@@ -57,13 +57,13 @@ static int judge_answer(const struct http_answer *a,
 	return 0;
 }
 
-static int submit_http(const struct config *cfg,
+static int submit_http(const struct cfg_scheduler *sc,
 		       const struct sched_request *rq,
 		       enum sched_outcome *out, char *why, size_t whylen,
 		       struct pb_err *err)
 {
-	const char *url = cfg_str(cfg, "scheduler.url", NULL);
-	long timeout = cfg_long(cfg, "scheduler.timeout", SCHED_TIMEOUT);
+	const char *url = sc->url;
+	long timeout = sc->timeout;
 	struct http_answer a = { 0, NULL, NULL };
 	struct strbuf body;
 	char *json;
@@ -85,4 +85,13 @@ static int submit_http(const struct config *cfg,
 	return rc;
 }
 
-const struct sched_backend sched_http = { "http", submit_http };
+static int check_http(const struct cfg_scheduler *sc, struct pb_err *err)
+{
+	if (!sc->url)
+		return pb_fail(err, EX_CONFIG, "scheduler.url: not set "
+			       "(backend http posts there)");
+	return 0;
+}
+
+const struct sched_backend sched_http = { "http", submit_http,
+					  check_http };

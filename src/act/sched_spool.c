@@ -69,10 +69,10 @@ static int spool_text(const struct sched_request *rq, struct strbuf *sb)
 		sb_addc(sb, '\n');
 }
 
-static int spool_dir(const struct config *cfg, const char **dirp,
+static int spool_dir(const struct cfg_scheduler *sc, const char **dirp,
 		     struct pb_err *err)
 {
-	const char *dir = cfg_str(cfg, "scheduler.spool_dir", NULL);
+	const char *dir = sc->spool_dir;
 	struct stat st;
 
 	*dirp = dir;
@@ -103,7 +103,7 @@ static void sync_dir(const char *dir)
  * '<request_id>-<commit 12>.yaml': the same request lands on the same
  * file, so submitting it twice replaces it instead of asking twice.
  */
-static int submit_spool(const struct config *cfg,
+static int submit_spool(const struct cfg_scheduler *sc,
 			const struct sched_request *rq,
 			enum sched_outcome *out, char *why, size_t whylen,
 			struct pb_err *err)
@@ -115,7 +115,7 @@ static int submit_spool(const struct config *cfg,
 
 	(void)why;
 	(void)whylen;
-	if (spool_dir(cfg, &dir, err))
+	if (spool_dir(sc, &dir, err))
 		return -1;
 	if (sb_addf(&name, "%s-%.*s.yaml", rq->request_id, SPOOL_COMMIT_LEN,
 		    rq->commit) || spool_text(rq, &text) ||
@@ -137,4 +137,17 @@ out:
 	return rc;
 }
 
-const struct sched_backend sched_spool = { "spool", submit_spool };
+static int check_spool(const struct cfg_scheduler *sc, struct pb_err *err)
+{
+	const char *dir;
+
+	if (spool_dir(sc, &dir, err))
+		return -1;
+	if (access(dir, W_OK))
+		return pb_fail(err, EX_CONFIG, "scheduler.spool_dir: '%s': "
+			       "not writable", dir);
+	return 0;
+}
+
+const struct sched_backend sched_spool = { "spool", submit_spool,
+					   check_spool };

@@ -7,6 +7,7 @@
  * scheduler.backend (sched_exec.c, sched_spool.c, sched_http.c) and the
  * retries of what failed for now.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 #include <jansson.h>
 
+#include "perfbot/proc.h"
 #include "perfbot/scheduler.h"
 #include "perfbot/strbuf.h"
 
@@ -211,6 +213,46 @@ struct placeholder {
 	const char *value;
 };
 
+/* The names, in the order of the table sched_argv() fills. */
+static const char *const placeholder_names[] = {
+	"result_root", "commit", "runs", "job", "request_id",
+};
+
+#define NPLACEHOLDERS \
+	(sizeof(placeholder_names) / sizeof(placeholder_names[0]))
+
+int sched_argv_check(const struct cfg_scheduler *sc, struct pb_err *err)
+{
+	const char *p, *open, *close;
+	size_t i, k, n;
+	int e;
+
+	if (!sc->argv.n)
+		return pb_fail(err, EX_CONFIG, "scheduler.argv: not set "
+			       "(backend exec runs it)");
+	if ((e = proc_can_run(sc->argv.v[0])))
+		return pb_fail(err, EX_CONFIG, "scheduler.argv: '%s' cannot "
+			       "be run: %s", sc->argv.v[0], strerror(e));
+	for (i = 0; i < sc->argv.n; i++)
+		for (p = sc->argv.v[i]; (open = strchr(p, '{')) &&
+		     (close = strchr(open, '}')); p = close + 1) {
+			n = (size_t)(close - open - 1);
+			for (k = 0; k < NPLACEHOLDERS; k++)
+				if (strlen(placeholder_names[k]) == n &&
+				    !strncmp(open + 1, placeholder_names[k], n))
+					break;
+			if (k == NPLACEHOLDERS)
+				return pb_fail(err, EX_CONFIG, "scheduler.argv: "
+					       "argument %zu: unknown "
+					       "placeholder '{%.*s}' (known: "
+					       "{result_root}, {commit}, "
+					       "{runs}, {job}, {request_id})",
+					       i + 1, (int)(n < 64 ? n : 64),
+					       open + 1);
+		}
+	return 0;
+}
+
 /* Copy 'tmpl' to 'out' with every known {name} replaced. */
 static int expand(const char *tmpl, const struct placeholder *ph,
 		  size_t nph, struct strbuf *out)
@@ -249,17 +291,19 @@ void sched_argv_free(char **argv)
 	free(argv);
 }
 
-int sched_argv(const struct config *cfg, const struct sched_request *rq,
-	       char ***argvp, struct pb_err *err)
+int sched_argv(const struct cfg_scheduler *sc,
+	       const struct sched_request *rq, char ***argvp,
+	       struct pb_err *err)
 {
-	json_t *list = cfg_list(cfg, "scheduler.argv");
-	size_t i, n = json_array_size(list);
+	size_t i, n = sc->argv.n;
 	char runs[16], **argv;
 	struct strbuf sb;
-	struct placeholder ph[] = {
-		{ "result_root", rq->result_root }, { "commit", rq->commit },
-		{ "runs", runs }, { "job", rq->job },
-		{ "request_id", rq->request_id },
+	struct placeholder ph[NPLACEHOLDERS] = {
+		{ placeholder_names[0], rq->result_root },
+		{ placeholder_names[1], rq->commit },
+		{ placeholder_names[2], runs },
+		{ placeholder_names[3], rq->job },
+		{ placeholder_names[4], rq->request_id },
 	};
 
 	*argvp = NULL;
@@ -275,7 +319,7 @@ int sched_argv(const struct config *cfg, const struct sched_request *rq,
 		return pb_fail(err, EX_OSERR, "out of memory");
 	for (i = 0; i < n; i++) {
 		sb_init(&sb, SCHED_MAX_ARG);
-		if (expand(json_string_value(json_array_get(list, i)), ph,
+		if (expand(sc->argv.v[i], ph,
 			   sizeof(ph) / sizeof(ph[0]), &sb) ||
 		    !(argv[i] = sb_detach(&sb, NULL))) {
 			sb_release(&sb);
@@ -314,7 +358,7 @@ static int use_backends(struct strbuf *sb)
 static const struct sched_backend *backend_of(const struct config *cfg,
 					      struct pb_err *err)
 {
-	const char *name = cfg_str(cfg, "scheduler.backend", NULL);
+	const char *name = cfg->scheduler.backend;
 	struct strbuf use = STRBUF_INIT;
 	size_t i;
 
@@ -352,7 +396,7 @@ static int submit_tries(const struct sched_backend *b,
 			sleep(1);
 		*out = SCHED_REJECTED;
 		err->code = 0;
-		rc = b->submit(cfg, rq, out, why, whylen, err);
+		rc = b->submit(&cfg->scheduler, rq, out, why, whylen, err);
 		if (!rc && *out != SCHED_TEMPORARY)
 			return 0;
 		if (rc && err->code != EX_TEMPFAIL &&
@@ -364,6 +408,13 @@ static int submit_tries(const struct sched_backend *b,
 		return rc;
 	return pb_fail(err, EX_TEMPFAIL, "scheduler: %s (tried %d times)",
 		       why && *why ? why : "failed for now", SCHED_TRIES);
+}
+
+int scheduler_check(const struct config *cfg, struct pb_err *err)
+{
+	const struct sched_backend *b = backend_of(cfg, err);
+
+	return b ? b->check(&cfg->scheduler, err) : -1;
 }
 
 int scheduler_submit(const struct config *cfg, const struct sched_request *rq,

@@ -15,6 +15,7 @@
 #include "perfbot/log.h"
 #include "perfbot/mustache.h"
 #include "perfbot/rules.h"
+#include "perfbot/scheduler.h"
 #include "perfbot/secret.h"
 #include "perfbot/smtp.h"
 #include "perfbot/state.h"
@@ -69,10 +70,9 @@ static void okay(struct checker *ck, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A file that must be readable (CA, password file). */
-static void readable(struct checker *ck, const char *key)
+/* A file that must be readable (CA, password file): setting 'key'. */
+static void readable(struct checker *ck, const char *key, const char *p)
 {
-	const char *p = cfg_str(ck->cfg, key, NULL);
 	struct pb_err err = { 0, "" };
 
 	if (!p)
@@ -86,24 +86,19 @@ static void readable(struct checker *ck, const char *key)
 	}
 }
 
-/* The secret of 'sec' can be had (never printed). */
-static void secret(struct checker *ck, const char *sec)
+/* The secret of 'sec' can be had (never printed) when it has a user. */
+static void secret(struct checker *ck, const char *sec, const char *user)
 {
 	struct pb_err err = { 0, "" };
-	struct strbuf user = STRBUF_INIT;
 	char *pw = NULL;
 
-	if (sb_addf(&user, "%s.user", sec) ||
-	    !cfg_str(ck->cfg, sb_str(&user), NULL)) {
-		sb_release(&user);
+	if (!user)
 		return;
-	}
 	if (secret_get(ck->cfg, sec, &pw, &err))
 		problem(ck, &err);
 	else
 		okay(ck, "%s password: %s", sec, pw ? "found" : "none set");
 	secret_free(pw);
-	sb_release(&user);
 }
 
 static void check_smtp(struct checker *ck)
@@ -111,50 +106,42 @@ static void check_smtp(struct checker *ck)
 	struct pb_err err = { 0, "" };
 	struct smtp *s = NULL;
 
-	if (!cfg_str(ck->cfg, "smtp.url", NULL)) {
+	if (!ck->cfg->smtp.url) {
 		pb_fail(&err, EX_CONFIG, "smtp.url: not set: nothing can be "
 			"mailed");
 		problem(ck, &err);
 		return;
 	}
-	readable(ck, "smtp.ca_file");
-	readable(ck, "smtp.password_file");
+	readable(ck, "smtp.ca_file", ck->cfg->smtp.ca_file);
+	readable(ck, "smtp.password_file", ck->cfg->smtp.secret.password_file);
 	/* the URL, the TLS mode with it and the secret, as 'send' does */
 	if (smtp_new(&s, ck->cfg, 1, &err))
 		problem(ck, &err);
 	else
-		okay(ck, "smtp.url '%s'%s", cfg_str(ck->cfg, "smtp.url", ""),
-		     cfg_str(ck->cfg, "smtp.user", NULL) ?
+		okay(ck, "smtp.url '%s'%s", ck->cfg->smtp.url,
+		     ck->cfg->smtp.user ?
 		     ", its password found" : ", no AUTH (no smtp.user)");
 	smtp_free(s);
 }
 
 static void check_imap(struct checker *ck)
 {
-	const char *url = cfg_str(ck->cfg, "imap.url", NULL);
-	const char *tls = cfg_str(ck->cfg, "imap.tls", "starttls");
+	const struct cfg_imap *im = &ck->cfg->imap;
 	struct pb_err err = { 0, "" };
-	int imaps;
 
-	if (!url) {
+	if (!im->url) {
 		okay(ck, "imap.url not set: replies are not read");
 		return;
 	}
-	imaps = !strncmp(url, "imaps://", 8);
-	if (imaps != !strcmp(tls, "implicit")) {
-		pb_fail(&err, EX_CONFIG, "imap.tls '%s' does not go with the "
-			"%s URL", tls, imaps ? "imaps://" : "imap://");
-		problem(ck, &err);
-	} else {
-		okay(ck, "imap.url '%s'", url);
-	}
-	if (!cfg_str(ck->cfg, "imap.user", NULL)) {
+	/* its TLS mode was checked with it when the file loaded */
+	okay(ck, "imap.url '%s'", im->url);
+	if (!im->user) {
 		pb_fail(&err, EX_CONFIG, "imap.user: not set");
 		problem(ck, &err);
 	}
-	readable(ck, "imap.ca_file");
-	readable(ck, "imap.password_file");
-	secret(ck, "imap");
+	readable(ck, "imap.ca_file", im->ca_file);
+	readable(ck, "imap.password_file", im->secret.password_file);
+	secret(ck, "imap", im->user);
 }
 
 /* The nearest existing ancestor of 'path' must be a writable directory. */
@@ -195,17 +182,17 @@ static void check_state(struct checker *ck)
 
 static void check_sources(struct checker *ck)
 {
-	json_t *list = cfg_list(ck->cfg, "sources"), *src;
 	struct pb_err err = { 0, "" };
-	const char *dir;
+	const char *dir, *url;
 	struct stat st;
 	size_t i;
 
-	if (!json_array_size(list))
+	if (!ck->cfg->nsources)
 		okay(ck, "sources: none (run only reads replies and sends)");
-	json_array_foreach(list, i, src) {
-		dir = json_string_value(json_object_get(src, "dir"));
-		if (!dir && !json_object_get(src, "url")) {
+	for (i = 0; i < ck->cfg->nsources; i++) {
+		dir = ck->cfg->sources[i].dir;
+		url = ck->cfg->sources[i].url;
+		if (!dir && !url) {
 			pb_fail(&err, EX_CONFIG, "sources[%zu]: give 'dir' or "
 				"'url'", i + 1);
 			problem(ck, &err);
@@ -214,8 +201,7 @@ static void check_sources(struct checker *ck)
 				"a directory", i + 1, dir);
 			problem(ck, &err);
 		} else {
-			okay(ck, "source '%s'", dir ? dir : json_string_value(
-				     json_object_get(src, "url")));
+			okay(ck, "source '%s'", dir ? dir : url);
 		}
 	}
 }
@@ -228,7 +214,7 @@ static void check_data(struct checker *ck)
 	struct ydoc doc;
 	char *p = NULL;
 
-	if (data_find(cfg_str(ck->cfg, "data.metrics", "config/metrics.yaml"),
+	if (data_find(ck->cfg->data.metrics,
 		      "data.metrics in the configuration", &p, &err) ||
 	    rules_load(&rules, p, &err) || rules_check(rules, 1, &err))
 		problem(ck, &err);
@@ -238,8 +224,7 @@ static void check_data(struct checker *ck)
 	free(p);
 	p = NULL;
 	memset(&doc, 0, sizeof(doc));
-	if (data_find(cfg_str(ck->cfg, "data.testcases",
-			      "config/testcases.yaml"),
+	if (data_find(ck->cfg->data.testcases,
 		      "data.testcases in the configuration", &p, &err) ||
 	    yaml_load_file(p, DATA_MAX_BYTES, &doc, &err))
 		problem(ck, &err);
@@ -248,7 +233,7 @@ static void check_data(struct checker *ck)
 	ydoc_release(&doc);
 	free(p);
 	p = NULL;
-	if (data_find(cfg_str(ck->cfg, "data.hosts", "config/hosts"),
+	if (data_find(ck->cfg->data.hosts,
 		      "data.hosts in the configuration", &p, &err))
 		problem(ck, &err);
 	else
@@ -291,13 +276,12 @@ static void check_templates(struct checker *ck)
 	int bad = 0, count = 0;
 	DIR *d;
 
-	if (data_find(cfg_str(ck->cfg, "templates.dir", "templates"),
+	if (data_find(ck->cfg->templates.dir,
 		      "templates.dir in the configuration", &dir, &err)) {
 		problem(ck, &err);
 		return;
 	}
-	bad |= check_template(ck, dir, cfg_str(ck->cfg, "templates.report",
-					       "report"));
+	bad |= check_template(ck, dir, ck->cfg->templates.report);
 	for (i = 0; needed[i]; i++)
 		bad |= check_template(ck, dir, needed[i]);
 	d = opendir(dir);
@@ -318,108 +302,17 @@ static void check_templates(struct checker *ck)
 	free(dir);
 }
 
-/* {name} placeholders that scheduler.argv may use. */
-static int known_placeholders(const char *arg, char *bad, size_t len)
-{
-	static const char *const names[] = { "result_root", "commit", "runs",
-		"job", "request_id", NULL };
-	const char *p = arg, *open, *close;
-	size_t i, n;
-
-	while ((open = strchr(p, '{')) && (close = strchr(open, '}'))) {
-		n = (size_t)(close - open - 1);
-		for (i = 0; names[i]; i++)
-			if (strlen(names[i]) == n &&
-			    !strncmp(open + 1, names[i], n))
-				break;
-		if (!names[i]) {
-			snprintf(bad, len, "%.*s", (int)(n < 64 ? n : 64),
-				 open + 1);
-			return -1;
-		}
-		p = close + 1;
-	}
-	return 0;
-}
-
-/* The program: a path, or a name found in PATH, that can be run. */
-static int runnable(const char *prog)
-{
-	const char *path = getenv("PATH"), *p, *colon;
-	struct strbuf sb = STRBUF_INIT;
-	int ok = 0;
-
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0;
-	for (p = path ? path : "/usr/bin:/bin"; p && !ok;
-	     p = colon ? colon + 1 : NULL) {
-		colon = strchr(p, ':');
-		sb_reset(&sb);
-		/* a path too long to build is not one to run */
-		ok = !sb_addf(&sb, "%.*s/%s",
-			      (int)(colon ? colon - p : (long)strlen(p)), p,
-			      prog) && access(sb_str(&sb), X_OK) == 0;
-	}
-	sb_release(&sb);
-	return ok;
-}
-
-static void check_exec(struct checker *ck, struct pb_err *err)
-{
-	json_t *argv = cfg_list(ck->cfg, "scheduler.argv"), *v;
-	char bad[80];
-	size_t i;
-
-	if (!json_array_size(argv)) {
-		pb_fail(err, EX_CONFIG, "scheduler.argv: not set (backend "
-			"exec runs it)");
-		return;
-	}
-	if (!runnable(json_string_value(json_array_get(argv, 0)))) {
-		pb_fail(err, EX_CONFIG, "scheduler.argv: '%s' cannot be run",
-			json_string_value(json_array_get(argv, 0)));
-		return;
-	}
-	json_array_foreach(argv, i, v)
-		if (known_placeholders(json_string_value(v), bad,
-				       sizeof(bad))) {
-			pb_fail(err, EX_CONFIG, "scheduler.argv: argument "
-				"%zu: unknown placeholder '{%s}' (known: "
-				"{result_root}, {commit}, {runs}, {job}, "
-				"{request_id})", i + 1, bad);
-			return;
-		}
-}
-
 static void check_scheduler(struct checker *ck)
 {
-	const char *backend = cfg_str(ck->cfg, "scheduler.backend", NULL);
-	const char *dir = cfg_str(ck->cfg, "scheduler.spool_dir", NULL);
 	struct pb_err err = { 0, "" };
-	struct stat st;
 
-	if (!backend) {
+	if (!ck->cfg->scheduler.backend)
 		okay(ck, "scheduler: not configured (retest requests fail "
 		     "until scheduler.backend is set)");
-		return;
-	}
-	if (!strcmp(backend, "exec"))
-		check_exec(ck, &err);
-	else if (!strcmp(backend, "spool") &&
-		 (!dir || stat(dir, &st) || !S_ISDIR(st.st_mode) ||
-		  access(dir, W_OK)))
-		pb_fail(&err, EX_CONFIG, "scheduler.spool_dir: %s%s%s",
-			dir ? "'" : "not set (backend spool writes there)",
-			dir ? dir : "", dir ? "' is not a writable directory" :
-			"");
-	else if (!strcmp(backend, "http") &&
-		 !cfg_str(ck->cfg, "scheduler.url", NULL))
-		pb_fail(&err, EX_CONFIG, "scheduler.url: not set (backend "
-			"http posts there)");
-	if (err.code)
+	else if (scheduler_check(ck->cfg, &err))
 		problem(ck, &err);
 	else
-		okay(ck, "scheduler '%s'", backend);
+		okay(ck, "scheduler '%s'", ck->cfg->scheduler.backend);
 }
 
 /* --connect: log in to each server, say what it offers. */
@@ -431,7 +324,7 @@ static int connect_all(struct checker *ck)
 	struct imap *im = NULL;
 	int code = 0;
 
-	if (cfg_str(ck->cfg, "smtp.url", NULL)) {
+	if (ck->cfg->smtp.url) {
 		if (smtp_new(&s, ck->cfg, 1, &err) ||
 		    smtp_probe(s, &out, &err)) {
 			log_error("%s", err.msg);
@@ -443,7 +336,7 @@ static int connect_all(struct checker *ck)
 	}
 	sb_reset(&out);
 	pb_err_clear(&err);
-	if (cfg_str(ck->cfg, "imap.url", NULL)) {
+	if (ck->cfg->imap.url) {
 		if (imap_open(&im, ck->cfg, &err) ||
 		    imap_probe(im, ck->cfg, &out, &err)) {
 			log_error("%s", err.msg);
@@ -482,7 +375,7 @@ int cmd_check(int argc, char **argv)
 	check_data(&ck);
 	check_templates(&ck);
 	check_scheduler(&ck);
-	staging = cfg_str(&cfg, "staging.redirect_to", NULL);
+	staging = cfg.staging.redirect_to;
 	if (staging)
 		okay(&ck, "staging: every mail goes to '%s' only", staging);
 	if (ck.problems) {

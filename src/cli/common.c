@@ -105,7 +105,7 @@ int cli_load_config_all(struct config *cfg, const char *opt_path,
 
 char *cli_state_path(const struct config *cfg)
 {
-	const char *s = cfg_str(cfg, "state", NULL);
+	const char *s = cfg->state;
 
 	return s ? strdup(s) : xdg_path("XDG_STATE_HOME", ".local/state",
 					"perfbot.db");

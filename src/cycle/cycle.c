@@ -94,7 +94,7 @@ static int open_state(struct cycle *cy, struct pb_err *err)
 /* 'perfbot poll' is about the mailbox: without one it has nothing to do. */
 static int need_imap(struct cycle *cy, struct pb_err *err)
 {
-	if (!cfg_str(cy->cfg, "imap.url", NULL))
+	if (!cy->cfg->imap.url)
 		return pb_fail(err, EX_CONFIG, "imap.url: not configured");
 	return 0;
 }
@@ -104,7 +104,7 @@ static int poll_step(struct cycle *cy, struct pb_err *err)
 {
 	struct poll_stats ps;
 
-	if (!cfg_str(cy->cfg, "imap.url", NULL))
+	if (!cy->cfg->imap.url)
 		return 0;
 	/* a poll that fails still lets the queued mail go out */
 	if (poll_mailbox(&cy->st, cy->cfg, cy->now, &ps, err)) {

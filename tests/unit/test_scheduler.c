@@ -722,9 +722,61 @@ static void t_backend(void **state)
 	assert_fails(f, EX_CONFIG, "scheduler.backend");
 }
 
+/* scheduler_check: what 'perfbot check' reports for each backend. */
+static void check_fails(struct fx *f, const char *msg)
+{
+	memset(&f->err, 0, sizeof(f->err));
+	assert_int_equal(scheduler_check(&f->cfg, &f->err), -1);
+	if (f->err.code != EX_CONFIG || !strstr(f->err.msg, msg))
+		fail_msg("got %d '%s', want '...%s...'", f->err.code,
+			 f->err.msg, msg);
+}
+
+static void t_check(void **state)
+{
+	struct fx *f = *state;
+	char yaml[512];
+
+	load(f, "scheduler:\n  timeout: 5\n");
+	check_fails(f, "scheduler.backend: not set; use exec, spool or http");
+	load(f, "scheduler:\n  backend: exec\n");
+	check_fails(f, "scheduler.argv: not set (backend exec runs it)");
+	load(f, "scheduler:\n  backend: exec\n  argv: [no-such-prog-xyz]\n");
+	check_fails(f, "scheduler.argv: 'no-such-prog-xyz' cannot be run");
+	load(f, "scheduler:\n  backend: exec\n"
+	     "  argv: [sh, -c, \"{runs} {result_root}\", \"{rusn}\"]\n");
+	check_fails(f, "argument 4: unknown placeholder '{rusn}'");
+	load(f, "scheduler:\n  backend: exec\n  argv: [sh, \"{job}\", "
+	     "\"{commit}{request_id}\", \"{}\"]\n");
+	check_fails(f, "argument 4: unknown placeholder '{}'");
+	load(f, "scheduler:\n  backend: exec\n  argv: [sh, \"{job}\", "
+	     "\"{commit}{request_id}\", \"{ not closed\"]\n");
+	assert_int_equal(scheduler_check(&f->cfg, &f->err), 0);
+	load(f, "scheduler:\n  backend: http\n");
+	check_fails(f, "scheduler.url: not set (backend http posts there)");
+	load(f, "scheduler:\n  backend: http\n  url: http://127.0.0.1:9/\n");
+	assert_int_equal(scheduler_check(&f->cfg, &f->err), 0);
+	load(f, "scheduler:\n  backend: spool\n");
+	check_fails(f, "scheduler.spool_dir: give the directory");
+	snprintf(yaml, sizeof(yaml), "scheduler:\n  backend: spool\n"
+		 "  spool_dir: %s/none\n", f->dir);
+	load(f, yaml);
+	check_fails(f, "No such file or directory");
+	snprintf(yaml, sizeof(yaml), "scheduler:\n  backend: spool\n"
+		 "  spool_dir: %s\n", f->dir);
+	load(f, yaml);
+	assert_int_equal(scheduler_check(&f->cfg, &f->err), 0);
+	if (geteuid() != 0) {	/* root may write anywhere */
+		assert_int_equal(chmod(f->dir, 0500), 0);
+		check_fails(f, "not writable");
+		assert_int_equal(chmod(f->dir, 0700), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(t_check, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_exec_placeholders, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_exec_no_shell, setup,

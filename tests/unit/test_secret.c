@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for src/ingest/secret.c: password_env, password_file (first
+ * Unit tests for src/config/secret.c: password_env, password_file (first
  * line only, CRLF, empty, missing, too large), password_command (argv
- * without a shell, failing, silent, chatty, its environment and stderr),
+ * without a shell, failing, silent, chatty, its environment without the
+ * other passwords, and stderr),
  * the inline password, the order of precedence, and that no error message
  * ever holds the secret.
  * The command timeout (10 s) is not exercised.
@@ -292,6 +293,28 @@ static void t_command_env_and_stderr(void **state)
 	sb_release(&sb);
 }
 
+/*
+ * ...but not the other passwords: the variables that smtp.password_env
+ * and imap.password_env name are left out of it.
+ */
+static void t_command_env_without_passwords(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(setenv(ENV_NAME, SECRET, 1), 0);
+	assert_int_equal(setenv("PERFBOT_TEST_OTHER", "visible", 1), 0);
+	load(f, "imap:\n  password_env: " ENV_NAME "\n"
+	     "smtp:\n  password_command: [/bin/sh, -c, \"echo "
+	     "x${" ENV_NAME ":-unset}-$PERFBOT_TEST_OTHER\"]\n");
+	assert_secret(f, "smtp", "xunset-visible");
+	load(f, "smtp:\n  password_env: " ENV_NAME "\n"
+	     "imap:\n  password_command: [/bin/sh, -c, \"echo "
+	     "x${" ENV_NAME ":-unset}\"]\n");
+	assert_secret(f, "imap", "xunset");
+	/* and the one that has it still reads it */
+	assert_secret(f, "smtp", SECRET);
+}
+
 static void t_inline(void **state)
 {
 	struct fx *f = *state;
@@ -362,6 +385,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(t_command_chatty, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(t_command_env_without_passwords,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(t_command_env_and_stderr, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_inline, setup, teardown),

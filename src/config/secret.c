@@ -45,34 +45,27 @@ static int from_file(const char *path, const char *key, char **out,
 /*
  * The first line of the command's output: read until a line end (or
  * nothing came for COMMAND_TIMEOUT_MS), then the command gets as long
- * again to exit 0. It has perfbot's environment, stdin and stderr (a
- * password manager may ask on the terminal).
+ * again to exit 0. It has perfbot's stdin and stderr (a password
+ * manager may ask on the terminal) and environment, less the other
+ * passwords (command_env).
  */
-static int from_command(json_t *argv_json, const char *key, char **out,
-			struct pb_err *err)
+static int from_command(const char *const *argv, const char *key,
+			char **env, char **out, struct pb_err *err)
 {
-	size_t i, n = json_array_size(argv_json);
 	struct strbuf sb;
 	struct proc p;
-	char **argv;
 	int rc = -1;
 
-	argv = calloc(n + 1, sizeof(*argv));
-	if (!n || !argv) {
-		free(argv);
+	if (!argv[0])
 		return pb_fail(err, EX_CONFIG, "%s: cannot run", key);
-	}
-	for (i = 0; i < n; i++)
-		argv[i] = (char *)json_string_value(json_array_get(argv_json,
-								   i));
 	sb_init(&sb, SECRET_MAX);
-	if (!proc_start(&p, argv, environ, 0)) {
+	/* posix_spawn wants char *const[]: nothing writes to them */
+	if (!proc_start(&p, (char **)argv, env, 0)) {
 		proc_read_line(&p, &sb, COMMAND_TIMEOUT_MS);
 		proc_wait(&p, COMMAND_TIMEOUT_MS);
 		rc = p.code == 0 ? 0 : -1;
 		proc_release(&p);
 	}
-	free(argv);
 	*out = rc ? NULL : sb_detach(&sb, NULL);
 	if (rc || !*out || first_line(*out)) {
 		sb_release(&sb);
@@ -97,42 +90,62 @@ static int from_env(const char *name, const char *key, char **out,
 	return 0;
 }
 
-/* 'k' becomes "<sec>.<name>". */
-static int set_key(struct strbuf *k, const char *sec, const char *name,
-		   struct pb_err *err)
+/*
+ * The environment of a password_command: perfbot's, less the variables
+ * that hold the other passwords (smtp.password_env, imap.password_env).
+ * The strings are perfbot's own; only the array is allocated.
+ */
+static char **command_env(const struct config *cfg)
 {
-	sb_reset(k);
-	if (sb_addf(k, "%s.%s", sec, name))
-		return pb_fail(err, EX_OSERR, "out of memory");
-	return 0;
+	const char *hide[2] = { cfg->smtp.secret.password_env,
+				cfg->imap.secret.password_env };
+	size_t i, j, k, n = 0, len;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 1, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (i = k = 0; i < n; i++) {
+		for (j = 0; j < 2; j++) {
+			len = hide[j] ? strlen(hide[j]) : 0;
+			if (len && !strncmp(environ[i], hide[j], len) &&
+			    environ[i][len] == '=')
+				break;
+		}
+		if (j == 2)
+			env[k++] = environ[i];
+	}
+	return env;
 }
 
 int secret_get(const struct config *cfg, const char *sec, char **out,
 	       struct pb_err *err)
 {
-	struct strbuf k = STRBUF_INIT;
-	const char *v;
-	json_t *cmd;
+	const struct cfg_secret *s = !strcmp(sec, "imap") ?
+		&cfg->imap.secret : &cfg->smtp.secret;
+	char key[32];
+	char **env;
 	int rc = 0;
 
 	*out = NULL;
-	if (set_key(&k, sec, "password_env", err))
-		rc = -1;
-	else if ((v = cfg_str(cfg, k.buf, NULL)))
-		rc = from_env(v, k.buf, out, err);
-	else if (set_key(&k, sec, "password_file", err))
-		rc = -1;
-	else if ((v = cfg_str(cfg, k.buf, NULL)))
-		rc = from_file(v, k.buf, out, err);
-	else if (set_key(&k, sec, "password_command", err))
-		rc = -1;
-	else if ((cmd = cfg_list(cfg, k.buf)))
-		rc = from_command(cmd, k.buf, out, err);
-	else if (set_key(&k, sec, "password", err))
-		rc = -1;
-	else if ((v = cfg_str(cfg, k.buf, NULL)) && !(*out = strdup(v)))
+	if (s->password_env) {
+		snprintf(key, sizeof(key), "%s.password_env", sec);
+		rc = from_env(s->password_env, key, out, err);
+	} else if (s->password_file) {
+		snprintf(key, sizeof(key), "%s.password_file", sec);
+		rc = from_file(s->password_file, key, out, err);
+	} else if (s->password_command.v) {	/* set, maybe [] */
+		snprintf(key, sizeof(key), "%s.password_command", sec);
+		env = command_env(cfg);
+		rc = env ? from_command(s->password_command.v, key, env, out,
+					err) :
+			pb_fail(err, EX_OSERR, "out of memory");
+		free(env);
+	} else if (s->password && !(*out = strdup(s->password))) {
 		rc = pb_fail(err, EX_OSERR, "out of memory");
-	sb_release(&k);
+	}
 	return rc;
 }
 
