@@ -98,6 +98,7 @@ void cmp_stats_compute(const double *v, size_t n, struct cmp_stats *st)
 {
 	cmp_stats_compute_typed(v, NULL, n, st);
 }
+
 static const struct cmp_list *shown_list(const struct cmp_row *row, int s)
 {
 	return row->failure ? &row->all[s] : &row->complete[s];

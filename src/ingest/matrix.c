@@ -45,6 +45,7 @@ struct parse {
 	size_t longest;
 	struct strbuf ignored;	/* names of string lists, NUL-separated */
 };
+
 static int push_value(struct parse *ps, double v, int isint)
 {
 	unsigned char *ni;

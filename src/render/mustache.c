@@ -278,6 +278,7 @@ static int render_inverted(struct render *r, const struct tmpl *t, size_t i)
 	r->depth--;
 	return rc;
 }
+
 static int render_partial(struct render *r, const struct tmpl *t, size_t i)
 {
 	const struct tok *k = &t->toks[i];

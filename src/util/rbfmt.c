@@ -80,6 +80,7 @@ static int parse_spec(const char *s, struct spec *sp)
 	sp->conv = *s == 'i' ? 'd' : *s;
 	return 0;
 }
+
 /* ---- layout (Ruby's BSD vfprintf) ---- */
 
 struct body {
