@@ -8,9 +8,11 @@
  * grammar, matrix.c builds the matrix from them.
  */
 
+#include <math.h>
 #include <stddef.h>
 
 #include "perfbot/err.h"
+#include "perfbot/numparse.h"
 #include "perfbot/strbuf.h"
 
 struct lexer {
@@ -41,10 +43,17 @@ int lx_expect(struct lexer *lx, char c);
 /* A string into 'out' (NULL: validate and skip), capped by out->max. */
 int lx_string(struct lexer *lx, struct strbuf *out);
 
-/* A JSON number, exactly as strtod() reads it (numparse.c). */
-int lx_number(struct lexer *lx, double *out);
+/* A JSON number, exactly as strtod() reads it (numparse.c); inline, as
+ * it is read 160,000 times in a 20,000-metric file. */
+static inline int lx_number(struct lexer *lx, double *out)
+{
+	int rc = numparse(lx->p, lx->end, out, &lx->p);
 
-/* 0 when s[0..n) is well-formed UTF-8 (no overlongs, no surrogates). */
-int lx_utf8_ok(const unsigned char *s, size_t n);
+	if (rc == NUMPARSE_SYNTAX)
+		return lx_fail(lx, "bad number");
+	if (rc == NUMPARSE_TOO_LONG)
+		return lx_fail(lx, "number too long");
+	return isfinite(*out) ? 0 : lx_fail(lx, "number out of range");
+}
 
 #endif

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The tokens of matrix.json (matrix.c builds the matrix): whitespace with
- * line counting, strings with their escapes, numbers read exactly as
- * strtod() reads them, strictly by the JSON grammar and with
- * "<file>:<line>:" in every error; and the UTF-8 check of names.
+ * line counting, strings with their escapes, and numbers (lx_number(),
+ * inline in matrix_internal.h) read exactly as strtod() reads them,
+ * strictly by the JSON grammar and with "<file>:<line>:" in every error.
  */
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "perfbot/numparse.h"
 #include "matrix_internal.h"
 
 int lx_fail(struct lexer *lx, const char *what)
@@ -129,41 +126,6 @@ static int escape(struct lexer *lx, struct strbuf *out)
 		lx_fail(lx, "string too long") : 0;
 }
 
-/* 0 when s[0..n) is well-formed UTF-8 (no overlongs, no surrogates). */
-int lx_utf8_ok(const unsigned char *s, size_t n)
-{
-	size_t i = 0, k, len;
-	unsigned cp;
-
-	while (i < n) {
-		if (s[i] < 0x80) {
-			uint64_t w;
-
-			/* names are ASCII: eight bytes at a time */
-			while (i + 8 <= n && (memcpy(&w, s + i, 8),
-					      !(w & 0x8080808080808080ULL)))
-				i += 8;
-			if (i < n && s[i] < 0x80)
-				i++;
-			continue;
-		}
-		len = s[i] >= 0xf0 ? 4 : s[i] >= 0xe0 ? 3 : s[i] >= 0xc2 ? 2 : 0;
-		if (!len || s[i] > 0xf4 || i + len > n)
-			return -1;
-		cp = s[i] & (0x7f >> len);
-		for (k = 1; k < len; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return -1;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-		    (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff)
-			return -1;
-		i += len;
-	}
-	return 0;
-}
-
 /* The bytes that end a run of plain string characters. */
 static const unsigned char string_stop[256] = {
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* controls */
@@ -195,16 +157,4 @@ int lx_string(struct lexer *lx, struct strbuf *out)
 		if (escape(lx, out))
 			return -1;
 	}
-}
-
-/* A JSON number, exactly as strtod() reads it (numparse.c). */
-int lx_number(struct lexer *lx, double *out)
-{
-	int rc = numparse(lx->p, lx->end, out, &lx->p);
-
-	if (rc == NUMPARSE_SYNTAX)
-		return lx_fail(lx, "bad number");
-	if (rc == NUMPARSE_TOO_LONG)
-		return lx_fail(lx, "number too long");
-	return isfinite(*out) ? 0 : lx_fail(lx, "number out of range");
 }
