@@ -60,8 +60,9 @@ $(BUILD)/%.o: %.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 # Ruby-identical rounding repeats Ruby's double arithmetic operation by
-# operation: no fused multiply-add may merge two of them.
-$(BUILD)/src/util/rbfmt.o: BASE_CFLAGS += -ffp-contract=off
+# operation: no fused multiply-add may merge two of them (every file of
+# rbfmt: the digits and their layout).
+$(BUILD)/src/util/rbfmt.o $(BUILD)/src/util/rbfmt_dtoa.o: BASE_CFLAGS += -ffp-contract=off
 
 $(BUILD)/libperfbot.a: $(LIB_OBJ)
 	@rm -f $@

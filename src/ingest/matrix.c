@@ -5,6 +5,7 @@
  * tree for it costs 60-110 ms and 10 MB on the 2-core test machine, so
  * this reads the one shape it accepts straight into two pools (names and
  * values), strictly by the JSON grammar, with line numbers in errors.
+ * matrix_lex.c scans the tokens; this file builds the matrix from them.
  */
 #include <math.h>
 #include <stdint.h>
@@ -12,16 +13,9 @@
 #include <string.h>
 
 #include "perfbot/addr.h"
-#include "perfbot/numparse.h"
 #include "perfbot/result.h"
 #include "perfbot/strbuf.h"
-
-struct lexer {
-	const char *p, *end;
-	const char *file;
-	int line;
-	struct pb_err *err;
-};
+#include "matrix_internal.h"
 
 /* A metric while parsing: offsets into the pools. */
 struct pending {
@@ -51,132 +45,6 @@ struct parse {
 	size_t longest;
 	struct strbuf ignored;	/* names of string lists, NUL-separated */
 };
-
-static int lx_fail(struct lexer *lx, const char *what)
-{
-	return pb_fail(lx->err, EX_DATAERR, "%s:%d: %s", lx->file, lx->line,
-		       what);
-}
-
-static void skip_ws_run(struct lexer *lx)
-{
-	for (; lx->p < lx->end; lx->p++) {
-		if (*lx->p == '\n')
-			lx->line++;
-		else if (*lx->p != ' ' && *lx->p != '\t' && *lx->p != '\r')
-			break;
-	}
-}
-
-/* Most calls skip nothing or one space: that inline, the loop not. */
-static inline void skip_ws(struct lexer *lx)
-{
-	if (lx->p < lx->end && *lx->p == ' ')
-		lx->p++;
-	if (lx->p < lx->end && (unsigned char)*lx->p > ' ')
-		return;
-	skip_ws_run(lx);
-}
-
-static int expect(struct lexer *lx, char c)
-{
-	skip_ws(lx);
-	if (lx->p >= lx->end || *lx->p != c) {
-		char msg[32];
-
-		snprintf(msg, sizeof(msg), "'%c' expected", c);
-		return lx_fail(lx, msg);
-	}
-	lx->p++;
-	return 0;
-}
-
-static int hex4(const char *p, unsigned *out)
-{
-	unsigned v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		char c = p[i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-			v |= (unsigned)((c | 0x20) - 'a' + 10);
-		else
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static int put_utf8(struct strbuf *sb, unsigned cp)
-{
-	char b[4];
-	size_t n;
-
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xc0 | cp >> 6);
-		b[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xe0 | cp >> 12);
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		b[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
-	} else {
-		b[0] = (char)(0xf0 | cp >> 18);
-		b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		b[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
-	}
-	return sb_add(sb, b, n);
-}
-
-/* \uXXXX, with a surrogate pair when one follows. */
-static int unicode_escape(struct lexer *lx, struct strbuf *out)
-{
-	unsigned cp, lo;
-
-	if (lx->end - lx->p < 5 || hex4(lx->p + 1, &cp))
-		return lx_fail(lx, "bad \\u escape");
-	lx->p += 5;
-	if (cp >= 0xd800 && cp < 0xdc00) {
-		if (lx->end - lx->p < 6 || lx->p[0] != '\\' ||
-		    lx->p[1] != 'u' || hex4(lx->p + 2, &lo) || lo < 0xdc00 ||
-		    lo > 0xdfff)
-			return lx_fail(lx, "bad surrogate pair");
-		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-		lx->p += 6;
-	} else if (cp >= 0xdc00 && cp < 0xe000) {
-		return lx_fail(lx, "bad surrogate pair");
-	}
-	if (!cp)
-		return lx_fail(lx, "NUL in a string");
-	return out && put_utf8(out, cp) ? lx_fail(lx, "string too long") : 0;
-}
-
-static int escape(struct lexer *lx, struct strbuf *out)
-{
-	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-	const char *k;
-
-	if (++lx->p >= lx->end)
-		return lx_fail(lx, "unterminated string");
-	if (*lx->p == 'u')
-		return unicode_escape(lx, out);
-	k = strchr(from, *lx->p);
-	if (!k || !*lx->p)
-		return lx_fail(lx, "bad escape in a string");
-	lx->p++;
-	return out && sb_addc(out, to[k - from]) ?
-		lx_fail(lx, "string too long") : 0;
-}
 
 /* 0 when s[0..n) is well-formed UTF-8 (no overlongs, no surrogates). */
 static int utf8_ok(const unsigned char *s, size_t n)
@@ -211,51 +79,6 @@ static int utf8_ok(const unsigned char *s, size_t n)
 		i += len;
 	}
 	return 0;
-}
-
-/* The bytes that end a run of plain string characters. */
-static const unsigned char string_stop[256] = {
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* controls */
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	['"'] = 1, ['\\'] = 1,
-};
-
-/* A string into 'out' (NULL: validate and skip), capped by out->max. */
-static int string(struct lexer *lx, struct strbuf *out)
-{
-	const char *run;
-
-	if (expect(lx, '"'))
-		return -1;
-	for (;;) {
-		run = lx->p;
-		while (lx->p < lx->end && !string_stop[(unsigned char)*lx->p])
-			lx->p++;
-		if (out && sb_add(out, run, (size_t)(lx->p - run)))
-			return lx_fail(lx, "string too long");
-		if (lx->p >= lx->end)
-			return lx_fail(lx, "unterminated string");
-		if (*lx->p == '"') {
-			lx->p++;
-			return 0;
-		}
-		if ((unsigned char)*lx->p < 0x20)
-			return lx_fail(lx, "control character in a string");
-		if (escape(lx, out))
-			return -1;
-	}
-}
-
-/* A JSON number, exactly as strtod() reads it (numparse.c). */
-static int number(struct lexer *lx, double *out)
-{
-	int rc = numparse(lx->p, lx->end, out, &lx->p);
-
-	if (rc == NUMPARSE_SYNTAX)
-		return lx_fail(lx, "bad number");
-	if (rc == NUMPARSE_TOO_LONG)
-		return lx_fail(lx, "number too long");
-	return isfinite(*out) ? 0 : lx_fail(lx, "number out of range");
 }
 
 static int push_value(struct parse *ps, double v, int isint)
@@ -365,13 +188,13 @@ static int element(struct parse *ps, const char *name, size_t run,
 	skip_ws(lx);
 	if (lx->p < lx->end && *lx->p == '"') {
 		(*strings)++;
-		return string(lx, NULL);
+		return lx_string(lx, NULL);
 	}
 	if (lx->p >= lx->end || (*lx->p != '-' && (*lx->p < '0' ||
 						   *lx->p > '9')))
 		return metric_fail(ps, name, run, "not a number");
 	start = lx->p;
-	if (number(lx, &v))
+	if (lx_number(lx, &v))
 		return -1;
 	if (fabs(v) > 1e300)
 		return metric_fail(ps, name, run, "value out of range");
@@ -425,7 +248,7 @@ static int value_list(struct parse *ps, size_t name)
 			lx->p++;
 			continue;
 		}
-		if (expect(lx, ']'))
+		if (lx_expect(lx, ']'))
 			return -1;
 		break;
 	}
@@ -445,7 +268,7 @@ static int members(struct parse *ps)
 	struct lexer *lx = &ps->lx;
 	size_t name;
 
-	if (expect(lx, '{'))
+	if (lx_expect(lx, '{'))
 		return -1;
 	skip_ws(lx);
 	if (lx->p < lx->end && *lx->p == '}') {
@@ -454,7 +277,7 @@ static int members(struct parse *ps)
 	}
 	for (;;) {
 		name = ps->names.len;
-		if (string(lx, &ps->names))
+		if (lx_string(lx, &ps->names))
 			return -1;
 		if (ps->names.len == name)
 			return lx_fail(lx, "empty metric name");
@@ -470,14 +293,14 @@ static int members(struct parse *ps)
 			return lx_fail(lx, "metric name is not UTF-8");
 		if (sb_addc(&ps->names, '\0'))
 			return pb_fail(lx->err, EX_OSERR, "out of memory");
-		if (expect(lx, ':') || value_list(ps, name))
+		if (lx_expect(lx, ':') || value_list(ps, name))
 			return -1;
 		skip_ws(lx);
 		if (lx->p < lx->end && *lx->p == ',') {
 			lx->p++;
 			continue;
 		}
-		return expect(lx, '}');
+		return lx_expect(lx, '}');
 	}
 }
 
@@ -625,13 +448,13 @@ int result_root_parse_matrix(struct result_root *rr, const char *name,
 	ps.lx.err = err;
 	ps.stats_source = -1;
 	sb_init(&ps.names, (size_t)RESULT_MAX_METRICS * (RESULT_MAX_NAME + 1));
-	/* a hint only: typical files are ~40% names, ~8 bytes per value */
-	sb_grow(&ps.names, len / 2 + 64 < ps.names.max ? len / 2 + 64 :
-		ps.names.max);
+	/* sizes hinted: typical files are ~40% names, ~8 bytes per value */
+	rc = sb_grow(&ps.names, len / 2 + 64 < ps.names.max ? len / 2 + 64 :
+		     ps.names.max);
 	ps.capvals = len / 8 + 16;
 	ps.vals = malloc(ps.capvals * sizeof(*ps.vals));
 	ps.ints = malloc(ps.capvals);
-	if (!ps.vals || !ps.ints) {
+	if (rc || !ps.vals || !ps.ints) {
 		free(ps.vals);
 		free(ps.ints);
 		sb_release(&ps.names);

@@ -95,24 +95,26 @@ static void matrix_text(struct strbuf *sb, const char *name, const double *v,
 {
 	char num[64];
 	size_t i;
+	int rc = 0;
 
 	sb_reset(sb);
-	sb_adds(sb, "{");
+	rc |= sb_adds(sb, "{");
 	if (v) {
-		sb_addf(sb, "\"%s\": [", name);
+		rc |= sb_addf(sb, "\"%s\": [", name);
 		for (i = 0; i < n; i++) {
 			snprintf(num, sizeof(num), "%.17g", v[i]);
-			sb_addf(sb, "%s%s%s", i ? ", " : "", num,
-				!ints && !strpbrk(num, ".e") ? ".0" : "");
+			rc |= sb_addf(sb, "%s%s%s", i ? ", " : "", num,
+				      !ints && !strpbrk(num, ".e") ? ".0" : "");
 		}
-		sb_adds(sb, "], ");
+		rc |= sb_adds(sb, "], ");
 	} else {
-		sb_adds(sb, "\"other.metric\": [], ");
+		rc |= sb_adds(sb, "\"other.metric\": [], ");
 	}
-	sb_adds(sb, "\"stats_source\": [");
+	rc |= sb_adds(sb, "\"stats_source\": [");
 	for (i = 0; i < n; i++)
-		sb_addf(sb, "%s\"r%zu\"", i ? ", " : "", i);
-	sb_adds(sb, "]}");
+		rc |= sb_addf(sb, "%s\"r%zu\"", i ? ", " : "", i);
+	rc |= sb_adds(sb, "]}");
+	assert_int_equal(rc, 0);
 }
 
 /*

@@ -166,23 +166,26 @@ static int reference(enum pat_mode mode, const char *p, const char *name)
 	const char *start = p;
 	struct strbuf sb = STRBUF_INIT;
 	regex_t re;
-	int hit;
+	int hit, rc = 0;
 
-	sb_adds(&sb, mode == PAT_SEARCH ? "" : "^");
+	rc |= sb_adds(&sb, mode == PAT_SEARCH ? "" : "^");
 	for (; *p; p++) {
-		if (*p == '\\' && p[1] && p[1] != '-')
-			sb_addc(&sb, *p++), sb_addc(&sb, *p);
-		else if (*p == '{' && !strchr("0123456789", p[1]))
-			sb_adds(&sb, "\\{");
-		else if (*p == '}' &&
-			 (p == start || !strchr("0123456789,", p[-1])))
-			sb_adds(&sb, "\\}");
-		else if (*p == '\\' && p[1] == '-')
-			sb_addc(&sb, *++p);
-		else
-			sb_addc(&sb, *p);
+		if (*p == '\\' && p[1] && p[1] != '-') {
+			rc |= sb_addc(&sb, *p++);
+			rc |= sb_addc(&sb, *p);
+		} else if (*p == '{' && !strchr("0123456789", p[1])) {
+			rc |= sb_adds(&sb, "\\{");
+		} else if (*p == '}' &&
+			   (p == start || !strchr("0123456789,", p[-1]))) {
+			rc |= sb_adds(&sb, "\\}");
+		} else if (*p == '\\' && p[1] == '-') {
+			rc |= sb_addc(&sb, *++p);
+		} else {
+			rc |= sb_addc(&sb, *p);
+		}
 	}
-	sb_adds(&sb, mode == PAT_WHOLE ? "$" : "");
+	rc |= sb_adds(&sb, mode == PAT_WHOLE ? "$" : "");
+	assert_int_equal(rc, 0);
 	if (regcomp(&re, sb.buf, REG_EXTENDED | REG_NOSUB | REG_NEWLINE))
 		fail_msg("reference: cannot compile '%s'", sb.buf);
 	hit = !regexec(&re, name, 0, NULL, 0);

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The outbox table (record stage, for send/outbox.c): mails queued with
+ * their bytes (a report also marks its manifest seen), the mails due, a
+ * claim before a mail is sent so that two runs never send it twice, and
+ * each outcome (sent, retried with a backoff, failed, per recipient).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perfbot/state.h"
+#include "internal.h"
+
+#define BACKOFF_BASE 60
+#define BACKOFF_MAX (6 * 3600)
+
+long state_backoff(int attempts)
+{
+	long d = BACKOFF_BASE;
+
+	while (attempts-- > 1 && d < BACKOFF_MAX)
+		d *= 2;
+	return d < BACKOFF_MAX ? d : BACKOFF_MAX;
+}
+
+int state_queue(struct state *st, const struct outbox_mail *m,
+		const char *manifest, const char *subject, time_t now,
+		struct pb_err *err)
+{
+	return state_queue_report(st, m, manifest, NULL, NULL, subject, now,
+				  err);
+}
+
+int state_queue_report(struct state *st, const struct outbox_mail *m,
+		       const char *manifest, const char *text,
+		       const char *dir, const char *subject, time_t now,
+		       struct pb_err *err)
+{
+	if (db_run(st, err, "INSERT INTO outbox (id, kind, report_id, "
+		   "manifest, subject, message_id, sender, recipients, message, "
+		   "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		   "ssssssssbi", m->id, m->kind,
+		   m->report_id ? m->report_id : m->id, manifest, subject,
+		   m->message_id, m->sender, m->recipients, m->message, m->len,
+		   (long long)now))
+		return -1;
+	if (manifest)
+		return db_run(st, err, "INSERT OR IGNORE INTO manifests (id, "
+			      "manifest, outcome, seen, text, dir) VALUES (?, "
+			      "?, 'queued', ?, ?, ?)", "ssiss", m->id, manifest,
+			      (long long)now, text, dir);
+	return 0;
+}
+
+static int read_mail(sqlite3_stmt *s, struct outbox_mail *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->rowid = sqlite3_column_int64(s, 0);
+	m->id = db_column_dup(s, 1, NULL);
+	m->kind = db_column_dup(s, 2, NULL);
+	m->message_id = db_column_dup(s, 3, NULL);
+	m->sender = db_column_dup(s, 4, NULL);
+	m->recipients = db_column_dup(s, 5, NULL);
+	m->message = db_column_dup(s, 6, &m->len);
+	m->attempts = sqlite3_column_int(s, 7);
+	return m->id && m->kind && m->message_id && m->sender &&
+	       m->recipients && m->message ? 0 : -1;
+}
+
+static int select_mails(struct state *st, sqlite3_stmt *s,
+			struct outbox_mail **out, size_t *n,
+			struct pb_err *err)
+{
+	struct outbox_mail *v = NULL, *nv;
+	size_t cap = 0;
+	int rc;
+
+	*n = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		if (read_mail(s, &v[*n])) {
+			outbox_free(v, *n + 1);
+			v = NULL;
+			*n = 0;
+			break;
+		}
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	*out = v;
+	if (rc != SQLITE_DONE) {
+		outbox_free(v, *n);
+		*out = NULL;
+		*n = 0;
+		return rc == SQLITE_ROW ? pb_fail(err, EX_OSERR, "out of memory")
+			: db_fail(st, err, "read");
+	}
+	return 0;
+}
+
+#define MAIL_COLUMNS "rowid, id, kind, message_id, sender, recipients, " \
+		     "message, attempts"
+
+int state_due(struct state *st, time_t now, size_t max,
+	      struct outbox_mail **out, size_t *n, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+
+	if (db_query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
+		  "status = 'queued' AND next_attempt <= ? ORDER BY rowid "
+		  "LIMIT ?", "ii", (long long)now, (long long)max))
+		return -1;
+	return select_mails(st, s, out, n, err);
+}
+
+int state_queued(struct state *st, struct outbox_mail **out, size_t *n,
+		 struct pb_err *err)
+{
+	sqlite3_stmt *s;
+
+	if (db_query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
+		  "status = 'queued' ORDER BY rowid", ""))
+		return -1;
+	return select_mails(st, s, out, n, err);
+}
+
+void outbox_free(struct outbox_mail *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; m && i < n; i++) {
+		free(m[i].id);
+		free(m[i].kind);
+		free(m[i].message_id);
+		free(m[i].sender);
+		free(m[i].recipients);
+		free(m[i].message);
+	}
+	free(m);
+}
+
+/* "host:pid" of this process, the owner of its claims. */
+static int claim_owner(char *buf, size_t n)
+{
+	char host[256];
+
+	if (gethostname(host, sizeof(host)))
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	return snprintf(buf, n, "%s:%ld", host, (long)getpid()) < (int)n ? 0
+		: -1;
+}
+
+/*
+ * May 'owner' (another's claim, not expired) be taken over? Only when it
+ * is a process of this host that no longer exists (a killed run).
+ */
+static int claim_dead(const char *owner, const char *mine)
+{
+	const char *c = strrchr(owner, ':'), *m = strrchr(mine, ':');
+	char *end;
+	long pid;
+
+	if (!c || !m || c - owner != m - mine ||
+	    strncmp(owner, mine, (size_t)(c - owner)))
+		return 0;
+	errno = 0;
+	pid = strtol(c + 1, &end, 10);
+	if (errno || *end || pid <= 0 || pid > INT_MAX)
+		return 0;
+	return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+static int claim_check(struct state *st, long long rowid, time_t now,
+		       const char *mine, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	const char *status, *owner;
+	int rc, ok = 0;
+
+	if (db_query(st, &s, err, "SELECT status, claim_owner, claim_expires "
+		     "FROM outbox WHERE rowid = ?", "i", rowid))
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		status = (const char *)sqlite3_column_text(s, 0);
+		owner = (const char *)sqlite3_column_text(s, 1);
+		ok = status && strcmp(status, "queued") == 0 &&
+		     (!owner || strcmp(owner, mine) == 0 ||
+		      sqlite3_column_int64(s, 2) <= (long long)now ||
+		      claim_dead(owner, mine));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(st, err, "read");
+	return ok;
+}
+
+int state_claim(struct state *st, long long rowid, time_t now, long ttl,
+		struct pb_err *err)
+{
+	char mine[300];
+	int ok;
+
+	if (claim_owner(mine, sizeof(mine)))
+		return pb_fail(err, EX_SOFTWARE, "claim: host name too long");
+	if (state_begin(st, err))
+		return -1;
+	ok = claim_check(st, rowid, now, mine, err);
+	if (ok > 0 && db_run(st, err, "UPDATE outbox SET claim_owner = ?, "
+			     "claim_expires = ? WHERE rowid = ?", "sii", mine,
+			     (long long)now + ttl, rowid))
+		ok = -1;
+	if (ok < 0) {
+		state_rollback(st);
+		return -1;
+	}
+	return state_commit(st, err) ? -1 : ok;
+}
+
+int state_sent(struct state *st, long long rowid, time_t now,
+	       struct pb_err *err)
+{
+	return db_run(st, err, "UPDATE outbox SET status = 'sent', sent_at = ?, "
+		   "attempts = attempts + 1, last_error = NULL, claim_owner = "
+		   "NULL WHERE rowid = ?",
+		   "ii", (long long)now, rowid);
+}
+
+int state_retry(struct state *st, long long rowid, const char *why,
+		time_t now, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int attempts = 0;
+
+	if (db_query(st, &s, err, "SELECT attempts FROM outbox WHERE rowid = ?",
+		  "i", rowid))
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		attempts = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	attempts++;
+	return db_run(st, err, "UPDATE outbox SET attempts = ?, next_attempt = ?,"
+		   " last_error = ?, claim_owner = NULL WHERE rowid = ?", "iisi",
+		   (long long)attempts,
+		   (long long)(now + state_backoff(attempts)), why, rowid);
+}
+
+int state_failed(struct state *st, long long rowid, const char *why,
+		 time_t now, struct pb_err *err)
+{
+	(void)now;
+	return db_run(st, err, "UPDATE outbox SET status = 'failed', "
+		   "attempts = attempts + 1, last_error = ?, claim_owner = NULL "
+		   "WHERE rowid = ?",
+		   "si", why, rowid);
+}
+
+int state_recipient(struct state *st, long long rowid, const char *addr,
+		    const char *status, const char *reply,
+		    struct pb_err *err)
+{
+	return db_run(st, err, "INSERT OR REPLACE INTO outbox_recipients (mail, "
+		   "address, status, reply) VALUES (?, ?, ?, ?)", "isss",
+		   rowid, addr, status, reply);
+}
+
+int state_counts(struct state *st, long *queued, long *failed,
+		 struct pb_err *err)
+{
+	return db_count(st, queued, err, "SELECT count(*) FROM outbox WHERE "
+			"status = 'queued'", "") ||
+	       db_count(st, failed, err, "SELECT count(*) FROM outbox WHERE "
+			"status = 'failed'", "") ? -1 : 0;
+}
+
+int state_sent_since(struct state *st, time_t since, long *n,
+		     struct pb_err *err)
+{
+	return db_count(st, n, err, "SELECT count(*) FROM outbox WHERE status "
+			"= 'sent' AND sent_at >= ?", "i", (long long)since);
+}

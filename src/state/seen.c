@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What ingest has seen (record stage): the manifests already reported or
+ * skipped, and the HTTP validators (ETag, Last-Modified) of each source.
+ */
+#include <stdlib.h>
+
+#include "perfbot/state.h"
+#include "internal.h"
+
+int state_seen(struct state *st, const char *id, struct pb_err *err)
+{
+	static const char sql[] =
+		"SELECT 1 FROM manifests WHERE id = ?1 UNION ALL "
+		"SELECT 1 FROM outbox WHERE kind = 'report' AND id = ?1";
+	sqlite3_stmt *s;
+	int rc;
+
+	if (db_query(st, &s, err, sql, "s", id))
+		return -1;
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+}
+
+int state_skip(struct state *st, const char *id, const char *manifest,
+	       const char *why, time_t now, struct pb_err *err)
+{
+	return db_run(st, err, "INSERT OR IGNORE INTO manifests (id, manifest, "
+		   "outcome, seen) VALUES (?, ?, ?, ?)", "sssi", id, manifest,
+		   why, (long long)now);
+}
+
+int state_source_get(struct state *st, const char *url, char **etag,
+		     char **last_modified, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*etag = *last_modified = NULL;
+	if (db_query(st, &s, err, "SELECT etag, last_modified FROM sources "
+		  "WHERE url = ?", "s", url))
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		if (sqlite3_column_type(s, 0) != SQLITE_NULL)
+			*etag = db_column_dup(s, 0, NULL);
+		if (sqlite3_column_type(s, 1) != SQLITE_NULL)
+			*last_modified = db_column_dup(s, 1, NULL);
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+		db_fail(st, err, "read");
+}
+
+int state_source_set(struct state *st, const char *url, const char *etag,
+		     const char *last_modified, time_t now,
+		     struct pb_err *err)
+{
+	return db_run(st, err, "INSERT OR REPLACE INTO sources (url, etag, "
+		   "last_modified, fetched) VALUES (?, ?, ?, ?)", "sssi", url,
+		   etag, last_modified, (long long)now);
+}
