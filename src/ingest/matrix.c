@@ -15,6 +15,7 @@
 #include "perfbot/addr.h"
 #include "perfbot/result.h"
 #include "perfbot/strbuf.h"
+#include "perfbot/text.h"
 #include "matrix_internal.h"
 
 /* A metric while parsing: offsets into the pools. */
@@ -45,41 +46,6 @@ struct parse {
 	size_t longest;
 	struct strbuf ignored;	/* names of string lists, NUL-separated */
 };
-
-/* 0 when s[0..n) is well-formed UTF-8 (no overlongs, no surrogates). */
-static int utf8_ok(const unsigned char *s, size_t n)
-{
-	size_t i = 0, k, len;
-	unsigned cp;
-
-	while (i < n) {
-		if (s[i] < 0x80) {
-			uint64_t w;
-
-			/* names are ASCII: eight bytes at a time */
-			while (i + 8 <= n && (memcpy(&w, s + i, 8),
-					      !(w & 0x8080808080808080ULL)))
-				i += 8;
-			if (i < n && s[i] < 0x80)
-				i++;
-			continue;
-		}
-		len = s[i] >= 0xf0 ? 4 : s[i] >= 0xe0 ? 3 : s[i] >= 0xc2 ? 2 : 0;
-		if (!len || s[i] > 0xf4 || i + len > n)
-			return -1;
-		cp = s[i] & (0x7f >> len);
-		for (k = 1; k < len; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return -1;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-		    (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff)
-			return -1;
-		i += len;
-	}
-	return 0;
-}
 
 static int push_value(struct parse *ps, double v, int isint)
 {
@@ -288,8 +254,7 @@ static int members(struct parse *ps)
 				     ps->names.len - name))
 			return lx_fail(lx, "control character in a metric "
 				       "name");
-		if (utf8_ok((const unsigned char *)ps->names.buf + name,
-			    ps->names.len - name))
+		if (!utf8_valid(ps->names.buf + name, ps->names.len - name))
 			return lx_fail(lx, "metric name is not UTF-8");
 		if (sb_addc(&ps->names, '\0'))
 			return pb_fail(lx->err, EX_OSERR, "out of memory");

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "perfbot/text.h"
 #include "matrix_internal.h"
 
 int lx_fail(struct lexer *lx, const char *what)
@@ -59,31 +60,12 @@ static int hex4(const char *p, unsigned *out)
 	return 0;
 }
 
+/* The code point's UTF-8 (the escape was checked: never a surrogate). */
 static int put_utf8(struct strbuf *sb, unsigned cp)
 {
 	char b[4];
-	size_t n;
 
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xc0 | cp >> 6);
-		b[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xe0 | cp >> 12);
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		b[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
-	} else {
-		b[0] = (char)(0xf0 | cp >> 18);
-		b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		b[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
-	}
-	return sb_add(sb, b, n);
+	return sb_add(sb, b, utf8_encode(cp, b));
 }
 
 /* \uXXXX, with a surrogate pair when one follows. */
