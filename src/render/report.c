@@ -199,7 +199,7 @@ int report_table_text(const struct report_inputs *in,
 	return table_render(&in->cmp, &h, rules_format(in->rules), 0, out);
 }
 
-/* A list of the template context: its strings. */
+/* An address list as a list of the template context. */
 static json_t *list_json(const struct addrlist *l)
 {
 	json_t *a = json_array();
