@@ -167,13 +167,12 @@ static char *body_of(const struct config *cfg, const struct reply *r,
 }
 
 struct answer_parts {
-	char *subject, *refs, *in_reply_to, *body;
+	char *refs, *in_reply_to, *body;
 	struct addrlist to, cc;
 };
 
 static void parts_release(struct answer_parts *a)
 {
-	free(a->subject);
 	free(a->refs);
 	free(a->in_reply_to);
 	free(a->body);
@@ -195,9 +194,8 @@ static int build(struct answer_parts *a, struct composed *c,
 	c->id = id_answer(r->message_id, tag);
 	c->message_id = c->id ? identity_message_id(cfg, c->id, now) : NULL;
 	c->report_id = tr && tr->report_id ? strdup(tr->report_id) : NULL;
-	a->subject = answer_subject(r->subject ? r->subject :
+	c->subject = answer_subject(r->subject ? r->subject :
 				    tr ? tr->subject : "");
-	c->subject = a->subject ? strdup(a->subject) : NULL;
 	a->refs = references(r, tr);
 	if (!sb_addf(&irt, "<%s>", r->message_id))
 		a->in_reply_to = sb_detach(&irt, NULL);
@@ -230,7 +228,7 @@ int answer_queue(struct state *st, const struct config *cfg,
 		mail.from = identity_from(cfg);
 		mail.to = &a.to;
 		mail.cc = &a.cc;
-		mail.subject = a.subject;
+		mail.subject = c.subject;
 		mail.body = a.body;
 		mail.message_id = c.message_id;
 		mail.date = now;
