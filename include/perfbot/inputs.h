@@ -28,7 +28,7 @@ struct report_inputs {
 	struct ydoc host;
 	const char *testcase;
 	const char *machine;	/* the host's description, or tbox_group */
-	const char *key_metric;	/* the testcase's headline metric, or NULL */
+	const char *key_metric;	/* the testcase's headline, or NULL */
 };
 
 /*

@@ -10,8 +10,8 @@
 #include "perfbot/strbuf.h"
 
 /*
- * Composing a mail (compose) with GMime: headers (RFC 2047 encoded and folded by
- * GMime), a text/plain UTF-8 body that is inline and 8bit or
+ * Composing a mail (compose) with GMime: headers (RFC 2047 encoded and
+ * folded by GMime), a text/plain UTF-8 body that is inline and 8bit or
  * quoted-printable as its lines require, and attachments. Every header
  * value passes through text_one_line() first, so a CR or LF in a subject,
  * a name or an id can never start a header or the body.

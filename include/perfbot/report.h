@@ -22,9 +22,9 @@
 /*
  * One report (render): a manifest's inputs (inputs.h) rendered through
  * the templates (templates/<name>.txt for the body, templates/subject.txt
- * for the subject), with its recipients and identity (compose). The template context is kept
- * so that the JSON a template author previews with is exactly the one
- * used ('perfbot report MANIFEST --context').
+ * for the subject), with its recipients and identity (compose). The
+ * template context is kept so that the JSON a template author previews
+ * with is exactly the one used ('perfbot report MANIFEST --context').
  *
  * A manifest with 'patch' makes the report a reply to that patch mail:
  * Subject "Re: " + its subject, In-Reply-To its Message-ID, References its

@@ -105,7 +105,7 @@ int report_inputs_load(struct report_inputs *in, const struct manifest *m,
 		       const struct config *cfg, struct pb_err *err)
 {
 	memset(in, 0, sizeof(*in));
-	const char *key;
+	const char *key, *dirs;
 	long dir = 0;
 
 	if (load_rules(in, m, cfg, err) ||
@@ -121,8 +121,9 @@ int report_inputs_load(struct report_inputs *in, const struct manifest *m,
 		return -1;
 	key = report_inputs_testcase(in, "headline");
 	in->key_metric = key;
-	if (report_inputs_testcase(in, "direction"))
-		parse_long(report_inputs_testcase(in, "direction"), -1, 1, &dir);
+	dirs = report_inputs_testcase(in, "direction");
+	if (dirs)
+		parse_long(dirs, -1, 1, &dir);
 	return judge(&in->cmp, in->rules, in->testcase, key, (int)dir,
 		     &in->verdict);
 }

@@ -426,12 +426,13 @@ static void t_references_keep_report(void **state)
 	const char *p;
 	int i, n = 0;
 
-	assert_int_equal(sb_adds(&raw, "From: jane@example.test\nSubject: Re: x\n"
-		"Message-ID: <mine@example.test>\nIn-Reply-To: "
+	assert_int_equal(sb_adds(&raw, "From: jane@example.test\nSubject: "
+		"Re: x\nMessage-ID: <mine@example.test>\nIn-Reply-To: "
 		"<ref-29@example.test>\nReferences: <patch-0@example.test> "
 		"<" REPORT_MSGID ">"), 0);
 	for (i = 0; i < 30; i++)
-		assert_int_equal(sb_addf(&raw, " <ref-%02d@example.test>", i), 0);
+		assert_int_equal(sb_addf(&raw, " <ref-%02d@example.test>",
+					 i), 0);
 	assert_int_equal(sb_adds(&raw, "\n\nretest\n"), 0);
 	parse(f, sb_str(&raw));
 	thread(f, "[]");
@@ -493,14 +494,16 @@ static void t_references_capped(void **state)
 	const char *p;
 	int i, n = 0;
 
-	assert_int_equal(sb_adds(&raw, "From: jane@example.test\nSubject: Re: x\n"
-		"Message-ID: <mine@example.test>\nReferences:"), 0);
+	assert_int_equal(sb_adds(&raw, "From: jane@example.test\nSubject: "
+		"Re: x\nMessage-ID: <mine@example.test>\nReferences:"), 0);
 	for (i = 0; i < 25; i++)
-		assert_int_equal(sb_addf(&raw, " <ref-%02d@example.test>", i), 0);
+		assert_int_equal(sb_addf(&raw, " <ref-%02d@example.test>",
+					 i), 0);
 	assert_int_equal(sb_adds(&raw, "\n\nhelp\n"), 0);
 	assert_int_equal(sb_adds(&want, "<ref-00@example.test> "), 0);
 	for (i = 7; i < 25; i++)
-		assert_int_equal(sb_addf(&want, "<ref-%02d@example.test> ", i), 0);
+		assert_int_equal(sb_addf(&want, "<ref-%02d@example.test> ",
+					 i), 0);
 	assert_int_equal(sb_adds(&want, "<mine@example.test>"), 0);
 	parse(f, sb_str(&raw));
 	assert_int_equal(f->r.nrefs, 25);

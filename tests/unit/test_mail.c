@@ -926,8 +926,9 @@ static void t_envelope(void **state)
 		 "Bob Again <Bob@Example.test>", "carol@example.test", NULL);
 	assert_int_equal(mail_envelope(&f->to, &f->cc, &env), 0);
 	json = addrlist_to_json(&env);
-	assert_string_equal(json, "[\"alice@example.test\",\"bob@example.test\","
-			    "\"jd@example.test\",\"carol@example.test\"]");
+	assert_string_equal(json, "[\"alice@example.test\","
+			    "\"bob@example.test\",\"jd@example.test\","
+			    "\"carol@example.test\"]");
 	free(json);
 	addrlist_release(&env);
 	/* no list at all, or empty ones: no recipient */

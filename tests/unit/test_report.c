@@ -785,15 +785,17 @@ static void t_patch_variants(void **state)
 
 	use_config(f, "identity:\n  patch_archive_url: \"https://a/{message_id}"
 		   "\"\nrecipients:\n  max_cc: 3\n");
-	assert_int_equal(sb_adds(&man, SEED_MANIFEST "patch:\n  message_id: <p@x>\n"
-		"  subject: \"RE: Re: [PATCH] pipe: b\"\n"
+	assert_int_equal(sb_adds(&man, SEED_MANIFEST "patch:\n  message_id: "
+		"<p@x>\n  subject: \"RE: Re: [PATCH] pipe: b\"\n"
 		"  link: https://lore.example.test/p\n  references:\n"), 0);
 	for (i = 0; i < 30; i++)
-		assert_int_equal(sb_addf(&man, "    - <ref-%02d@x>\n", i), 0);
-	assert_int_equal(sb_adds(&man, "    - <p@x>\n  to: [Mirela <MIRELA.sandu@example.test>]"
-		"\n  cc:\n"), 0);
+		assert_int_equal(sb_addf(&man, "    - <ref-%02d@x>\n", i),
+				 0);
+	assert_int_equal(sb_adds(&man, "    - <p@x>\n  to: [Mirela "
+		"<MIRELA.sandu@example.test>]\n  cc:\n"), 0);
 	for (i = 0; i < 10; i++)
-		assert_int_equal(sb_addf(&man, "    - cc%d@example.test\n", i), 0);
+		assert_int_equal(sb_addf(&man, "    - cc%d@example.test\n",
+					 i), 0);
 	assert_int_equal(sb_adds(&man, "cc: [list@example.test]\n"), 0);
 	seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json", NULL,
 		  sb_str(&man));
@@ -869,8 +871,9 @@ static void t_patch_mail_roundtrip(void **state)
 	const char *p, *line;
 	struct reply r;
 
-	assert_int_equal(sb_addf(&man, SEED_MANIFEST "patch:\n  message_id: <p7@x.example>\n"
-		"  subject: \"%s\"\n  references: [<p0@x.example>]\n", subj), 0);
+	assert_int_equal(sb_addf(&man, SEED_MANIFEST "patch:\n  message_id: "
+		"<p7@x.example>\n  subject: \"%s\"\n  references: "
+		"[<p0@x.example>]\n", subj), 0);
 	seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json", NULL,
 		  sb_str(&man));
 	assert_int_equal(build(f, NULL, T0), 0);
