@@ -6,7 +6,7 @@
  * classic template, a regression with its Closes: link, a comparison with
  * nothing worth a mail, the host description file and its fallback, the
  * recipients policy (src/compose/recipients.c) as a report applies it,
- * the composed mail (report_compose) and its older form report_mail(),
+ * the composed mail (report_compose; report_mail(), its older form),
  * and reports that answer a posted patch (manifest 'patch'). Run from
  * the repository root: fixtures, config/ and templates/ are read by
  * relative path.
@@ -498,6 +498,25 @@ static void t_text_one_line(void **state)
 /* ------------------------------------------------------------------ */
 /* the mail                                                            */
 
+/* report_compose(): the bytes, the sender and the envelope's JSON. */
+static int compose_mail(struct fx *f, struct strbuf *msg, char **sender,
+			char **rcpts)
+{
+	struct composed c;
+	int rc = report_compose(&f->r, &f->cfg, &c, &f->err);
+
+	*sender = *rcpts = NULL;
+	if (!rc) {
+		assert_int_equal(sb_add(msg, c.msg.buf, c.msg.len), 0);
+		*sender = strdup(c.sender);
+		*rcpts = addrlist_to_json(&c.rcpts);
+		assert_non_null(*sender);
+		assert_non_null(*rcpts);
+	}
+	composed_release(&c);
+	return rc;
+}
+
 static void t_mail_golden(void **state)
 {
 	struct fx *f = *state;
@@ -603,8 +622,7 @@ static void t_mail_kconfig(void **state)
 		  SEED_MANIFEST);
 	assert_int_equal(build(f, NULL, T0), 0);
 	assert_non_null(f->r.kconfig_file);
-	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
-				     &f->err), 0);
+	assert_int_equal(compose_mail(f, &msg, &sender, &rcpts), 0);
 	assert_non_null(strstr(sb_str(&msg), "filename=config\n"));
 	assert_non_null(strstr(sb_str(&msg), "\n# CONFIG_KASAN is not set\n"));
 	assert_string_equal(rcpts, "[\"mirela.sandu@example.test\","
@@ -619,8 +637,7 @@ static void t_mail_kconfig(void **state)
 	f->r.kconfig_file = strdup(path);
 	sb_init(&msg, 0);
 	sender = rcpts = NULL;
-	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
-				     &f->err), -1);
+	assert_int_equal(compose_mail(f, &msg, &sender, &rcpts), -1);
 	assert_int_equal(f->err.code, EX_NOINPUT);
 	assert_null(sender);
 	assert_null(rcpts);
@@ -673,8 +690,7 @@ static void t_recipients_unique(void **state)
 	config_release(&f->cfg);
 	assert_int_equal(config_load(&f->cfg, path, &f->err), 0);
 	build_ok(f, HACKBENCH, NULL);
-	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
-				     &f->err), 0);
+	assert_int_equal(compose_mail(f, &msg, &sender, &rcpts), 0);
 	sb_release(&msg);
 	free(sender);
 	if (strcmp(rcpts, "[\"mirela.sandu@example.test\","
@@ -750,8 +766,7 @@ static void t_patch_report(void **state)
 			       "pipes\n\ntestcase: hackbench\n"));
 	/* a fixed date makes the MIME boundary reproducible */
 	setenv("SOURCE_DATE_EPOCH", "1739548080", 1);
-	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
-				     &f->err), 0);
+	assert_int_equal(compose_mail(f, &msg, &sender, &rcpts), 0);
 	unsetenv("SOURCE_DATE_EPOCH");
 	assert_non_null(strstr(sb_str(&msg), "\nIn-Reply-To: <" PATCH4_ID
 			       ">\n"));
@@ -877,8 +892,7 @@ static void t_patch_mail_roundtrip(void **state)
 	seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json", NULL,
 		  sb_str(&man));
 	assert_int_equal(build(f, NULL, T0), 0);
-	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
-				     &f->err), 0);
+	assert_int_equal(compose_mail(f, &msg, &sender, &rcpts), 0);
 	/* encoded words on folded lines, none longer than 998 */
 	assert_non_null(strstr(sb_str(&msg), "\nSubject: Re: [PATCH v3 07/12] "
 			       "f2fs:\n =?UTF-8?B?"));
