@@ -10,13 +10,14 @@
 #include "perfbot/state.h"
 
 /*
- * The bot's answers in a thread. Each piece of an answer (an acknowledged
- * retest, the help text, a refusal...) is rendered from its template in
- * templates/; the pieces are put together by templates/answer.txt and the
- * mail goes into the same outbox as the reports: "Re: <subject>" (never
- * "Re: Re:"), In-Reply-To their Message-ID, References their chain plus
- * their id, To the sender, Cc the report's recipients (recipients.max_cc
- * at most), Auto-Submitted: auto-replied.
+ * The bot's answers in a thread (compose). Each piece of an answer (an
+ * acknowledged retest, the help text, a refusal...) is rendered from its
+ * template in templates/; the pieces are put together by
+ * templates/answer.txt and the mail goes into the same outbox as the
+ * reports (outbox_queue()): "Re: <subject>" (never "Re: Re:"),
+ * In-Reply-To their Message-ID, References their chain plus their id, To
+ * the sender, Cc the report's recipients (recipients.max_cc at most),
+ * Auto-Submitted: auto-replied.
  */
 
 /* Render templates/<name>.txt with 'ctx' into a newly allocated string. */

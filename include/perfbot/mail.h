@@ -4,14 +4,14 @@
 
 #include <stddef.h>
 #include <time.h>
-#include <jansson.h>
 
+#include "perfbot/addr.h"
 #include "perfbot/err.h"
 #include "perfbot/strbuf.h"
 
 /*
- * Composing a mail with GMime: headers (RFC 2047 encoded and folded by
- * GMime), a text/plain UTF-8 body that is inline and 8bit or
+ * Composing a mail (compose) with GMime: headers (RFC 2047 encoded and
+ * folded by GMime), a text/plain UTF-8 body that is inline and 8bit or
  * quoted-printable as its lines require, and attachments. Every header
  * value passes through text_one_line() first, so a CR or LF in a subject,
  * a name or an id can never start a header or the body.
@@ -26,8 +26,8 @@ struct attachment {
 
 struct mail {
 	const char *from;
-	json_t *to;			/* arrays of "Name <addr>" strings */
-	json_t *cc;
+	const struct addrlist *to;	/* "Name <addr>" strings, or NULL */
+	const struct addrlist *cc;
 	const char *subject;
 	const char *body;
 	const char *message_id;		/* without angle brackets */
@@ -52,14 +52,44 @@ int mail_compose(const struct mail *m, struct strbuf *out,
 int mbox_append(struct strbuf *mbox, const char *sender, time_t date,
 		const char *msg, size_t len);
 
-/* The bare address of "Name <addr>" (newly allocated), or NULL. */
-char *mail_addr_spec(const char *mailbox);
+/* moved: for callers not yet updated (addr_spec() of addr.h) */
+static inline char *mail_addr_spec(const char *mailbox)
+{
+	return addr_spec(mailbox);
+}
 
 /*
  * The envelope recipients of a mail: the bare address of every mailbox
- * in the strings of 'to' and 'cc' (JSON lists of "Name <addr>, b@x"),
- * each address once, as a compact JSON list; NULL when there is none.
+ * in the strings of 'to' and 'cc' (either may be NULL; a string may be a
+ * list, "Name <addr>, b@x"), each address once, appended to 'out'.
  */
-char *mail_envelope(json_t *to, json_t *cc);
+int mail_envelope(const struct addrlist *to, const struct addrlist *cc,
+		  struct addrlist *out);
+
+/*
+ * A mail ready for the outbox, as compose hands it over: the bytes and
+ * what the state keeps beside them (its ids, the envelope, the subject
+ * for listings). report_compose() and the answers fill one;
+ * outbox_queue() stores it. Every string is owned (composed_release()
+ * frees it) but the three of the manifest, which the one who queues a
+ * report sets so that retests and confirmations can build it again.
+ */
+struct composed {
+	const char *kind;	/* "report", "answer" */
+	char *id;		/* the report's id, or the answer's own */
+	char *report_id;	/* the report an answer is about, or NULL */
+	char *message_id;	/* without angle brackets */
+	char *subject;
+	time_t date;
+	char *sender;		/* envelope MAIL FROM, a bare address */
+	struct addrlist rcpts;	/* envelope RCPT TO, bare addresses */
+	struct strbuf msg;	/* RFC 5322, LF line ends */
+	const char *manifest;	/* a report's manifest: its name, */
+	const char *manifest_text;	/* text */
+	const char *manifest_dir;	/* and directory, or NULL */
+};
+
+void composed_init(struct composed *c);
+void composed_release(struct composed *c);
 
 #endif

@@ -5,9 +5,13 @@
 #include <time.h>
 
 #include "perfbot/config.h"
+#include "perfbot/mail.h"
 #include "perfbot/state.h"
 
 /*
+ * The outbox (send): the one way in for every mail the bot sends, reports
+ * and answers alike, and its delivery.
+ *
  * Delivering the outbox: every queued mail whose next attempt is due goes
  * out over one SMTP connection. A mail is marked sent only after the
  * server accepted it (its own commit, right after); a temporary failure
@@ -17,6 +21,16 @@
  * and changes nothing. Rejected recipients are recorded one by one.
  * limits.mails_per_hour caps what goes out in any hour.
  */
+
+/*
+ * Queue the composed mail 'c' at 'now': its bytes, ids, envelope (the
+ * recipients stored as the state's JSON list) and subject, and for a
+ * report its manifest. EX_SOFTWARE when 'c' lacks an id, a Message-ID, a
+ * sender or a recipient; the state's errors else. Opens no transaction:
+ * a caller that records more with it wraps both in one.
+ */
+int outbox_queue(struct state *st, const struct composed *c, time_t now,
+		 struct pb_err *err);
 
 struct send_stats {
 	long sent;

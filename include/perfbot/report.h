@@ -5,21 +5,26 @@
 #include <time.h>
 #include <jansson.h>
 
+#include "perfbot/addr.h"
 #include "perfbot/compare.h"
 #include "perfbot/config.h"
 #include "perfbot/err.h"
+#include "perfbot/inputs.h"
 #include "perfbot/job.h"
 #include "perfbot/judge.h"
 #include "perfbot/manifest.h"
 #include "perfbot/stats.h"
 #include "perfbot/strbuf.h"
+/* moved: for callers not yet updated */
+#include "perfbot/oneline.h"
+#include "perfbot/template.h"
 
 /*
- * One report: a manifest's two result roots compared, judged and rendered
- * through the templates (templates/<name>.txt for the body,
- * templates/subject.txt for the subject). The template context is kept
- * so that the JSON a template author previews with is exactly the one
- * used ('perfbot report MANIFEST --context').
+ * One report (render): a manifest's inputs (inputs.h) rendered through
+ * the templates (templates/<name>.txt for the body, templates/subject.txt
+ * for the subject), with its recipients and identity (compose). The
+ * template context is kept so that the JSON a template author previews
+ * with is exactly the one used ('perfbot report MANIFEST --context').
  *
  * A manifest with 'patch' makes the report a reply to that patch mail:
  * Subject "Re: " + its subject, In-Reply-To its Message-ID, References its
@@ -42,8 +47,8 @@ struct report {
 	char *message_id;	/* without the angle brackets */
 	time_t date;
 	char *from;
-	json_t *to;		/* arrays of address strings */
-	json_t *cc;
+	struct addrlist to;	/* "Name <addr>" as given */
+	struct addrlist cc;
 	char *subject;		/* one line, no control characters */
 	char *in_reply_to;	/* "<id>" of the patch it answers, or NULL */
 	char *references;	/* the patch's thread, or NULL */
@@ -64,48 +69,8 @@ int report_build(struct report *r, const struct manifest *m,
 		 struct pb_err *err);
 void report_release(struct report *r);
 
-/*
- * Everything a report is made from, loaded and compared: the metric
- * rules (the manifest's own, else the configured ones), both result
- * roots, the job, the comparison and its judgement, and the testcase and
- * host tables. Retest follow-ups use it to compare again over all runs.
- */
-struct report_inputs {
-	struct rules *rules;
-	struct result_root root[2];
-	struct comparison cmp;
-	struct job_info job;
-	struct judgement verdict;
-	struct ydoc testcases;
-	struct ydoc host;
-	const char *testcase;
-	const char *machine;	/* the host's description, or tbox_group */
-	const char *key_metric;	/* the testcase's headline metric, or NULL */
-};
-
-int report_inputs_load(struct report_inputs *in, const struct manifest *m,
-		       const struct config *cfg, struct pb_err *err);
-void report_inputs_release(struct report_inputs *in);
-
 /* The comparison table of 'in' with its LKP header. */
 int report_table_text(const struct report_inputs *in,
 		      const struct manifest *m, struct strbuf *out);
-
-/*
- * The Message-ID of report 'id' created at 'when':
- * "YYYYMMDDhhmm.8hex-perfbot@domain", the same for the same id and time.
- */
-char *report_message_id(const char *id, time_t when, const char *domain);
-
-/*
- * Render templates/<name>.txt (the templates.dir setting; 'name' is a
- * name, never a path) with 'ctx', appending to 'out'. Every text perfbot
- * mails goes through here.
- */
-int template_render(const struct config *cfg, const char *name, json_t *ctx,
-		    struct strbuf *out, struct pb_err *err);
-
-/* Replace CR, LF and other control characters by spaces, in place. */
-void text_one_line(char *s);
 
 #endif

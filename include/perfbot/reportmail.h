@@ -3,15 +3,25 @@
 #define PERFBOT_REPORTMAIL_H
 
 #include "perfbot/config.h"
+#include "perfbot/mail.h"
 #include "perfbot/report.h"
 #include "perfbot/strbuf.h"
 
 /*
- * A report as the mail that is sent: the body inline, then job.yaml, the
- * 'reproduce' script (templates/reproduce.txt) and the kernel config when
- * the manifest names one, as attachments; "auto-generated", the report
- * id header. 'out' gets the RFC 5322 bytes, 'sender' the envelope sender
- * and 'rcpts' the JSON list of envelope recipients (both malloc'd).
+ * A report as the mail that is sent (compose): the body inline, then
+ * job.yaml, the 'reproduce' script (templates/reproduce.txt) and the
+ * kernel config when the manifest names one, as attachments;
+ * "auto-generated", the report id header. 'c' (composed_init() not
+ * needed; composed_release() it after, whatever the outcome) gets the
+ * bytes, the envelope and the ids, ready for outbox_queue() or an mbox.
+ */
+int report_compose(const struct report *r, const struct config *cfg,
+		   struct composed *c, struct pb_err *err);
+
+/*
+ * moved: for callers not yet updated (report_compose()). 'out' gets the
+ * RFC 5322 bytes, 'sender' the envelope sender and 'rcpts' the JSON list
+ * of envelope recipients (both malloc'd).
  */
 int report_mail(const struct report *r, const struct config *cfg,
 		struct strbuf *out, char **sender, char **rcpts,

@@ -34,17 +34,16 @@ const struct cli_spec report_spec = {
 static int print_mbox(const struct report *r, const struct config *cfg,
 		      struct pb_err *err)
 {
-	struct strbuf msg = STRBUF_INIT, mbox = STRBUF_INIT;
-	char *sender = NULL, *rcpts = NULL;
-	int rc = report_mail(r, cfg, &msg, &sender, &rcpts, err);
+	struct strbuf mbox = STRBUF_INIT;
+	struct composed c;
+	int rc = report_compose(r, cfg, &c, err);
 
-	if (!rc && mbox_append(&mbox, sender, r->date, sb_str(&msg), msg.len))
+	if (!rc && mbox_append(&mbox, c.sender, c.date, sb_str(&c.msg),
+			       c.msg.len))
 		rc = pb_fail(err, EX_OSERR, "out of memory");
 	if (!rc && fwrite(sb_str(&mbox), 1, mbox.len, stdout) != mbox.len)
 		rc = pb_fail(err, EX_IOERR, "stdout: write failed");
-	free(sender);
-	free(rcpts);
-	sb_release(&msg);
+	composed_release(&c);
 	sb_release(&mbox);
 	return rc;
 }

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * compose: the bot's answers in a thread, put together from pieces
+ * rendered from templates and queued in the outbox like the reports.
+ */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "perfbot/answer.h"
-#include "perfbot/fileio.h"
+#include "perfbot/id.h"
+#include "perfbot/identity.h"
 #include "perfbot/mail.h"
-#include "perfbot/report.h"
-#include "perfbot/strmap.h"
-
-#define DEFAULT_MAX_CC 10
-#define DEFAULT_FROM "perfbot <perfbot@localhost>"
+#include "perfbot/oneline.h"
+#include "perfbot/outbox.h"
+#include "perfbot/recipients.h"
+#include "perfbot/template.h"
 
 int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 		 char **out, struct pb_err *err)
@@ -80,6 +84,7 @@ char *thread_references(const char *const *refs, size_t n, const char *keep,
 	unsigned char *pick = calloc(n + 1, 1);
 	size_t i, k = 1, bytes = strlen(id) + 2;
 	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
 
 	if (!pick)
 		return NULL;
@@ -105,11 +110,15 @@ char *thread_references(const char *const *refs, size_t n, const char *keep,
 		pick[i - 1] = 1;
 		k++;
 	}
-	for (i = 0; i < n; i++)	/* in the thread's order */
+	for (i = 0; i < n && !rc; i++)	/* in the thread's order */
 		if (pick[i])
-			sb_addf(&sb, "%s<%s>", sb.len ? " " : "", refs[i]);
-	sb_addf(&sb, "%s<%s>", sb.len ? " " : "", id);
+			rc = sb_addf(&sb, "%s<%s>", sb.len ? " " : "", refs[i]);
+	rc = rc || sb_addf(&sb, "%s<%s>", sb.len ? " " : "", id);
 	free(pick);
+	if (rc) {
+		sb_release(&sb);
+		return NULL;
+	}
 	return sb_detach(&sb, NULL);
 }
 
@@ -137,47 +146,6 @@ static char *references(const struct reply *r, const struct thread_report *tr)
 	return thread_references(chain, n, report, r->message_id);
 }
 
-static json_t *addressees(const struct reply *r)
-{
-	struct strbuf sb = STRBUF_INIT;
-	json_t *to;
-
-	const char *c;
-
-	if (r->from_name && *r->from_name) {
-		sb_addc(&sb, '"');
-		for (c = r->from_name; *c; c++)	/* no quoting games */
-			sb_addc(&sb, *c == '"' || *c == '\\' ? '\'' : *c);
-		sb_addf(&sb, "\" <%s>", r->from_addr);
-	} else {
-		sb_adds(&sb, r->from_addr);
-	}
-	to = json_pack("[s]", sb_str(&sb));
-	sb_release(&sb);
-	return to;
-}
-
-/* The report's recipients but the sender and the bot, capped. */
-static json_t *copies(const struct config *cfg, const struct reply *r,
-		      const struct thread_report *tr, const char *own)
-{
-	json_t *all = tr ? json_loads(tr->recipients, 0, NULL) : NULL;
-	json_t *cc = json_array(), *v;
-	long max = cfg_long(cfg, "recipients.max_cc", DEFAULT_MAX_CC);
-	size_t i;
-
-	json_array_foreach(all, i, v) {
-		const char *a = json_string_value(v);
-
-		if (!a || (long)json_array_size(cc) >= max ||
-		    !strcasecmp(a, r->from_addr) || (own && !strcasecmp(a, own)))
-			continue;
-		json_array_append_new(cc, json_string(a));
-	}
-	json_decref(all);
-	return cc;
-}
-
 static char *body_of(const struct config *cfg, const struct reply *r,
 		     const struct thread_report *tr, json_t *pieces,
 		     struct pb_err *err)
@@ -187,8 +155,7 @@ static char *body_of(const struct config *cfg, const struct reply *r,
 				"sender_name", r->from_name ?
 				json_string(r->from_name) : json_null(),
 				"report_subject", tr ? json_string(tr->subject) :
-				json_null(), "bot_name",
-				cfg_str(cfg, "identity.name", "perfbot"));
+				json_null(), "bot_name", identity_name(cfg));
 	char *body = NULL;
 
 	if (!ctx)
@@ -199,64 +166,48 @@ static char *body_of(const struct config *cfg, const struct reply *r,
 	return body;
 }
 
-static char *answer_id(const struct reply *r, const char *tag)
-{
-	struct strbuf sb = STRBUF_INIT;
-	unsigned long long h = hash_fnv1a(r->message_id,
-					  strlen(r->message_id), 0);
-
-	h = hash_fnv1a(tag, strlen(tag), h);
-	sb_addf(&sb, "a-%016llx", h);
-	return sb_detach(&sb, NULL);
-}
-
 struct answer_parts {
-	char *id, *msgid, *subject, *refs, *in_reply_to, *body, *sender;
-	char *rcpts;
-	json_t *to, *cc;
-	struct strbuf msg;
+	char *refs, *in_reply_to, *body;
+	struct addrlist to, cc;
 };
 
 static void parts_release(struct answer_parts *a)
 {
-	free(a->id);
-	free(a->msgid);
-	free(a->subject);
 	free(a->refs);
 	free(a->in_reply_to);
 	free(a->body);
-	free(a->sender);
-	free(a->rcpts);
-	json_decref(a->to);
-	json_decref(a->cc);
-	sb_release(&a->msg);
+	addrlist_release(&a->to);
+	addrlist_release(&a->cc);
 }
 
-static int build(struct answer_parts *a, const struct config *cfg,
-		 const struct reply *r, const struct thread_report *tr,
-		 const char *tag, json_t *pieces, time_t now,
+/* The ids, the envelope and the headers of the answer. */
+static int build(struct answer_parts *a, struct composed *c,
+		 const struct config *cfg, const struct reply *r,
+		 const struct thread_report *tr, const char *tag, time_t now,
 		 struct pb_err *err)
 {
-	const char *from = cfg_str(cfg, "identity.from", DEFAULT_FROM);
 	struct strbuf irt = STRBUF_INIT;
 
-	a->sender = mail_addr_spec(from);
-	a->id = answer_id(r, tag);
-	a->msgid = a->id ? report_message_id(a->id, now,
-		cfg_str(cfg, "identity.message_id_domain", NULL)) : NULL;
-	a->subject = answer_subject(r->subject ? r->subject :
+	c->kind = "answer";
+	c->date = now;
+	c->sender = identity_sender(cfg);
+	c->id = id_answer(r->message_id, tag);
+	c->message_id = c->id ? identity_message_id(cfg, c->id, now) : NULL;
+	c->report_id = tr && tr->report_id ? strdup(tr->report_id) : NULL;
+	c->subject = answer_subject(r->subject ? r->subject :
 				    tr ? tr->subject : "");
 	a->refs = references(r, tr);
-	sb_addf(&irt, "<%s>", r->message_id);
-	a->in_reply_to = sb_detach(&irt, NULL);
-	a->to = addressees(r);
-	a->cc = copies(cfg, r, tr, a->sender);
-	a->rcpts = mail_envelope(a->to, a->cc);
-	if (!a->sender || !a->msgid || !a->subject || !a->refs ||
-	    !a->in_reply_to || !a->to || !a->cc || !a->rcpts)
+	if (!sb_addf(&irt, "<%s>", r->message_id))
+		a->in_reply_to = sb_detach(&irt, NULL);
+	sb_release(&irt);
+	if (!c->sender || !c->message_id || !c->subject || !a->refs ||
+	    !a->in_reply_to || (tr && tr->report_id && !c->report_id) ||
+	    recipients_answer(cfg, r->from_name, r->from_addr,
+			      tr ? tr->recipients : NULL, c->sender, &a->to,
+			      &a->cc) ||
+	    mail_envelope(&a->to, &a->cc, &c->rcpts) || !c->rcpts.n)
 		return pb_fail(err, EX_OSERR, "answer: out of memory");
-	a->body = body_of(cfg, r, tr, pieces, err);
-	return a->body ? 0 : -1;
+	return 0;
 }
 
 int answer_queue(struct state *st, const struct config *cfg,
@@ -264,39 +215,32 @@ int answer_queue(struct state *st, const struct config *cfg,
 		 const char *tag, json_t *pieces, time_t now,
 		 struct pb_err *err)
 {
-	struct answer_parts a;
-	struct outbox_mail m = { 0 };
+	struct answer_parts a = { 0 };
+	struct composed c;
 	struct mail mail = { 0 };
 	int rc;
 
-	memset(&a, 0, sizeof(a));
-	sb_init(&a.msg, 0);
-	rc = build(&a, cfg, r, tr, tag ? tag : "", pieces, now, err);
+	composed_init(&c);
+	rc = build(&a, &c, cfg, r, tr, tag ? tag : "", now, err);
+	if (!rc && !(a.body = body_of(cfg, r, tr, pieces, err)))
+		rc = -1;
 	if (!rc) {
-		mail.from = cfg_str(cfg, "identity.from", DEFAULT_FROM);
-		mail.to = a.to;
-		mail.cc = a.cc;
-		mail.subject = a.subject;
+		mail.from = identity_from(cfg);
+		mail.to = &a.to;
+		mail.cc = &a.cc;
+		mail.subject = c.subject;
 		mail.body = a.body;
-		mail.message_id = a.msgid;
+		mail.message_id = c.message_id;
 		mail.date = now;
 		mail.in_reply_to = a.in_reply_to;
 		mail.references = a.refs;
 		mail.auto_submitted = "auto-replied";
-		mail.report_id = tr ? tr->report_id : NULL;
-		rc = mail_compose(&mail, &a.msg, err);
+		mail.report_id = c.report_id;
+		rc = mail_compose(&mail, &c.msg, err);
 	}
-	if (!rc) {
-		m.id = a.id;
-		m.kind = "answer";
-		m.report_id = tr ? tr->report_id : NULL;
-		m.message_id = a.msgid;
-		m.sender = a.sender;
-		m.recipients = a.rcpts;
-		m.message = a.msg.buf;
-		m.len = a.msg.len;
-		rc = state_queue(st, &m, NULL, a.subject, now, err);
-	}
+	if (!rc)
+		rc = outbox_queue(st, &c, now, err);
 	parts_release(&a);
+	composed_release(&c);
 	return rc;
 }

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * compose: one mail as RFC 5322 bytes (GMime), the mbox a --dry-run
+ * prints, the envelope of a mail, and the composed mail the outbox
+ * stores.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/random.h>
 #include <gmime/gmime.h>
 
+#include "perfbot/id.h"
 #include "perfbot/mail.h"
-#include "perfbot/report.h"
-#include "perfbot/strmap.h"
+#include "perfbot/oneline.h"
 
 #define MAX_HEADER_VALUE 4096
 
@@ -34,16 +37,15 @@ static char *clean(const char *s)
 }
 
 static int add_addresses(GMimeMessage *msg, GMimeAddressType type,
-			 json_t *list, struct pb_err *err)
+			 const char *const *v, size_t n, struct pb_err *err)
 {
 	InternetAddressList *dst = g_mime_message_get_addresses(msg, type);
 	InternetAddressList *parsed;
 	size_t i;
-	json_t *v;
 	char *c;
 
-	json_array_foreach(list, i, v) {
-		c = clean(json_string_value(v));
+	for (i = 0; i < n; i++) {
+		c = clean(v[i]);
 		parsed = c ? internet_address_list_parse(NULL, c) : NULL;
 		if (!parsed || internet_address_list_length(parsed) < 1) {
 			if (parsed)
@@ -111,45 +113,6 @@ static GMimePart *text_part(const char *data, size_t len,
 }
 
 #define BOUNDARY_TRIES 8
-
-/*
- * A multipart boundary nobody can predict: 96 random bits (the header
- * still fits one line). With
- * SOURCE_DATE_EPOCH set (reproducible output, the tests) it is derived
- * from the Message-ID and 'try' instead. Either way it is checked against
- * every part below, which is what makes it safe.
- */
-static int make_boundary(const struct mail *m, int try, char *buf, size_t n)
-{
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	unsigned char r[12];
-	size_t i, len = 0;
-
-	if (sde && *sde) {
-		unsigned long long h = hash_fnv1a(m->message_id ?
-			m->message_id : "", m->message_id ?
-			strlen(m->message_id) : 0, 0);
-
-		if (try)
-			h = hash_fnv1a(&try, sizeof(try), h);
-		snprintf(buf, n, "=-perfbot-%016llx", h);
-		return 0;
-	}
-	while (len < sizeof(r)) {
-		ssize_t got = getrandom(r + len, sizeof(r) - len, 0);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		len += (size_t)got;
-	}
-	len = (size_t)snprintf(buf, n, "=-perfbot-");
-	for (i = 0; i < sizeof(r) && len + 2 < n; i++, len += 2)
-		snprintf(buf + len, n - len, "%02x", r[i]);
-	return 0;
-}
-
 /* Does 'b' occur anywhere in the body or an attachment? */
 static int boundary_used(const struct mail *m, const char *b)
 {
@@ -170,7 +133,8 @@ static int pick_boundary(const struct mail *m, char *buf, size_t n,
 	int try;
 
 	for (try = 0; try < BOUNDARY_TRIES; try++) {
-		if (make_boundary(m, try, buf, n))
+		/* unpredictable, or reproducible: see id_boundary() */
+		if (id_boundary(m->message_id, try, buf, n))
 			return pb_fail(err, EX_OSERR, "mail: getrandom: %s",
 				       strerror(errno));
 		if (!boundary_used(m, buf))
@@ -210,16 +174,20 @@ static int set_identity(GMimeMessage *msg, const struct mail *m,
 {
 	GDateTime *dt = g_date_time_new_from_unix_utc((gint64)m->date);
 	char *subject = clean(m->subject), *id = clean(m->message_id);
-	json_t *from = json_pack("[s]", m->from ? m->from : "");
+	const char *from = m->from ? m->from : "";
 	int rc = -1;
 
-	if (!dt || !subject || !id || !from) {
+	if (!dt || !subject || !id) {
 		pb_fail(err, EX_OSERR, "out of memory");
 		goto out;
 	}
-	if (add_addresses(msg, GMIME_ADDRESS_TYPE_FROM, from, err) ||
-	    add_addresses(msg, GMIME_ADDRESS_TYPE_TO, m->to, err) ||
-	    add_addresses(msg, GMIME_ADDRESS_TYPE_CC, m->cc, err))
+	if (add_addresses(msg, GMIME_ADDRESS_TYPE_FROM, &from, 1, err) ||
+	    (m->to && add_addresses(msg, GMIME_ADDRESS_TYPE_TO,
+				    (const char *const *)m->to->v, m->to->n,
+				    err)) ||
+	    (m->cc && add_addresses(msg, GMIME_ADDRESS_TYPE_CC,
+				    (const char *const *)m->cc->v, m->cc->n,
+				    err)))
 		goto out;
 	g_mime_message_set_subject(msg, subject, "utf-8");
 	g_mime_message_set_date(msg, dt);
@@ -228,7 +196,6 @@ static int set_identity(GMimeMessage *msg, const struct mail *m,
 out:
 	if (dt)
 		g_date_time_unref(dt);
-	json_decref(from);
 	free(subject);
 	free(id);
 	return rc;
@@ -302,66 +269,34 @@ int mbox_append(struct strbuf *mbox, const char *sender, time_t date,
 	return rc | sb_addc(mbox, '\n');
 }
 
-static void append_addrs(const char *mailboxes, json_t *out)
+int mail_envelope(const struct addrlist *to, const struct addrlist *cc,
+		  struct addrlist *out)
 {
-	InternetAddressList *l = internet_address_list_parse(NULL, mailboxes);
-	const char *addr, *have;
-	size_t k;
-	json_t *v;
-	int i, dup;
-
-	for (i = 0; l && i < internet_address_list_length(l); i++) {
-		InternetAddress *a = internet_address_list_get_address(l, i);
-
-		if (!INTERNET_ADDRESS_IS_MAILBOX(a))
-			continue;
-		addr = internet_address_mailbox_get_addr(
-			INTERNET_ADDRESS_MAILBOX(a));
-		dup = 0;
-		json_array_foreach(out, k, v)
-			if ((have = json_string_value(v)) &&
-			    !strcasecmp(have, addr))
-				dup = 1;
-		if (!dup)
-			json_array_append_new(out, json_string(addr));
-	}
-	if (l)
-		g_object_unref(l);
-}
-
-char *mail_envelope(json_t *to, json_t *cc)
-{
-	json_t *lists[2] = { to, cc }, *all = json_array(), *v;
-	char *out = NULL;
+	const struct addrlist *lists[2] = { to, cc };
 	size_t i;
-	int l;
+	int l, rc = 0;
 
-	gmime_once();
-	for (l = 0; all && l < 2; l++)
-		json_array_foreach(lists[l], i, v)
-			if (json_is_string(v))
-				append_addrs(json_string_value(v), all);
-	if (all && json_array_size(all))
-		out = json_dumps(all, JSON_COMPACT);
-	json_decref(all);
-	return out;
+	for (l = 0; l < 2; l++)
+		for (i = 0; lists[l] && !rc && i < lists[l]->n; i++)
+			rc = addrlist_add_specs(out, lists[l]->v[i]);
+	return rc;
 }
 
-char *mail_addr_spec(const char *mailbox)
+void composed_init(struct composed *c)
 {
-	InternetAddressList *l;
-	InternetAddress *a;
-	char *out = NULL;
+	memset(c, 0, sizeof(*c));
+	addrlist_init(&c->rcpts);
+	sb_init(&c->msg, SB_DEFAULT_MAX);
+}
 
-	gmime_once();
-	l = internet_address_list_parse(NULL, mailbox);
-	if (!l)
-		return NULL;
-	a = internet_address_list_length(l) > 0 ?
-		internet_address_list_get_address(l, 0) : NULL;
-	if (a && INTERNET_ADDRESS_IS_MAILBOX(a))
-		out = strdup(internet_address_mailbox_get_addr(
-			INTERNET_ADDRESS_MAILBOX(a)));
-	g_object_unref(l);
-	return out;
+void composed_release(struct composed *c)
+{
+	free(c->id);
+	free(c->report_id);
+	free(c->message_id);
+	free(c->subject);
+	free(c->sender);
+	addrlist_release(&c->rcpts);
+	sb_release(&c->msg);
+	composed_init(c);
 }

@@ -1,22 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * compose: a rendered report (render/report.c) as the mail the outbox
+ * stores, with its attachments and envelope.
+ */
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/addr.h"
 #include "perfbot/fileio.h"
 #include "perfbot/mail.h"
 #include "perfbot/reportmail.h"
+#include "perfbot/template.h"
 
 #define ATTACH_MAX ((size_t)4 << 20)
 
-int report_mail(const struct report *r, const struct config *cfg,
-		struct strbuf *out, char **sender, char **rcpts,
-		struct pb_err *err)
+static int compose_bytes(const struct report *r, const struct config *cfg,
+			 struct strbuf *out, struct pb_err *err)
 {
 	struct strbuf job = STRBUF_INIT, repro = STRBUF_INIT, kconf =
 		STRBUF_INIT;
 	struct attachment att[3];
 	struct mail m = {
-		.from = r->from, .to = r->to, .cc = r->cc,
+		.from = r->from, .to = &r->to, .cc = &r->cc,
 		.subject = r->subject, .body = r->body,
 		.message_id = r->message_id, .date = r->date,
 		.in_reply_to = r->in_reply_to, .references = r->references,
@@ -39,18 +44,51 @@ int report_mail(const struct report *r, const struct config *cfg,
 		att[m.natt++] = (struct attachment){ "config", "text/plain",
 						     sb_str(&kconf),
 						     kconf.len };
-	if (mail_compose(&m, out, err))
-		goto out;
-	*sender = mail_addr_spec(r->from);
-	*rcpts = mail_envelope(r->to, r->cc);
-	if (!*sender || !*rcpts)
-		pb_fail(err, EX_DATAERR, "report '%s': no usable sender or "
-			"recipient address", r->id);
-	else
-		rc = 0;
+	rc = mail_compose(&m, out, err);
 out:
 	sb_release(&job);
 	sb_release(&repro);
 	sb_release(&kconf);
+	return rc;
+}
+
+int report_compose(const struct report *r, const struct config *cfg,
+		   struct composed *c, struct pb_err *err)
+{
+	composed_init(c);
+	c->kind = "report";
+	c->date = r->date;
+	if (compose_bytes(r, cfg, &c->msg, err))
+		return -1;
+	c->id = strdup(r->id);
+	c->message_id = strdup(r->message_id);
+	c->subject = strdup(r->subject);
+	if (!c->id || !c->message_id || !c->subject ||
+	    mail_envelope(&r->to, &r->cc, &c->rcpts))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	c->sender = addr_spec(r->from);
+	if (!c->sender || !c->rcpts.n)
+		return pb_fail(err, EX_DATAERR, "report '%s': no usable sender "
+			       "or recipient address", r->id);
+	return 0;
+}
+
+int report_mail(const struct report *r, const struct config *cfg,
+		struct strbuf *out, char **sender, char **rcpts,
+		struct pb_err *err)
+{
+	struct composed c;
+	int rc = report_compose(r, cfg, &c, err);
+
+	*sender = *rcpts = NULL;
+	if (!rc && sb_add(out, c.msg.buf, c.msg.len))
+		rc = pb_fail(err, EX_OSERR, "out of memory");
+	if (!rc && !(*rcpts = addrlist_to_json(&c.rcpts)))
+		rc = pb_fail(err, EX_OSERR, "out of memory");
+	if (!rc) {
+		*sender = c.sender;
+		c.sender = NULL;
+	}
+	composed_release(&c);
 	return rc;
 }

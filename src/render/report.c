@@ -1,179 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include <ctype.h>
+/*
+ * render: one report. Its inputs loaded and judged (judge/inputs.c), its
+ * recipients and identity (compose), the template context built from
+ * them and the report's body and subject rendered through the templates.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "perfbot/answer.h"
 #include "perfbot/chart.h"
-#include "perfbot/compare.h"
 #include "perfbot/evidence.h"
-#include "perfbot/fileio.h"
-#include "perfbot/job.h"
-#include "perfbot/judge.h"
-#include "perfbot/log.h"
-#include "perfbot/mail.h"
-#include "perfbot/mustache.h"
+#include "perfbot/id.h"
+#include "perfbot/identity.h"
+#include "perfbot/oneline.h"
+#include "perfbot/recipients.h"
 #include "perfbot/report.h"
-#include "perfbot/strmap.h"
 #include "perfbot/table.h"
+#include "perfbot/template.h"
 #include "perfbot/trigger.h"
 
 #define MAX_CHARTS 4
 #define CHART_WIDTH 80
 #define CHART_HEIGHT 20
-#define DATA_MAX_BYTES (1 << 20)
-#define DEFAULT_FROM "perfbot <perfbot@localhost>"
-#define DEFAULT_MAX_CC 10
-
-
-void text_one_line(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = ' ';
-}
-
-char *report_message_id(const char *id, time_t when, const char *domain)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char stamp[16];
-	struct tm tm;
-
-	gmtime_r(&when, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M", &tm);
-	if (sb_addf(&sb, "%s.%08llx-perfbot@%s", stamp,
-		    hash_fnv1a(id, strlen(id), 0) & 0xffffffffULL,
-		    domain && *domain ? domain : "localhost")) {
-		sb_release(&sb);
-		return NULL;
-	}
-	return sb_detach(&sb, NULL);
-}
-
-/* A data file: the config's value (resolved at load) or the default. */
-static char *cfg_path(const struct config *cfg, const char *key,
-		      const char *def, struct pb_err *err)
-{
-	struct strbuf hint = STRBUF_INIT;
-	char *p = NULL;
-
-	if (sb_addf(&hint, "%s in the configuration", key))
-		pb_fail(err, EX_OSERR, "out of memory");
-	else
-		data_find(cfg_str(cfg, key, def), sb_str(&hint), &p, err);
-	sb_release(&hint);
-	return p;
-}
-
-static int load_rules(struct report_inputs *in, const struct manifest *m,
-		      const struct config *cfg, struct pb_err *err)
-{
-	char *path = m->metrics ? strdup(m->metrics) :
-		cfg_path(cfg, "data.metrics", "config/metrics.yaml", err);
-	int rc;
-
-	if (!path)
-		return m->metrics ? pb_fail(err, EX_OSERR, "out of memory") :
-			-1;
-	rc = rules_load(&in->rules, path, err);
-	free(path);
-	return rc;
-}
-
-static int load_testcase(struct report_inputs *in, const struct config *cfg,
-			 struct pb_err *err)
-{
-	char *path = cfg_path(cfg, "data.testcases", "config/testcases.yaml",
-			      err);
-	int rc;
-
-	if (!path)
-		return -1;
-	rc = yaml_load_file(path, DATA_MAX_BYTES, &in->testcases, err);
-	free(path);
-	if (!rc && in->testcases.root && !json_is_object(in->testcases.root))
-		rc = pb_fail(err, EX_CONFIG, "%s: not a mapping",
-			     in->testcases.name);
-	return rc;
-}
-
-static const char *tc_field(const struct report_inputs *in, const char *key)
-{
-	json_t *tc = json_object_get(in->testcases.root, in->testcase);
-
-	return json_string_value(json_object_get(tc, key));
-}
-
-/* Host names come from job.yaml: keep them to a safe file name. */
-static int safe_name(const char *s)
-{
-	if (!*s || *s == '.')
-		return 0;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
-			return 0;
-	return 1;
-}
-
-static const char *machine(struct report_inputs *in, const struct config *cfg)
-{
-	const char *tbox = in->job.tbox_group;
-	struct strbuf rel = STRBUF_INIT;
-	char *dir = cfg_path(cfg, "data.hosts", "config/hosts", NULL);
-	char *path = NULL;
-	const char *desc = NULL;
-
-	if (dir && safe_name(tbox) && !sb_addf(&rel, "%s.yaml", tbox))
-		path = path_join(dir, sb_str(&rel));
-	if (path && !yaml_load_file(path, DATA_MAX_BYTES, &in->host, NULL))
-		desc = json_string_value(json_object_get(in->host.root,
-							 "description"));
-	if (!desc)
-		log_warn("no description of test machine '%s'", tbox);
-	free(dir);
-	free(path);
-	sb_release(&rel);
-	return desc ? desc : tbox;
-}
-
-int report_inputs_load(struct report_inputs *in, const struct manifest *m,
-		       const struct config *cfg, struct pb_err *err)
-{
-	memset(in, 0, sizeof(*in));
-	const char *key;
-	long dir = 0;
-
-	if (load_rules(in, m, cfg, err) ||
-	    result_root_load(&in->root[BASE], m->base.result_root, err) ||
-	    result_root_load(&in->root[HEAD], m->head.result_root, err) ||
-	    job_info_init(&in->job, &in->root[HEAD], err) ||
-	    load_testcase(in, cfg, err))
-		return -1;
-	in->testcase = in->job.testcase;
-	in->machine = machine(in, cfg);
-	if (compare_roots(&in->cmp, &in->root[BASE], &in->root[HEAD],
-			  in->rules, err))
-		return -1;
-	key = tc_field(in, "headline");
-	in->key_metric = key;
-	if (tc_field(in, "direction"))
-		parse_long(tc_field(in, "direction"), -1, 1, &dir);
-	return judge(&in->cmp, in->rules, in->testcase, key, (int)dir,
-		     &in->verdict);
-}
-
-void report_inputs_release(struct report_inputs *in)
-{
-	rules_free(in->rules);
-	result_root_release(&in->root[BASE]);
-	result_root_release(&in->root[HEAD]);
-	comparison_release(&in->cmp);
-	job_info_release(&in->job);
-	ydoc_release(&in->testcases);
-	ydoc_release(&in->host);
-}
 
 static json_t *str_or_null(const char *s)
 {
@@ -350,117 +199,18 @@ int report_table_text(const struct report_inputs *in,
 	return table_render(&in->cmp, &h, rules_format(in->rules), 0, out);
 }
 
-/* 1 when 'list' has a mailbox with the same address as 'mailbox'. */
-static int has_addr(json_t *list, const char *mailbox)
+/* An address list as a list of the template context. */
+static json_t *list_json(const struct addrlist *l)
 {
-	char *a = mail_addr_spec(mailbox), *b;
+	json_t *a = json_array();
 	size_t i;
-	json_t *v;
-	int found = 0;
 
-	json_array_foreach(list, i, v) {
-		b = mail_addr_spec(json_string_value(v));
-		found = a && b ? !strcasecmp(a, b) :
-			!strcasecmp(mailbox, json_string_value(v));
-		free(b);
-		if (found)
-			break;
-	}
-	free(a);
-	return found;
-}
-
-/* Each address once; 'other' (To, for the Cc) wins. */
-static void add_unique(json_t *list, const char *addr, json_t *other)
-{
-	if (!has_addr(list, addr) && !(other && has_addr(other, addr)))
-		json_array_append_new(list, json_string(addr));
-}
-
-static void add_all(json_t *list, json_t *from, json_t *other)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(from, i, v)
-		add_unique(list, json_string_value(v), other);
-}
-
-/*
- * The patch's own To and Cc go into the Cc, each once, at most
- * recipients.max_cc of them (a posted patch often copies dozens).
- */
-static void patch_copies(struct report *r, const struct manifest *m,
-			 const struct config *cfg)
-{
-	json_t *lists[2] = { m->patch.to, m->patch.cc }, *v;
-	long max = cfg_long(cfg, "recipients.max_cc", DEFAULT_MAX_CC);
-	size_t i, before = json_array_size(r->cc);
-	int l;
-
-	for (l = 0; l < 2; l++)
-		json_array_foreach(lists[l], i, v) {
-			if ((long)(json_array_size(r->cc) - before) >= max)
-				return;
-			add_unique(r->cc, json_string_value(v), r->to);
+	for (i = 0; a && i < l->n; i++)
+		if (json_array_append_new(a, json_string(l->v[i]))) {
+			json_decref(a);
+			return NULL;
 		}
-}
-
-static int recipients(struct report *r, const struct manifest *m,
-		      const struct config *cfg, struct pb_err *err)
-{
-	r->to = json_array();
-	r->cc = json_array();
-	if (!r->to || !r->cc)
-		return pb_fail(err, EX_OSERR, "out of memory");
-	if (cfg_bool(cfg, "recipients.to_author", 1) && m->head.author)
-		add_unique(r->to, m->head.author, NULL);
-	add_all(r->to, m->to, NULL);
-	add_all(r->to, cfg_list(cfg, "recipients.to"), NULL);
-	patch_copies(r, m, cfg);
-	add_all(r->cc, m->cc, r->to);
-	add_all(r->cc, cfg_list(cfg, "recipients.cc"), r->to);
-	if (!json_array_size(r->to) && !json_array_size(r->cc))
-		return pb_fail(err, EX_DATAERR, "%s: no recipients (no "
-			       "author, to or cc)", m->doc.name);
-	return 0;
-}
-
-/*
- * 'tmpl' with "{message_id}" replaced by 'id'; 'escape' percent-encodes
- * what may not stand in a URL path segment ('/', '?', '#', '%', ...).
- */
-static char *url_with_id(const char *tmpl, const char *id, int escape)
-{
-	static const char keep[] = "-._~!$&'()*+,;=:@";
-	struct strbuf sb = STRBUF_INIT;
-	const char *p = tmpl ? strstr(tmpl, "{message_id}") : NULL;
-	int rc;
-
-	if (!tmpl)
-		return NULL;
-	if (!p)
-		return strdup(tmpl);
-	rc = sb_add(&sb, tmpl, (size_t)(p - tmpl));
-	for (; !rc && *id; id++) {
-		int plain = !escape || isalnum((unsigned char)*id) ||
-			    strchr(keep, *id);
-
-		rc = plain ? sb_addc(&sb, *id) :
-			sb_addf(&sb, "%%%02X", (unsigned char)*id);
-	}
-	if (rc || sb_adds(&sb, p + strlen("{message_id}"))) {
-		sb_release(&sb);
-		return NULL;
-	}
-	return sb_detach(&sb, NULL);
-}
-
-/* archive_url with "{message_id}" replaced. */
-static char *closes_url(const struct config *cfg, const char *msgid)
-{
-	return url_with_id(cfg_str(cfg, "identity.archive_url", NULL), msgid,
-			   0);
+	return a;
 }
 
 /* The patch the report answers, for the templates; null when none. */
@@ -472,8 +222,7 @@ static json_t *patch_json(const struct manifest *m, const struct config *cfg)
 
 	if (!p->message_id)
 		return json_null();
-	link = p->link ? strdup(p->link) : url_with_id(cfg_str(cfg,
-		"identity.patch_archive_url", NULL), p->message_id, 1);
+	link = identity_patch_link(cfg, p->link, p->message_id);
 	o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:O, s:o, s:o}",
 		      "message_id", p->message_id, "subject", p->subject,
 		      "link", str_or_null(link), "url", str_or_null(p->url),
@@ -511,27 +260,11 @@ static int patch_thread(struct report *r, const struct manifest *m,
 		pb_fail(err, EX_OSERR, "out of memory");
 }
 
-static char *derived_id(const struct manifest *m, const struct job_info *ji)
-{
-	struct strbuf sb = STRBUF_INIT;
-	unsigned long long h;
-
-	if (sb_addf(&sb, "%s\n%s\n%s\n%s", m->base.commit, m->head.commit,
-		    ji->axes_keys, ji->axes_values)) {
-		sb_release(&sb);
-		return NULL;
-	}
-	h = hash_fnv1a(sb.buf, sb.len, 0);
-	sb_reset(&sb);
-	sb_addf(&sb, "%016llx", h);
-	return sb_detach(&sb, NULL);
-}
-
 static int identity(struct report *r, const struct report_inputs *in,
 		    const struct manifest *m, const struct config *cfg,
 		    const struct report_opts *o, struct pb_err *err)
 {
-	r->from = strdup(cfg_str(cfg, "identity.from", DEFAULT_FROM));
+	r->from = strdup(identity_from(cfg));
 	r->date = o->now;
 	r->regression = in->verdict.regression;
 	r->job_yaml = strdup(in->root[HEAD].job_text);
@@ -539,8 +272,7 @@ static int identity(struct report *r, const struct report_inputs *in,
 	if (!r->from || !r->job_yaml ||
 	    (m->kconfig_file && !r->kconfig_file))
 		return pb_fail(err, EX_OSERR, "out of memory");
-	r->message_id = report_message_id(r->id, r->date,
-		cfg_str(cfg, "identity.message_id_domain", NULL));
+	r->message_id = identity_message_id(cfg, r->id, r->date);
 	if (!r->message_id)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	return patch_thread(r, m, err);
@@ -552,8 +284,7 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 {
 	struct strbuf table = STRBUF_INIT, legend = STRBUF_INIT;
 	json_t *charts = charts_json(in, err), *ctx;
-	char *closes = closes_url(cfg, r->message_id);
-	const char *from = cfg_str(cfg, "identity.from", DEFAULT_FROM);
+	char *closes = identity_closes_url(cfg, r->message_id);
 
 	if (!charts || report_table_text(in, m, &table) || chart_legend(&legend)) {
 		json_decref(charts);
@@ -567,14 +298,15 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 			" s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o,"
 			" s:o, s:b, s:s, s:o, s:{s:I, s:I}, s:o, s:o, s:o}",
 			"report_id", r->id, "message_id", r->message_id,
-			"bot_name", cfg_str(cfg, "identity.name", "perfbot"),
+			"bot_name", identity_name(cfg),
 			"headline", headline_json(in),
 			"commit", commit_json(&m->head),
 			"base", commit_json(&m->base),
 			"testcase", in->testcase,
-			"test_description", str_or_null(tc_field(in,
-							    "description")),
-			"test_url", str_or_null(tc_field(in, "url")),
+			"test_description", str_or_null(report_inputs_testcase(
+				in, "description")),
+			"test_url", str_or_null(report_inputs_testcase(in,
+								       "url")),
 			"kconfig", in->job.kconfig,
 			"compiler", in->job.compiler,
 			"rootfs", in->job.rootfs,
@@ -588,9 +320,8 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 			"chart_legend", text_json(&legend),
 			"closes_url", str_or_null(closes),
 			"regression", r->regression,
-			"reported_by", cfg_str(cfg, "identity.reported_by",
-					       from),
-			"to", json_incref(r->to),
+			"reported_by", identity_reported_by(cfg),
+			"to", list_json(&r->to),
 			"runs", "base", (json_int_t)in->cmp.runs[BASE],
 			"head", (json_int_t)in->cmp.runs[HEAD],
 			"patch", patch_json(m, cfg),
@@ -602,30 +333,6 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 	if (!ctx)
 		pb_fail(err, EX_OSERR, "report: out of memory");
 	return ctx;
-}
-
-int template_render(const struct config *cfg, const char *name, json_t *ctx,
-		    struct strbuf *out, struct pb_err *err)
-{
-	char *dir = cfg_path(cfg, "templates.dir", "templates", err);
-	char *path = NULL;
-	struct strbuf rel = STRBUF_INIT;
-	int rc;
-
-	if (strchr(name, '/'))
-		rc = pb_fail(err, EX_USAGE, "template '%s': a name, not a path",
-			     name);
-	else if (!dir)
-		rc = -1;
-	else if (sb_addf(&rel, "%s.txt", name) ||
-		 !(path = path_join(dir, sb_str(&rel))))
-		rc = pb_fail(err, EX_OSERR, "out of memory");
-	else
-		rc = mustache_render_file(path, ctx, NULL, out, err);
-	sb_release(&rel);
-	free(dir);
-	free(path);
-	return rc;
 }
 
 /* A report on a posted patch answers it: "Re: " + the patch's subject. */
@@ -661,7 +368,7 @@ static int render_all(struct report *r, const struct manifest *m,
 static int candidate(struct report *r, const struct report_inputs *in,
 		     struct pb_err *err)
 {
-	const char *key = tc_field(in, "headline");
+	const char *key = in->key_metric;
 	const struct cmp_row *row = key ? comparison_find(&in->cmp, key) : NULL;
 
 	if (!trigger_candidate(row))
@@ -713,7 +420,8 @@ int report_build(struct report *r, const struct manifest *mf,
 	memset(r, 0, sizeof(*r));
 	if (report_inputs_load(&in, m, cfg, err))
 		goto out;
-	r->id = m->id ? strdup(m->id) : derived_id(m, &in.job);
+	r->id = m->id ? strdup(m->id) : id_report(m->base.commit,
+		m->head.commit, in.job.axes_keys, in.job.axes_values);
 	if (!r->id) {
 		pb_fail(err, EX_OSERR, "out of memory");
 		goto out;
@@ -735,7 +443,7 @@ int report_build(struct report *r, const struct manifest *mf,
 		goto out;
 	}
 	if (subjects(m, &in, err) || identity(r, &in, m, cfg, o, err) ||
-	    recipients(r, m, cfg, err))
+	    recipients_report(m, cfg, &r->to, &r->cc, err))
 		goto out;
 	r->ctx = context(r, &in, m, cfg, o, err);
 	if (!r->ctx || render_all(r, m, cfg, o, err))
@@ -753,8 +461,8 @@ void report_release(struct report *r)
 	free(r->id);
 	free(r->message_id);
 	free(r->from);
-	json_decref(r->to);
-	json_decref(r->cc);
+	addrlist_release(&r->to);
+	addrlist_release(&r->cc);
 	free(r->subject);
 	free(r->in_reply_to);
 	free(r->references);

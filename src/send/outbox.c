@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * send: the outbox. outbox_queue() stores what compose made; delivery
+ * sends what is due over SMTP and records each outcome in the state.
+ */
 #include <stdlib.h>
 #include <string.h>
-#include <jansson.h>
 
 #include "perfbot/log.h"
 #include "perfbot/mail.h"
@@ -10,23 +13,29 @@
 
 #define BATCH_MAX 100000
 
-/* The recipients JSON of a mail as an array of strings it borrows. */
-static int rcpt_list(const struct outbox_mail *m, json_t **json,
-		     const char ***out, size_t *n)
+int outbox_queue(struct state *st, const struct composed *c, time_t now,
+		 struct pb_err *err)
 {
-	size_t i;
+	struct outbox_mail m = {
+		.id = c->id, .kind = (char *)c->kind,
+		.report_id = c->report_id, .message_id = c->message_id,
+		.sender = c->sender, .message = c->msg.buf, .len = c->msg.len,
+	};
+	int rc;
 
-	*json = json_loads(m->recipients, 0, NULL);
-	*n = json_array_size(*json);
-	*out = calloc(*n + 1, sizeof(**out));
-	if (!*json || !*out || !*n) {
-		json_decref(*json);
-		free(*out);
-		return -1;
-	}
-	for (i = 0; i < *n; i++)
-		(*out)[i] = json_string_value(json_array_get(*json, i));
-	return 0;
+	if (!c->id || !c->kind || !c->message_id || !c->sender ||
+	    !c->rcpts.n || !c->msg.len)
+		return pb_fail(err, EX_SOFTWARE, "outbox: %s '%s' lacks an id, "
+			       "a sender, a recipient or its bytes",
+			       c->kind ? c->kind : "mail",
+			       c->id ? c->id : "");
+	m.recipients = addrlist_to_json(&c->rcpts);
+	if (!m.recipients)
+		return pb_fail(err, EX_OSERR, "outbox: out of memory");
+	rc = state_queue_report(st, &m, c->manifest, c->manifest_text,
+				c->manifest_dir, c->subject, now, err);
+	free(m.recipients);
+	return rc;
 }
 
 static int record_rcpts(struct state *st, const struct outbox_mail *m,
@@ -77,7 +86,7 @@ static int record(struct state *st, const struct outbox_mail *m,
  * the message, its headers otherwise as composed, starts with a header
  * that says so and names the real recipients.
  */
-static int staged(const char *to, const char *const *rcpts, size_t n,
+static int staged(const char *to, char *const *rcpts, size_t n,
 		  const struct outbox_mail *m, struct strbuf *msg)
 {
 	const char *eol = memmem(m->message, m->len, "\r\n", 2) ? "\r\n" :
@@ -99,33 +108,36 @@ static int staged(const char *to, const char *const *rcpts, size_t n,
 	return rc || sb_adds(msg, eol) || sb_add(msg, m->message, m->len);
 }
 
+/* No recipient that can be sent to: a permanent failure of this mail. */
+static void no_rcpts(const char *why, struct smtp_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->outcome = SMTP_PERMANENT;
+	snprintf(r->reply, sizeof(r->reply), "no recipients%s%s",
+		 why ? ": " : "", why ? why : "");
+}
+
 static int send_one(struct state *st, struct smtp *smtp,
 		    const struct outbox_mail *m, const char *redirect,
 		    time_t now, struct smtp_result *r, struct pb_err *err)
 {
 	struct strbuf msg = STRBUF_INIT;
-	const char **rcpts;
-	json_t *json;
-	size_t n;
+	struct addrlist rcpts = ADDRLIST_INIT;
+	const char *why = NULL;
 
-	if (rcpt_list(m, &json, &rcpts, &n)) {
-		memset(r, 0, sizeof(*r));
-		r->outcome = SMTP_PERMANENT;
-		snprintf(r->reply, sizeof(r->reply), "no recipients");
-	} else if (redirect && staged(redirect, rcpts, n, m, &msg)) {
-		json_decref(json);
-		free(rcpts);
+	if (addrlist_from_json(&rcpts, m->recipients, &why) || !rcpts.n) {
+		no_rcpts(why, r);
+	} else if (redirect && staged(redirect, rcpts.v, rcpts.n, m, &msg)) {
+		addrlist_release(&rcpts);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	} else if (redirect) {
 		smtp_send(smtp, m->sender, &redirect, 1, sb_str(&msg), msg.len,
 			  r);
-		json_decref(json);
-		free(rcpts);
 	} else {
-		smtp_send(smtp, m->sender, rcpts, n, m->message, m->len, r);
-		json_decref(json);
-		free(rcpts);
+		smtp_send(smtp, m->sender, (const char *const *)rcpts.v,
+			  rcpts.n, m->message, m->len, r);
 	}
+	addrlist_release(&rcpts);
 	sb_release(&msg);
 	if (r->outcome == SMTP_FATAL)
 		return pb_fail(err, r->login_refused ? EX_NOPERM :
@@ -168,7 +180,7 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 	int rc = -1, c;
 
 	memset(ss, 0, sizeof(*ss));
-	if (staging && !(redirect = mail_addr_spec(staging)))
+	if (staging && !(redirect = addr_spec(staging)))
 		return pb_fail(err, EX_CONFIG, "staging.redirect_to: '%s' is "
 			       "not a mail address", staging);
 	/* a claim outlives one mail's SMTP exchange, with room to spare */

@@ -1,7 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * util: mail addresses, for ingest (a manifest's author), compose (To,
+ * Cc, envelopes) and send (the outbox's recipients): strict mailbox
+ * checks, and the address list with its JSON form for the state.
+ */
 #include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <gmime/gmime.h>
+#include <jansson.h>
 
 #include "perfbot/addr.h"
 
@@ -149,4 +158,189 @@ const char *addr_domain(const char *spec)
 	const char *at = spec ? strrchr(spec, '@') : NULL;
 
 	return at && at[1] ? at + 1 : NULL;
+}
+
+static void gmime_once(void)
+{
+	static int done;
+
+	if (!done) {
+		g_mime_init();
+		done = 1;
+	}
+}
+
+char *addr_spec(const char *mailbox)
+{
+	InternetAddressList *l;
+	InternetAddress *a;
+	char *out = NULL;
+
+	gmime_once();
+	l = internet_address_list_parse(NULL, mailbox);
+	if (!l)
+		return NULL;
+	a = internet_address_list_length(l) > 0 ?
+		internet_address_list_get_address(l, 0) : NULL;
+	if (a && INTERNET_ADDRESS_IS_MAILBOX(a))
+		out = strdup(internet_address_mailbox_get_addr(
+			INTERNET_ADDRESS_MAILBOX(a)));
+	g_object_unref(l);
+	return out;
+}
+
+void addrlist_init(struct addrlist *l)
+{
+	l->v = NULL;
+	l->n = 0;
+}
+
+void addrlist_release(struct addrlist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	addrlist_init(l);
+}
+
+/* Append 's' (allocated, or NULL: out of memory), which 'l' now owns. */
+static int take(struct addrlist *l, char *s)
+{
+	char **v = NULL;
+
+	if (s && l->n < ADDRLIST_MAX)
+		v = realloc(l->v, (l->n + 1) * sizeof(*v));
+	if (!v) {
+		free(s);
+		return -1;
+	}
+	l->v = v;
+	l->v[l->n++] = s;
+	return 0;
+}
+
+int addrlist_add(struct addrlist *l, const char *s)
+{
+	return take(l, strdup(s));
+}
+
+int addrlist_has(const struct addrlist *l, const char *mailbox)
+{
+	char *a = addr_spec(mailbox), *b;
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < l->n && !found; i++) {
+		b = addr_spec(l->v[i]);
+		found = a && b ? !strcasecmp(a, b) :
+			!strcasecmp(mailbox, l->v[i]);
+		free(b);
+	}
+	free(a);
+	return found;
+}
+
+int addrlist_add_unique(struct addrlist *l, const char *mailbox,
+			const struct addrlist *other)
+{
+	if (addrlist_has(l, mailbox) || (other && addrlist_has(other, mailbox)))
+		return 0;
+	return addrlist_add(l, mailbox);
+}
+
+static int has_spec(const struct addrlist *l, const char *spec)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcasecmp(l->v[i], spec))
+			return 1;
+	return 0;
+}
+
+int addrlist_add_specs(struct addrlist *l, const char *mailboxes)
+{
+	InternetAddressList *parsed;
+	const char *spec;
+	int i, rc = 0;
+
+	gmime_once();
+	parsed = internet_address_list_parse(NULL, mailboxes);
+	for (i = 0; parsed && !rc && i < internet_address_list_length(parsed);
+	     i++) {
+		InternetAddress *a = internet_address_list_get_address(parsed,
+								       i);
+
+		if (!INTERNET_ADDRESS_IS_MAILBOX(a))
+			continue;
+		spec = internet_address_mailbox_get_addr(
+			INTERNET_ADDRESS_MAILBOX(a));
+		if (spec && !has_spec(l, spec))
+			rc = addrlist_add(l, spec);
+	}
+	if (parsed)
+		g_object_unref(parsed);
+	return rc;
+}
+
+void addrlist_cap(struct addrlist *l, size_t max)
+{
+	while (l->n > max)
+		free(l->v[--l->n]);
+}
+
+char *addrlist_to_json(const struct addrlist *l)
+{
+	json_t *a = json_array();
+	char *out = NULL;
+	size_t i;
+	int rc = a ? 0 : -1;
+
+	for (i = 0; !rc && i < l->n; i++)
+		rc = json_array_append_new(a, json_string(l->v[i]));
+	if (!rc)
+		out = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	return out;
+}
+
+_Static_assert(ADDRLIST_MAX == 1000 && ADDR_MAX_MAILBOX == 512,
+	       "the reasons below name the limits");
+
+/* Why the strings of list 'a' may not be addresses, or NULL. */
+static const char *bad_entries(json_t *a)
+{
+	json_t *e;
+	size_t i;
+
+	if (json_array_size(a) > ADDRLIST_MAX)
+		return "more than 1000 addresses";
+	json_array_foreach(a, i, e) {
+		if (!json_is_string(e))
+			return "not a list of strings";
+		if (json_string_length(e) > ADDR_MAX_MAILBOX)
+			return "an address longer than 512 bytes";
+		if (text_has_control(json_string_value(e),
+				     json_string_length(e)))
+			return "an address with a control character";
+	}
+	return NULL;
+}
+
+int addrlist_from_json(struct addrlist *l, const char *json,
+		       const char **why)
+{
+	json_t *a = json ? json_loads(json, 0, NULL) : NULL;
+	size_t i, before = l->n;
+
+	*why = !json_is_array(a) ? "not a JSON list" : bad_entries(a);
+	for (i = 0; !*why && i < json_array_size(a); i++)
+		if (addrlist_add(l, json_string_value(json_array_get(a, i))))
+			*why = "out of memory, or more than 1000 addresses";
+	if (*why)
+		addrlist_cap(l, before);
+	json_decref(a);
+	return *why ? -1 : 0;
 }

@@ -23,6 +23,7 @@
 
 #include "perfbot/answer.h"
 #include "perfbot/fileio.h"
+#include "perfbot/id.h"
 #include "perfbot/reply.h"
 #include "perfbot/report.h"
 #include "perfbot/state.h"
@@ -360,8 +361,8 @@ static void t_queue_headers(void **state)
 			    "\"mirela.sandu@example.test\","
 			    "\"perf-reports@example.test\","
 			    "\"ci@example.test\"]");
-	/* report_message_id() of the answer's id, in brackets. */
-	want_id = report_message_id(m->id, T0, "example.test");
+	/* id_message_id() of the answer's id, in brackets. */
+	want_id = id_message_id(m->id, T0, "example.test");
 	assert_string_equal(m->message_id, want_id);
 	snprintf(want, sizeof(want), "<%s>", want_id);
 	free(want_id);
@@ -425,13 +426,14 @@ static void t_references_keep_report(void **state)
 	const char *p;
 	int i, n = 0;
 
-	sb_adds(&raw, "From: jane@example.test\nSubject: Re: x\n"
-		"Message-ID: <mine@example.test>\nIn-Reply-To: "
+	assert_int_equal(sb_adds(&raw, "From: jane@example.test\nSubject: "
+		"Re: x\nMessage-ID: <mine@example.test>\nIn-Reply-To: "
 		"<ref-29@example.test>\nReferences: <patch-0@example.test> "
-		"<" REPORT_MSGID ">");
+		"<" REPORT_MSGID ">"), 0);
 	for (i = 0; i < 30; i++)
-		sb_addf(&raw, " <ref-%02d@example.test>", i);
-	sb_adds(&raw, "\n\nretest\n");
+		assert_int_equal(sb_addf(&raw, " <ref-%02d@example.test>",
+					 i), 0);
+	assert_int_equal(sb_adds(&raw, "\n\nretest\n"), 0);
 	parse(f, sb_str(&raw));
 	thread(f, "[]");
 	f->tr.message_id = strdup(REPORT_MSGID);
@@ -492,15 +494,17 @@ static void t_references_capped(void **state)
 	const char *p;
 	int i, n = 0;
 
-	sb_adds(&raw, "From: jane@example.test\nSubject: Re: x\n"
-		"Message-ID: <mine@example.test>\nReferences:");
+	assert_int_equal(sb_adds(&raw, "From: jane@example.test\nSubject: "
+		"Re: x\nMessage-ID: <mine@example.test>\nReferences:"), 0);
 	for (i = 0; i < 25; i++)
-		sb_addf(&raw, " <ref-%02d@example.test>", i);
-	sb_adds(&raw, "\n\nhelp\n");
-	sb_adds(&want, "<ref-00@example.test> ");
+		assert_int_equal(sb_addf(&raw, " <ref-%02d@example.test>",
+					 i), 0);
+	assert_int_equal(sb_adds(&raw, "\n\nhelp\n"), 0);
+	assert_int_equal(sb_adds(&want, "<ref-00@example.test> "), 0);
 	for (i = 7; i < 25; i++)
-		sb_addf(&want, "<ref-%02d@example.test> ", i);
-	sb_adds(&want, "<mine@example.test>");
+		assert_int_equal(sb_addf(&want, "<ref-%02d@example.test> ",
+					 i), 0);
+	assert_int_equal(sb_adds(&want, "<mine@example.test>"), 0);
 	parse(f, sb_str(&raw));
 	assert_int_equal(f->r.nrefs, 25);
 	thread(f, "[]");

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for mail composition (src/compose/mail.c) and the two
- * helpers of src/render/report.c that mail depends on (text_one_line,
- * report_message_id): the headers, 8bit against quoted-printable, RFC 2047
- * and folding, header injection through every field that reaches a header
- * (checked by parsing the output back with GMime), attachments, the mbox
- * format (mboxrd quoting) and message ids.
+ * Unit tests for mail composition (src/compose/mail.c) and the helper
+ * it depends on (text_one_line, src/util/oneline.c): the headers, 8bit
+ * against quoted-printable, RFC 2047 and folding, header injection
+ * through every field that reaches a header (checked by parsing the
+ * output back with GMime), attachments, the mbox format (mboxrd
+ * quoting), the envelope and the composed mail.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,7 +19,7 @@
 #include <gmime/gmime.h>
 
 #include "perfbot/mail.h"
-#include "perfbot/report.h"
+#include "perfbot/oneline.h"
 
 #define EVIL "Bcc: evil@example.test"
 #define BODY "Hello,\n\nkernel test robot noticed a 10.5% improvement.\n"
@@ -27,6 +27,7 @@
 /* A mail with every field set; tests change what they look at. */
 struct fixture {
 	struct mail m;
+	struct addrlist to, cc;
 	struct strbuf out;
 	GMimeMessage *msg;	/* the output parsed back */
 	char *tmp;
@@ -46,6 +47,19 @@ static int group_teardown(void **state)
 	return 0;
 }
 
+/* 'l' made of the strings up to NULL. */
+static void set_list(struct addrlist *l, ...)
+{
+	const char *s;
+	va_list ap;
+
+	addrlist_release(l);
+	va_start(ap, l);
+	while ((s = va_arg(ap, const char *)))
+		assert_int_equal(addrlist_add(l, s), 0);
+	va_end(ap);
+}
+
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -54,9 +68,10 @@ static int setup(void **state)
 		return -1;
 	sb_init(&f->out, SB_DEFAULT_MAX);
 	f->m.from = "perfbot <perfbot@example.test>";
-	f->m.to = json_pack("[s]", "Alice Example <alice@example.test>");
-	f->m.cc = json_pack("[ss]", "lkp@example.test",
-			    "Bob <bob@example.test>");
+	f->m.to = &f->to;
+	f->m.cc = &f->cc;
+	set_list(&f->to, "Alice Example <alice@example.test>", NULL);
+	set_list(&f->cc, "lkp@example.test", "Bob <bob@example.test>", NULL);
 	f->m.subject = "[linus:master] [pipe] f017b0a495: "
 		       "hackbench.throughput 10.5% improvement";
 	f->m.body = BODY;
@@ -76,8 +91,8 @@ static int teardown(void **state)
 
 	if (f->msg)
 		g_object_unref(f->msg);
-	json_decref(f->m.to);
-	json_decref(f->m.cc);
+	addrlist_release(&f->to);
+	addrlist_release(&f->cc);
 	sb_release(&f->out);
 	free(f->tmp);
 	free(f);
@@ -409,9 +424,7 @@ static void t_name_rfc2047(void **state)
 	InternetAddressList *to;
 	InternetAddress *a;
 
-	json_decref(f->m.to);
-	f->m.to = json_pack("[s]",
-			    "J\xc3\xb6rg M\xc3\xbcller <jm@example.test>");
+	set_list(&f->to, "J\xc3\xb6rg M\xc3\xbcller <jm@example.test>", NULL);
 	compose(f);
 	assert_non_null(raw_header(f, "To"));
 	assert_non_null(strstr(f->tmp, "=?"));
@@ -533,15 +546,12 @@ static void t_inject_display_name(void **state)
 	size_t i;
 
 	for (i = 0; i < sizeof(evil) / sizeof(evil[0]); i++) {
-		json_decref(f->m.to);
-		f->m.to = json_pack("[s]", evil[i]);
+		set_list(&f->to, evil[i], NULL);
 		check_no_injection(f);
 	}
 	/* in Cc and From too */
-	json_decref(f->m.to);
-	f->m.to = json_pack("[s]", "alice@example.test");
-	json_decref(f->m.cc);
-	f->m.cc = json_pack("[s]", "Bob\r\n" EVIL " <bob@example.test>");
+	set_list(&f->to, "alice@example.test", NULL);
+	set_list(&f->cc, "Bob\r\n" EVIL " <bob@example.test>", NULL);
 	check_no_injection(f);
 	f->m.from = "perfbot\n\n" EVIL " <perfbot@example.test>";
 	check_no_injection(f);
@@ -803,19 +813,14 @@ static void t_invalid_address(void **state)
 {
 	struct fixture *f = *state;
 
-	json_decref(f->m.to);
-	f->m.to = json_pack("[s]", "not an address");
+	set_list(&f->to, "not an address", NULL);
 	compose_fails(f, "'not an address': not a mail address");
-	json_decref(f->m.to);
-	f->m.to = json_pack("[ss]", "alice@example.test", "");
+	set_list(&f->to, "alice@example.test", "", NULL);
 	compose_fails(f, "'': not a mail address");
-	json_decref(f->m.to);
-	f->m.to = json_pack("[s]", "alice@example.test");
-	json_decref(f->m.cc);
-	f->m.cc = json_pack("[s]", "Bob <");
+	set_list(&f->to, "alice@example.test", NULL);
+	set_list(&f->cc, "Bob <", NULL);
 	compose_fails(f, "'Bob <': not a mail address");
-	json_decref(f->m.cc);
-	f->m.cc = json_array();
+	set_list(&f->cc, NULL);
 	f->m.from = "perfbot@";
 	compose_fails(f, "'perfbot@': not a mail address");
 }
@@ -903,32 +908,71 @@ static void t_mbox_composed(void **state)
 	sb_release(&mbox);
 }
 
-/* ======================= helpers ======================= */
+/* ======================= envelope ======================= */
 
-static void addr_is(const char *mailbox, const char *want)
+/*
+ * The envelope: every mailbox of To and Cc, lists and names included, by
+ * its bare address, once whatever its case; a group is no recipient.
+ */
+static void t_envelope(void **state)
 {
-	char *got = mail_addr_spec(mailbox);
+	struct fixture *f = *state;
+	struct addrlist env = ADDRLIST_INIT;
+	char *json;
 
-	if (!want) {
-		assert_null(got);
-		return;
-	}
-	assert_non_null(got);
-	assert_string_equal(got, want);
-	free(got);
+	set_list(&f->to, "Alice <alice@example.test>, bob@example.test",
+		 "\"Doe, John\" <jd@example.test>", NULL);
+	set_list(&f->cc, "ALICE@example.test", "undisclosed-recipients:;",
+		 "Bob Again <Bob@Example.test>", "carol@example.test", NULL);
+	assert_int_equal(mail_envelope(&f->to, &f->cc, &env), 0);
+	json = addrlist_to_json(&env);
+	assert_string_equal(json, "[\"alice@example.test\","
+			    "\"bob@example.test\",\"jd@example.test\","
+			    "\"carol@example.test\"]");
+	free(json);
+	addrlist_release(&env);
+	/* no list at all, or empty ones: no recipient */
+	assert_int_equal(mail_envelope(NULL, NULL, &env), 0);
+	set_list(&f->to, NULL);
+	assert_int_equal(mail_envelope(&f->to, NULL, &env), 0);
+	assert_int_equal(env.n, 0);
 }
 
-static void t_addr_spec(void **state)
+/* No To, no Cc: the headers are left out, From is still there. */
+static void t_no_lists(void **state)
 {
+	struct fixture *f = *state;
+
+	f->m.to = NULL;
+	f->m.cc = NULL;
+	compose(f);
+	assert_null(raw_header(f, "To"));
+	assert_null(raw_header(f, "Cc"));
+	assert_non_null(raw_header(f, "From"));
+}
+
+/* A composed mail starts empty and is released back to empty. */
+static void t_composed(void **state)
+{
+	struct composed c;
+
 	(void)state;
-	addr_is("Alice Example <alice@example.test>", "alice@example.test");
-	addr_is("bob@example.test", "bob@example.test");
-	addr_is("\"Doe, John\" <jd@example.test>", "jd@example.test");
-	addr_is("<x@example.test>", "x@example.test");
-	addr_is("a@example.test, b@example.test", "a@example.test");
-	addr_is("undisclosed-recipients:;", NULL);
-	addr_is("", NULL);
+	composed_init(&c);
+	assert_null(c.id);
+	assert_int_equal(c.rcpts.n, 0);
+	assert_int_equal(c.msg.len, 0);
+	c.id = strdup("x");
+	c.sender = strdup("perfbot@example.test");
+	assert_int_equal(addrlist_add(&c.rcpts, "a@example.test"), 0);
+	assert_int_equal(sb_adds(&c.msg, "Subject: x\n\nbody\n"), 0);
+	composed_release(&c);
+	assert_null(c.id);
+	assert_null(c.sender);
+	assert_int_equal(c.rcpts.n, 0);
+	assert_int_equal(c.msg.len, 0);
 }
+
+/* ======================= helpers ======================= */
 
 static void one_line_is(const char *in, const char *want)
 {
@@ -951,58 +995,6 @@ static void t_text_one_line(void **state)
 	one_line_is("R\xc3\xa9gression \xc2\xb1", "R\xc3\xa9gression \xc2\xb1");
 	one_line_is("", "");
 	one_line_is("plain text", "plain text");
-}
-
-static void t_message_id_format(void **state)
-{
-	char *id = report_message_id("hackbench-f017b0a495", 1700000000,
-				     "example.test");
-	size_t i;
-
-	(void)state;
-	assert_non_null(id);
-	/* FNV-1a 64 of the id, low 32 bits: 0x6e78241a */
-	assert_string_equal(id, "202311142213.6e78241a-perfbot@example.test");
-	for (i = 0; i < 12; i++)
-		assert_true(id[i] >= '0' && id[i] <= '9');
-	assert_int_equal(id[12], '.');
-	for (i = 13; i < 21; i++)
-		assert_non_null(strchr("0123456789abcdef", id[i]));
-	assert_string_equal(id + 21, "-perfbot@example.test");
-	free(id);
-	/* no domain: localhost */
-	id = report_message_id("hackbench-f017b0a495", 1700000000, NULL);
-	assert_string_equal(id, "202311142213.6e78241a-perfbot@localhost");
-	free(id);
-	id = report_message_id("hackbench-f017b0a495", 1700000000, "");
-	assert_string_equal(id, "202311142213.6e78241a-perfbot@localhost");
-	free(id);
-}
-
-static void t_message_id_stable(void **state)
-{
-	char *a = report_message_id("hackbench-f017b0a495", 1700000000, "d");
-	char *b = report_message_id("hackbench-f017b0a495", 1700000000, "d");
-	/* the same minute */
-	char *c = report_message_id("hackbench-f017b0a495", 1700000039, "d");
-	/* another id: another hash */
-	char *d = report_message_id("hackbench-f017b0a496", 1700000000, "d");
-	/* another minute, the same hash */
-	char *e = report_message_id("hackbench-f017b0a495", 1700000040, "d");
-
-	(void)state;
-	assert_string_equal(a, b);
-	assert_string_equal(a, c);
-	assert_string_not_equal(a, d);
-	assert_memory_equal(a, d, 13);
-	assert_memory_not_equal(a + 13, d + 13, 8);
-	assert_string_equal(d, "202311142213.6e782267-perfbot@d");
-	assert_string_equal(e, "202311142214.6e78241a-perfbot@d");
-	free(a);
-	free(b);
-	free(c);
-	free(d);
-	free(e);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -1035,10 +1027,10 @@ int main(void)
 		T(t_mbox_quoting),
 		T(t_mbox_no_final_newline),
 		T(t_mbox_composed),
-		T(t_addr_spec),
+		T(t_envelope),
+		T(t_no_lists),
+		T(t_composed),
 		T(t_text_one_line),
-		T(t_message_id_format),
-		T(t_message_id_stable),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_ID_H
+#define PERFBOT_ID_H
+
+#include <stddef.h>
+#include <time.h>
+
+/*
+ * Every id perfbot mints (util): stable ones (the same inputs give the
+ * same id, so a retried run queues nothing twice) are 64-bit FNV-1a
+ * hashes in hex. Each function returns a newly allocated string, or NULL
+ * when out of memory.
+ */
+
+/*
+ * The Message-ID (without brackets) of the mail with id 'id' created at
+ * 'when': "YYYYMMDDhhmm.8hex-perfbot@domain", 8hex the low 32 bits of the
+ * id's hash; 'domain' NULL or "" is "localhost".
+ */
+char *id_message_id(const char *id, time_t when, const char *domain);
+
+/*
+ * The id of a report whose manifest names none: 16 hex digits of the
+ * hash of "base\nhead\naxes_keys\naxes_values".
+ */
+char *id_report(const char *base, const char *head, const char *axes_keys,
+		const char *axes_values);
+
+/*
+ * The id of the answer to the mail 'message_id': "a-" and 16 hex digits
+ * of the hash of the Message-ID then 'tag' ("" for the immediate answer,
+ * the retest request id for its follow-up).
+ */
+char *id_answer(const char *message_id, const char *tag);
+
+/*
+ * The retest request asked by command 'index' of mail 'message_id':
+ * "rt-" and 16 hex digits of the hash of "message_id#index".
+ */
+char *id_retest_request(const char *message_id, size_t index);
+
+/* The confirmation request of report 'report_id': "confirm-<id>". */
+char *id_confirm_request(const char *report_id);
+
+/*
+ * A multipart boundary into 'buf' ('n' bytes, at least 48): "=-perfbot-"
+ * and 96 random bits in hex; with SOURCE_DATE_EPOCH set (reproducible
+ * output) "=-perfbot-" and 16 hex digits of the hash of 'message_id' and
+ * 'try' (try 0: of the Message-ID alone). -1 with errno when no random
+ * bytes could be had.
+ */
+int id_boundary(const char *message_id, int try, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_IDENTITY_H
+#define PERFBOT_IDENTITY_H
+
+#include <time.h>
+
+#include "perfbot/config.h"
+
+/*
+ * Who the bot is in its mails (compose), from the identity.* settings:
+ * its From and envelope sender, its name, the Reported-by line, its
+ * Message-IDs and the archive links built from them. The strings that
+ * are returned const belong to the configuration; the others are newly
+ * allocated (NULL when out of memory, or when the setting is unset).
+ */
+
+#define IDENTITY_DEFAULT_FROM "perfbot <perfbot@localhost>"
+
+/* identity.from, else IDENTITY_DEFAULT_FROM. */
+const char *identity_from(const struct config *cfg);
+
+/* The bare address of identity_from(): the envelope sender. */
+char *identity_sender(const struct config *cfg);
+
+/* identity.name, else "perfbot" (the templates' bot_name). */
+const char *identity_name(const struct config *cfg);
+
+/* identity.reported_by, else identity_from(). */
+const char *identity_reported_by(const struct config *cfg);
+
+/* The Message-ID of mail 'id' sent at 'when' (identity.message_id_domain). */
+char *identity_message_id(const struct config *cfg, const char *id,
+			  time_t when);
+
+/*
+ * The archive's page of the mail 'message_id' (identity.archive_url with
+ * "{message_id}" replaced), for Closes: trailers; NULL when unset.
+ */
+char *identity_closes_url(const struct config *cfg, const char *message_id);
+
+/*
+ * The link to a patch posting: 'link' when the manifest gives one, else
+ * identity.patch_archive_url with "{message_id}" replaced by the patch's
+ * Message-ID, percent-encoded; NULL when neither.
+ */
+char *identity_patch_link(const struct config *cfg, const char *link,
+			  const char *message_id);
+
+#endif

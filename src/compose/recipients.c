@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * compose: the recipients policy, who a report and an answer go to
+ * (recipients.* settings, the manifest's lists, the patch's To and Cc).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <jansson.h>
+
+#include "perfbot/recipients.h"
+#include "perfbot/strbuf.h"
+
+#define DEFAULT_MAX_CC 10
+
+static size_t max_cc(const struct config *cfg)
+{
+	long max = cfg_long(cfg, "recipients.max_cc", DEFAULT_MAX_CC);
+
+	return max > 0 ? (size_t)max : 0;
+}
+
+/* Each address of 'from' (a list of strings, or NULL) once. */
+static int add_all(struct addrlist *l, json_t *from,
+		   const struct addrlist *other)
+{
+	const char *s;
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(from, i, v)
+		if ((s = json_string_value(v)) &&
+		    addrlist_add_unique(l, s, other))
+			return -1;
+	return 0;
+}
+
+/* The patch's own To and Cc into the Cc, the first 'max' new ones. */
+static int patch_copies(struct addrlist *cc, const struct manifest *m,
+			const struct addrlist *to, size_t max)
+{
+	json_t *lists[2] = { m->patch.to, m->patch.cc }, *v;
+	size_t i, before = cc->n;
+	const char *s;
+	int l;
+
+	for (l = 0; l < 2; l++)
+		json_array_foreach(lists[l], i, v) {
+			if (cc->n - before >= max)
+				return 0;
+			if ((s = json_string_value(v)) &&
+			    addrlist_add_unique(cc, s, to))
+				return -1;
+		}
+	return 0;
+}
+
+int recipients_report(const struct manifest *m, const struct config *cfg,
+		      struct addrlist *to, struct addrlist *cc,
+		      struct pb_err *err)
+{
+	int rc = 0;
+
+	if (cfg_bool(cfg, "recipients.to_author", 1) && m->head.author)
+		rc = addrlist_add_unique(to, m->head.author, NULL);
+	if (rc || add_all(to, m->to, NULL) ||
+	    add_all(to, cfg_list(cfg, "recipients.to"), NULL) ||
+	    patch_copies(cc, m, to, max_cc(cfg)) ||
+	    add_all(cc, m->cc, to) ||
+	    add_all(cc, cfg_list(cfg, "recipients.cc"), to))
+		return to->n >= ADDRLIST_MAX || cc->n >= ADDRLIST_MAX ?
+			pb_fail(err, EX_DATAERR, "%s: more than %d recipients",
+				m->doc.name, ADDRLIST_MAX) :
+			pb_fail(err, EX_OSERR, "out of memory");
+	if (!to->n && !cc->n)
+		return pb_fail(err, EX_DATAERR, "%s: no recipients (no "
+			       "author, to or cc)", m->doc.name);
+	return 0;
+}
+
+/* "Name" <addr>, the name's quotes and backslashes made apostrophes. */
+static int addressee(struct addrlist *to, const char *name, const char *addr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *c;
+	int rc = 0;
+
+	if (name && *name) {
+		rc = sb_addc(&sb, '"');
+		for (c = name; *c && !rc; c++)	/* no quoting games */
+			rc = sb_addc(&sb, *c == '"' || *c == '\\' ? '\'' : *c);
+		rc = rc || sb_addf(&sb, "\" <%s>", addr);
+	} else {
+		rc = sb_adds(&sb, addr);
+	}
+	rc = rc || addrlist_add(to, sb_str(&sb));
+	sb_release(&sb);
+	return rc ? -1 : 0;
+}
+
+int recipients_answer(const struct config *cfg, const char *name,
+		      const char *addr, const char *thread, const char *own,
+		      struct addrlist *to, struct addrlist *cc)
+{
+	struct addrlist all = ADDRLIST_INIT;
+	const char *why;
+	size_t i, before = cc->n, max = max_cc(cfg);
+	int rc = addressee(to, name, addr);
+
+	/* a state column that is not a list of addresses: no copies */
+	if (!rc && thread && addrlist_from_json(&all, thread, &why))
+		addrlist_release(&all);
+	for (i = 0; !rc && i < all.n && cc->n - before < max; i++)
+		if (strcasecmp(all.v[i], addr) &&
+		    (!own || strcasecmp(all.v[i], own)))
+			rc = addrlist_add(cc, all.v[i]);
+	addrlist_release(&all);
+	return rc;
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * judge: the inputs of a report. The metric rules, both result roots and
+ * the job are loaded (ingest), compared (compare) and judged (judge); the
+ * testcase and host tables give what the report says about them.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/fileio.h"
+#include "perfbot/inputs.h"
+#include "perfbot/log.h"
+
+#define DATA_MAX_BYTES (1 << 20)
+
+/* A data file: the config's value (resolved at load) or the default. */
+static char *cfg_path(const struct config *cfg, const char *key,
+		      const char *def, struct pb_err *err)
+{
+	struct strbuf hint = STRBUF_INIT;
+	char *p = NULL;
+
+	if (sb_addf(&hint, "%s in the configuration", key))
+		pb_fail(err, EX_OSERR, "out of memory");
+	else
+		data_find(cfg_str(cfg, key, def), sb_str(&hint), &p, err);
+	sb_release(&hint);
+	return p;
+}
+
+static int load_rules(struct report_inputs *in, const struct manifest *m,
+		      const struct config *cfg, struct pb_err *err)
+{
+	char *path = m->metrics ? strdup(m->metrics) :
+		cfg_path(cfg, "data.metrics", "config/metrics.yaml", err);
+	int rc;
+
+	if (!path)
+		return m->metrics ? pb_fail(err, EX_OSERR, "out of memory") :
+			-1;
+	rc = rules_load(&in->rules, path, err);
+	free(path);
+	return rc;
+}
+
+static int load_testcase(struct report_inputs *in, const struct config *cfg,
+			 struct pb_err *err)
+{
+	char *path = cfg_path(cfg, "data.testcases", "config/testcases.yaml",
+			      err);
+	int rc;
+
+	if (!path)
+		return -1;
+	rc = yaml_load_file(path, DATA_MAX_BYTES, &in->testcases, err);
+	free(path);
+	if (!rc && in->testcases.root && !json_is_object(in->testcases.root))
+		rc = pb_fail(err, EX_CONFIG, "%s: not a mapping",
+			     in->testcases.name);
+	return rc;
+}
+
+const char *report_inputs_testcase(const struct report_inputs *in,
+				   const char *key)
+{
+	json_t *tc = json_object_get(in->testcases.root, in->testcase);
+
+	return json_string_value(json_object_get(tc, key));
+}
+
+/* Host names come from job.yaml: keep them to a safe file name. */
+static int safe_name(const char *s)
+{
+	if (!*s || *s == '.')
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
+			return 0;
+	return 1;
+}
+
+static const char *machine(struct report_inputs *in, const struct config *cfg)
+{
+	const char *tbox = in->job.tbox_group;
+	struct strbuf rel = STRBUF_INIT;
+	char *dir = cfg_path(cfg, "data.hosts", "config/hosts", NULL);
+	char *path = NULL;
+	const char *desc = NULL;
+
+	if (dir && safe_name(tbox) && !sb_addf(&rel, "%s.yaml", tbox))
+		path = path_join(dir, sb_str(&rel));
+	if (path && !yaml_load_file(path, DATA_MAX_BYTES, &in->host, NULL))
+		desc = json_string_value(json_object_get(in->host.root,
+							 "description"));
+	if (!desc)
+		log_warn("no description of test machine '%s'", tbox);
+	free(dir);
+	free(path);
+	sb_release(&rel);
+	return desc ? desc : tbox;
+}
+
+int report_inputs_load(struct report_inputs *in, const struct manifest *m,
+		       const struct config *cfg, struct pb_err *err)
+{
+	memset(in, 0, sizeof(*in));
+	const char *key, *dirs;
+	long dir = 0;
+
+	if (load_rules(in, m, cfg, err) ||
+	    result_root_load(&in->root[BASE], m->base.result_root, err) ||
+	    result_root_load(&in->root[HEAD], m->head.result_root, err) ||
+	    job_info_init(&in->job, &in->root[HEAD], err) ||
+	    load_testcase(in, cfg, err))
+		return -1;
+	in->testcase = in->job.testcase;
+	in->machine = machine(in, cfg);
+	if (compare_roots(&in->cmp, &in->root[BASE], &in->root[HEAD],
+			  in->rules, err))
+		return -1;
+	key = report_inputs_testcase(in, "headline");
+	in->key_metric = key;
+	dirs = report_inputs_testcase(in, "direction");
+	if (dirs)
+		parse_long(dirs, -1, 1, &dir);
+	return judge(&in->cmp, in->rules, in->testcase, key, (int)dir,
+		     &in->verdict);
+}
+
+void report_inputs_release(struct report_inputs *in)
+{
+	rules_free(in->rules);
+	result_root_release(&in->root[BASE]);
+	result_root_release(&in->root[HEAD]);
+	comparison_release(&in->cmp);
+	job_info_release(&in->job);
+	ydoc_release(&in->testcases);
+	ydoc_release(&in->host);
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * util: the ids perfbot mints, for compose (Message-IDs, report and
+ * answer ids, MIME boundaries) and act (retest and confirmation
+ * requests). One place, so that a format is written once.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "perfbot/id.h"
+#include "perfbot/strbuf.h"
+#include "perfbot/strmap.h"
+
+static unsigned long long hash_str(const char *s, unsigned long long seed)
+{
+	return hash_fnv1a(s, strlen(s), seed);
+}
+
+/* "<prefix><16 hex digits of h>", newly allocated. */
+static char *hex_id(const char *prefix, unsigned long long h)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (sb_addf(&sb, "%s%016llx", prefix, h)) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb, NULL);
+}
+
+char *id_message_id(const char *id, time_t when, const char *domain)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char stamp[16];
+	struct tm tm;
+
+	gmtime_r(&when, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M", &tm);
+	if (sb_addf(&sb, "%s.%08llx-perfbot@%s", stamp,
+		    hash_str(id, 0) & 0xffffffffULL,
+		    domain && *domain ? domain : "localhost")) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb, NULL);
+}
+
+char *id_report(const char *base, const char *head, const char *axes_keys,
+		const char *axes_values)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *id = NULL;
+
+	if (!sb_addf(&sb, "%s\n%s\n%s\n%s", base, head, axes_keys,
+		     axes_values))
+		id = hex_id("", hash_fnv1a(sb.buf, sb.len, 0));
+	sb_release(&sb);
+	return id;
+}
+
+char *id_answer(const char *message_id, const char *tag)
+{
+	return hex_id("a-", hash_str(tag, hash_str(message_id, 0)));
+}
+
+char *id_retest_request(const char *message_id, size_t index)
+{
+	struct strbuf key = STRBUF_INIT;
+	char *id = NULL;
+
+	if (!sb_addf(&key, "%s#%zu", message_id, index))
+		id = hex_id("rt-", hash_fnv1a(key.buf, key.len, 0));
+	sb_release(&key);
+	return id;
+}
+
+char *id_confirm_request(const char *report_id)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (sb_addf(&sb, "confirm-%s", report_id)) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb, NULL);
+}
+
+int id_boundary(const char *message_id, int try, char *buf, size_t n)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	unsigned char r[12];
+	size_t i, len = 0;
+
+	if (sde && *sde) {
+		unsigned long long h = hash_str(message_id ? message_id : "",
+						0);
+
+		if (try)
+			h = hash_fnv1a(&try, sizeof(try), h);
+		snprintf(buf, n, "=-perfbot-%016llx", h);
+		return 0;
+	}
+	while (len < sizeof(r)) {
+		ssize_t got = getrandom(r + len, sizeof(r) - len, 0);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		len += (size_t)got;
+	}
+	len = (size_t)snprintf(buf, n, "=-perfbot-");
+	for (i = 0; i < sizeof(r) && len + 2 < n; i++, len += 2)
+		snprintf(buf + len, n - len, "%02x", r[i]);
+	return 0;
+}

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for src/util/id.c: every id perfbot mints, byte for byte
+ * (a format that changed would queue a report or an answer twice): the
+ * Message-ID, a derived report id, the answer, retest and confirmation
+ * request ids, and the MIME boundary, reproducible or random.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "perfbot/id.h"
+#include "perfbot/strmap.h"
+
+#define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
+
+static void t_message_id_format(void **state)
+{
+	char *id = id_message_id("hackbench-f017b0a495", 1700000000,
+				     "example.test");
+	size_t i;
+
+	(void)state;
+	assert_non_null(id);
+	/* FNV-1a 64 of the id, low 32 bits: 0x6e78241a */
+	assert_string_equal(id, "202311142213.6e78241a-perfbot@example.test");
+	for (i = 0; i < 12; i++)
+		assert_true(id[i] >= '0' && id[i] <= '9');
+	assert_int_equal(id[12], '.');
+	for (i = 13; i < 21; i++)
+		assert_non_null(strchr("0123456789abcdef", id[i]));
+	assert_string_equal(id + 21, "-perfbot@example.test");
+	free(id);
+	/* no domain: localhost */
+	id = id_message_id("hackbench-f017b0a495", 1700000000, NULL);
+	assert_string_equal(id, "202311142213.6e78241a-perfbot@localhost");
+	free(id);
+	id = id_message_id("hackbench-f017b0a495", 1700000000, "");
+	assert_string_equal(id, "202311142213.6e78241a-perfbot@localhost");
+	free(id);
+}
+
+static void t_message_id_stable(void **state)
+{
+	char *a = id_message_id("hackbench-f017b0a495", 1700000000, "d");
+	char *b = id_message_id("hackbench-f017b0a495", 1700000000, "d");
+	/* the same minute */
+	char *c = id_message_id("hackbench-f017b0a495", 1700000039, "d");
+	/* another id: another hash */
+	char *d = id_message_id("hackbench-f017b0a496", 1700000000, "d");
+	/* another minute, the same hash */
+	char *e = id_message_id("hackbench-f017b0a495", 1700000040, "d");
+
+	(void)state;
+	assert_string_equal(a, b);
+	assert_string_equal(a, c);
+	assert_string_not_equal(a, d);
+	assert_memory_equal(a, d, 13);
+	assert_memory_not_equal(a + 13, d + 13, 8);
+	assert_string_equal(d, "202311142213.6e782267-perfbot@d");
+	assert_string_equal(e, "202311142214.6e78241a-perfbot@d");
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	free(e);
+}
+
+/* The report of seed 004 (its Message-ID is in the golden files). */
+static void t_message_id_report(void **state)
+{
+	char *a = id_message_id("demo-004", T0, "example.test");
+	char *b = id_message_id("demo-004", 0, "x.test");
+
+	(void)state;
+	assert_string_equal(a, "202502141548.7c8c8447-perfbot@example.test");
+	assert_string_equal(b, "197001010000.7c8c8447-perfbot@x.test");
+	free(a);
+	free(b);
+}
+
+/* 16 hex digits of FNV-1a of "base\nhead\nkeys\nvalues". */
+static void t_report_id(void **state)
+{
+	const char *in = "b\nh\nk\nv";
+	char want[17], *id = id_report("b", "h", "k", "v");
+
+	(void)state;
+	snprintf(want, sizeof(want), "%016llx",
+		 hash_fnv1a(in, strlen(in), 0));
+	assert_string_equal(id, want);
+	assert_int_equal(strlen(id), 16);
+	free(id);
+	id = id_report("", "", "", "");
+	/* FNV-1a of "\n\n\n" */
+	assert_string_equal(id, "2fd786189d0de06d");
+	free(id);
+}
+
+static void t_answer_id(void **state)
+{
+	char *a = id_answer("reply-1@example.test", "");
+	char *b = id_answer("reply-1@example.test", "rt-0123");
+	char *c = id_answer("reply-1@example.test", "");
+	char want[32];
+	unsigned long long h;
+
+	(void)state;
+	h = hash_fnv1a("reply-1@example.test", 20, 0);
+	snprintf(want, sizeof(want), "a-%016llx", hash_fnv1a("rt-0123", 7, h));
+	assert_string_equal(b, want);
+	/* the empty tag hashes nothing more */
+	snprintf(want, sizeof(want), "a-%016llx", h);
+	assert_string_equal(a, want);
+	assert_string_equal(a, c);
+	assert_string_equal(a, "a-fb03cb10ced0abe7");
+	free(a);
+	free(b);
+	free(c);
+}
+
+static void t_retest_request_id(void **state)
+{
+	char *a = id_retest_request("reply-1@example.test", 0);
+	char *b = id_retest_request("reply-1@example.test", 1);
+	char want[32];
+
+	(void)state;
+	snprintf(want, sizeof(want), "rt-%016llx",
+		 hash_fnv1a("reply-1@example.test#0", 22, 0));
+	assert_string_equal(a, want);
+	assert_string_not_equal(a, b);
+	assert_int_equal(strlen(b), 19);
+	free(a);
+	free(b);
+}
+
+static void t_confirm_request_id(void **state)
+{
+	char *a = id_confirm_request("demo-004");
+
+	(void)state;
+	assert_string_equal(a, "confirm-demo-004");
+	free(a);
+}
+
+static int hex(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strchr("0123456789abcdef", s[i]) || !s[i])
+			return 0;
+	return 1;
+}
+
+/* With SOURCE_DATE_EPOCH: the hash of the Message-ID, then of 'try'. */
+static void t_boundary_reproducible(void **state)
+{
+	char a[48], b[48], c[48], want[48];
+	unsigned long long h = hash_fnv1a("m@x", 3, 0);
+	int one = 1;
+
+	(void)state;
+	setenv("SOURCE_DATE_EPOCH", "1739548080", 1);
+	assert_int_equal(id_boundary("m@x", 0, a, sizeof(a)), 0);
+	assert_int_equal(id_boundary("m@x", 0, b, sizeof(b)), 0);
+	assert_int_equal(id_boundary("m@x", 1, c, sizeof(c)), 0);
+	snprintf(want, sizeof(want), "=-perfbot-%016llx", h);
+	assert_string_equal(a, want);
+	assert_string_equal(a, b);
+	snprintf(want, sizeof(want), "=-perfbot-%016llx",
+		 hash_fnv1a(&one, sizeof(one), h));
+	assert_string_equal(c, want);
+	/* no Message-ID: the hash of nothing */
+	assert_int_equal(id_boundary(NULL, 0, a, sizeof(a)), 0);
+	assert_string_equal(a, "=-perfbot-cbf29ce484222325");
+	unsetenv("SOURCE_DATE_EPOCH");
+}
+
+/* Without it: 96 random bits, another each time. */
+static void t_boundary_random(void **state)
+{
+	char a[48], b[48];
+
+	(void)state;
+	unsetenv("SOURCE_DATE_EPOCH");
+	assert_int_equal(id_boundary("m@x", 0, a, sizeof(a)), 0);
+	assert_int_equal(id_boundary("m@x", 0, b, sizeof(b)), 0);
+	assert_int_equal(strlen(a), 10 + 24);
+	assert_memory_equal(a, "=-perfbot-", 10);
+	assert_true(hex(a + 10, 24));
+	assert_string_not_equal(a, b);
+	/* an empty SOURCE_DATE_EPOCH is none */
+	setenv("SOURCE_DATE_EPOCH", "", 1);
+	assert_int_equal(id_boundary("m@x", 0, a, sizeof(a)), 0);
+	assert_int_equal(strlen(a), 34);
+	unsetenv("SOURCE_DATE_EPOCH");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_message_id_format),
+		cmocka_unit_test(t_message_id_stable),
+		cmocka_unit_test(t_message_id_report),
+		cmocka_unit_test(t_report_id),
+		cmocka_unit_test(t_answer_id),
+		cmocka_unit_test(t_retest_request_id),
+		cmocka_unit_test(t_confirm_request_id),
+		cmocka_unit_test(t_boundary_reproducible),
+		cmocka_unit_test(t_boundary_random),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for src/send/outbox.c: outbox_queue(), the one way into the
+ * outbox, storing a composed report (with its manifest) and a composed
+ * answer (with the report it is about) byte for byte, the envelope as the
+ * state's JSON list; a composed mail lacking a part refused; and delivery
+ * refusing, without a word to the server, a stored recipient list that is
+ * no list of addresses.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "perfbot/log.h"
+#include "perfbot/outbox.h"
+
+#include "testutil.h"
+
+#define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
+#define MSG "From: perfbot <perfbot@example.test>\nSubject: s\n\nbody\n"
+
+struct fx {
+	char dir[64];
+	char db[128];
+	struct config cfg;
+	int loaded;
+	struct state st;
+	int open;
+	struct composed c;
+	struct outbox_mail *out;
+	size_t nout;
+	struct pb_err err;
+	enum log_level level;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = TU_NEW_FX(struct fx, "test_outbox");
+
+	if (!f)
+		return -1;
+	f->level = log_get_level();
+	tu_path(f->db, sizeof(f->db), f->dir, "perfbot.db");
+	if (config_load(&f->cfg, NULL, &f->err) ||
+	    state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
+		fprintf(stderr, "setup: %s\n", f->err.msg);
+		return -1;
+	}
+	f->loaded = f->open = 1;
+	composed_init(&f->c);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	log_set_level(f->level);
+	outbox_free(f->out, f->nout);
+	composed_release(&f->c);
+	if (f->open)
+		state_close(&f->st);
+	if (f->loaded)
+		config_release(&f->cfg);
+	tu_rmtree(f->dir);
+	free(f);
+	return 0;
+}
+
+/* A composed report 'id' to 'n' recipients a@, b@, ... */
+static void report(struct composed *c, const char *id, int n)
+{
+	char a[32];
+	int i;
+
+	composed_release(c);
+	c->kind = "report";
+	c->id = strdup(id);
+	c->message_id = strdup("202502141548.7c8c8447-perfbot@example.test");
+	c->subject = strdup("[tree] the subject");
+	c->sender = strdup("perfbot@example.test");
+	c->date = T0;
+	assert_non_null(c->id);
+	for (i = 0; i < n; i++) {
+		snprintf(a, sizeof(a), "%c@example.test", 'a' + i);
+		assert_int_equal(addrlist_add(&c->rcpts, a), 0);
+	}
+	assert_int_equal(sb_adds(&c->msg, MSG), 0);
+}
+
+static void queued(struct fx *f, size_t want)
+{
+	outbox_free(f->out, f->nout);
+	f->out = NULL;
+	if (state_queued(&f->st, &f->out, &f->nout, &f->err))
+		fail_msg("state_queued: %s", f->err.msg);
+	assert_int_equal(f->nout, want);
+}
+
+/* One text column of the outbox row 'id'. */
+static char *column(struct fx *f, const char *col, const char *id)
+{
+	char sql[128];
+	sqlite3_stmt *s;
+	char *v = NULL;
+
+	snprintf(sql, sizeof(sql), "SELECT %s FROM outbox WHERE id = ?", col);
+	assert_int_equal(sqlite3_prepare_v2(f->st.db, sql, -1, &s, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+		v = strdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return v;
+}
+
+static void column_is(struct fx *f, const char *col, const char *id,
+		      const char *want)
+{
+	char *v = column(f, col, id);
+
+	if (!want) {
+		assert_null(v);
+		return;
+	}
+	assert_non_null(v);
+	assert_string_equal(v, want);
+	free(v);
+}
+
+static void t_queue_report(void **state)
+{
+	struct fx *f = *state;
+	char *name = NULL, *text = NULL, *dir = NULL;
+
+	report(&f->c, "demo-004", 2);
+	f->c.manifest = "src/demo.yaml";
+	f->c.manifest_text = "id: demo-004\n";
+	f->c.manifest_dir = "src";
+	assert_int_equal(outbox_queue(&f->st, &f->c, T0, &f->err), 0);
+	queued(f, 1);
+	assert_string_equal(f->out[0].id, "demo-004");
+	assert_string_equal(f->out[0].kind, "report");
+	assert_string_equal(f->out[0].message_id,
+			    "202502141548.7c8c8447-perfbot@example.test");
+	assert_string_equal(f->out[0].sender, "perfbot@example.test");
+	assert_string_equal(f->out[0].recipients,
+			    "[\"a@example.test\",\"b@example.test\"]");
+	assert_int_equal(f->out[0].len, strlen(MSG));
+	assert_memory_equal(f->out[0].message, MSG, strlen(MSG));
+	column_is(f, "subject", "demo-004", "[tree] the subject");
+	column_is(f, "report_id", "demo-004", "demo-004");
+	column_is(f, "manifest", "demo-004", "src/demo.yaml");
+	/* the manifest kept for retests and confirmations */
+	assert_int_equal(state_manifest_text(&f->st, "demo-004", &name, &text,
+					     &dir, &f->err), 0);
+	assert_string_equal(name, "src/demo.yaml");
+	assert_string_equal(text, "id: demo-004\n");
+	assert_string_equal(dir, "src");
+	free(name);
+	free(text);
+	free(dir);
+}
+
+static void t_queue_answer(void **state)
+{
+	struct fx *f = *state;
+
+	report(&f->c, "a-0123456789abcdef", 1);
+	f->c.kind = "answer";
+	f->c.report_id = strdup("demo-004");
+	assert_int_equal(outbox_queue(&f->st, &f->c, T0, &f->err), 0);
+	queued(f, 1);
+	assert_string_equal(f->out[0].kind, "answer");
+	assert_string_equal(f->out[0].recipients, "[\"a@example.test\"]");
+	column_is(f, "report_id", "a-0123456789abcdef", "demo-004");
+	column_is(f, "manifest", "a-0123456789abcdef", NULL);
+}
+
+static void refused(struct fx *f)
+{
+	memset(&f->err, 0, sizeof(f->err));
+	assert_int_equal(outbox_queue(&f->st, &f->c, T0, &f->err), -1);
+	assert_int_equal(f->err.code, EX_SOFTWARE);
+	assert_non_null(strstr(f->err.msg, "lacks"));
+}
+
+static void t_queue_incomplete(void **state)
+{
+	struct fx *f = *state;
+
+	report(&f->c, "r", 0);
+	refused(f);
+	report(&f->c, "r", 1);
+	free(f->c.sender);
+	f->c.sender = NULL;
+	refused(f);
+	report(&f->c, "r", 1);
+	free(f->c.message_id);
+	f->c.message_id = NULL;
+	refused(f);
+	report(&f->c, "r", 1);
+	sb_reset(&f->c.msg);
+	refused(f);
+	report(&f->c, "r", 1);
+	f->c.kind = NULL;
+	refused(f);
+	queued(f, 0);
+}
+
+/* A stored list that is no list of addresses fails that one mail. */
+static void t_deliver_bad_rcpts(void **state)
+{
+	struct fx *f = *state;
+	struct outbox_mail m = {
+		.id = "bad", .kind = "report", .message_id = "x@y",
+		.sender = "perfbot@example.test",
+		.recipients = "[\"a@example.test\\r\\nDATA\"]",
+		.message = MSG, .len = strlen(MSG),
+	};
+	struct send_stats ss;
+	char path[128];
+
+	log_set_level(LOG_QUIET);
+	tu_load_config(&f->cfg, &f->loaded, tu_path(path, sizeof(path), f->dir,
+						    "perfbot.yaml"),
+		       "smtp:\n  url: smtp://127.0.0.1:9\n  tls: none\n",
+		       &f->err);
+	assert_int_equal(state_queue(&f->st, &m, NULL, "s", T0, &f->err), 0);
+	assert_int_equal(outbox_deliver(&f->st, &f->cfg, T0, 1, &ss, &f->err),
+			 0);
+	assert_int_equal(ss.failed, 1);
+	assert_int_equal(ss.sent, 0);
+	column_is(f, "status", "bad", "failed");
+	column_is(f, "last_error", "bad", "no recipients: an address with a "
+		  "control character");
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(t_queue_report),
+		T(t_queue_answer),
+		T(t_queue_incomplete),
+		T(t_deliver_bad_rcpts),
+	};
+#undef T
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
