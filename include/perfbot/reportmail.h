@@ -18,13 +18,4 @@
 int report_compose(const struct report *r, const struct config *cfg,
 		   struct composed *c, struct pb_err *err);
 
-/*
- * moved: for callers not yet updated (report_compose()). 'out' gets the
- * RFC 5322 bytes, 'sender' the envelope sender and 'rcpts' the JSON list
- * of envelope recipients (both malloc'd).
- */
-int report_mail(const struct report *r, const struct config *cfg,
-		struct strbuf *out, char **sender, char **rcpts,
-		struct pb_err *err);
-
 #endif

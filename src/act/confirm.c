@@ -7,6 +7,7 @@
 #include "perfbot/evidence.h"
 #include "perfbot/log.h"
 #include "perfbot/manifest.h"
+#include "perfbot/outbox.h"
 #include "perfbot/reportmail.h"
 #include "perfbot/runs.h"
 #include "perfbot/scheduler.h"
@@ -135,28 +136,22 @@ static int mail_it(struct state *st, const struct config *cfg,
 		   time_t now, struct pb_err *err)
 {
 	struct report_opts o = { NULL, now, line, h->row->metric };
-	struct strbuf msg = STRBUF_INIT;
-	struct outbox_mail om = { 0 };
-	char *sender = NULL, *rcpts = NULL;
+	struct composed c;
 	struct report r;
 	int rc;
 
+	composed_init(&c);
 	if (report_build(&r, &h->m, cfg, &o, err))
 		return -1;
 	rc = !r.worth ? pb_fail(err, EX_DATAERR, "report '%s': nothing to "
 				"report over all runs", h->row->report_id) :
-		report_mail(&r, cfg, &msg, &sender, &rcpts, err);
+		report_compose(&r, cfg, &c, err);
 	if (!rc) {
-		om.id = r.id;
-		om.kind = "report";
-		om.message_id = r.message_id;
-		om.sender = sender;
-		om.recipients = rcpts;
-		om.message = msg.buf;
-		om.len = msg.len;
+		c.manifest = h->name;
+		c.manifest_text = h->text;
+		c.manifest_dir = h->dir;
 		rc = state_begin(st, err);
-		if (!rc && (state_queue_report(st, &om, h->name, h->text, h->dir,
-					       r.subject, now, err) ||
+		if (!rc && (outbox_queue(st, &c, now, err) ||
 			    state_confirm_set(st, h->row->report_id, status,
 					      line, 1, now, err))) {
 			state_rollback(st);
@@ -167,9 +162,7 @@ static int mail_it(struct state *st, const struct config *cfg,
 	}
 	if (!rc)
 		log_info("queued report '%s' (%s): %s", r.id, status, r.subject);
-	free(sender);
-	free(rcpts);
-	sb_release(&msg);
+	composed_release(&c);
 	report_release(&r);
 	return rc;
 }

@@ -72,23 +72,3 @@ int report_compose(const struct report *r, const struct config *cfg,
 			       "or recipient address", r->id);
 	return 0;
 }
-
-int report_mail(const struct report *r, const struct config *cfg,
-		struct strbuf *out, char **sender, char **rcpts,
-		struct pb_err *err)
-{
-	struct composed c;
-	int rc = report_compose(r, cfg, &c, err);
-
-	*sender = *rcpts = NULL;
-	if (!rc && sb_add(out, c.msg.buf, c.msg.len))
-		rc = pb_fail(err, EX_OSERR, "out of memory");
-	if (!rc && !(*rcpts = addrlist_to_json(&c.rcpts)))
-		rc = pb_fail(err, EX_OSERR, "out of memory");
-	if (!rc) {
-		*sender = c.sender;
-		c.sender = NULL;
-	}
-	composed_release(&c);
-	return rc;
-}

@@ -11,6 +11,7 @@
 #include "perfbot/log.h"
 #include "perfbot/mail.h"
 #include "perfbot/manifest.h"
+#include "perfbot/outbox.h"
 #include "perfbot/report.h"
 #include "perfbot/reportmail.h"
 #include "perfbot/sources.h"
@@ -26,31 +27,22 @@ static int seen(struct cycle *cy, const char *id, struct pb_err *err)
 static int queue_report(struct cycle *cy, const struct report *r,
 			const struct manifest_text *mt, struct pb_err *err)
 {
-	struct strbuf msg = STRBUF_INIT;
-	struct outbox_mail m = { 0 };
-	char *sender = NULL, *rcpts = NULL;
-	int rc = report_mail(r, cy->cfg, &msg, &sender, &rcpts, err);
+	struct composed c;
+	int rc = report_compose(r, cy->cfg, &c, err);
 
 	if (!rc && cy->dry_run) {
-		rc = mbox_append(&cy->mbox, sender, r->date, sb_str(&msg),
-				 msg.len);
+		rc = mbox_append(&cy->mbox, c.sender, c.date, sb_str(&c.msg),
+				 c.msg.len);
 	} else if (!rc) {
-		m.id = r->id;
-		m.kind = "report";
-		m.message_id = r->message_id;
-		m.sender = sender;
-		m.recipients = rcpts;
-		m.message = msg.buf;
-		m.len = msg.len;
-		rc = state_queue_report(&cy->st, &m, mt->name, mt->text,
-					mt->dir, r->subject, cy->now, err);
+		c.manifest = mt->name;
+		c.manifest_text = mt->text;
+		c.manifest_dir = mt->dir;
+		rc = outbox_queue(&cy->st, &c, cy->now, err);
 		if (!rc)
 			log_info("queued report '%s': %s", r->id, r->subject);
 	}
 	cy->queued += !rc;
-	free(sender);
-	free(rcpts);
-	sb_release(&msg);
+	composed_release(&c);
 	return rc;
 }
 

@@ -6,7 +6,7 @@
  * classic template, a regression with its Closes: link, a comparison with
  * nothing worth a mail, the host description file and its fallback, the
  * recipients policy (src/compose/recipients.c) as a report applies it,
- * the composed mail (report_compose; report_mail(), its older form),
+ * the composed mail (report_compose),
  * and reports that answer a posted patch (manifest 'patch'). Run from
  * the repository root: fixtures, config/ and templates/ are read by
  * relative path.
@@ -564,7 +564,6 @@ static void t_mail_golden(void **state)
 	composed_release(&c);
 }
 
-/* report_mail(), for callers not yet updated: the same bytes. */
 static void t_mail_compat(void **state)
 {
 	struct fx *f = *state;
@@ -934,7 +933,6 @@ int main(void)
 		T(t_host_dir),
 		cmocka_unit_test(t_text_one_line),
 		T(t_mail_golden),
-		T(t_mail_compat),
 		T(t_mail_no_envelope),
 		T(t_mail_kconfig),
 		T(t_recipients),
