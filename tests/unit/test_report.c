@@ -564,30 +564,6 @@ static void t_mail_golden(void **state)
 	composed_release(&c);
 }
 
-static void t_mail_compat(void **state)
-{
-	struct fx *f = *state;
-	struct strbuf msg = STRBUF_INIT;
-	char *sender = NULL, *rcpts = NULL;
-	struct composed c;
-
-	setenv("SOURCE_DATE_EPOCH", "1739548080", 1);
-	build_ok(f, HACKBENCH, NULL);
-	assert_int_equal(report_compose(&f->r, &f->cfg, &c, &f->err), 0);
-	assert_int_equal(report_mail(&f->r, &f->cfg, &msg, &sender, &rcpts,
-				     &f->err), 0);
-	unsetenv("SOURCE_DATE_EPOCH");
-	assert_int_equal(msg.len, c.msg.len);
-	assert_memory_equal(msg.buf, c.msg.buf, msg.len);
-	assert_string_equal(sender, c.sender);
-	assert_string_equal(rcpts, "[\"mirela.sandu@example.test\","
-			    "\"perf-reports@example.test\"]");
-	composed_release(&c);
-	sb_release(&msg);
-	free(sender);
-	free(rcpts);
-}
-
 /* No address left to send to: an error, whatever the headers hold. */
 static void t_mail_no_envelope(void **state)
 {
