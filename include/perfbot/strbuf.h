@@ -24,16 +24,16 @@ struct strbuf {
 void sb_init(struct strbuf *sb, size_t max);
 void sb_release(struct strbuf *sb);
 void sb_reset(struct strbuf *sb);
-int sb_grow(struct strbuf *sb, size_t extra);
-int sb_add(struct strbuf *sb, const void *data, size_t n);
-int sb_adds(struct strbuf *sb, const char *s);
-int sb_addc(struct strbuf *sb, char c);
-int sb_addf(struct strbuf *sb, const char *fmt, ...)
+__attribute__((warn_unused_result)) int sb_grow(struct strbuf *sb, size_t extra);
+__attribute__((warn_unused_result)) int sb_add(struct strbuf *sb, const void *data, size_t n);
+__attribute__((warn_unused_result)) int sb_adds(struct strbuf *sb, const char *s);
+__attribute__((warn_unused_result)) int sb_addc(struct strbuf *sb, char c);
+__attribute__((warn_unused_result)) int sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+__attribute__((warn_unused_result)) int sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* Append 'n' copies of 'c'. */
-int sb_addn(struct strbuf *sb, char c, size_t n);
+__attribute__((warn_unused_result)) int sb_addn(struct strbuf *sb, char c, size_t n);
 /* Drop trailing bytes so that len becomes 'len' (no-op when longer). */
 void sb_setlen(struct strbuf *sb, size_t len);
 /* The content, "" for an empty buffer; valid until the next add. */

@@ -118,7 +118,8 @@ char *thread_references(const char *const *refs, size_t n, const char *keep,
  * for it, and the report above it) and their Message-ID; the thread's
  * root and the report's id stay however long the chain.
  */
-static char *references(const struct reply *r, const struct thread_report *tr)
+static char *references(const struct answer_thread *r,
+			const struct thread_report *tr)
 {
 	const char *chain[REPLY_MAX_REFS + 2];
 	const char *report = tr ? tr->message_id : NULL;
@@ -137,7 +138,7 @@ static char *references(const struct reply *r, const struct thread_report *tr)
 	return thread_references(chain, n, report, r->message_id);
 }
 
-static json_t *addressees(const struct reply *r)
+static json_t *addressees(const struct answer_thread *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 	json_t *to;
@@ -158,7 +159,8 @@ static json_t *addressees(const struct reply *r)
 }
 
 /* The report's recipients but the sender and the bot, capped. */
-static json_t *copies(const struct config *cfg, const struct reply *r,
+static json_t *copies(const struct config *cfg,
+		      const struct answer_thread *r,
 		      const struct thread_report *tr, const char *own)
 {
 	json_t *all = tr ? json_loads(tr->recipients, 0, NULL) : NULL;
@@ -178,7 +180,8 @@ static json_t *copies(const struct config *cfg, const struct reply *r,
 	return cc;
 }
 
-static char *body_of(const struct config *cfg, const struct reply *r,
+static char *body_of(const struct config *cfg,
+		     const struct answer_thread *r,
 		     const struct thread_report *tr, json_t *pieces,
 		     struct pb_err *err)
 {
@@ -199,7 +202,7 @@ static char *body_of(const struct config *cfg, const struct reply *r,
 	return body;
 }
 
-static char *answer_id(const struct reply *r, const char *tag)
+static char *answer_id(const struct answer_thread *r, const char *tag)
 {
 	struct strbuf sb = STRBUF_INIT;
 	unsigned long long h = hash_fnv1a(r->message_id,
@@ -233,7 +236,7 @@ static void parts_release(struct answer_parts *a)
 }
 
 static int build(struct answer_parts *a, const struct config *cfg,
-		 const struct reply *r, const struct thread_report *tr,
+		 const struct answer_thread *r, const struct thread_report *tr,
 		 const char *tag, json_t *pieces, time_t now,
 		 struct pb_err *err)
 {
@@ -260,10 +263,10 @@ static int build(struct answer_parts *a, const struct config *cfg,
 }
 
 int answer_queue(struct state *st, const struct config *cfg,
-		 const struct reply *r, const struct thread_report *tr,
-		 const char *tag, json_t *pieces, time_t now,
-		 struct pb_err *err)
+		 const struct answer_thread *r, const char *tag,
+		 json_t *pieces, time_t now, struct pb_err *err)
 {
+	const struct thread_report *tr = r->report;
 	struct answer_parts a;
 	struct outbox_mail m = { 0 };
 	struct mail mail = { 0 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for the mail command table (src/poll/commands.c): which
- * lines are commands with and without the "#perfbot" prefix, the lenient
+ * Unit tests for the command syntax (src/parse/commands.c, with the
+ * table's parse and check entries of src/act/dispatch.c): which lines
+ * are commands with and without the "#perfbot" prefix, the lenient
  * argument forms of retest, the kept line (escaped, bounded), and the
  * check step against the limits.
  */
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "perfbot/commands.h"
+#include "perfbot/dispatch.h"
 
 #define PREFIX "#perfbot"
 

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/sender.h"
+#include "perfbot/authorize.h"
 
 static void parse(struct reply *r, const char *headers)
 {
@@ -30,15 +30,15 @@ static void parse(struct reply *r, const char *headers)
 static void t_align(void **state)
 {
 	(void)state;
-	assert_true(sender_domains_align("example.test", "example.test"));
-	assert_true(sender_domains_align("EXAMPLE.test", "example.TEST"));
-	assert_true(sender_domains_align("lists.example.test", "example.test"));
-	assert_true(sender_domains_align("example.test", "mx.example.test"));
-	assert_false(sender_domains_align("badexample.test", "example.test"));
-	assert_false(sender_domains_align("example.test.evil", "example.test"));
-	assert_false(sender_domains_align("example.org", "example.test"));
-	assert_false(sender_domains_align("", "example.test"));
-	assert_false(sender_domains_align(NULL, "example.test"));
+	assert_true(authorize_domains_align("example.test", "example.test"));
+	assert_true(authorize_domains_align("EXAMPLE.test", "example.TEST"));
+	assert_true(authorize_domains_align("lists.example.test", "example.test"));
+	assert_true(authorize_domains_align("example.test", "mx.example.test"));
+	assert_false(authorize_domains_align("badexample.test", "example.test"));
+	assert_false(authorize_domains_align("example.test.evil", "example.test"));
+	assert_false(authorize_domains_align("example.org", "example.test"));
+	assert_false(authorize_domains_align("", "example.test"));
+	assert_false(authorize_domains_align(NULL, "example.test"));
 }
 
 static void t_envelope(void **state)
@@ -49,26 +49,26 @@ static void t_envelope(void **state)
 	parse(&r, "Return-Path: <Alice@Example.TEST>\n"
 		  "From: Alice <alice@example.test>\n");
 	assert_string_equal(r.envelope_addr, "alice@example.test");
-	assert_true(sender_aligned(&r));
+	assert_true(authorize_aligned(&r));
 	reply_release(&r);
 	/* the top Return-Path is the delivering server's */
 	parse(&r, "Return-Path: <mallory@evil.example>\n"
 		  "Return-Path: <alice@example.test>\n"
 		  "From: Alice <alice@example.test>\n");
 	assert_string_equal(r.envelope_addr, "mallory@evil.example");
-	assert_false(sender_aligned(&r));
+	assert_false(authorize_aligned(&r));
 	reply_release(&r);
 	parse(&r, "From: Alice <alice@example.test>\n");
 	assert_null(r.envelope_addr);
-	assert_false(sender_aligned(&r));	/* unknown is not aligned */
+	assert_false(authorize_aligned(&r));	/* unknown is not aligned */
 	reply_release(&r);
 	parse(&r, "Return-Path: <>\nFrom: Alice <alice@example.test>\n");
 	assert_null(r.envelope_addr);
-	assert_false(sender_aligned(&r));
+	assert_false(authorize_aligned(&r));
 	reply_release(&r);
 	parse(&r, "Return-Path: <bounce-1@lists.example.test>\n"
 		  "From: Alice <alice@example.test>\n");
-	assert_true(sender_aligned(&r));
+	assert_true(authorize_aligned(&r));
 	reply_release(&r);
 }
 
@@ -80,7 +80,7 @@ static int auth(const char *ar)
 
 	snprintf(h, sizeof(h), "From: Alice <alice@example.test>\n%s", ar);
 	parse(&r, h);
-	ok = sender_authenticated(&r, "mx.example.test");
+	ok = authorize_authenticated(&r, "mx.example.test");
 	reply_release(&r);
 	return ok;
 }
