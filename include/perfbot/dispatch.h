@@ -7,9 +7,11 @@
 #include <jansson.h>
 
 #include "perfbot/answer.h"
+#include "perfbot/authorize.h"
 #include "perfbot/commands.h"
 #include "perfbot/config.h"
 #include "perfbot/reply.h"
+#include "perfbot/route.h"
 #include "perfbot/state.h"
 
 /*
@@ -84,11 +86,14 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 		      size_t n, size_t seen, struct pb_err *err);
 
 /*
- * Answer 'r' in the thread a->t: with the one piece 'tmpl' (no commands
- * done: a refusal, "no report here"), or, 'tmpl' NULL, with what acting
- * on its commands said; then queue the answer (tag "").
+ * Act on reply 'r' as routed ('rt') and authorized ('au'): when the
+ * sender is to be told (au->tell), queue the answer in its thread (tag
+ * ""): what acting on its commands said (AUTH_COMMAND), that the thread
+ * is of no report (AUTH_NOREPORT), or a refusal, to the sender alone
+ * (AUTH_REFUSE).
  */
-int dispatch_answer(struct act_ctx *a, const struct reply *r,
-		    const char *tmpl, struct pb_err *err);
+int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
+		   const struct reply *r, const struct route *rt,
+		   const struct auth *au, struct pb_err *err);
 
 #endif

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "perfbot/dispatch.h"
+#include "perfbot/route.h"
 #include "perfbot/retest.h"
 #include "perfbot/strmap.h"
 
@@ -232,8 +233,9 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 	return 0;
 }
 
-int dispatch_answer(struct act_ctx *a, const struct reply *r,
-		    const char *tmpl, struct pb_err *err)
+/* The answer: the one piece 'tmpl', or (NULL) what the commands said. */
+static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
+		  struct pb_err *err)
 {
 	int rc;
 
@@ -248,4 +250,35 @@ int dispatch_answer(struct act_ctx *a, const struct reply *r,
 	json_decref(a->pieces);
 	a->pieces = NULL;
 	return rc;
+}
+
+int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
+		   const struct reply *r, const struct route *rt,
+		   const struct auth *au, struct pb_err *err)
+{
+	const struct thread_report *tr = rt->kind == ROUTE_REPORT ? &rt->tr :
+		NULL;
+	struct answer_thread t;
+	struct act_ctx a = { st, cfg, now, &t, NULL };
+	struct thread_report solo;
+
+	if (!au->tell)
+		return 0;
+	route_thread(r, tr, &t);
+	switch (au->verdict) {
+	case AUTH_COMMAND:
+		return answer(&a, r, NULL, err);
+	case AUTH_NOREPORT:
+		return answer(&a, r, "noreport", err);
+	case AUTH_REFUSE:
+		/* a refusal goes to the sender alone, never to the list */
+		if (tr) {
+			solo = *tr;
+			solo.recipients = "[]";
+			t.report = &solo;
+		}
+		return answer(&a, r, "refused", err);
+	default:
+		return 0;
+	}
 }

@@ -72,7 +72,7 @@ static int record(struct poll_ctx *cx, const char *msgid, uint32_t uid,
 	return rc;
 }
 
-/* ---- one mail: route, authorize, act, answer ---- */
+/* ---- one mail ---- */
 
 static void count(struct poll_stats *ps, const struct auth *au)
 {
@@ -84,14 +84,10 @@ static void count(struct poll_stats *ps, const struct auth *au)
 		ps->answered++;
 }
 
-/* Decide and act; '*outcome' says what happened, for the record. */
+/* Route, authorize, act; '*outcome' says what happened, for the record. */
 static int decide(struct poll_ctx *cx, const struct reply *r,
 		  struct route *rt, const char **outcome, struct pb_err *err)
 {
-	struct answer_thread t;
-	struct act_ctx a = { cx->st, cx->cfg, cx->now, &t, NULL };
-	struct thread_report solo;
-	const char *tmpl = NULL;
 	struct auth au;
 
 	if (route_reply(cx->st, r, cx->own, rt, err))
@@ -111,19 +107,7 @@ static int decide(struct poll_ctx *cx, const struct reply *r,
 	*outcome = cx->why;
 	cx->rekey = au.rekey;
 	count(cx->ps, &au);
-	if (!au.tell)
-		return 0;
-	route_thread(r, rt->kind == ROUTE_REPORT ? &rt->tr : NULL, &t);
-	if (au.verdict == AUTH_NOREPORT) {
-		tmpl = "noreport";
-	} else if (au.verdict == AUTH_REFUSE) {
-		/* a refusal goes to the sender alone, never to the list */
-		solo = rt->tr;
-		solo.recipients = "[]";
-		t.report = &solo;
-		tmpl = "refused";
-	}
-	return dispatch_answer(&a, r, tmpl, err);
+	return dispatch_reply(cx->st, cx->cfg, cx->now, r, rt, &au, err);
 }
 
 static int handle(struct poll_ctx *cx, const struct imap_msg *m,

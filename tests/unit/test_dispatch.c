@@ -5,7 +5,7 @@
  * help answer listing exactly the table, a line that is no command, and
  * the limits of acting: limits.max_runs (the check step),
  * limits.retests_per_report and an open retest (the act step),
- * limits.commands_per_mail; then a whole answer queued. Templates come
+ * limits.commands_per_mail; then the answers queued for each verdict. Templates come
  * from templates/, the state is temporary. Run from the repository root.
  */
 #include <setjmp.h>
@@ -258,31 +258,66 @@ static void t_commands_per_mail(void **state)
 	assert_int_equal(act(f, 2, 2), 2);
 }
 
-static void t_answer(void **state)
+/* Parse a reply of Paul's with this Message-ID asking for help. */
+static void ask(struct reply *r, const char *msgid)
+{
+	char raw[512];
+	struct reply_opts o = { "#perfbot" };
+	struct pb_err err = { 0, "" };
+	int n = snprintf(raw, sizeof(raw), "From: Paul <paul@example.test>\n"
+			 "Message-ID: <%s>\nIn-Reply-To: <report-1@example.test>"
+			 "\nSubject: Re: [tree] r1\n\nhelp\n", msgid);
+
+	reply_release(r);
+	if (reply_parse(raw, (size_t)n, &o, r, &err))
+		fail_msg("reply_parse: %s", err.msg);
+}
+
+static void t_reply(void **state)
 {
 	struct fx *f = *state;
+	struct route rt = { ROUTE_REPORT, 1, f->tr, "" };
+	struct auth au = { AUTH_COMMAND, 1, 0, "answered" };
 	struct outbox_mail *out = NULL;
 	struct reply r;
 	size_t n = 0;
 
 	memset(&r, 0, sizeof(r));
-	command(f, 0, "help");
-	r.cmds[0] = f->cmds[0];
-	r.ncmds = r.ncmds_seen = 1;
-	json_decref(f->a.pieces);
-	assert_int_equal(dispatch_answer(&f->a, &r, NULL, &f->err), 0);
-	assert_null(f->a.pieces);
-	/* one piece of a template, no command done */
-	f->t.message_id = "ask-2@example.test";
-	assert_int_equal(dispatch_answer(&f->a, &r, "refused", &f->err), 0);
+	rt.tr.recipients = "[\"paul@example.test\",\"list@example.test\"]";
+	ask(&r, "ask-1@example.test");
+	assert_int_equal(dispatch_reply(&f->st, &f->cfg, T0, &r, &rt, &au,
+					&f->err), 0);
+	/* not to be told: nothing queued */
+	ask(&r, "ask-2@example.test");
+	au = (struct auth){ AUTH_REFUSE, 0, 0, "refused (already told today)" };
+	assert_int_equal(dispatch_reply(&f->st, &f->cfg, T0, &r, &rt, &au,
+					&f->err), 0);
+	au.tell = 1;
+	ask(&r, "ask-3@example.test");
+	assert_int_equal(dispatch_reply(&f->st, &f->cfg, T0, &r, &rt, &au,
+					&f->err), 0);
+	rt.kind = ROUTE_NO_REPORT;
+	au.verdict = AUTH_NOREPORT;
+	ask(&r, "ask-4@example.test");
+	assert_int_equal(dispatch_reply(&f->st, &f->cfg, T0, &r, &rt, &au,
+					&f->err), 0);
+	reply_release(&r);
 	assert_int_equal(state_queued(&f->st, &out, &n, &f->err), 0);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
+	/* the commands' answer, copied to the report's list */
 	assert_string_equal(out[0].kind, "answer");
 	assert_non_null(strstr(out[0].message, "Commands I understand"));
 	assert_non_null(strstr(out[0].message, "In-Reply-To: "
 			       "<ask-1@example.test>"));
+	assert_non_null(strstr(out[0].recipients, "list@example.test"));
+	/* a refusal: one piece, to the sender alone, in the thread */
 	assert_non_null(strstr(out[1].message, "I take commands only from"));
 	assert_null(strstr(out[1].message, "Commands I understand"));
+	assert_non_null(strstr(out[1].message, "<ask-3@example.test>"));
+	assert_string_equal(out[1].recipients, "[\"paul@example.test\"]");
+	/* no report */
+	assert_non_null(strstr(out[2].message, "I found no report of mine"));
+	assert_string_equal(out[2].recipients, "[\"paul@example.test\"]");
 	outbox_free(out, n);
 }
 
@@ -300,7 +335,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(t_commands_per_mail, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(t_answer, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_reply, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
