@@ -25,15 +25,31 @@ int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 		 char **out, struct pb_err *err);
 
 /*
- * Queue the answer to 'r' made of 'pieces' (a JSON list of strings);
- * 'tr' is the report of the thread, or NULL. The answer's id derives from
- * the Message-ID it answers and 'tag' ("" for the immediate answer, the
- * retest request id for its follow-up), so no answer is queued twice.
+ * The mail an answer answers, and its thread: built from a parsed reply
+ * (act/route.c) or from what a retest kept of the mail that asked
+ * (act/retest.c). Nothing is owned: every pointer is the caller's.
+ */
+struct answer_thread {
+	const char *message_id;	/* the mail answered, without <> */
+	const char *in_reply_to;	/* its In-Reply-To, or NULL */
+	const char *const *references;	/* its References, the oldest first */
+	size_t nrefs;
+	const char *subject;	/* its subject, or NULL */
+	const char *from_addr;	/* the sender to answer (addr-spec) */
+	const char *from_name;	/* their display name, or NULL */
+	const struct thread_report *report;	/* of the thread, or NULL */
+};
+
+/*
+ * Queue the answer to 't' made of 'pieces' (a JSON list of strings),
+ * copied to the recipients of t->report when there is one. The answer's
+ * id derives from the Message-ID it answers and 'tag' ("" for the
+ * immediate answer, the retest request id for its follow-up), so no
+ * answer is queued twice.
  */
 int answer_queue(struct state *st, const struct config *cfg,
-		 const struct reply *r, const struct thread_report *tr,
-		 const char *tag, json_t *pieces, time_t now,
-		 struct pb_err *err);
+		 const struct answer_thread *t, const char *tag,
+		 json_t *pieces, time_t now, struct pb_err *err);
 
 /*
  * A References value for a reply to 'id' whose own References are 'refs'

@@ -5,11 +5,10 @@
 #include <stddef.h>
 
 /*
- * The commands a developer can write in a reply (DESIGN.md "Mail
- * commands"), as a table: each entry parses its arguments and checks them
- * against the limits in force. Doing a command (the act step) belongs to
- * the module that answers; it extends 'struct command_def' with its
- * function pointer, so parsing and checking never touch state.
+ * The syntax of the commands a developer can write in a reply (DESIGN.md
+ * "Mail commands"): which lines are commands and how their arguments
+ * read. What each command is (its arguments, its check, its act step)
+ * is the one command table of act/dispatch.c (perfbot/dispatch.h).
  */
 
 #define CMD_LINE_MAX 160	/* bytes kept of a command line, NUL included */
@@ -26,28 +25,6 @@ struct mail_command {
 					 * truncated on a UTF-8 boundary */
 };
 
-struct command_limits {
-	int max_runs;		/* retest N must be 1..max_runs */
-};
-
-struct command_def {
-	const char *name;	/* first word, matched case-insensitively */
-	enum cmd_kind kind;
-	const char *usage;	/* "retest [N]x", for the help answer */
-	const char *summary;	/* one line, for the help answer */
-	/* 0 when 'args' (trimmed, NUL-terminated) are valid, else -1. */
-	int (*parse)(const char *args, struct mail_command *c);
-	/* 0 when 'c' is within 'l', else -1 and a reason in 'why'. */
-	int (*check)(const struct mail_command *c,
-		     const struct command_limits *l, char *why, size_t whylen);
-};
-
-extern const struct command_def command_table[];
-extern const size_t command_count;
-
-/* The table entry of 'kind', NULL for CMD_UNKNOWN. */
-const struct command_def *command_by_kind(enum cmd_kind kind);
-
 /*
  * Decide whether one line of a reply (not NUL-terminated, 'len' bytes,
  * no newline) is a command, and fill 'c' when it is. The line is trimmed
@@ -61,11 +38,10 @@ int command_parse_line(const char *line, size_t len, const char *prefix,
 		       struct mail_command *c);
 
 /*
- * The check step: 0 when 'c' may be done under 'l', else -1 with a short
- * reason in 'why' ("retest: N must be between 1 and 20"). CMD_UNKNOWN
- * always fails ("unknown command '...'").
+ * A count argument as people and mail clients write it: "" (not given:
+ * '*runs' 0), "N", "Nx", "N x", "NX"; N past CMD_RUNS_SATURATE is stored
+ * as that. 0, or -1 for anything else (N = 0 included).
  */
-int command_check(const struct mail_command *c, const struct command_limits *l,
-		  char *why, size_t whylen);
+int command_parse_count(const char *args, int *runs);
 
 #endif

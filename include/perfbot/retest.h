@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "perfbot/config.h"
-#include "perfbot/reply.h"
+#include "perfbot/answer.h"
 #include "perfbot/state.h"
 
 /*
@@ -23,11 +23,12 @@
  */
 
 /*
- * The act step: submit and record. '*tmpl' and '*ctx' get the answer
- * piece to render (retest-ack, or retest-rejected with the reason).
+ * The act step: submit and record, asked by the mail of 't' (its thread
+ * is kept for the follow-up). '*tmpl' and '*ctx' get the answer piece to
+ * render (retest-ack, or retest-rejected with the reason).
  */
 int retest_request(struct state *st, const struct config *cfg,
-		   const struct reply *r, const char *report_id,
+		   const struct answer_thread *t, const char *report_id,
 		   const char *request_id, int runs, time_t now,
 		   const char **tmpl, json_t **ctx, struct pb_err *err);
 

@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * act: retests. The act step of "retest [N]x" submits the runs and
+ * records the request with the thread of the mail that asked; each later
+ * run follows up the retests whose runs have landed (or whose deadline
+ * passed) with an answer in that thread.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "perfbot/answer.h"
 #include "perfbot/chart.h"
+#include "perfbot/dispatch.h"
 #include "perfbot/log.h"
 #include "perfbot/report.h"
 #include "perfbot/retest.h"
+#include "perfbot/route.h"
 #include "perfbot/runs.h"
 #include "perfbot/scheduler.h"
 #include "perfbot/stats.h"
@@ -36,7 +44,8 @@ static int load_manifest(struct state *st, const char *report_id,
 }
 
 /* What an answer in the thread needs, and what the report said. */
-static char *thread_json(const struct reply *r, const struct report_inputs *in)
+static char *thread_json(const struct answer_thread *r,
+			 const struct report_inputs *in)
 {
 	const struct cmp_row *h = in->verdict.headline;
 	json_t *refs = json_array(), *o;
@@ -87,7 +96,7 @@ static json_t *sides_ctx(const struct manifest *m)
 }
 
 int retest_request(struct state *st, const struct config *cfg,
-		   const struct reply *r, const char *report_id,
+		   const struct answer_thread *r, const char *report_id,
 		   const char *request_id, int runs, time_t now,
 		   const char **tmpl, json_t **ctx, struct pb_err *err)
 {
@@ -144,16 +153,16 @@ int retest_request(struct state *st, const struct config *cfg,
 static json_t *sample_list(const char *metric, const double *v, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
-	json_t *s;
+	json_t *s = NULL;
 	size_t i;
+	int rc = sb_addf(&sb, "\"%s\": [\n", metric);
 
-	sb_addf(&sb, "\"%s\": [\n", metric);
-	for (i = 0; i < n; i++)
-		sb_addf(&sb, "  %.15g%s\n", v[i], i + 1 < n ? "," : "");
-	sb_adds(&sb, "],");
-	s = json_string(sb_str(&sb));
+	for (i = 0; i < n && !rc; i++)
+		rc = sb_addf(&sb, "  %.15g%s\n", v[i], i + 1 < n ? "," : "");
+	if (!rc && !sb_adds(&sb, "],"))
+		s = json_string(sb_str(&sb));
 	sb_release(&sb);
-	return s;
+	return s;	/* NULL: the answer cannot be built */
 }
 
 static json_t *chart_of(const struct cmp_row *row)
@@ -247,37 +256,38 @@ static json_t *verdict_ctx(const struct cmp_row *all,
 			 (json_int_t)fresh->n[HEAD]);
 }
 
-/* The mail that asked, rebuilt from the thread kept with the retest. */
+/* The mail that asked, as the thread kept with the retest tells it. */
 struct asker {
-	struct reply r;
+	struct answer_thread r;	/* its strings are in 't' */
 	json_t *t;
 	const char *refs[REPLY_MAX_REFS];
 };
 
+static const char *field(const json_t *t, const char *key)
+{
+	return json_string_value(json_object_get(t, key));
+}
+
 static int asker_load(struct asker *a, const char *thread)
 {
 	json_t *refs, *v;
-	size_t i;
+	size_t i, n = 0;
 
 	memset(a, 0, sizeof(*a));
 	a->t = json_loads(thread ? thread : "", 0, NULL);
 	if (!json_is_object(a->t))
 		return -1;
-	a->r.message_id = (char *)json_string_value(json_object_get(a->t,
-							"message_id"));
-	a->r.subject = (char *)json_string_value(json_object_get(a->t,
-							"subject"));
-	a->r.from_addr = (char *)json_string_value(json_object_get(a->t,
-							"from"));
-	a->r.from_name = (char *)json_string_value(json_object_get(a->t,
-							"from_name"));
-	a->r.in_reply_to = (char *)json_string_value(json_object_get(a->t,
-							"in_reply_to"));
+	a->r.message_id = field(a->t, "message_id");
+	a->r.subject = field(a->t, "subject");
+	a->r.from_addr = field(a->t, "from");
+	a->r.from_name = field(a->t, "from_name");
+	a->r.in_reply_to = field(a->t, "in_reply_to");
 	refs = json_object_get(a->t, "references");
 	json_array_foreach(refs, i, v)
 		if (i < REPLY_MAX_REFS)
-			a->refs[a->r.nrefs++] = json_string_value(v);
-	a->r.references = (char **)a->refs;
+			a->refs[n++] = json_string_value(v);
+	a->r.references = a->refs;
+	a->r.nrefs = n;
 	return a->r.message_id && a->r.from_addr ? 0 : -1;
 }
 
@@ -326,23 +336,17 @@ static json_t *result_ctx(const struct retest_row *row,
 /* Queue the follow-up and close the retest in one transaction. */
 static int close_retest(struct state *st, const struct config *cfg,
 			const struct retest_row *row, const struct asker *a,
-			const struct thread_report *tr, const char *tmpl,
-			json_t *ctx, const char *status, const char *detail,
-			time_t now, struct pb_err *err)
+			const char *tmpl, json_t *ctx, const char *status,
+			const char *detail, time_t now, struct pb_err *err)
 {
-	json_t *pieces = json_array();
-	char *text = NULL, tag[160];
+	struct act_ctx ac = { st, cfg, now, &a->r, json_array() };
+	char tag[160];
 	int rc;
 
-	json_object_set_new(ctx, "bot_name", json_string(
-		cfg_str(cfg, "identity.name", "perfbot")));
-	rc = answer_piece(cfg, tmpl, ctx, &text, err);
-	if (!rc)
-		json_array_append_new(pieces, json_string(text));
+	rc = dispatch_piece(&ac, tmpl, json_incref(ctx), err);
 	snprintf(tag, sizeof(tag), "result:%s", row->request_id);
 	rc = rc || state_begin(st, err);
-	if (!rc && (answer_queue(st, cfg, &a->r, tr->report_id ? tr : NULL,
-				 tag, pieces, now, err) ||
+	if (!rc && (answer_queue(st, cfg, &a->r, tag, ac.pieces, now, err) ||
 		    state_retest_finish(st, row->request_id, status, detail,
 					err))) {
 		state_rollback(st);
@@ -350,8 +354,7 @@ static int close_retest(struct state *st, const struct config *cfg,
 	} else if (!rc) {
 		rc = state_commit(st, err);
 	}
-	free(text);
-	json_decref(pieces);
+	json_decref(ac.pieces);
 	return rc;
 }
 
@@ -359,19 +362,15 @@ static int close_retest(struct state *st, const struct config *cfg,
  * The report's thread facts (its recipients for the Cc), found as the
  * poll found them: In-Reply-To, then References, the closest first.
  */
-static void thread_of(struct state *st, const struct asker *a,
+static void thread_of(struct state *st, struct asker *a,
 		      struct thread_report *tr)
 {
-	const char *ids[REPLY_MAX_REFS + 1];
-	size_t i, n = 0;
 	int found = 0;
 
-	if (a->r.in_reply_to)
-		ids[n++] = a->r.in_reply_to;
-	for (i = a->r.nrefs; i > 0; i--)
-		ids[n++] = a->r.references[i - 1];
-	if (state_route(st, ids, n, tr, &found, NULL) || !found)
+	if (route_lookup(st, a->r.in_reply_to, a->r.references, a->r.nrefs,
+			 tr, &found, NULL) || !found)
 		memset(tr, 0, sizeof(*tr));
+	a->r.report = tr->report_id ? tr : NULL;
 }
 
 /* 1 when both roots hold the runs asked for. */
@@ -418,7 +417,7 @@ static int one_retest(struct state *st, const struct config *cfg,
 			     "answer%s%s", row->request_id, why.msg[0] ? ": " :
 			     "", why.msg);
 	} else if (ready) {
-		rc = close_retest(st, cfg, row, &a, &tr, "retest-result", ctx,
+		rc = close_retest(st, cfg, row, &a, "retest-result", ctx,
 				  "done", verdict, now, err);
 		rs->done += !rc;
 		log_info("retest '%s' of '%s': %s", row->request_id,
@@ -428,7 +427,7 @@ static int one_retest(struct state *st, const struct config *cfg,
 				row->request_id, "runs", row->runs, "base_n",
 				(json_int_t)in.root[BASE].runs, "head_n",
 				(json_int_t)in.root[HEAD].runs);
-		rc = close_retest(st, cfg, row, &a, &tr, "retest-expired",
+		rc = close_retest(st, cfg, row, &a, "retest-expired",
 				  ctx, "expired", "deadline passed", now, err);
 		rs->expired += !rc;
 	} else {

@@ -127,7 +127,8 @@ char *thread_references(const char *const *refs, size_t n, const char *keep,
  * for it, and the report above it) and their Message-ID; the thread's
  * root and the report's id stay however long the chain.
  */
-static char *references(const struct reply *r, const struct thread_report *tr)
+static char *references(const struct answer_thread *r,
+			const struct thread_report *tr)
 {
 	const char *chain[REPLY_MAX_REFS + 2];
 	const char *report = tr ? tr->message_id : NULL;
@@ -146,7 +147,7 @@ static char *references(const struct reply *r, const struct thread_report *tr)
 	return thread_references(chain, n, report, r->message_id);
 }
 
-static char *body_of(const struct config *cfg, const struct reply *r,
+static char *body_of(const struct config *cfg, const struct answer_thread *r,
 		     const struct thread_report *tr, json_t *pieces,
 		     struct pb_err *err)
 {
@@ -182,7 +183,7 @@ static void parts_release(struct answer_parts *a)
 
 /* The ids, the envelope and the headers of the answer. */
 static int build(struct answer_parts *a, struct composed *c,
-		 const struct config *cfg, const struct reply *r,
+		 const struct config *cfg, const struct answer_thread *r,
 		 const struct thread_report *tr, const char *tag, time_t now,
 		 struct pb_err *err)
 {
@@ -211,10 +212,10 @@ static int build(struct answer_parts *a, struct composed *c,
 }
 
 int answer_queue(struct state *st, const struct config *cfg,
-		 const struct reply *r, const struct thread_report *tr,
-		 const char *tag, json_t *pieces, time_t now,
-		 struct pb_err *err)
+		 const struct answer_thread *r, const char *tag,
+		 json_t *pieces, time_t now, struct pb_err *err)
 {
+	const struct thread_report *tr = r->report;
 	struct answer_parts a = { 0 };
 	struct composed c;
 	struct mail mail = { 0 };

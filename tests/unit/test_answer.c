@@ -140,10 +140,16 @@ static void queued(struct fx *f, size_t want)
 
 static int answer(struct fx *f, const char *tag, time_t now)
 {
+	struct answer_thread t = {
+		f->r.message_id, f->r.in_reply_to,
+		(const char *const *)f->r.references, f->r.nrefs,
+		f->r.subject, f->r.from_addr, f->r.from_name,
+		f->tr.report_id ? &f->tr : NULL,
+	};
+
 	memset(&f->err, 0, sizeof(f->err));
-	return answer_queue(&f->st, &f->cfg, &f->r,
-			    f->tr.report_id ? &f->tr : NULL, tag, f->pieces,
-			    now, &f->err);
+	return answer_queue(&f->st, &f->cfg, &t, tag, f->pieces, now,
+			    &f->err);
 }
 
 /*

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for the mail command table (src/poll/commands.c): which
- * lines are commands with and without the "#perfbot" prefix, the lenient
+ * Unit tests for the command syntax (src/parse/commands.c, with the
+ * table's parse and check entries of src/act/dispatch.c): which lines
+ * are commands with and without the "#perfbot" prefix, the lenient
  * argument forms of retest, the kept line (escaped, bounded), and the
  * check step against the limits.
  */
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "perfbot/commands.h"
+#include "perfbot/dispatch.h"
 
 #define PREFIX "#perfbot"
 
@@ -224,27 +226,6 @@ static void t_check_small_why(void **state)
 	assert_string_equal(why, "retest:");
 }
 
-static void t_table(void **state)
-{
-	size_t i;
-
-	(void)state;
-	assert_int_equal(command_count, 2);
-	for (i = 0; i < command_count; i++) {
-		assert_non_null(command_table[i].name);
-		assert_non_null(command_table[i].usage);
-		assert_non_null(command_table[i].summary);
-		assert_non_null(command_table[i].parse);
-		assert_non_null(command_table[i].check);
-		assert_ptr_equal(command_by_kind(command_table[i].kind),
-				 &command_table[i]);
-	}
-	assert_string_equal(command_by_kind(CMD_RETEST)->name, "retest");
-	assert_string_equal(command_by_kind(CMD_RETEST)->usage, "retest [N]x");
-	assert_string_equal(command_by_kind(CMD_HELP)->name, "help");
-	assert_null(command_by_kind(CMD_UNKNOWN));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,7 +241,6 @@ int main(void)
 		cmocka_unit_test(t_check_bounds),
 		cmocka_unit_test(t_check_help_and_unknown),
 		cmocka_unit_test(t_check_small_why),
-		cmocka_unit_test(t_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * parse: the command syntax. Which lines of a reply's own text are
+ * commands ("retest 4x", "#perfbot: help"), each kept for echoing back
+ * (trimmed, bounded, no control characters); the words are looked up in
+ * the one command table (act/dispatch.c), whose parse entries read the
+ * arguments with the helpers here.
+ */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "perfbot/commands.h"
+#include "perfbot/dispatch.h"
 
 static int is_ws(char ch)
 {
@@ -23,13 +31,12 @@ static const char *skip_ws(const char *p)
 	return p;
 }
 
-/* "", "N", "Nx", "N x", "NX": mail clients and people vary the spacing. */
-static int parse_retest(const char *args, struct mail_command *c)
+int command_parse_count(const char *args, int *runs)
 {
 	const char *p = args;
 	long n = 0;
 
-	c->runs = 0;
+	*runs = 0;
 	if (!*p)
 		return 0;
 	if (!is_digit(*p))
@@ -43,66 +50,8 @@ static int parse_retest(const char *args, struct mail_command *c)
 	/* 0 would read as "not given": refuse it rather than run the default. */
 	if (*p || n == 0)
 		return -1;
-	c->runs = n > CMD_RUNS_SATURATE ? CMD_RUNS_SATURATE : (int)n;
+	*runs = n > CMD_RUNS_SATURATE ? CMD_RUNS_SATURATE : (int)n;
 	return 0;
-}
-
-static int check_retest(const struct mail_command *c,
-			const struct command_limits *l, char *why,
-			size_t whylen)
-{
-	if (c->runs == 0 || (c->runs >= 1 && c->runs <= l->max_runs))
-		return 0;
-	snprintf(why, whylen, "retest: N must be between 1 and %d",
-		 l->max_runs);
-	return -1;
-}
-
-static int parse_help(const char *args, struct mail_command *c)
-{
-	c->runs = 0;
-	return *args ? -1 : 0;
-}
-
-static int check_none(const struct mail_command *c,
-		      const struct command_limits *l, char *why, size_t whylen)
-{
-	(void)c;
-	(void)l;
-	(void)why;
-	(void)whylen;
-	return 0;
-}
-
-const struct command_def command_table[] = {
-	{ "retest", CMD_RETEST, "retest [N]x",
-	  "rerun the job N more times on both commits", parse_retest,
-	  check_retest },
-	{ "help", CMD_HELP, "help", "list the commands", parse_help,
-	  check_none },
-};
-
-const size_t command_count = sizeof(command_table) / sizeof(command_table[0]);
-
-const struct command_def *command_by_kind(enum cmd_kind kind)
-{
-	size_t i;
-
-	for (i = 0; i < command_count; i++)
-		if (command_table[i].kind == kind)
-			return &command_table[i];
-	return NULL;
-}
-
-static const struct command_def *command_by_name(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < command_count; i++)
-		if (strlen(command_table[i].name) == len &&
-		    !strncasecmp(command_table[i].name, name, len))
-			return &command_table[i];
-	return NULL;
 }
 
 /* Keep the line for echoing back: bounded, no control characters. */
@@ -232,16 +181,4 @@ static int parse_plain(const char *line, size_t len, const char *prefix,
 	c->kind = CMD_UNKNOWN;
 	c->runs = 0;
 	return 1;
-}
-
-int command_check(const struct mail_command *c, const struct command_limits *l,
-		  char *why, size_t whylen)
-{
-	const struct command_def *def = command_by_kind(c->kind);
-
-	if (!def) {
-		snprintf(why, whylen, "unknown command '%s'", c->line);
-		return -1;
-	}
-	return def->check(c, l, why, whylen);
 }

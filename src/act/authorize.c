@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * authorize: whether the sender of a routed reply may command the bot,
+ * and whether the bot may answer them at all. The sender's domains agree
+ * (envelope and From) and the operator's MTA vouches for From
+ * (Authentication-Results), commands.allow or the report's recipients
+ * may command, and the budgets of answers (per sender, and to strangers)
+ * hold.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "perfbot/addr.h"
+#include "perfbot/authorize.h"
+
+#define DAY (24 * 3600)
+#define DEFAULT_PER_SENDER 20
+#define DEFAULT_REFUSALS_PER_DAY 50
+
+int authorize_domains_align(const char *a, const char *b)
+{
+	size_t na, nb;
+
+	if (!a || !b || !*a || !*b)
+		return 0;
+	na = strlen(a);
+	nb = strlen(b);
+	if (na < nb) {
+		const char *t = a;
+
+		a = b;
+		b = t;
+		na = nb;
+		nb = strlen(b);
+	}
+	/* 'a' is the longer: equal, or ends in "." + b */
+	if (strcasecmp(a + na - nb, b))
+		return 0;
+	return na == nb || a[na - nb - 1] == '.';
+}
+
+int authorize_aligned(const struct reply *r)
+{
+	return r->from_addr && r->envelope_addr &&
+	       authorize_domains_align(addr_domain(r->from_addr),
+				    addr_domain(r->envelope_addr));
+}
+
+/* Copy 's' without (comments) into buf, lowercased. */
+static void strip_comments(const char *s, char *buf, size_t n)
+{
+	size_t k = 0;
+	int depth = 0;
+
+	for (; *s && k + 1 < n; s++) {
+		if (*s == '\\' && s[1] && depth) {
+			s++;
+			continue;
+		}
+		if (*s == '(')
+			depth++;
+		else if (*s == ')' && depth)
+			depth--;
+		else if (!depth)
+			buf[k++] = *s >= 'A' && *s <= 'Z' ? (char)(*s + 32) : *s;
+	}
+	buf[k] = '\0';
+}
+
+/* The value of property 'name' ("header.d") in one resinfo, or NULL. */
+static const char *prop(char *resinfo, const char *name, size_t *len)
+{
+	size_t n = strlen(name);
+	char *p = resinfo;
+
+	while ((p = strstr(p, name))) {
+		if ((p == resinfo || p[-1] == ' ') && p[n] == '=') {
+			p += n + 1;
+			*len = strcspn(p, " ");
+			return p;
+		}
+		p += n;
+	}
+	return NULL;
+}
+
+static int aligned_n(const char *v, size_t n, const char *dom)
+{
+	char d[256];
+
+	if (!v || !n || n >= sizeof(d))
+		return 0;
+	memcpy(d, v, n);
+	d[n] = '\0';
+	if (strchr(d, '@'))	/* header.i=@example.org or user@... */
+		return authorize_domains_align(strrchr(d, '@') + 1, dom);
+	return authorize_domains_align(d, dom);
+}
+
+/* One "method=result props" clause passes for From's domain 'dom'. */
+static int clause_passes(char *c, const char *dom)
+{
+	const char *v;
+	size_t n = 0;
+
+	while (*c == ' ')
+		c++;
+	if (!strncmp(c, "arc=pass", 8) && (!c[8] || c[8] == ' '))
+		return 1;
+	if (!strncmp(c, "dkim=pass", 9) && (!c[9] || c[9] == ' '))
+		return (v = prop(c, "header.d", &n)) ? aligned_n(v, n, dom) :
+			(v = prop(c, "header.i", &n)) ? aligned_n(v, n, dom) : 0;
+	if (!strncmp(c, "dmarc=pass", 10) && (!c[10] || c[10] == ' '))
+		return (v = prop(c, "header.from", &n)) &&
+		       aligned_n(v, n, dom);
+	return 0;
+}
+
+static int header_passes(const char *value, const char *id, const char *dom)
+{
+	char buf[4096], *c, *save = NULL;
+	size_t n = strlen(id);
+	const char *p;
+
+	strip_comments(value, buf, sizeof(buf));
+	for (p = buf; *p == ' '; p++)
+		;
+	/* authserv-id [version] ; resinfo ; resinfo ... */
+	if (strncasecmp(p, id, n) || (p[n] && p[n] != ' ' && p[n] != ';'))
+		return 0;
+	c = strchr(buf, ';');
+	if (!c)
+		return 0;
+	for (c = strtok_r(c + 1, ";", &save); c; c = strtok_r(NULL, ";", &save))
+		if (clause_passes(c, dom))
+			return 1;
+	return 0;
+}
+
+int authorize_authenticated(const struct reply *r, const char *authserv_id)
+{
+	const char *dom = r->from_addr ? addr_domain(r->from_addr) : NULL;
+	size_t i;
+
+	if (!dom || !authserv_id || !*authserv_id)
+		return 0;
+	for (i = 0; i < r->nauth; i++)
+		if (r->auth_results[i] &&
+		    header_passes(r->auth_results[i], authserv_id, dom))
+			return 1;
+	return 0;
+}
+
+int authorize_allowed(const struct config *cfg, const char *addr)
+{
+	json_t *allow = cfg_list(cfg, "commands.allow"), *v;
+	size_t i, n = strlen(addr), k;
+	const char *a;
+
+	json_array_foreach(allow, i, v) {
+		a = json_string_value(v);
+		k = a ? strlen(a) : 0;
+		if (!k)
+			continue;
+		if (a[0] == '@' && n > k && !strcasecmp(addr + n - k, a))
+			return 1;
+		if (!strcasecmp(addr, a))
+			return 1;
+	}
+	return 0;
+}
+
+static int among(const char *json_list, const char *addr)
+{
+	json_t *l = json_loads(json_list, 0, NULL), *v;
+	size_t i;
+	int found = 0;
+
+	json_array_foreach(l, i, v)
+		if (json_is_string(v) && !strcasecmp(json_string_value(v), addr))
+			found = 1;
+	json_decref(l);
+	return found;
+}
+
+/*
+ * Before anything is answered: the envelope sender and From agree (or
+ * From is in commands.allow), and, when commands.authserv_id is set, the
+ * operator's MTA vouches for From. A mail that fails is not answered and
+ * is recorded under its mailbox position, so another copy of it (the one
+ * sent straight to the bot, when this one came through a list that
+ * rewrote the envelope) is still read.
+ */
+static int sender_ok(const struct config *cfg, const struct reply *r,
+		     struct auth *au)
+{
+	const char *id = cfg_str(cfg, "commands.authserv_id", NULL);
+
+	if (!authorize_allowed(cfg, r->from_addr) && !authorize_aligned(r)) {
+		snprintf(au->outcome, sizeof(au->outcome), "ignored: From and "
+			 "the envelope sender are in different domains");
+	} else if (id && *id && !authorize_authenticated(r, id)) {
+		snprintf(au->outcome, sizeof(au->outcome), "ignored: no "
+			 "passing DKIM, DMARC or ARC result from '%.64s'", id);
+	} else {
+		return 1;
+	}
+	au->rekey = 1;
+	return 0;
+}
+
+/*
+ * Refusals and "no report" answers go to strangers: at most one a day per
+ * sender, and limits.refusals_per_day of them in all. 1 when one may go,
+ * 0 with the reason in '*why'.
+ */
+static int stranger_budget(struct state *st, const struct config *cfg,
+			   time_t now, const char *sender, const char *outcome,
+			   const char **why, struct pb_err *err)
+{
+	long mine, a, b, cap = cfg_long(cfg, "limits.refusals_per_day",
+					DEFAULT_REFUSALS_PER_DAY);
+
+	if (state_inbox_count_exact(st, sender, now - DAY, outcome, &mine,
+				    err) ||
+	    state_inbox_count_exact(st, NULL, now - DAY, AUTH_OUT_REFUSED, &a,
+				    err) ||
+	    state_inbox_count_exact(st, NULL, now - DAY, AUTH_OUT_NOREPORT,
+				    &b, err))
+		return -1;
+	*why = mine ? "already told today" : a + b >= cap ?
+		"limits.refusals_per_day reached" : NULL;
+	return !*why;
+}
+
+/* A stranger's verdict: told (within the budget) or not. */
+static int stranger(struct state *st, const struct config *cfg, time_t now,
+		    const struct reply *r, struct auth *au,
+		    struct pb_err *err)
+{
+	const char *out = au->verdict == AUTH_REFUSE ? AUTH_OUT_REFUSED :
+		AUTH_OUT_NOREPORT, *why;
+	int ok = stranger_budget(st, cfg, now, r->from_addr, out, &why, err);
+
+	if (ok < 0)
+		return -1;
+	au->tell = ok;
+	if (ok)
+		snprintf(au->outcome, sizeof(au->outcome), "%s", out);
+	else if (au->verdict == AUTH_REFUSE)
+		snprintf(au->outcome, sizeof(au->outcome), "refused (%s)", why);
+	else
+		snprintf(au->outcome, sizeof(au->outcome), "ignored: no report "
+			 "in this thread (%s)", why);
+	if (!ok && au->verdict == AUTH_NOREPORT)
+		au->verdict = AUTH_IGNORE;
+	return 0;
+}
+
+int authorize(struct state *st, const struct config *cfg, time_t now,
+	      const struct reply *r, const struct thread_report *tr,
+	      struct auth *au, struct pb_err *err)
+{
+	long n, cap = cfg_long(cfg, "limits.per_sender_per_day",
+			       DEFAULT_PER_SENDER);
+
+	memset(au, 0, sizeof(*au));
+	au->verdict = AUTH_IGNORE;
+	if (!sender_ok(cfg, r, au))
+		return 0;
+	if (state_inbox_count(st, r->from_addr, now - DAY, "answered", &n,
+			      err))
+		return -1;
+	if (n >= cap) {
+		snprintf(au->outcome, sizeof(au->outcome), "ignored: "
+			 "limits.per_sender_per_day reached");
+		return 0;
+	}
+	if (!tr) {
+		au->verdict = AUTH_NOREPORT;
+		return stranger(st, cfg, now, r, au, err);
+	}
+	if (!authorize_allowed(cfg, r->from_addr) &&
+	    !among(tr->recipients, r->from_addr)) {
+		au->verdict = AUTH_REFUSE;
+		return stranger(st, cfg, now, r, au, err);
+	}
+	au->verdict = AUTH_COMMAND;
+	au->tell = 1;
+	snprintf(au->outcome, sizeof(au->outcome), "answered");
+	return 0;
+}

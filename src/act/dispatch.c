@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * act: the one table of mail commands and the acting on a mail's
+ * commands. Each command is parsed (from parse/commands.c), checked
+ * against the limits, then done; what it says becomes one piece of the
+ * answer queued in the thread (compose/answer.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "perfbot/dispatch.h"
+#include "perfbot/route.h"
+#include "perfbot/retest.h"
+#include "perfbot/strmap.h"
+
+#define DEFAULT_MAX_RUNS 20
+#define DEFAULT_RUNS 4
+#define DEFAULT_RETESTS 3
+#define DEFAULT_COMMANDS 3
+
+int dispatch_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
+		   struct pb_err *err)
+{
+	char *text = NULL;
+	int rc;
+
+	json_object_set_new(ctx, "bot_name", json_string(
+		cfg_str(a->cfg, "identity.name", "perfbot")));
+	rc = answer_piece(a->cfg, tmpl, ctx, &text, err);
+	if (!rc)	/* a piece JSON cannot hold is left out */
+		json_array_append_new(a->pieces, json_string(text));
+	free(text);
+	json_decref(ctx);
+	return rc;
+}
+
+/* ---- retest ---- */
+
+static int parse_retest(const char *args, struct mail_command *c)
+{
+	return command_parse_count(args, &c->runs);
+}
+
+static int check_retest(const struct mail_command *c,
+			const struct command_limits *l, char *why,
+			size_t whylen)
+{
+	if (c->runs == 0 || (c->runs >= 1 && c->runs <= l->max_runs))
+		return 0;
+	snprintf(why, whylen, "retest: N must be between 1 and %d",
+		 l->max_runs);
+	return -1;
+}
+
+/* Stable per (mail, command): a retried poll asks for the same retest. */
+static char *request_id(const char *message_id, size_t index)
+{
+	struct strbuf key = STRBUF_INIT, id = STRBUF_INIT;
+	char *s = NULL;
+
+	if (!sb_addf(&key, "%s#%zu", message_id, index) &&
+	    !sb_addf(&id, "rt-%016llx", hash_fnv1a(sb_str(&key), key.len, 0)))
+		s = sb_detach(&id, NULL);
+	sb_release(&key);
+	sb_release(&id);
+	return s;
+}
+
+static int act_retest(struct act_ctx *a, const struct mail_command *c,
+		      size_t index, struct pb_err *err)
+{
+	const struct thread_report *tr = a->t->report;
+	long n, cap = cfg_long(a->cfg, "limits.retests_per_report",
+			       DEFAULT_RETESTS);
+	int runs = c->runs ? c->runs : (int)cfg_long(a->cfg,
+			"limits.default_runs", DEFAULT_RUNS);
+	char *open = NULL, *rid = NULL;
+	const char *tmpl = NULL;
+	json_t *ctx = NULL;
+	int rc;
+
+	if (!tr)
+		return pb_fail(err, EX_SOFTWARE, "retest: no report in the "
+			       "thread");
+	if (state_retest_count(a->st, tr->report_id, &n, &open, err))
+		return -1;
+	if (open) {
+		rc = dispatch_piece(a, "retest-busy", json_pack("{s:s}",
+				    "status", open), err);
+	} else if (n >= cap) {
+		rc = dispatch_piece(a, "retest-limit", json_pack("{s:i}",
+				    "limit", (int)cap), err);
+	} else {
+		rid = request_id(a->t->message_id, index);
+		rc = !rid || retest_request(a->st, a->cfg, a->t,
+					    tr->report_id, rid, runs, a->now,
+					    &tmpl, &ctx, err) ||
+		     !ctx || dispatch_piece(a, tmpl, ctx, err);
+		if (rc && !err->code)
+			pb_fail(err, EX_OSERR, "out of memory");
+	}
+	free(open);
+	free(rid);
+	return rc ? -1 : 0;
+}
+
+/* ---- help, and a line that is no command ---- */
+
+static int parse_help(const char *args, struct mail_command *c)
+{
+	c->runs = 0;
+	return *args ? -1 : 0;
+}
+
+static int check_none(const struct mail_command *c,
+		      const struct command_limits *l, char *why, size_t whylen)
+{
+	(void)c;
+	(void)l;
+	(void)why;
+	(void)whylen;
+	return 0;
+}
+
+/* The table's commands, for the help and unknown answers. */
+static json_t *command_list(void)
+{
+	json_t *l = json_array();
+	size_t i;
+
+	for (i = 0; i < command_count; i++)
+		json_array_append_new(l, json_pack("{s:s, s:s}", "usage",
+			command_table[i].usage, "summary",
+			command_table[i].summary));
+	return l;
+}
+
+static int act_help(struct act_ctx *a, const struct mail_command *c,
+		    size_t index, struct pb_err *err)
+{
+	(void)c;
+	(void)index;
+	return dispatch_piece(a, "help", json_pack("{s:o, s:i}", "commands",
+			      command_list(), "max_runs", (int)cfg_long(a->cfg,
+			      "limits.max_runs", DEFAULT_MAX_RUNS)), err);
+}
+
+static int act_unknown(struct act_ctx *a, const struct mail_command *c,
+		       struct pb_err *err)
+{
+	return dispatch_piece(a, "unknown", json_pack("{s:s, s:o}", "line",
+			      c->line, "commands", command_list()), err);
+}
+
+/* ---- the table ---- */
+
+const struct command_def command_table[] = {
+	{ "retest", CMD_RETEST, "retest [N]x",
+	  "rerun the job N more times on both commits", parse_retest,
+	  check_retest, act_retest },
+	{ "help", CMD_HELP, "help", "list the commands", parse_help,
+	  check_none, act_help },
+};
+
+const size_t command_count = sizeof(command_table) / sizeof(command_table[0]);
+
+const struct command_def *command_by_kind(enum cmd_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < command_count; i++)
+		if (command_table[i].kind == kind)
+			return &command_table[i];
+	return NULL;
+}
+
+const struct command_def *command_by_name(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < command_count; i++)
+		if (strlen(command_table[i].name) == len &&
+		    !strncasecmp(command_table[i].name, name, len))
+			return &command_table[i];
+	return NULL;
+}
+
+int command_check(const struct mail_command *c, const struct command_limits *l,
+		  char *why, size_t whylen)
+{
+	const struct command_def *def = command_by_kind(c->kind);
+
+	if (!def) {
+		snprintf(why, whylen, "unknown command '%s'", c->line);
+		return -1;
+	}
+	return def->check(c, l, why, whylen);
+}
+
+/* ---- acting on a mail ---- */
+
+int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
+		      size_t n, size_t seen, struct pb_err *err)
+{
+	struct command_limits lim = { (int)cfg_long(a->cfg, "limits.max_runs",
+						    DEFAULT_MAX_RUNS) };
+	size_t i, max = (size_t)cfg_long(a->cfg, "limits.commands_per_mail",
+					 DEFAULT_COMMANDS);
+	const struct command_def *def;
+	char why[160];
+
+	for (i = 0; i < n && i < max; i++) {
+		const struct mail_command *c = &cmds[i];
+
+		def = command_by_kind(c->kind);
+		if (!def) {
+			if (act_unknown(a, c, err))
+				return -1;
+		} else if (def->check(c, &lim, why, sizeof(why))) {
+			if (dispatch_piece(a, "invalid", json_pack("{s:s, s:s}",
+					   "line", c->line, "why", why), err))
+				return -1;
+		} else if (def->act(a, c, i, err)) {
+			return -1;
+		}
+	}
+	if (seen > max)
+		return dispatch_piece(a, "too-many", json_pack("{s:i, s:i}",
+				      "limit", (int)max, "ignored",
+				      (int)(seen - max)), err);
+	return 0;
+}
+
+/* The answer: the one piece 'tmpl', or (NULL) what the commands said. */
+static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
+		  struct pb_err *err)
+{
+	int rc;
+
+	a->pieces = json_array();
+	if (!a->pieces)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	rc = tmpl ? dispatch_piece(a, tmpl, json_object(), err) :
+		dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen, err);
+	if (!rc)
+		rc = answer_queue(a->st, a->cfg, a->t, "", a->pieces, a->now,
+				  err);
+	json_decref(a->pieces);
+	a->pieces = NULL;
+	return rc;
+}
+
+int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
+		   const struct reply *r, const struct route *rt,
+		   const struct auth *au, struct pb_err *err)
+{
+	const struct thread_report *tr = rt->kind == ROUTE_REPORT ? &rt->tr :
+		NULL;
+	struct answer_thread t;
+	struct act_ctx a = { st, cfg, now, &t, NULL };
+	struct thread_report solo;
+
+	if (!au->tell)
+		return 0;
+	route_thread(r, tr, &t);
+	switch (au->verdict) {
+	case AUTH_COMMAND:
+		return answer(&a, r, NULL, err);
+	case AUTH_NOREPORT:
+		return answer(&a, r, "noreport", err);
+	case AUTH_REFUSE:
+		/* a refusal goes to the sender alone, never to the list */
+		if (tr) {
+			solo = *tr;
+			solo.recipients = "[]";
+			t.report = &solo;
+		}
+		return answer(&a, r, "refused", err);
+	default:
+		return 0;
+	}
+}

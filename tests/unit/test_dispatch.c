@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for src/act/dispatch.c: the one command table (every entry
+ * has its parse, check and act; the syntax step finds its names), the
+ * help answer listing exactly the table, a line that is no command, and
+ * the limits of acting: limits.max_runs (the check step),
+ * limits.retests_per_report and an open retest (the act step),
+ * limits.commands_per_mail; then the answers queued for each verdict. Templates come
+ * from templates/, the state is temporary. Run from the repository root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "perfbot/dispatch.h"
+
+#include "testutil.h"
+
+#define T0 1710500000
+#define CONFIG \
+	"identity:\n" \
+	"  from: \"perfbot <perfbot@example.test>\"\n" \
+	"  message_id_domain: example.test\n" \
+	"limits:\n" \
+	"  commands_per_mail: 2\n" \
+	"  retests_per_report: 2\n" \
+	"  max_runs: 5\n"
+
+struct fx {
+	char dir[64];
+	char path[128];
+	char db[128];
+	struct config cfg;
+	int loaded;
+	struct state st;
+	int open;
+	struct thread_report tr;
+	struct answer_thread t;
+	struct act_ctx a;
+	struct mail_command cmds[4];
+	struct pb_err err;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = TU_NEW_FX(struct fx, "test_dispatch");
+	static const char *const refs[] = { "report-1@example.test" };
+
+	if (!f)
+		return -1;
+	tu_path(f->path, sizeof(f->path), f->dir, "perfbot.yaml");
+	tu_path(f->db, sizeof(f->db), f->dir, "perfbot.db");
+	tu_load_config(&f->cfg, &f->loaded, f->path, CONFIG, &f->err);
+	if (state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
+		fprintf(stderr, "setup: %s\n", f->err.msg);
+		return -1;
+	}
+	f->open = 1;
+	f->tr.report_id = strdup("r1");
+	f->tr.subject = strdup("[tree] r1");
+	f->tr.recipients = strdup("[\"paul@example.test\"]");
+	f->tr.message_id = strdup(refs[0]);
+	f->t = (struct answer_thread){ "ask-1@example.test", refs[0], refs, 1,
+				       "Re: [tree] r1", "paul@example.test",
+				       "Paul", &f->tr };
+	f->a = (struct act_ctx){ &f->st, &f->cfg, T0, &f->t, json_array() };
+	*state = f;
+	return f->a.pieces && f->tr.report_id && f->tr.subject &&
+		f->tr.recipients && f->tr.message_id ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	json_decref(f->a.pieces);
+	thread_report_release(&f->tr);
+	if (f->open)
+		state_close(&f->st);
+	if (f->loaded)
+		config_release(&f->cfg);
+	tu_rmtree(f->dir);
+	free(f);
+	return 0;
+}
+
+/* cmds[i] = 'line' as the syntax step reads it. */
+static void command(struct fx *f, size_t i, const char *line)
+{
+	if (command_parse_line(line, strlen(line), "#perfbot",
+			       &f->cmds[i]) != 1)
+		fail_msg("'%s' is no command", line);
+}
+
+/* Act on the first 'n' commands ('seen' found); the pieces made. */
+static size_t act(struct fx *f, size_t n, size_t seen)
+{
+	json_array_clear(f->a.pieces);
+	if (dispatch_commands(&f->a, f->cmds, n, seen, &f->err))
+		fail_msg("dispatch_commands: %s", f->err.msg);
+	return json_array_size(f->a.pieces);
+}
+
+static const char *piece(struct fx *f, size_t i)
+{
+	const char *s = json_string_value(json_array_get(f->a.pieces, i));
+
+	assert_non_null(s);
+	return s;
+}
+
+static void retest_row(struct fx *f, const char *rid, const char *status)
+{
+	struct retest_request rq = { rid, "r1", 2, "paul@example.test",
+				     "ask-0@example.test", NULL, status, 4, 4,
+				     T0 + 3600, NULL };
+
+	if (state_retest_add(&f->st, &rq, T0 - 60, &f->err))
+		fail_msg("state_retest_add: %s", f->err.msg);
+}
+
+static void t_table(void **state)
+{
+	size_t i, k;
+
+	(void)state;
+	assert_int_equal(command_count, 2);
+	for (i = 0; i < command_count; i++) {
+		const struct command_def *d = &command_table[i];
+
+		assert_non_null(d->name);
+		assert_non_null(d->usage);
+		assert_non_null(d->summary);
+		assert_non_null(d->parse);
+		assert_non_null(d->check);
+		assert_non_null(d->act);
+		assert_int_not_equal(d->kind, CMD_UNKNOWN);
+		assert_ptr_equal(command_by_kind(d->kind), d);
+		assert_ptr_equal(command_by_name(d->name, strlen(d->name)), d);
+		for (k = 0; k < i; k++)
+			assert_int_not_equal(command_table[k].kind, d->kind);
+	}
+	assert_ptr_equal(command_by_name("RETEST", 6), command_by_kind(
+			 CMD_RETEST));
+	assert_string_equal(command_by_kind(CMD_RETEST)->usage, "retest [N]x");
+	assert_string_equal(command_by_kind(CMD_HELP)->name, "help");
+	assert_null(command_by_name("retes", 5));
+	assert_null(command_by_name("frobnicate", 10));
+	assert_null(command_by_kind(CMD_UNKNOWN));
+}
+
+/* The syntax step reads a command's words through the table. */
+static void t_parse_by_table(void **state)
+{
+	struct fx *f = *state;
+	struct mail_command c;
+
+	command(f, 0, "Retest 3x");
+	assert_int_equal(f->cmds[0].kind, CMD_RETEST);
+	assert_int_equal(f->cmds[0].runs, 3);
+	command(f, 0, "#perfbot: help");
+	assert_int_equal(f->cmds[0].kind, CMD_HELP);
+	command(f, 0, "#perfbot help me");
+	assert_int_equal(f->cmds[0].kind, CMD_UNKNOWN);
+	assert_int_equal(command_parse_line("help me", 7, "#perfbot", &c), 0);
+	assert_int_equal(command_parse_line("retest 0x", 9, NULL, &c), 0);
+}
+
+static void t_help_lists_the_table(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf want = STRBUF_INIT;
+	const char *p;
+	size_t i, lines = 0;
+
+	command(f, 0, "help");
+	assert_int_equal(act(f, 1, 1), 1);
+	p = piece(f, 0);
+	for (i = 0; i < command_count; i++)
+		assert_int_equal(sb_addf(&want, "  %s\n      %s\n",
+					 command_table[i].usage,
+					 command_table[i].summary), 0);
+	if (!strstr(p, sb_str(&want)))
+		fail_msg("help does not list the table:\n%s", p);
+	sb_release(&want);
+	/* and nothing else: one "  usage" line per entry */
+	for (; (p = strstr(p, "\n  ")); p++)
+		lines += p[3] != ' ';
+	assert_int_equal(lines, command_count);
+	assert_non_null(strstr(piece(f, 0), "up to 5 more times"));
+}
+
+static void t_unknown(void **state)
+{
+	struct fx *f = *state;
+	size_t i;
+
+	command(f, 0, "#perfbot frobnicate now");
+	assert_int_equal(act(f, 1, 1), 1);
+	assert_non_null(strstr(piece(f, 0), "I do not know the command "
+			       "\"#perfbot frobnicate now\""));
+	for (i = 0; i < command_count; i++)
+		assert_non_null(strstr(piece(f, 0), command_table[i].usage));
+}
+
+static void t_max_runs(void **state)
+{
+	struct fx *f = *state;
+	char why[128];
+
+	command(f, 0, "retest 6x");
+	assert_int_equal(act(f, 1, 1), 1);
+	assert_string_equal(piece(f, 0), "I could not do \"retest 6x\": "
+			    "retest: N must be between 1 and 5.\n");
+	assert_int_equal(command_check(&f->cmds[0], &(struct command_limits){
+					 6 }, why, sizeof(why)), 0);
+	/* nothing was asked of the farm */
+	assert_int_equal(state_retests_queued(&f->st, &(struct retest_row *){
+					       NULL }, &(size_t){ 0 },
+					       &f->err), 0);
+}
+
+static void t_retests_per_report(void **state)
+{
+	struct fx *f = *state;
+
+	command(f, 0, "retest 2x");
+	retest_row(f, "rt-a", "done");
+	retest_row(f, "rt-b", "queued");
+	assert_int_equal(act(f, 1, 1), 1);
+	assert_non_null(strstr(piece(f, 0), "A retest of this report is "
+			       "already queued"));
+	assert_int_equal(state_retest_finish(&f->st, "rt-b", "done", NULL,
+					     &f->err), 0);
+	assert_int_equal(act(f, 1, 1), 1);
+	assert_non_null(strstr(piece(f, 0), "This report has had its 2 "
+			       "retests already"));
+}
+
+static void t_commands_per_mail(void **state)
+{
+	struct fx *f = *state;
+
+	command(f, 0, "help");
+	command(f, 1, "retest 9x");
+	command(f, 2, "help");
+	assert_int_equal(act(f, 3, 5), 3);
+	assert_non_null(strstr(piece(f, 0), "Commands I understand"));
+	assert_non_null(strstr(piece(f, 1), "I could not do \"retest 9x\""));
+	assert_string_equal(piece(f, 2), "I read only the first 2 commands of "
+			    "a mail; 3 more were ignored.\n");
+	assert_int_equal(act(f, 2, 2), 2);
+}
+
+/* Parse a reply of Paul's with this Message-ID asking for help. */
+static void ask(struct reply *r, const char *msgid)
+{
+	char raw[512];
+	struct reply_opts o = { "#perfbot" };
+	struct pb_err err = { 0, "" };
+	int n = snprintf(raw, sizeof(raw), "From: Paul <paul@example.test>\n"
+			 "Message-ID: <%s>\nIn-Reply-To: <report-1@example.test>"
+			 "\nSubject: Re: [tree] r1\n\nhelp\n", msgid);
+
+	reply_release(r);
+	if (reply_parse(raw, (size_t)n, &o, r, &err))
+		fail_msg("reply_parse: %s", err.msg);
+}
+
+static void t_reply(void **state)
+{
+	struct fx *f = *state;
+	struct route rt = { ROUTE_REPORT, 1, f->tr, "" };
+	struct auth au = { AUTH_COMMAND, 1, 0, "answered" };
+	struct outbox_mail *out = NULL;
+	struct reply r;
+	size_t n = 0;
+
+	memset(&r, 0, sizeof(r));
+	rt.tr.recipients = "[\"paul@example.test\",\"list@example.test\"]";
+	ask(&r, "ask-1@example.test");
+	assert_int_equal(dispatch_reply(&f->st, &f->cfg, T0, &r, &rt, &au,
+					&f->err), 0);
+	/* not to be told: nothing queued */
+	ask(&r, "ask-2@example.test");
+	au = (struct auth){ AUTH_REFUSE, 0, 0, "refused (already told today)" };
+	assert_int_equal(dispatch_reply(&f->st, &f->cfg, T0, &r, &rt, &au,
+					&f->err), 0);
+	au.tell = 1;
+	ask(&r, "ask-3@example.test");
+	assert_int_equal(dispatch_reply(&f->st, &f->cfg, T0, &r, &rt, &au,
+					&f->err), 0);
+	rt.kind = ROUTE_NO_REPORT;
+	au.verdict = AUTH_NOREPORT;
+	ask(&r, "ask-4@example.test");
+	assert_int_equal(dispatch_reply(&f->st, &f->cfg, T0, &r, &rt, &au,
+					&f->err), 0);
+	reply_release(&r);
+	assert_int_equal(state_queued(&f->st, &out, &n, &f->err), 0);
+	assert_int_equal(n, 3);
+	/* the commands' answer, copied to the report's list */
+	assert_string_equal(out[0].kind, "answer");
+	assert_non_null(strstr(out[0].message, "Commands I understand"));
+	assert_non_null(strstr(out[0].message, "In-Reply-To: "
+			       "<ask-1@example.test>"));
+	assert_non_null(strstr(out[0].recipients, "list@example.test"));
+	/* a refusal: one piece, to the sender alone, in the thread */
+	assert_non_null(strstr(out[1].message, "I take commands only from"));
+	assert_null(strstr(out[1].message, "Commands I understand"));
+	assert_non_null(strstr(out[1].message, "<ask-3@example.test>"));
+	assert_string_equal(out[1].recipients, "[\"paul@example.test\"]");
+	/* no report */
+	assert_non_null(strstr(out[2].message, "I found no report of mine"));
+	assert_string_equal(out[2].recipients, "[\"paul@example.test\"]");
+	outbox_free(out, n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_table),
+		cmocka_unit_test_setup_teardown(t_parse_by_table, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_help_lists_the_table, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_max_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_retests_per_report, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_commands_per_mail, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_reply, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for src/act/route.c: each route a parsed mail of
+ * fixtures/mail/ takes (a bounce of a report and of nothing, a robot's
+ * mail, the bot's own, no Message-ID, no commands, commands in a thread
+ * of no report and of a report), the thread looked up the closest first,
+ * and the answer's thread built from the reply. The reports are mails
+ * queued in a temporary state. Run from the repository root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "perfbot/route.h"
+
+#include "testutil.h"
+
+#define T0 1710500000
+#define REPORT_ID "hackbench-pipe"
+#define REPORT_MSGID "202403151058.7048f6a8-lkp@example.org"
+#define OTHER_MSGID "other-report@example.org"
+#define BOT "lkp@example.org"
+
+struct fx {
+	char dir[64];
+	char db[128];
+	struct state st;
+	int open;
+	struct reply r;
+	struct route rt;
+	struct pb_err err;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = TU_NEW_FX(struct fx, "test_route");
+
+	if (!f)
+		return -1;
+	tu_path(f->db, sizeof(f->db), f->dir, "perfbot.db");
+	if (state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
+		fprintf(stderr, "setup: %s\n", f->err.msg);
+		return -1;
+	}
+	f->open = 1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	route_release(&f->rt);
+	reply_release(&f->r);
+	if (f->open)
+		state_close(&f->st);
+	tu_rmtree(f->dir);
+	free(f);
+	return 0;
+}
+
+/* A report mail of the bot with this Message-ID, in the outbox. */
+static void report(struct fx *f, const char *id, const char *msgid)
+{
+	static const char msg[] = "Subject: x\n\nreport\n";
+	struct outbox_mail m = { 0 };
+
+	m.id = (char *)id;
+	m.kind = "report";
+	m.message_id = (char *)msgid;
+	m.sender = BOT;
+	m.recipients = "[\"paul@example.test\"]";
+	m.message = (char *)msg;
+	m.len = sizeof(msg) - 1;
+	if (state_queue(&f->st, &m, NULL, "[linux-next:master] report", T0,
+			&f->err))
+		fail_msg("state_queue: %s", f->err.msg);
+}
+
+static void parse_text(struct fx *f, const char *raw, size_t len)
+{
+	struct reply_opts o = { "#perfbot" };
+
+	reply_release(&f->r);
+	if (reply_parse(raw, len, &o, &f->r, &f->err))
+		fail_msg("reply_parse: %s", f->err.msg);
+}
+
+/* Parse fixtures/mail/<name>; without its 'drop' header line if set. */
+static void parse_fixture(struct fx *f, const char *name, const char *drop)
+{
+	char path[256];
+	struct strbuf sb;
+	char *p, *e;
+
+	tu_path(path, sizeof(path), "fixtures/mail", name);
+	tu_read_text(path, &sb);
+	if (drop && (p = strstr(sb.buf, drop))) {
+		e = strchr(p, '\n');
+		assert_non_null(e);
+		memmove(p, e + 1, strlen(e + 1) + 1);
+		sb.len = strlen(sb.buf);
+	}
+	parse_text(f, sb.buf, sb.len);
+	sb_release(&sb);
+}
+
+static enum route_kind route(struct fx *f, const char *own)
+{
+	route_release(&f->rt);
+	if (route_reply(&f->st, &f->r, own, &f->rt, &f->err))
+		fail_msg("route_reply: %s", f->err.msg);
+	return f->rt.kind;
+}
+
+static void t_bounce(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fixture(f, "dsn.eml", NULL);
+	assert_int_equal(route(f, BOT), ROUTE_BOUNCE);
+	assert_false(f->rt.found);
+	assert_null(f->rt.tr.report_id);
+	assert_string_equal(f->rt.outcome, "bounce: of no mail of the bot");
+	report(f, REPORT_ID, REPORT_MSGID);
+	assert_int_equal(route(f, BOT), ROUTE_BOUNCE);
+	assert_true(f->rt.found);
+	assert_string_equal(f->rt.tr.report_id, REPORT_ID);
+	assert_string_equal(f->rt.outcome,
+			    "bounce: recorded against the report");
+	/* a DSN is a bounce even with the report's id quoted in it */
+	parse_fixture(f, "dsn-rfc822.eml", NULL);
+	assert_int_equal(route(f, BOT), ROUTE_BOUNCE);
+}
+
+static void t_robot(void **state)
+{
+	struct fx *f = *state;
+
+	report(f, REPORT_ID, REPORT_MSGID);
+	parse_fixture(f, "out-of-office.eml", NULL);
+	assert_int_equal(route(f, BOT), ROUTE_ROBOT);
+	assert_memory_equal(f->rt.outcome, "ignored: ", 9);
+	assert_true(strlen(f->rt.outcome) > 9);
+	assert_null(f->rt.tr.report_id);
+	/* the bot's own address is never answered */
+	parse_fixture(f, "prefixed-help.eml", NULL);
+	assert_int_equal(route(f, "PAUL@example.test"), ROUTE_ROBOT);
+	assert_int_equal(route(f, NULL), ROUTE_REPORT);
+}
+
+static void t_no_message_id(void **state)
+{
+	struct fx *f = *state;
+
+	report(f, REPORT_ID, REPORT_MSGID);
+	parse_fixture(f, "prefixed-help.eml", "Message-ID:");
+	assert_null(f->r.message_id);
+	assert_int_equal(route(f, BOT), ROUTE_NO_ID);
+	assert_string_equal(f->rt.outcome, "ignored: no Message-ID");
+}
+
+static void t_no_commands(void **state)
+{
+	struct fx *f = *state;
+
+	report(f, REPORT_ID, REPORT_MSGID);
+	parse_fixture(f, "prose.eml", NULL);
+	assert_int_equal(route(f, BOT), ROUTE_NO_COMMANDS);
+	assert_string_equal(f->rt.outcome, "no commands");
+	parse_fixture(f, "quoted-only.eml", NULL);
+	assert_int_equal(route(f, BOT), ROUTE_NO_COMMANDS);
+}
+
+static void t_commands(void **state)
+{
+	struct fx *f = *state;
+
+	parse_fixture(f, "prefixed-help.eml", NULL);
+	assert_int_equal(route(f, BOT), ROUTE_NO_REPORT);
+	assert_null(f->rt.tr.report_id);
+	report(f, REPORT_ID, REPORT_MSGID);
+	assert_int_equal(route(f, BOT), ROUTE_REPORT);
+	assert_string_equal(f->rt.tr.report_id, REPORT_ID);
+	assert_string_equal(f->rt.tr.subject, "[linux-next:master] report");
+	assert_string_equal(f->rt.tr.recipients, "[\"paul@example.test\"]");
+	/* found through References alone */
+	parse_fixture(f, "prefixed-help.eml", "In-Reply-To:");
+	assert_null(f->r.in_reply_to);
+	assert_int_equal(route(f, BOT), ROUTE_REPORT);
+	assert_string_equal(f->rt.tr.report_id, REPORT_ID);
+}
+
+/* In-Reply-To first, then References from the newest. */
+static void t_closest_first(void **state)
+{
+	struct fx *f = *state;
+	const char *refs[] = { REPORT_MSGID, OTHER_MSGID, "stranger@x.test" };
+	struct thread_report tr = { 0 };
+	int found = 0;
+
+	report(f, REPORT_ID, REPORT_MSGID);
+	report(f, "other", OTHER_MSGID);
+	assert_int_equal(route_lookup(&f->st, NULL, refs, 3, &tr, &found,
+				      &f->err), 0);
+	assert_true(found);
+	assert_string_equal(tr.report_id, "other");
+	thread_report_release(&tr);
+	assert_int_equal(route_lookup(&f->st, REPORT_MSGID, refs, 3, &tr,
+				      &found, &f->err), 0);
+	assert_string_equal(tr.report_id, REPORT_ID);
+	thread_report_release(&tr);
+	assert_int_equal(route_lookup(&f->st, "stranger@x.test", refs + 2, 1,
+				      &tr, &found, &f->err), 0);
+	assert_false(found);
+	thread_report_release(&tr);
+}
+
+static void t_thread(void **state)
+{
+	struct fx *f = *state;
+	struct answer_thread t;
+
+	report(f, REPORT_ID, REPORT_MSGID);
+	parse_fixture(f, "prefixed-help.eml", NULL);
+	assert_int_equal(route(f, BOT), ROUTE_REPORT);
+	route_thread(&f->r, &f->rt.tr, &t);
+	assert_string_equal(t.message_id, "help-5@paul.example.test");
+	assert_string_equal(t.in_reply_to, REPORT_MSGID);
+	assert_int_equal(t.nrefs, 1);
+	assert_string_equal(t.references[0], REPORT_MSGID);
+	assert_string_equal(t.from_addr, "paul@example.test");
+	assert_string_equal(t.from_name, "Paul Weber");
+	assert_non_null(strstr(t.subject, "hackbench.throughput"));
+	assert_ptr_equal(t.report, &f->rt.tr);
+	route_thread(&f->r, NULL, &t);
+	assert_null(t.report);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(t_bounce, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_robot, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_no_message_id, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_no_commands, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_commands, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_closest_first, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_thread, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
