@@ -3,7 +3,6 @@
 #define PERFBOT_CONFIG_H
 
 #include <stddef.h>
-#include <jansson.h>
 
 #include "perfbot/err.h"
 #include "perfbot/yaml.h"
@@ -182,15 +181,5 @@ int config_load_flags(struct config *cfg, const char *path, unsigned flags,
 int config_parse(struct config *cfg, const char *name, const char *dir,
 		 const char *text, size_t len, struct pb_err *err);
 void config_release(struct config *cfg);
-
-/*
- * Transitional, until every module reads its struct: a setting by its
- * dotted key ("smtp.url"), or 'def' when the file does not set it.
- */
-const char *cfg_str(const struct config *cfg, const char *key,
-		    const char *def);
-long cfg_long(const struct config *cfg, const char *key, long def);
-int cfg_bool(const struct config *cfg, const char *key, int def);
-json_t *cfg_list(const struct config *cfg, const char *key);
 
 #endif

@@ -7,26 +7,15 @@
 #include "perfbot/config.h"
 
 /*
- * Who the bot is in its mails (compose), from the identity.* settings:
- * its From and envelope sender, its name, the Reported-by line, its
- * Message-IDs and the archive links built from them. The strings that
- * are returned const belong to the configuration; the others are newly
- * allocated (NULL when out of memory, or when the setting is unset).
+ * Who the bot is in its mails (compose), from the identity.* settings
+ * (cfg->identity: its From, name and Reported-by line are read there as
+ * they are): its envelope sender, its Message-IDs and the archive links
+ * built from them, newly allocated (NULL when out of memory, or when the
+ * setting is unset).
  */
 
-#define IDENTITY_DEFAULT_FROM "perfbot <perfbot@localhost>"
-
-/* identity.from, else IDENTITY_DEFAULT_FROM. */
-const char *identity_from(const struct config *cfg);
-
-/* The bare address of identity_from(): the envelope sender. */
+/* The bare address of identity.from: the envelope sender. */
 char *identity_sender(const struct config *cfg);
-
-/* identity.name, else "perfbot" (the templates' bot_name). */
-const char *identity_name(const struct config *cfg);
-
-/* identity.reported_by, else identity_from(). */
-const char *identity_reported_by(const struct config *cfg);
 
 /* The Message-ID of mail 'id' sent at 'when' (identity.message_id_domain). */
 char *identity_message_id(const struct config *cfg, const char *id,

@@ -13,7 +13,7 @@
  * Composing a mail (compose) with GMime: headers (RFC 2047 encoded and
  * folded by GMime), a text/plain UTF-8 body that is inline and 8bit or
  * quoted-printable as its lines require, and attachments. Every header
- * value passes through text_one_line() first, so a CR or LF in a subject,
+ * value passes through text_scrub_line() first, so a CR or LF in a subject,
  * a name or an id can never start a header or the body.
  */
 
@@ -51,12 +51,6 @@ int mail_compose(const struct mail *m, struct strbuf *out,
  */
 int mbox_append(struct strbuf *mbox, const char *sender, time_t date,
 		const char *msg, size_t len);
-
-/* moved: for callers not yet updated (addr_spec() of addr.h) */
-static inline char *mail_addr_spec(const char *mailbox)
-{
-	return addr_spec(mailbox);
-}
 
 /*
  * The envelope recipients of a mail: the bare address of every mailbox

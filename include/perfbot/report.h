@@ -15,9 +15,6 @@
 #include "perfbot/manifest.h"
 #include "perfbot/stats.h"
 #include "perfbot/strbuf.h"
-/* moved: for callers not yet updated */
-#include "perfbot/oneline.h"
-#include "perfbot/template.h"
 
 /*
  * One report (render): a manifest's inputs (inputs.h) rendered through

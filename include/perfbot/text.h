@@ -103,8 +103,8 @@ int text_scrub_add(struct strbuf *sb, const char *s, size_t n,
 		   unsigned policy);
 
 /*
- * Exactly text_one_line() of render/report.c: every byte below 0x20 and
- * DEL becomes ' ', in place (text_scrub(s, TEXT_CTRL_SPACE)).
+ * One line for a header: every byte below 0x20 and DEL becomes ' ', in
+ * place (text_scrub(s, TEXT_CTRL_SPACE)).
  */
 void text_scrub_line(char *s);
 

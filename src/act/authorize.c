@@ -15,8 +15,6 @@
 #include "perfbot/authorize.h"
 
 #define DAY (24 * 3600)
-#define DEFAULT_PER_SENDER 20
-#define DEFAULT_REFUSALS_PER_DAY 50
 
 int authorize_domains_align(const char *a, const char *b)
 {
@@ -154,13 +152,13 @@ int authorize_authenticated(const struct reply *r, const char *authserv_id)
 
 int authorize_allowed(const struct config *cfg, const char *addr)
 {
-	json_t *allow = cfg_list(cfg, "commands.allow"), *v;
+	const struct cfg_strv *allow = &cfg->commands.allow;
 	size_t i, n = strlen(addr), k;
 	const char *a;
 
-	json_array_foreach(allow, i, v) {
-		a = json_string_value(v);
-		k = a ? strlen(a) : 0;
+	for (i = 0; i < allow->n; i++) {
+		a = allow->v[i];
+		k = strlen(a);
 		if (!k)
 			continue;
 		if (a[0] == '@' && n > k && !strcasecmp(addr + n - k, a))
@@ -195,7 +193,7 @@ static int among(const char *json_list, const char *addr)
 static int sender_ok(const struct config *cfg, const struct reply *r,
 		     struct auth *au)
 {
-	const char *id = cfg_str(cfg, "commands.authserv_id", NULL);
+	const char *id = cfg->commands.authserv_id;
 
 	if (!authorize_allowed(cfg, r->from_addr) && !authorize_aligned(r)) {
 		snprintf(au->outcome, sizeof(au->outcome), "ignored: From and "
@@ -219,8 +217,7 @@ static int stranger_budget(struct state *st, const struct config *cfg,
 			   time_t now, const char *sender, const char *outcome,
 			   const char **why, struct pb_err *err)
 {
-	long mine, a, b, cap = cfg_long(cfg, "limits.refusals_per_day",
-					DEFAULT_REFUSALS_PER_DAY);
+	long mine, a, b, cap = cfg->limits.refusals_per_day;
 
 	if (state_inbox_count_exact(st, sender, now - DAY, outcome, &mine,
 				    err) ||
@@ -262,8 +259,7 @@ int authorize(struct state *st, const struct config *cfg, time_t now,
 	      const struct reply *r, const struct thread_report *tr,
 	      struct auth *au, struct pb_err *err)
 {
-	long n, cap = cfg_long(cfg, "limits.per_sender_per_day",
-			       DEFAULT_PER_SENDER);
+	long n, cap = cfg->limits.per_sender_per_day;
 
 	memset(au, 0, sizeof(*au));
 	au->verdict = AUTH_IGNORE;

@@ -15,10 +15,6 @@
 #include "perfbot/retest.h"
 #include "perfbot/strmap.h"
 
-#define DEFAULT_MAX_RUNS 20
-#define DEFAULT_RUNS 4
-#define DEFAULT_RETESTS 3
-#define DEFAULT_COMMANDS 3
 
 int dispatch_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
 		   struct pb_err *err)
@@ -26,8 +22,8 @@ int dispatch_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
 	char *text = NULL;
 	int rc;
 
-	json_object_set_new(ctx, "bot_name", json_string(
-		cfg_str(a->cfg, "identity.name", "perfbot")));
+	json_object_set_new(ctx, "bot_name",
+			    json_string(a->cfg->identity.name));
 	rc = answer_piece(a->cfg, tmpl, ctx, &text, err);
 	if (!rc)	/* a piece JSON cannot hold is left out */
 		json_array_append_new(a->pieces, json_string(text));
@@ -72,10 +68,8 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 		      size_t index, struct pb_err *err)
 {
 	const struct thread_report *tr = a->t->report;
-	long n, cap = cfg_long(a->cfg, "limits.retests_per_report",
-			       DEFAULT_RETESTS);
-	int runs = c->runs ? c->runs : (int)cfg_long(a->cfg,
-			"limits.default_runs", DEFAULT_RUNS);
+	long n, cap = a->cfg->limits.retests_per_report;
+	int runs = c->runs ? c->runs : (int)a->cfg->limits.default_runs;
 	char *open = NULL, *rid = NULL;
 	const char *tmpl = NULL;
 	json_t *ctx = NULL;
@@ -143,8 +137,8 @@ static int act_help(struct act_ctx *a, const struct mail_command *c,
 	(void)c;
 	(void)index;
 	return dispatch_piece(a, "help", json_pack("{s:o, s:i}", "commands",
-			      command_list(), "max_runs", (int)cfg_long(a->cfg,
-			      "limits.max_runs", DEFAULT_MAX_RUNS)), err);
+			      command_list(), "max_runs",
+			      (int)a->cfg->limits.max_runs), err);
 }
 
 static int act_unknown(struct act_ctx *a, const struct mail_command *c,
@@ -204,10 +198,8 @@ int command_check(const struct mail_command *c, const struct command_limits *l,
 int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 		      size_t n, size_t seen, struct pb_err *err)
 {
-	struct command_limits lim = { (int)cfg_long(a->cfg, "limits.max_runs",
-						    DEFAULT_MAX_RUNS) };
-	size_t i, max = (size_t)cfg_long(a->cfg, "limits.commands_per_mail",
-					 DEFAULT_COMMANDS);
+	struct command_limits lim = { (int)a->cfg->limits.max_runs };
+	size_t i, max = (size_t)a->cfg->limits.commands_per_mail;
 	const struct command_def *def;
 	char why[160];
 

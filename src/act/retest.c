@@ -21,7 +21,6 @@
 #include "perfbot/stats.h"
 #include "perfbot/table.h"
 
-#define DEFAULT_DEADLINE (24 * 3600)
 
 /* The report's manifest as it was when the report was queued. */
 static int load_manifest(struct state *st, const char *report_id,
@@ -128,8 +127,7 @@ int retest_request(struct state *st, const struct config *cfg,
 		snprintf(why, sizeof(why), "%s", why_err.msg);
 	rq.status = rc ? "rejected" : "queued";
 	rq.detail = rc ? why : NULL;
-	rq.deadline = now + cfg_long(cfg, "scheduler.deadline",
-				     DEFAULT_DEADLINE);
+	rq.deadline = now + cfg->scheduler.deadline;
 	if (state_retest_add(st, &rq, now, err))
 		rc = -2;
 	else if (!rc)

@@ -12,7 +12,7 @@
 #include "perfbot/id.h"
 #include "perfbot/identity.h"
 #include "perfbot/mail.h"
-#include "perfbot/oneline.h"
+#include "perfbot/text.h"
 #include "perfbot/outbox.h"
 #include "perfbot/recipients.h"
 #include "perfbot/template.h"
@@ -64,7 +64,7 @@ char *answer_subject(const char *subject)
 		sb_release(&sb);
 		return NULL;
 	}
-	text_one_line(sb.buf);
+	text_scrub_line(sb.buf);
 	return sb_detach(&sb, NULL);
 }
 
@@ -156,7 +156,7 @@ static char *body_of(const struct config *cfg, const struct answer_thread *r,
 				"sender_name", r->from_name ?
 				json_string(r->from_name) : json_null(),
 				"report_subject", tr ? json_string(tr->subject) :
-				json_null(), "bot_name", identity_name(cfg));
+				json_null(), "bot_name", cfg->identity.name);
 	char *body = NULL;
 
 	if (!ctx)
@@ -226,7 +226,7 @@ int answer_queue(struct state *st, const struct config *cfg,
 	if (!rc && !(a.body = body_of(cfg, r, tr, pieces, err)))
 		rc = -1;
 	if (!rc) {
-		mail.from = identity_from(cfg);
+		mail.from = cfg->identity.from;
 		mail.to = &a.to;
 		mail.cc = &a.cc;
 		mail.subject = c.subject;

@@ -12,31 +12,16 @@
 #include "perfbot/identity.h"
 #include "perfbot/strbuf.h"
 
-const char *identity_from(const struct config *cfg)
-{
-	return cfg_str(cfg, "identity.from", IDENTITY_DEFAULT_FROM);
-}
-
 char *identity_sender(const struct config *cfg)
 {
-	return addr_spec(identity_from(cfg));
-}
-
-const char *identity_name(const struct config *cfg)
-{
-	return cfg_str(cfg, "identity.name", "perfbot");
-}
-
-const char *identity_reported_by(const struct config *cfg)
-{
-	return cfg_str(cfg, "identity.reported_by", identity_from(cfg));
+	return addr_spec(cfg->identity.from);
 }
 
 char *identity_message_id(const struct config *cfg, const char *id,
 			  time_t when)
 {
 	return id_message_id(id, when,
-			     cfg_str(cfg, "identity.message_id_domain", NULL));
+			     cfg->identity.message_id_domain);
 }
 
 /*
@@ -71,7 +56,7 @@ static char *url_with_id(const char *tmpl, const char *id, int escape)
 
 char *identity_closes_url(const struct config *cfg, const char *message_id)
 {
-	return url_with_id(cfg_str(cfg, "identity.archive_url", NULL),
+	return url_with_id(cfg->identity.archive_url,
 			   message_id, 0);
 }
 
@@ -80,6 +65,6 @@ char *identity_patch_link(const struct config *cfg, const char *link,
 {
 	if (link)
 		return strdup(link);
-	return url_with_id(cfg_str(cfg, "identity.patch_archive_url", NULL),
+	return url_with_id(cfg->identity.patch_archive_url,
 			   message_id, 1);
 }

@@ -12,7 +12,7 @@
 
 #include "perfbot/id.h"
 #include "perfbot/mail.h"
-#include "perfbot/oneline.h"
+#include "perfbot/text.h"
 
 #define MAX_HEADER_VALUE 4096
 
@@ -32,7 +32,7 @@ static char *clean(const char *s)
 	char *c = strndup(s ? s : "", MAX_HEADER_VALUE);
 
 	if (c)
-		text_one_line(c);
+		text_scrub_line(c);
 	return c;
 }
 

@@ -11,13 +11,10 @@
 #include "perfbot/recipients.h"
 #include "perfbot/strbuf.h"
 
-#define DEFAULT_MAX_CC 10
-
 static size_t max_cc(const struct config *cfg)
 {
-	long max = cfg_long(cfg, "recipients.max_cc", DEFAULT_MAX_CC);
-
-	return max > 0 ? (size_t)max : 0;
+	return cfg->recipients.max_cc > 0 ? (size_t)cfg->recipients.max_cc :
+		0;
 }
 
 /* Each address of 'from' (a list of strings, or NULL) once. */
@@ -31,6 +28,18 @@ static int add_all(struct addrlist *l, json_t *from,
 	json_array_foreach(from, i, v)
 		if ((s = json_string_value(v)) &&
 		    addrlist_add_unique(l, s, other))
+			return -1;
+	return 0;
+}
+
+/* Each address of a configured list once. */
+static int add_setting(struct addrlist *l, const struct cfg_strv *from,
+		       const struct addrlist *other)
+{
+	size_t i;
+
+	for (i = 0; i < from->n; i++)
+		if (addrlist_add_unique(l, from->v[i], other))
 			return -1;
 	return 0;
 }
@@ -61,13 +70,13 @@ int recipients_report(const struct manifest *m, const struct config *cfg,
 {
 	int rc = 0;
 
-	if (cfg_bool(cfg, "recipients.to_author", 1) && m->head.author)
+	if (cfg->recipients.to_author && m->head.author)
 		rc = addrlist_add_unique(to, m->head.author, NULL);
 	if (rc || add_all(to, m->to, NULL) ||
-	    add_all(to, cfg_list(cfg, "recipients.to"), NULL) ||
+	    add_setting(to, &cfg->recipients.to, NULL) ||
 	    patch_copies(cc, m, to, max_cc(cfg)) ||
 	    add_all(cc, m->cc, to) ||
-	    add_all(cc, cfg_list(cfg, "recipients.cc"), to))
+	    add_setting(cc, &cfg->recipients.cc, to))
 		return to->n >= ADDRLIST_MAX || cc->n >= ADDRLIST_MAX ?
 			pb_fail(err, EX_DATAERR, "%s: more than %d recipients",
 				m->doc.name, ADDRLIST_MAX) :

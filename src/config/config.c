@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "schema.h"
+#include "perfbot/addr.h"
 #include "perfbot/fileio.h"
 #include "perfbot/log.h"
-#include "perfbot/mail.h"
 #include "perfbot/strbuf.h"
 #include "perfbot/suggest.h"
 
@@ -110,7 +110,7 @@ static int resolve(struct config *cfg, json_t *node, struct pb_err *err)
 /* "Name <user@domain>" or user@domain. */
 static int is_addr(const char *s)
 {
-	char *addr = mail_addr_spec(s);
+	char *addr = addr_spec(s);
 	int ok = addr && strchr(addr, '@') && addr[0] != '@';
 
 	free(addr);
@@ -429,57 +429,4 @@ void config_release(struct config *cfg)
 	free(cfg->path);
 	free(cfg->dir);
 	memset(cfg, 0, sizeof(*cfg));
-}
-
-/* Transitional: walk a dotted path; NULL when any part is absent. */
-static json_t *lookup(const struct config *cfg, const char *key)
-{
-	json_t *node = cfg->doc.root;
-	const char *dot;
-	char part[64];
-	size_t n;
-
-	while (node && (dot = strchr(key, '.'))) {
-		n = (size_t)(dot - key);
-		if (n >= sizeof(part))
-			return NULL;
-		memcpy(part, key, n);
-		part[n] = '\0';
-		node = json_object_get(node, part);
-		key = dot + 1;
-	}
-	return node ? json_object_get(node, key) : NULL;
-}
-
-const char *cfg_str(const struct config *cfg, const char *key,
-		    const char *def)
-{
-	const char *s = json_string_value(lookup(cfg, key));
-
-	return s ? s : def;
-}
-
-long cfg_long(const struct config *cfg, const char *key, long def)
-{
-	const char *s = json_string_value(lookup(cfg, key));
-	long v;
-
-	return s && !parse_long(s, -2147483647L, 2147483647L, &v) ? v : def;
-}
-
-int cfg_bool(const struct config *cfg, const char *key, int def)
-{
-	json_t *n = lookup(cfg, key);
-	int v;
-
-	if (!n || yaml_as_bool(&cfg->doc, n, key, &v, NULL))
-		return def;
-	return v;
-}
-
-json_t *cfg_list(const struct config *cfg, const char *key)
-{
-	json_t *n = lookup(cfg, key);
-
-	return json_is_array(n) ? n : NULL;
 }

@@ -14,9 +14,9 @@
 
 #define DATA_MAX_BYTES (1 << 20)
 
-/* A data file: the config's value (resolved at load) or the default. */
-static char *cfg_path(const struct config *cfg, const char *key,
-		      const char *def, struct pb_err *err)
+/* A data file: setting 'key' (resolved at load, or its default) found. */
+static char *cfg_path(const char *key, const char *value,
+		      struct pb_err *err)
 {
 	struct strbuf hint = STRBUF_INIT;
 	char *p = NULL;
@@ -24,7 +24,7 @@ static char *cfg_path(const struct config *cfg, const char *key,
 	if (sb_addf(&hint, "%s in the configuration", key))
 		pb_fail(err, EX_OSERR, "out of memory");
 	else
-		data_find(cfg_str(cfg, key, def), sb_str(&hint), &p, err);
+		data_find(value, sb_str(&hint), &p, err);
 	sb_release(&hint);
 	return p;
 }
@@ -33,7 +33,7 @@ static int load_rules(struct report_inputs *in, const struct manifest *m,
 		      const struct config *cfg, struct pb_err *err)
 {
 	char *path = m->metrics ? strdup(m->metrics) :
-		cfg_path(cfg, "data.metrics", "config/metrics.yaml", err);
+		cfg_path("data.metrics", cfg->data.metrics, err);
 	int rc;
 
 	if (!path)
@@ -47,7 +47,7 @@ static int load_rules(struct report_inputs *in, const struct manifest *m,
 static int load_testcase(struct report_inputs *in, const struct config *cfg,
 			 struct pb_err *err)
 {
-	char *path = cfg_path(cfg, "data.testcases", "config/testcases.yaml",
+	char *path = cfg_path("data.testcases", cfg->data.testcases,
 			      err);
 	int rc;
 
@@ -84,7 +84,7 @@ static const char *machine(struct report_inputs *in, const struct config *cfg)
 {
 	const char *tbox = in->job.tbox_group;
 	struct strbuf rel = STRBUF_INIT;
-	char *dir = cfg_path(cfg, "data.hosts", "config/hosts", NULL);
+	char *dir = cfg_path("data.hosts", cfg->data.hosts, NULL);
 	char *path = NULL;
 	const char *desc = NULL;
 

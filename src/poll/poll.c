@@ -14,6 +14,7 @@
 
 #include "perfbot/authorize.h"
 #include "perfbot/dispatch.h"
+#include "perfbot/identity.h"
 #include "perfbot/imap.h"
 #include "perfbot/log.h"
 #include "perfbot/mail.h"
@@ -22,7 +23,6 @@
 #include "perfbot/route.h"
 
 #define POLL_MAX_MESSAGES 5000
-#define DEFAULT_MAX_BYTES (10 << 20)
 
 struct poll_ctx {
 	struct state *st;
@@ -212,8 +212,7 @@ static int one(struct poll_ctx *cx, uint32_t uid, size_t cap,
 	if (rc)
 		return -1;
 	/* handled and recorded: a failure here only leaves it unread */
-	if (imap_done(cx->im, uid, cfg_str(cx->cfg, "imap.processed_mailbox",
-					   ""), err))
+	if (imap_done(cx->im, uid, cx->cfg->imap.processed_mailbox, err))
 		log_warn("%s", err->msg);
 	return 0;
 }
@@ -241,18 +240,16 @@ int poll_mailbox(struct state *st, const struct config *cfg, time_t now,
 		 struct poll_stats *ps, struct pb_err *err)
 {
 	struct poll_ctx cx = { st, cfg, now, NULL,
-			       cfg_str(cfg, "imap.mailbox", "INBOX"), 0, NULL,
+			       cfg->imap.mailbox, 0, NULL,
 			       ps, "", 0 };
-	size_t cap = (size_t)cfg_long(cfg, "imap.max_message_bytes",
-				      DEFAULT_MAX_BYTES);
+	size_t cap = (size_t)cfg->imap.max_message_bytes;
 	unsigned long after = 0;
 	uint32_t *uids = NULL;
 	size_t i, n = 0;
 	int rc = -1;
 
 	memset(ps, 0, sizeof(*ps));
-	cx.own = mail_addr_spec(cfg_str(cfg, "identity.from",
-					"perfbot@localhost"));
+	cx.own = identity_sender(cfg);
 	if (start(&cx, &after, err) ||
 	    imap_new_uids(cx.im, (uint32_t)after, POLL_MAX_MESSAGES, &uids,
 			  &n, err))

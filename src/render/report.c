@@ -13,7 +13,7 @@
 #include "perfbot/evidence.h"
 #include "perfbot/id.h"
 #include "perfbot/identity.h"
-#include "perfbot/oneline.h"
+#include "perfbot/text.h"
 #include "perfbot/recipients.h"
 #include "perfbot/report.h"
 #include "perfbot/table.h"
@@ -264,7 +264,7 @@ static int identity(struct report *r, const struct report_inputs *in,
 		    const struct manifest *m, const struct config *cfg,
 		    const struct report_opts *o, struct pb_err *err)
 {
-	r->from = strdup(identity_from(cfg));
+	r->from = strdup(cfg->identity.from);
 	r->date = o->now;
 	r->regression = in->verdict.regression;
 	r->job_yaml = strdup(in->root[HEAD].job_text);
@@ -298,7 +298,7 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 			" s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o,"
 			" s:o, s:b, s:s, s:o, s:{s:I, s:I}, s:o, s:o, s:o}",
 			"report_id", r->id, "message_id", r->message_id,
-			"bot_name", identity_name(cfg),
+			"bot_name", cfg->identity.name,
 			"headline", headline_json(in),
 			"commit", commit_json(&m->head),
 			"base", commit_json(&m->base),
@@ -320,7 +320,7 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 			"chart_legend", text_json(&legend),
 			"closes_url", str_or_null(closes),
 			"regression", r->regression,
-			"reported_by", identity_reported_by(cfg),
+			"reported_by", cfg->identity.reported_by,
 			"to", list_json(&r->to),
 			"runs", "base", (json_int_t)in->cmp.runs[BASE],
 			"head", (json_int_t)in->cmp.runs[HEAD],
@@ -341,7 +341,7 @@ static int render_all(struct report *r, const struct manifest *m,
 		      struct pb_err *err)
 {
 	const char *name = o->template ? o->template :
-		cfg_str(cfg, "templates.report", "report");
+		cfg->templates.report;
 	struct strbuf body = STRBUF_INIT, subject = STRBUF_INIT;
 	int rc = -1;
 
@@ -358,7 +358,7 @@ static int render_all(struct report *r, const struct manifest *m,
 			pb_fail(err, EX_OSERR, "out of memory");
 	}
 	if (!rc)
-		text_one_line(r->subject);
+		text_scrub_line(r->subject);
 	sb_release(&body);
 	sb_release(&subject);
 	return rc;

@@ -21,7 +21,7 @@ int template_render(const struct config *cfg, const char *name, json_t *ctx,
 	if (strchr(name, '/'))
 		rc = pb_fail(err, EX_USAGE, "template '%s': a name, not a path",
 			     name);
-	else if (data_find(cfg_str(cfg, "templates.dir", "templates"),
+	else if (data_find(cfg->templates.dir,
 			   "templates.dir in the configuration", &dir, err))
 		rc = -1;
 	else if (sb_addf(&rel, "%s.txt", name) ||

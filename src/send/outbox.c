@@ -160,7 +160,7 @@ static void tell(const struct outbox_mail *m, const struct smtp_result *r)
 static long budget(struct state *st, const struct config *cfg, time_t now,
 		   struct pb_err *err)
 {
-	long cap = cfg_long(cfg, "limits.mails_per_hour", 60), n;
+	long cap = cfg->limits.mails_per_hour, n;
 
 	if (state_sent_since(st, now - 3600, &n, err))
 		return -1;
@@ -170,7 +170,7 @@ static long budget(struct state *st, const struct config *cfg, time_t now,
 int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 		   int reuse, struct send_stats *ss, struct pb_err *err)
 {
-	const char *staging = cfg_str(cfg, "staging.redirect_to", NULL);
+	const char *staging = cfg->staging.redirect_to;
 	struct outbox_mail *due = NULL;
 	struct smtp *smtp = NULL;
 	char *redirect = NULL;
@@ -184,7 +184,7 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 		return pb_fail(err, EX_CONFIG, "staging.redirect_to: '%s' is "
 			       "not a mail address", staging);
 	/* a claim outlives one mail's SMTP exchange, with room to spare */
-	ttl = 2 * cfg_long(cfg, "smtp.timeout", 300) + 60;
+	ttl = 2 * cfg->smtp.timeout + 60;
 	left = budget(st, cfg, now, err);
 	if (left < 0 || state_due(st, now, BATCH_MAX, &due, &n, err))
 		return -1;

@@ -22,6 +22,8 @@ struct smtp {
 	enum cfg_tls tls;
 	long connect_timeout, timeout;
 	int reuse;
+	long batch;		/* smtp.batch: mails per connection, 0 all */
+	long on_conn;		/* mails sent over the current one */
 	/* per message */
 	const char *msg;
 	size_t len, off;
@@ -53,6 +55,7 @@ int smtp_new(struct smtp **out, const struct config *cfg, int reuse,
 	s->reuse = reuse;
 	s->connect_timeout = cfg->smtp.connect_timeout;
 	s->timeout = cfg->smtp.timeout;
+	s->batch = cfg->smtp.batch;
 	s->tls = cfg->smtp.tls;
 	s->url = strdup(url);
 	s->user = dup_or_null(cfg->smtp.user);
@@ -193,7 +196,12 @@ static void set_options(struct smtp *s, const char *sender,
 	CURL *c = s->curl;
 
 	connection_options(s);
-	curl_easy_setopt(c, CURLOPT_FORBID_REUSE, s->reuse ? 0L : 1L);
+	/* the last mail of a batch closes its connection behind it */
+	s->on_conn++;
+	if (s->batch && s->on_conn >= s->batch)
+		s->on_conn = 0;
+	curl_easy_setopt(c, CURLOPT_FORBID_REUSE,
+			 s->reuse && s->on_conn ? 0L : 1L);
 	curl_easy_setopt(c, CURLOPT_MAIL_FROM, sender);
 	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpts);
 	curl_easy_setopt(c, OPT_RCPT_ALLOWFAILS, 1L);

@@ -75,11 +75,11 @@ static void t_defaults(void **state)
 {
 	struct fx *f = *state;
 
-	assert_string_equal(identity_from(&f->cfg),
+	assert_string_equal(f->cfg.identity.from,
 			    "perfbot <perfbot@localhost>");
 	str_is(identity_sender(&f->cfg), "perfbot@localhost");
-	assert_string_equal(identity_name(&f->cfg), "perfbot");
-	assert_string_equal(identity_reported_by(&f->cfg),
+	assert_string_equal(f->cfg.identity.name, "perfbot");
+	assert_string_equal(f->cfg.identity.reported_by,
 			    "perfbot <perfbot@localhost>");
 	str_is(identity_message_id(&f->cfg, "demo-004", T0),
 	       "202502141548.7c8c8447-perfbot@localhost");
@@ -93,18 +93,18 @@ static void t_configured(void **state)
 
 	config(f, "identity:\n  from: \"Perf Bot <bot@example.test>\"\n"
 	       "  name: lkp\n  message_id_domain: example.test\n");
-	assert_string_equal(identity_from(&f->cfg),
+	assert_string_equal(f->cfg.identity.from,
 			    "Perf Bot <bot@example.test>");
 	str_is(identity_sender(&f->cfg), "bot@example.test");
-	assert_string_equal(identity_name(&f->cfg), "lkp");
+	assert_string_equal(f->cfg.identity.name, "lkp");
 	/* Reported-by follows From unless set */
-	assert_string_equal(identity_reported_by(&f->cfg),
+	assert_string_equal(f->cfg.identity.reported_by,
 			    "Perf Bot <bot@example.test>");
 	str_is(identity_message_id(&f->cfg, "demo-004", T0),
 	       "202502141548.7c8c8447-perfbot@example.test");
 	config(f, "identity:\n  reported_by: \"kernel test robot "
 	       "<lkp@example.test>\"\n");
-	assert_string_equal(identity_reported_by(&f->cfg),
+	assert_string_equal(f->cfg.identity.reported_by,
 			    "kernel test robot <lkp@example.test>");
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for mail composition (src/compose/mail.c) and the helper
- * it depends on (text_one_line, src/util/oneline.c): the headers, 8bit
+ * it depends on (text_scrub_line, src/util/text.c): the headers, 8bit
  * against quoted-printable, RFC 2047 and folding, header injection
  * through every field that reaches a header (checked by parsing the
  * output back with GMime), attachments, the mbox format (mboxrd
@@ -19,7 +19,7 @@
 #include <gmime/gmime.h>
 
 #include "perfbot/mail.h"
-#include "perfbot/oneline.h"
+#include "perfbot/text.h"
 
 #define EVIL "Bcc: evil@example.test"
 #define BODY "Hello,\n\nkernel test robot noticed a 10.5% improvement.\n"
@@ -979,12 +979,12 @@ static void one_line_is(const char *in, const char *want)
 	char *s = strdup(in);
 
 	assert_non_null(s);
-	text_one_line(s);
+	text_scrub_line(s);
 	assert_string_equal(s, want);
 	free(s);
 }
 
-static void t_text_one_line(void **state)
+static void t_text_scrub_line(void **state)
 {
 	(void)state;
 	one_line_is("a\r\nb", "a  b");
@@ -1030,7 +1030,7 @@ int main(void)
 		T(t_envelope),
 		T(t_no_lists),
 		T(t_composed),
-		T(t_text_one_line),
+		T(t_text_scrub_line),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -31,6 +31,7 @@
 #include "perfbot/report.h"
 #include "perfbot/reply.h"
 #include "perfbot/reportmail.h"
+#include "perfbot/text.h"
 
 #include "testutil.h"
 
@@ -483,15 +484,15 @@ static void t_host_dir(void **state)
 /* ------------------------------------------------------------------ */
 /* helpers                                                             */
 
-static void t_text_one_line(void **state)
+static void t_text_scrub_line(void **state)
 {
 	char s[] = "a\r\nb\tc\x01\x1f\x7f" "d caf\xc3\xa9";
 	char e[] = "";
 
 	(void)state;
-	text_one_line(s);
+	text_scrub_line(s);
 	assert_string_equal(s, "a  b c   d caf\xc3\xa9");
-	text_one_line(e);
+	text_scrub_line(e);
 	assert_string_equal(e, "");
 }
 
@@ -907,7 +908,7 @@ int main(void)
 		T(t_host_missing),
 		T(t_host_not_a_path),
 		T(t_host_dir),
-		cmocka_unit_test(t_text_one_line),
+		cmocka_unit_test(t_text_scrub_line),
 		T(t_mail_golden),
 		T(t_mail_no_envelope),
 		T(t_mail_kconfig),
