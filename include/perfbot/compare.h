@@ -97,7 +97,6 @@ const struct cmp_row *comparison_find(const struct comparison *c,
 void cmp_stats_compute(const double *v, size_t n, struct cmp_stats *st);
 void cmp_stats_compute_typed(const double *v, const unsigned char *isint,
 			     size_t n, struct cmp_stats *st);
-void cmp_stats_compute_list(const struct cmp_list *l, struct cmp_stats *st);
 
 /* Every statistic of one side of 'row' (the spread included). */
 void cmp_row_stats(const struct cmp_row *row, int side, struct cmp_stats *st);

@@ -5,6 +5,7 @@
 
 #include "perfbot/confirm.h"
 #include "perfbot/evidence.h"
+#include "perfbot/id.h"
 #include "perfbot/log.h"
 #include "perfbot/manifest.h"
 #include "perfbot/outbox.h"
@@ -35,16 +36,16 @@ int confirm_hold(struct state *st, const struct confirm_config *cc,
 		 const struct report *r, const struct manifest_text *mt,
 		 time_t now, struct pb_err *err)
 {
-	struct strbuf rid = STRBUF_INIT;
+	char *rid = id_confirm_request(r->id);
 	size_t fewer = r->runs[BASE] < r->runs[HEAD] ? r->runs[BASE] :
 		r->runs[HEAD];
 	struct confirm_row c = { 0 };
 	int rc;
 
-	if (sb_addf(&rid, "confirm-%s", r->id))
+	if (!rid)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	c.report_id = r->id;
-	c.request_id = rid.buf;
+	c.request_id = rid;
 	c.metric = r->metric;
 	c.reported_change = r->change;
 	c.runs = confirm_runs(&cc->policy, fewer);
@@ -55,7 +56,7 @@ int confirm_hold(struct state *st, const struct confirm_config *cc,
 	if (!rc)
 		log_info("report '%s' held for %ld confirmation runs a side "
 			 "(%s %+.1f%%)", r->id, c.runs, r->metric, r->change);
-	sb_release(&rid);
+	free(rid);
 	return rc;
 }
 

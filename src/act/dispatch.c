@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "perfbot/dispatch.h"
+#include "perfbot/id.h"
 #include "perfbot/route.h"
 #include "perfbot/retest.h"
 #include "perfbot/strmap.h"
@@ -51,19 +52,6 @@ static int check_retest(const struct mail_command *c,
 }
 
 /* Stable per (mail, command): a retried poll asks for the same retest. */
-static char *request_id(const char *message_id, size_t index)
-{
-	struct strbuf key = STRBUF_INIT, id = STRBUF_INIT;
-	char *s = NULL;
-
-	if (!sb_addf(&key, "%s#%zu", message_id, index) &&
-	    !sb_addf(&id, "rt-%016llx", hash_fnv1a(sb_str(&key), key.len, 0)))
-		s = sb_detach(&id, NULL);
-	sb_release(&key);
-	sb_release(&id);
-	return s;
-}
-
 static int act_retest(struct act_ctx *a, const struct mail_command *c,
 		      size_t index, struct pb_err *err)
 {
@@ -87,7 +75,7 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 		rc = dispatch_piece(a, "retest-limit", json_pack("{s:i}",
 				    "limit", (int)cap), err);
 	} else {
-		rid = request_id(a->t->message_id, index);
+		rid = id_retest_request(a->t->message_id, index);
 		rc = !rid || retest_request(a->st, a->cfg, a->t,
 					    tr->report_id, rid, runs, a->now,
 					    &tmpl, &ctx, err) ||

@@ -66,7 +66,8 @@ static void stats_mean(const struct cmp_list *l, struct cmp_stats *st)
 	st->mean = l->n ? st->fails / (double)l->n : 0;
 }
 
-void cmp_stats_compute_list(const struct cmp_list *l, struct cmp_stats *st)
+static void cmp_stats_compute_list(const struct cmp_list *l,
+				   struct cmp_stats *st)
 {
 	const double *v = l->v;
 	size_t i, n = l->n;
