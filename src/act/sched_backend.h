@@ -11,7 +11,6 @@
  */
 
 #include <stddef.h>
-#include <stdint.h>
 
 #include "perfbot/scheduler.h"
 
@@ -37,12 +36,9 @@ extern const struct sched_backend sched_spool;
 extern const struct sched_backend sched_http;
 
 /*
- * Length of the valid UTF-8 sequence at 's' (at most 'n' bytes) with its
- * code point in *cp; 0 for an invalid, overlong or truncated sequence.
+ * Set the reason of a rejection, cut to 'whylen' and scrubbed (controls,
+ * C1, U+2028/2029 and each byte of invalid UTF-8 become '?').
  */
-size_t sched_utf8_next(const unsigned char *s, size_t n, uint32_t *cp);
-
-/* Set the reason of a rejection, scrubbed and cut to 'whylen'. */
 void sched_say(char *why, size_t whylen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -14,6 +14,7 @@
 
 #include "perfbot/fileio.h"
 #include "perfbot/strbuf.h"
+#include "perfbot/text.h"
 
 #include "sched_backend.h"
 
@@ -27,13 +28,13 @@
  */
 static int yaml_quote(struct strbuf *sb, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const char *p = s;
 	size_t n = strlen(s), k;
 	uint32_t cp;
 	int rc = sb_addc(sb, '"');
 
 	for (; n && !rc; p += k, n -= k) {
-		if (!(k = sched_utf8_next(p, n, &cp)))
+		if (!(k = utf8_decode(p, n, &cp)))
 			return -1;
 		if (cp == '"' || cp == '\\')
 			rc = sb_addf(sb, "\\%c", (char)cp);

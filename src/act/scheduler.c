@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "perfbot/proc.h"
 #include "perfbot/scheduler.h"
 #include "perfbot/strbuf.h"
+#include "perfbot/text.h"
 
 #include "sched_backend.h"
 
@@ -30,75 +30,6 @@
 
 #define SCHED_TRIES 3		/* attempts when the farm fails for now */
 
-size_t sched_utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	uint32_t c = s[0], min;
-	size_t len, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if ((c & 0xe0) == 0xc0) {
-		len = 2;
-		c &= 0x1f;
-		min = 0x80;
-	} else if ((c & 0xf0) == 0xe0) {
-		len = 3;
-		c &= 0x0f;
-		min = 0x800;
-	} else if ((c & 0xf8) == 0xf0) {
-		len = 4;
-		c &= 0x07;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
-/* C0 and C1 controls, DEL and the Unicode line and paragraph separators. */
-static int is_control(uint32_t cp)
-{
-	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 ||
-		cp == 0x2029;
-}
-
-/*
- * Replace, in place, every control character and every byte of an invalid
- * UTF-8 sequence by '?': 'why' is echoed into mails and logs.
- */
-static void scrub(char *s)
-{
-	unsigned char *r = (unsigned char *)s, *w = r;
-	size_t n = strlen(s), k;
-	uint32_t cp;
-
-	while (n) {
-		k = sched_utf8_next(r, n, &cp);
-		if (!k || is_control(cp)) {
-			*w++ = '?';
-			k = k ? k : 1;
-		} else {
-			memmove(w, r, k);
-			w += k;
-		}
-		r += k;
-		n -= k;
-	}
-	*w = '\0';
-}
-
 void sched_say(char *why, size_t whylen, const char *fmt, ...)
 {
 	va_list ap;
@@ -108,7 +39,8 @@ void sched_say(char *why, size_t whylen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, whylen, fmt, ap);
 	va_end(ap);
-	scrub(why);
+	/* echoed into mails and logs */
+	text_scrub(why, TEXT_UNICODE);
 }
 
 void sched_first_line(const char *text, size_t len, char *out,
@@ -138,9 +70,7 @@ void sched_first_line(const char *text, size_t len, char *out,
 static int check_value(const char *key, const char *v, size_t max,
 		       struct pb_err *err)
 {
-	const unsigned char *p = (const unsigned char *)v;
-	size_t n, k;
-	uint32_t cp;
+	size_t n;
 
 	if (!v)
 		return pb_fail(err, EX_DATAERR, "request: no '%s'", key);
@@ -148,27 +78,23 @@ static int check_value(const char *key, const char *v, size_t max,
 	if (n > max)
 		return pb_fail(err, EX_DATAERR, "request: '%s' is longer than "
 			       "%zu bytes", key, max);
-	for (; n; p += k, n -= k)
-		if (!(k = sched_utf8_next(p, n, &cp)))
-			return pb_fail(err, EX_DATAERR, "request: '%s' is not "
-				       "valid UTF-8", key);
+	if (!utf8_valid(v, n))
+		return pb_fail(err, EX_DATAERR, "request: '%s' is not valid "
+			       "UTF-8", key);
 	return 0;
 }
 
 /* The id names a spool file and a line of the farm's records. */
 static int check_id(const char *id, struct pb_err *err)
 {
-	const char *p;
-
 	if (check_value("request_id", id, SCHED_MAX_ID, err))
 		return -1;
 	if (!*id || *id == '.' || strchr(id, '/'))
 		return pb_fail(err, EX_DATAERR, "request: request id '%s' is "
 			       "not a safe file name", id);
-	for (p = id; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return pb_fail(err, EX_DATAERR, "request: request id "
-				       "'%s' holds a control character", id);
+	if (text_scrub_at(id, strlen(id), 0) < strlen(id))
+		return pb_fail(err, EX_DATAERR, "request: request id '%s' "
+			       "holds a control character", id);
 	return 0;
 }
 

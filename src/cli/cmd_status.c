@@ -14,6 +14,7 @@
 #include "perfbot/log.h"
 #include "perfbot/state.h"
 #include "perfbot/status.h"
+#include "perfbot/text.h"
 
 static const struct cli_opt status_opts[] = {
 	{ "json", NULL, "print it all as one JSON object (times in Unix "
@@ -52,6 +53,7 @@ static void print_value(const char *col, json_t *v, time_t now)
 {
 	char buf[96];
 	const char *s;
+	size_t n, k;
 
 	if (json_is_integer(v) && is_time(col) && json_integer_value(v) > 0) {
 		status_when((time_t)json_integer_value(v), now, buf,
@@ -60,9 +62,16 @@ static void print_value(const char *col, json_t *v, time_t now)
 	} else if (json_is_integer(v)) {
 		printf("%lld", (long long)json_integer_value(v));
 	} else if (json_is_string(v)) {
-		for (s = json_string_value(v); *s; s++)
-			putchar((unsigned char)*s < 0x20 || *s == 0x7f ?
-				'?' : *s);
+		/*
+		 * in pieces, so nothing can fail: this policy writes a
+		 * byte for each byte it reads
+		 */
+		s = json_string_value(v);
+		for (n = strlen(s); n; s += k, n -= k) {
+			k = text_scrub_to(buf, sizeof(buf), s, n,
+					  TEXT_CTRL_QMARK);
+			fputs(buf, stdout);
+		}
 	} else if (json_is_real(v)) {
 		printf("%g", json_real_value(v));
 	} else {

@@ -6,6 +6,7 @@
 #include "perfbot/addr.h"
 #include "perfbot/fileio.h"
 #include "perfbot/manifest.h"
+#include "perfbot/text.h"
 
 static const char *const top_keys[] = {
 	"id", "base", "head", "to", "cc", "notes", "materials_url",
@@ -189,14 +190,6 @@ static const char *const patch_keys[] = {
 	"cc",
 };
 
-static int has_control(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 1;
-	return 0;
-}
-
 /* atext (RFC 5322) and '.', the characters of a dot-atom. */
 static int id_char(char c)
 {
@@ -235,16 +228,15 @@ static char *msgid_strip(const char *s)
 static int is_http_url(const char *s)
 {
 	const char *p;
+	size_t n = strlen(s);
 
 	if (strncmp(s, "http://", 7) && strncmp(s, "https://", 8))
 		return 0;
 	p = s + (s[4] == 's' ? 8 : 7);
 	if (!*p || *p == '/')
 		return 0;
-	for (; *s; s++)
-		if ((unsigned char)*s <= 0x20 || *s == 0x7f)
-			return 0;
-	return 1;
+	/* no control character and no blank */
+	return text_scrub_at(s, n, TEXT_SPACE_CTRL) == n;
 }
 
 static int patch_fail(const struct manifest *m, const json_t *map,
@@ -271,9 +263,10 @@ static int patch_list(struct manifest *m, json_t *map, const char *key,
 		return patch_fail(m, map, key, "must be a list", err);
 	json_array_foreach(l, i, v) {
 		const char *s = json_string_value(v);
+		size_t n = s ? strlen(s) : 0;
 		int line = ydoc_item_line(&m->doc, l, i);
 
-		if (!s || has_control(s) || strlen(s) > PATCH_MAX_TEXT || !*s)
+		if (!n || n > PATCH_MAX_TEXT || text_scrub_at(s, n, 0) < n)
 			return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.%s' "
 				       "must hold one-line strings",
 				       m->doc.name, line, key);
@@ -296,10 +289,13 @@ static int patch_list(struct manifest *m, json_t *map, const char *key,
 static int patch_text(struct manifest *m, json_t *map, const char *key,
 		      int url, const char **out, struct pb_err *err)
 {
+	size_t n;
+
 	*out = json_string_value(json_object_get(map, key));
 	if (!*out)
 		return 0;
-	if (!**out || has_control(*out) || strlen(*out) > PATCH_MAX_TEXT)
+	n = strlen(*out);
+	if (!n || n > PATCH_MAX_TEXT || text_scrub_at(*out, n, 0) < n)
 		return patch_fail(m, map, key, "must be one line of text, "
 				  "without control characters", err);
 	if (url && !is_http_url(*out))

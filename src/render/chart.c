@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "perfbot/chart.h"
+#include "perfbot/text.h"
 
 /* Label precision: %g's 6 digits, more only when ticks would look equal. */
 #define LABEL_PREC 6
@@ -312,7 +313,7 @@ static void plot_points(struct plot *p, const struct axis *ax,
 static int emit_title(struct strbuf *out, const char *title,
 		      const struct plot *p, int width)
 {
-	size_t len = strlen(title), i;
+	size_t len = strlen(title);
 	int start;
 
 	if (len > (size_t)width)
@@ -322,14 +323,9 @@ static int emit_title(struct strbuf *out, const char *title,
 		start = width - (int)len;
 	if (start < 0)
 		start = 0;
-	if (sb_addn(out, ' ', (size_t)start))
+	if (sb_addn(out, ' ', (size_t)start) ||
+	    text_scrub_add(out, title, len, TEXT_CTRL_QMARK))
 		return -1;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)title[i];
-
-		if (sb_addc(out, c < 0x20 || c == 0x7f ? '?' : (char)c))
-			return -1;
-	}
 	return sb_addc(out, '\n');
 }
 

@@ -10,6 +10,7 @@
 #include "perfbot/secret.h"
 #include "perfbot/smtp.h"
 #include "perfbot/strbuf.h"
+#include "perfbot/text.h"
 
 
 
@@ -107,15 +108,8 @@ static size_t read_cb(char *buf, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
-static void copy_line(char *dst, size_t cap, const char *src, size_t n)
-{
-	size_t i, j = 0;
-
-	for (i = 0; i < n && j + 1 < cap; i++)
-		if (src[i] != '\r' && src[i] != '\n')
-			dst[j++] = (unsigned char)src[i] < 0x20 ? '?' : src[i];
-	dst[j] = '\0';
-}
+/* A line of the dialogue kept to show: CR, LF go; other bytes < 0x20 '?'. */
+#define SMTP_LINE (TEXT_DROP_CRLF | TEXT_KEEP_DEL)
 
 static void note_command(struct smtp *s, const char *d, size_t n)
 {
@@ -133,7 +127,8 @@ static void note_command(struct smtp *s, const char *d, size_t n)
 	gt = lt ? memchr(lt, '>', n - (size_t)(lt - d)) : NULL;
 	if (!lt || !gt)
 		return;
-	copy_line(addr, sizeof(addr), lt + 1, (size_t)(gt - lt - 1));
+	text_scrub_to(addr, sizeof(addr), lt + 1, (size_t)(gt - lt - 1),
+		      SMTP_LINE);
 	for (i = 0; i < r->nrcpt; i++)
 		if (!strcasecmp(r->rcpt[i].addr, addr))
 			s->in_rcpt = (int)i;
@@ -159,10 +154,11 @@ static int debug_cb(CURL *c, curl_infotype type, char *d, size_t n,
 		return 0;
 	code = (d[0] - '0') * 100 + (d[1] - '0') * 10 + (d[2] - '0');
 	r->code = code;
-	copy_line(r->reply, sizeof(r->reply), d, n);
+	text_scrub_to(r->reply, sizeof(r->reply), d, n, SMTP_LINE);
 	if (s->in_rcpt >= 0) {
 		r->rcpt[s->in_rcpt].code = code;
-		copy_line(r->rcpt[s->in_rcpt].reply, SMTP_REPLY_MAX, d, n);
+		text_scrub_to(r->rcpt[s->in_rcpt].reply, SMTP_REPLY_MAX, d, n,
+			      SMTP_LINE);
 	}
 	return 0;
 }
@@ -322,7 +318,7 @@ static void probe_in(struct probe *p, const char *d, size_t n)
 	/* the first line is the server's name, not a capability */
 	if (p->ehlo_lines++ == 0)
 		return;
-	copy_line(line, sizeof(line), d + 4, n - 4);
+	text_scrub_to(line, sizeof(line), d + 4, n - 4, SMTP_LINE);
 	/* a list to show: past its cap the rest is left out */
 	if (sb_addf(&p->caps, "%s%s", p->caps.len ? ", " : "", line))
 		p->caps_cut = 1;

@@ -541,6 +541,11 @@ static void test_title(void **state)
 
 	render(f, "a\nb\x7f", d, 2, NULL, 0, 80, 20);
 	assert_string_equal(f->line[0] + strspn(f->line[0], " "), "a?b?");
+	/* byte by byte: other bytes are kept, UTF-8 or not */
+	render(f, "\x01" "caf\xc3\xa9\xff\xe2\x80\xa8\x1f", d, 2, NULL, 0,
+	       80, 20);
+	assert_string_equal(f->line[0] + strspn(f->line[0], " "),
+			    "?caf\xc3\xa9\xff\xe2\x80\xa8?");
 	memset(title, 'x', sizeof(title) - 1);
 	title[sizeof(title) - 1] = '\0';
 	render(f, title, d, 2, NULL, 0, 40, 8);

@@ -274,6 +274,25 @@ static void t_exec_exit_reason(void **state)
 	assert_string_equal(f->why, "exit 3: farm ?[31mbusy? now");
 }
 
+/*
+ * The reason read as UTF-8: a C1 control, U+2028 and each byte of an
+ * invalid sequence become '?' too; other characters are kept.
+ */
+static void t_exec_reason_unicode(void **state)
+{
+	struct fx *f = *state;
+	const char *argv[] = {
+		"/bin/sh", "-c", "printf 'farm\\342\\200\\250busy \\302\\205x "
+		"\\377\\342\\202 \\303\\251t\\303\\251\\n' >&2; exit 3", NULL,
+	};
+
+	load_exec(f, 10, argv);
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_REJECTED);
+	assert_string_equal(f->why, "exit 3: farm?busy ?x ??? "
+			    "\xc3\xa9t\xc3\xa9");
+}
+
 /* stdin is /dev/null: 'cat' ends at once; no output, no colon. */
 static void t_exec_stdin_and_silence(void **state)
 {
@@ -538,6 +557,7 @@ static void t_unsafe_request_ids(void **state)
 {
 	static const char *const bad[] = {
 		"../evil", ".hidden", "a/b", "/abs", "", "id\nx", "id\x7f",
+		"id\x01", "\x1f",
 	};
 	struct fx *f = *state;
 	struct strbuf names;
@@ -553,6 +573,10 @@ static void t_unsafe_request_ids(void **state)
 	tu_names(f->dir, "perfbot.yaml", &names);
 	assert_string_equal(sb_str(&names), "");
 	sb_release(&names);
+	/* bytes of UTF-8 (a line separator too) and blanks are no control */
+	f->rq.request_id = "caf\xc3\xa9 \xe2\x80\xa8~1";
+	assert_int_equal(submit(f), 0);
+	assert_int_equal(f->out, SCHED_ACCEPTED);
 }
 
 static void t_bad_values(void **state)
@@ -782,6 +806,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_exec_no_shell, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_exec_exit_reason, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_exec_reason_unicode, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_exec_stdin_and_silence,
 						setup, teardown),

@@ -3,7 +3,8 @@
  * Unit tests for src/state/status.c: what 'perfbot status' reads from the
  * state (the outbox counts, queued mail with its next attempt and last
  * error, failures, retests, the mailbox position), the earliest next
- * attempt, 'send --now' making queued mail due once, and the dates.
+ * attempt, 'send --now' making queued mail due once, and the dates;
+ * and the text 'perfbot status' prints (src/cli/cmd_status.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "perfbot/cli.h"
 #include "perfbot/status.h"
 
 #include "testutil.h"
@@ -56,7 +58,8 @@ static int teardown(void **state)
 static const char message[] = "From: perfbot <perfbot@example.test>\n"
 	"Subject: x\n\nbody\n";
 
-static long long queue(struct fx *f, const char *id, time_t now)
+static long long queue_as(struct fx *f, const char *id, const char *subject,
+			  time_t now)
 {
 	struct outbox_mail m = { 0 };
 	char msgid[64];
@@ -69,9 +72,14 @@ static long long queue(struct fx *f, const char *id, time_t now)
 	m.recipients = "[\"a@example.test\"]";
 	m.message = (char *)message;
 	m.len = sizeof(message) - 1;
-	if (state_queue(&f->st, &m, "x.yaml", "subject\001of x", now, &f->err))
+	if (state_queue(&f->st, &m, "x.yaml", subject, now, &f->err))
 		fail_msg("state_queue: %s", f->err.msg);
 	return sqlite3_last_insert_rowid(f->st.db);
+}
+
+static long long queue(struct fx *f, const char *id, time_t now)
+{
+	return queue_as(f, id, "subject\001of x", now);
 }
 
 static void t_empty(void **state)
@@ -167,6 +175,49 @@ static void t_when(void **state)
 	assert_string_equal(buf, "2025-02-14 15:48:00 UTC (now)");
 }
 
+/*
+ * 'perfbot status' prints each value on one line: a byte below 0x20 or
+ * DEL becomes '?', any other byte is kept (U+2028 too), however long the
+ * value.
+ */
+static void t_cli_text(void **state)
+{
+	struct fx *f = *state;
+	char cfg[PATH_MAX], out[PATH_MAX], line[320], want[320];
+	char *argv[] = { "status", "--config", cfg, NULL };
+	struct strbuf sb;
+	int saved, fd, rc;
+
+	memset(line, 'x', 300);
+	memcpy(line, "421 \001\t\177\r\n", 9);
+	memcpy(line + 150, "caf\xc3\xa9\x1f\xe2\x80\xa8", 9);
+	line[300] = '\0';
+	memcpy(want, line, sizeof(want));
+	memcpy(want, "421 ?????", 9);
+	want[155] = '?';
+	queue_as(f, "r1", line, T0);
+	tu_path(cfg, sizeof(cfg), f->dir, "perfbot.yaml");
+	snprintf(line, sizeof(line), "state: %s\n", f->path);
+	tu_write(cfg, line, 0600);
+	tu_path(out, sizeof(out), f->dir, "status.out");
+	fflush(stdout);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	saved = dup(STDOUT_FILENO);
+	assert_true(saved >= 0);
+	assert_true(dup2(fd, STDOUT_FILENO) >= 0);
+	close(fd);
+	rc = cmd_status(3, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	assert_int_equal(rc, 0);
+	tu_read_text(out, &sb);
+	if (!strstr(sb_str(&sb), want))
+		fail_msg("no '%s' in:\n%s", want, sb_str(&sb));
+	sb_release(&sb);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -175,6 +226,7 @@ int main(void)
 		T(t_empty),
 		T(t_queued_and_retried),
 		cmocka_unit_test(t_when),
+		T(t_cli_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

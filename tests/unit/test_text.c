@@ -486,6 +486,27 @@ static int old_blank_or_control(const char *s, size_t n)
 	return 0;
 }
 
+/* ingest/manifest.c has_control(), act/scheduler.c check_id()'s loop */
+static int old_has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* act/scheduler.c check_value()'s loop */
+static int old_sched_valid(const char *s, size_t n)
+{
+	size_t k;
+	uint32_t cp;
+
+	for (; n; s += k, n -= k)
+		if (!(k = utf8_decode(s, n, &cp)))
+			return 0;
+	return 1;
+}
+
 static size_t random_text(char *buf, size_t cap, unsigned *seed)
 {
 	static const char pick[] = "\0\t\n\r \x01\x1f\x7f" "a~\xc2\x85\xc2"
@@ -563,6 +584,9 @@ static void t_same_as_the_tree(void **state)
 				 text_scrub_at(in, n, TEXT_C1) < n);
 		assert_int_equal(old_blank_or_control(in, n),
 				 text_scrub_at(in, n, TEXT_SPACE_CTRL) < n);
+		assert_int_equal(old_has_control(in),
+				 text_scrub_at(in, k, 0) < k);
+		assert_int_equal(old_sched_valid(in, n), utf8_valid(in, n));
 	}
 }
 
