@@ -17,9 +17,6 @@
 #define ADDR_MAX_MAILBOX 512
 #define ADDR_MAX_SPEC 254
 
-/* 1 when s[0..n) holds a C0 control, DEL or a C1 control (UTF-8). */
-int text_has_control(const char *s, size_t n);
-
 /*
  * 0 when 'mailbox' is one mailbox as above; else -1 with a short reason
  * in *why (a static string). 'spec', when not NULL, receives the bare

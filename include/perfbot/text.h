@@ -92,6 +92,13 @@ size_t text_scrub_to(char *dst, size_t cap, const char *s, size_t n,
  */
 size_t text_scrub_at(const char *s, size_t n, unsigned policy);
 
+/*
+ * 1 when s[0..n) holds a C0 control, DEL or a C1 control (UTF-8): the
+ * check of text_scrub_at(s, n, TEXT_C1) < n, fast on plain ASCII (the
+ * names of a matrix.json).
+ */
+int text_has_control(const char *s, size_t n);
+
 /* In place on the C string 's'. */
 void text_scrub(char *s, unsigned policy);
 

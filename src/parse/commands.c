@@ -12,6 +12,7 @@
 
 #include "perfbot/commands.h"
 #include "perfbot/dispatch.h"
+#include "perfbot/text.h"
 
 static int is_ws(char ch)
 {
@@ -57,21 +58,9 @@ int command_parse_count(const char *args, int *runs)
 /* Keep the line for echoing back: bounded, no control characters. */
 static void keep_line(struct mail_command *c, const char *s, size_t len)
 {
-	size_t i;
-
-	if (len > CMD_LINE_MAX - 1) {
-		len = CMD_LINE_MAX - 1;
-		while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
-			len--;
-	}
-	for (i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		/* a tab is white space as any other: no '?' for it */
-		c->line[i] = ch == '\t' ? ' ' : ch < 0x20 || ch == 0x7f ? '?' :
-			(char)ch;
-	}
-	c->line[len] = '\0';
+	len = utf8_cut(s, len, CMD_LINE_MAX - 1);
+	/* a tab is white space as any other: no '?' for it */
+	text_scrub_to(c->line, len + 1, s, len, TEXT_TAB_SPACE);
 }
 
 /* Skip the prefix and a ':' after it; 1 when it was there. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/text.h"
 #include "mustache_internal.h"
 
 #define DELIM_MAX 16	/* bytes in a custom delimiter */
@@ -57,12 +58,7 @@ static int is_space(char c)
 /* Whitespace, control characters or DEL: never part of a name. */
 static int has_bad_char(const char *s, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
-			return 1;
-	return 0;
+	return text_scrub_at(s, n, TEXT_SPACE_CTRL) < n;
 }
 
 static void trim(const char *s, size_t *off, size_t *len)

@@ -10,6 +10,7 @@
 #include "perfbot/mail.h"
 #include "perfbot/outbox.h"
 #include "perfbot/smtp.h"
+#include "perfbot/text.h"
 
 #define BATCH_MAX 100000
 
@@ -91,7 +92,6 @@ static int staged(const char *to, char *const *rcpts, size_t n,
 {
 	const char *eol = memmem(m->message, m->len, "\r\n", 2) ? "\r\n" :
 		"\n";
-	const char *p;
 	size_t i;
 	int rc;
 
@@ -100,10 +100,9 @@ static int staged(const char *to, char *const *rcpts, size_t n,
 		/* one recipient a line: the header folds however many */
 		if (i)
 			rc = sb_addf(msg, ",%s", eol);
-		rc = rc || sb_addc(msg, ' ');
-		for (p = rcpts[i]; *p && !rc; p++)
-			rc = sb_addc(msg, (unsigned char)*p <= 0x20 ||
-				     *p == 0x7f ? '?' : *p);
+		rc = rc || sb_addc(msg, ' ') ||
+			text_scrub_add(msg, rcpts[i], strlen(rcpts[i]),
+				       TEXT_SPACE_CTRL);
 	}
 	return rc || sb_adds(msg, eol) || sb_add(msg, m->message, m->len);
 }

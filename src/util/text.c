@@ -274,3 +274,35 @@ void text_scrub_line(char *s)
 {
 	text_scrub(s, TEXT_CTRL_SPACE);
 }
+
+/* Eight bytes at once: all printable ASCII (0x20..0x7e)? */
+static int plain_ascii8(const unsigned char *p)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = ones << 7;
+	uint64_t w, x;
+
+	memcpy(&w, p, 8);
+	if (w & high)
+		return 0;
+	x = w ^ (ones * 0x7f);
+	return !(((w - ones * 0x20) & ~w & high) | ((x - ones) & ~x & high));
+}
+
+/* text_scrub_at(s, n, TEXT_C1) < n, eight bytes at a time */
+int text_has_control(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i + 8 <= n && plain_ascii8(p + i))
+		i += 8;
+	for (; i < n; i++) {
+		if (p[i] < 0x20 || p[i] == 0x7f)
+			return 1;
+		/* U+0080..U+009F are C2 80..C2 9F in UTF-8 */
+		if (p[i] == 0xc2 && i + 1 < n && p[i + 1] >= 0x80 &&
+		    p[i + 1] <= 0x9f)
+			return 1;
+	}
+	return 0;
+}

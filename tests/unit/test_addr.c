@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "perfbot/addr.h"
+#include "perfbot/text.h"
 #include "perfbot/strbuf.h"
 
 static void ok(const char *mailbox, const char *want_spec)

@@ -582,6 +582,8 @@ static void t_same_as_the_tree(void **state)
 
 		assert_int_equal(old_addr_has_control(in, n),
 				 text_scrub_at(in, n, TEXT_C1) < n);
+		assert_int_equal(text_has_control(in, n),
+				 text_scrub_at(in, n, TEXT_C1) < n);
 		assert_int_equal(old_blank_or_control(in, n),
 				 text_scrub_at(in, n, TEXT_SPACE_CTRL) < n);
 		assert_int_equal(old_has_control(in),
