@@ -51,21 +51,5 @@ int answer_queue(struct state *st, const struct config *cfg,
 		 const struct answer_thread *t, const char *tag,
 		 json_t *pieces, time_t now, struct pb_err *err);
 
-/*
- * A References value for a reply to 'id' whose own References are 'refs'
- * ('n' ids without brackets, the oldest first): theirs and 'id', each
- * once, bracketed and space separated. Past THREAD_MAX_REFS ids or
- * THREAD_MAX_REFS_BYTES bytes the first id (the thread's root), 'keep'
- * (when not NULL: the report's id) and the last ones (the closest) are
- * kept, as RFC 5322 3.6.4 suggests. Newly allocated; NULL when out of
- * memory.
- */
-#define THREAD_MAX_REFS 20
-#define THREAD_MAX_REFS_BYTES 3000
-char *thread_references(const char *const *refs, size_t n, const char *keep,
-			const char *id);
-
-/* "Re: " + 'subject' without its own Re: prefixes; newly allocated. */
-char *answer_subject(const char *subject);
 
 #endif

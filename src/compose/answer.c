@@ -12,10 +12,10 @@
 #include "perfbot/id.h"
 #include "perfbot/identity.h"
 #include "perfbot/mail.h"
-#include "perfbot/text.h"
 #include "perfbot/outbox.h"
 #include "perfbot/recipients.h"
 #include "perfbot/template.h"
+#include "perfbot/thread.h"
 
 int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 		 char **out, struct pb_err *err)
@@ -29,97 +29,6 @@ int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 	}
 	*out = sb_detach(&sb, NULL);
 	return *out ? 0 : pb_fail(err, EX_OSERR, "out of memory");
-}
-
-/* Skip "Re:", "RE :", "Re[2]:", "Aw:" prefixes and blanks. */
-static const char *strip_re(const char *s)
-{
-	const char *p;
-
-	for (;;) {
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (strncasecmp(s, "re", 2) && strncasecmp(s, "aw", 2))
-			return s;
-		p = s + 2;
-		if (*p == '[') {
-			while (isdigit((unsigned char)*++p))
-				;
-			if (*p++ != ']')
-				return s;
-		}
-		while (*p == ' ')
-			p++;
-		if (*p != ':')
-			return s;
-		s = p + 1;
-	}
-}
-
-char *answer_subject(const char *subject)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (sb_addf(&sb, "Re: %s", strip_re(subject ? subject : ""))) {
-		sb_release(&sb);
-		return NULL;
-	}
-	text_scrub_line(sb.buf);
-	return sb_detach(&sb, NULL);
-}
-
-static int listed(const char *const *v, size_t n, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(v[i], id))
-			return 1;
-	return 0;
-}
-
-char *thread_references(const char *const *refs, size_t n, const char *keep,
-			const char *id)
-{
-	unsigned char *pick = calloc(n + 1, 1);
-	size_t i, k = 1, bytes = strlen(id) + 2;
-	struct strbuf sb = STRBUF_INIT;
-	int rc = 0;
-
-	if (!pick)
-		return NULL;
-	/* the root and 'keep' first, then the newest, each id once */
-	for (i = 0; i < n; i++) {
-		int dup = !strcmp(refs[i], id) || listed(refs, i, refs[i]);
-
-		if (!dup && (i == 0 || (keep && !strcmp(refs[i], keep))) &&
-		    k < THREAD_MAX_REFS) {
-			pick[i] = 1;
-			k++;
-			bytes += strlen(refs[i]) + 3;
-		}
-	}
-	for (i = n; i > 0 && k < THREAD_MAX_REFS; i--) {
-		const char *r = refs[i - 1];
-
-		if (pick[i - 1] || !strcmp(r, id) || listed(refs, i - 1, r))
-			continue;
-		if (bytes + strlen(r) + 3 > THREAD_MAX_REFS_BYTES)
-			break;
-		bytes += strlen(r) + 3;
-		pick[i - 1] = 1;
-		k++;
-	}
-	for (i = 0; i < n && !rc; i++)	/* in the thread's order */
-		if (pick[i])
-			rc = sb_addf(&sb, "%s<%s>", sb.len ? " " : "", refs[i]);
-	rc = rc || sb_addf(&sb, "%s<%s>", sb.len ? " " : "", id);
-	free(pick);
-	if (rc) {
-		sb_release(&sb);
-		return NULL;
-	}
-	return sb_detach(&sb, NULL);
 }
 
 /*
@@ -141,7 +50,7 @@ static char *references(const struct answer_thread *r,
 	if (!r->nrefs && r->in_reply_to)
 		chain[n++] = r->in_reply_to;
 	/* the report heads the chain only where the chain lacks it */
-	if (report && listed(chain + 1, n - 1, report))
+	if (report && thread_has(chain + 1, n - 1, report))
 		return thread_references(chain + 1, n - 1, report,
 					 r->message_id);
 	return thread_references(chain, n, report, r->message_id);
@@ -195,7 +104,7 @@ static int build(struct answer_parts *a, struct composed *c,
 	c->id = id_answer(r->message_id, tag);
 	c->message_id = c->id ? identity_message_id(cfg, c->id, now) : NULL;
 	c->report_id = tr && tr->report_id ? strdup(tr->report_id) : NULL;
-	c->subject = answer_subject(r->subject ? r->subject :
+	c->subject = thread_subject(r->subject ? r->subject :
 				    tr ? tr->subject : "");
 	a->refs = references(r, tr);
 	if (!sb_addf(&irt, "<%s>", r->message_id))

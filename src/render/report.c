@@ -8,16 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/answer.h"
 #include "perfbot/chart.h"
 #include "perfbot/evidence.h"
 #include "perfbot/id.h"
 #include "perfbot/identity.h"
-#include "perfbot/text.h"
 #include "perfbot/recipients.h"
 #include "perfbot/report.h"
 #include "perfbot/table.h"
 #include "perfbot/template.h"
+#include "perfbot/text.h"
+#include "perfbot/thread.h"
 #include "perfbot/trigger.h"
 
 #define MAX_CHARTS 4
@@ -352,7 +352,7 @@ static int render_all(struct report *r, const struct manifest *m,
 			sb_setlen(&subject, subject.len - 1);
 		r->body = sb_detach(&body, NULL);
 		r->subject = m->patch.message_id ?
-			answer_subject(m->patch.subject) :
+			thread_subject(m->patch.subject) :
 			sb_detach(&subject, NULL);
 		rc = r->body && r->subject ? 0 :
 			pb_fail(err, EX_OSERR, "out of memory");

@@ -27,6 +27,7 @@
 #include "perfbot/reply.h"
 #include "perfbot/report.h"
 #include "perfbot/state.h"
+#include "perfbot/thread.h"
 
 #include "testutil.h"
 
@@ -215,11 +216,11 @@ static const char *body(const struct outbox_mail *m)
 }
 
 /* ------------------------------------------------------------------ */
-/* answer_subject                                                      */
+/* thread_subject (compose/thread.c)                                   */
 
 static void subject_is(const char *in, const char *want)
 {
-	char *got = answer_subject(in);
+	char *got = thread_subject(in);
 
 	assert_non_null(got);
 	if (strcmp(got, want))
