@@ -169,16 +169,17 @@ int authorize_allowed(const struct config *cfg, const char *addr)
 	return 0;
 }
 
+/* 'addr' is among the report's recipients (the state's JSON column). */
 static int among(const char *json_list, const char *addr)
 {
-	json_t *l = json_loads(json_list, 0, NULL), *v;
-	size_t i;
+	struct addrlist l;
+	const char *why;
 	int found = 0;
 
-	json_array_foreach(l, i, v)
-		if (json_is_string(v) && !strcasecmp(json_string_value(v), addr))
-			found = 1;
-	json_decref(l);
+	addrlist_init(&l);
+	if (json_list && !addrlist_from_json(&l, json_list, &why))
+		found = addrlist_has(&l, addr);
+	addrlist_release(&l);
 	return found;
 }
 
