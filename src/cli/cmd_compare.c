@@ -9,12 +9,12 @@
 
 #include "perfbot/cli.h"
 #include "perfbot/compare.h"
+#include "perfbot/config.h"
 #include "perfbot/fileio.h"
 #include "perfbot/job.h"
 #include "perfbot/log.h"
 #include "perfbot/table.h"
 
-#define DEFAULT_METRICS "config/metrics.yaml"
 
 static const struct cli_opt compare_opts[] = {
 	{ "all", NULL, "also show the metrics the noise filter drops" },
@@ -88,6 +88,7 @@ int cmd_compare(int argc, char **argv)
 	struct comparison c = { 0 };
 	struct rules *rules = NULL;
 	struct pb_err err = { 0, "" };
+	struct config defaults;
 	const char *opt_metrics;
 	char *metrics = NULL;
 	int all, rc = -1;
@@ -101,10 +102,14 @@ int cmd_compare(int argc, char **argv)
 	opt_metrics = cli_value(&a, "metrics");
 	memset(&base, 0, sizeof(base));
 	memset(&head, 0, sizeof(head));
-	if (opt_metrics)
+	if (opt_metrics) {
 		metrics = strdup(opt_metrics);
-	else
-		data_find(DEFAULT_METRICS, "--metrics FILE", &metrics, &err);
+	} else if (!config_load(&defaults, NULL, &err)) {
+		/* no configuration: the default table (data.metrics) */
+		data_find(defaults.data.metrics, "--metrics FILE", &metrics,
+			  &err);
+		config_release(&defaults);
+	}
 	if (!metrics) {
 		if (opt_metrics)
 			pb_fail(&err, EX_OSERR, "out of memory");
