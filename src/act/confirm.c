@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * act: confirmation runs before a weak report is mailed (confirm.h). The
+ * cycle's ingest holds such a report; each run's confirm step asks the
+ * scheduler for more runs of both commits, then lets the new runs alone
+ * decide: mailed as confirmed, recorded as not reproduced, or at the
+ * deadline mailed marked unconfirmed or dropped.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

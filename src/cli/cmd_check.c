@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli: 'perfbot check'. Loads the configuration, then checks every path
+ * and secret it names, the state, the sources, the data files, every
+ * template and the scheduler's command, one line a problem (exit 78);
+ * --connect also logs in to the SMTP and IMAP servers and says what they
+ * offer, sending nothing.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>

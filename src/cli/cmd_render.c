@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli: 'perfbot render', the render stage on its own: any template (a
+ * file, or templates/NAME.txt of the data directory) with a JSON context
+ * from a file or stdin, printed; --html and --spec render as the Mustache
+ * spec says rather than as reports do.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

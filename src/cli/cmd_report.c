@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli: 'perfbot report MANIFEST', one report taken through ingest,
+ * compare, judge, render and compose but never sent: --dry-run prints
+ * the mail as an mbox, --context the template context as JSON. Sending
+ * is 'perfbot run'.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

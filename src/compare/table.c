@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * compare: the comparison table as LKP prints it (table.h): the header,
+ * the failure block and the performance block, in the number formats of
+ * the metric rules. The report's table (render/report.c), 'perfbot
+ * compare' and the headline change of subjects are printed with it.
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ingest: the small HTTP(S) client over libcurl (http.h): GET for remote
+ * result roots and url sources (with their validators), a JSON POST for
+ * the http scheduler backend, and libcurl's one global setup, which
+ * send/smtp.c relies on as well.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ingest: what a result root's job.yaml says about the test (job.h): the
+ * testcase, machine, rootfs, kconfig, compiler and parameters, and LKP's
+ * axes line; for the judge's report inputs and 'perfbot compare'.
+ */
 #include <stdlib.h>
 #include <string.h>
 

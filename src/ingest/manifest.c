@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ingest: a comparison manifest loaded and checked (manifest.h): the two
+ * commits and their result roots, the recipients and the posted patch it
+ * answers, each error naming key and line, and the stricter rules for a
+ * manifest from a url source. For the cycle's ingest, retests,
+ * confirmations and 'perfbot report'.
+ */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ingest: one result root (result.h), a directory or an http(s) URL: its
+ * matrix.json (parsed by matrix.c) and job.yaml, the metrics indexed by
+ * name for compare; loaded for the judge's report inputs and 'perfbot
+ * compare'.
+ */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>

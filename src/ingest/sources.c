@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ingest: where new manifests come from (sources.h): every *.yaml of a
+ * 'dir' source in name order, and the JSON list a 'url' source answers,
+ * fetched conditionally with the validators kept in the state. The
+ * cycle's ingest step turns them into reports.
+ */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>

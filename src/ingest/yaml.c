@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ingest: YAML read with libyaml into a jansson tree (yaml.h), strictly
+ * (no aliases, duplicate keys or runaway nesting), the line of every node
+ * kept for messages, and the scalar conversions. The config, manifests,
+ * job.yaml and the metric rules are all read through it.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * judge: the evidence of one comparison row (evidence.h): the tests of
+ * stats.c on its per-run samples, as JSON for 'compare --json' and the
+ * template context, and as the plain "evidence:" line of a report;
+ * confirm.c prints its p values the same way.
+ */
 #include <math.h>
 
 #include "perfbot/evidence.h"

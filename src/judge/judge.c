@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * judge: a comparison's headline metric (the testcase's key metric when
+ * the filter shows it, else the biggest shown benchmark change with a
+ * known direction), called a regression or an improvement, or nothing
+ * worth a mail; judge_force() for a change new runs have confirmed.
+ */
 #include <math.h>
 #include <string.h>
 

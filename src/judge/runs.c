@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * judge: the new runs on their own (runs.h): a result root cut to the
+ * runs from a given one on, and the ordinary comparison of two such cuts,
+ * so that retests and confirmations decide on runs that did not select
+ * the change.
+ */
 #include <stdlib.h>
 #include <string.h>
 

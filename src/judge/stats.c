@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * judge: the statistics behind the evidence (stats.h): Welch's t-test,
+ * the Mann-Whitney U test (exact or the normal approximation), the 95%
+ * confidence interval of the %change, the t and incomplete beta functions
+ * under them, and the verdict on new runs for retests and confirmations.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

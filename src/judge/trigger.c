@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * judge: the trigger (trigger.h): whether a new comparison is mailed at
+ * once, held for confirmation runs or dropped, how many runs to ask for,
+ * and whether the confirmation runs confirm; for act/confirm.c and the
+ * report's candidate metric.
+ */
 #include "perfbot/trigger.h"
 
 int trigger_weak(const struct confirm_policy *p, const struct evidence *ev)

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * poll: the IMAP client over libetpan (imap.h): TLS, the server's
+ * certificate verified with GnuTLS before the login, the mailbox
+ * selected, new UIDs listed, mails fetched without marking them read and
+ * marked handled; for poll.c's mailbox loop and 'perfbot check --connect'.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include <gnutls/gnutls.h>

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * send: the SMTP client over libcurl (smtp.h): one connection reused for
+ * a batch, TLS verified, each message's outcome (accepted, temporary,
+ * permanent, fatal) with the server's reply to each recipient; for the
+ * outbox's delivery and 'perfbot check --connect'.
+ */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record: the confirms table (declared in state.h): a report held for
+ * confirmation runs, recorded with its manifest in one transaction, the
+ * open ones read back, and each change of status with the manifest's
+ * outcome along; all for act/confirm.c.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record: the reply side of the state (declared in state.h): where the
+ * poll stopped in each mailbox, the mails handled and their outcomes,
+ * the counts behind authorize's budgets, the lookup that routes a thread
+ * to its report, the retests table and a report's manifest text.
+ */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record: what the state holds, read back (status.h): the outbox, the
+ * retests and confirmations in flight and the mailbox position as one
+ * JSON object for 'perfbot status'; the next attempt for the send step's
+ * summary, and 'send --now'.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

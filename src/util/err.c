@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * util: struct pb_err, the one error convention (err.h): pb_fail() and
+ * pb_wrap() fill it with control characters scrubbed and URL passwords
+ * masked; every module reports through it, and the log masks with it.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

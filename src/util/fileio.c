@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * util: files (fileio.h): whole-file reads with a cap, read-only maps of
+ * big inputs (matrix.json), atomic writes, path joining, and data_find()
+ * for the shipped data files (templates, config/metrics.yaml); for every
+ * stage that reads or writes a file.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

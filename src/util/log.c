@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * util: diagnostics on stderr (log.h): "perfbot: " lines at the level the
+ * command line set, timestamped for cron when asked, with control
+ * characters scrubbed and URL passwords masked; used by every stage.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * util: struct strbuf (strbuf.h), the capped, always NUL-terminated
+ * string builder every stage builds its text in; a failed add leaves the
+ * buffer as it was.
+ */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * util: a string-to-index hash map with borrowed keys (strmap.h), which
+ * indexes a result root's metrics by name for ingest, compare and the
+ * runs cut, and the FNV-1a hash that id.c's stable ids use too.
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * util: "did you mean" (suggest.h): the edit distance of two short words
+ * and whether one is close enough to suggest, for mistyped config keys,
+ * commands and options.
+ */
 #include <stdint.h>
 #include <string.h>
 
