@@ -72,16 +72,14 @@ int state_seen(struct state *st, const char *id, struct pb_err *err);
 int state_skip(struct state *st, const char *id, const char *manifest,
 	       const char *why, time_t now, struct pb_err *err);
 
-/* Queue one composed mail. */
+/*
+ * The row of one composed mail (outbox_queue() of send/outbox.c is the
+ * way in): a report's with the manifest's name, text and directory kept
+ * (NULL for an answer).
+ */
 int state_queue(struct state *st, const struct outbox_mail *m,
-		const char *manifest, const char *subject, time_t now,
-		struct pb_err *err);
-
-/* A report's mail, with the manifest's text and directory kept. */
-int state_queue_report(struct state *st, const struct outbox_mail *m,
-		       const char *manifest, const char *text,
-		       const char *dir, const char *subject, time_t now,
-		       struct pb_err *err);
+		const char *manifest, const char *text, const char *dir,
+		const char *subject, time_t now, struct pb_err *err);
 
 /* The manifest text and directory a report came from (NULL: unknown). */
 int state_manifest_text(struct state *st, const char *report_id,

@@ -33,8 +33,8 @@ int outbox_queue(struct state *st, const struct composed *c, time_t now,
 	m.recipients = addrlist_to_json(&c->rcpts);
 	if (!m.recipients)
 		return pb_fail(err, EX_OSERR, "outbox: out of memory");
-	rc = state_queue_report(st, &m, c->manifest, c->manifest_text,
-				c->manifest_dir, c->subject, now, err);
+	rc = state_queue(st, &m, c->manifest, c->manifest_text,
+			 c->manifest_dir, c->subject, now, err);
 	free(m.recipients);
 	return rc;
 }

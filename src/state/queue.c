@@ -29,17 +29,8 @@ long state_backoff(int attempts)
 }
 
 int state_queue(struct state *st, const struct outbox_mail *m,
-		const char *manifest, const char *subject, time_t now,
-		struct pb_err *err)
-{
-	return state_queue_report(st, m, manifest, NULL, NULL, subject, now,
-				  err);
-}
-
-int state_queue_report(struct state *st, const struct outbox_mail *m,
-		       const char *manifest, const char *text,
-		       const char *dir, const char *subject, time_t now,
-		       struct pb_err *err)
+		const char *manifest, const char *text, const char *dir,
+		const char *subject, time_t now, struct pb_err *err)
 {
 	if (db_run(st, err, "INSERT INTO outbox (id, kind, report_id, "
 		   "manifest, subject, message_id, sender, recipients, message, "

@@ -401,7 +401,7 @@ static void t_queue_routes_back(void **state)
 	rep.recipients = REPORT_RCPTS;
 	rep.message = "Subject: x\n\nreport\n";
 	rep.len = strlen(rep.message);
-	assert_int_equal(state_queue(&f->st, &rep, "x.yaml", REPORT_SUBJECT,
+	assert_int_equal(state_queue(&f->st, &rep, "x.yaml", NULL, NULL, REPORT_SUBJECT,
 				     T0 - 60, &f->err), 0);
 	parse(f, reply_mail);
 	ids[0] = f->r.in_reply_to;

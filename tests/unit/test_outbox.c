@@ -233,7 +233,7 @@ static void t_deliver_bad_rcpts(void **state)
 						    "perfbot.yaml"),
 		       "smtp:\n  url: smtp://127.0.0.1:9\n  tls: none\n",
 		       &f->err);
-	assert_int_equal(state_queue(&f->st, &m, NULL, "s", T0, &f->err), 0);
+	assert_int_equal(state_queue(&f->st, &m, NULL, NULL, NULL, "s", T0, &f->err), 0);
 	assert_int_equal(outbox_deliver(&f->st, &f->cfg, T0, 1, &ss, &f->err),
 			 0);
 	assert_int_equal(ss.failed, 1);

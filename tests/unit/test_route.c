@@ -79,7 +79,7 @@ static void report(struct fx *f, const char *id, const char *msgid)
 	m.recipients = "[\"paul@example.test\"]";
 	m.message = (char *)msg;
 	m.len = sizeof(msg) - 1;
-	if (state_queue(&f->st, &m, NULL, "[linux-next:master] report", T0,
+	if (state_queue(&f->st, &m, NULL, NULL, NULL, "[linux-next:master] report", T0,
 			&f->err))
 		fail_msg("state_queue: %s", f->err.msg);
 }

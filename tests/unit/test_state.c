@@ -156,7 +156,7 @@ static long long queue(struct fx *f, const char *id, const char *msgid,
 {
 	struct outbox_mail m = mail(id, "report", msgid);
 
-	if (state_queue(&f->st, &m, "fixtures/manifests/x.yaml", "subject of "
+	if (state_queue(&f->st, &m, "fixtures/manifests/x.yaml", NULL, NULL, "subject of "
 			"x", now, &f->err))
 		fail_msg("state_queue: %s", f->err.msg);
 	return sqlite3_last_insert_rowid(f->st.db);
@@ -422,7 +422,7 @@ static void t_read_refuses_write(void **state)
 	assert_string_equal(v[0].id, "r1");
 	outbox_free(v, n);
 	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
-	assert_int_equal(state_queue(&f->st, &m, NULL, "s", T0, &f->err), -1);
+	assert_int_equal(state_queue(&f->st, &m, NULL, NULL, NULL, "s", T0, &f->err), -1);
 	assert_int_equal(f->err.code, EX_IOERR);
 	assert_int_equal(state_skip(&f->st, "x", "x.yaml", "no change", T0,
 				    &f->err), -1);
@@ -431,7 +431,7 @@ static void t_read_refuses_write(void **state)
 	assert_int_equal(state_mailbox_set(&f->st, "INBOX", 1, 2, &f->err), -1);
 	/* Even inside a transaction (BEGIN itself may succeed). */
 	if (!state_begin(&f->st, &f->err)) {
-		assert_int_equal(state_queue(&f->st, &m, NULL, "s", T0,
+		assert_int_equal(state_queue(&f->st, &m, NULL, NULL, NULL, "s", T0,
 					     &f->err), -1);
 		state_rollback(&f->st);
 	}
@@ -585,7 +585,7 @@ static void t_hard_link_wal(void **state)
 		if (state_open(&st, f->path, STATE_LOCKED, &err) ||
 		    sqlite3_exec(st.db, "PRAGMA wal_autocheckpoint = 0", NULL,
 				 NULL, NULL) ||
-		    state_queue(&st, &m, NULL, "s", T0, &err))
+		    state_queue(&st, &m, NULL, NULL, NULL, "s", T0, &err))
 			_exit(1);
 		_exit(0);	/* killed: no close, no checkpoint */
 	}
@@ -730,7 +730,7 @@ static void t_queue_and_read_back(void **state)
 
 	m.message = (char *)bin;
 	m.len = sizeof(bin) - 1;
-	assert_int_equal(state_queue(&f->st, &m, "x.yaml", "the subject", T0,
+	assert_int_equal(state_queue(&f->st, &m, "x.yaml", NULL, NULL, "the subject", T0,
 				     &f->err), 0);
 	assert_int_equal(state_due(&f->st, T0, 10, &v, &n, &f->err), 0);
 	assert_int_equal(n, 1);
@@ -928,7 +928,7 @@ static void t_seen_and_skip(void **state)
 	q_exec(&f->st, "DELETE FROM manifests WHERE id = 'r1'");
 	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
 	/* An answer's id is not a manifest. */
-	assert_int_equal(state_queue(&f->st, &a, NULL, "Re: x", T0, &f->err),
+	assert_int_equal(state_queue(&f->st, &a, NULL, NULL, NULL, "Re: x", T0, &f->err),
 			 0);
 	assert_int_equal(state_seen(&f->st, "a-1", &f->err), 0);
 	assert_int_equal(state_seen(&f->st, "", &f->err), 0);
@@ -975,23 +975,23 @@ static void t_unique(void **state)
 
 	queue(f, "r1", "r1@example.test", T0);
 	/* The same report again: refused cleanly. */
-	assert_int_equal(state_queue(&f->st, &m, NULL, "s", T0, &f->err), -1);
+	assert_int_equal(state_queue(&f->st, &m, NULL, NULL, NULL, "s", T0, &f->err), -1);
 	assert_int_equal(f->err.code, EX_IOERR);
 	assert_non_null(strstr(f->err.msg, "UNIQUE"));
 	assert_non_null(strstr(f->err.msg, f->path));
 	/* The same Message-ID for another mail: refused too. */
-	assert_int_equal(state_queue(&f->st, &d, NULL, "s", T0, &f->err), -1);
+	assert_int_equal(state_queue(&f->st, &d, NULL, NULL, NULL, "s", T0, &f->err), -1);
 	assert_non_null(strstr(f->err.msg, "UNIQUE"));
 	/* The same id of another kind is fine. */
-	assert_int_equal(state_queue(&f->st, &a, NULL, "s", T0, &f->err), 0);
+	assert_int_equal(state_queue(&f->st, &a, NULL, NULL, NULL, "s", T0, &f->err), 0);
 	counts(f, 2, 0);
 
 	/* In a transaction the failure leaves it open for a rollback. */
 	m = mail("r2", "report", "r2@example.test");
 	assert_int_equal(state_begin(&f->st, &f->err), 0);
-	assert_int_equal(state_queue(&f->st, &m, "r2.yaml", "s", T0, &f->err),
+	assert_int_equal(state_queue(&f->st, &m, "r2.yaml", NULL, NULL, "s", T0, &f->err),
 			 0);
-	assert_int_equal(state_queue(&f->st, &m, "r2.yaml", "s", T0, &f->err),
+	assert_int_equal(state_queue(&f->st, &m, "r2.yaml", NULL, NULL, "s", T0, &f->err),
 			 -1);
 	assert_int_equal(sqlite3_get_autocommit(f->st.db), 0);
 	state_rollback(&f->st);
@@ -1001,7 +1001,7 @@ static void t_unique(void **state)
 
 	/* And a commit keeps what was queued. */
 	assert_int_equal(state_begin(&f->st, &f->err), 0);
-	assert_int_equal(state_queue(&f->st, &m, "r2.yaml", "s", T0, &f->err),
+	assert_int_equal(state_queue(&f->st, &m, "r2.yaml", NULL, NULL, "s", T0, &f->err),
 			 0);
 	assert_int_equal(state_commit(&f->st, &f->err), 0);
 	reopen(f, STATE_WRITE);
@@ -1138,13 +1138,13 @@ static void thread_mails(struct fx *f)
 	a1.report_id = "r1";
 	a1.recipients = "[\"jane@example.test\"]";
 	orphan.report_id = "gone";
-	assert_int_equal(state_queue(&f->st, &r1, "r1.yaml", "[tree] r1 "
+	assert_int_equal(state_queue(&f->st, &r1, "r1.yaml", NULL, NULL, "[tree] r1 "
 				     "subject", T0, &f->err), 0);
-	assert_int_equal(state_queue(&f->st, &r2, "r2.yaml", "r2 subject", T0,
+	assert_int_equal(state_queue(&f->st, &r2, "r2.yaml", NULL, NULL, "r2 subject", T0,
 				     &f->err), 0);
-	assert_int_equal(state_queue(&f->st, &a1, NULL, "Re: [tree] r1 "
+	assert_int_equal(state_queue(&f->st, &a1, NULL, NULL, NULL, "Re: [tree] r1 "
 				     "subject", T0, &f->err), 0);
-	assert_int_equal(state_queue(&f->st, &orphan, NULL, "Re: ?", T0,
+	assert_int_equal(state_queue(&f->st, &orphan, NULL, NULL, NULL, "Re: ?", T0,
 				     &f->err), 0);
 }
 
@@ -1383,7 +1383,7 @@ static void t_manifest_text(void **state)
 	static const char text[] = "id: r1\nbase: {}\n";
 	char *name = (char *)1, *t = (char *)1, *dir = (char *)1;
 
-	assert_int_equal(state_queue_report(&f->st, &m, "src/r1.yaml", text,
+	assert_int_equal(state_queue(&f->st, &m, "src/r1.yaml", text,
 					    "/srv/manifests", "the subject", T0,
 					    &f->err), 0);
 	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
@@ -1396,7 +1396,7 @@ static void t_manifest_text(void **state)
 	free(t);
 	free(dir);
 	/* Queued without the text: unknown. */
-	assert_int_equal(state_queue(&f->st, &p, "src/r2.yaml", "s", T0,
+	assert_int_equal(state_queue(&f->st, &p, "src/r2.yaml", NULL, NULL, "s", T0,
 				     &f->err), 0);
 	assert_int_equal(state_manifest_text(&f->st, "r2", &name, &t, &dir,
 					     &f->err), 0);
@@ -1410,7 +1410,7 @@ static void t_manifest_text(void **state)
 	assert_null(dir);
 	/* Without a manifest name nothing is recorded beside the mail. */
 	p = mail("r3", "report", "r3@example.test");
-	assert_int_equal(state_queue_report(&f->st, &p, NULL, text, ".", "s",
+	assert_int_equal(state_queue(&f->st, &p, NULL, text, ".", "s",
 					    T0, &f->err), 0);
 	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM manifests WHERE "
 			       "id = 'r3'"), 0);

@@ -72,7 +72,7 @@ static long long queue_as(struct fx *f, const char *id, const char *subject,
 	m.recipients = "[\"a@example.test\"]";
 	m.message = (char *)message;
 	m.len = sizeof(message) - 1;
-	if (state_queue(&f->st, &m, "x.yaml", subject, now, &f->err))
+	if (state_queue(&f->st, &m, "x.yaml", NULL, NULL, subject, now, &f->err))
 		fail_msg("state_queue: %s", f->err.msg);
 	return sqlite3_last_insert_rowid(f->st.db);
 }
