@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "perfbot/err.h"
+#include "perfbot/strv.h"
 #include "perfbot/yaml.h"
 
 /*
@@ -27,15 +28,6 @@
 
 #define CONFIG_MAX_BYTES (1 << 20)
 
-/*
- * A list of strings; 'v' has a NULL after the last (an argv as it is).
- * v is NULL when the file does not set the list, and { NULL } for [].
- */
-struct cfg_strv {
-	const char **v;
-	size_t n;
-};
-
 enum cfg_tls { CFG_TLS_STARTTLS, CFG_TLS_IMPLICIT, CFG_TLS_NONE };
 enum cfg_on_deadline { CFG_DEADLINE_MAIL, CFG_DEADLINE_DROP };
 
@@ -44,7 +36,7 @@ struct cfg_secret {
 	const char *password;		/* in the file itself (mode 0600) */
 	const char *password_env;
 	const char *password_file;
-	struct cfg_strv password_command;
+	struct strv password_command;
 };
 
 struct cfg_identity {
@@ -86,13 +78,13 @@ struct cfg_source {
 
 struct cfg_recipients {
 	int to_author;
-	struct cfg_strv to;
-	struct cfg_strv cc;
+	struct strv to;
+	struct strv cc;
 	long max_cc;
 };
 
 struct cfg_commands {
-	struct cfg_strv allow;		/* addresses and @domains */
+	struct strv allow;		/* addresses and @domains */
 	const char *authserv_id;	/* NULL: no DKIM/DMARC/ARC needed */
 };
 
@@ -108,7 +100,7 @@ struct cfg_limits {
 
 struct cfg_scheduler {
 	const char *backend;		/* "exec", "spool", "http"; NULL */
-	struct cfg_strv argv;
+	struct strv argv;
 	const char *spool_dir;
 	const char *url;
 	long timeout;			/* s, one call */

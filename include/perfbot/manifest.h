@@ -2,9 +2,9 @@
 #ifndef PERFBOT_MANIFEST_H
 #define PERFBOT_MANIFEST_H
 
-#include <jansson.h>
 
 #include "perfbot/err.h"
+#include "perfbot/strv.h"
 #include "perfbot/yaml.h"
 
 /*
@@ -39,18 +39,19 @@ struct manifest_patch {
 	const char *link;	/* the patch in an archive, or NULL */
 	const char *url;	/* the branch it was applied on, or NULL */
 	const char *base;	/* "URL BRANCH" it was applied to, or NULL */
-	json_t *references;	/* its References ids, a list (maybe empty) */
-	json_t *to;		/* its To and Cc, lists or NULL */
-	json_t *cc;
+	char **references;	/* its References ids, without brackets */
+	size_t nreferences;
+	struct strv to;		/* its To and Cc */
+	struct strv cc;
 };
 
 struct manifest {
 	struct ydoc doc;
 	const char *id;		/* NULL: derived from commits and job */
 	struct manifest_side base, head;
-	json_t *to;		/* lists of addresses, or NULL */
-	json_t *cc;
-	json_t *notes;		/* extra lines for the report, or NULL */
+	struct strv to;		/* addresses */
+	struct strv cc;
+	struct strv notes;	/* extra lines for the report */
 	const char *materials_url;
 	char *metrics;		/* a metric rules file of its own, or NULL */
 	char *kconfig_file;	/* attached to the mail, or NULL */

@@ -152,7 +152,7 @@ int authorize_authenticated(const struct reply *r, const char *authserv_id)
 
 int authorize_allowed(const struct config *cfg, const char *addr)
 {
-	const struct cfg_strv *allow = &cfg->commands.allow;
+	const struct strv *allow = &cfg->commands.allow;
 	size_t i, n = strlen(addr), k;
 	const char *a;
 

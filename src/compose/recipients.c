@@ -17,24 +17,9 @@ static size_t max_cc(const struct config *cfg)
 		0;
 }
 
-/* Each address of 'from' (a list of strings, or NULL) once. */
-static int add_all(struct addrlist *l, json_t *from,
+/* Each address of a list (the manifest's, the configuration's) once. */
+static int add_all(struct addrlist *l, const struct strv *from,
 		   const struct addrlist *other)
-{
-	const char *s;
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(from, i, v)
-		if ((s = json_string_value(v)) &&
-		    addrlist_add_unique(l, s, other))
-			return -1;
-	return 0;
-}
-
-/* Each address of a configured list once. */
-static int add_setting(struct addrlist *l, const struct cfg_strv *from,
-		       const struct addrlist *other)
 {
 	size_t i;
 
@@ -48,17 +33,15 @@ static int add_setting(struct addrlist *l, const struct cfg_strv *from,
 static int patch_copies(struct addrlist *cc, const struct manifest *m,
 			const struct addrlist *to, size_t max)
 {
-	json_t *lists[2] = { m->patch.to, m->patch.cc }, *v;
+	const struct strv *lists[2] = { &m->patch.to, &m->patch.cc };
 	size_t i, before = cc->n;
-	const char *s;
 	int l;
 
 	for (l = 0; l < 2; l++)
-		json_array_foreach(lists[l], i, v) {
+		for (i = 0; i < lists[l]->n; i++) {
 			if (cc->n - before >= max)
 				return 0;
-			if ((s = json_string_value(v)) &&
-			    addrlist_add_unique(cc, s, to))
+			if (addrlist_add_unique(cc, lists[l]->v[i], to))
 				return -1;
 		}
 	return 0;
@@ -72,11 +55,11 @@ int recipients_report(const struct manifest *m, const struct config *cfg,
 
 	if (cfg->recipients.to_author && m->head.author)
 		rc = addrlist_add_unique(to, m->head.author, NULL);
-	if (rc || add_all(to, m->to, NULL) ||
-	    add_setting(to, &cfg->recipients.to, NULL) ||
+	if (rc || add_all(to, &m->to, NULL) ||
+	    add_all(to, &cfg->recipients.to, NULL) ||
 	    patch_copies(cc, m, to, max_cc(cfg)) ||
-	    add_all(cc, m->cc, to) ||
-	    add_setting(cc, &cfg->recipients.cc, to))
+	    add_all(cc, &m->cc, to) ||
+	    add_all(cc, &cfg->recipients.cc, to))
 		return to->n >= ADDRLIST_MAX || cc->n >= ADDRLIST_MAX ?
 			pb_fail(err, EX_DATAERR, "%s: more than %d recipients",
 				m->doc.name, ADDRLIST_MAX) :

@@ -186,7 +186,7 @@ static json_t *lookup(const struct config *cfg, const char *path)
 	return node ? json_object_get(node, path) : NULL;
 }
 
-static int fill_strv(struct cfg_strv *sv, json_t *list)
+static int fill_strv(struct strv *sv, json_t *list)
 {
 	size_t i;
 
@@ -304,7 +304,7 @@ void schema_release(struct config *cfg)
 		    (schema[i].type == K_STRLIST || schema[i].type == K_ARGV ||
 		     schema[i].type == K_ADDRLIST ||
 		     schema[i].type == K_ALLOW))
-			free(((struct cfg_strv *)((char *)cfg +
+			free(((struct strv *)((char *)cfg +
 						  schema[i].off))->v);
 	free(cfg->sources);
 }

@@ -166,13 +166,26 @@ static int check_values(const struct manifest *m, struct pb_err *err)
 	return 0;
 }
 
-static int string_list(struct manifest *m, const char *key, json_t **out,
-		       struct pb_err *err)
+/* The strings of list 'l' (of the document, which keeps them) as 'out'. */
+static int strv_of(json_t *l, struct strv *out, struct pb_err *err)
+{
+	size_t i;
+
+	out->n = json_array_size(l);
+	out->v = calloc(out->n + 1, sizeof(*out->v));
+	if (!out->v)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	for (i = 0; i < out->n; i++)
+		out->v[i] = json_string_value(json_array_get(l, i));
+	return 0;
+}
+
+static int string_list(struct manifest *m, const char *key,
+		       struct strv *out, struct pb_err *err)
 {
 	json_t *l = json_object_get(m->doc.root, key), *v;
 	size_t i;
 
-	*out = NULL;
 	if (!l)
 		return 0;
 	if (!json_is_array(l))
@@ -183,8 +196,7 @@ static int string_list(struct manifest *m, const char *key, json_t **out,
 			return pb_fail(err, EX_DATAERR,
 				       "%s:%d: '%s' must hold strings",
 				       m->doc.name, ydoc_line(&m->doc, v), key);
-	*out = l;
-	return 0;
+	return strv_of(l, out, err);
 }
 
 /* ---- patch: the posted patch a report answers ---- */
@@ -254,20 +266,26 @@ static int patch_fail(const struct manifest *m, const json_t *map,
 }
 
 /* A list of strings, each one line; Message-IDs when 'ids'. */
+/*
+ * A list of one-line strings: the patch's To or Cc ('out'), or with
+ * 'ids' its References, each made a Message-ID without brackets (the
+ * patch's 'references').
+ */
 static int patch_list(struct manifest *m, json_t *map, const char *key,
-		      int ids, json_t **out, struct pb_err *err)
+		      int ids, struct strv *out, struct pb_err *err)
 {
+	struct manifest_patch *p = &m->patch;
 	json_t *l = json_object_get(map, key), *v;
 	size_t i;
 	char *id;
 
-	*out = ids ? json_array() : NULL;
-	if (ids && !*out)
-		return pb_fail(err, EX_OSERR, "out of memory");
 	if (!l)
 		return 0;
 	if (!json_is_array(l))
 		return patch_fail(m, map, key, "must be a list", err);
+	if (ids && !(p->references = calloc(json_array_size(l) + 1,
+					    sizeof(*p->references))))
+		return pb_fail(err, EX_OSERR, "out of memory");
 	json_array_foreach(l, i, v) {
 		const char *s = json_string_value(v);
 		size_t n = s ? strlen(s) : 0;
@@ -284,12 +302,9 @@ static int patch_list(struct manifest *m, json_t *map, const char *key,
 				       "'%.80s' is not a Message-ID "
 				       "(<left@right>)", m->doc.name, line,
 				       key, s);
-		json_array_append_new(*out, json_string(id));
-		free(id);
+		p->references[p->nreferences++] = id;
 	}
-	if (!ids)
-		*out = l;
-	return 0;
+	return ids ? 0 : strv_of(l, out, err);
 }
 
 /* A one-line text; an http(s) URL when 'url'. */
@@ -357,7 +372,7 @@ static int load_patch(struct manifest *m, struct pb_err *err)
 	    patch_text(m, map, "link", 1, &p->link, err) ||
 	    patch_text(m, map, "url", 1, &p->url, err) ||
 	    patch_text(m, map, "base", 0, &p->base, err) ||
-	    patch_list(m, map, "references", 1, &p->references, err) ||
+	    patch_list(m, map, "references", 1, NULL, err) ||
 	    patch_list(m, map, "to", 0, &p->to, err) ||
 	    patch_list(m, map, "cc", 0, &p->cc, err))
 		return -1;
@@ -427,12 +442,21 @@ int manifest_load(struct manifest *m, const char *path, struct pb_err *err)
 
 void manifest_release(struct manifest *m)
 {
+	size_t i;
+
 	free(m->base.result_root);
 	free(m->head.result_root);
 	free(m->metrics);
 	free(m->kconfig_file);
 	free(m->patch.message_id);
-	json_decref(m->patch.references);
+	for (i = 0; i < m->patch.nreferences; i++)
+		free(m->patch.references[i]);
+	free(m->patch.references);
+	free(m->patch.to.v);
+	free(m->patch.cc.v);
+	free(m->to.v);
+	free(m->cc.v);
+	free(m->notes.v);
 	ydoc_release(&m->doc);
 	memset(m, 0, sizeof(*m));
 }

@@ -29,6 +29,20 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+/* A list of strings for the context: always a list, maybe empty. */
+static json_t *strings_json(const char *const *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < n; i++)
+		if (json_array_append_new(a, json_string(v[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 /* The text before the first ':' of a commit subject ("pipe"), or NULL. */
 static json_t *subsystem(const char *subject)
 {
@@ -223,13 +237,15 @@ static json_t *patch_json(const struct manifest *m, const struct config *cfg)
 	if (!p->message_id)
 		return json_null();
 	link = identity_patch_link(cfg, p->link, p->message_id);
-	o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:O, s:o, s:o}",
+	o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
 		      "message_id", p->message_id, "subject", p->subject,
 		      "link", str_or_null(link), "url", str_or_null(p->url),
 		      "base", str_or_null(p->base),
-		      "references", p->references,
-		      "to", p->to ? json_incref(p->to) : json_array(),
-		      "cc", p->cc ? json_incref(p->cc) : json_array());
+		      "references", strings_json((const char *const *)
+						 p->references,
+						 p->nreferences),
+		      "to", strings_json(p->to.v, p->to.n),
+		      "cc", strings_json(p->cc.v, p->cc.n));
 	free(link);
 	return o;
 }
@@ -239,20 +255,13 @@ static int patch_thread(struct report *r, const struct manifest *m,
 			struct pb_err *err)
 {
 	const struct manifest_patch *p = &m->patch;
-	const char **refs = NULL;
 	struct strbuf irt = STRBUF_INIT;
-	size_t i, n;
 
 	if (!p->message_id)
 		return 0;
-	n = json_array_size(p->references);
-	refs = n ? calloc(n, sizeof(*refs)) : NULL;
-	for (i = 0; refs && i < n; i++)
-		refs[i] = json_string_value(json_array_get(p->references, i));
-	if (!n || refs)
-		r->references = thread_references(refs, n, NULL,
-						  p->message_id);
-	free(refs);
+	r->references = thread_references((const char *const *)p->references,
+					  p->nreferences, NULL,
+					  p->message_id);
 	if (!sb_addf(&irt, "<%s>", p->message_id))
 		r->in_reply_to = sb_detach(&irt, NULL);
 	sb_release(&irt);
@@ -313,7 +322,7 @@ static json_t *context(const struct report *r, const struct report_inputs *in,
 			"tbox_group", in->job.tbox_group,
 			"machine", in->machine,
 			"parameters", params_json(&in->job),
-			"notes", m->notes ? json_incref(m->notes) : json_array(),
+			"notes", strings_json(m->notes.v, m->notes.n),
 			"materials_url", str_or_null(m->materials_url),
 			"table", text_json(&table),
 			"charts", charts,

@@ -532,7 +532,7 @@ static void t_relative_paths(void **state)
 {
 	struct fx *f = *state;
 	char want[256];
-	const struct cfg_strv *argv;
+	const struct strv *argv;
 
 	load_ok(f, "state: var/p.db\nsmtp:\n  ca_file: ../ca.pem\n"
 		"imap:\n  ca_file: /abs/ca.pem\n"
