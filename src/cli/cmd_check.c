@@ -199,11 +199,8 @@ static void check_sources(struct checker *ck)
 	for (i = 0; i < ck->cfg->nsources; i++) {
 		dir = ck->cfg->sources[i].dir;
 		url = ck->cfg->sources[i].url;
-		if (!dir && !url) {
-			pb_fail(&err, EX_CONFIG, "sources[%zu]: give 'dir' or "
-				"'url'", i + 1);
-			problem(ck, &err);
-		} else if (dir && (stat(dir, &st) || !S_ISDIR(st.st_mode))) {
+		/* one of the two: the file was checked so when it loaded */
+		if (dir && (stat(dir, &st) || !S_ISDIR(st.st_mode))) {
 			pb_fail(&err, EX_CONFIG, "sources[%zu].dir: '%s': not "
 				"a directory", i + 1, dir);
 			problem(ck, &err);

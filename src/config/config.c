@@ -319,6 +319,24 @@ static int check_tls(struct config *cfg, const char *sec, const char *url,
 		       sec, word[tls], implicit ? "implicit TLS" : "plain");
 }
 
+/* Each source is a directory or a URL: one of the two. */
+static int check_sources(struct config *cfg, struct pb_err *err)
+{
+	json_t *list = json_object_get(cfg->doc.root, "sources");
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < cfg->nsources && !rc; i++)
+		if (!cfg->sources[i].dir == !cfg->sources[i].url)
+			rc = problem(cfg, pb_fail(err, EX_CONFIG, "%s:%d: "
+					      "'sources[%zu]': give 'dir' or "
+					      "'url', one of the two",
+					      cfg->doc.name,
+					      ydoc_item_line(&cfg->doc, list,
+							     i), i + 1), err);
+	return rc;
+}
+
 /* The absolute directory of the file, for its relative paths. */
 static int config_dir(struct config *cfg, struct pb_err *err)
 {
@@ -360,7 +378,8 @@ static int check_doc(struct config *cfg, struct pb_err *err)
 	    problem(cfg, check_tls(cfg, "smtp", cfg->smtp.url, cfg->smtp.tls,
 				   err), err) ||
 	    problem(cfg, check_tls(cfg, "imap", cfg->imap.url, cfg->imap.tls,
-				   err), err))
+				   err), err) ||
+	    check_sources(cfg, err))
 		return -1;
 	if (cfg->problems == 1)
 		return pb_fail(err, EX_CONFIG, "%s", cfg->first);

@@ -357,6 +357,13 @@ static void t_sources(void **state)
 	assert_null(f->cfg.sources[1].dir);
 	assert_string_equal(f->cfg.sources[1].url,
 			    "https://results.example/api");
+	config_release(&f->cfg);
+	/* one of the two, refused when the file loads */
+	load_fails(f, "sources:\n  - dir: a\n  - {}\n",
+		   "3: 'sources[2]': give 'dir' or 'url', one of the two");
+	config_release(&f->cfg);
+	load_fails(f, "sources:\n  - dir: a\n    url: http://h/x\n",
+		   "2: 'sources[1]': give 'dir' or 'url', one of the two");
 }
 
 static void t_sources_unknown_key(void **state)
