@@ -134,12 +134,7 @@ const char *sched_thread_of(const struct sched_request *rq)
 /* ------------------------------------------------------------------ */
 /* The placeholders of scheduler.argv                                  */
 
-struct placeholder {
-	const char *name;
-	const char *value;
-};
-
-/* The names, in the order of the table sched_argv() fills. */
+/* The names, in the order of the values sched_argv() fills in. */
 static const char *const placeholder_names[] = {
 	"result_root", "commit", "runs", "job", "request_id",
 };
@@ -147,10 +142,22 @@ static const char *const placeholder_names[] = {
 #define NPLACEHOLDERS \
 	(sizeof(placeholder_names) / sizeof(placeholder_names[0]))
 
+/* The index of the placeholder name[0..n), NPLACEHOLDERS when none. */
+static size_t placeholder_of(const char *name, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < NPLACEHOLDERS; k++)
+		if (strlen(placeholder_names[k]) == n &&
+		    !memcmp(name, placeholder_names[k], n))
+			break;
+	return k;
+}
+
 int sched_argv_check(const struct cfg_scheduler *sc, struct pb_err *err)
 {
 	const char *p, *open, *close;
-	size_t i, k, n;
+	size_t i, n;
 	int e;
 
 	if (!sc->argv.n)
@@ -163,11 +170,7 @@ int sched_argv_check(const struct cfg_scheduler *sc, struct pb_err *err)
 		for (p = sc->argv.v[i]; (open = strchr(p, '{')) &&
 		     (close = strchr(open, '}')); p = close + 1) {
 			n = (size_t)(close - open - 1);
-			for (k = 0; k < NPLACEHOLDERS; k++)
-				if (strlen(placeholder_names[k]) == n &&
-				    !strncmp(open + 1, placeholder_names[k], n))
-					break;
-			if (k == NPLACEHOLDERS)
+			if (placeholder_of(open + 1, n) == NPLACEHOLDERS)
 				return pb_fail(err, EX_CONFIG, "scheduler.argv: "
 					       "argument %zu: unknown "
 					       "placeholder '{%.*s}' (known: "
@@ -179,24 +182,22 @@ int sched_argv_check(const struct cfg_scheduler *sc, struct pb_err *err)
 	return 0;
 }
 
-/* Copy 'tmpl' to 'out' with every known {name} replaced. */
-static int expand(const char *tmpl, const struct placeholder *ph,
-		  size_t nph, struct strbuf *out)
+/* Copy 'tmpl' to 'out' with every known {name} replaced by its value. */
+static int expand(const char *tmpl, const char *const value[NPLACEHOLDERS],
+		  struct strbuf *out)
 {
 	const char *p = tmpl, *open, *close;
-	size_t i, n;
+	size_t i;
 
 	while ((open = strchr(p, '{'))) {
 		if (sb_add(out, p, (size_t)(open - p)))
 			return -1;
 		close = strchr(open + 1, '}');
-		n = close ? (size_t)(close - open - 1) : 0;
-		for (i = 0; close && i < nph; i++)
-			if (strlen(ph[i].name) == n &&
-			    !memcmp(open + 1, ph[i].name, n))
-				break;
-		if (close && i < nph) {
-			if (sb_adds(out, ph[i].value))
+		i = close ? placeholder_of(open + 1,
+					   (size_t)(close - open - 1)) :
+			NPLACEHOLDERS;
+		if (i < NPLACEHOLDERS) {
+			if (sb_adds(out, value[i]))
 				return -1;
 			p = close + 1;
 		} else {
@@ -224,12 +225,8 @@ int sched_argv(const struct cfg_scheduler *sc,
 	size_t i, n = sc->argv.n;
 	char runs[16], **argv;
 	struct strbuf sb;
-	struct placeholder ph[NPLACEHOLDERS] = {
-		{ placeholder_names[0], rq->result_root },
-		{ placeholder_names[1], rq->commit },
-		{ placeholder_names[2], runs },
-		{ placeholder_names[3], rq->job },
-		{ placeholder_names[4], rq->request_id },
+	const char *const value[NPLACEHOLDERS] = {
+		rq->result_root, rq->commit, runs, rq->job, rq->request_id,
 	};
 
 	*argvp = NULL;
@@ -245,8 +242,7 @@ int sched_argv(const struct cfg_scheduler *sc,
 		return pb_fail(err, EX_OSERR, "out of memory");
 	for (i = 0; i < n; i++) {
 		sb_init(&sb, SCHED_MAX_ARG);
-		if (expand(sc->argv.v[i], ph,
-			   sizeof(ph) / sizeof(ph[0]), &sb) ||
+		if (expand(sc->argv.v[i], value, &sb) ||
 		    !(argv[i] = sb_detach(&sb, NULL))) {
 			sb_release(&sb);
 			sched_argv_free(argv);

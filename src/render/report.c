@@ -216,15 +216,7 @@ int report_table_text(const struct report_inputs *in,
 /* An address list as a list of the template context. */
 static json_t *list_json(const struct addrlist *l)
 {
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; a && i < l->n; i++)
-		if (json_array_append_new(a, json_string(l->v[i]))) {
-			json_decref(a);
-			return NULL;
-		}
-	return a;
+	return strings_json((const char *const *)l->v, l->n);
 }
 
 /* The patch the report answers, for the templates; null when none. */
