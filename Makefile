@@ -113,7 +113,7 @@ golden: perfbot
 integration: perfbot $(TOOL_BIN)
 	@bash tests/integration/run
 
-# Banned functions (STYLE.md 5): a grep keeps them out of src/; one test
+# Banned functions (doc/style.md, 5): a grep keeps them out of src/; one test
 # per source file.
 BANNED = \b(strcpy|strcat|sprintf|vsprintf|atoi|atol|gets)\s*\(
 lint:

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "perfbot/addr.h"
-#include "perfbot/authorize.h"
+#include "perfbot/util/addr.h"
+#include "perfbot/act/authorize.h"
 
 #define DAY (24 * 3600)
 

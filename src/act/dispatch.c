@@ -10,11 +10,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "perfbot/dispatch.h"
-#include "perfbot/id.h"
-#include "perfbot/route.h"
-#include "perfbot/retest.h"
-#include "perfbot/strmap.h"
+#include "perfbot/act/dispatch.h"
+#include "perfbot/util/id.h"
+#include "perfbot/send/outbox.h"
+#include "perfbot/act/route.h"
+#include "perfbot/act/retest.h"
+#include "perfbot/util/strmap.h"
 
 
 int dispatch_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
@@ -30,6 +31,19 @@ int dispatch_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
 		json_array_append_new(a->pieces, json_string(text));
 	free(text);
 	json_decref(ctx);
+	return rc;
+}
+
+int dispatch_answer(struct state *st, const struct config *cfg,
+		    const struct answer_thread *t, const char *tag,
+		    json_t *pieces, time_t now, struct pb_err *err)
+{
+	struct composed c;
+	int rc = answer_compose(cfg, t, tag, pieces, now, &c, err);
+
+	if (!rc)
+		rc = outbox_queue(st, &c, now, err);
+	composed_release(&c);
 	return rc;
 }
 
@@ -169,6 +183,17 @@ const struct command_def *command_by_name(const char *name, size_t len)
 	return NULL;
 }
 
+int command_lookup(const char *word, size_t len, struct command_word *w)
+{
+	const struct command_def *def = command_by_name(word, len);
+
+	if (!def)
+		return -1;
+	w->kind = def->kind;
+	w->parse = def->parse;
+	return 0;
+}
+
 int command_check(const struct mail_command *c, const struct command_limits *l,
 		  char *why, size_t whylen)
 {
@@ -225,8 +250,8 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 	rc = tmpl ? dispatch_piece(a, tmpl, json_object(), err) :
 		dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen, err);
 	if (!rc)
-		rc = answer_queue(a->st, a->cfg, a->t, "", a->pieces, a->now,
-				  err);
+		rc = dispatch_answer(a->st, a->cfg, a->t, "", a->pieces,
+				     a->now, err);
 	json_decref(a->pieces);
 	a->pieces = NULL;
 	return rc;

@@ -9,17 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/answer.h"
-#include "perfbot/chart.h"
-#include "perfbot/dispatch.h"
-#include "perfbot/log.h"
-#include "perfbot/report.h"
-#include "perfbot/retest.h"
-#include "perfbot/route.h"
-#include "perfbot/runs.h"
-#include "perfbot/scheduler.h"
-#include "perfbot/stats.h"
-#include "perfbot/table.h"
+#include "perfbot/compose/answer.h"
+#include "perfbot/render/chart.h"
+#include "perfbot/act/dispatch.h"
+#include "perfbot/util/log.h"
+#include "perfbot/render/report.h"
+#include "perfbot/act/retest.h"
+#include "perfbot/act/route.h"
+#include "perfbot/judge/runs.h"
+#include "perfbot/act/scheduler.h"
+#include "perfbot/compare/stats.h"
+#include "perfbot/compare/table.h"
 
 
 /* The report's manifest as it was when the report was queued. */
@@ -344,7 +344,7 @@ static int close_retest(struct state *st, const struct config *cfg,
 	rc = dispatch_piece(&ac, tmpl, json_incref(ctx), err);
 	snprintf(tag, sizeof(tag), "result:%s", row->request_id);
 	rc = rc || state_begin(st, err);
-	if (!rc && (answer_queue(st, cfg, &a->r, tag, ac.pieces, now, err) ||
+	if (!rc && (dispatch_answer(st, cfg, &a->r, tag, ac.pieces, now, err) ||
 		    state_retest_finish(st, row->request_id, status, detail,
 					err))) {
 		state_rollback(st);

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perfbot/route.h"
+#include "perfbot/act/route.h"
 
 int route_lookup(struct state *st, const char *in_reply_to,
 		 const char *const *refs, size_t nrefs,

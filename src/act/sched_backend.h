@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "perfbot/scheduler.h"
+#include "perfbot/act/scheduler.h"
 
 #define SCHED_MAX_LINE 300		/* of the farm's reason, in 'why' */
 

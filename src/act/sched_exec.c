@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/proc.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/util/proc.h"
+#include "perfbot/util/strbuf.h"
 
 #include "sched_backend.h"
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <jansson.h>
 
-#include "perfbot/http.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/ingest/http.h"
+#include "perfbot/util/strbuf.h"
 
 #include "sched_backend.h"
 

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/text.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/text.h"
 
 #include "sched_backend.h"
 

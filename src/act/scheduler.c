@@ -15,10 +15,10 @@
 #include <unistd.h>
 #include <jansson.h>
 
-#include "perfbot/proc.h"
-#include "perfbot/scheduler.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/text.h"
+#include "perfbot/util/proc.h"
+#include "perfbot/act/scheduler.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/text.h"
 
 #include "sched_backend.h"
 

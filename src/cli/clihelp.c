@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "perfbot/cliopts.h"
+#include "perfbot/cli/cliopts.h"
 
 #define WIDTH 79
 #define FOLD_INDENT 14

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perfbot/cliopts.h"
-#include "perfbot/log.h"
-#include "perfbot/suggest.h"
+#include "perfbot/cli/cliopts.h"
+#include "perfbot/util/log.h"
+#include "perfbot/util/suggest.h"
 
 /* The global options given before the command name (cli_parse_globals). */
 static struct cli_args globals;

@@ -15,17 +15,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfbot/cli.h"
-#include "perfbot/clicommon.h"
-#include "perfbot/fileio.h"
-#include "perfbot/imap.h"
-#include "perfbot/log.h"
-#include "perfbot/mustache.h"
-#include "perfbot/rules.h"
-#include "perfbot/scheduler.h"
-#include "perfbot/secret.h"
-#include "perfbot/smtp.h"
-#include "perfbot/state.h"
+#include "perfbot/cli/cli.h"
+#include "perfbot/cli/clicommon.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/poll/imap.h"
+#include "perfbot/util/log.h"
+#include "perfbot/render/mustache.h"
+#include "perfbot/compare/rules.h"
+#include "perfbot/act/scheduler.h"
+#include "perfbot/config/secret.h"
+#include "perfbot/send/smtp.h"
+#include "perfbot/state/state.h"
 
 #define DATA_MAX_BYTES (1 << 20)
 

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/cli.h"
-#include "perfbot/compare.h"
-#include "perfbot/config.h"
-#include "perfbot/fileio.h"
-#include "perfbot/job.h"
-#include "perfbot/log.h"
-#include "perfbot/table.h"
+#include "perfbot/cli/cli.h"
+#include "perfbot/compare/compare.h"
+#include "perfbot/config/config.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/ingest/job.h"
+#include "perfbot/util/log.h"
+#include "perfbot/compare/table.h"
 
 
 static const struct cli_opt compare_opts[] = {

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perfbot/cli.h"
-#include "perfbot/fileio.h"
-#include "perfbot/mustache.h"
+#include "perfbot/cli/cli.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/render/mustache.h"
 
 #define CONTEXT_MAX_BYTES ((size_t)16 << 20)
 

@@ -9,12 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/cli.h"
-#include "perfbot/clicommon.h"
-#include "perfbot/log.h"
-#include "perfbot/mail.h"
-#include "perfbot/report.h"
-#include "perfbot/reportmail.h"
+#include "perfbot/cycle/report.h"
+#include "perfbot/cli/cli.h"
+#include "perfbot/cli/clicommon.h"
+#include "perfbot/util/log.h"
+#include "perfbot/compose/mail.h"
+#include "perfbot/render/report.h"
+#include "perfbot/compose/reportmail.h"
 
 static const struct cli_opt report_opts[] = {
 	{ "dry-run", NULL, "print the mail as an mbox (mutt -f reads it); "
@@ -88,7 +89,7 @@ int cmd_report(int argc, char **argv)
 	if (cli_load_config(&cfg, cli_value(&a, "config"), 0, &err))
 		return cli_fail(&err);
 	if (manifest_load(&m, a.arg[0], &err) ||
-	    report_build(&r, &m, &cfg, &ro, &err))
+	    report_make(&r, &m, &cfg, &ro, &err))
 		goto out;
 	if (!r.worth) {
 		pb_fail(&err, EX_DATAERR, "%s: no change of the %s metrics "

@@ -7,9 +7,9 @@
  */
 #include <stdlib.h>
 
-#include "perfbot/cli.h"
-#include "perfbot/clicommon.h"
-#include "perfbot/cycle.h"
+#include "perfbot/cli/cli.h"
+#include "perfbot/cli/clicommon.h"
+#include "perfbot/cycle/cycle.h"
 
 #define CYCLE_DETAILS \
 	"Needs a configuration file (--config FILE, $PERFBOT_CONFIG, " \

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perfbot/cli.h"
-#include "perfbot/clicommon.h"
-#include "perfbot/log.h"
-#include "perfbot/state.h"
-#include "perfbot/status.h"
-#include "perfbot/text.h"
+#include "perfbot/cli/cli.h"
+#include "perfbot/cli/clicommon.h"
+#include "perfbot/util/log.h"
+#include "perfbot/state/state.h"
+#include "perfbot/state/status.h"
+#include "perfbot/util/text.h"
 
 static const struct cli_opt status_opts[] = {
 	{ "json", NULL, "print it all as one JSON object (times in Unix "
@@ -121,7 +121,7 @@ static void print_text(json_t *st, time_t now)
 }
 
 /* The state when it exists; *none set when nothing has run yet. */
-static int open_if_there(struct state *st, const char *path, int *none,
+static int open_if_there(struct state **st, const char *path, int *none,
 			 struct pb_err *err)
 {
 	*none = access(path, F_OK) != 0;
@@ -132,20 +132,18 @@ static int open_if_there(struct state *st, const char *path, int *none,
 
 static int show(const char *path, int json, time_t now, struct pb_err *err)
 {
-	struct state st;
+	struct state *st = NULL;
 	json_t *o = NULL;
 	int none, rc;
 
-	memset(&st, 0, sizeof(st));
 	if (open_if_there(&st, path, &none, err))
 		return -1;
 	if (none)
 		o = json_pack("{s:s, s:I, s:b}", "state", path, "now",
 			      (json_int_t)now, "missing", 1);
 	rc = none ? (o ? 0 : pb_fail(err, EX_OSERR, "out of memory")) :
-		state_status(&st, now, &o, err);
-	if (!none)
-		state_close(&st);
+		state_status(st, now, &o, err);
+	state_close(st);
 	if (rc)
 		return -1;
 	if (json) {

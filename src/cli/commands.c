@@ -6,9 +6,9 @@
  */
 #include <string.h>
 
-#include "perfbot/cli.h"
-#include "perfbot/log.h"
-#include "perfbot/suggest.h"
+#include "perfbot/cli/cli.h"
+#include "perfbot/util/log.h"
+#include "perfbot/util/suggest.h"
 
 const struct command cli_commands[] = {
 	{ &compare_spec, cmd_compare },

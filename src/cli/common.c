@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perfbot/cli.h"
-#include "perfbot/clicommon.h"
-#include "perfbot/fileio.h"
-#include "perfbot/log.h"
-#include "perfbot/yaml.h"
+#include "perfbot/cli/cli.h"
+#include "perfbot/cli/clicommon.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/log.h"
+#include "perfbot/util/yaml.h"
 
 #ifndef PERFBOT_SYSCONF
 #define PERFBOT_SYSCONF "/etc/perfbot/perfbot.yaml"

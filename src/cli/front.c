@@ -12,7 +12,7 @@
  * machine: most of a 10-metric compare. This front end needs only libc,
  * libm, libyaml, jansson and GMime (linked --as-needed, 22 libraries).
  * Usage errors and --help also go to perfbot-full, so that it alone words
- * them, and so do http(s):// roots (see http_get() below); which is which
+ * them, and so do http(s):// roots (see fetch_by_full() below); which is which
  * the commands' option tables say (runs_here()).
  */
 #include <errno.h>
@@ -22,9 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perfbot/cli.h"
-#include "perfbot/http.h"
-#include "perfbot/log.h"
+#include "perfbot/cli/cli.h"
+#include "perfbot/ingest/fetch.h"
+#include "perfbot/util/log.h"
 
 #ifndef PERFBOT_BINDIR
 #define PERFBOT_BINDIR "/usr/local/bin"
@@ -102,19 +102,15 @@ static int runs_here(int argc, char **argv)
 }
 
 /*
- * HTTP is perfbot-full's: these keep libcurl out of this binary. A
- * compare of http(s):// roots is handed over at the start; a report whose
- * manifest names such roots restarts there when the first is fetched,
- * before anything is printed.
+ * HTTP is perfbot-full's: this binary's fetch function (fetch.h) keeps
+ * libcurl out of it. A compare of http(s):// roots is handed over at the
+ * start; a report whose manifest names such roots restarts there when
+ * the first is fetched, before anything is printed.
  */
-int http_init(struct pb_err *err)
-{
-	return exec_full(err);
-}
-
-int http_get(const char *url, const char *etag, const char *last_modified,
-	     const char *ca_file, struct strbuf *body, struct http_answer *a,
-	     struct pb_err *err)
+static int fetch_by_full(const char *url, const char *etag,
+			 const char *last_modified, const char *ca_file,
+			 struct strbuf *body, struct http_answer *a,
+			 struct pb_err *err)
 {
 	(void)url;
 	(void)etag;
@@ -125,17 +121,13 @@ int http_get(const char *url, const char *etag, const char *last_modified,
 	return exec_full(err);
 }
 
-void http_answer_release(struct http_answer *a)
-{
-	(void)a;
-}
-
 int main(int argc, char **argv)
 {
 	saved_argv = argv;
 	if (!runs_here(argc, argv))
 		return exec_full(NULL);
 	setlocale(LC_NUMERIC, "C");
+	fetch_use(fetch_by_full);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
 	return cmd_compare(argc - 1, argv + 1);

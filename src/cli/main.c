@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perfbot/cli.h"
-#include "perfbot/version.h"
+#include "perfbot/ingest/http.h"
+#include "perfbot/cli/cli.h"
+#include "perfbot/util/version.h"
 
 int main(int argc, char **argv)
 {
@@ -17,6 +18,7 @@ int main(int argc, char **argv)
 	int i;
 
 	setlocale(LC_NUMERIC, "C");
+	fetch_use(http_get);	/* this binary fetches URLs itself */
 	i = cli_parse_globals(&global_spec, argc, argv, &g);
 	if (i < 0)
 		return EX_USAGE;

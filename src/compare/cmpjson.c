@@ -7,8 +7,8 @@
  */
 #include <math.h>
 
-#include "perfbot/compare.h"
-#include "perfbot/evidence.h"
+#include "perfbot/compare/compare.h"
+#include "perfbot/compare/evidence.h"
 
 static json_t *samples(const double *v, size_t n)
 {

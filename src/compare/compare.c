@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/compare.h"
+#include "perfbot/compare/compare.h"
 #include "compare_internal.h"
 
 /* LKP replaces a base mean of 0 by this, so +5e+105% shows up. */

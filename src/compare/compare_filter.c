@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/pattern.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/compare/pattern.h"
+#include "perfbot/util/strbuf.h"
 #include "compare_internal.h"
 
 #define MAX_RATIO 5.0

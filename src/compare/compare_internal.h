@@ -8,8 +8,8 @@
  * to each.
  */
 
-#include "perfbot/compare.h"
-#include "perfbot/rules.h"
+#include "perfbot/compare/compare.h"
+#include "perfbot/compare/rules.h"
 
 #define INCOMPLETE_RUN "last_state.is_incomplete_run"
 

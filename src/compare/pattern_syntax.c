@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/strbuf.h"
+#include "perfbot/util/strbuf.h"
 #include "pattern_internal.h"
 
 enum atom_kind { A_LIT, A_ANY, A_CLASS, A_GROUP, A_BOL, A_EOL, A_ALT,

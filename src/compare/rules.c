@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/pattern.h"
-#include "perfbot/rules.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/yaml.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/compare/pattern.h"
+#include "perfbot/compare/rules.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/yaml.h"
 
 #define RULES_MAX_BYTES (1 << 20)
 #define RULES_MAX_DEPTH 4

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perfbot/rbfmt.h"
-#include "perfbot/table.h"
+#include "perfbot/util/rbfmt.h"
+#include "perfbot/compare/table.h"
 
 #define RULE_WIDTH 89
 #define BIG_CHANGE 100000.0

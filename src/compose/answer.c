@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * compose: the bot's answers in a thread, put together from pieces
- * rendered from templates and queued in the outbox like the reports.
+ * rendered from templates, as composed mails ready for the outbox.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "perfbot/answer.h"
-#include "perfbot/id.h"
-#include "perfbot/identity.h"
-#include "perfbot/mail.h"
-#include "perfbot/outbox.h"
-#include "perfbot/recipients.h"
-#include "perfbot/template.h"
-#include "perfbot/thread.h"
+#include "perfbot/compose/answer.h"
+#include "perfbot/util/id.h"
+#include "perfbot/compose/identity.h"
+#include "perfbot/compose/mail.h"
+#include "perfbot/compose/recipients.h"
+#include "perfbot/render/template.h"
+#include "perfbot/compose/thread.h"
 
 int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 		 char **out, struct pb_err *err)
@@ -120,37 +119,33 @@ static int build(struct answer_parts *a, struct composed *c,
 	return 0;
 }
 
-int answer_queue(struct state *st, const struct config *cfg,
-		 const struct answer_thread *r, const char *tag,
-		 json_t *pieces, time_t now, struct pb_err *err)
+int answer_compose(const struct config *cfg, const struct answer_thread *r,
+		   const char *tag, json_t *pieces, time_t now,
+		   struct composed *c, struct pb_err *err)
 {
 	const struct thread_report *tr = r->report;
 	struct answer_parts a = { 0 };
-	struct composed c;
 	struct mail mail = { 0 };
 	int rc;
 
-	composed_init(&c);
-	rc = build(&a, &c, cfg, r, tr, tag ? tag : "", now, err);
+	composed_init(c);
+	rc = build(&a, c, cfg, r, tr, tag ? tag : "", now, err);
 	if (!rc && !(a.body = body_of(cfg, r, tr, pieces, err)))
 		rc = -1;
 	if (!rc) {
 		mail.from = cfg->identity.from;
 		mail.to = &a.to;
 		mail.cc = &a.cc;
-		mail.subject = c.subject;
+		mail.subject = c->subject;
 		mail.body = a.body;
-		mail.message_id = c.message_id;
+		mail.message_id = c->message_id;
 		mail.date = now;
 		mail.in_reply_to = a.in_reply_to;
 		mail.references = a.refs;
 		mail.auto_submitted = "auto-replied";
-		mail.report_id = c.report_id;
-		rc = mail_compose(&mail, &c.msg, err);
+		mail.report_id = c->report_id;
+		rc = mail_compose(&mail, &c->msg, err);
 	}
-	if (!rc)
-		rc = outbox_queue(st, &c, now, err);
 	parts_release(&a);
-	composed_release(&c);
 	return rc;
 }

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/addr.h"
-#include "perfbot/id.h"
-#include "perfbot/identity.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/util/addr.h"
+#include "perfbot/util/id.h"
+#include "perfbot/compose/identity.h"
+#include "perfbot/util/strbuf.h"
 
 char *identity_sender(const struct config *cfg)
 {

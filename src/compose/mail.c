@@ -10,9 +10,9 @@
 #include <string.h>
 #include <gmime/gmime.h>
 
-#include "perfbot/id.h"
-#include "perfbot/mail.h"
-#include "perfbot/text.h"
+#include "perfbot/util/id.h"
+#include "perfbot/compose/mail.h"
+#include "perfbot/util/text.h"
 
 #define MAX_HEADER_VALUE 4096
 

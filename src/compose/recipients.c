@@ -8,8 +8,8 @@
 #include <strings.h>
 #include <jansson.h>
 
-#include "perfbot/recipients.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/compose/recipients.h"
+#include "perfbot/util/strbuf.h"
 
 static size_t max_cc(const struct config *cfg)
 {

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/addr.h"
-#include "perfbot/fileio.h"
-#include "perfbot/mail.h"
-#include "perfbot/reportmail.h"
-#include "perfbot/template.h"
+#include "perfbot/util/addr.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/compose/mail.h"
+#include "perfbot/compose/reportmail.h"
+#include "perfbot/render/template.h"
 
 #define ATTACH_MAX ((size_t)4 << 20)
 

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "perfbot/strbuf.h"
-#include "perfbot/text.h"
-#include "perfbot/thread.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/text.h"
+#include "perfbot/compose/thread.h"
 
 /* Skip "Re:", "RE :", "Re[2]:", "Aw:" prefixes and blanks. */
 static const char *strip_re(const char *s)

@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "schema.h"
-#include "perfbot/addr.h"
-#include "perfbot/fileio.h"
-#include "perfbot/log.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/suggest.h"
+#include "perfbot/util/addr.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/log.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/suggest.h"
 
 static int check_node(struct config *cfg, const char *path, json_t *node,
 		      int line, struct pb_err *err);

@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "schema.h"
-#include "perfbot/suggest.h"
-#include "perfbot/trigger.h"
+#include "perfbot/util/suggest.h"
 
 #define F(field) offsetof(struct config, field)
 #define NOF KEY_NO_FIELD
@@ -94,10 +93,8 @@ static const struct key schema[] = {
 	  24 * 3600),
 	MAP("confirm"),
 	B("confirm.enabled", K_BOOL, confirm.enabled, 0),
-	N("confirm.total_runs", confirm.total_runs, 2, 1000,
-	  CONFIRM_DEFAULT_TOTAL_RUNS),
-	N("confirm.min_runs", confirm.min_runs, 2, 1000,
-	  CONFIRM_DEFAULT_MIN_RUNS),
+	N("confirm.total_runs", confirm.total_runs, 2, 1000, 16),
+	N("confirm.min_runs", confirm.min_runs, 2, 1000, 8),
 	/* 0 here: scheduler.deadline (schema_fill) */
 	N("confirm.deadline", confirm.deadline, 60, 30L * 86400, 0),
 	B("confirm.on_deadline", K_ON_DEADLINE, confirm.on_deadline,

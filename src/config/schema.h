@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "perfbot/config.h"
+#include "perfbot/config/config.h"
 
 /*
  * The schema of perfbot.yaml, shared by the checker (config.c) and the

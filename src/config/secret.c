@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/proc.h"
-#include "perfbot/secret.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/proc.h"
+#include "perfbot/config/secret.h"
 
 #define SECRET_MAX 4096
 #define COMMAND_TIMEOUT_MS 10000

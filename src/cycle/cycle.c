@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfbot/cycle.h"
-#include "perfbot/fileio.h"
-#include "perfbot/log.h"
-#include "perfbot/poll.h"
-#include "perfbot/retest.h"
+#include "perfbot/cycle/cycle.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/log.h"
+#include "perfbot/poll/poll.h"
+#include "perfbot/act/retest.h"
 
 #include "steps.h"
 
@@ -88,7 +88,7 @@ static int open_state(struct cycle *cy, struct pb_err *err)
 	    state_open(&cy->st, path, STATE_LOCKED, err))
 		return -1;
 	cy->have_state = 1;	/* locked before SQLite opened it */
-	return state_lock(&cy->st, err);
+	return state_lock(cy->st, err);
 }
 
 /* 'perfbot poll' is about the mailbox: without one it has nothing to do. */
@@ -107,7 +107,7 @@ static int poll_step(struct cycle *cy, struct pb_err *err)
 	if (!cy->cfg->imap.url)
 		return 0;
 	/* a poll that fails still lets the queued mail go out */
-	if (poll_mailbox(&cy->st, cy->cfg, cy->now, &ps, err)) {
+	if (poll_mailbox(cy->st, cy->cfg, cy->now, &ps, err)) {
 		log_error("%s", err->msg);
 		cy->poll_failed = err->code ? err->code : EX_SOFTWARE;
 		pb_err_clear(err);
@@ -125,7 +125,7 @@ static int confirm_run(struct cycle *cy, struct pb_err *err)
 {
 	struct confirm_stats cs;
 
-	if (confirm_step(&cy->st, cy->cfg, cy->now, &cs, err))
+	if (confirm_step(cy->st, cy->cfg, cy->now, &cs, err))
 		return -1;
 	if (cs.asked || cs.confirmed || cs.not_reproduced || cs.expired ||
 	    cs.waiting || cs.failed)
@@ -141,7 +141,7 @@ static int followup_step(struct cycle *cy, struct pb_err *err)
 {
 	struct retest_stats rs;
 
-	if (retest_followups(&cy->st, cy->cfg, cy->now, &rs, err))
+	if (retest_followups(cy->st, cy->cfg, cy->now, &rs, err))
 		return -1;
 	if (rs.done || rs.expired || rs.waiting)
 		log_info("retests: %ld answered, %ld expired, %ld waiting",
@@ -207,7 +207,7 @@ int cycle_exit_code(const struct cycle *cy)
 void cycle_release(struct cycle *cy)
 {
 	if (cy->have_state)
-		state_close(&cy->st);
+		state_close(cy->st);
 	cy->have_state = 0;
 	sb_release(&cy->mbox);
 }

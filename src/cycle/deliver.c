@@ -6,9 +6,9 @@
  */
 #include <stdio.h>
 
-#include "perfbot/log.h"
-#include "perfbot/mail.h"
-#include "perfbot/status.h"
+#include "perfbot/util/log.h"
+#include "perfbot/compose/mail.h"
+#include "perfbot/state/status.h"
 
 #include "steps.h"
 
@@ -19,7 +19,7 @@ int cycle_print(struct cycle *cy, struct pb_err *err)
 	size_t i, n = 0;
 	int rc = 0;
 
-	if (cy->have_state && state_queued(&cy->st, &q, &n, err))
+	if (cy->have_state && state_queued(cy->st, &q, &n, err))
 		return -1;
 	for (i = 0; i < n && !rc; i++)
 		rc = mbox_append(&cy->mbox, q[i].sender, cy->now, q[i].message,
@@ -37,7 +37,7 @@ static void tell_waiting(struct cycle *cy, long queued)
 	struct status_next nx;
 	char when[64];
 
-	if (!queued || state_next_attempt(&cy->st, &nx, NULL))
+	if (!queued || state_next_attempt(cy->st, &nx, NULL))
 		return;
 	if (nx.when > cy->now) {
 		status_when(nx.when, cy->now, when, sizeof(when));
@@ -57,14 +57,14 @@ int cycle_deliver(struct cycle *cy, struct pb_err *err)
 	int rc = 0;
 
 	if (cy->retry_now) {
-		rc = state_retry_now(&cy->st, cy->now, &reset, err);
+		rc = state_retry_now(cy->st, cy->now, &reset, err);
 		if (!rc)
 			log_info("%s: %ld queued mail%s tried now", cy->cmd,
 				 reset, reset == 1 ? "" : "s");
 	}
 	if (!rc)
-		rc = outbox_deliver(&cy->st, cy->cfg, cy->now, 1, ss, err);
-	if (state_counts(&cy->st, &queued, &failed, NULL) == 0) {
+		rc = outbox_deliver(cy->st, cy->cfg, cy->now, 1, ss, err);
+	if (state_counts(cy->st, &queued, &failed, NULL) == 0) {
 		/* --quiet: silent unless a mail failed or is held back */
 		if (ss->failed || ss->deferred)
 			log_warn("%s: %ld sent, %ld queued, %ld failed",

@@ -8,19 +8,20 @@
  */
 #include <stdlib.h>
 
-#include "perfbot/log.h"
-#include "perfbot/mail.h"
-#include "perfbot/manifest.h"
-#include "perfbot/outbox.h"
-#include "perfbot/report.h"
-#include "perfbot/reportmail.h"
-#include "perfbot/sources.h"
+#include "perfbot/cycle/report.h"
+#include "perfbot/util/log.h"
+#include "perfbot/compose/mail.h"
+#include "perfbot/ingest/manifest.h"
+#include "perfbot/send/outbox.h"
+#include "perfbot/render/report.h"
+#include "perfbot/compose/reportmail.h"
+#include "perfbot/ingest/sources.h"
 
 #include "steps.h"
 
 static int seen(struct cycle *cy, const char *id, struct pb_err *err)
 {
-	return cy->have_state ? state_seen(&cy->st, id, err) : 0;
+	return cy->have_state ? state_seen(cy->st, id, err) : 0;
 }
 
 /* Queue a report's mail, or print it for --dry-run. */
@@ -37,7 +38,7 @@ static int queue_report(struct cycle *cy, const struct report *r,
 		c.manifest = mt->name;
 		c.manifest_text = mt->text;
 		c.manifest_dir = mt->dir;
-		rc = outbox_queue(&cy->st, &c, cy->now, err);
+		rc = outbox_queue(cy->st, &c, cy->now, err);
 		if (!rc)
 			log_info("queued report '%s': %s", r->id, r->subject);
 	}
@@ -54,7 +55,7 @@ static int judge_manifest(struct cycle *cy, const struct manifest *m,
 	struct report r;
 	int rc = 0, s;
 
-	if (report_build(&r, m, cy->cfg, &ro, err))
+	if (report_make(&r, m, cy->cfg, &ro, err))
 		return 1;	/* bad input: reported, the run goes on */
 	s = r.id ? seen(cy, r.id, err) : 0;
 	if (s < 0)
@@ -65,9 +66,9 @@ static int judge_manifest(struct cycle *cy, const struct manifest *m,
 		log_info("report '%s' would be held for confirmation runs",
 			 r.id);
 	else if (confirm_wanted(&cy->confirm, &r))
-		rc = confirm_hold(&cy->st, &cy->confirm, &r, mt, cy->now, err);
+		rc = confirm_hold(cy->st, &cy->confirm, &r, mt, cy->now, err);
 	else if (!r.worth && !cy->dry_run)
-		rc = state_skip(&cy->st, r.id ? r.id : name, name,
+		rc = state_skip(cy->st, r.id ? r.id : name, name,
 				"no change passes the noise filter", cy->now,
 				err);
 	else
@@ -111,7 +112,7 @@ int cycle_ingest(struct cycle *cy, struct pb_err *err)
 	size_t i;
 	int rc = 0;
 
-	if (sources_collect(cy->cfg, cy->have_state ? &cy->st : NULL,
+	if (sources_collect(cy->cfg, cy->have_state ? cy->st : NULL,
 			    !cy->dry_run, &b, err))
 		return -1;
 	cy->bad += b.errors;

@@ -7,7 +7,7 @@
  * src/cycle/): each returns 0, or -1 with 'err' to stop the cycle.
  */
 
-#include "perfbot/cycle.h"
+#include "perfbot/cycle/cycle.h"
 
 /* ingest.c: every source's manifests judged, queued, held or skipped. */
 int cycle_ingest(struct cycle *cy, struct pb_err *err);

@@ -2,15 +2,15 @@
 /*
  * ingest: the small HTTP(S) client over libcurl (http.h): GET for remote
  * result roots and url sources (with their validators), a JSON POST for
- * the http scheduler backend, and libcurl's one global setup, which
- * send/smtp.c relies on as well.
+ * the http scheduler backend.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <curl/curl.h>
 
-#include "perfbot/http.h"
+#include "perfbot/ingest/http.h"
+#include "perfbot/util/curl.h"
 
 struct call {
 	struct strbuf *body;
@@ -83,21 +83,11 @@ static int perform(CURL *h, const char *url, struct call *c,
 	return 0;
 }
 
-int http_init(struct pb_err *err)
-{
-	static int inited;
-
-	if (!inited && curl_global_init(CURL_GLOBAL_DEFAULT))
-		return pb_fail(err, EX_SOFTWARE, "libcurl: cannot initialise");
-	inited = 1;
-	return 0;
-}
-
 static CURL *handle(const char *ca_file, long timeout, struct pb_err *err)
 {
 	CURL *h;
 
-	if (http_init(err))
+	if (curl_once(err))
 		return NULL;
 	h = curl_easy_init();
 	if (!h) {
@@ -162,9 +152,3 @@ int http_post_json(const char *url, const char *json, const char *ca_file,
 	return rc;
 }
 
-void http_answer_release(struct http_answer *a)
-{
-	free(a->etag);
-	free(a->last_modified);
-	memset(a, 0, sizeof(*a));
-}

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/job.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/ingest/job.h"
+#include "perfbot/util/strbuf.h"
 
 #define JOB_MAX_PARAMS 256
 

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/addr.h"
-#include "perfbot/fileio.h"
-#include "perfbot/manifest.h"
-#include "perfbot/text.h"
+#include "perfbot/util/addr.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/ingest/manifest.h"
+#include "perfbot/util/text.h"
 
 static const char *const top_keys[] = {
 	"id", "base", "head", "to", "cc", "notes", "materials_url",

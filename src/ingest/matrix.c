@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/addr.h"
-#include "perfbot/result.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/text.h"
+#include "perfbot/util/addr.h"
+#include "perfbot/ingest/result.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/text.h"
 #include "matrix_internal.h"
 
 /* A metric while parsing: offsets into the pools. */

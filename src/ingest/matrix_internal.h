@@ -11,9 +11,9 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "perfbot/err.h"
-#include "perfbot/numparse.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/util/err.h"
+#include "perfbot/util/numparse.h"
+#include "perfbot/util/strbuf.h"
 
 struct lexer {
 	const char *p, *end;

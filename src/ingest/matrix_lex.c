@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perfbot/text.h"
+#include "perfbot/util/text.h"
 #include "matrix_internal.h"
 
 int lx_fail(struct lexer *lx, const char *what)

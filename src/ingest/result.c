@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/http.h"
-#include "perfbot/result.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/ingest/fetch.h"
+#include "perfbot/ingest/result.h"
 
 static int check_job(struct result_root *rr, struct pb_err *err)
 {
@@ -66,7 +66,7 @@ static int fetch(const char *url, const char *name, size_t max,
 		sb_release(&full);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
-	rc = http_get(full.buf, NULL, NULL, NULL, out, &a, err);
+	rc = fetch_get(full.buf, NULL, NULL, NULL, out, &a, err);
 	if (!rc && a.status != 200)
 		rc = pb_fail(err, a.status == 404 ? EX_NOINPUT : EX_UNAVAILABLE,
 			     "%s: HTTP status %ld", full.buf, a.status);

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/http.h"
-#include "perfbot/log.h"
-#include "perfbot/manifest.h"
-#include "perfbot/sources.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/ingest/fetch.h"
+#include "perfbot/util/log.h"
+#include "perfbot/ingest/manifest.h"
+#include "perfbot/ingest/sources.h"
 
 static int add(struct source_batch *b, const char *name, const char *dir,
 	       char *text, size_t len, int remote, struct pb_err *err)
@@ -142,7 +142,7 @@ static int from_url(const struct config *cfg, const char *url,
 	sb_init(&body, SOURCE_MAX_BYTES);
 	if (st && state_source_get(st, url, &etag, &lm, err))
 		return -1;
-	if (http_get(url, etag, lm, NULL, &body, &a, &herr)) {
+	if (fetch_get(url, etag, lm, NULL, &body, &a, &herr)) {
 		log_error("%s", herr.msg);
 		b->errors++;
 	} else if (a.status == 304) {

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/inputs.h"
-#include "perfbot/log.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/judge/inputs.h"
+#include "perfbot/util/log.h"
 
 #define DATA_MAX_BYTES (1 << 20)
 

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "perfbot/judge.h"
+#include "perfbot/judge/judge.h"
 
 static int is_benchmark_metric(const char *name, const char *testcase)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/runs.h"
+#include "perfbot/judge/runs.h"
 
 int runs_cut(struct result_root *cut, const struct result_root *rr,
 	     size_t from, struct pb_err *err)

@@ -5,7 +5,7 @@
  * and whether the confirmation runs confirm; for act/confirm.c and the
  * report's candidate metric.
  */
-#include "perfbot/trigger.h"
+#include "perfbot/judge/trigger.h"
 
 int trigger_weak(const struct confirm_policy *p, const struct evidence *ev)
 {

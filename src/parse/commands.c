@@ -2,17 +2,17 @@
 /*
  * parse: the command syntax. Which lines of a reply's own text are
  * commands ("retest 4x", "#perfbot: help"), each kept for echoing back
- * (trimmed, bounded, no control characters); the words are looked up in
- * the one command table (act/dispatch.c), whose parse entries read the
- * arguments with the helpers here.
+ * (trimmed, bounded, no control characters); the words are looked up
+ * with the lookup the caller hands over (the one command table of
+ * act/dispatch.c), whose parse entries read the arguments with the
+ * helpers here.
  */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "perfbot/commands.h"
-#include "perfbot/dispatch.h"
-#include "perfbot/text.h"
+#include "perfbot/parse/commands.h"
+#include "perfbot/util/text.h"
 
 static int is_ws(char ch)
 {
@@ -85,18 +85,18 @@ static int skip_prefix(const char **s, const char *e, const char *prefix)
 }
 
 /* 'buf' is the trimmed command text after any prefix. */
-static int parse_words(const char *buf, struct mail_command *c)
+static int parse_words(const char *buf, command_lookup_fn lookup,
+		       struct mail_command *c)
 {
-	const struct command_def *def;
+	struct command_word w;
 	size_t n = 0;
 
 	while (buf[n] && !is_ws(buf[n]))
 		n++;
-	def = command_by_name(buf, n);
-	if (!def)
+	if (!lookup || lookup(buf, n, &w))
 		return -1;
-	c->kind = def->kind;
-	return def->parse(skip_ws(buf + n), c);
+	c->kind = w.kind;
+	return w.parse(skip_ws(buf + n), c);
 }
 
 /*
@@ -131,20 +131,21 @@ static size_t plain_spaces(const char *line, size_t len, char *buf)
 }
 
 static int parse_plain(const char *line, size_t len, const char *prefix,
-		       struct mail_command *c);
+		       command_lookup_fn lookup, struct mail_command *c);
 
 int command_parse_line(const char *line, size_t len, const char *prefix,
-		       struct mail_command *c)
+		       command_lookup_fn lookup, struct mail_command *c)
 {
 	char norm[4 * CMD_PARSE_MAX];
 
 	if (len > sizeof(norm))
-		return parse_plain(line, len, prefix, c);
-	return parse_plain(norm, plain_spaces(line, len, norm), prefix, c);
+		return parse_plain(line, len, prefix, lookup, c);
+	return parse_plain(norm, plain_spaces(line, len, norm), prefix, lookup,
+			   c);
 }
 
 static int parse_plain(const char *line, size_t len, const char *prefix,
-		       struct mail_command *c)
+		       command_lookup_fn lookup, struct mail_command *c)
 {
 	char buf[CMD_PARSE_MAX + 1];
 	const char *s = line, *e = line + len;
@@ -162,7 +163,7 @@ static int parse_plain(const char *line, size_t len, const char *prefix,
 	if ((size_t)(e - s) <= CMD_PARSE_MAX && !memchr(s, '\0', (size_t)(e - s))) {
 		memcpy(buf, s, (size_t)(e - s));
 		buf[e - s] = '\0';
-		if (!parse_words(buf, c))
+		if (!parse_words(buf, lookup, c))
 			return 1;
 	}
 	if (!prefixed)

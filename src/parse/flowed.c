@@ -2,7 +2,7 @@
 /* parse: format=flowed (RFC 3676) text joined back into its paragraphs. */
 #include <string.h>
 
-#include "perfbot/flowed.h"
+#include "perfbot/parse/flowed.h"
 
 struct flowed {
 	struct strbuf *out;

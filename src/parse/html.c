@@ -9,8 +9,8 @@
 #include <strings.h>
 #include <glib.h>
 
-#include "perfbot/html.h"
-#include "perfbot/text.h"
+#include "perfbot/parse/html.h"
+#include "perfbot/util/text.h"
 
 #define MAX_QUOTE_MARKS 32	/* '>' written for nested blockquotes */
 

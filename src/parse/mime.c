@@ -10,11 +10,11 @@
 #include <string.h>
 #include <gmime/gmime.h>
 
-#include "perfbot/flowed.h"
-#include "perfbot/html.h"
-#include "perfbot/mime.h"
-#include "perfbot/reply.h"
-#include "perfbot/text.h"
+#include "perfbot/parse/flowed.h"
+#include "perfbot/parse/html.h"
+#include "perfbot/parse/mime.h"
+#include "perfbot/parse/reply.h"
+#include "perfbot/util/text.h"
 
 #define MAX_ID 998		/* RFC 5322 line length */
 

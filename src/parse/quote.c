@@ -10,10 +10,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "perfbot/commands.h"
-#include "perfbot/mime.h"
-#include "perfbot/quote.h"
-#include "perfbot/text.h"
+#include "perfbot/parse/commands.h"
+#include "perfbot/parse/mime.h"
+#include "perfbot/parse/quote.h"
+#include "perfbot/util/text.h"
 
 #define MAX_ATTRIBUTION 400	/* bytes of a "... wrote:" line */
 
@@ -439,15 +439,18 @@ static int emit_text(const struct line *l, size_t n, struct strbuf *out)
 	return rc;
 }
 
-static void find_commands(const struct line *l, size_t n, const char *prefix,
-			  struct reply *r)
+static void find_commands(const struct line *l, size_t n,
+			  const struct reply_opts *o, struct reply *r)
 {
 	struct mail_command c;
 	size_t i;
 
+	if (!o)
+		return;
 	for (i = 0; i < n; i++) {
 		if (l[i].drop || l[i].quoted ||
-		    !command_parse_line(l[i].s, l[i].len, prefix, &c))
+		    !command_parse_line(l[i].s, l[i].len, o->prefix, o->lookup,
+					&c))
 			continue;
 		r->ncmds_seen++;
 		if (r->ncmds < REPLY_MAX_COMMANDS)
@@ -476,7 +479,7 @@ int quote_read(const char *text, size_t len, const struct reply_opts *o,
 		free(l);
 		return -1;
 	}
-	find_commands(l, n, o ? o->prefix : NULL, r);
+	find_commands(l, n, o, r);
 	free(l);
 	return 0;
 }

@@ -12,12 +12,12 @@
 #include <strings.h>
 #include <gmime/gmime.h>
 
-#include "perfbot/mime.h"
-#include "perfbot/quote.h"
-#include "perfbot/reply.h"
-#include "perfbot/robots.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/text.h"
+#include "perfbot/parse/mime.h"
+#include "perfbot/parse/quote.h"
+#include "perfbot/parse/reply.h"
+#include "perfbot/parse/robots.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/text.h"
 
 #define MAX_ADDR 320
 

@@ -9,10 +9,10 @@
 #include <strings.h>
 #include <gmime/gmime.h>
 
-#include "perfbot/mime.h"
-#include "perfbot/reply.h"
-#include "perfbot/robots.h"
-#include "perfbot/text.h"
+#include "perfbot/parse/mime.h"
+#include "perfbot/parse/reply.h"
+#include "perfbot/parse/robots.h"
+#include "perfbot/util/text.h"
 
 #define MAX_HEADERS_PART ((size_t)1 << 20)	/* text/rfc822-headers */
 

@@ -11,10 +11,10 @@
 #include <gnutls/x509.h>
 #include <libetpan/libetpan.h>
 
-#include "perfbot/imap.h"
-#include "perfbot/secret.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/yaml.h"
+#include "perfbot/poll/imap.h"
+#include "perfbot/config/secret.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/yaml.h"
 
 #define MAX_CHAIN 16
 

@@ -12,15 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/authorize.h"
-#include "perfbot/dispatch.h"
-#include "perfbot/identity.h"
-#include "perfbot/imap.h"
-#include "perfbot/log.h"
-#include "perfbot/mail.h"
-#include "perfbot/poll.h"
-#include "perfbot/reply.h"
-#include "perfbot/route.h"
+#include "perfbot/act/authorize.h"
+#include "perfbot/act/dispatch.h"
+#include "perfbot/compose/identity.h"
+#include "perfbot/poll/imap.h"
+#include "perfbot/util/log.h"
+#include "perfbot/compose/mail.h"
+#include "perfbot/poll/poll.h"
+#include "perfbot/parse/reply.h"
+#include "perfbot/act/route.h"
 
 #define POLL_MAX_MESSAGES 5000
 
@@ -113,7 +113,7 @@ static int decide(struct poll_ctx *cx, const struct reply *r,
 static int handle(struct poll_ctx *cx, const struct imap_msg *m,
 		  struct pb_err *err)
 {
-	struct reply_opts o = { "#perfbot" };
+	struct reply_opts o = { "#perfbot", command_lookup };
 	struct route rt = { 0 };
 	const char *outcome = "ignored: larger than imap.max_message_bytes";
 	struct pb_err perr = { 0, "" };

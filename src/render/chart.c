@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/chart.h"
-#include "perfbot/text.h"
+#include "perfbot/render/chart.h"
+#include "perfbot/util/text.h"
 
 /* Label precision: %g's 6 digits, more only when ticks would look equal. */
 #define LABEL_PREC 6

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/mustache.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/render/mustache.h"
 #include "mustache_internal.h"
 
 struct render {

@@ -10,8 +10,8 @@
 
 #include <stdlib.h>
 
-#include "perfbot/err.h"
-#include "perfbot/mustache.h"
+#include "perfbot/util/err.h"
+#include "perfbot/render/mustache.h"
 
 #define NAME_SHOW 64	/* bytes of a name quoted in an error message */
 

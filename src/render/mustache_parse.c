@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/text.h"
+#include "perfbot/util/text.h"
 #include "mustache_internal.h"
 
 #define DELIM_MAX 16	/* bytes in a custom delimiter */

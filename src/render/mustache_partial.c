@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/fileio.h"
+#include "perfbot/util/fileio.h"
 #include "mustache_internal.h"
 
 struct partial {

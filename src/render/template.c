@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/mustache.h"
-#include "perfbot/template.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/render/mustache.h"
+#include "perfbot/render/template.h"
 
 int template_render(const struct config *cfg, const char *name, json_t *ctx,
 		    struct strbuf *out, struct pb_err *err)

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/log.h"
-#include "perfbot/mail.h"
-#include "perfbot/outbox.h"
-#include "perfbot/smtp.h"
-#include "perfbot/text.h"
+#include "perfbot/util/log.h"
+#include "perfbot/compose/mail.h"
+#include "perfbot/send/outbox.h"
+#include "perfbot/send/smtp.h"
+#include "perfbot/util/text.h"
 
 #define BATCH_MAX 100000
 

@@ -12,11 +12,11 @@
 #include <strings.h>
 #include <curl/curl.h>
 
-#include "perfbot/http.h"
-#include "perfbot/secret.h"
-#include "perfbot/smtp.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/text.h"
+#include "perfbot/util/curl.h"
+#include "perfbot/config/secret.h"
+#include "perfbot/send/smtp.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/text.h"
 
 
 
@@ -54,7 +54,7 @@ int smtp_new(struct smtp **out, const struct config *cfg, int reuse,
 	*out = NULL;
 	if (!url)
 		return pb_fail(err, EX_CONFIG, "smtp.url: not configured");
-	if (http_init(err))
+	if (curl_once(err))
 		return -1;
 	s = calloc(1, sizeof(*s));
 	if (!s)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/state.h"
+#include "perfbot/state/state.h"
 #include "internal.h"
 
 int state_confirm_hold(struct state *st, const struct confirm_row *c,

@@ -2,11 +2,26 @@
 #ifndef PERFBOT_STATE_INTERNAL_H
 #define PERFBOT_STATE_INTERNAL_H
 
-/* Statement helpers shared by the files of the state module only. */
+/*
+ * The state's handle and the statement helpers, shared by the files of
+ * the state module only (and its unit tests, which look at the tables).
+ */
 
 #include <sqlite3.h>
 
-#include "perfbot/state.h"
+#include "perfbot/state/state.h"
+
+struct state {
+	sqlite3 *db;
+	char *path;
+	int lock_fd;
+};
+
+/* The SQLite handle, for the unit tests' own queries. */
+static inline sqlite3 *state_db(struct state *st)
+{
+	return st->db;
+}
 
 int db_fail(struct state *st, struct pb_err *err, const char *what);
 /*

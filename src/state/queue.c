@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perfbot/state.h"
+#include "perfbot/state/state.h"
 #include "internal.h"
 
 #define BACKOFF_BASE 60

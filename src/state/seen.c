@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "perfbot/state.h"
+#include "perfbot/state/state.h"
 #include "internal.h"
 
 int state_seen(struct state *st, const char *id, struct pb_err *err)

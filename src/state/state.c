@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfbot/state.h"
+#include "perfbot/state/state.h"
 #include "internal.h"
 
 #define BUSY_TIMEOUT_MS 5000
@@ -297,23 +297,29 @@ static int home_keep(struct state *st, const char *real, struct pb_err *err)
 	return rc;
 }
 
-int state_open(struct state *st, const char *path, enum state_mode mode,
-	       struct pb_err *err)
+static void release(struct state *st)
+{
+	if (st->db)
+		sqlite3_close(st->db);
+	if (st->lock_fd >= 0)
+		close(st->lock_fd);
+	free(st->path);
+	free(st);
+}
+
+static int open_at(struct state *st, const char *path, enum state_mode mode,
+		   struct pb_err *err)
 {
 	int create = mode != STATE_READ;
 	int flags = (create ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) |
 		    SQLITE_OPEN_FULLMUTEX;
 	char *real = NULL;
 
-	memset(st, 0, sizeof(*st));
-	st->lock_fd = -1;
 	st->path = strdup(path);
 	if (!st->path)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	if (mode == STATE_LOCKED && lock_file(st, path, err)) {
-		state_close(st);
+	if (mode == STATE_LOCKED && lock_file(st, path, err))
 		return -1;
-	}
 	/* SQLite names its -wal and -shm after the name it is given. */
 	if (mode == STATE_LOCKED)
 		real = realpath(path, NULL);
@@ -322,39 +328,45 @@ int state_open(struct state *st, const char *path, enum state_mode mode,
 	if (open_db(st, real ? real : path, flags, create, err) ||
 	    (real && home_name(st, real, flags, err))) {
 		free(real);
-		state_close(st);
 		return -1;
 	}
 	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 	if (!create) {
 		free(real);
-		if (check_version(st, err)) {
-			state_close(st);
-			return -1;
-		}
-		return 0;
+		return check_version(st, err);
 	}
 	if (exec(st, "PRAGMA journal_mode = WAL", err) ||
 	    exec(st, "PRAGMA foreign_keys = ON", err) ||
 	    exec(st, "PRAGMA synchronous = FULL", err) || migrate(st, err) ||
 	    (real && home_keep(st, real, err))) {
 		free(real);
-		state_close(st);
 		return -1;
 	}
 	free(real);
 	return 0;
 }
 
+int state_open(struct state **out, const char *path, enum state_mode mode,
+	       struct pb_err *err)
+{
+	struct state *st = calloc(1, sizeof(*st));
+
+	*out = NULL;
+	if (!st)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	st->lock_fd = -1;
+	if (open_at(st, path, mode, err)) {
+		release(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
+}
+
 void state_close(struct state *st)
 {
-	if (st->db)
-		sqlite3_close(st->db);
-	if (st->lock_fd >= 0)
-		close(st->lock_fd);
-	free(st->path);
-	memset(st, 0, sizeof(*st));
-	st->lock_fd = -1;
+	if (st)
+		release(st);
 }
 
 int state_lock(struct state *st, struct pb_err *err)

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/status.h"
+#include "perfbot/state/status.h"
+
+#include "internal.h"
 
 /*
  * The parts of 'perfbot status': a JSON key, the table it needs and the

@@ -12,8 +12,8 @@
 #include <gmime/gmime.h>
 #include <jansson.h>
 
-#include "perfbot/addr.h"
-#include "perfbot/text.h"
+#include "perfbot/util/addr.h"
+#include "perfbot/util/text.h"
 
 /* RFC 5322 atext, the characters of a dot-atom besides '.' */
 static int atext(int c)

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perfbot/err.h"
-#include "perfbot/text.h"
+#include "perfbot/util/err.h"
+#include "perfbot/util/text.h"
 
 /* The end of a URL's authority: '/', '?', '#', a blank, a quote, the end. */
 static size_t authority_len(const char *s)

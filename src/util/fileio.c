@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfbot/fileio.h"
+#include "perfbot/util/fileio.h"
 
 /* Read straight into the buffer, which 'hint' (the file size) presizes. */
 static int read_fd(int fd, const char *path, size_t max, size_t hint,

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "perfbot/id.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/strmap.h"
+#include "perfbot/util/id.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/strmap.h"
 
 static unsigned long long hash_str(const char *s, unsigned long long seed)
 {

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "perfbot/err.h"
-#include "perfbot/log.h"
-#include "perfbot/text.h"
+#include "perfbot/util/err.h"
+#include "perfbot/util/log.h"
+#include "perfbot/util/text.h"
 
 static enum log_level level = LOG_WARN;
 static int timestamps;

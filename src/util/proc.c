@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perfbot/proc.h"
+#include "perfbot/util/proc.h"
 
 #define POLL_SLICE_MS 50	/* between two looks while collecting */
 #define WAIT_SLICE_MS 10	/* between two looks while waiting */

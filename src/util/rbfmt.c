@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perfbot/rbfmt.h"
+#include "perfbot/util/rbfmt.h"
 #include "rbfmt_internal.h"
 
 enum {

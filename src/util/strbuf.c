@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/strbuf.h"
+#include "perfbot/util/strbuf.h"
 
 void sb_init(struct strbuf *sb, size_t max)
 {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "perfbot/suggest.h"
+#include "perfbot/util/suggest.h"
 
 static size_t min3(size_t a, size_t b, size_t c)
 {

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "perfbot/text.h"
+#include "perfbot/util/text.h"
 
 size_t utf8_decode(const char *s, size_t n, uint32_t *cp)
 {

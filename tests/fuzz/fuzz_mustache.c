@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "perfbot/mustache.h"
+#include "perfbot/render/mustache.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

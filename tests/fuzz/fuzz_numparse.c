@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/numparse.h"
+#include "perfbot/util/numparse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "perfbot/rbfmt.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/util/rbfmt.h"
+#include "perfbot/util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

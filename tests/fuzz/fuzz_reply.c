@@ -3,13 +3,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "perfbot/reply.h"
+#include "perfbot/act/dispatch.h"
+#include "perfbot/parse/reply.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct reply_opts o = { "#perfbot" };
+	struct reply_opts o = { "#perfbot", command_lookup };
 	const char *own[1] = { "perfbot@example.test" }, *why;
 	struct pb_err err;
 	struct reply r;

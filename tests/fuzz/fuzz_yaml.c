@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "perfbot/config.h"
-#include "perfbot/manifest.h"
+#include "perfbot/config/config.h"
+#include "perfbot/ingest/manifest.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

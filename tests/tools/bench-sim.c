@@ -20,12 +20,13 @@
 #include <string.h>
 
 #include "tool.h"
-#include "perfbot/compare.h"
-#include "perfbot/judge.h"
-#include "perfbot/rules.h"
-#include "perfbot/runs.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/trigger.h"
+#include "perfbot/config/config.h"
+#include "perfbot/compare/compare.h"
+#include "perfbot/judge/judge.h"
+#include "perfbot/compare/rules.h"
+#include "perfbot/judge/runs.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/judge/trigger.h"
 
 #define METRIC "hackbench.throughput"
 #define TESTCASE "hackbench"
@@ -202,8 +203,8 @@ int main(int argc, char **argv)
 	static const double cvs[] = { 0.01, 0.02, 0.05 };
 	static const size_t ns[] = { 3, 4, 8 };
 	static const double shifts[] = { 0, 0.02, 0.05, 0.10 };
-	struct confirm_policy p = { 1, CONFIRM_DEFAULT_TOTAL_RUNS,
-				    CONFIRM_DEFAULT_MIN_RUNS };
+	struct confirm_policy p = { 1, 0, 0 };
+	struct config defaults;
 	long trials = argc > 1 ? strtol(argv[1], NULL, 10) : 1000;
 	const char *metrics = argc > 2 ? argv[2] : "config/metrics.yaml";
 	struct pb_err err = { 0, "" };
@@ -211,7 +212,13 @@ int main(int argc, char **argv)
 	size_t a, b, k;
 	long t;
 
-	if (trials < 1 || trials > 10000000 ||
+	/* the policy of confirm: {enabled: true} with its defaults */
+	if (!config_load(&defaults, NULL, &err)) {
+		p.total_runs = defaults.confirm.total_runs;
+		p.min_runs = defaults.confirm.min_runs;
+		config_release(&defaults);
+	}
+	if (!p.total_runs || trials < 1 || trials > 10000000 ||
 	    rules_load(&rules, metrics, &err)) {
 		fprintf(stderr, "bench-sim: %s\n", err.msg[0] ? err.msg :
 			"usage: bench-sim [TRIALS [METRICS.yaml]]");

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perfbot/yaml.h"
+#include "perfbot/util/yaml.h"
 
 #define MAX_RUNS 101
 

@@ -28,10 +28,10 @@
 #include <unistd.h>
 #include <jansson.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/result.h"
-#include "perfbot/strmap.h"
-#include "perfbot/yaml.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/ingest/result.h"
+#include "perfbot/util/strmap.h"
+#include "perfbot/util/yaml.h"
 
 #define MAX_RUNS 1000
 #define MAX_ID 200

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/yaml.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/yaml.h"
 
 static unsigned long long state = 0x9e3779b97f4a7c15ULL;
 

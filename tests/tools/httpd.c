@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "tool.h"
-#include "perfbot/fileio.h"
-#include "perfbot/strmap.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/strmap.h"
 
 #define MAX_REQUEST (1 << 20)
 #define LIFETIME 600

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <gmime/gmime.h>
 
-#include "perfbot/strmap.h"
+#include "perfbot/util/strmap.h"
 
 static int first_text = 1;
 

@@ -15,8 +15,8 @@
 #include <time.h>
 
 #include "tool.h"
-#include "perfbot/rbfmt.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/util/rbfmt.h"
+#include "perfbot/util/strbuf.h"
 
 static int one_line(char *line, struct strbuf *out)
 {

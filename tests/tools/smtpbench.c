@@ -7,10 +7,10 @@
 #include <time.h>
 
 #include "tool.h"
-#include "perfbot/config.h"
-#include "perfbot/smtp.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/yaml.h"
+#include "perfbot/config/config.h"
+#include "perfbot/send/smtp.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/yaml.h"
 
 static double now(void)
 {

@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "perfbot/addr.h"
-#include "perfbot/text.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/util/addr.h"
+#include "perfbot/util/text.h"
+#include "perfbot/util/strbuf.h"
 
 static void ok(const char *mailbox, const char *want_spec)
 {

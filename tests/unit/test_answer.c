@@ -21,13 +21,14 @@
 #include <cmocka.h>
 #include <gmime/gmime.h>
 
-#include "perfbot/answer.h"
-#include "perfbot/fileio.h"
-#include "perfbot/id.h"
-#include "perfbot/reply.h"
-#include "perfbot/report.h"
-#include "perfbot/state.h"
-#include "perfbot/thread.h"
+#include "perfbot/act/dispatch.h"
+#include "perfbot/compose/answer.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/id.h"
+#include "perfbot/parse/reply.h"
+#include "perfbot/render/report.h"
+#include "perfbot/state/state.h"
+#include "perfbot/compose/thread.h"
 
 #include "testutil.h"
 
@@ -46,7 +47,7 @@ struct fx {
 	char db[128];		/* <dir>/perfbot.db */
 	struct config cfg;
 	int loaded;
-	struct state st;
+	struct state *st;
 	int open;
 	struct reply r;
 	struct thread_report tr;
@@ -85,7 +86,7 @@ static int teardown(void **state)
 	thread_report_release(&f->tr);
 	json_decref(f->pieces);
 	if (f->open)
-		state_close(&f->st);
+		state_close(f->st);
 	if (f->loaded)
 		config_release(&f->cfg);
 	tu_rmtree(f->dir);
@@ -134,7 +135,7 @@ static void queued(struct fx *f, size_t want)
 {
 	outbox_free(f->out, f->nout);
 	f->out = NULL;
-	if (state_queued(&f->st, &f->out, &f->nout, &f->err))
+	if (state_queued(f->st, &f->out, &f->nout, &f->err))
 		fail_msg("state_queued: %s", f->err.msg);
 	assert_int_equal(f->nout, want);
 }
@@ -149,7 +150,7 @@ static int answer(struct fx *f, const char *tag, time_t now)
 	};
 
 	memset(&f->err, 0, sizeof(f->err));
-	return answer_queue(&f->st, &f->cfg, &t, tag, f->pieces, now,
+	return dispatch_answer(f->st, &f->cfg, &t, tag, f->pieces, now,
 			    &f->err);
 }
 
@@ -335,7 +336,7 @@ static void t_piece_templates_dir(void **state)
 }
 
 /* ------------------------------------------------------------------ */
-/* answer_queue                                                        */
+/* dispatch_answer                                                      */
 
 static void t_queue_headers(void **state)
 {
@@ -401,11 +402,11 @@ static void t_queue_routes_back(void **state)
 	rep.recipients = REPORT_RCPTS;
 	rep.message = "Subject: x\n\nreport\n";
 	rep.len = strlen(rep.message);
-	assert_int_equal(state_queue(&f->st, &rep, "x.yaml", NULL, NULL, REPORT_SUBJECT,
+	assert_int_equal(state_queue(f->st, &rep, "x.yaml", NULL, NULL, REPORT_SUBJECT,
 				     T0 - 60, &f->err), 0);
 	parse(f, reply_mail);
 	ids[0] = f->r.in_reply_to;
-	assert_int_equal(state_route(&f->st, ids, 1, &f->tr, &found, &f->err),
+	assert_int_equal(state_route(f->st, ids, 1, &f->tr, &found, &f->err),
 			 0);
 	assert_int_equal(found, 1);
 	assert_int_equal(answer(f, "", T0), 0);
@@ -413,7 +414,7 @@ static void t_queue_routes_back(void **state)
 	assert_string_equal(f->out[1].kind, "answer");
 	snprintf(msgid, sizeof(msgid), "%s", f->out[1].message_id);
 	ids[0] = msgid;
-	assert_int_equal(state_route(&f->st, ids, 1, &tr, &found, &f->err), 0);
+	assert_int_equal(state_route(f->st, ids, 1, &tr, &found, &f->err), 0);
 	assert_int_equal(found, 1);
 	assert_string_equal(tr.report_id, "demo-004");
 	assert_string_equal(tr.subject, REPORT_SUBJECT);

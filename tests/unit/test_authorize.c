@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/authorize.h"
+#include "perfbot/act/authorize.h"
 
 #include "testutil.h"
 
@@ -139,7 +139,7 @@ struct fx {
 	char db[128];
 	struct config cfg;
 	int loaded;
-	struct state st;
+	struct state *st;
 	int open;
 	struct reply r;
 	struct thread_report tr;
@@ -183,7 +183,7 @@ static int teardown(void **state)
 	reply_release(&f->r);
 	thread_report_release(&f->tr);
 	if (f->open)
-		state_close(&f->st);
+		state_close(f->st);
 	if (f->loaded)
 		config_release(&f->cfg);
 	tu_rmtree(f->dir);
@@ -205,7 +205,7 @@ static void mail(struct fx *f, const char *from, const char *env,
 
 static enum auth_verdict decide(struct fx *f, int with_report)
 {
-	if (authorize(&f->st, &f->cfg, T0, &f->r, with_report ? &f->tr : NULL,
+	if (authorize(f->st, &f->cfg, T0, &f->r, with_report ? &f->tr : NULL,
 		      &f->au, &f->err))
 		fail_msg("authorize: %s", f->err.msg);
 	return f->au.verdict;
@@ -219,7 +219,7 @@ static void handled(struct fx *f, const char *sender, const char *outcome)
 
 	e.uid = ++f->uid;
 	snprintf(id, sizeof(id), "m%lu@example.test", f->uid);
-	if (state_inbox_record(&f->st, &e, T0 - 60, &f->err))
+	if (state_inbox_record(f->st, &e, T0 - 60, &f->err))
 		fail_msg("state_inbox_record: %s", f->err.msg);
 }
 
@@ -325,7 +325,7 @@ static void t_per_sender_budget(void **state)
 	assert_string_equal(f->au.outcome,
 			    "ignored: limits.per_sender_per_day reached");
 	/* a day later the budget is back */
-	assert_int_equal(authorize(&f->st, &f->cfg, T0 + 24 * 3600, &f->r,
+	assert_int_equal(authorize(f->st, &f->cfg, T0 + 24 * 3600, &f->r,
 				   &f->tr, &f->au, &f->err), 0);
 	assert_int_equal(f->au.verdict, AUTH_COMMAND);
 }

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "perfbot/chart.h"
-#include "perfbot/fileio.h"
+#include "perfbot/render/chart.h"
+#include "perfbot/util/fileio.h"
 
 #define GOLDEN_BASIC "fixtures/golden/chart-basic.expected"
 #define MAX_LINES (CHART_MAX_HEIGHT + 8)

@@ -18,9 +18,9 @@
 
 #include <cmocka.h>
 
-#include "perfbot/cli.h"
-#include "perfbot/cliopts.h"
-#include "perfbot/log.h"
+#include "perfbot/cli/cli.h"
+#include "perfbot/cli/cliopts.h"
+#include "perfbot/util/log.h"
 
 #include "testutil.h"
 

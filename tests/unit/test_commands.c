@@ -15,8 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "perfbot/commands.h"
-#include "perfbot/dispatch.h"
+#include "perfbot/parse/commands.h"
+#include "perfbot/act/dispatch.h"
 
 #define PREFIX "#perfbot"
 
@@ -25,7 +25,7 @@ static const struct command_limits limits = { 20 };
 /* Parse a NUL-terminated line; the return of command_parse_line(). */
 static int parse(const char *line, const char *prefix, struct mail_command *c)
 {
-	return command_parse_line(line, strlen(line), prefix, c);
+	return command_parse_line(line, strlen(line), prefix, command_lookup, c);
 }
 
 static void assert_cmd(const char *line, enum cmd_kind kind, int runs)
@@ -158,7 +158,7 @@ static void t_long_line(void **state)
 	assert_int_equal(parse(line, PREFIX, &c), 1);
 	assert_int_equal(c.kind, CMD_UNKNOWN);
 	/* Not NUL-terminated input is read by length only. */
-	assert_int_equal(command_parse_line("helpXXXX", 4, PREFIX, &c), 1);
+	assert_int_equal(command_parse_line("helpXXXX", 4, PREFIX, command_lookup, &c), 1);
 	assert_int_equal(c.kind, CMD_HELP);
 	assert_string_equal(c.line, "help");
 }

@@ -3,7 +3,7 @@
  * Unit tests for the comparison (src/compare/compare.c, cmpjson.c): the
  * statistics, compare_roots on result roots built from matrix.json text,
  * comparison_to_json, and the noise filter of
- * shared/reference/lkp-compare.md, one rule per test with a case that
+ * doc/lkp-compare.md, one rule per test with a case that
  * passes and one that fails. Every number is worked out by hand in the
  * comments. Tests run from the repository root (config/metrics.yaml).
  */
@@ -18,10 +18,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "perfbot/compare.h"
-#include "perfbot/fileio.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/table.h"
+#include "perfbot/compare/compare.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/compare/table.h"
 
 #include "testutil.h"
 

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "perfbot/config.h"
-#include "perfbot/fileio.h"
+#include "perfbot/config/config.h"
+#include "perfbot/util/fileio.h"
 
 #include "testutil.h"
 

@@ -6,7 +6,8 @@
  */
 #include "testutil.h"
 
-#include "perfbot/confirm.h"
+#include "perfbot/cycle/report.h"
+#include "perfbot/cycle/confirm.h"
 
 struct fx {
 	char dir[PATH_MAX];

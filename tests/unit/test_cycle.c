@@ -19,10 +19,10 @@
 
 #include <cmocka.h>
 
-#include "perfbot/cycle.h"
-#include "perfbot/log.h"
-#include "perfbot/state.h"
-#include "perfbot/status.h"
+#include "perfbot/cycle/cycle.h"
+#include "perfbot/util/log.h"
+#include "perfbot/state/state.h"
+#include "perfbot/state/status.h"
 
 #include "testutil.h"
 
@@ -180,12 +180,12 @@ static size_t out_len(struct fx *f)
 
 static void counts(struct fx *f, long *queued)
 {
-	struct state st;
+	struct state *st = NULL;
 	long failed;
 
 	assert_int_equal(state_open(&st, f->state, STATE_READ, &f->err), 0);
-	assert_int_equal(state_counts(&st, queued, &failed, NULL), 0);
-	state_close(&st);
+	assert_int_equal(state_counts(st, queued, &failed, NULL), 0);
+	state_close(st);
 }
 
 /* Only the known commands have a cycle; only run has a dry one. */
@@ -315,16 +315,16 @@ static void t_send_quiet(void **state)
 static void defer(struct fx *f)
 {
 	struct outbox_mail *m = NULL;
-	struct state st;
+	struct state *st = NULL;
 	size_t n = 0;
 
 	assert_int_equal(state_open(&st, f->state, STATE_WRITE, &f->err), 0);
-	assert_int_equal(state_due(&st, T0, 10, &m, &n, &f->err), 0);
+	assert_int_equal(state_due(st, T0, 10, &m, &n, &f->err), 0);
 	assert_int_equal(n, 1);
-	assert_int_equal(state_retry(&st, m[0].rowid, "421 busy", T0,
+	assert_int_equal(state_retry(st, m[0].rowid, "421 busy", T0,
 				     &f->err), 0);
 	outbox_free(m, n);
-	state_close(&st);
+	state_close(st);
 }
 
 /*

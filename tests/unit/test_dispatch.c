@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/dispatch.h"
+#include "perfbot/act/dispatch.h"
 
 #include "testutil.h"
 
@@ -38,7 +38,7 @@ struct fx {
 	char db[128];
 	struct config cfg;
 	int loaded;
-	struct state st;
+	struct state *st;
 	int open;
 	struct thread_report tr;
 	struct answer_thread t;
@@ -69,7 +69,7 @@ static int setup(void **state)
 	f->t = (struct answer_thread){ "ask-1@example.test", refs[0], refs, 1,
 				       "Re: [tree] r1", "paul@example.test",
 				       "Paul", &f->tr };
-	f->a = (struct act_ctx){ &f->st, &f->cfg, T0, &f->t, json_array() };
+	f->a = (struct act_ctx){ f->st, &f->cfg, T0, &f->t, json_array() };
 	*state = f;
 	return f->a.pieces && f->tr.report_id && f->tr.subject &&
 		f->tr.recipients && f->tr.message_id ? 0 : -1;
@@ -82,7 +82,7 @@ static int teardown(void **state)
 	json_decref(f->a.pieces);
 	thread_report_release(&f->tr);
 	if (f->open)
-		state_close(&f->st);
+		state_close(f->st);
 	if (f->loaded)
 		config_release(&f->cfg);
 	tu_rmtree(f->dir);
@@ -93,7 +93,7 @@ static int teardown(void **state)
 /* cmds[i] = 'line' as the syntax step reads it. */
 static void command(struct fx *f, size_t i, const char *line)
 {
-	if (command_parse_line(line, strlen(line), "#perfbot",
+	if (command_parse_line(line, strlen(line), "#perfbot", command_lookup,
 			       &f->cmds[i]) != 1)
 		fail_msg("'%s' is no command", line);
 }
@@ -121,7 +121,7 @@ static void retest_row(struct fx *f, const char *rid, const char *status)
 				     "ask-0@example.test", NULL, status, 4, 4,
 				     T0 + 3600, NULL };
 
-	if (state_retest_add(&f->st, &rq, T0 - 60, &f->err))
+	if (state_retest_add(f->st, &rq, T0 - 60, &f->err))
 		fail_msg("state_retest_add: %s", f->err.msg);
 }
 
@@ -168,8 +168,8 @@ static void t_parse_by_table(void **state)
 	assert_int_equal(f->cmds[0].kind, CMD_HELP);
 	command(f, 0, "#perfbot help me");
 	assert_int_equal(f->cmds[0].kind, CMD_UNKNOWN);
-	assert_int_equal(command_parse_line("help me", 7, "#perfbot", &c), 0);
-	assert_int_equal(command_parse_line("retest 0x", 9, NULL, &c), 0);
+	assert_int_equal(command_parse_line("help me", 7, "#perfbot", command_lookup, &c), 0);
+	assert_int_equal(command_parse_line("retest 0x", 9, NULL, command_lookup, &c), 0);
 }
 
 static void t_help_lists_the_table(void **state)
@@ -221,7 +221,7 @@ static void t_max_runs(void **state)
 	assert_int_equal(command_check(&f->cmds[0], &(struct command_limits){
 					 6 }, why, sizeof(why)), 0);
 	/* nothing was asked of the farm */
-	assert_int_equal(state_retests_queued(&f->st, &(struct retest_row *){
+	assert_int_equal(state_retests_queued(f->st, &(struct retest_row *){
 					       NULL }, &(size_t){ 0 },
 					       &f->err), 0);
 }
@@ -236,7 +236,7 @@ static void t_retests_per_report(void **state)
 	assert_int_equal(act(f, 1, 1), 1);
 	assert_non_null(strstr(piece(f, 0), "A retest of this report is "
 			       "already queued"));
-	assert_int_equal(state_retest_finish(&f->st, "rt-b", "done", NULL,
+	assert_int_equal(state_retest_finish(f->st, "rt-b", "done", NULL,
 					     &f->err), 0);
 	assert_int_equal(act(f, 1, 1), 1);
 	assert_non_null(strstr(piece(f, 0), "This report has had its 2 "
@@ -262,7 +262,7 @@ static void t_commands_per_mail(void **state)
 static void ask(struct reply *r, const char *msgid)
 {
 	char raw[512];
-	struct reply_opts o = { "#perfbot" };
+	struct reply_opts o = { "#perfbot", command_lookup };
 	struct pb_err err = { 0, "" };
 	int n = snprintf(raw, sizeof(raw), "From: Paul <paul@example.test>\n"
 			 "Message-ID: <%s>\nIn-Reply-To: <report-1@example.test>"
@@ -285,24 +285,24 @@ static void t_reply(void **state)
 	memset(&r, 0, sizeof(r));
 	rt.tr.recipients = "[\"paul@example.test\",\"list@example.test\"]";
 	ask(&r, "ask-1@example.test");
-	assert_int_equal(dispatch_reply(&f->st, &f->cfg, T0, &r, &rt, &au,
+	assert_int_equal(dispatch_reply(f->st, &f->cfg, T0, &r, &rt, &au,
 					&f->err), 0);
 	/* not to be told: nothing queued */
 	ask(&r, "ask-2@example.test");
 	au = (struct auth){ AUTH_REFUSE, 0, 0, "refused (already told today)" };
-	assert_int_equal(dispatch_reply(&f->st, &f->cfg, T0, &r, &rt, &au,
+	assert_int_equal(dispatch_reply(f->st, &f->cfg, T0, &r, &rt, &au,
 					&f->err), 0);
 	au.tell = 1;
 	ask(&r, "ask-3@example.test");
-	assert_int_equal(dispatch_reply(&f->st, &f->cfg, T0, &r, &rt, &au,
+	assert_int_equal(dispatch_reply(f->st, &f->cfg, T0, &r, &rt, &au,
 					&f->err), 0);
 	rt.kind = ROUTE_NO_REPORT;
 	au.verdict = AUTH_NOREPORT;
 	ask(&r, "ask-4@example.test");
-	assert_int_equal(dispatch_reply(&f->st, &f->cfg, T0, &r, &rt, &au,
+	assert_int_equal(dispatch_reply(f->st, &f->cfg, T0, &r, &rt, &au,
 					&f->err), 0);
 	reply_release(&r);
-	assert_int_equal(state_queued(&f->st, &out, &n, &f->err), 0);
+	assert_int_equal(state_queued(f->st, &out, &n, &f->err), 0);
 	assert_int_equal(n, 3);
 	/* the commands' answer, copied to the report's list */
 	assert_string_equal(out[0].kind, "answer");

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/err.h"
+#include "perfbot/util/err.h"
 
 /* A message buffer full of 'Z', so missing terminators show. */
 static void dirty(struct pb_err *e)

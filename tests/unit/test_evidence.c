@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "perfbot/evidence.h"
+#include "perfbot/compare/evidence.h"
 
 static const double base[] = { 100, 101, 99, 100.5 };
 static const double head[] = { 90, 91, 89, 90.5 };

@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/result.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/ingest/result.h"
 
 #include "testutil.h"
 

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/fileio.h"
+#include "perfbot/util/fileio.h"
 
 #include "testutil.h"
 

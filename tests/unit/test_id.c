@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "perfbot/id.h"
-#include "perfbot/strmap.h"
+#include "perfbot/util/id.h"
+#include "perfbot/util/strmap.h"
 
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 

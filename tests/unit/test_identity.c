@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/identity.h"
+#include "perfbot/compose/identity.h"
 
 #include "testutil.h"
 

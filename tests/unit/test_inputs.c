@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "perfbot/inputs.h"
-#include "perfbot/log.h"
+#include "perfbot/judge/inputs.h"
+#include "perfbot/util/log.h"
 
 #include "testutil.h"
 

@@ -14,11 +14,11 @@
 
 #include <cmocka.h>
 
-#include "perfbot/job.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/ingest/job.h"
+#include "perfbot/util/strbuf.h"
 
 /*
- * The job of shared/seeds/000 (fsmark on lkp-icl-2sp6), laid out as LKP
+ * The job of fixtures/seeds/000 (fsmark on lkp-icl-2sp6), laid out as LKP
  * writes job.yaml: testcase options nested under the testcase's name,
  * lists and the commit beside the parameters.
  */

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "perfbot/compare.h"
-#include "perfbot/judge.h"
+#include "perfbot/compare/compare.h"
+#include "perfbot/judge/judge.h"
 
 #include "testutil.h"
 

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/log.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/log.h"
 
 #include "testutil.h"
 

@@ -18,8 +18,8 @@
 #include <cmocka.h>
 #include <gmime/gmime.h>
 
-#include "perfbot/mail.h"
-#include "perfbot/text.h"
+#include "perfbot/compose/mail.h"
+#include "perfbot/util/text.h"
 
 #define EVIL "Bcc: evil@example.test"
 #define BODY "Hello,\n\nkernel test robot noticed a 10.5% improvement.\n"

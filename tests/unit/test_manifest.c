@@ -18,9 +18,9 @@
 
 #include <cmocka.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/manifest.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/ingest/manifest.h"
+#include "perfbot/util/strbuf.h"
 
 #include "testutil.h"
 
@@ -163,7 +163,7 @@ static void t_flow_style(void **state)
 {
 	struct fx *f = *state;
 
-	/* The one-line form of DESIGN.md. */
+	/* The one-line form of doc/design.md. */
 	parse_ok(f, "base: { commit: 6cccbfe, subject: \"x\", "
 		 "result_root: b }\nhead: { commit: 70BED0D, "
 		 "author: \"A <a@b>\", result_root: h }\n");

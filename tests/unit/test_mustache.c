@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/mustache.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/render/mustache.h"
 
 #include "testutil.h"
 

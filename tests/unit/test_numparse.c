@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/numparse.h"
+#include "perfbot/util/numparse.h"
 
 #define DEFAULT_N 2000000
 

@@ -17,10 +17,11 @@
 
 #include <cmocka.h>
 
-#include "perfbot/log.h"
-#include "perfbot/outbox.h"
+#include "perfbot/util/log.h"
+#include "perfbot/send/outbox.h"
 
 #include "testutil.h"
+#include "../../src/state/internal.h"
 
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 #define MSG "From: perfbot <perfbot@example.test>\nSubject: s\n\nbody\n"
@@ -30,7 +31,7 @@ struct fx {
 	char db[128];
 	struct config cfg;
 	int loaded;
-	struct state st;
+	struct state *st;
 	int open;
 	struct composed c;
 	struct outbox_mail *out;
@@ -66,7 +67,7 @@ static int teardown(void **state)
 	outbox_free(f->out, f->nout);
 	composed_release(&f->c);
 	if (f->open)
-		state_close(&f->st);
+		state_close(f->st);
 	if (f->loaded)
 		config_release(&f->cfg);
 	tu_rmtree(f->dir);
@@ -99,7 +100,7 @@ static void queued(struct fx *f, size_t want)
 {
 	outbox_free(f->out, f->nout);
 	f->out = NULL;
-	if (state_queued(&f->st, &f->out, &f->nout, &f->err))
+	if (state_queued(f->st, &f->out, &f->nout, &f->err))
 		fail_msg("state_queued: %s", f->err.msg);
 	assert_int_equal(f->nout, want);
 }
@@ -112,7 +113,7 @@ static char *column(struct fx *f, const char *col, const char *id)
 	char *v = NULL;
 
 	snprintf(sql, sizeof(sql), "SELECT %s FROM outbox WHERE id = ?", col);
-	assert_int_equal(sqlite3_prepare_v2(f->st.db, sql, -1, &s, NULL),
+	assert_int_equal(sqlite3_prepare_v2(state_db(f->st), sql, -1, &s, NULL),
 			 SQLITE_OK);
 	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
@@ -144,7 +145,7 @@ static void t_queue_report(void **state)
 	f->c.manifest = "src/demo.yaml";
 	f->c.manifest_text = "id: demo-004\n";
 	f->c.manifest_dir = "src";
-	assert_int_equal(outbox_queue(&f->st, &f->c, T0, &f->err), 0);
+	assert_int_equal(outbox_queue(f->st, &f->c, T0, &f->err), 0);
 	queued(f, 1);
 	assert_string_equal(f->out[0].id, "demo-004");
 	assert_string_equal(f->out[0].kind, "report");
@@ -159,7 +160,7 @@ static void t_queue_report(void **state)
 	column_is(f, "report_id", "demo-004", "demo-004");
 	column_is(f, "manifest", "demo-004", "src/demo.yaml");
 	/* the manifest kept for retests and confirmations */
-	assert_int_equal(state_manifest_text(&f->st, "demo-004", &name, &text,
+	assert_int_equal(state_manifest_text(f->st, "demo-004", &name, &text,
 					     &dir, &f->err), 0);
 	assert_string_equal(name, "src/demo.yaml");
 	assert_string_equal(text, "id: demo-004\n");
@@ -176,7 +177,7 @@ static void t_queue_answer(void **state)
 	report(&f->c, "a-0123456789abcdef", 1);
 	f->c.kind = "answer";
 	f->c.report_id = strdup("demo-004");
-	assert_int_equal(outbox_queue(&f->st, &f->c, T0, &f->err), 0);
+	assert_int_equal(outbox_queue(f->st, &f->c, T0, &f->err), 0);
 	queued(f, 1);
 	assert_string_equal(f->out[0].kind, "answer");
 	assert_string_equal(f->out[0].recipients, "[\"a@example.test\"]");
@@ -187,7 +188,7 @@ static void t_queue_answer(void **state)
 static void refused(struct fx *f)
 {
 	memset(&f->err, 0, sizeof(f->err));
-	assert_int_equal(outbox_queue(&f->st, &f->c, T0, &f->err), -1);
+	assert_int_equal(outbox_queue(f->st, &f->c, T0, &f->err), -1);
 	assert_int_equal(f->err.code, EX_SOFTWARE);
 	assert_non_null(strstr(f->err.msg, "lacks"));
 }
@@ -233,8 +234,8 @@ static void t_deliver_bad_rcpts(void **state)
 						    "perfbot.yaml"),
 		       "smtp:\n  url: smtp://127.0.0.1:9\n  tls: none\n",
 		       &f->err);
-	assert_int_equal(state_queue(&f->st, &m, NULL, NULL, NULL, "s", T0, &f->err), 0);
-	assert_int_equal(outbox_deliver(&f->st, &f->cfg, T0, 1, &ss, &f->err),
+	assert_int_equal(state_queue(f->st, &m, NULL, NULL, NULL, "s", T0, &f->err), 0);
+	assert_int_equal(outbox_deliver(f->st, &f->cfg, T0, 1, &ss, &f->err),
 			 0);
 	assert_int_equal(ss.failed, 1);
 	assert_int_equal(ss.sent, 0);

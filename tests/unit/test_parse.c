@@ -14,12 +14,13 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "perfbot/flowed.h"
-#include "perfbot/html.h"
-#include "perfbot/mime.h"
-#include "perfbot/quote.h"
-#include "perfbot/reply.h"
-#include "perfbot/robots.h"
+#include "perfbot/act/dispatch.h"
+#include "perfbot/parse/flowed.h"
+#include "perfbot/parse/html.h"
+#include "perfbot/parse/mime.h"
+#include "perfbot/parse/quote.h"
+#include "perfbot/parse/reply.h"
+#include "perfbot/parse/robots.h"
 
 static char *html(const char *s)
 {
@@ -87,7 +88,7 @@ static void t_flowed(void **state)
 
 static void quote(const char *text, struct reply *r)
 {
-	struct reply_opts o = { "#perfbot" };
+	struct reply_opts o = { "#perfbot", command_lookup };
 
 	memset(r, 0, sizeof(*r));
 	assert_int_equal(quote_read(text, strlen(text), &o, r), 0);

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "perfbot/pattern.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/yaml.h"
+#include "perfbot/compare/pattern.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/yaml.h"
 
 static struct patlist *list_of(enum pat_mode mode, const char *const *p)
 {

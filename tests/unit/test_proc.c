@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/proc.h"
+#include "perfbot/util/proc.h"
 
 #include "testutil.h"
 #include "testproc.h"

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "perfbot/rbfmt.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/util/rbfmt.h"
+#include "perfbot/util/strbuf.h"
 
 #define FIXTURE "fixtures/rbfmt/ruby-format.txt"
 
@@ -51,7 +51,7 @@ static void check_bad(const char *spec, double v)
 	sb_release(&sb);
 }
 
-/* The table of shared/reference/lkp-compare.md, where C's printf
+/* The table of doc/lkp-compare.md, where C's printf
  * differs from Ruby. */
 static void t_reference_table(void **state)
 {

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/recipients.h"
+#include "perfbot/compose/recipients.h"
 
 #include "testutil.h"
 

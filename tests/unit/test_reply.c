@@ -18,9 +18,10 @@
 #include <cmocka.h>
 #include <glib.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/reply.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/act/dispatch.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/parse/reply.h"
+#include "perfbot/util/strbuf.h"
 
 #define REPORT_ID "202403151058.7048f6a8-lkp@example.org"
 #define SUBJECT "Re: [linux-next:master] [pipe]  f017b0a495:  " \
@@ -31,7 +32,7 @@
 	"Message-ID: <inline-1@example.test>\n" \
 	"In-Reply-To: <" REPORT_ID ">\n"
 
-static const struct reply_opts opts = { "#perfbot" };
+static const struct reply_opts opts = { "#perfbot", command_lookup };
 
 struct want {
 	enum cmd_kind kind;
@@ -647,7 +648,7 @@ static void t_prose(void **state)
 
 static void t_no_prefix_configured(void **state)
 {
-	static const struct reply_opts none = { NULL };
+	static const struct reply_opts none = { NULL, command_lookup };
 	struct reply *r = *state;
 	struct pb_err err = { 0, "" };
 	struct strbuf sb;

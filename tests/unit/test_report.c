@@ -23,15 +23,16 @@
 
 #include <cmocka.h>
 
-#include "perfbot/config.h"
-#include "perfbot/fileio.h"
-#include "perfbot/log.h"
-#include "perfbot/mail.h"
-#include "perfbot/manifest.h"
-#include "perfbot/report.h"
-#include "perfbot/reply.h"
-#include "perfbot/reportmail.h"
-#include "perfbot/text.h"
+#include "perfbot/cycle/report.h"
+#include "perfbot/config/config.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/log.h"
+#include "perfbot/compose/mail.h"
+#include "perfbot/ingest/manifest.h"
+#include "perfbot/render/report.h"
+#include "perfbot/parse/reply.h"
+#include "perfbot/compose/reportmail.h"
+#include "perfbot/util/text.h"
 
 #include "testutil.h"
 
@@ -103,7 +104,7 @@ static int build(struct fx *f, const char *tmpl, time_t now)
 
 	report_release(&f->r);
 	memset(&f->err, 0, sizeof(f->err));
-	return report_build(&f->r, &f->m, &f->cfg, &o, &f->err);
+	return report_make(&f->r, &f->m, &f->cfg, &o, &f->err);
 }
 
 static void build_ok(struct fx *f, const char *manifest, const char *tmpl)

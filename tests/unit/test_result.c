@@ -20,9 +20,9 @@
 
 #include <cmocka.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/result.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/ingest/result.h"
+#include "perfbot/util/strbuf.h"
 
 #include "testutil.h"
 

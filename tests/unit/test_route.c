@@ -17,7 +17,8 @@
 
 #include <cmocka.h>
 
-#include "perfbot/route.h"
+#include "perfbot/act/dispatch.h"
+#include "perfbot/act/route.h"
 
 #include "testutil.h"
 
@@ -30,7 +31,7 @@
 struct fx {
 	char dir[64];
 	char db[128];
-	struct state st;
+	struct state *st;
 	int open;
 	struct reply r;
 	struct route rt;
@@ -60,7 +61,7 @@ static int teardown(void **state)
 	route_release(&f->rt);
 	reply_release(&f->r);
 	if (f->open)
-		state_close(&f->st);
+		state_close(f->st);
 	tu_rmtree(f->dir);
 	free(f);
 	return 0;
@@ -79,14 +80,14 @@ static void report(struct fx *f, const char *id, const char *msgid)
 	m.recipients = "[\"paul@example.test\"]";
 	m.message = (char *)msg;
 	m.len = sizeof(msg) - 1;
-	if (state_queue(&f->st, &m, NULL, NULL, NULL, "[linux-next:master] report", T0,
+	if (state_queue(f->st, &m, NULL, NULL, NULL, "[linux-next:master] report", T0,
 			&f->err))
 		fail_msg("state_queue: %s", f->err.msg);
 }
 
 static void parse_text(struct fx *f, const char *raw, size_t len)
 {
-	struct reply_opts o = { "#perfbot" };
+	struct reply_opts o = { "#perfbot", command_lookup };
 
 	reply_release(&f->r);
 	if (reply_parse(raw, len, &o, &f->r, &f->err))
@@ -115,7 +116,7 @@ static void parse_fixture(struct fx *f, const char *name, const char *drop)
 static enum route_kind route(struct fx *f, const char *own)
 {
 	route_release(&f->rt);
-	if (route_reply(&f->st, &f->r, own, &f->rt, &f->err))
+	if (route_reply(f->st, &f->r, own, &f->rt, &f->err))
 		fail_msg("route_reply: %s", f->err.msg);
 	return f->rt.kind;
 }
@@ -208,16 +209,16 @@ static void t_closest_first(void **state)
 
 	report(f, REPORT_ID, REPORT_MSGID);
 	report(f, "other", OTHER_MSGID);
-	assert_int_equal(route_lookup(&f->st, NULL, refs, 3, &tr, &found,
+	assert_int_equal(route_lookup(f->st, NULL, refs, 3, &tr, &found,
 				      &f->err), 0);
 	assert_true(found);
 	assert_string_equal(tr.report_id, "other");
 	thread_report_release(&tr);
-	assert_int_equal(route_lookup(&f->st, REPORT_MSGID, refs, 3, &tr,
+	assert_int_equal(route_lookup(f->st, REPORT_MSGID, refs, 3, &tr,
 				      &found, &f->err), 0);
 	assert_string_equal(tr.report_id, REPORT_ID);
 	thread_report_release(&tr);
-	assert_int_equal(route_lookup(&f->st, "stranger@x.test", refs + 2, 1,
+	assert_int_equal(route_lookup(f->st, "stranger@x.test", refs + 2, 1,
 				      &tr, &found, &f->err), 0);
 	assert_false(found);
 	thread_report_release(&tr);

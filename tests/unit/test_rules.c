@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/rules.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/compare/rules.h"
 
 #include "testutil.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "perfbot/runs.h"
+#include "perfbot/judge/runs.h"
 
 static void parse(struct result_root *rr, const char *text)
 {

@@ -26,9 +26,9 @@
 
 #include <cmocka.h>
 
-#include "perfbot/config.h"
-#include "perfbot/fileio.h"
-#include "perfbot/scheduler.h"
+#include "perfbot/config/config.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/act/scheduler.h"
 
 #include "testutil.h"
 #include "testproc.h"

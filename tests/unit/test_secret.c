@@ -20,9 +20,9 @@
 
 #include <cmocka.h>
 
-#include "perfbot/config.h"
-#include "perfbot/fileio.h"
-#include "perfbot/secret.h"
+#include "perfbot/config/config.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/config/secret.h"
 
 #include "testutil.h"
 

@@ -24,9 +24,10 @@
 
 #include <cmocka.h>
 
-#include "perfbot/state.h"
+#include "perfbot/state/state.h"
 
 #include "testutil.h"
+#include "../../src/state/internal.h"
 
 /* src/state/state.c: migrations[] has five entries. */
 #define SCHEMA_VERSION 5
@@ -35,7 +36,7 @@
 struct fx {
 	char dir[64];
 	char path[128];		/* <dir>/perfbot.db */
-	struct state st;
+	struct state *st;
 	int open;
 	struct pb_err err;
 };
@@ -47,7 +48,6 @@ static int setup(void **state)
 	if (!f)
 		return -1;
 	tu_path(f->path, sizeof(f->path), f->dir, "perfbot.db");
-	f->st.lock_fd = -1;
 	*state = f;
 	return 0;
 }
@@ -73,7 +73,7 @@ static int teardown(void **state)
 	struct fx *f = *state;
 
 	if (f->open)
-		state_close(&f->st);
+		state_close(f->st);
 	tu_rmtree(f->dir);
 	free(f);
 	return 0;
@@ -82,7 +82,7 @@ static int teardown(void **state)
 static void reopen(struct fx *f, enum state_mode mode)
 {
 	if (f->open)
-		state_close(&f->st);
+		state_close(f->st);
 	f->open = 0;
 	if (state_open(&f->st, f->path, mode, &f->err))
 		fail_msg("state_open: %s", f->err.msg);
@@ -156,10 +156,10 @@ static long long queue(struct fx *f, const char *id, const char *msgid,
 {
 	struct outbox_mail m = mail(id, "report", msgid);
 
-	if (state_queue(&f->st, &m, "fixtures/manifests/x.yaml", NULL, NULL, "subject of "
+	if (state_queue(f->st, &m, "fixtures/manifests/x.yaml", NULL, NULL, "subject of "
 			"x", now, &f->err))
 		fail_msg("state_queue: %s", f->err.msg);
-	return sqlite3_last_insert_rowid(f->st.db);
+	return sqlite3_last_insert_rowid(state_db(f->st));
 }
 
 /* The ids of the due mails, ' '-joined, and their count. */
@@ -169,7 +169,7 @@ static size_t due_ids(struct fx *f, time_t now, size_t max, char *buf,
 	struct outbox_mail *v = NULL;
 	size_t n = 99, i, used = 0;
 
-	if (state_due(&f->st, now, max, &v, &n, &f->err))
+	if (state_due(f->st, now, max, &v, &n, &f->err))
 		fail_msg("state_due: %s", f->err.msg);
 	buf[0] = '\0';
 	for (i = 0; i < n; i++)
@@ -183,7 +183,7 @@ static void counts(struct fx *f, long want_queued, long want_failed)
 {
 	long q = -1, fl = -1;
 
-	assert_int_equal(state_counts(&f->st, &q, &fl, &f->err), 0);
+	assert_int_equal(state_counts(f->st, &q, &fl, &f->err), 0);
 	assert_int_equal(q, want_queued);
 	assert_int_equal(fl, want_failed);
 }
@@ -192,7 +192,7 @@ static long sent_since(struct fx *f, time_t since)
 {
 	long n = -1;
 
-	assert_int_equal(state_sent_since(&f->st, since, &n, &f->err), 0);
+	assert_int_equal(state_sent_since(f->st, since, &n, &f->err), 0);
 	return n;
 }
 
@@ -208,21 +208,21 @@ static void t_open_creates_and_migrates(void **state)
 	assert_int_not_equal(access(f->path, F_OK), 0);
 	reopen(f, STATE_WRITE);
 	assert_int_equal(stat(f->path, &sb), 0);
-	assert_string_equal(f->st.path, f->path);
-	assert_int_equal(f->st.lock_fd, -1);
-	assert_int_equal(q_int(&f->st, "PRAGMA user_version"), SCHEMA_VERSION);
-	q_text(&f->st, "PRAGMA journal_mode", mode, sizeof(mode));
+	assert_string_equal(f->st->path, f->path);
+	assert_int_equal(f->st->lock_fd, -1);
+	assert_int_equal(q_int(f->st, "PRAGMA user_version"), SCHEMA_VERSION);
+	q_text(f->st, "PRAGMA journal_mode", mode, sizeof(mode));
 	assert_string_equal(mode, "wal");
-	assert_int_equal(q_int(&f->st, "PRAGMA foreign_keys"), 1);
+	assert_int_equal(q_int(f->st, "PRAGMA foreign_keys"), 1);
 	/* Every migration ran: the last one added manifests.text. */
-	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM sqlite_master "
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM sqlite_master "
 			       "WHERE type = 'table' AND name IN ('outbox', "
 			       "'outbox_recipients', 'manifests', 'sources', "
 			       "'inbox', 'mailbox', 'retests')"), 7);
-	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM "
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
 			       "pragma_table_info('manifests') WHERE name IN "
 			       "('text', 'dir')"), 2);
-	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM "
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
 			       "pragma_table_info('outbox') WHERE name = "
 			       "'report_id'"), 1);
 }
@@ -236,11 +236,11 @@ static void t_reopen_is_noop(void **state)
 		"(SELECT sql FROM sqlite_master ORDER BY name)";
 
 	queue(f, "r1", "r1@example.test", T0);
-	q_text(&f->st, schema, before, sizeof(before));
+	q_text(f->st, schema, before, sizeof(before));
 	reopen(f, STATE_WRITE);
 	reopen(f, STATE_WRITE);
-	assert_int_equal(q_int(&f->st, "PRAGMA user_version"), SCHEMA_VERSION);
-	q_text(&f->st, schema, after, sizeof(after));
+	assert_int_equal(q_int(f->st, "PRAGMA user_version"), SCHEMA_VERSION);
+	q_text(f->st, schema, after, sizeof(after));
 	assert_string_equal(before, after);
 	counts(f, 1, 0);
 }
@@ -320,14 +320,14 @@ static void t_upgrade_from_v1(void **state)
 	assert_int_equal(state_open(&f->st, f->path, STATE_READ, &f->err), -1);
 	assert_int_equal(f->err.code, EX_CONFIG);
 	reopen(f, STATE_WRITE);
-	assert_int_equal(q_int(&f->st, "PRAGMA user_version"), SCHEMA_VERSION);
-	q_text(&f->st, "SELECT report_id FROM outbox", buf, sizeof(buf));
+	assert_int_equal(q_int(f->st, "PRAGMA user_version"), SCHEMA_VERSION);
+	q_text(f->st, "SELECT report_id FROM outbox", buf, sizeof(buf));
 	assert_string_equal(buf, "old-1");
-	assert_int_equal(state_route(&f->st, ids, 1, &tr, &found, &f->err), 0);
+	assert_int_equal(state_route(f->st, ids, 1, &tr, &found, &f->err), 0);
 	assert_int_equal(found, 1);
 	assert_string_equal(tr.subject, "old subject");
 	thread_report_release(&tr);
-	assert_int_equal(state_inbox_seen(&f->st, "x@y", &f->err), 0);
+	assert_int_equal(state_inbox_seen(f->st, "x@y", &f->err), 0);
 	counts(f, 1, 0);
 }
 
@@ -335,36 +335,35 @@ static void t_upgrade_from_v1(void **state)
 static void t_upgrade_fails_atomically(void **state)
 {
 	struct fx *f = *state;
-	struct state raw = { 0 };
+	struct state rawst = { NULL, NULL, -1 }, *raw = &rawst;
 
 	make_v1(f, "CREATE TABLE retests (x);");
 	assert_int_equal(state_open(&f->st, f->path, STATE_WRITE, &f->err), -1);
 	assert_int_equal(f->err.code, EX_IOERR);
 	assert_non_null(strstr(f->err.msg, "retests"));
 	/* Look with plain SQLite: still version 1, nothing of version 2. */
-	assert_int_equal(sqlite3_open(f->path, &raw.db), SQLITE_OK);
-	assert_int_equal(q_int(&raw, "PRAGMA user_version"), 1);
-	assert_int_equal(q_int(&raw, "SELECT count(*) FROM "
+	assert_int_equal(sqlite3_open(f->path, &rawst.db), SQLITE_OK);
+	assert_int_equal(q_int(raw, "PRAGMA user_version"), 1);
+	assert_int_equal(q_int(raw, "SELECT count(*) FROM "
 			       "pragma_table_info('outbox') WHERE name = "
 			       "'report_id'"), 0);
-	assert_int_equal(q_int(&raw, "SELECT count(*) FROM sqlite_master "
+	assert_int_equal(q_int(raw, "SELECT count(*) FROM sqlite_master "
 			       "WHERE name IN ('inbox', 'mailbox')"), 0);
-	assert_int_equal(q_int(&raw, "SELECT count(*) FROM outbox"), 1);
-	sqlite3_close(raw.db);
+	assert_int_equal(q_int(raw, "SELECT count(*) FROM outbox"), 1);
+	sqlite3_close(state_db(raw));
 }
 
 static void t_open_newer_schema(void **state)
 {
 	struct fx *f = *state;
 
-	q_exec(&f->st, "PRAGMA user_version = 99");
-	state_close(&f->st);
+	q_exec(f->st, "PRAGMA user_version = 99");
+	state_close(f->st);
 	f->open = 0;
 	assert_int_equal(state_open(&f->st, f->path, STATE_WRITE, &f->err), -1);
 	assert_int_equal(f->err.code, EX_CONFIG);
 	assert_non_null(strstr(f->err.msg, "schema version 99 is newer"));
-	assert_null(f->st.db);
-	assert_null(f->st.path);
+	assert_null(f->st);
 	assert_int_equal(state_open(&f->st, f->path, STATE_READ, &f->err), -1);
 	assert_int_equal(f->err.code, EX_CONFIG);
 }
@@ -388,7 +387,7 @@ static void t_read_missing(void **state)
 	assert_int_equal(f->err.code, EX_NOINPUT);
 	assert_non_null(strstr(f->err.msg, f->path));
 	assert_int_not_equal(access(f->path, F_OK), 0);
-	assert_null(f->st.db);
+	assert_null(f->st);
 }
 
 /* A file that was never migrated is refused read-only, not migrated. */
@@ -417,31 +416,31 @@ static void t_read_refuses_write(void **state)
 
 	queue(f, "r1", "r1@example.test", T0);
 	reopen(f, STATE_READ);
-	assert_int_equal(state_queued(&f->st, &v, &n, &f->err), 0);
+	assert_int_equal(state_queued(f->st, &v, &n, &f->err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(v[0].id, "r1");
 	outbox_free(v, n);
-	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
-	assert_int_equal(state_queue(&f->st, &m, NULL, NULL, NULL, "s", T0, &f->err), -1);
+	assert_int_equal(state_seen(f->st, "r1", &f->err), 1);
+	assert_int_equal(state_queue(f->st, &m, NULL, NULL, NULL, "s", T0, &f->err), -1);
 	assert_int_equal(f->err.code, EX_IOERR);
-	assert_int_equal(state_skip(&f->st, "x", "x.yaml", "no change", T0,
+	assert_int_equal(state_skip(f->st, "x", "x.yaml", "no change", T0,
 				    &f->err), -1);
-	assert_int_equal(state_source_set(&f->st, "http://x/", "\"e\"", NULL,
+	assert_int_equal(state_source_set(f->st, "http://x/", "\"e\"", NULL,
 					  T0, &f->err), -1);
-	assert_int_equal(state_mailbox_set(&f->st, "INBOX", 1, 2, &f->err), -1);
+	assert_int_equal(state_mailbox_set(f->st, "INBOX", 1, 2, &f->err), -1);
 	/* Even inside a transaction (BEGIN itself may succeed). */
-	if (!state_begin(&f->st, &f->err)) {
-		assert_int_equal(state_queue(&f->st, &m, NULL, NULL, NULL, "s", T0,
+	if (!state_begin(f->st, &f->err)) {
+		assert_int_equal(state_queue(f->st, &m, NULL, NULL, NULL, "s", T0,
 					     &f->err), -1);
-		state_rollback(&f->st);
+		state_rollback(f->st);
 	}
-	assert_int_equal(state_source_get(&f->st, "http://x/", &etag, &lm,
+	assert_int_equal(state_source_get(f->st, "http://x/", &etag, &lm,
 					  &f->err), 0);
 	assert_null(etag);
 	/* Nothing was written. */
 	reopen(f, STATE_WRITE);
 	counts(f, 1, 0);
-	assert_int_equal(state_seen(&f->st, "x", &f->err), 0);
+	assert_int_equal(state_seen(f->st, "x", &f->err), 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -450,26 +449,26 @@ static void t_read_refuses_write(void **state)
 static void t_lock_same_process(void **state)
 {
 	struct fx *f = *state;
-	struct state other;
+	struct state *other = NULL;
 	char lock[160];
 
-	assert_int_equal(state_lock(&f->st, &f->err), 0);
-	assert_true(f->st.lock_fd >= 0);
+	assert_int_equal(state_lock(f->st, &f->err), 0);
+	assert_true(f->st->lock_fd >= 0);
 	/* the lock is the database file's own: no side file */
 	snprintf(lock, sizeof(lock), "%s.lock", f->path);
 	assert_int_equal(access(lock, F_OK), -1);
-	assert_int_equal(state_lock(&f->st, &f->err), 0);	/* held */
+	assert_int_equal(state_lock(f->st, &f->err), 0);	/* held */
 	/* A second open file description of the same lock conflicts. */
 	assert_int_equal(state_open(&other, f->path, STATE_WRITE, &f->err), 0);
-	assert_int_equal(state_lock(&other, &f->err), -1);
+	assert_int_equal(state_lock(other, &f->err), -1);
 	assert_int_equal(f->err.code, EX_TEMPFAIL);
 	assert_non_null(strstr(f->err.msg, "another perfbot is running"));
-	assert_int_equal(other.lock_fd, -1);
+	assert_int_equal(other->lock_fd, -1);
 	/* Closing releases it. */
-	state_close(&f->st);
+	state_close(f->st);
 	f->open = 0;
-	assert_int_equal(state_lock(&other, &f->err), 0);
-	state_close(&other);
+	assert_int_equal(state_lock(other, &f->err), 0);
+	state_close(other);
 }
 
 /*
@@ -498,13 +497,13 @@ static int child_lock(const char *path)
 
 static int lock_main(const char *path)
 {
-	struct state st;
+	struct state *st = NULL;
 	struct pb_err err;
 	int code = 100;
 
 	if (!state_open(&st, path, STATE_WRITE, &err)) {
-		code = state_lock(&st, &err) ? err.code : 0;
-		state_close(&st);
+		code = state_lock(st, &err) ? err.code : 0;
+		state_close(st);
 	}
 	return code;
 }
@@ -514,9 +513,9 @@ static void t_lock_other_process(void **state)
 	struct fx *f = *state;
 
 	assert_int_equal(child_lock(f->path), 0);	/* free */
-	assert_int_equal(state_lock(&f->st, &f->err), 0);
+	assert_int_equal(state_lock(f->st, &f->err), 0);
 	assert_int_equal(child_lock(f->path), EX_TEMPFAIL);
-	state_close(&f->st);
+	state_close(f->st);
 	f->open = 0;
 	assert_int_equal(child_lock(f->path), 0);
 }
@@ -528,7 +527,7 @@ static void t_lock_other_process(void **state)
 static void t_lock_other_names(void **state)
 {
 	struct fx *f = *state;
-	struct state other;
+	struct state *other = NULL;
 	char sym[160], hard[160], dir[160], via[200];
 
 	snprintf(sym, sizeof(sym), "%s/sym.db", f->dir);
@@ -538,7 +537,7 @@ static void t_lock_other_names(void **state)
 	assert_int_equal(symlink(f->path, sym), 0);
 	assert_int_equal(link(f->path, hard), 0);
 	assert_int_equal(symlink(f->dir, dir), 0);
-	assert_int_equal(state_lock(&f->st, &f->err), 0);
+	assert_int_equal(state_lock(f->st, &f->err), 0);
 	assert_int_equal(state_open(&other, sym, STATE_LOCKED, &f->err), -1);
 	assert_int_equal(f->err.code, EX_TEMPFAIL);
 	assert_int_equal(state_open(&other, hard, STATE_LOCKED, &f->err), -1);
@@ -546,12 +545,12 @@ static void t_lock_other_names(void **state)
 	assert_int_equal(state_open(&other, via, STATE_LOCKED, &f->err), -1);
 	assert_int_equal(f->err.code, EX_TEMPFAIL);
 	assert_non_null(strstr(f->err.msg, "another perfbot is running"));
-	state_close(&f->st);
+	state_close(f->st);
 	f->open = 0;
 	assert_int_equal(state_open(&other, sym, STATE_LOCKED, &f->err), 0);
-	assert_int_equal(q_int(&other, "PRAGMA user_version"), SCHEMA_VERSION);
+	assert_int_equal(q_int(other, "PRAGMA user_version"), SCHEMA_VERSION);
 	assert_int_equal(child_lock(hard), EX_TEMPFAIL);
-	state_close(&other);
+	state_close(other);
 	assert_int_equal(child_lock(hard), 0);
 }
 
@@ -564,7 +563,7 @@ static void t_lock_other_names(void **state)
 static void t_hard_link_wal(void **state)
 {
 	struct fx *f = *state;
-	struct state other;
+	struct state *other = NULL;
 	char hard[160], wal[170];
 	pid_t pid;
 	int status;
@@ -572,20 +571,20 @@ static void t_hard_link_wal(void **state)
 	snprintf(hard, sizeof(hard), "%s/hard.db", f->dir);
 	/* created by its first name, which becomes its home */
 	assert_int_equal(state_open(&other, f->path, STATE_LOCKED, &f->err), 0);
-	state_close(&other);
+	state_close(other);
 	assert_int_equal(link(f->path, hard), 0);
 	fflush(NULL);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct state st;
+		struct state *st = NULL;
 		struct pb_err err;
 		struct outbox_mail m = mail("killed", "report", "k@example.test");
 
 		if (state_open(&st, f->path, STATE_LOCKED, &err) ||
-		    sqlite3_exec(st.db, "PRAGMA wal_autocheckpoint = 0", NULL,
+		    sqlite3_exec(state_db(st), "PRAGMA wal_autocheckpoint = 0", NULL,
 				 NULL, NULL) ||
-		    state_queue(&st, &m, NULL, NULL, NULL, "s", T0, &err))
+		    state_queue(st, &m, NULL, NULL, NULL, "s", T0, &err))
 			_exit(1);
 		_exit(0);	/* killed: no close, no checkpoint */
 	}
@@ -595,27 +594,27 @@ static void t_hard_link_wal(void **state)
 	assert_int_equal(access(wal, F_OK), 0);	/* the row is only there */
 	assert_int_equal(state_open(&f->st, hard, STATE_LOCKED, &f->err), 0);
 	f->open = 1;
-	assert_int_equal(state_seen(&f->st, "killed", &f->err), 1);
+	assert_int_equal(state_seen(f->st, "killed", &f->err), 1);
 	snprintf(wal, sizeof(wal), "%s-wal", hard);
 	assert_int_equal(access(wal, F_OK), -1);	/* never used */
-	state_close(&f->st);
+	state_close(f->st);
 	f->open = 0;
 	assert_int_equal(state_open(&f->st, f->path, STATE_LOCKED, &f->err), 0);
 	f->open = 1;
 	{
 		char ok[64];
 
-		q_text(&f->st, "PRAGMA integrity_check", ok, sizeof(ok));
+		q_text(f->st, "PRAGMA integrity_check", ok, sizeof(ok));
 		assert_string_equal(ok, "ok");
 	}
-	assert_int_equal(state_seen(&f->st, "killed", &f->err), 1);
+	assert_int_equal(state_seen(f->st, "killed", &f->err), 1);
 }
 
 /* A first run on a missing file: the lock comes before the schema. */
 static void t_lock_before_create(void **state)
 {
 	struct fx *f = *state;
-	struct state other;
+	struct state *other = NULL;
 	int fd;
 
 	/* another process holds the lock on the (still empty) file */
@@ -633,7 +632,7 @@ static void t_lock_before_create(void **state)
 	close(fd);
 	assert_int_equal(state_open(&f->st, f->path, STATE_LOCKED, &f->err), 0);
 	f->open = 1;
-	assert_int_equal(q_int(&f->st, "PRAGMA user_version"), SCHEMA_VERSION);
+	assert_int_equal(q_int(f->st, "PRAGMA user_version"), SCHEMA_VERSION);
 	/* a FIFO is no database */
 	{
 		char fifo[160];
@@ -656,24 +655,24 @@ static void t_claim(void **state)
 	long long b = queue(f, "b", "b@example.test", T0);
 	char host[256], sql[512];
 
-	assert_int_equal(state_claim(&f->st, a, T0, 600, &f->err), 1);
-	assert_int_equal(q_int(&f->st, "SELECT claim_expires FROM outbox "
+	assert_int_equal(state_claim(f->st, a, T0, 600, &f->err), 1);
+	assert_int_equal(q_int(f->st, "SELECT claim_expires FROM outbox "
 			       "WHERE id = 'a'"), T0 + 600);
 	/* this process may claim again (a retry in the same run) */
-	assert_int_equal(state_claim(&f->st, a, T0, 600, &f->err), 1);
+	assert_int_equal(state_claim(f->st, a, T0, 600, &f->err), 1);
 	/* another host's live claim holds until it expires */
-	q_exec(&f->st, "UPDATE outbox SET claim_owner = 'elsewhere:1', "
+	q_exec(f->st, "UPDATE outbox SET claim_owner = 'elsewhere:1', "
 	       "claim_expires = 1739548680 WHERE id = 'b'");
-	assert_int_equal(state_claim(&f->st, b, T0, 600, &f->err), 0);
-	assert_int_equal(state_claim(&f->st, b, T0 + 599, 600, &f->err), 0);
-	assert_int_equal(state_claim(&f->st, b, T0 + 600, 600, &f->err), 1);
+	assert_int_equal(state_claim(f->st, b, T0, 600, &f->err), 0);
+	assert_int_equal(state_claim(f->st, b, T0 + 599, 600, &f->err), 0);
+	assert_int_equal(state_claim(f->st, b, T0 + 600, 600, &f->err), 1);
 	/* a live process of this host (pid 1) holds it */
 	assert_int_equal(gethostname(host, sizeof(host)), 0);
 	host[sizeof(host) - 1] = '\0';
 	snprintf(sql, sizeof(sql), "UPDATE outbox SET claim_owner = '%s:1', "
 		 "claim_expires = 1739550000 WHERE id = 'b'", host);
-	q_exec(&f->st, sql);
-	assert_int_equal(state_claim(&f->st, b, T0, 600, &f->err), 0);
+	q_exec(f->st, sql);
+	assert_int_equal(state_claim(f->st, b, T0, 600, &f->err), 0);
 	/* a dead one (a killed run) does not */
 	{
 		pid_t pid = fork();
@@ -685,18 +684,18 @@ static void t_claim(void **state)
 		assert_int_equal(waitpid(pid, &st, 0), pid);
 		snprintf(sql, sizeof(sql), "UPDATE outbox SET claim_owner = "
 			 "'%s:%ld' WHERE id = 'b'", host, (long)pid);
-		q_exec(&f->st, sql);
+		q_exec(f->st, sql);
 	}
-	assert_int_equal(state_claim(&f->st, b, T0, 600, &f->err), 1);
+	assert_int_equal(state_claim(f->st, b, T0, 600, &f->err), 1);
 	/* a sent mail is never claimed again, and its claim is cleared */
-	assert_int_equal(state_sent(&f->st, a, T0, &f->err), 0);
-	assert_int_equal(q_int(&f->st, "SELECT claim_owner IS NULL FROM outbox "
+	assert_int_equal(state_sent(f->st, a, T0, &f->err), 0);
+	assert_int_equal(q_int(f->st, "SELECT claim_owner IS NULL FROM outbox "
 			       "WHERE id = 'a'"), 1);
-	assert_int_equal(state_claim(&f->st, a, T0 + 9999, 600, &f->err), 0);
-	assert_int_equal(state_claim(&f->st, 424242, T0, 600, &f->err), 0);
+	assert_int_equal(state_claim(f->st, a, T0 + 9999, 600, &f->err), 0);
+	assert_int_equal(state_claim(f->st, 424242, T0, 600, &f->err), 0);
 	/* a retry clears the claim too */
-	assert_int_equal(state_retry(&f->st, b, "451 later", T0, &f->err), 0);
-	assert_int_equal(q_int(&f->st, "SELECT claim_owner IS NULL FROM outbox "
+	assert_int_equal(state_retry(f->st, b, "451 later", T0, &f->err), 0);
+	assert_int_equal(q_int(f->st, "SELECT claim_owner IS NULL FROM outbox "
 			       "WHERE id = 'b'"), 1);
 }
 
@@ -730,9 +729,9 @@ static void t_queue_and_read_back(void **state)
 
 	m.message = (char *)bin;
 	m.len = sizeof(bin) - 1;
-	assert_int_equal(state_queue(&f->st, &m, "x.yaml", NULL, NULL, "the subject", T0,
+	assert_int_equal(state_queue(f->st, &m, "x.yaml", NULL, NULL, "the subject", T0,
 				     &f->err), 0);
-	assert_int_equal(state_due(&f->st, T0, 10, &v, &n, &f->err), 0);
+	assert_int_equal(state_due(f->st, T0, 10, &v, &n, &f->err), 0);
 	assert_int_equal(n, 1);
 	assert_true(v[0].rowid > 0);
 	assert_string_equal(v[0].id, "r1");
@@ -746,7 +745,7 @@ static void t_queue_and_read_back(void **state)
 	assert_int_equal(v[0].attempts, 0);
 	assert_null(v[0].report_id);	/* not read back */
 	outbox_free(v, n);
-	q_text(&f->st, "SELECT subject || '|' || manifest || '|' || status || "
+	q_text(f->st, "SELECT subject || '|' || manifest || '|' || status || "
 	       "'|' || report_id || '|' || created FROM outbox", buf,
 	       sizeof(buf));
 	assert_string_equal(buf, "the subject|x.yaml|queued|r1|1739548080");
@@ -764,33 +763,33 @@ static void t_retry_then_sent(void **state)
 	char ids[256], err[128];
 
 	assert_int_equal(due_ids(f, T0, 10, ids, sizeof(ids)), 1);
-	assert_int_equal(state_retry(&f->st, row, "421 try later", T0,
+	assert_int_equal(state_retry(f->st, row, "421 try later", T0,
 				     &f->err), 0);
-	assert_int_equal(q_int(&f->st, "SELECT next_attempt FROM outbox"),
+	assert_int_equal(q_int(f->st, "SELECT next_attempt FROM outbox"),
 			 T0 + 60);
-	assert_int_equal(q_int(&f->st, "SELECT attempts FROM outbox"), 1);
-	q_text(&f->st, "SELECT last_error FROM outbox", err, sizeof(err));
+	assert_int_equal(q_int(f->st, "SELECT attempts FROM outbox"), 1);
+	q_text(f->st, "SELECT last_error FROM outbox", err, sizeof(err));
 	assert_string_equal(err, "421 try later");
 	assert_int_equal(due_ids(f, T0 + 59, 10, ids, sizeof(ids)), 0);
 	assert_int_equal(due_ids(f, T0 + 60, 10, ids, sizeof(ids)), 1);
 	counts(f, 1, 0);
 
-	assert_int_equal(state_retry(&f->st, row, "timeout", T0 + 60,
+	assert_int_equal(state_retry(f->st, row, "timeout", T0 + 60,
 				     &f->err), 0);
-	assert_int_equal(q_int(&f->st, "SELECT next_attempt FROM outbox"),
+	assert_int_equal(q_int(f->st, "SELECT next_attempt FROM outbox"),
 			 T0 + 60 + 120);
 	assert_int_equal(due_ids(f, T0 + 179, 10, ids, sizeof(ids)), 0);
-	assert_int_equal(state_due(&f->st, T0 + 180, 10, &v, &n, &f->err), 0);
+	assert_int_equal(state_due(f->st, T0 + 180, 10, &v, &n, &f->err), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(v[0].attempts, 2);
 	outbox_free(v, n);
 
-	assert_int_equal(state_sent(&f->st, row, T0 + 200, &f->err), 0);
-	assert_int_equal(q_int(&f->st, "SELECT attempts FROM outbox"), 3);
-	assert_int_equal(q_int(&f->st, "SELECT sent_at FROM outbox"), T0 + 200);
-	assert_int_equal(q_int(&f->st, "SELECT last_error IS NULL FROM outbox"),
+	assert_int_equal(state_sent(f->st, row, T0 + 200, &f->err), 0);
+	assert_int_equal(q_int(f->st, "SELECT attempts FROM outbox"), 3);
+	assert_int_equal(q_int(f->st, "SELECT sent_at FROM outbox"), T0 + 200);
+	assert_int_equal(q_int(f->st, "SELECT last_error IS NULL FROM outbox"),
 			 1);
-	q_text(&f->st, "SELECT status FROM reports", err, sizeof(err));
+	q_text(f->st, "SELECT status FROM reports", err, sizeof(err));
 	assert_string_equal(err, "sent");
 	assert_int_equal(due_ids(f, T0 + 100000, 10, ids, sizeof(ids)), 0);
 	counts(f, 0, 0);
@@ -807,10 +806,10 @@ static void t_retry_backoff_capped(void **state)
 	int i;
 
 	for (i = 0; i < 12; i++)
-		assert_int_equal(state_retry(&f->st, row, "busy", T0, &f->err),
+		assert_int_equal(state_retry(f->st, row, "busy", T0, &f->err),
 				 0);
-	assert_int_equal(q_int(&f->st, "SELECT attempts FROM outbox"), 12);
-	assert_int_equal(q_int(&f->st, "SELECT next_attempt FROM outbox"),
+	assert_int_equal(q_int(f->st, "SELECT attempts FROM outbox"), 12);
+	assert_int_equal(q_int(f->st, "SELECT next_attempt FROM outbox"),
 			 T0 + 6 * 3600);
 }
 
@@ -821,9 +820,9 @@ static void t_failed(void **state)
 	char ids[256], why[128];
 
 	queue(f, "r2", "r2@example.test", T0);
-	assert_int_equal(state_failed(&f->st, row, "550 no such user", T0,
+	assert_int_equal(state_failed(f->st, row, "550 no such user", T0,
 				      &f->err), 0);
-	q_text(&f->st, "SELECT status || ' ' || attempts || ' ' || last_error "
+	q_text(f->st, "SELECT status || ' ' || attempts || ' ' || last_error "
 	       "FROM outbox WHERE id = 'r1'", why, sizeof(why));
 	assert_string_equal(why, "failed 1 550 no such user");
 	assert_int_equal(due_ids(f, T0, 10, ids, sizeof(ids)), 1);
@@ -848,7 +847,7 @@ static void t_due_limit_and_order(void **state)
 	assert_int_equal(due_ids(f, T0, 100, ids, sizeof(ids)), 4);
 	assert_string_equal(ids, "r1 r2 r3 r4");
 	assert_int_equal(due_ids(f, T0, 0, ids, sizeof(ids)), 0);
-	assert_int_equal(state_retry(&f->st, first, "busy", T0, &f->err), 0);
+	assert_int_equal(state_retry(f->st, first, "busy", T0, &f->err), 0);
 	assert_int_equal(due_ids(f, T0, 2, ids, sizeof(ids)), 2);
 	assert_string_equal(ids, "r2 r3");
 	assert_int_equal(due_ids(f, T0 + 60, 10, ids, sizeof(ids)), 4);
@@ -863,15 +862,15 @@ static void t_queued(void **state)
 	struct outbox_mail *v = NULL;
 	size_t n = 0;
 
-	assert_int_equal(state_queued(&f->st, &v, &n, &f->err), 0);
+	assert_int_equal(state_queued(f->st, &v, &n, &f->err), 0);
 	assert_int_equal(n, 0);
 	outbox_free(v, n);
 	r1 = queue(f, "r1", "r1@example.test", T0);
 	r2 = queue(f, "r2", "r2@example.test", T0);
 	queue(f, "r3", "r3@example.test", T0);
-	assert_int_equal(state_retry(&f->st, r1, "busy", T0, &f->err), 0);
-	assert_int_equal(state_sent(&f->st, r2, T0, &f->err), 0);
-	assert_int_equal(state_queued(&f->st, &v, &n, &f->err), 0);
+	assert_int_equal(state_retry(f->st, r1, "busy", T0, &f->err), 0);
+	assert_int_equal(state_sent(f->st, r2, T0, &f->err), 0);
+	assert_int_equal(state_queued(f->st, &v, &n, &f->err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(v[0].id, "r1");
 	assert_int_equal(v[0].attempts, 1);
@@ -885,23 +884,23 @@ static void t_recipients(void **state)
 	long long row = queue(f, "r1", "r1@example.test", T0);
 	char buf[256];
 
-	assert_int_equal(state_recipient(&f->st, row, "a@example.test",
+	assert_int_equal(state_recipient(f->st, row, "a@example.test",
 					 "rejected", "450 busy", &f->err), 0);
-	assert_int_equal(state_recipient(&f->st, row, "b@example.test",
+	assert_int_equal(state_recipient(f->st, row, "b@example.test",
 					 "rejected", "550 unknown", &f->err),
 			 0);
 	/* The later outcome replaces the earlier one. */
-	assert_int_equal(state_recipient(&f->st, row, "a@example.test",
+	assert_int_equal(state_recipient(f->st, row, "a@example.test",
 					 "accepted", "250 ok", &f->err), 0);
-	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM "
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
 			       "outbox_recipients"), 2);
-	q_text(&f->st, "SELECT group_concat(address || ' ' || status || ' ' || "
+	q_text(f->st, "SELECT group_concat(address || ' ' || status || ' ' || "
 	       "reply, ',') FROM (SELECT * FROM outbox_recipients ORDER BY "
 	       "address)", buf, sizeof(buf));
 	assert_string_equal(buf, "a@example.test accepted 250 ok,"
 			    "b@example.test rejected 550 unknown");
 	/* No such mail: the foreign key refuses it. */
-	assert_int_equal(state_recipient(&f->st, row + 100, "c@example.test",
+	assert_int_equal(state_recipient(f->st, row + 100, "c@example.test",
 					 "accepted", NULL, &f->err), -1);
 	assert_int_equal(f->err.code, EX_IOERR);
 }
@@ -912,26 +911,26 @@ static void t_seen_and_skip(void **state)
 	struct outbox_mail a = mail("a-1", "answer", "a1@example.test");
 	char why[64];
 
-	assert_int_equal(state_seen(&f->st, "m1", &f->err), 0);
-	assert_int_equal(state_skip(&f->st, "m1", "m1.yaml", "no change", T0,
+	assert_int_equal(state_seen(f->st, "m1", &f->err), 0);
+	assert_int_equal(state_skip(f->st, "m1", "m1.yaml", "no change", T0,
 				    &f->err), 0);
-	assert_int_equal(state_seen(&f->st, "m1", &f->err), 1);
+	assert_int_equal(state_seen(f->st, "m1", &f->err), 1);
 	/* A second skip keeps the first record. */
-	assert_int_equal(state_skip(&f->st, "m1", "other.yaml", "again",
+	assert_int_equal(state_skip(f->st, "m1", "other.yaml", "again",
 				    T0 + 1, &f->err), 0);
-	q_text(&f->st, "SELECT outcome || ' ' || manifest || ' ' || seen FROM "
+	q_text(f->st, "SELECT outcome || ' ' || manifest || ' ' || seen FROM "
 	       "manifests WHERE id = 'm1'", why, sizeof(why));
 	assert_string_equal(why, "no change m1.yaml 1739548080");
 	/* A queued report is seen, through manifests and the outbox. */
 	queue(f, "r1", "r1@example.test", T0);
-	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
-	q_exec(&f->st, "DELETE FROM manifests WHERE id = 'r1'");
-	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
+	assert_int_equal(state_seen(f->st, "r1", &f->err), 1);
+	q_exec(f->st, "DELETE FROM manifests WHERE id = 'r1'");
+	assert_int_equal(state_seen(f->st, "r1", &f->err), 1);
 	/* An answer's id is not a manifest. */
-	assert_int_equal(state_queue(&f->st, &a, NULL, NULL, NULL, "Re: x", T0, &f->err),
+	assert_int_equal(state_queue(f->st, &a, NULL, NULL, NULL, "Re: x", T0, &f->err),
 			 0);
-	assert_int_equal(state_seen(&f->st, "a-1", &f->err), 0);
-	assert_int_equal(state_seen(&f->st, "", &f->err), 0);
+	assert_int_equal(state_seen(f->st, "a-1", &f->err), 0);
+	assert_int_equal(state_seen(f->st, "", &f->err), 0);
 }
 
 static void t_sources(void **state)
@@ -939,30 +938,30 @@ static void t_sources(void **state)
 	struct fx *f = *state;
 	char *etag = (char *)1, *lm = (char *)1;
 
-	assert_int_equal(state_source_get(&f->st, "http://h/m", &etag, &lm,
+	assert_int_equal(state_source_get(f->st, "http://h/m", &etag, &lm,
 					  &f->err), 0);
 	assert_null(etag);
 	assert_null(lm);
-	assert_int_equal(state_source_set(&f->st, "http://h/m", "\"abc\"",
+	assert_int_equal(state_source_set(f->st, "http://h/m", "\"abc\"",
 					  NULL, T0, &f->err), 0);
-	assert_int_equal(state_source_get(&f->st, "http://h/m", &etag, &lm,
+	assert_int_equal(state_source_get(f->st, "http://h/m", &etag, &lm,
 					  &f->err), 0);
 	assert_string_equal(etag, "\"abc\"");
 	assert_null(lm);
 	free(etag);
-	assert_int_equal(state_source_set(&f->st, "http://h/m", NULL,
+	assert_int_equal(state_source_set(f->st, "http://h/m", NULL,
 					  "Fri, 14 Feb 2025 15:48:00 GMT",
 					  T0 + 1, &f->err), 0);
-	assert_int_equal(state_source_get(&f->st, "http://h/m", &etag, &lm,
+	assert_int_equal(state_source_get(f->st, "http://h/m", &etag, &lm,
 					  &f->err), 0);
 	assert_null(etag);
 	assert_string_equal(lm, "Fri, 14 Feb 2025 15:48:00 GMT");
 	free(lm);
-	assert_int_equal(state_source_get(&f->st, "http://h/other", &etag,
+	assert_int_equal(state_source_get(f->st, "http://h/other", &etag,
 					  &lm, &f->err), 0);
 	assert_null(etag);
 	assert_null(lm);
-	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM sources"), 1);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM sources"), 1);
 }
 
 /* UNIQUE(kind, id) and UNIQUE(message_id), inside a transaction. */
@@ -975,42 +974,42 @@ static void t_unique(void **state)
 
 	queue(f, "r1", "r1@example.test", T0);
 	/* The same report again: refused cleanly. */
-	assert_int_equal(state_queue(&f->st, &m, NULL, NULL, NULL, "s", T0, &f->err), -1);
+	assert_int_equal(state_queue(f->st, &m, NULL, NULL, NULL, "s", T0, &f->err), -1);
 	assert_int_equal(f->err.code, EX_IOERR);
 	assert_non_null(strstr(f->err.msg, "UNIQUE"));
 	assert_non_null(strstr(f->err.msg, f->path));
 	/* The same Message-ID for another mail: refused too. */
-	assert_int_equal(state_queue(&f->st, &d, NULL, NULL, NULL, "s", T0, &f->err), -1);
+	assert_int_equal(state_queue(f->st, &d, NULL, NULL, NULL, "s", T0, &f->err), -1);
 	assert_non_null(strstr(f->err.msg, "UNIQUE"));
 	/* The same id of another kind is fine. */
-	assert_int_equal(state_queue(&f->st, &a, NULL, NULL, NULL, "s", T0, &f->err), 0);
+	assert_int_equal(state_queue(f->st, &a, NULL, NULL, NULL, "s", T0, &f->err), 0);
 	counts(f, 2, 0);
 
 	/* In a transaction the failure leaves it open for a rollback. */
 	m = mail("r2", "report", "r2@example.test");
-	assert_int_equal(state_begin(&f->st, &f->err), 0);
-	assert_int_equal(state_queue(&f->st, &m, "r2.yaml", NULL, NULL, "s", T0, &f->err),
+	assert_int_equal(state_begin(f->st, &f->err), 0);
+	assert_int_equal(state_queue(f->st, &m, "r2.yaml", NULL, NULL, "s", T0, &f->err),
 			 0);
-	assert_int_equal(state_queue(&f->st, &m, "r2.yaml", NULL, NULL, "s", T0, &f->err),
+	assert_int_equal(state_queue(f->st, &m, "r2.yaml", NULL, NULL, "s", T0, &f->err),
 			 -1);
-	assert_int_equal(sqlite3_get_autocommit(f->st.db), 0);
-	state_rollback(&f->st);
-	assert_int_not_equal(sqlite3_get_autocommit(f->st.db), 0);
-	assert_int_equal(state_seen(&f->st, "r2", &f->err), 0);
+	assert_int_equal(sqlite3_get_autocommit(state_db(f->st)), 0);
+	state_rollback(f->st);
+	assert_int_not_equal(sqlite3_get_autocommit(state_db(f->st)), 0);
+	assert_int_equal(state_seen(f->st, "r2", &f->err), 0);
 	counts(f, 2, 0);
 
 	/* And a commit keeps what was queued. */
-	assert_int_equal(state_begin(&f->st, &f->err), 0);
-	assert_int_equal(state_queue(&f->st, &m, "r2.yaml", NULL, NULL, "s", T0, &f->err),
+	assert_int_equal(state_begin(f->st, &f->err), 0);
+	assert_int_equal(state_queue(f->st, &m, "r2.yaml", NULL, NULL, "s", T0, &f->err),
 			 0);
-	assert_int_equal(state_commit(&f->st, &f->err), 0);
+	assert_int_equal(state_commit(f->st, &f->err), 0);
 	reopen(f, STATE_WRITE);
-	assert_int_equal(state_seen(&f->st, "r2", &f->err), 1);
+	assert_int_equal(state_seen(f->st, "r2", &f->err), 1);
 	counts(f, 3, 0);
 	/* Commit without a transaction is an error, not a crash. */
-	assert_int_equal(state_commit(&f->st, &f->err), -1);
+	assert_int_equal(state_commit(f->st, &f->err), -1);
 	assert_int_equal(f->err.code, EX_IOERR);
-	state_rollback(&f->st);
+	state_rollback(f->st);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1021,29 +1020,29 @@ static void t_mailbox(void **state)
 	struct fx *f = *state;
 	unsigned long v = 9, u = 9;
 
-	assert_int_equal(state_mailbox_get(&f->st, "INBOX", &v, &u, &f->err),
+	assert_int_equal(state_mailbox_get(f->st, "INBOX", &v, &u, &f->err),
 			 0);
 	assert_int_equal(v, 0);
 	assert_int_equal(u, 0);
-	assert_int_equal(state_mailbox_set(&f->st, "INBOX", 1700000000UL, 42,
+	assert_int_equal(state_mailbox_set(f->st, "INBOX", 1700000000UL, 42,
 					   &f->err), 0);
-	assert_int_equal(state_mailbox_set(&f->st, "Archive", 7, 3, &f->err),
+	assert_int_equal(state_mailbox_set(f->st, "Archive", 7, 3, &f->err),
 			 0);
-	assert_int_equal(state_mailbox_get(&f->st, "INBOX", &v, &u, &f->err),
+	assert_int_equal(state_mailbox_get(f->st, "INBOX", &v, &u, &f->err),
 			 0);
 	assert_int_equal(v, 1700000000UL);
 	assert_int_equal(u, 42);
-	assert_int_equal(state_mailbox_set(&f->st, "INBOX", 4294967295UL,
+	assert_int_equal(state_mailbox_set(f->st, "INBOX", 4294967295UL,
 					   4294967295UL, &f->err), 0);
-	assert_int_equal(state_mailbox_get(&f->st, "INBOX", &v, &u, &f->err),
+	assert_int_equal(state_mailbox_get(f->st, "INBOX", &v, &u, &f->err),
 			 0);
 	assert_int_equal(v, 4294967295UL);
 	assert_int_equal(u, 4294967295UL);
-	assert_int_equal(state_mailbox_get(&f->st, "Archive", &v, &u, &f->err),
+	assert_int_equal(state_mailbox_get(f->st, "Archive", &v, &u, &f->err),
 			 0);
 	assert_int_equal(v, 7);
 	assert_int_equal(u, 3);
-	assert_int_equal(state_mailbox_get(&f->st, "inbox", &v, &u, &f->err),
+	assert_int_equal(state_mailbox_get(f->st, "inbox", &v, &u, &f->err),
 			 0);
 	assert_int_equal(v, 0);
 }
@@ -1055,7 +1054,7 @@ static void record(struct fx *f, const char *msgid, const char *sender,
 		msgid, 1, 10, sender, "r1", outcome, "[\"help\"]",
 	};
 
-	if (state_inbox_record(&f->st, &e, when, &f->err))
+	if (state_inbox_record(f->st, &e, when, &f->err))
 		fail_msg("state_inbox_record: %s", f->err.msg);
 }
 
@@ -1064,7 +1063,7 @@ static long inbox_count(struct fx *f, const char *sender, time_t since,
 {
 	long n = -1;
 
-	if (state_inbox_count(&f->st, sender, since, prefix, &n, &f->err))
+	if (state_inbox_count(f->st, sender, since, prefix, &n, &f->err))
 		fail_msg("state_inbox_count: %s", f->err.msg);
 	return n;
 }
@@ -1076,18 +1075,18 @@ static void t_inbox(void **state)
 				    "from", NULL };
 	char buf[256];
 
-	assert_int_equal(state_inbox_seen(&f->st, "m1@x", &f->err), 0);
+	assert_int_equal(state_inbox_seen(f->st, "m1@x", &f->err), 0);
 	record(f, "m1@x", "jane@example.test", "answered", T0);
-	assert_int_equal(state_inbox_seen(&f->st, "m1@x", &f->err), 1);
-	assert_int_equal(state_inbox_seen(&f->st, "M1@x", &f->err), 0);
+	assert_int_equal(state_inbox_seen(f->st, "m1@x", &f->err), 1);
+	assert_int_equal(state_inbox_seen(f->st, "M1@x", &f->err), 0);
 	/* Recording the same mail twice keeps the first. */
 	record(f, "m1@x", "jane@example.test", "ignored: again", T0 + 5);
-	q_text(&f->st, "SELECT outcome || ' ' || received || ' ' || commands "
+	q_text(f->st, "SELECT outcome || ' ' || received || ' ' || commands "
 	       "|| ' ' || uid || ' ' || report_id FROM inbox", buf,
 	       sizeof(buf));
 	assert_string_equal(buf, "answered 1739548080 [\"help\"] 10 r1");
-	assert_int_equal(state_inbox_record(&f->st, &bare, T0, &f->err), 0);
-	assert_int_equal(state_inbox_seen(&f->st, "m9@x", &f->err), 1);
+	assert_int_equal(state_inbox_record(f->st, &bare, T0, &f->err), 0);
+	assert_int_equal(state_inbox_seen(f->st, "m9@x", &f->err), 1);
 }
 
 static void t_inbox_count(void **state)
@@ -1138,13 +1137,13 @@ static void thread_mails(struct fx *f)
 	a1.report_id = "r1";
 	a1.recipients = "[\"jane@example.test\"]";
 	orphan.report_id = "gone";
-	assert_int_equal(state_queue(&f->st, &r1, "r1.yaml", NULL, NULL, "[tree] r1 "
+	assert_int_equal(state_queue(f->st, &r1, "r1.yaml", NULL, NULL, "[tree] r1 "
 				     "subject", T0, &f->err), 0);
-	assert_int_equal(state_queue(&f->st, &r2, "r2.yaml", NULL, NULL, "r2 subject", T0,
+	assert_int_equal(state_queue(f->st, &r2, "r2.yaml", NULL, NULL, "r2 subject", T0,
 				     &f->err), 0);
-	assert_int_equal(state_queue(&f->st, &a1, NULL, NULL, NULL, "Re: [tree] r1 "
+	assert_int_equal(state_queue(f->st, &a1, NULL, NULL, NULL, "Re: [tree] r1 "
 				     "subject", T0, &f->err), 0);
-	assert_int_equal(state_queue(&f->st, &orphan, NULL, NULL, NULL, "Re: ?", T0,
+	assert_int_equal(state_queue(f->st, &orphan, NULL, NULL, NULL, "Re: ?", T0,
 				     &f->err), 0);
 }
 
@@ -1153,7 +1152,7 @@ static void route(struct fx *f, const char *const *ids, size_t n,
 {
 	int found = -1;
 
-	if (state_route(&f->st, ids, n, tr, &found, &f->err))
+	if (state_route(f->st, ids, n, tr, &found, &f->err))
 		fail_msg("state_route: %s", f->err.msg);
 	assert_int_equal(found, want_found);
 }
@@ -1218,7 +1217,7 @@ static void retest_count(struct fx *f, const char *report, long want_n,
 	char *open = (char *)1;
 	long n = -1;
 
-	assert_int_equal(state_retest_count(&f->st, report, &n, &open,
+	assert_int_equal(state_retest_count(f->st, report, &n, &open,
 					    &f->err), 0);
 	assert_int_equal(n, want_n);
 	if (!want_open) {
@@ -1240,22 +1239,22 @@ static void t_retests(void **state)
 	char buf[128];
 
 	retest_count(f, "r1", 0, NULL);
-	assert_int_equal(state_retests_queued(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_retests_queued(f->st, &rows, &n, &f->err), 0);
 	assert_int_equal(n, 0);
 	retest_rows_free(rows, n);
 
-	assert_int_equal(state_retest_add(&f->st, &rq, T0, &f->err), 0);
+	assert_int_equal(state_retest_add(f->st, &rq, T0, &f->err), 0);
 	retest_count(f, "r1", 1, "queued");
 	rej.detail = "max_runs is 20";
-	assert_int_equal(state_retest_add(&f->st, &rej, T0 + 1, &f->err), 0);
+	assert_int_equal(state_retest_add(f->st, &rej, T0 + 1, &f->err), 0);
 	retest_count(f, "r1", 2, "queued");
 	retest_count(f, "r2", 0, NULL);
 	/* The same request again is ignored. */
 	rq.runs = 99;
-	assert_int_equal(state_retest_add(&f->st, &rq, T0 + 2, &f->err), 0);
+	assert_int_equal(state_retest_add(f->st, &rq, T0 + 2, &f->err), 0);
 	retest_count(f, "r1", 2, "queued");
 
-	assert_int_equal(state_retests_queued(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_retests_queued(f->st, &rows, &n, &f->err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(rows[0].request_id, "rt-1");
 	assert_string_equal(rows[0].report_id, "r1");
@@ -1266,18 +1265,18 @@ static void t_retests(void **state)
 	assert_int_equal(rows[0].deadline, T0 + 86400);
 	retest_rows_free(rows, n);
 
-	assert_int_equal(state_retest_finish(&f->st, "rt-1", "done",
+	assert_int_equal(state_retest_finish(f->st, "rt-1", "done",
 					     "improvement confirmed", &f->err),
 			 0);
 	retest_count(f, "r1", 2, NULL);
-	assert_int_equal(state_retests_queued(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_retests_queued(f->st, &rows, &n, &f->err), 0);
 	assert_int_equal(n, 0);
 	retest_rows_free(rows, n);
-	q_text(&f->st, "SELECT status || ': ' || detail FROM retests WHERE "
+	q_text(f->st, "SELECT status || ': ' || detail FROM retests WHERE "
 	       "request_id = 'rt-1'", buf, sizeof(buf));
 	assert_string_equal(buf, "done: improvement confirmed");
 	/* Finishing an unknown request changes nothing. */
-	assert_int_equal(state_retest_finish(&f->st, "rt-x", "done", NULL,
+	assert_int_equal(state_retest_finish(f->st, "rt-x", "done", NULL,
 					     &f->err), 0);
 	retest_rows_free(NULL, 0);
 }
@@ -1293,19 +1292,19 @@ static void t_confirms(void **state)
 	char *name = NULL, *text = NULL, *dir = NULL;
 	size_t n = 0;
 
-	assert_int_equal(state_confirm_hold(&f->st, &c, "r1.yaml", "id: r1\n",
+	assert_int_equal(state_confirm_hold(f->st, &c, "r1.yaml", "id: r1\n",
 					    "/d", T0, &f->err), 0);
-	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
-	assert_int_equal(state_manifest_text(&f->st, "r1", &name, &text, &dir,
+	assert_int_equal(state_seen(f->st, "r1", &f->err), 1);
+	assert_int_equal(state_manifest_text(f->st, "r1", &name, &text, &dir,
 					     &f->err), 0);
 	assert_string_equal(text, "id: r1\n");
 	free(name);
 	free(text);
 	free(dir);
 	/* held twice is refused: one hold per report */
-	assert_int_equal(state_confirm_hold(&f->st, &c, "r1.yaml", "id: r1\n",
+	assert_int_equal(state_confirm_hold(f->st, &c, "r1.yaml", "id: r1\n",
 					    "/d", T0, &f->err), -1);
-	assert_int_equal(state_confirms_open(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_confirms_open(f->st, &rows, &n, &f->err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(rows[0].status, "asking");
 	assert_string_equal(rows[0].metric, "m.x");
@@ -1313,18 +1312,18 @@ static void t_confirms(void **state)
 	assert_true(rows[0].runs == 13 && rows[0].base_runs == 3 &&
 		    rows[0].deadline == T0 + 100);
 	confirm_rows_free(rows, n);
-	assert_int_equal(state_confirm_set(&f->st, "r1", "confirming", NULL, 0,
+	assert_int_equal(state_confirm_set(f->st, "r1", "confirming", NULL, 0,
 					   T0, &f->err), 0);
-	assert_int_equal(state_confirms_open(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_confirms_open(f->st, &rows, &n, &f->err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(rows[0].status, "confirming");
 	confirm_rows_free(rows, n);
-	assert_int_equal(state_confirm_set(&f->st, "r1", "not reproduced",
+	assert_int_equal(state_confirm_set(f->st, "r1", "not reproduced",
 					   "why", 1, T0, &f->err), 0);
-	assert_int_equal(state_confirms_open(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_confirms_open(f->st, &rows, &n, &f->err), 0);
 	assert_int_equal(n, 0);
 	confirm_rows_free(rows, n);
-	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM manifests WHERE "
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM manifests WHERE "
 			       "outcome = 'not reproduced'"), 1);
 }
 
@@ -1336,15 +1335,15 @@ static void t_retest_open_status(void **state)
 	struct retest_row *rows = NULL;
 	size_t n = 0;
 
-	assert_int_equal(state_retest_add(&f->st, &a, T0, &f->err), 0);
+	assert_int_equal(state_retest_add(f->st, &a, T0, &f->err), 0);
 	retest_count(f, "r1", 1, "requested");
-	assert_int_equal(state_retest_add(&f->st, &b, T0 + 10, &f->err), 0);
+	assert_int_equal(state_retest_add(f->st, &b, T0 + 10, &f->err), 0);
 	retest_count(f, "r1", 2, "queued");
-	assert_int_equal(state_retest_finish(&f->st, "rt-2", "expired", NULL,
+	assert_int_equal(state_retest_finish(f->st, "rt-2", "expired", NULL,
 					     &f->err), 0);
 	retest_count(f, "r1", 2, "requested");
 	/* Only 'queued' ones are waited for. */
-	assert_int_equal(state_retests_queued(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_retests_queued(f->st, &rows, &n, &f->err), 0);
 	assert_int_equal(n, 0);
 	retest_rows_free(rows, n);
 }
@@ -1360,10 +1359,10 @@ static void t_retests_queued_order(void **state)
 
 	c.report_id = "r2";
 	c.thread = NULL;
-	assert_int_equal(state_retest_add(&f->st, &b, T0 + 2, &f->err), 0);
-	assert_int_equal(state_retest_add(&f->st, &a, T0 + 1, &f->err), 0);
-	assert_int_equal(state_retest_add(&f->st, &c, T0 + 3, &f->err), 0);
-	assert_int_equal(state_retests_queued(&f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_retest_add(f->st, &b, T0 + 2, &f->err), 0);
+	assert_int_equal(state_retest_add(f->st, &a, T0 + 1, &f->err), 0);
+	assert_int_equal(state_retest_add(f->st, &c, T0 + 3, &f->err), 0);
+	assert_int_equal(state_retests_queued(f->st, &rows, &n, &f->err), 0);
 	assert_int_equal(n, 3);
 	assert_string_equal(rows[0].request_id, "rt-a");
 	assert_string_equal(rows[1].request_id, "rt-b");
@@ -1383,11 +1382,11 @@ static void t_manifest_text(void **state)
 	static const char text[] = "id: r1\nbase: {}\n";
 	char *name = (char *)1, *t = (char *)1, *dir = (char *)1;
 
-	assert_int_equal(state_queue(&f->st, &m, "src/r1.yaml", text,
+	assert_int_equal(state_queue(f->st, &m, "src/r1.yaml", text,
 					    "/srv/manifests", "the subject", T0,
 					    &f->err), 0);
-	assert_int_equal(state_seen(&f->st, "r1", &f->err), 1);
-	assert_int_equal(state_manifest_text(&f->st, "r1", &name, &t, &dir,
+	assert_int_equal(state_seen(f->st, "r1", &f->err), 1);
+	assert_int_equal(state_manifest_text(f->st, "r1", &name, &t, &dir,
 					     &f->err), 0);
 	assert_string_equal(name, "src/r1.yaml");
 	assert_string_equal(t, text);
@@ -1396,35 +1395,34 @@ static void t_manifest_text(void **state)
 	free(t);
 	free(dir);
 	/* Queued without the text: unknown. */
-	assert_int_equal(state_queue(&f->st, &p, "src/r2.yaml", NULL, NULL, "s", T0,
+	assert_int_equal(state_queue(f->st, &p, "src/r2.yaml", NULL, NULL, "s", T0,
 				     &f->err), 0);
-	assert_int_equal(state_manifest_text(&f->st, "r2", &name, &t, &dir,
+	assert_int_equal(state_manifest_text(f->st, "r2", &name, &t, &dir,
 					     &f->err), 0);
 	assert_null(name);
 	assert_null(t);
 	assert_null(dir);
-	assert_int_equal(state_manifest_text(&f->st, "nope", &name, &t, &dir,
+	assert_int_equal(state_manifest_text(f->st, "nope", &name, &t, &dir,
 					     &f->err), 0);
 	assert_null(name);
 	assert_null(t);
 	assert_null(dir);
 	/* Without a manifest name nothing is recorded beside the mail. */
 	p = mail("r3", "report", "r3@example.test");
-	assert_int_equal(state_queue(&f->st, &p, NULL, text, ".", "s",
+	assert_int_equal(state_queue(f->st, &p, NULL, text, ".", "s",
 					    T0, &f->err), 0);
-	assert_int_equal(q_int(&f->st, "SELECT count(*) FROM manifests WHERE "
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM manifests WHERE "
 			       "id = 'r3'"), 0);
-	assert_int_equal(state_seen(&f->st, "r3", &f->err), 1);
+	assert_int_equal(state_seen(f->st, "r3", &f->err), 1);
 }
 
 static void t_close_twice(void **state)
 {
 	struct fx *f = *state;
 
-	state_close(&f->st);
-	assert_null(f->st.db);
-	assert_int_equal(f->st.lock_fd, -1);
-	state_close(&f->st);
+	state_close(f->st);
+	f->st = NULL;
+	state_close(f->st);	/* NULL is fine */
 	f->open = 0;
 }
 

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "perfbot/stats.h"
+#include "perfbot/compare/stats.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -16,17 +16,18 @@
 
 #include <cmocka.h>
 
-#include "perfbot/cli.h"
-#include "perfbot/status.h"
+#include "perfbot/cli/cli.h"
+#include "perfbot/state/status.h"
 
 #include "testutil.h"
+#include "../../src/state/internal.h"
 
 #define T0 1739548080
 
 struct fx {
 	char dir[64];
 	char path[128];
-	struct state st;
+	struct state *st;
 	struct pb_err err;
 };
 
@@ -49,7 +50,7 @@ static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	state_close(&f->st);
+	state_close(f->st);
 	tu_rmtree(f->dir);
 	free(f);
 	return 0;
@@ -72,9 +73,9 @@ static long long queue_as(struct fx *f, const char *id, const char *subject,
 	m.recipients = "[\"a@example.test\"]";
 	m.message = (char *)message;
 	m.len = sizeof(message) - 1;
-	if (state_queue(&f->st, &m, "x.yaml", NULL, NULL, subject, now, &f->err))
+	if (state_queue(f->st, &m, "x.yaml", NULL, NULL, subject, now, &f->err))
 		fail_msg("state_queue: %s", f->err.msg);
-	return sqlite3_last_insert_rowid(f->st.db);
+	return sqlite3_last_insert_rowid(state_db(f->st));
 }
 
 static long long queue(struct fx *f, const char *id, time_t now)
@@ -88,7 +89,7 @@ static void t_empty(void **state)
 	struct status_next nx;
 	json_t *o = NULL, *ob;
 
-	assert_int_equal(state_status(&f->st, T0, &o, &f->err), 0);
+	assert_int_equal(state_status(f->st, T0, &o, &f->err), 0);
 	assert_string_equal(json_string_value(json_object_get(o, "state")),
 			    f->path);
 	assert_int_equal(json_integer_value(json_object_get(o, "now")), T0);
@@ -102,7 +103,7 @@ static void t_empty(void **state)
 	assert_int_equal(json_array_size(json_object_get(o,
 							 "confirmations")), 0);
 	json_decref(o);
-	assert_int_equal(state_next_attempt(&f->st, &nx, &f->err), 0);
+	assert_int_equal(state_next_attempt(f->st, &nx, &f->err), 0);
 	assert_int_equal(nx.when, 0);
 	assert_null(nx.last_error);
 }
@@ -117,10 +118,10 @@ static void t_queued_and_retried(void **state)
 
 	r1 = queue(f, "r1", T0);
 	r2 = queue(f, "r2", T0);
-	assert_int_equal(state_retry(&f->st, r1, "421 busy", T0, &f->err), 0);
-	assert_int_equal(state_failed(&f->st, r2, "550 no", T0, &f->err), 0);
-	assert_int_equal(state_mailbox_set(&f->st, "INBOX", 7, 42, &f->err), 0);
-	assert_int_equal(state_status(&f->st, T0, &o, &f->err), 0);
+	assert_int_equal(state_retry(f->st, r1, "421 busy", T0, &f->err), 0);
+	assert_int_equal(state_failed(f->st, r2, "550 no", T0, &f->err), 0);
+	assert_int_equal(state_mailbox_set(f->st, "INBOX", 7, 42, &f->err), 0);
+	assert_int_equal(state_status(f->st, T0, &o, &f->err), 0);
 	assert_int_equal(json_integer_value(json_object_get(
 		json_object_get(o, "outbox"), "queued")), 1);
 	assert_int_equal(json_integer_value(json_object_get(
@@ -144,17 +145,17 @@ static void t_queued_and_retried(void **state)
 	assert_int_equal(json_integer_value(json_object_get(q, "last_uid")),
 			 42);
 	json_decref(o);
-	assert_int_equal(state_next_attempt(&f->st, &nx, &f->err), 0);
+	assert_int_equal(state_next_attempt(f->st, &nx, &f->err), 0);
 	assert_int_equal(nx.when, T0 + state_backoff(1));
 	assert_string_equal(nx.last_error, "421 busy");
 	status_next_release(&nx);
 	/* --now: due at once, once; a mail already due is left alone */
-	assert_int_equal(state_retry_now(&f->st, T0 + 5, &n, &f->err), 0);
+	assert_int_equal(state_retry_now(f->st, T0 + 5, &n, &f->err), 0);
 	assert_int_equal(n, 1);
-	assert_int_equal(state_next_attempt(&f->st, &nx, &f->err), 0);
+	assert_int_equal(state_next_attempt(f->st, &nx, &f->err), 0);
 	assert_int_equal(nx.when, T0 + 5);
 	status_next_release(&nx);
-	assert_int_equal(state_retry_now(&f->st, T0 + 5, &n, &f->err), 0);
+	assert_int_equal(state_retry_now(f->st, T0 + 5, &n, &f->err), 0);
 	assert_int_equal(n, 0);
 }
 

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/strbuf.h"
+#include "perfbot/util/strbuf.h"
 
 /* Each test gets a released-on-teardown buffer, so a failed assert leaks
  * nothing under valgrind. */

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/strmap.h"
+#include "perfbot/util/strmap.h"
 
 #define MANY 20000
 #define KEYLEN 32

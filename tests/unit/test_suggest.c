@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/suggest.h"
+#include "perfbot/util/suggest.h"
 
 static void t_distance(void **state)
 {

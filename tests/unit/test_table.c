@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for the comparison table (src/compare/table.c): every number
- * format of shared/reference/lkp-compare.md, the six example rows LKP
+ * format of doc/lkp-compare.md, the six example rows LKP
  * printed, the failure rows, the header byte for byte, and each setting
  * of the 'format' mapping of a rules file. Tests run from the repository
  * root (config/metrics.yaml).
@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "perfbot/compare.h"
-#include "perfbot/fileio.h"
-#include "perfbot/table.h"
+#include "perfbot/compare/compare.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/compare/table.h"
 
 #include "testutil.h"
 

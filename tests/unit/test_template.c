@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "perfbot/template.h"
+#include "perfbot/render/template.h"
 
 #include "testutil.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "perfbot/text.h"
+#include "perfbot/util/text.h"
 
 /* ---- UTF-8 ---- */
 

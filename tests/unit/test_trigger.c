@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "perfbot/trigger.h"
+#include "perfbot/judge/trigger.h"
 
 static const struct confirm_policy on = { 1, 16, 8 };
 static const struct confirm_policy off = { 0, 16, 8 };

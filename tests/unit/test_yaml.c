@@ -20,9 +20,9 @@
 
 #include <cmocka.h>
 
-#include "perfbot/fileio.h"
-#include "perfbot/strbuf.h"
-#include "perfbot/yaml.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/strbuf.h"
+#include "perfbot/util/yaml.h"
 
 #include "testutil.h"
 

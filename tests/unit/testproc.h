@@ -8,7 +8,7 @@
 
 #include <time.h>
 
-#include "perfbot/yaml.h"
+#include "perfbot/util/yaml.h"
 
 /* Seconds on the monotonic clock. */
 static inline double tp_now(void)

@@ -27,10 +27,10 @@
 
 #include <cmocka.h>
 
-#include "perfbot/compare.h"
-#include "perfbot/config.h"
-#include "perfbot/fileio.h"
-#include "perfbot/strbuf.h"
+#include "perfbot/compare/compare.h"
+#include "perfbot/config/config.h"
+#include "perfbot/util/fileio.h"
+#include "perfbot/util/strbuf.h"
 
 /* The test web server (tests/tools/httpd.c): 'make build/tools/httpd'. */
 #define TU_HTTPD "build/tools/httpd"

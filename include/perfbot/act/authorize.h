@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_AUTHORIZE_H
+#define PERFBOT_AUTHORIZE_H
+
+#include <time.h>
+
+#include "perfbot/config/config.h"
+#include "perfbot/parse/reply.h"
+#include "perfbot/state/state.h"
+
+/*
+ * Whether the sender of a reply that holds commands may command the bot,
+ * and whether the bot may answer them at all.
+ *
+ * authorize_aligned(): the envelope sender the delivering server recorded
+ * (Return-Path) and the From address are in the same domain (or one is a
+ * subdomain of the other). What it proves: the mail was not sent with a
+ * stranger's envelope under somebody else's From, the usual shape of
+ * forged mail and of backscatter bait, so answering does not mail a third
+ * party who never wrote. What it cannot prove: anybody can put the same
+ * forged address in both (SMTP does not check either); only the
+ * operator's MTA can (SPF for the envelope, DKIM/DMARC for From), hence
+ * authorize_authenticated().
+ *
+ * authorize_authenticated(): an Authentication-Results header (RFC 8601)
+ * whose authserv-id is 'authserv_id' (the operator's MTA, which must
+ * remove such headers arriving from outside, as OpenDKIM, OpenDMARC and
+ * rspamd do) reports dkim=pass for a signing domain aligned with From,
+ * dmarc=pass for the From domain, or arc=pass (a chain the operator's
+ * sealer trusts).
+ */
+
+/* 1 when the two domains are equal or one is a subdomain of the other. */
+int authorize_domains_align(const char *a, const char *b);
+
+int authorize_aligned(const struct reply *r);
+
+int authorize_authenticated(const struct reply *r, const char *authserv_id);
+
+/* 1 when 'addr' is in commands.allow ("user@host" or "@domain"). */
+int authorize_allowed(const struct config *cfg, const char *addr);
+
+/* The outcomes recorded for answers to strangers (their daily budget). */
+#define AUTH_OUT_REFUSED "refused"
+#define AUTH_OUT_NOREPORT "answered: no report in this thread"
+
+enum auth_verdict {
+	AUTH_IGNORE,	/* not answered at all */
+	AUTH_NOREPORT,	/* answered: the thread is of no report */
+	AUTH_REFUSE,	/* may not command: the sender alone is told, when
+			 * 'tell' */
+	AUTH_COMMAND,	/* may command: act and answer */
+};
+
+struct auth {
+	enum auth_verdict verdict;
+	int tell;	/* an answer goes to the sender */
+	int rekey;	/* record the mail under its mailbox position, so
+			 * another copy of it is still read */
+	char outcome[160];	/* for the record: "answered", "refused",
+				 * "ignored: ..." */
+};
+
+/*
+ * Decide for reply 'r' (parsed, with a Message-ID and commands) in the
+ * thread of report 'tr' (NULL: the thread is of no report): the sender's
+ * domains agree (or From is in commands.allow) and, with
+ * commands.authserv_id set, the operator's MTA vouches for From; the
+ * sender is under limits.per_sender_per_day answers; then no report is
+ * answered as such, a sender neither in commands.allow nor among the
+ * report's recipients is refused, and anybody else may command. Answers
+ * to strangers (refusals, "no report") go at most once a day per sender
+ * and limits.refusals_per_day in all. 0, or -1 when the state fails.
+ */
+int authorize(struct state *st, const struct config *cfg, time_t now,
+	      const struct reply *r, const struct thread_report *tr,
+	      struct auth *au, struct pb_err *err);
+
+#endif

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_DISPATCH_H
+#define PERFBOT_DISPATCH_H
+
+#include <stddef.h>
+#include <time.h>
+#include <jansson.h>
+
+#include "perfbot/compose/answer.h"
+#include "perfbot/act/authorize.h"
+#include "perfbot/parse/commands.h"
+#include "perfbot/config/config.h"
+#include "perfbot/parse/reply.h"
+#include "perfbot/act/route.h"
+#include "perfbot/state/state.h"
+
+/*
+ * act: the one table of mail commands, { name, parse, check, act }
+ * (doc/style.md). parse reads the arguments (called by the syntax step,
+ * parse/commands.c, so prose is never a command); check holds them
+ * against the limits in force, touching nothing; act does the command
+ * and adds its piece to the answer. A line the syntax step marked
+ * CMD_UNKNOWN is in no table entry: it is answered with the commands
+ * the table has.
+ */
+
+struct command_limits {
+	int max_runs;		/* retest N must be 1..max_runs */
+};
+
+/* What acting on one mail needs, and the answer's pieces it adds to. */
+struct act_ctx {
+	struct state *st;
+	const struct config *cfg;
+	time_t now;
+	const struct answer_thread *t;	/* the mail answered, its report */
+	json_t *pieces;			/* JSON list of rendered pieces */
+};
+
+struct command_def {
+	const char *name;	/* first word, matched case-insensitively */
+	enum cmd_kind kind;
+	const char *usage;	/* "retest [N]x", for the help answer */
+	const char *summary;	/* one line, for the help answer */
+	/* 0 when 'args' (trimmed, NUL-terminated) are valid, else -1. */
+	int (*parse)(const char *args, struct mail_command *c);
+	/* 0 when 'c' is within 'l', else -1 and a reason in 'why'. */
+	int (*check)(const struct mail_command *c,
+		     const struct command_limits *l, char *why, size_t whylen);
+	/* Do command number 'index' of the mail; 0 or -1 with 'err'. */
+	int (*act)(struct act_ctx *a, const struct mail_command *c,
+		   size_t index, struct pb_err *err);
+};
+
+extern const struct command_def command_table[];
+extern const size_t command_count;
+
+/* The table entry of 'kind', NULL for CMD_UNKNOWN. */
+const struct command_def *command_by_kind(enum cmd_kind kind);
+
+/* The entry named 'name' ('len' bytes, any case), or NULL. */
+const struct command_def *command_by_name(const char *name, size_t len);
+
+/* The table as the syntax step reads it (parse/commands.h, reply_opts). */
+int command_lookup(const char *word, size_t len, struct command_word *w);
+
+/*
+ * The check step: 0 when 'c' may be done under 'l', else -1 with a short
+ * reason in 'why' ("retest: N must be between 1 and 20"). CMD_UNKNOWN
+ * always fails ("unknown command '...'").
+ */
+int command_check(const struct mail_command *c, const struct command_limits *l,
+		  char *why, size_t whylen);
+
+/*
+ * Render templates/<tmpl>.txt with 'ctx' (taken: always released) and
+ * the bot's name, and add it to a->pieces.
+ */
+int dispatch_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
+		   struct pb_err *err);
+
+/*
+ * Compose the answer to 't' made of 'pieces' (compose/answer.h) and
+ * queue it in the outbox. Opens no transaction.
+ */
+int dispatch_answer(struct state *st, const struct config *cfg,
+		    const struct answer_thread *t, const char *tag,
+		    json_t *pieces, time_t now, struct pb_err *err);
+
+/*
+ * Check, then act on, each of the 'n' commands up to
+ * limits.commands_per_mail ('seen' were found in all: past the limit the
+ * answer says how many were ignored). A command that fails its check is
+ * answered with the reason; only rendering or the state failing is -1.
+ */
+int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
+		      size_t n, size_t seen, struct pb_err *err);
+
+/*
+ * Act on reply 'r' as routed ('rt') and authorized ('au'): when the
+ * sender is to be told (au->tell), queue the answer in its thread (tag
+ * ""): what acting on its commands said (AUTH_COMMAND), that the thread
+ * is of no report (AUTH_NOREPORT), or a refusal, to the sender alone
+ * (AUTH_REFUSE).
+ */
+int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
+		   const struct reply *r, const struct route *rt,
+		   const struct auth *au, struct pb_err *err);
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_RETEST_H
+#define PERFBOT_RETEST_H
+
+#include <time.h>
+#include <jansson.h>
+
+#include "perfbot/config/config.h"
+#include "perfbot/compose/answer.h"
+#include "perfbot/state/state.h"
+
+/*
+ * Retests: "retest 4x" asks the scheduler for 4 more runs of the report's
+ * job on both commits and records the request (with the run counts of
+ * that moment and a deadline); a later 'perfbot run' sees when both
+ * result roots have the new runs, compares over all runs, tests the
+ * headline metric (Welch, Mann-Whitney, 95% CI of the %change) and
+ * answers in the thread with the per-run values, the updated table and
+ * chart, and a verdict. A passed deadline gets a "did not finish" answer,
+ * a rejected request an answer naming the reason. The request id is the
+ * scheduler's idempotency key, so a crash between submitting and
+ * recording never runs a retest twice.
+ */
+
+/*
+ * The act step: submit and record, asked by the mail of 't' (its thread
+ * is kept for the follow-up). '*tmpl' and '*ctx' get the answer piece to
+ * render (retest-ack, or retest-rejected with the reason).
+ */
+int retest_request(struct state *st, const struct config *cfg,
+		   const struct answer_thread *t, const char *report_id,
+		   const char *request_id, int runs, time_t now,
+		   const char **tmpl, json_t **ctx, struct pb_err *err);
+
+struct retest_stats {
+	long done;	/* follow-ups queued */
+	long expired;
+	long waiting;
+};
+
+/* In each run: the follow-ups of the retests whose runs have landed. */
+int retest_followups(struct state *st, const struct config *cfg,
+		     time_t now, struct retest_stats *rs, struct pb_err *err);
+
+#endif

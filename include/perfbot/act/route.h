@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_ROUTE_H
+#define PERFBOT_ROUTE_H
+
+#include "perfbot/compose/answer.h"
+#include "perfbot/parse/reply.h"
+#include "perfbot/state/state.h"
+
+/*
+ * route: what a parsed reply is, before anybody is asked whether it may
+ * command: a bounce (of a mail of the bot, or not), a mail the bot must
+ * never answer (RFC 3834, robots, its own), one without a Message-ID or
+ * without commands, or commands in a thread whose report is found (or
+ * not) through the bot's own mails in its References.
+ */
+
+enum route_kind {
+	ROUTE_BOUNCE,		/* a DSN; 'found' when of a mail of the bot */
+	ROUTE_ROBOT,		/* must never be answered */
+	ROUTE_NO_ID,		/* no Message-ID to answer to */
+	ROUTE_NO_COMMANDS,
+	ROUTE_NO_REPORT,	/* commands, in a thread of no report */
+	ROUTE_REPORT,		/* commands in the thread of report 'tr' */
+};
+
+struct route {
+	enum route_kind kind;
+	int found;		/* ROUTE_BOUNCE: 'tr' is the bounced report */
+	struct thread_report tr;	/* ROUTE_REPORT, or a found bounce */
+	char outcome[160];	/* for the record, but for ROUTE_NO_REPORT
+				 * and ROUTE_REPORT (authorize decides) */
+};
+
+/*
+ * Route 'r'; 'own' is the bot's own address (may be NULL). Only the
+ * state is read. 0, or -1 when the state fails; route_release() after
+ * in both cases.
+ */
+int route_reply(struct state *st, const struct reply *r, const char *own,
+		struct route *rt, struct pb_err *err);
+void route_release(struct route *rt);
+
+/*
+ * The report of the thread of a mail with this In-Reply-To and these
+ * References (the oldest first; 'in_reply_to' may be NULL), looked up
+ * the closest first; 0 with '*found' 0 when none is the bot's.
+ */
+int route_lookup(struct state *st, const char *in_reply_to,
+		 const char *const *refs, size_t nrefs,
+		 struct thread_report *tr, int *found, struct pb_err *err);
+
+/* The thread to answer 'r' in; 'tr' (may be NULL) is its report. */
+void route_thread(const struct reply *r, const struct thread_report *tr,
+		  struct answer_thread *t);
+
+#endif

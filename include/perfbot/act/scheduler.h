@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_SCHEDULER_H
+#define PERFBOT_SCHEDULER_H
+
+#include <stddef.h>
+
+#include "perfbot/config/config.h"
+#include "perfbot/util/err.h"
+
+/*
+ * Asking the benchmark farm for more runs (the 'scheduler' section):
+ *   exec   run scheduler.argv (no shell) with {result_root}, {commit},
+ *          {runs}, {job}, {request_id} replaced, killed after
+ *          scheduler.timeout seconds; a non-zero exit is a rejection
+ *   spool  write one YAML request per commit into scheduler.spool_dir,
+ *          atomically (a temporary file, fsync, rename)
+ *   http   POST the request as JSON to scheduler.url; 2xx accepted,
+ *          4xx rejected, anything else (5xx, no answer) a failure
+ * An exec scheduler gets a minimal environment (PATH and HOME as perfbot
+ * has them, LANG=C, LC_ALL=C): nothing else, so no secret of perfbot's
+ * environment reaches it. A failure for now (exit 75, HTTP 5xx or 429,
+ * no connection) is tried again, 3 times in all, a second apart.
+ * The request id is the idempotency key: the same request submitted twice
+ * (a crash between submitting and recording) must not run twice, and the
+ * backends pass it on so the farm can tell.
+ */
+
+struct sched_request {
+	const char *request_id;
+	const char *job;	/* path of the job.yaml to run */
+	const char *commit;	/* full sha */
+	const char *result_root;	/* where the new runs must land */
+	int runs;
+	const char *thread;	/* the Message-ID that asked, for the farm */
+};
+
+enum sched_outcome {
+	SCHED_ACCEPTED,
+	SCHED_REJECTED,	/* the farm said no: 'why' tells */
+	SCHED_TEMPORARY,	/* internal: failed for now, tried again;
+				 * scheduler_submit() never returns it */
+};
+
+/*
+ * Submit one request. Returns 0 with *out set, or -1 with 'err' when the
+ * request could not be made at all (bad configuration, server away).
+ * 'why' gets the farm's reason for a rejection (exit status and the first
+ * line of stderr, the HTTP status and body, ...).
+ */
+/*
+ * What 'perfbot check' asks before any request: the backend is set and
+ * has what it needs (a program that runs and only known placeholders, a
+ * writable spool directory, a URL). 0, or -1 with 'err'.
+ */
+int scheduler_check(const struct config *cfg, struct pb_err *err);
+
+int scheduler_submit(const struct config *cfg, const struct sched_request *rq,
+		     enum sched_outcome *out, char *why, size_t whylen,
+		     struct pb_err *err);
+
+#endif

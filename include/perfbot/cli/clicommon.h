@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_CLICOMMON_H
+#define PERFBOT_CLICOMMON_H
+
+#include <time.h>
+
+#include "perfbot/config/config.h"
+
+/*
+ * Helpers the subcommands share.
+ *
+ * Which configuration file is loaded: --config FILE, else
+ * $PERFBOT_CONFIG, else the first that exists of
+ * $XDG_CONFIG_HOME/perfbot/perfbot.yaml (~/.config/perfbot/perfbot.yaml)
+ * and PERFBOT_SYSCONF (/etc/perfbot/perfbot.yaml). The working directory
+ * is never searched, so a cron line does the same wherever it runs. With
+ * 'required' (run, send, poll, retest, check, status) finding none is
+ * EX_CONFIG naming every place looked in; without, the built-in defaults
+ * are used. The file loaded is logged (info).
+ *
+ * The current time is SOURCE_DATE_EPOCH when set, so that output can be
+ * reproduced.
+ */
+int cli_load_config(struct config *cfg, const char *opt_path, int required,
+		    struct pb_err *err);
+/* The same, reporting every problem of the file (perfbot check). */
+int cli_load_config_all(struct config *cfg, const char *opt_path,
+			struct pb_err *err);
+time_t cli_now(void);
+
+/* The state file: 'state' of the config, else the XDG state directory. */
+char *cli_state_path(const struct config *cfg);
+
+#endif

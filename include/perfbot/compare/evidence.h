@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_EVIDENCE_H
+#define PERFBOT_EVIDENCE_H
+
+#include <jansson.h>
+
+#include "perfbot/compare/compare.h"
+#include "perfbot/compare/stats.h"
+#include "perfbot/util/strbuf.h"
+
+/*
+ * How strong the evidence for a metric's change is, as the reader sees
+ * it: the tests of stats.h on a comparison row, as JSON (for 'compare
+ * --json' and the template context) and as one plain line under a
+ * report's headline. A test that cannot be made gives its reason, never
+ * a number.
+ */
+
+/* The evidence of 'row' (its per-run samples); -1 when memory ran out. */
+int evidence_of_row(const struct cmp_row *row, struct evidence *ev);
+
+/*
+ * {"runs": {"base": N, "head": N},
+ *  "welch": {"t", "df", "p"} | {"no_test": reason},
+ *  "mann_whitney": {"u", "p", "exact"} | {"no_test": reason},
+ *  "ci95": {"low", "high"} | {"no_test": reason}}   (ci95 in % of the base)
+ */
+json_t *evidence_json(const struct evidence *ev);
+
+/*
+ * "evidence: 4 runs per side, Welch's t-test p = 0.0012, Mann-Whitney U
+ * test p = 0.029 (exact), 95% confidence interval of the change -12.3% to
+ * -8.1%" (no newline).
+ */
+int evidence_line(const struct evidence *ev, struct strbuf *out);
+
+/* p as reports print it: 4 decimals, 2 significant digits below 1e-4. */
+int evidence_format_p(double p, struct strbuf *out);
+
+#endif

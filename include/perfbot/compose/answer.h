@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_ANSWER_H
+#define PERFBOT_ANSWER_H
+
+#include <time.h>
+#include <jansson.h>
+
+#include "perfbot/config/config.h"
+#include "perfbot/parse/reply.h"
+#include "perfbot/compose/mail.h"
+#include "perfbot/state/state.h"
+
+/*
+ * The bot's answers in a thread (compose). Each piece of an answer (an
+ * acknowledged retest, the help text, a refusal...) is rendered from its
+ * template in templates/; the pieces are put together by
+ * templates/answer.txt into a mail for the same outbox as the reports
+ * (act/dispatch.c queues it): "Re: <subject>" (never "Re: Re:"),
+ * In-Reply-To their Message-ID, References their chain plus their id, To
+ * the sender, Cc the report's recipients (recipients.max_cc at most),
+ * Auto-Submitted: auto-replied.
+ */
+
+/* Render templates/<name>.txt with 'ctx' into a newly allocated string. */
+int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
+		 char **out, struct pb_err *err);
+
+/*
+ * The mail an answer answers, and its thread: built from a parsed reply
+ * (act/route.c) or from what a retest kept of the mail that asked
+ * (act/retest.c). Nothing is owned: every pointer is the caller's.
+ */
+struct answer_thread {
+	const char *message_id;	/* the mail answered, without <> */
+	const char *in_reply_to;	/* its In-Reply-To, or NULL */
+	const char *const *references;	/* its References, the oldest first */
+	size_t nrefs;
+	const char *subject;	/* its subject, or NULL */
+	const char *from_addr;	/* the sender to answer (addr-spec) */
+	const char *from_name;	/* their display name, or NULL */
+	const struct thread_report *report;	/* of the thread, or NULL */
+};
+
+/*
+ * Compose the answer to 't' made of 'pieces' (a JSON list of strings),
+ * copied to the recipients of t->report when there is one, into 'c'
+ * (composed_release() it after, whatever the outcome). The answer's id
+ * derives from the Message-ID it answers and 'tag' ("" for the immediate
+ * answer, the retest request id for its follow-up), so that the outbox
+ * never takes it twice.
+ */
+int answer_compose(const struct config *cfg, const struct answer_thread *t,
+		   const char *tag, json_t *pieces, time_t now,
+		   struct composed *c, struct pb_err *err);
+
+
+#endif

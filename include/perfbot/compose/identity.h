@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_IDENTITY_H
+#define PERFBOT_IDENTITY_H
+
+#include <time.h>
+
+#include "perfbot/config/config.h"
+
+/*
+ * Who the bot is in its mails (compose), from the identity.* settings
+ * (cfg->identity: its From, name and Reported-by line are read there as
+ * they are): its envelope sender, its Message-IDs and the archive links
+ * built from them, newly allocated (NULL when out of memory, or when the
+ * setting is unset).
+ */
+
+/* The bare address of identity.from: the envelope sender. */
+char *identity_sender(const struct config *cfg);
+
+/* The Message-ID of mail 'id' sent at 'when' (identity.message_id_domain). */
+char *identity_message_id(const struct config *cfg, const char *id,
+			  time_t when);
+
+/*
+ * The archive's page of the mail 'message_id' (identity.archive_url with
+ * "{message_id}" replaced), for Closes: trailers; NULL when unset.
+ */
+char *identity_closes_url(const struct config *cfg, const char *message_id);
+
+/*
+ * The link to a patch posting: 'link' when the manifest gives one, else
+ * identity.patch_archive_url with "{message_id}" replaced by the patch's
+ * Message-ID, percent-encoded; NULL when neither.
+ */
+char *identity_patch_link(const struct config *cfg, const char *link,
+			  const char *message_id);
+
+#endif

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_CYCLE_H
+#define PERFBOT_CYCLE_H
+
+#include <time.h>
+
+#include "perfbot/config/config.h"
+#include "perfbot/cycle/confirm.h"
+#include "perfbot/send/outbox.h"
+#include "perfbot/state/state.h"
+#include "perfbot/util/strbuf.h"
+
+/*
+ * The cron cycle as steps over one struct cycle: open the state under
+ * its lock, ingest the manifests of every source (judge them, queue the
+ * reports worth a mail or hold them for confirmation runs), ask for and
+ * decide confirmations, read the replies, follow up finished retests,
+ * deliver what is due; and the exit code of it all. One table in cycle.c
+ * says which steps 'run', 'run --dry-run', 'send', 'poll' and 'retest'
+ * perform, in order; the first step that fails stops the cycle. A mail
+ * server that is away does not: a failed poll is remembered for the exit
+ * code and the queued mail still goes out.
+ *
+ * The cycle parses no command line: the caller (src/cli/cmd_run.c) loads
+ * the configuration, finds the state file and says what was asked for.
+ */
+
+enum cycle_step {
+	CYCLE_END,		/* ends a plan */
+	CYCLE_OPEN,		/* the state: created and locked; read only
+				 * (when it exists) for --dry-run */
+	CYCLE_INGEST,		/* manifests: judged, queued, held, skipped */
+	CYCLE_PRINT,		/* --dry-run: every mail as an mbox on stdout */
+	CYCLE_CONFIRM,		/* held reports: ask for runs, decide */
+	CYCLE_NEED_IMAP,	/* imap.url set, or EX_CONFIG */
+	CYCLE_POLL,		/* read the replies, answer (when imap.url) */
+	CYCLE_FOLLOWUP,		/* retests whose runs landed: answered */
+	CYCLE_DELIVER,		/* send what is due; the summary line */
+	CYCLE_NSTEPS
+};
+
+/* The bit of 'step' in struct cycle's 'ran'. */
+#define CYCLE_RAN(step) (1u << (step))
+
+struct cycle {
+	/* what to do: cycle_init(), then the caller */
+	const char *cmd;		/* "run", "send", "poll", "retest" */
+	const struct config *cfg;
+	const char *state_path;		/* NULL: none known (an error) */
+	time_t now;
+	int dry_run;			/* run --dry-run */
+	int retry_now;			/* send --now: ignore the backoff */
+
+	/* what happened */
+	unsigned ran;			/* CYCLE_RAN() of each step begun */
+	long queued, skipped, bad;	/* reports; bad: inputs refused */
+	int poll_failed;		/* the poll's exit code, or 0 */
+	struct send_stats ss;
+
+	/* the steps' own */
+	const enum cycle_step *plan;
+	struct state *st;
+	int have_state;
+	struct strbuf mbox;		/* --dry-run output */
+	struct confirm_config confirm;
+};
+
+/*
+ * Prepare the cycle of command 'cmd' ("run" with 'dry_run' or without,
+ * "send", "poll", "retest") at time 'now' with the configuration 'cfg'
+ * (borrowed: it must outlive the cycle). -1 when there is no such cycle.
+ */
+int cycle_init(struct cycle *cy, const char *cmd, int dry_run,
+	       const struct config *cfg, time_t now);
+
+/* Perform the steps of the plan: 0, or -1 with 'err' (the cycle stopped). */
+int cycle_run(struct cycle *cy, struct pb_err *err);
+
+/*
+ * The exit code of a cycle that ran to its end: EX_DATAERR when an input
+ * was refused, else the poll's failure, else EX_TEMPFAIL when a mail was
+ * deferred, else 0.
+ */
+int cycle_exit_code(const struct cycle *cy);
+
+/* Close the state and free what the steps kept. */
+void cycle_release(struct cycle *cy);
+
+#endif

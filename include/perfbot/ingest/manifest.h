@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_MANIFEST_H
+#define PERFBOT_MANIFEST_H
+
+
+#include "perfbot/util/err.h"
+#include "perfbot/util/strv.h"
+#include "perfbot/util/yaml.h"
+
+/*
+ * A comparison manifest (doc/design.md): which two commits, where their result
+ * roots are, who wrote the change and who gets the report. Unknown keys,
+ * a commit that is not 7-40 hex digits, or a missing result root are
+ * EX_DATAERR naming the key and line. Relative result_root, metrics and
+ * kconfig_file paths are resolved against the manifest's directory.
+ * 'patch' is checked strictly: Message-IDs of the form left@right, http(s)
+ * URLs, one-line texts without control characters, lists of strings.
+ */
+
+#define MANIFEST_MAX_BYTES (256 << 10)
+
+struct manifest_side {
+	const char *commit;
+	const char *subject;	/* "" when absent */
+	const char *author;	/* "Name <addr>"; NULL when absent */
+	const char *repo;
+	const char *branch;
+	const char *tree;	/* [tree:branch] in subjects */
+	char *result_root;
+};
+
+/*
+ * The posted patch a report answers (manifest key 'patch'): the report
+ * is then a reply to that mail. Ids are kept without angle brackets.
+ */
+struct manifest_patch {
+	char *message_id;	/* NULL: the manifest has no 'patch' */
+	const char *subject;
+	const char *link;	/* the patch in an archive, or NULL */
+	const char *url;	/* the branch it was applied on, or NULL */
+	const char *base;	/* "URL BRANCH" it was applied to, or NULL */
+	char **references;	/* its References ids, without brackets */
+	size_t nreferences;
+	struct strv to;		/* its To and Cc */
+	struct strv cc;
+};
+
+struct manifest {
+	struct ydoc doc;
+	const char *id;		/* NULL: derived from commits and job */
+	struct manifest_side base, head;
+	struct strv to;		/* addresses */
+	struct strv cc;
+	struct strv notes;	/* extra lines for the report */
+	const char *materials_url;
+	char *metrics;		/* a metric rules file of its own, or NULL */
+	char *kconfig_file;	/* attached to the mail, or NULL */
+	struct manifest_patch patch;
+};
+
+int manifest_load(struct manifest *m, const char *path, struct pb_err *err);
+/* Parse a manifest held in memory ('name' for messages, 'dir' for paths). */
+int manifest_parse(struct manifest *m, const char *name, const char *dir,
+		   const char *text, size_t len, struct pb_err *err);
+void manifest_release(struct manifest *m);
+
+/*
+ * A manifest fetched from a url source is not trusted with local files:
+ * its result roots must be http(s) URLs (a local job.yaml would be
+ * attached to a mail), and it may not name a kconfig_file nor a metrics
+ * table of its own. EX_DATAERR naming the key.
+ */
+int manifest_check_remote(const struct manifest *m, struct pb_err *err);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_RESULT_H
+#define PERFBOT_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "perfbot/util/err.h"
+#include "perfbot/util/strmap.h"
+#include "perfbot/util/yaml.h"
+
+/*
+ * One result root: the per-run samples of every metric of one commit
+ * (matrix.json) and the job that produced them (job.yaml), as an LKP
+ * result root lays them out.
+ */
+
+#define RESULT_MAX_MATRIX_BYTES ((size_t)256 << 20)
+#define RESULT_MAX_JOB_BYTES ((size_t)1 << 20)
+#define RESULT_MAX_METRICS 1000000
+#define RESULT_MAX_RUNS 10000
+#define RESULT_MAX_NAME 1024
+
+struct metric {
+	const char *name;	/* in name_pool */
+	double *v;		/* 'runs' values in value_pool, 0-padded */
+	unsigned char *isint;	/* per value: written as an integer (Ruby's
+				 * Integer; the padding is one too) */
+	int strings;		/* a list of strings: no values (LKP skips
+				 * such metrics) */
+	const int64_t *exact;	/* NULL, or (when an integer is past 2^53,
+				 * beyond a double) every Integer exactly */
+};
+
+struct result_root {
+	char *dir;
+	size_t runs;
+	struct metric *metrics;	/* in matrix.json order */
+	size_t nmetrics;
+	struct strmap index;	/* name -> position in metrics */
+	char *name_pool;
+	double *value_pool;
+	unsigned char *int_pool;
+	int64_t *exact_pool;	/* the 'exact' lists, when any */
+	struct ydoc job;	/* job.yaml; job.root is a mapping */
+	char *job_text;		/* job.yaml as written */
+};
+
+/*
+ * Load 'dir'/matrix.json and 'dir'/job.yaml. The number of runs is the
+ * length of 'stats_source' when present, else the longest value list;
+ * shorter lists are padded with 0 (a metric missing in some runs), longer
+ * ones are an error. 'dir' may be an http(s):// URL: then URL/matrix.json
+ * and URL/job.yaml are fetched; a directory without job.yaml uses the
+ * job.yaml of its first numbered run directory, as lkp-tests does. A list holding strings is
+ * kept as a metric without values ('strings'; LKP skips it); any
+ * other non-number, an empty matrix, or a size beyond the RESULT_MAX_*
+ * limits is EX_DATAERR; a missing file EX_NOINPUT.
+ */
+int result_root_load(struct result_root *rr, const char *dir,
+		     struct pb_err *err);
+
+/*
+ * Parse a matrix.json text already in memory (used by tests and by HTTP
+ * sources); 'name' names it in messages.
+ */
+int result_root_parse_matrix(struct result_root *rr, const char *name,
+			     const char *text, size_t len, struct pb_err *err);
+
+void result_root_release(struct result_root *rr);
+
+/* The metric called 'name', or NULL. */
+const struct metric *result_root_find(const struct result_root *rr,
+				      const char *name);
+
+/* A job.yaml value as a string (NULL when absent or not a scalar). */
+const char *result_root_job_str(const struct result_root *rr,
+				const char *key);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_COMMANDS_H
+#define PERFBOT_COMMANDS_H
+
+#include <stddef.h>
+
+/*
+ * The syntax of the commands a developer can write in a reply
+ * (doc/design.md, "Mail commands"): which lines are commands and how their arguments
+ * read. What each command is (its arguments, its check, its act step)
+ * is the one command table of act/dispatch.c (perfbot/dispatch.h).
+ */
+
+#define CMD_LINE_MAX 160	/* bytes kept of a command line, NUL included */
+#define CMD_PARSE_MAX 512	/* a longer line is never a valid command */
+#define CMD_RUNS_SATURATE 1000000	/* larger N are stored as this */
+
+enum cmd_kind { CMD_RETEST, CMD_HELP, CMD_UNKNOWN };
+
+struct mail_command {
+	enum cmd_kind kind;
+	int runs;		/* retest: N, 0 = not given (use the default) */
+	char line[CMD_LINE_MAX];	/* as written, trimmed, control
+					 * characters replaced by '?',
+					 * truncated on a UTF-8 boundary */
+};
+
+/*
+ * What the syntax step needs of a command the grammar knows: its kind and
+ * the reader of its arguments (0 when 'args', trimmed and NUL-terminated,
+ * are valid, else -1). The words come from the one command table of
+ * act/dispatch.c, whose command_lookup() the caller hands over.
+ */
+struct command_word {
+	enum cmd_kind kind;
+	int (*parse)(const char *args, struct mail_command *c);
+};
+
+/* 0 with 'w' filled when 'word' ('len' bytes, any case) is a command. */
+typedef int (*command_lookup_fn)(const char *word, size_t len,
+				 struct command_word *w);
+
+/*
+ * Decide whether one line of a reply (not NUL-terminated, 'len' bytes,
+ * no newline) is a command, and fill 'c' when it is. The line is trimmed
+ * and matched case-insensitively. 'prefix' ("#perfbot", may be NULL) is
+ * optional before the command, followed by whitespace or ':'; the words
+ * are looked up with 'lookup' (NULL: none is a command). Without the
+ * prefix a line is a command only when it is exactly a valid one, so prose
+ * such as "retest the patch please" is not; with the prefix, a line that
+ * is not a valid command is CMD_UNKNOWN. Returns 1 for a command, else 0.
+ */
+int command_parse_line(const char *line, size_t len, const char *prefix,
+		       command_lookup_fn lookup, struct mail_command *c);
+
+/*
+ * A count argument as people and mail clients write it: "" (not given:
+ * '*runs' 0), "N", "Nx", "N x", "NX"; N past CMD_RUNS_SATURATE is stored
+ * as that. 0, or -1 for anything else (N = 0 included).
+ */
+int command_parse_count(const char *args, int *runs);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_MIME_H
+#define PERFBOT_MIME_H
+
+#include <stddef.h>
+#include <gmime/gmime.h>
+
+#include "perfbot/parse/reply.h"
+#include "perfbot/util/strbuf.h"
+
+/* The MIME side of reply parsing (src/parse/): GMime set up once, the tree. */
+
+#define REPLY_TEXT_MAX ((size_t)4 * REPLY_MAX_BYTES)	/* UTF-8 may grow */
+
+/* GMime's parser options, GMime initialised on first use. */
+GMimeParserOptions *mime_options(void);
+
+/* 'data' read as one message (headers first); NULL when GMime cannot. */
+GMimeMessage *mime_parse(const char *data, size_t len);
+
+/* A Message-ID without <>: printable ASCII, no blank, at most 998 bytes. */
+int mime_id_ok(const char *id);
+
+/* Nonzero from a visitor stops the walk. */
+typedef int (*mime_visit_fn)(GMimeObject *o, void *ctx);
+
+/*
+ * Depth-first, in order, at most REPLY_MAX_DEPTH deep from 'depth'.
+ * Encrypted parts are opaque; of a signed part only the signed content
+ * counts; attached messages are not entered. The first nonzero of 'fn'.
+ */
+int mime_walk(GMimeObject *o, int depth, mime_visit_fn fn, void *ctx);
+
+/* 1 when 'o' has the content type type/subtype. */
+int mime_is_type(GMimeObject *o, const char *type, const char *subtype);
+
+/* Append the decoded content of 'part' to 'out'; -1 when 'out' is full. */
+int mime_part_bytes(GMimePart *part, struct strbuf *out);
+
+/*
+ * Append the reply's text, before quotes are cut, to 'text': the first
+ * text/plain that is not an attachment, else the first text/html as text;
+ * in UTF-8 with LF line ends, other control characters '?'. Nothing when
+ * there is neither; -1 when out of memory.
+ */
+int mime_text(GMimeMessage *msg, struct strbuf *text);
+
+#endif

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_REPORT_H
+#define PERFBOT_REPORT_H
+
+#include <time.h>
+#include <jansson.h>
+
+#include "perfbot/util/addr.h"
+#include "perfbot/compare/compare.h"
+#include "perfbot/config/config.h"
+#include "perfbot/util/err.h"
+#include "perfbot/judge/inputs.h"
+#include "perfbot/ingest/job.h"
+#include "perfbot/judge/judge.h"
+#include "perfbot/ingest/manifest.h"
+#include "perfbot/compare/stats.h"
+#include "perfbot/util/strbuf.h"
+
+/*
+ * One report (render): the model a report's mail is made from, and its
+ * text. The driver (cycle/report.c, report_make()) loads its inputs
+ * (inputs.h), fills its ids, recipients and thread (compose), and has
+ * report_render() build the template context and render the body and
+ * subject through the templates (templates/<name>.txt for the body,
+ * templates/subject.txt for the subject). The template context is kept
+ * so that the JSON a template author previews with is exactly the one
+ * used ('perfbot report MANIFEST --context').
+ */
+
+struct report_opts {
+	const char *template;	/* NULL: templates.report, else "report" */
+	time_t now;		/* the report's date */
+	const char *confirmation;	/* a line under the evidence, or NULL */
+	const char *force_metric;	/* headline when the filter hides all */
+};
+
+struct report {
+	int worth;		/* 0: no benchmark change worth a mail */
+	int regression;
+	char *id;		/* the manifest id or the derived one */
+	char *message_id;	/* without the angle brackets */
+	time_t date;
+	char *from;
+	struct addrlist to;	/* "Name <addr>" as given */
+	struct addrlist cc;
+	char *subject;		/* one line, no control characters */
+	char *in_reply_to;	/* "<id>" of the patch it answers, or NULL */
+	char *references;	/* the patch's thread, or NULL */
+	char *body;
+	char *job_yaml;		/* the head's job.yaml text, for attaching */
+	char *kconfig_file;	/* or NULL */
+	json_t *ctx;		/* the template context */
+	/* what the confirmation needs (trigger.h) */
+	char *metric;		/* the headline, or the candidate key metric */
+	double change;		/* its %change */
+	struct evidence evidence;	/* its tests */
+	size_t runs[2];		/* runs of base and head */
+	int candidate;		/* !worth, but the key metric looks changed */
+};
+
+/* The links the driver made for the text (NULL when there is none). */
+struct report_links {
+	const char *closes_url;	/* identity.archive_url of the report */
+	const char *patch_link;	/* the posted patch the report answers */
+};
+
+/*
+ * The context, body and subject of 'r' (whose id, message_id, to and,
+ * for a report on a posted patch, subject the driver set) from its
+ * inputs 'in' and manifest 'm'. 0, or -1 with 'err' (a missing value of
+ * the context is named); report_release() after in both cases.
+ */
+int report_render(struct report *r, const struct report_inputs *in,
+		  const struct manifest *m, const struct config *cfg,
+		  const struct report_opts *o, const struct report_links *l,
+		  struct pb_err *err);
+
+/* Free what 'r' holds; safe on a zeroed report, and twice. */
+void report_release(struct report *r);
+
+/* The comparison table of 'in' with its LKP header. */
+int report_table_text(const struct report_inputs *in,
+		      const struct manifest *m, struct strbuf *out);
+
+#endif

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_STATE_H
+#define PERFBOT_STATE_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "perfbot/util/err.h"
+#include "perfbot/util/strbuf.h"
+
+/*
+ * perfbot's state in SQLite (WAL): the outbox of every mail the bot sends
+ * (reports and answers alike, so they share one delivery path), each
+ * recipient's outcome, the manifests already seen, and HTTP validators of
+ * the sources. The schema version is PRAGMA user_version; opening a file
+ * applies the migrations it lacks in one transaction.
+ *
+ * A mail is composed once, when it is queued, and its bytes are stored:
+ * a retry sends the very same message with the same Message-ID.
+ */
+
+enum mail_status { MAIL_QUEUED, MAIL_SENT, MAIL_FAILED };
+
+struct outbox_mail {
+	long long rowid;
+	char *id;		/* report id, or the answer's own id */
+	char *kind;		/* "report", "answer" */
+	char *report_id;	/* the report an answer is about (queue) */
+	char *message_id;
+	char *sender;		/* envelope MAIL FROM */
+	char *recipients;	/* JSON list of addr-specs */
+	char *message;		/* the RFC 5322 bytes */
+	size_t len;
+	int attempts;
+};
+
+/* An open state: opaque (src/state/internal.h), made by state_open(). */
+struct state;
+
+enum state_mode {
+	STATE_WRITE,	/* create when missing, migrate */
+	STATE_READ,	/* read only (--dry-run): no write of any kind */
+	STATE_LOCKED,	/* STATE_WRITE with the run lock taken first */
+};
+
+/*
+ * Open and migrate into a new '*st' (NULL on failure). EX_CANTCREAT /
+ * EX_IOERR / EX_NOINPUT.
+ */
+int state_open(struct state **st, const char *path, enum state_mode mode,
+	       struct pb_err *err);
+/* Close and free; NULL is fine. */
+void state_close(struct state *st);
+
+/*
+ * Take the run lock (an flock on the database file itself, so that every
+ * name of the file, symlink or hard link, shares it) so that overlapping
+ * cron runs never work on the same state at once; EX_TEMPFAIL when
+ * another perfbot holds it. STATE_LOCKED takes it before SQLite opens the
+ * file; state_lock() on a state opened so is a no-op.
+ */
+int state_lock(struct state *st, struct pb_err *err);
+
+int state_begin(struct state *st, struct pb_err *err);
+int state_commit(struct state *st, struct pb_err *err);
+void state_rollback(struct state *st);
+
+/* 1 when a manifest with this id was seen before, 0 when not, -1 error. */
+int state_seen(struct state *st, const char *id, struct pb_err *err);
+
+/* Record a manifest that is not worth a mail, so it is not judged again. */
+int state_skip(struct state *st, const char *id, const char *manifest,
+	       const char *why, time_t now, struct pb_err *err);
+
+/*
+ * The row of one composed mail (outbox_queue() of send/outbox.c is the
+ * way in): a report's with the manifest's name, text and directory kept
+ * (NULL for an answer).
+ */
+int state_queue(struct state *st, const struct outbox_mail *m,
+		const char *manifest, const char *text, const char *dir,
+		const char *subject, time_t now, struct pb_err *err);
+
+/* The manifest text and directory a report came from (NULL: unknown). */
+int state_manifest_text(struct state *st, const char *report_id,
+			char **name, char **text, char **dir,
+			struct pb_err *err);
+
+/*
+ * The queued mails due at 'now' (next attempt reached), oldest first,
+ * at most 'max'. Free with outbox_free().
+ */
+int state_due(struct state *st, time_t now, size_t max,
+	      struct outbox_mail **out, size_t *n, struct pb_err *err);
+/* Every queued mail whatever its next attempt (for --dry-run). */
+int state_queued(struct state *st, struct outbox_mail **out, size_t *n,
+		 struct pb_err *err);
+void outbox_free(struct outbox_mail *m, size_t n);
+
+/*
+ * Claim a queued mail before sending it, in one transaction: 1 claimed
+ * (for 'ttl' seconds), 0 when it is no longer queued or another live
+ * sender holds it. A claim of a process of this host that no longer
+ * exists (a killed run) is taken over at once. Sent/retry/failed clear it.
+ */
+int state_claim(struct state *st, long long rowid, time_t now, long ttl,
+		struct pb_err *err);
+
+/* The server accepted the mail (a commit of its own). */
+int state_sent(struct state *st, long long rowid, time_t now,
+	       struct pb_err *err);
+/* A temporary failure: try again after an exponential backoff. */
+int state_retry(struct state *st, long long rowid, const char *why,
+		time_t now, struct pb_err *err);
+/* A permanent failure with the server's reason. */
+int state_failed(struct state *st, long long rowid, const char *why,
+		 time_t now, struct pb_err *err);
+/* One recipient's outcome ("accepted" / "rejected" + the reply). */
+int state_recipient(struct state *st, long long rowid, const char *addr,
+		    const char *status, const char *reply,
+		    struct pb_err *err);
+
+/* HTTP validators of a url source (NULL when unknown). */
+int state_source_get(struct state *st, const char *url, char **etag,
+		     char **last_modified, struct pb_err *err);
+int state_source_set(struct state *st, const char *url, const char *etag,
+		     const char *last_modified, time_t now,
+		     struct pb_err *err);
+
+/* Counts for the summary line: queued and failed mails. */
+int state_counts(struct state *st, long *queued, long *failed,
+		 struct pb_err *err);
+
+/* Mails accepted by the server since 'since' (the hourly budget). */
+int state_sent_since(struct state *st, time_t since, long *n,
+		     struct pb_err *err);
+
+/* ---- replies (inbox.c) ---- */
+
+/* Where the last poll stopped in 'mailbox' (0 and 0 when never). */
+int state_mailbox_get(struct state *st, const char *mailbox,
+		      unsigned long *uidvalidity, unsigned long *last_uid,
+		      struct pb_err *err);
+int state_mailbox_set(struct state *st, const char *mailbox,
+		      unsigned long uidvalidity, unsigned long last_uid,
+		      struct pb_err *err);
+
+/* 1 when a mail with this Message-ID was handled before, 0 when not. */
+int state_inbox_seen(struct state *st, const char *message_id,
+		     struct pb_err *err);
+
+struct inbox_entry {
+	const char *message_id;
+	unsigned long uidvalidity, uid;
+	const char *sender;	/* addr-spec or NULL */
+	const char *report_id;	/* the report of the thread, or NULL */
+	const char *outcome;	/* "answered", "ignored: auto-submitted"... */
+	const char *commands;	/* JSON list of the command lines, or NULL */
+};
+int state_inbox_record(struct state *st, const struct inbox_entry *e,
+		       time_t now, struct pb_err *err);
+
+/* Mails from 'sender' since 'since' whose outcome starts with 'prefix'. */
+int state_inbox_count(struct state *st, const char *sender, time_t since,
+		      const char *prefix, long *n, struct pb_err *err);
+
+/* Mails from 'sender' (NULL: anybody) since 'since' with this outcome. */
+int state_inbox_count_exact(struct state *st, const char *sender,
+			    time_t since, const char *outcome, long *n,
+			    struct pb_err *err);
+
+/* The report a thread is about, found through the bot's own mails. */
+struct thread_report {
+	char *report_id;
+	char *subject;		/* the report's subject */
+	char *recipients;	/* JSON list of the report's recipients */
+	char *message_id;	/* the report's own, or NULL when unknown */
+};
+/*
+ * Look up 'ids' (Message-IDs without brackets, the closest first) among
+ * every mail the bot sent, reports and answers; 0 with *found 0 when
+ * none is the bot's.
+ */
+int state_route(struct state *st, const char *const *ids, size_t n,
+		struct thread_report *tr, int *found, struct pb_err *err);
+void thread_report_release(struct thread_report *tr);
+
+/* ---- retests (inbox.c) ---- */
+
+struct retest_request {
+	const char *request_id;
+	const char *report_id;
+	int runs;
+	const char *requested_by;
+	const char *reply_message_id;	/* the mail that asked */
+	const char *thread;	/* JSON: what an answer in the thread needs */
+	const char *status;	/* "queued", "rejected" */
+	long base_runs, head_runs;	/* runs when it was asked */
+	time_t deadline;
+	const char *detail;	/* why it was rejected, the verdict, ... */
+};
+int state_retest_add(struct state *st, const struct retest_request *rq,
+		     time_t now, struct pb_err *err);
+
+/* A queued retest, as read back (every string malloc'd). */
+struct retest_row {
+	char *request_id, *report_id, *thread;
+	int runs;
+	long base_runs, head_runs;
+	time_t deadline;
+};
+int state_retests_queued(struct state *st, struct retest_row **out,
+			 size_t *n, struct pb_err *err);
+void retest_rows_free(struct retest_row *r, size_t n);
+int state_retest_finish(struct state *st, const char *request_id,
+			const char *status, const char *detail,
+			struct pb_err *err);
+/* Retests asked for this report (all), and whether one is still open. */
+int state_retest_count(struct state *st, const char *report_id, long *n,
+		       char **open_status, struct pb_err *err);
+
+/* ---- reports held for confirmation runs (confirms.c) ---- */
+
+/*
+ * A report held until confirmation runs have landed. Its status moves
+ * 'asking' (recorded, the scheduler not yet known to have it) ->
+ * 'confirming' (asked) -> 'confirmed' (its mail queued in the same
+ * transaction), 'not reproduced', 'expired' (deadline, dropped),
+ * 'unconfirmed' (deadline, mailed marked so) or 'rejected' (the farm
+ * refused). A crash while asking asks again with the same request id.
+ */
+struct confirm_row {
+	char *report_id, *request_id, *metric, *status;
+	double reported_change;
+	long runs;		/* asked a side */
+	long base_runs, head_runs;	/* runs when it was held */
+	time_t deadline;
+};
+
+/*
+ * Hold a report: the row ('asking') and the manifest as seen (outcome
+ * 'confirming', its text kept for later) in one transaction.
+ */
+int state_confirm_hold(struct state *st, const struct confirm_row *c,
+		       const char *manifest, const char *text,
+		       const char *dir, time_t now, struct pb_err *err);
+/* The confirmations still open ('asking', 'confirming'), oldest first. */
+int state_confirms_open(struct state *st, struct confirm_row **out,
+			size_t *n, struct pb_err *err);
+void confirm_rows_free(struct confirm_row *r, size_t n);
+/* A new status (and the manifest's outcome with it); 'final' stamps it. */
+int state_confirm_set(struct state *st, const char *report_id,
+		      const char *status, const char *detail, int final,
+		      time_t now, struct pb_err *err);
+
+/* Backoff after 'attempts' failures: 60 s doubling, at most 6 hours. */
+long state_backoff(int attempts);
+
+#endif

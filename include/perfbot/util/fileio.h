@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_FILEIO_H
+#define PERFBOT_FILEIO_H
+
+#include <stddef.h>
+
+#include "perfbot/util/err.h"
+#include "perfbot/util/strbuf.h"
+
+/*
+ * Read a whole regular file (or "-" for stdin) into 'out', refusing files
+ * larger than 'max' bytes. A missing file is EX_NOINPUT; a file too large,
+ * a directory or one holding a NUL byte (when 'text' is set) is
+ * EX_DATAERR. The message names the path.
+ */
+int file_read(const char *path, size_t max, int text, struct strbuf *out,
+	      struct pb_err *err);
+
+/*
+ * Map a whole regular file read-only (pre-faulted), refusing files larger
+ * than 'max'; for big inputs this saves a copy and thousands of page
+ * faults. Errors as file_read(). Release with file_unmap().
+ */
+struct file_map {
+	const char *data;
+	size_t len;
+};
+int file_map(const char *path, size_t max, struct file_map *m,
+	     struct pb_err *err);
+void file_unmap(struct file_map *m);
+
+/*
+ * Write 'len' bytes to 'path' atomically: a temporary file beside it,
+ * fsync, rename. 'mode' is the new file's permission bits.
+ */
+int file_write_atomic(const char *path, const void *data, size_t len,
+		      unsigned mode, struct pb_err *err);
+
+/* Join a directory and a relative name ('name' absolute: just 'name'). */
+char *path_join(const char *dir, const char *name);
+
+/* The directory part of 'path' ("." when none), newly allocated. */
+char *path_dirname(const char *path);
+
+
+
+/*
+ * Where a shipped data file ('config/metrics.yaml', 'templates/x.txt')
+ * is: 'rel' itself when absolute; else the first that exists of
+ * $PERFBOT_DATADIR/rel (when set), <the binary's directory>/rel
+ * (a build tree), <bindir>/../share/perfbot/rel (an installed tree), the
+ * build's PERFBOT_DATADIR/rel and ./rel. Not found is EX_NOINPUT naming
+ * every place looked in and, when 'hint' is set, how else to point at it
+ * ("data.metrics in the config"). Newly allocated.
+ */
+int data_find(const char *rel, const char *hint, char **out,
+	      struct pb_err *err);
+/*
+ * data_find() without the error: when not found, where it would be under
+ * $PERFBOT_DATADIR, else under the build's data directory.
+ */
+char *data_path(const char *rel);
+#endif

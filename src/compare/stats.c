@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * judge: the statistics behind the evidence (stats.h): Welch's t-test,
+ * the Mann-Whitney U test (exact or the normal approximation), the 95%
+ * confidence interval of the %change, the t and incomplete beta functions
+ * under them, and the verdict on new runs for retests and confirmations.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/compare/stats.h"
+
+#define CF_MAX_ITER 300
+#define CF_EPS 1e-15
+#define CF_TINY 1e-300
+
+static const char *const why_few = "fewer than 2 runs on a side";
+static const char *const why_nonfinite = "values that are not finite";
+static const char *const why_same = "both samples are the same constant";
+static const char *const why_constant = "both samples are constant";
+static const char *const why_zero = "the base mean is 0";
+
+/* Mean and sample variance; 0 when both are finite. */
+static int mean_var(const double *v, size_t n, double *mean, double *var)
+{
+	double s = 0, q = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += v[i];
+	*mean = s / (double)n;
+	for (i = 0; i < n; i++)
+		q += (v[i] - *mean) * (v[i] - *mean);
+	*var = q / (double)(n - 1);
+	return isfinite(*mean) && isfinite(*var) ? 0 : -1;
+}
+
+/* Continued fraction of I_x(a, b), evaluated by the modified Lentz method. */
+static double beta_cf(double a, double b, double x)
+{
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h, num, del;
+	int m;
+
+	d = fabs(d) < CF_TINY ? 1 / CF_TINY : 1 / d;
+	h = d;
+	for (m = 1; m <= CF_MAX_ITER; m++) {
+		/* even step: m (b - m) x / ((a + 2m - 1)(a + 2m)) */
+		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = fabs(d) < CF_TINY ? 1 / CF_TINY : 1 / d;
+		c = fabs(c) < CF_TINY ? CF_TINY : c;
+		h *= d * c;
+		/* odd step: -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) */
+		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = fabs(d) < CF_TINY ? 1 / CF_TINY : 1 / d;
+		c = fabs(c) < CF_TINY ? CF_TINY : c;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < CF_EPS)
+			break;
+	}
+	return h;
+}
+
+double stats_betai(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		    b * log1p(-x));
+	/* the fraction converges fast on this side of the mean */
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+/* The two-sided tail P(|T| >= |t|). */
+static double t_two_sided(double t, double df)
+{
+	return stats_betai(df / 2, 0.5, df / (df + t * t));
+}
+
+double stats_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	tail = 0.5 * t_two_sided(t, df);
+	return t >= 0 ? 1 - tail : tail;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	double lo = -1e6, hi = 1e6, mid = 0;
+	int i;
+
+	if (p <= 0 || p >= 1)
+		return p <= 0 ? -INFINITY : INFINITY;
+	for (i = 0; i < 200 && lo < hi; i++) {
+		mid = lo + (hi - lo) / 2;
+		if (mid == lo || mid == hi)
+			break;
+		if (stats_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return mid;
+}
+
+static int refuse(struct welch *w, const char *why)
+{
+	w->ok = 0;
+	w->p = 1;
+	w->t = w->df = 0;
+	w->why = why;
+	return 1;
+}
+
+int stats_welch(const double *base, size_t nb, const double *head,
+		size_t nh, struct welch *w)
+{
+	double mb, vb, mh, vh, qb, qh, scale, tol;
+
+	memset(w, 0, sizeof(*w));
+	if (nb < 2 || nh < 2)
+		return refuse(w, why_few);
+	if (mean_var(base, nb, &mb, &vb) || mean_var(head, nh, &mh, &vh))
+		return refuse(w, why_nonfinite);
+	w->diff = mh - mb;
+	/* rounding in a mean is no spread: constant within a tolerance */
+	scale = fmax(fabs(mb), fabs(mh));
+	tol = STATS_REL_TOL * scale;
+	if (sqrt(vb) <= tol && sqrt(vh) <= tol) {
+		w->constant = 1;
+		w->same = fabs(w->diff) <= tol;
+		if (w->same)
+			w->diff = 0;
+		return refuse(w, w->same ? why_same : why_constant);
+	}
+	qb = vb / (double)nb;
+	qh = vh / (double)nh;
+	w->se = sqrt(qb + qh);
+	w->t = w->diff / w->se;
+	w->df = (qb + qh) * (qb + qh) /
+		(qb * qb / (double)(nb - 1) + qh * qh / (double)(nh - 1));
+	if (!isfinite(w->se) || !isfinite(w->t) || !isfinite(w->df) ||
+	    w->se == 0)
+		return refuse(w, why_nonfinite);
+	w->p = t_two_sided(w->t, w->df);
+	w->ok = isfinite(w->p);
+	if (!w->ok)
+		return refuse(w, why_nonfinite);
+	return 0;
+}
+
+int stats_change_ci(const double *base, size_t nb, const double *head,
+		    size_t nh, double level, struct change_ci *ci)
+{
+	struct welch w;
+	double mb = 0, q, lo, hi;
+	size_t i;
+
+	memset(ci, 0, sizeof(*ci));
+	if (stats_welch(base, nb, head, nh, &w)) {
+		ci->why = w.why;
+		return 1;
+	}
+	for (i = 0; i < nb; i++)
+		mb += base[i];
+	mb /= (double)nb;
+	/* a base mean lost in its own rounding is 0 too */
+	if (fabs(mb) <= STATS_REL_TOL * fabs(mb + w.diff) || mb == 0) {
+		ci->why = why_zero;
+		return 1;
+	}
+	q = stats_t_quantile(0.5 + level / 2, w.df);
+	/* the %change divides by the signed base mean, so does its interval */
+	lo = 100 * (w.diff - q * w.se) / mb;
+	hi = 100 * (w.diff + q * w.se) / mb;
+	ci->lo = fmin(lo, hi);
+	ci->hi = fmax(lo, hi);
+	if (!isfinite(ci->lo) || !isfinite(ci->hi)) {
+		ci->lo = ci->hi = 0;
+		ci->why = why_nonfinite;
+		return 1;
+	}
+	ci->ok = 1;
+	return 0;
+}
+
+struct obs {
+	double v;
+	int head;
+};
+
+static int cmp_obs(const void *a, const void *b)
+{
+	double x = ((const struct obs *)a)->v, y = ((const struct obs *)b)->v;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The observations sorted; ties get their midrank. Ranks are kept
+ * doubled ('r2', integers even for midranks) so that the exact
+ * distribution can be counted over integers.
+ */
+struct ranks {
+	struct obs *o;
+	size_t n;
+	long r2_head;		/* doubled rank sum of the head */
+	double ties;		/* sum of t^3 - t over the tie groups */
+	int has_ties;
+};
+
+static int rank(const double *base, size_t nb, const double *head,
+		size_t nh, struct ranks *rk)
+{
+	size_t n = nb + nh, i, j, k;
+
+	memset(rk, 0, sizeof(*rk));
+	rk->o = malloc(n * sizeof(*rk->o));
+	if (!rk->o)
+		return -1;
+	rk->n = n;
+	for (i = 0; i < nb; i++)
+		rk->o[i] = (struct obs){ base[i], 0 };
+	for (i = 0; i < nh; i++)
+		rk->o[nb + i] = (struct obs){ head[i], 1 };
+	qsort(rk->o, n, sizeof(*rk->o), cmp_obs);
+	for (i = 0; i < n; i = j) {
+		double t;
+
+		for (j = i + 1; j < n && rk->o[j].v == rk->o[i].v; j++)
+			;
+		t = (double)(j - i);
+		for (k = i; k < j; k++)
+			if (rk->o[k].head)
+				rk->r2_head += (long)(i + 1 + j); /* 2 x midrank */
+		rk->ties += t * t * t - t;
+		rk->has_ties |= j - i > 1;
+	}
+	return 0;
+}
+
+/*
+ * Exact two-sided p: every choice of the head's m places among the N
+ * observations is equally likely; dp[k][s] counts the choices of k places
+ * among the tie groups seen so far whose doubled rank sum is s, a group of
+ * t ties with doubled midrank d adding C(t, c) ways of c places worth c d.
+ */
+static int exact_p(const struct ranks *rk, size_t m, double *p)
+{
+	size_t n = rk->n, w = n * (n + 1) + 1, i, j, k, c, seen = 0, top = 0;
+	double *dp = calloc((m + 1) * w, sizeof(double)), le = 0, ge = 0;
+	double all = 0;
+	long s;
+
+	if (!dp)
+		return -1;
+	dp[0] = 1;
+	for (i = 0; i < n; i = j) {
+		size_t t, d;
+		double binom[STATS_MW_EXACT_MAX * 2 + 1];
+
+		for (j = i + 1; j < n && rk->o[j].v == rk->o[i].v; j++)
+			;
+		t = j - i;
+		d = i + 1 + j;
+		binom[0] = 1;
+		for (c = 1; c <= t && c <= m; c++)
+			binom[c] = binom[c - 1] * (double)(t - c + 1) / (double)c;
+		/* descending k: a target k + c is never read again as a source */
+		for (k = (seen < m ? seen : m) + 1; k-- > 0;)
+			for (s = (long)top; s >= 0; s--) {
+				double v = dp[k * w + (size_t)s];
+
+				if (v == 0)
+					continue;
+				for (c = 1; c <= t && k + c <= m; c++)
+					if ((size_t)s + c * d < w)
+						dp[(k + c) * w + (size_t)s + c * d]
+							+= v * binom[c];
+			}
+		seen += t;
+		top += t * d;	/* no sum can be larger yet */
+		top = top < w - 1 ? top : w - 1;
+	}
+	for (s = 0; s < (long)w; s++) {
+		double v = dp[m * w + (size_t)s];
+
+		all += v;
+		le += s <= rk->r2_head ? v : 0;
+		ge += s >= rk->r2_head ? v : 0;
+	}
+	free(dp);
+	*p = all > 0 ? fmin(1, 2 * fmin(le, ge) / all) : 1;
+	return 0;
+}
+
+int stats_mann_whitney(const double *base, size_t nb, const double *head,
+		       size_t nh, struct mann_whitney *m)
+{
+	double n = (double)(nb + nh), mu, var, z;
+	struct ranks rk;
+	size_t i;
+	int rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->p = 1;
+	if (nb < 2 || nh < 2) {
+		m->why = why_few;
+		return 1;
+	}
+	for (i = 0; i < nb + nh; i++)
+		if (!isfinite(i < nb ? base[i] : head[i - nb])) {
+			m->why = why_nonfinite;
+			return 1;
+		}
+	if (rank(base, nb, head, nh, &rk))
+		return -1;
+	m->u = (double)rk.r2_head / 2 - (double)nh * (double)(nh + 1) / 2;
+	m->ok = 1;
+	if (nb <= STATS_MW_EXACT_MAX && nh <= STATS_MW_EXACT_MAX) {
+		m->exact = 1;
+		rc = exact_p(&rk, nh, &m->p);
+		goto out;
+	}
+	mu = (double)nb * (double)nh / 2;
+	var = (double)nb * (double)nh / 12 *
+	      ((n + 1) - rk.ties / (n * (n - 1)));
+	if (var <= 0)
+		goto out;	/* all tied: p = 1 */
+	z = fabs(m->u - mu) - 0.5;
+	z = z < 0 ? 0 : z / sqrt(var);
+	m->p = erfc(z / sqrt(2));
+out:
+	free(rk.o);
+	return rc;
+}
+
+int stats_evidence(const double *base, size_t nb, const double *head,
+		   size_t nh, struct evidence *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->n[0] = nb;
+	ev->n[1] = nh;
+	stats_welch(base, nb, head, nh, &ev->w);
+	stats_change_ci(base, nb, head, nh, 0.95, &ev->ci);
+	return stats_mann_whitney(base, nb, head, nh, &ev->mw) < 0 ? -1 : 0;
+}
+
+double stats_mw_min_p(size_t nb, size_t nh)
+{
+	double c = 1;
+	size_t i;
+
+	for (i = 1; i <= nb; i++)
+		c = c * (double)(nh + i) / (double)i;
+	return fmin(1, 2 / c);
+}
+
+enum verdict stats_verdict(const struct evidence *ev, int shown,
+			   double reported_change, double change)
+{
+	const struct welch *w = &ev->w;
+	int same_way = (reported_change > 0) == (change > 0) && change != 0;
+	int mw_agrees = (ev->mw.ok && ev->mw.p < 0.05) ||
+		stats_mw_min_p(ev->n[0], ev->n[1]) >= 0.05;
+
+	if (!w->ok && w->constant)
+		return !w->same && same_way ? VERDICT_STABLE :
+			VERDICT_NOT_REPRODUCED;
+	if (!w->ok)
+		return VERDICT_INCONCLUSIVE;
+	if (!same_way || w->p > 0.05)
+		return VERDICT_NOT_REPRODUCED;
+	if (shown && w->p < 0.01 && mw_agrees)
+		return VERDICT_STABLE;
+	return VERDICT_INCONCLUSIVE;
+}
+
+const char *stats_verdict_name(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_STABLE:
+		return "stable";
+	case VERDICT_NOT_REPRODUCED:
+		return "not reproduced";
+	default:
+		return "inconclusive";
+	}
+}

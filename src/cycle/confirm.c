@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * act: confirmation runs before a weak report is mailed (confirm.h). The
+ * cycle's ingest holds such a report; each run's confirm step asks the
+ * scheduler for more runs of both commits, then lets the new runs alone
+ * decide: mailed as confirmed, recorded as not reproduced, or at the
+ * deadline mailed marked unconfirmed or dropped.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/cycle/report.h"
+#include "perfbot/cycle/confirm.h"
+#include "perfbot/compare/evidence.h"
+#include "perfbot/util/id.h"
+#include "perfbot/util/log.h"
+#include "perfbot/ingest/manifest.h"
+#include "perfbot/send/outbox.h"
+#include "perfbot/compose/reportmail.h"
+#include "perfbot/judge/runs.h"
+#include "perfbot/act/scheduler.h"
+
+int confirm_config_load(const struct config *cfg, struct confirm_config *cc,
+			struct pb_err *err)
+{
+	(void)err;
+	memset(cc, 0, sizeof(*cc));
+	cc->policy.enabled = cfg->confirm.enabled;
+	cc->policy.total_runs = cfg->confirm.total_runs;
+	cc->policy.min_runs = cfg->confirm.min_runs;
+	cc->deadline = cfg->confirm.deadline;
+	cc->mail_on_deadline = cfg->confirm.on_deadline == CFG_DEADLINE_MAIL;
+	return 0;
+}
+
+int confirm_wanted(const struct confirm_config *cc, const struct report *r)
+{
+	return r->metric && trigger_action(&cc->policy, r->worth, r->candidate,
+					   &r->evidence) == TRIGGER_CONFIRM;
+}
+
+int confirm_hold(struct state *st, const struct confirm_config *cc,
+		 const struct report *r, const struct manifest_text *mt,
+		 time_t now, struct pb_err *err)
+{
+	char *rid = id_confirm_request(r->id);
+	size_t fewer = r->runs[BASE] < r->runs[HEAD] ? r->runs[BASE] :
+		r->runs[HEAD];
+	struct confirm_row c = { 0 };
+	int rc;
+
+	if (!rid)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	c.report_id = r->id;
+	c.request_id = rid;
+	c.metric = r->metric;
+	c.reported_change = r->change;
+	c.runs = confirm_runs(&cc->policy, fewer);
+	c.base_runs = (long)r->runs[BASE];
+	c.head_runs = (long)r->runs[HEAD];
+	c.deadline = now + cc->deadline;
+	rc = state_confirm_hold(st, &c, mt->name, mt->text, mt->dir, now, err);
+	if (!rc)
+		log_info("report '%s' held for %ld confirmation runs a side "
+			 "(%s %+.1f%%)", r->id, c.runs, r->metric, r->change);
+	free(rid);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+
+struct held {
+	const struct confirm_row *row;
+	struct manifest m;
+	struct report_inputs in;
+	char *name, *text, *dir;
+	int loaded;
+};
+
+static int held_load(struct state *st, const struct config *cfg,
+		     struct held *h, struct pb_err *err)
+{
+	if (h->loaded) {
+		report_inputs_release(&h->in);
+		h->loaded = 0;
+	} else if (state_manifest_text(st, h->row->report_id, &h->name,
+				       &h->text, &h->dir, err)) {
+		return -1;
+	} else if (!h->text) {
+		return pb_fail(err, EX_DATAERR, "report '%s': its manifest was "
+			       "not kept", h->row->report_id);
+	} else if (manifest_parse(&h->m, h->name, h->dir, h->text,
+				  strlen(h->text), err)) {
+		return -1;
+	}
+	if (report_inputs_load(&h->in, &h->m, cfg, err))
+		return -1;
+	h->loaded = 1;
+	return 0;
+}
+
+static void held_release(struct held *h)
+{
+	if (h->loaded)
+		report_inputs_release(&h->in);
+	manifest_release(&h->m);
+	free(h->name);
+	free(h->text);
+	free(h->dir);
+}
+
+/* Ask for the runs on both commits: 0 asked, 1 refused, -1 error. */
+static int ask(const struct config *cfg, struct held *h, char *why,
+	       size_t wl, struct pb_err *err)
+{
+	const struct manifest_side *sides[2] = { &h->m.base, &h->m.head };
+	enum sched_outcome out = SCHED_ACCEPTED;
+	int s;
+
+	for (s = BASE; s <= HEAD && out == SCHED_ACCEPTED; s++) {
+		struct sched_request rq = {
+			h->row->request_id, h->in.root[s].job.name,
+			sides[s]->commit, sides[s]->result_root,
+			(int)h->row->runs, NULL,
+		};
+
+		if (scheduler_submit(cfg, &rq, &out, why, wl, err))
+			return -1;
+	}
+	return out == SCHED_ACCEPTED ? 0 : 1;
+}
+
+static int landed(const struct held *h)
+{
+	const struct confirm_row *c = h->row;
+
+	return (long)h->in.root[BASE].runs >= c->base_runs + c->runs &&
+	       (long)h->in.root[HEAD].runs >= c->head_runs + c->runs;
+}
+
+/* Build the report over all runs and queue it with its new status. */
+static int mail_it(struct state *st, const struct config *cfg,
+		   struct held *h, const char *line, const char *status,
+		   time_t now, struct pb_err *err)
+{
+	struct report_opts o = { NULL, now, line, h->row->metric };
+	struct composed c;
+	struct report r;
+	int rc;
+
+	composed_init(&c);
+	if (report_make(&r, &h->m, cfg, &o, err))
+		return -1;
+	rc = !r.worth ? pb_fail(err, EX_DATAERR, "report '%s': nothing to "
+				"report over all runs", h->row->report_id) :
+		report_compose(&r, cfg, &c, err);
+	if (!rc) {
+		c.manifest = h->name;
+		c.manifest_text = h->text;
+		c.manifest_dir = h->dir;
+		rc = state_begin(st, err);
+		if (!rc && (outbox_queue(st, &c, now, err) ||
+			    state_confirm_set(st, h->row->report_id, status,
+					      line, 1, now, err))) {
+			state_rollback(st);
+			rc = -1;
+		} else if (!rc) {
+			rc = state_commit(st, err);
+		}
+	}
+	if (!rc)
+		log_info("queued report '%s' (%s): %s", r.id, status, r.subject);
+	composed_release(&c);
+	report_release(&r);
+	return rc;
+}
+
+/* The verdict of the new runs alone, and the line that tells it. */
+static enum verdict decide(const struct held *h, struct strbuf *line,
+			   struct pb_err *err)
+{
+	const size_t from[2] = { (size_t)h->row->base_runs,
+				 (size_t)h->row->head_runs };
+	const struct cmp_row *row;
+	struct evidence ev;
+	struct runs_new rn;
+	enum verdict v = VERDICT_INCONCLUSIVE;
+
+	if (runs_compare_new(&rn, &h->in.root[BASE], &h->in.root[HEAD], from,
+			     h->in.rules, err))
+		return v;
+	row = comparison_find(&rn.cmp, h->row->metric);
+	if (row && !evidence_of_row(row, &ev)) {
+		v = confirm_verdict(row, h->row->reported_change);
+		/* the line is only words for the mail: cut short, not lost */
+		if (sb_addf(line, "%s by %zu more runs of the parent and %zu "
+			    "of the commit: on those alone %s changed by "
+			    "%+.1f%%, ",
+			    v == VERDICT_STABLE ? "confirmed" :
+			    "not reproduced", row->n[BASE], row->n[HEAD],
+			    row->name, row->change) ||
+		    sb_adds(line, ev.w.ok ? "Welch's t-test p = " :
+			    "Welch's t-test not possible") ||
+		    (ev.w.ok && evidence_format_p(ev.w.p, line)) ||
+		    sb_adds(line, ev.mw.ok ? ", Mann-Whitney U test p = " :
+			    "") ||
+		    (ev.mw.ok && evidence_format_p(ev.mw.p, line)))
+			log_warn("confirmation of %s: its line is cut short",
+				 h->row->report_id);
+	}
+	runs_new_release(&rn);
+	return v;
+}
+
+/* The deadline passed (or the farm refused): the policy decides. */
+static int give_up(struct state *st, const struct config *cfg,
+		   const struct confirm_config *cc, struct held *h,
+		   const char *why, time_t now, struct confirm_stats *cs,
+		   struct pb_err *err)
+{
+	struct strbuf line = STRBUF_INIT;
+	int rc;
+
+	if (sb_addf(&line, "unconfirmed: the %ld confirmation runs a side %s",
+		    h->row->runs, why)) {
+		sb_release(&line);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	if (cc->mail_on_deadline && h->loaded)
+		rc = mail_it(st, cfg, h, sb_str(&line), "unconfirmed", now,
+			     err);
+	else
+		rc = state_confirm_set(st, h->row->report_id, "expired",
+				       sb_str(&line), 1, now, err);
+	cs->expired += !rc;
+	log_info("confirmation of '%s': %s", h->row->report_id, sb_str(&line));
+	sb_release(&line);
+	return rc;
+}
+
+static int one_confirm(struct state *st, const struct config *cfg,
+		       const struct confirm_config *cc, struct held *h,
+		       time_t now, struct confirm_stats *cs, struct pb_err *err)
+{
+	struct strbuf line = STRBUF_INIT;
+	char why[256] = "";
+	int rc = 0, asked;
+	enum verdict v;
+
+	if (held_load(st, cfg, h, err)) {
+		log_warn("confirmation of '%s': %s", h->row->report_id,
+			 err->msg);
+		pb_err_clear(err);
+		return now > h->row->deadline ?
+			give_up(st, cfg, cc, h, "could not be read", now, cs,
+				err) : 0;
+	}
+	if (!strcmp(h->row->status, "asking")) {
+		asked = ask(cfg, h, why, sizeof(why), err);
+		if (asked < 0) {	/* the farm is away: ask again later */
+			log_warn("confirmation of '%s': %s", h->row->report_id,
+				 err->msg);
+			pb_err_clear(err);
+			cs->failed++;
+			return 0;
+		}
+		if (asked > 0)
+			return give_up(st, cfg, cc, h, "were refused", now, cs,
+				       err);
+		if (state_confirm_set(st, h->row->report_id, "confirming",
+				      NULL, 0, now, err))
+			return -1;
+		cs->asked++;
+		return 0;	/* the runs are looked for from the next run on */
+	}
+	if (!landed(h)) {
+		cs->waiting += now <= h->row->deadline;
+		return now > h->row->deadline ?
+			give_up(st, cfg, cc, h, "did not land in time", now, cs,
+				err) : 0;
+	}
+	v = decide(h, &line, err);
+	if (v == VERDICT_STABLE) {
+		rc = mail_it(st, cfg, h, sb_str(&line), "confirmed", now, err);
+		cs->confirmed += !rc;
+	} else {
+		rc = state_confirm_set(st, h->row->report_id, "not reproduced",
+				       line.len ? sb_str(&line) :
+				       "no verdict on the new runs", 1, now,
+				       err);
+		cs->not_reproduced += !rc;
+		log_info("confirmation of '%s': %s", h->row->report_id,
+			 sb_str(&line));
+	}
+	sb_release(&line);
+	return rc;
+}
+
+int confirm_step(struct state *st, const struct config *cfg, time_t now,
+		 struct confirm_stats *cs, struct pb_err *err)
+{
+	struct confirm_config cc;
+	struct confirm_row *rows = NULL;
+	size_t i, n = 0;
+	int rc = 0;
+
+	memset(cs, 0, sizeof(*cs));
+	if (confirm_config_load(cfg, &cc, err) ||
+	    state_confirms_open(st, &rows, &n, err))
+		return -1;
+	for (i = 0; i < n && !rc; i++) {
+		struct held h;
+
+		memset(&h, 0, sizeof(h));
+		h.row = &rows[i];
+		rc = one_confirm(st, cfg, &cc, &h, now, cs, err);
+		held_release(&h);
+	}
+	confirm_rows_free(rows, n);
+	return rc;
+}
