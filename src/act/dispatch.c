@@ -24,14 +24,28 @@ int dispatch_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
 	char *text = NULL;
 	int rc;
 
-	json_object_set_new(ctx, "bot_name",
-			    json_string(a->cfg->identity.name));
+	if (!ctx || json_object_set_new(ctx, "bot_name",
+					json_string(a->cfg->identity.name))) {
+		json_decref(ctx);
+		return pb_fail(err, EX_OSERR, "answer '%s': out of memory",
+			       tmpl);
+	}
 	rc = answer_piece(a->cfg, tmpl, ctx, &text, err);
 	if (!rc)	/* a piece JSON cannot hold is left out */
 		json_array_append_new(a->pieces, json_string(text));
 	free(text);
 	json_decref(ctx);
 	return rc;
+}
+
+int dispatch_piece_of(struct act_ctx *a, const char *tmpl, struct ctx *c,
+		      struct pb_err *err)
+{
+	json_t *j;
+
+	if (ctx_finish(c, &j, err))
+		return -1;
+	return dispatch_piece(a, tmpl, j, err);
 }
 
 int dispatch_answer(struct state *st, const struct config *cfg,
@@ -75,6 +89,7 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 	char *open = NULL, *rid = NULL;
 	const char *tmpl = NULL;
 	json_t *ctx = NULL;
+	struct ctx x;
 	int rc;
 
 	if (!tr)
@@ -83,11 +98,13 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 	if (state_retest_count(a->st, tr->report_id, &n, &open, err))
 		return -1;
 	if (open) {
-		rc = dispatch_piece(a, "retest-busy", json_pack("{s:s}",
-				    "status", open), err);
+		ctx_init(&x, "answer");
+		ctx_str(&x, "status", open);
+		rc = dispatch_piece_of(a, "retest-busy", &x, err);
 	} else if (n >= cap) {
-		rc = dispatch_piece(a, "retest-limit", json_pack("{s:i}",
-				    "limit", (int)cap), err);
+		ctx_init(&x, "answer");
+		ctx_int(&x, "limit", cap);
+		rc = dispatch_piece_of(a, "retest-limit", &x, err);
 	} else {
 		rid = id_retest_request(a->t->message_id, index);
 		rc = !rid || retest_request(a->st, a->cfg, a->t,
@@ -123,31 +140,44 @@ static int check_none(const struct mail_command *c,
 /* The table's commands, for the help and unknown answers. */
 static json_t *command_list(void)
 {
-	json_t *l = json_array();
+	json_t *l = json_array(), *o;
+	struct ctx c;
 	size_t i;
 
-	for (i = 0; i < command_count; i++)
-		json_array_append_new(l, json_pack("{s:s, s:s}", "usage",
-			command_table[i].usage, "summary",
-			command_table[i].summary));
+	for (i = 0; l && i < command_count; i++) {
+		ctx_init(&c, "answer");
+		ctx_str(&c, "usage", command_table[i].usage);
+		ctx_str(&c, "summary", command_table[i].summary);
+		if (ctx_finish(&c, &o, NULL) || json_array_append_new(l, o)) {
+			json_decref(l);
+			l = NULL;
+		}
+	}
 	return l;
 }
 
 static int act_help(struct act_ctx *a, const struct mail_command *c,
 		    size_t index, struct pb_err *err)
 {
+	struct ctx x;
+
 	(void)c;
 	(void)index;
-	return dispatch_piece(a, "help", json_pack("{s:o, s:i}", "commands",
-			      command_list(), "max_runs",
-			      (int)a->cfg->limits.max_runs), err);
+	ctx_init(&x, "answer");
+	ctx_take(&x, "commands", command_list());
+	ctx_int(&x, "max_runs", a->cfg->limits.max_runs);
+	return dispatch_piece_of(a, "help", &x, err);
 }
 
 static int act_unknown(struct act_ctx *a, const struct mail_command *c,
 		       struct pb_err *err)
 {
-	return dispatch_piece(a, "unknown", json_pack("{s:s, s:o}", "line",
-			      c->line, "commands", command_list()), err);
+	struct ctx x;
+
+	ctx_init(&x, "answer");
+	ctx_str(&x, "line", c->line);
+	ctx_take(&x, "commands", command_list());
+	return dispatch_piece_of(a, "unknown", &x, err);
 }
 
 /* ---- the table ---- */
@@ -215,6 +245,7 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 	size_t i, max = (size_t)a->cfg->limits.commands_per_mail;
 	const struct command_def *def;
 	char why[160];
+	struct ctx x;
 
 	for (i = 0; i < n && i < max; i++) {
 		const struct mail_command *c = &cmds[i];
@@ -224,18 +255,21 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 			if (act_unknown(a, c, err))
 				return -1;
 		} else if (def->check(c, &lim, why, sizeof(why))) {
-			if (dispatch_piece(a, "invalid", json_pack("{s:s, s:s}",
-					   "line", c->line, "why", why), err))
+			ctx_init(&x, "answer");
+			ctx_str(&x, "line", c->line);
+			ctx_str(&x, "why", why);
+			if (dispatch_piece_of(a, "invalid", &x, err))
 				return -1;
 		} else if (def->act(a, c, i, err)) {
 			return -1;
 		}
 	}
-	if (seen > max)
-		return dispatch_piece(a, "too-many", json_pack("{s:i, s:i}",
-				      "limit", (int)max, "ignored",
-				      (int)(seen - max)), err);
-	return 0;
+	if (seen <= max)
+		return 0;
+	ctx_init(&x, "answer");
+	ctx_int(&x, "limit", (long long)max);
+	ctx_int(&x, "ignored", (long long)(seen - max));
+	return dispatch_piece_of(a, "too-many", &x, err);
 }
 
 /* The answer: the one piece 'tmpl', or (NULL) what the commands said. */

@@ -18,6 +18,8 @@
 #include "perfbot/act/route.h"
 #include "perfbot/judge/runs.h"
 #include "perfbot/act/scheduler.h"
+#include "perfbot/render/context.h"
+#include "perfbot/render/evidence_view.h"
 #include "perfbot/compare/stats.h"
 #include "perfbot/compare/table.h"
 
@@ -64,6 +66,27 @@ static char *thread_json(const struct answer_thread *r,
 	return s;
 }
 
+/* "commits": the short and full ids of both commits. */
+static void sides_ctx(struct ctx *parent, const struct manifest *m)
+{
+	const struct manifest_side *side[2] = { &m->base, &m->head };
+	static const char *const key[2] = { "base", "head" };
+	struct ctx c, one;
+	int i;
+
+	ctx_init(&c, parent->family);
+	for (i = BASE; i <= HEAD; i++) {
+		const char *sha = side[i]->commit;
+
+		ctx_init(&one, parent->family);
+		ctx_str(&one, "sha", sha);
+		ctx_strn(&one, "short", sha, strlen(sha) < 10 ? strlen(sha) :
+			 10);
+		ctx_child(&c, key[i], &one);
+	}
+	ctx_child(parent, "commits", &c);
+}
+
 static int submit_both(const struct config *cfg, const struct manifest *m,
 		       const struct report_inputs *in, const char *rid,
 		       int runs, const char *thread, char *why, size_t wl,
@@ -85,13 +108,32 @@ static int submit_both(const struct config *cfg, const struct manifest *m,
 	return out == SCHED_ACCEPTED ? 0 : 1;
 }
 
-static json_t *sides_ctx(const struct manifest *m)
+/* Ask the farm: 0 taken, 1 refused or unreachable ('why' says why). */
+static int ask_farm(struct state *st, const struct config *cfg,
+		    const struct answer_thread *r, const char *report_id,
+		    const char *request_id, int runs, struct manifest *m,
+		    struct report_inputs *in, struct retest_request *rq,
+		    char *why, size_t wl)
 {
-	return json_pack("{s:{s:s, s:s%}, s:{s:s, s:s%}}",
-			 "base", "sha", m->base.commit, "short", m->base.commit,
-			 strlen(m->base.commit) < 10 ? strlen(m->base.commit) : 10,
-			 "head", "sha", m->head.commit, "short", m->head.commit,
-			 strlen(m->head.commit) < 10 ? strlen(m->head.commit) : 10);
+	struct pb_err e = { 0, "" };
+	int rc;
+
+	if (load_manifest(st, report_id, m, &e) ||
+	    report_inputs_load(in, m, cfg, &e)) {
+		snprintf(why, wl, "%s", e.msg);
+		return 1;
+	}
+	/* a confirmed report whose key metric the filter hides */
+	if (!in->verdict.headline && in->key_metric)
+		judge_force(&in->cmp, in->rules, in->key_metric, &in->verdict);
+	rq->thread = thread_json(r, in);
+	rq->base_runs = (long)in->root[BASE].runs;
+	rq->head_runs = (long)in->root[HEAD].runs;
+	rc = submit_both(cfg, m, in, request_id, runs, r->message_id, why, wl,
+			 &e);
+	if (rc < 0)
+		snprintf(why, wl, "%s", e.msg);
+	return rc ? 1 : 0;
 }
 
 int retest_request(struct state *st, const struct config *cfg,
@@ -102,65 +144,67 @@ int retest_request(struct state *st, const struct config *cfg,
 	struct retest_request rq = { request_id, report_id, runs,
 				     r->from_addr, r->message_id, NULL,
 				     "rejected", 0, 0, 0, NULL };
-	struct pb_err why_err = { 0, "" };
 	struct report_inputs in;
 	struct manifest m;
 	char why[256] = "";
-	int rc;
+	struct ctx c;
+	int refused, rc = -1;
 
 	memset(&m, 0, sizeof(m));
 	memset(&in, 0, sizeof(in));
-	rc = load_manifest(st, report_id, &m, &why_err);
-	if (!rc)
-		rc = report_inputs_load(&in, &m, cfg, &why_err);
-	/* a confirmed report whose key metric the filter hides */
-	if (!rc && !in.verdict.headline && in.key_metric)
-		judge_force(&in.cmp, in.rules, in.key_metric, &in.verdict);
-	if (!rc) {
-		rq.thread = thread_json(r, &in);
-		rq.base_runs = (long)in.root[BASE].runs;
-		rq.head_runs = (long)in.root[HEAD].runs;
-		rc = submit_both(cfg, &m, &in, request_id, runs, r->message_id,
-				 why, sizeof(why), &why_err);
-	}
-	if (rc < 0)
-		snprintf(why, sizeof(why), "%s", why_err.msg);
-	rq.status = rc ? "rejected" : "queued";
-	rq.detail = rc ? why : NULL;
+	*ctx = NULL;
+	refused = ask_farm(st, cfg, r, report_id, request_id, runs, &m, &in,
+			   &rq, why, sizeof(why));
+	rq.status = refused ? "rejected" : "queued";
+	rq.detail = refused ? why : NULL;
 	rq.deadline = now + cfg->scheduler.deadline;
 	if (state_retest_add(st, &rq, now, err))
-		rc = -2;
-	else if (!rc)
-		*ctx = json_pack("{s:i, s:s, s:o}", "runs", runs, "request_id",
-				 request_id, "commits", sides_ctx(&m));
-	else	/* the farm's words and paths are for the log and the state */
-		*ctx = json_pack("{s:s}", "why", "the benchmark farm did not "
-				 "take the request; the operator has the "
-				 "details");
-	*tmpl = rc ? "retest-rejected" : "retest-ack";
-	if (rc)
+		goto out;
+	/* the farm's words and paths are for the log and the state only */
+	ctx_init(&c, "retest");
+	if (!refused) {
+		ctx_int(&c, "runs", runs);
+		ctx_str(&c, "request_id", request_id);
+		sides_ctx(&c, &m);
+	}
+	*tmpl = refused ? "retest-rejected" : "retest-ack";
+	if (refused)
 		log_warn("retest '%s' of '%s' rejected: %s", request_id,
 			 report_id, why);
+	rc = ctx_finish(&c, ctx, err);
+out:
 	free((char *)rq.thread);
 	report_inputs_release(&in);
 	manifest_release(&m);
-	return rc == -2 || (rc == 0 && !*ctx) ? -1 : 0;
+	return rc;
 }
 
-/* "metric": [ v, v, ... ] as the seed's retest answer shows them. */
-static json_t *sample_list(const char *metric, const double *v, size_t n)
+/* One commit's per-run values of 'metric' (templates/samples.txt). */
+static void samples_ctx(struct ctx *parent, const char *key,
+			const char *metric, const double *v, size_t n)
 {
-	struct strbuf sb = STRBUF_INIT;
-	json_t *s = NULL;
+	json_t *values = json_array();
+	char buf[40];
+	struct ctx c, one;
 	size_t i;
-	int rc = sb_addf(&sb, "\"%s\": [\n", metric);
 
-	for (i = 0; i < n && !rc; i++)
-		rc = sb_addf(&sb, "  %.15g%s\n", v[i], i + 1 < n ? "," : "");
-	if (!rc && !sb_adds(&sb, "],"))
-		s = json_string(sb_str(&sb));
-	sb_release(&sb);
-	return s;	/* NULL: the answer cannot be built */
+	for (i = 0; values && i < n; i++) {
+		json_t *o;
+
+		snprintf(buf, sizeof(buf), "%.15g", v[i]);
+		ctx_init(&one, parent->family);
+		ctx_str(&one, "value", buf);
+		ctx_bool(&one, "last", i + 1 == n);
+		if (ctx_finish(&one, &o, NULL) ||
+		    json_array_append_new(values, o)) {
+			json_decref(values);
+			values = NULL;
+		}
+	}
+	ctx_init(&c, parent->family);
+	ctx_str(&c, "metric", metric);
+	ctx_take(&c, "values", values);
+	ctx_child(parent, key, &c);
 }
 
 static json_t *chart_of(const struct cmp_row *row)
@@ -178,46 +222,13 @@ static json_t *chart_of(const struct cmp_row *row)
 	return s;
 }
 
-static json_t *pct(double v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%+.1f%%", v);
-	return json_string(buf);
-}
-
 /* JSON has no infinity: two constant samples give t = +-inf. */
-static json_t *json_finite(double v)
+static void finite_ctx(struct ctx *c, const char *key, double v)
 {
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* "the 95% ... is -3.1% to -1.2%", or why there is none. */
-static json_t *ci_text(const struct change_ci *ci)
-{
-	char buf[160];
-
-	if (ci->ok)
-		snprintf(buf, sizeof(buf), "the 95%% confidence interval of the "
-			 "change is %+.1f%% to %+.1f%% (Welch, t-based)",
-			 ci->lo, ci->hi);
+	if (isfinite(v))
+		ctx_real(c, key, v);
 	else
-		snprintf(buf, sizeof(buf), "no confidence interval is possible "
-			 "(%s)", ci->why);
-	return json_string(buf);
-}
-
-/* "p = 0.0123", or "not possible (why)". */
-static json_t *p_text(int ok, double p, const char *why)
-{
-	char buf[160];
-
-	if (ok)
-		snprintf(buf, sizeof(buf), p < 1e-4 ? "p = %.2g" : "p = %.4f",
-			 p);
-	else
-		snprintf(buf, sizeof(buf), "not possible (%s)", why);
-	return json_string(buf);
+		ctx_take(c, key, json_null());
 }
 
 /*
@@ -226,32 +237,31 @@ static json_t *p_text(int ok, double p, const char *why)
  * request): the runs that made the report were selected for looking
  * different, so counting them again would favour "stable".
  */
-static json_t *verdict_ctx(const struct cmp_row *all,
-			   const struct cmp_row *fresh, double reported,
-			   const char **verdict)
+static void verdict_ctx(struct ctx *c, const struct cmp_row *all,
+			const struct cmp_row *fresh, double reported,
+			const char **verdict)
 {
 	struct evidence ev;
 	enum verdict v;
 
-	stats_evidence(fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
-		       fresh->n[HEAD], &ev);
+	if (stats_evidence(fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
+			   fresh->n[HEAD], &ev))
+		c->oom = 1;
 	v = stats_verdict(&ev, fresh->shown, reported, fresh->change);
 	*verdict = stats_verdict_name(v);
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, "
-			 "s:o, s:b, s:b, s:b, s:b, s:I, s:I}", "verdict",
-			 *verdict, "change", pct(fresh->change), "change_all",
-			 pct(all->change), "reported", pct(reported),
-			 "ci", ci_text(&ev.ci),
-			 "p_welch", p_text(ev.w.ok, ev.w.p, ev.w.why),
-			 "p_mwu", p_text(ev.mw.ok, ev.mw.p, ev.mw.why),
-			 "mwu_exact",
-			 ev.mw.exact, "t", json_finite(ev.w.t), "df",
-			 json_finite(ev.w.df), "shown", fresh->shown,
-			 "stable", v == VERDICT_STABLE, "not_reproduced",
-			 v == VERDICT_NOT_REPRODUCED, "inconclusive",
-			 v == VERDICT_INCONCLUSIVE, "new_base_n",
-			 (json_int_t)fresh->n[BASE], "new_head_n",
-			 (json_int_t)fresh->n[HEAD]);
+	ctx_str(c, "verdict", *verdict);
+	ctx_percent(c, "change", fresh->change);
+	ctx_percent(c, "change_all", all->change);
+	ctx_percent(c, "reported", reported);
+	ctx_evidence(c, "tests", &ev);
+	finite_ctx(c, "t", ev.w.t);
+	finite_ctx(c, "df", ev.w.df);
+	ctx_bool(c, "shown", fresh->shown);
+	ctx_bool(c, "stable", v == VERDICT_STABLE);
+	ctx_bool(c, "not_reproduced", v == VERDICT_NOT_REPRODUCED);
+	ctx_bool(c, "inconclusive", v == VERDICT_INCONCLUSIVE);
+	ctx_int(c, "new_base_n", (long long)fresh->n[BASE]);
+	ctx_int(c, "new_head_n", (long long)fresh->n[HEAD]);
 }
 
 /* The mail that asked, as the thread kept with the retest tells it. */
@@ -304,6 +314,7 @@ static json_t *result_ctx(const struct retest_row *row,
 	struct strbuf table = STRBUF_INIT;
 	struct runs_new rn;
 	json_t *ctx;
+	struct ctx c;
 
 	if (!h)
 		h = in->verdict.headline;
@@ -315,20 +326,38 @@ static json_t *result_ctx(const struct retest_row *row,
 		runs_new_release(&rn);
 		return NULL;
 	}
-	report_table_text(in, m, &table);
-	ctx = verdict_ctx(h, fresh, reported, verdict);
-	json_object_update_missing_new(ctx, json_pack(
-		"{s:i, s:s, s:o, s:s, s:o, s:o, s:I, s:I, s:s, s:o}",
-		"runs", row->runs, "request_id", row->request_id,
-		"commits", sides_ctx(m), "metric", h->name,
-		"base_samples", sample_list(h->name, h->v[BASE], h->n[BASE]),
-		"head_samples", sample_list(h->name, h->v[HEAD], h->n[HEAD]),
-		"base_n", (json_int_t)h->n[BASE],
-		"head_n", (json_int_t)h->n[HEAD], "table", sb_str(&table),
-		"chart", chart_of(h)));
+	ctx_init(&c, "retest");
+	if (report_table_text(in, m, &table))
+		c.oom = 1;
+	verdict_ctx(&c, h, fresh, reported, verdict);
+	ctx_int(&c, "runs", row->runs);
+	ctx_str(&c, "request_id", row->request_id);
+	sides_ctx(&c, m);
+	ctx_str(&c, "metric", h->name);
+	samples_ctx(&c, "base_samples", h->name, h->v[BASE], h->n[BASE]);
+	samples_ctx(&c, "head_samples", h->name, h->v[HEAD], h->n[HEAD]);
+	ctx_int(&c, "base_n", (long long)h->n[BASE]);
+	ctx_int(&c, "head_n", (long long)h->n[HEAD]);
+	ctx_str(&c, "table", sb_str(&table));
+	ctx_take(&c, "chart", chart_of(h));
 	sb_release(&table);
 	runs_new_release(&rn);
-	return ctx;
+	return ctx_finish(&c, &ctx, err) ? NULL : ctx;
+}
+
+/* The runs that are there when the deadline has passed. */
+static json_t *expired_ctx(const struct retest_row *row,
+			   const struct report_inputs *in, struct pb_err *err)
+{
+	struct ctx c;
+	json_t *o;
+
+	ctx_init(&c, "retest");
+	ctx_str(&c, "request_id", row->request_id);
+	ctx_int(&c, "runs", row->runs);
+	ctx_int(&c, "base_n", (long long)in->root[BASE].runs);
+	ctx_int(&c, "head_n", (long long)in->root[HEAD].runs);
+	return ctx_finish(&c, &o, err) ? NULL : o;
 }
 
 /* Queue the follow-up and close the retest in one transaction. */
@@ -421,11 +450,8 @@ static int one_retest(struct state *st, const struct config *cfg,
 		log_info("retest '%s' of '%s': %s", row->request_id,
 			 row->report_id, verdict);
 	} else if (now > row->deadline) {
-		ctx = json_pack("{s:s, s:i, s:I, s:I}", "request_id",
-				row->request_id, "runs", row->runs, "base_n",
-				(json_int_t)in.root[BASE].runs, "head_n",
-				(json_int_t)in.root[HEAD].runs);
-		rc = close_retest(st, cfg, row, &a, "retest-expired",
+		ctx = expired_ctx(row, &in, err);
+		rc = !ctx ? -1 : close_retest(st, cfg, row, &a, "retest-expired",
 				  ctx, "expired", "deadline passed", now, err);
 		rs->expired += !rc;
 	} else {

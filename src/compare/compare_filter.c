@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/compare/pattern.h"
+#include "pattern.h"
 #include "perfbot/util/strbuf.h"
 #include "compare_internal.h"
 

@@ -45,35 +45,3 @@ int evidence_format_p(double p, struct strbuf *out)
 	return sb_addf(out, p < 1e-4 ? "%.2g" : "%.4f", p);
 }
 
-static int runs_text(const struct evidence *ev, struct strbuf *out)
-{
-	if (ev->n[0] == ev->n[1])
-		return sb_addf(out, "%zu run%s per side", ev->n[0],
-			       ev->n[0] == 1 ? "" : "s");
-	return sb_addf(out, "%zu run%s of the parent and %zu of the commit",
-		       ev->n[0], ev->n[0] == 1 ? "" : "s", ev->n[1]);
-}
-
-int evidence_line(const struct evidence *ev, struct strbuf *out)
-{
-	int rc = sb_adds(out, "evidence: ") || runs_text(ev, out);
-
-	rc = rc || sb_adds(out, ", Welch's t-test ");
-	if (!rc && ev->w.ok)
-		rc = sb_adds(out, "p = ") || evidence_format_p(ev->w.p, out);
-	else if (!rc)
-		rc = sb_addf(out, "not possible (%s)", ev->w.why);
-	rc = rc || sb_adds(out, ", Mann-Whitney U test ");
-	if (!rc && ev->mw.ok)
-		rc = sb_adds(out, "p = ") || evidence_format_p(ev->mw.p, out) ||
-		     sb_adds(out, ev->mw.exact ? " (exact)" :
-			     " (normal approximation)");
-	else if (!rc)
-		rc = sb_addf(out, "not possible (%s)", ev->mw.why);
-	if (!rc && ev->ci.ok)
-		rc = sb_addf(out, ", 95%% confidence interval of the change "
-			     "%+.1f%% to %+.1f%%", ev->ci.lo, ev->ci.hi);
-	else if (!rc && ev->ci.why != ev->w.why)
-		rc = sb_addf(out, ", no confidence interval (%s)", ev->ci.why);
-	return rc;
-}

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/compare/pattern.h"
+#include "pattern.h"
 #include "pattern_internal.h"
 
 struct patlist {

@@ -12,7 +12,7 @@
 #include <regex.h>
 #include <stddef.h>
 
-#include "perfbot/compare/pattern.h"
+#include "pattern.h"
 
 enum tail { T_NONE, T_ANY1, T_ANY0, T_ANY1PLUS };
 

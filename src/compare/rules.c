@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "perfbot/util/fileio.h"
-#include "perfbot/compare/pattern.h"
+#include "pattern.h"
 #include "perfbot/compare/rules.h"
 #include "perfbot/util/strbuf.h"
 #include "perfbot/util/yaml.h"

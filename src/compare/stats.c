@@ -123,7 +123,7 @@ static int refuse(struct welch *w, const char *why)
 	w->p = 1;
 	w->t = w->df = 0;
 	w->why = why;
-	return 1;
+	return 0;
 }
 
 int stats_welch(const double *base, size_t nb, const double *head,
@@ -171,9 +171,10 @@ int stats_change_ci(const double *base, size_t nb, const double *head,
 	size_t i;
 
 	memset(ci, 0, sizeof(*ci));
-	if (stats_welch(base, nb, head, nh, &w)) {
+	stats_welch(base, nb, head, nh, &w);
+	if (!w.ok) {
 		ci->why = w.why;
-		return 1;
+		return 0;
 	}
 	for (i = 0; i < nb; i++)
 		mb += base[i];
@@ -181,7 +182,7 @@ int stats_change_ci(const double *base, size_t nb, const double *head,
 	/* a base mean lost in its own rounding is 0 too */
 	if (fabs(mb) <= STATS_REL_TOL * fabs(mb + w.diff) || mb == 0) {
 		ci->why = why_zero;
-		return 1;
+		return 0;
 	}
 	q = stats_t_quantile(0.5 + level / 2, w.df);
 	/* the %change divides by the signed base mean, so does its interval */
@@ -192,7 +193,7 @@ int stats_change_ci(const double *base, size_t nb, const double *head,
 	if (!isfinite(ci->lo) || !isfinite(ci->hi)) {
 		ci->lo = ci->hi = 0;
 		ci->why = why_nonfinite;
-		return 1;
+		return 0;
 	}
 	ci->ok = 1;
 	return 0;
@@ -320,12 +321,12 @@ int stats_mann_whitney(const double *base, size_t nb, const double *head,
 	m->p = 1;
 	if (nb < 2 || nh < 2) {
 		m->why = why_few;
-		return 1;
+		return 0;
 	}
 	for (i = 0; i < nb + nh; i++)
 		if (!isfinite(i < nb ? base[i] : head[i - nb])) {
 			m->why = why_nonfinite;
-			return 1;
+			return 0;
 		}
 	if (rank(base, nb, head, nh, &rk))
 		return -1;

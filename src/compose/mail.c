@@ -10,21 +10,12 @@
 #include <string.h>
 #include <gmime/gmime.h>
 
+#include "perfbot/util/gmime.h"
 #include "perfbot/util/id.h"
 #include "perfbot/compose/mail.h"
 #include "perfbot/util/text.h"
 
 #define MAX_HEADER_VALUE 4096
-
-static void gmime_once(void)
-{
-	static int done;
-
-	if (!done) {
-		g_mime_init();
-		done = 1;
-	}
-}
 
 /* A header-safe copy: one line, bounded. */
 static char *clean(const char *s)

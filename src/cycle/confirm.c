@@ -20,6 +20,9 @@
 #include "perfbot/compose/reportmail.h"
 #include "perfbot/judge/runs.h"
 #include "perfbot/act/scheduler.h"
+#include "perfbot/render/context.h"
+#include "perfbot/render/evidence_view.h"
+#include "perfbot/render/template.h"
 
 int confirm_config_load(const struct config *cfg, struct confirm_config *cc,
 			struct pb_err *err)
@@ -176,56 +179,78 @@ static int mail_it(struct state *st, const struct config *cfg,
 	return rc;
 }
 
-/* The verdict of the new runs alone, and the line that tells it. */
-static enum verdict decide(const struct held *h, struct strbuf *line,
-			   struct pb_err *err)
+/* Render one line of templates/<name>.txt, without its newline. */
+static int line_of(const struct config *cfg, const char *name,
+		   struct ctx *c, struct strbuf *line, struct pb_err *err)
+{
+	json_t *j;
+	int rc;
+
+	if (ctx_finish(c, &j, err))
+		return -1;
+	rc = template_render(cfg, name, j, line, err);
+	json_decref(j);
+	while (!rc && line->len && line->buf[line->len - 1] == '\n')
+		sb_setlen(line, line->len - 1);
+	return rc;
+}
+
+/*
+ * The verdict of the new runs alone ('*v'), and the line that tells it
+ * (templates/confirmation.txt; empty when the metric is not among the
+ * new runs).
+ */
+static int decide(const struct config *cfg, const struct held *h,
+		  enum verdict *v, struct strbuf *line, struct pb_err *err)
 {
 	const size_t from[2] = { (size_t)h->row->base_runs,
 				 (size_t)h->row->head_runs };
 	const struct cmp_row *row;
 	struct evidence ev;
 	struct runs_new rn;
-	enum verdict v = VERDICT_INCONCLUSIVE;
+	struct ctx c;
+	int rc = 0;
 
+	*v = VERDICT_INCONCLUSIVE;
 	if (runs_compare_new(&rn, &h->in.root[BASE], &h->in.root[HEAD], from,
-			     h->in.rules, err))
-		return v;
+			     h->in.rules, err)) {
+		pb_err_clear(err);
+		return 0;
+	}
 	row = comparison_find(&rn.cmp, h->row->metric);
 	if (row && !evidence_of_row(row, &ev)) {
-		v = confirm_verdict(row, h->row->reported_change);
-		/* the line is only words for the mail: cut short, not lost */
-		if (sb_addf(line, "%s by %zu more runs of the parent and %zu "
-			    "of the commit: on those alone %s changed by "
-			    "%+.1f%%, ",
-			    v == VERDICT_STABLE ? "confirmed" :
-			    "not reproduced", row->n[BASE], row->n[HEAD],
-			    row->name, row->change) ||
-		    sb_adds(line, ev.w.ok ? "Welch's t-test p = " :
-			    "Welch's t-test not possible") ||
-		    (ev.w.ok && evidence_format_p(ev.w.p, line)) ||
-		    sb_adds(line, ev.mw.ok ? ", Mann-Whitney U test p = " :
-			    "") ||
-		    (ev.mw.ok && evidence_format_p(ev.mw.p, line)))
-			log_warn("confirmation of %s: its line is cut short",
-				 h->row->report_id);
+		*v = confirm_verdict(row, h->row->reported_change);
+		ctx_init(&c, "confirmation");
+		ctx_bool(&c, "confirmed", *v == VERDICT_STABLE);
+		ctx_str(&c, "metric", row->name);
+		ctx_percent(&c, "change", row->change);
+		ctx_evidence(&c, "tests", &ev);
+		rc = line_of(cfg, "confirmation", &c, line, err);
 	}
 	runs_new_release(&rn);
-	return v;
+	return rc;
 }
+
+enum give_up_why { GIVE_UP_UNREADABLE, GIVE_UP_REFUSED, GIVE_UP_LATE };
 
 /* The deadline passed (or the farm refused): the policy decides. */
 static int give_up(struct state *st, const struct config *cfg,
 		   const struct confirm_config *cc, struct held *h,
-		   const char *why, time_t now, struct confirm_stats *cs,
+		   enum give_up_why why, time_t now, struct confirm_stats *cs,
 		   struct pb_err *err)
 {
 	struct strbuf line = STRBUF_INIT;
+	struct ctx c;
 	int rc;
 
-	if (sb_addf(&line, "unconfirmed: the %ld confirmation runs a side %s",
-		    h->row->runs, why)) {
+	ctx_init(&c, "confirmation");
+	ctx_int(&c, "runs", h->row->runs);
+	ctx_bool(&c, "unreadable", why == GIVE_UP_UNREADABLE);
+	ctx_bool(&c, "refused", why == GIVE_UP_REFUSED);
+	ctx_bool(&c, "late", why == GIVE_UP_LATE);
+	if (line_of(cfg, "unconfirmed", &c, &line, err)) {
 		sb_release(&line);
-		return pb_fail(err, EX_OSERR, "out of memory");
+		return -1;
 	}
 	if (cc->mail_on_deadline && h->loaded)
 		rc = mail_it(st, cfg, h, sb_str(&line), "unconfirmed", now,
@@ -253,7 +278,7 @@ static int one_confirm(struct state *st, const struct config *cfg,
 			 err->msg);
 		pb_err_clear(err);
 		return now > h->row->deadline ?
-			give_up(st, cfg, cc, h, "could not be read", now, cs,
+			give_up(st, cfg, cc, h, GIVE_UP_UNREADABLE, now, cs,
 				err) : 0;
 	}
 	if (!strcmp(h->row->status, "asking")) {
@@ -266,7 +291,7 @@ static int one_confirm(struct state *st, const struct config *cfg,
 			return 0;
 		}
 		if (asked > 0)
-			return give_up(st, cfg, cc, h, "were refused", now, cs,
+			return give_up(st, cfg, cc, h, GIVE_UP_REFUSED, now, cs,
 				       err);
 		if (state_confirm_set(st, h->row->report_id, "confirming",
 				      NULL, 0, now, err))
@@ -277,10 +302,13 @@ static int one_confirm(struct state *st, const struct config *cfg,
 	if (!landed(h)) {
 		cs->waiting += now <= h->row->deadline;
 		return now > h->row->deadline ?
-			give_up(st, cfg, cc, h, "did not land in time", now, cs,
+			give_up(st, cfg, cc, h, GIVE_UP_LATE, now, cs,
 				err) : 0;
 	}
-	v = decide(h, &line, err);
+	if (decide(cfg, h, &v, &line, err)) {
+		sb_release(&line);
+		return -1;
+	}
 	if (v == VERDICT_STABLE) {
 		rc = mail_it(st, cfg, h, sb_str(&line), "confirmed", now, err);
 		cs->confirmed += !rc;

@@ -208,6 +208,7 @@ void cycle_release(struct cycle *cy)
 {
 	if (cy->have_state)
 		state_close(cy->st);
+	cy->st = NULL;
 	cy->have_state = 0;
 	sb_release(&cy->mbox);
 }

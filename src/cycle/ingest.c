@@ -19,9 +19,11 @@
 
 #include "steps.h"
 
-static int seen(struct cycle *cy, const char *id, struct pb_err *err)
+/* '*s' 1 when the state knows 'id' (there is none for --dry-run, maybe). */
+static int seen(struct cycle *cy, const char *id, int *s, struct pb_err *err)
 {
-	return cy->have_state ? state_seen(cy->st, id, err) : 0;
+	*s = 0;
+	return id && cy->have_state ? state_seen(cy->st, id, s, err) : 0;
 }
 
 /* Queue a report's mail, or print it for --dry-run. */
@@ -57,10 +59,9 @@ static int judge_manifest(struct cycle *cy, const struct manifest *m,
 
 	if (report_make(&r, m, cy->cfg, &ro, err))
 		return 1;	/* bad input: reported, the run goes on */
-	s = r.id ? seen(cy, r.id, err) : 0;
-	if (s < 0)
+	if (seen(cy, r.id, &s, err))
 		rc = -1;
-	else if (s > 0)
+	else if (s)
 		rc = 0;
 	else if (confirm_wanted(&cy->confirm, &r) && cy->dry_run)
 		log_info("report '%s' would be held for confirmation runs",
@@ -73,7 +74,8 @@ static int judge_manifest(struct cycle *cy, const struct manifest *m,
 				err);
 	else
 		rc = r.worth ? queue_report(cy, &r, mt, err) : 0;
-	cy->skipped += s == 0 && !r.worth && !confirm_wanted(&cy->confirm, &r);
+	cy->skipped += rc >= 0 && !s && !r.worth &&
+		!confirm_wanted(&cy->confirm, &r);
 	report_release(&r);
 	return rc;
 }
@@ -96,8 +98,10 @@ static int one_manifest(struct cycle *cy, const struct manifest_text *mt)
 		cy->bad++;
 		return 1;
 	}
-	s = m.id ? seen(cy, m.id, &err) : 0;
-	rc = s < 0 ? -1 : s > 0 ? 0 : judge_manifest(cy, &m, mt, &err);
+	if (seen(cy, m.id, &s, &err))
+		rc = -1;
+	else
+		rc = s ? 0 : judge_manifest(cy, &m, mt, &err);
 	if (rc) {
 		log_error("%s", err.msg);
 		cy->bad += rc > 0;

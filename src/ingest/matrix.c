@@ -274,14 +274,13 @@ static int check_ignored(struct parse *ps, const struct result_root *rr)
 {
 	const char *p = sb_str(&ps->ignored), *end = p + ps->ignored.len;
 	struct strmap seen;
-	int rc = 0, put;
+	int rc = 0, twice;
 
 	strmap_init(&seen);
 	for (; p < end && !rc; p += strlen(p) + 1) {
-		put = strmap_put(&seen, p, 0);
-		if (put < 0)
+		if (strmap_put(&seen, p, 0, &twice))
 			rc = pb_fail(ps->lx.err, EX_OSERR, "out of memory");
-		else if (put > 0 || result_root_find(rr, p))
+		else if (twice || result_root_find(rr, p))
 			rc = pb_fail(ps->lx.err, EX_DATAERR,
 				     "%s: metric '%.200s' appears twice",
 				     ps->lx.file, p);
@@ -341,6 +340,7 @@ static int finish(struct parse *ps, struct result_root *rr)
 {
 	const char *file = ps->lx.file;
 	size_t i;
+	int twice;
 
 	rr->runs = ps->stats_source >= 0 ? (size_t)ps->stats_source :
 		ps->longest;
@@ -389,7 +389,9 @@ static int finish(struct parse *ps, struct result_root *rr)
 		if (i + PREFETCH_AHEAD < ps->nm)
 			strmap_prefetch(&rr->index, rr->name_pool +
 					ps->m[i + PREFETCH_AHEAD].name);
-		if (strmap_put(&rr->index, m->name, i))
+		if (strmap_put(&rr->index, m->name, i, &twice))
+			return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
+		if (twice)
 			return pb_fail(ps->lx.err, EX_DATAERR,
 				       "%s: metric '%.200s' appears twice",
 				       file, m->name);

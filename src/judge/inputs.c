@@ -137,4 +137,5 @@ void report_inputs_release(struct report_inputs *in)
 	job_info_release(&in->job);
 	ydoc_release(&in->testcases);
 	ydoc_release(&in->host);
+	memset(in, 0, sizeof(*in));
 }

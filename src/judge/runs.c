@@ -35,7 +35,7 @@ int runs_cut(struct result_root *cut, const struct result_root *rr,
 		memcpy(cut->metrics[i].v, rr->metrics[i].v + from,
 		       n * sizeof(double));
 		memcpy(cut->metrics[i].isint, rr->metrics[i].isint + from, n);
-		if (strmap_put(&cut->index, cut->metrics[i].name, i))
+		if (strmap_put(&cut->index, cut->metrics[i].name, i, NULL))
 			goto oom;
 	}
 	return 0;

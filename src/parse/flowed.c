@@ -2,7 +2,7 @@
 /* parse: format=flowed (RFC 3676) text joined back into its paragraphs. */
 #include <string.h>
 
-#include "perfbot/parse/flowed.h"
+#include "flowed.h"
 
 struct flowed {
 	struct strbuf *out;

@@ -9,7 +9,7 @@
 #include <strings.h>
 #include <glib.h>
 
-#include "perfbot/parse/html.h"
+#include "html.h"
 #include "perfbot/util/text.h"
 
 #define MAX_QUOTE_MARKS 32	/* '>' written for nested blockquotes */

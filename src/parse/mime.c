@@ -10,27 +10,14 @@
 #include <string.h>
 #include <gmime/gmime.h>
 
-#include "perfbot/parse/flowed.h"
-#include "perfbot/parse/html.h"
-#include "perfbot/parse/mime.h"
+#include "perfbot/util/gmime.h"
+#include "flowed.h"
+#include "html.h"
+#include "mime.h"
 #include "perfbot/parse/reply.h"
 #include "perfbot/util/text.h"
 
 #define MAX_ID 998		/* RFC 5322 line length */
-
-static GMimeParserOptions *parser_options;
-
-static void gmime_once(void)
-{
-	static const char *fallback[] = { "utf-8", "windows-1252", NULL };
-
-	if (parser_options)
-		return;
-	g_mime_init();
-	/* Kept for the life of the process: parsed headers refer to it. */
-	parser_options = g_mime_parser_options_new();
-	g_mime_parser_options_set_fallback_charsets(parser_options, fallback);
-}
 
 static GMimeMessage *parse_message(const char *data, size_t len)
 {
@@ -39,16 +26,10 @@ static GMimeMessage *parse_message(const char *data, size_t len)
 	GMimeMessage *msg;
 
 	g_mime_parser_set_format(p, GMIME_FORMAT_MESSAGE);
-	msg = g_mime_parser_construct_message(p, parser_options);
+	msg = g_mime_parser_construct_message(p, gmime_parser_options());
 	g_object_unref(p);
 	g_object_unref(st);
 	return msg;
-}
-
-GMimeParserOptions *mime_options(void)
-{
-	gmime_once();
-	return parser_options;
 }
 
 GMimeMessage *mime_parse(const char *data, size_t len)

@@ -11,8 +11,8 @@
 #include <strings.h>
 
 #include "perfbot/parse/commands.h"
-#include "perfbot/parse/mime.h"
-#include "perfbot/parse/quote.h"
+#include "mime.h"
+#include "quote.h"
 #include "perfbot/util/text.h"
 
 #define MAX_ATTRIBUTION 400	/* bytes of a "... wrote:" line */

@@ -12,10 +12,11 @@
 #include <strings.h>
 #include <gmime/gmime.h>
 
-#include "perfbot/parse/mime.h"
-#include "perfbot/parse/quote.h"
+#include "perfbot/util/gmime.h"
+#include "mime.h"
+#include "quote.h"
 #include "perfbot/parse/reply.h"
-#include "perfbot/parse/robots.h"
+#include "robots.h"
 #include "perfbot/util/strbuf.h"
 #include "perfbot/util/text.h"
 
@@ -64,7 +65,7 @@ static int set_id(char **dst, const char *id)
 static int read_refs(GMimeObject *obj, struct reply *r)
 {
 	const char *v = g_mime_object_get_header(obj, "References");
-	GMimeReferences *refs = v ? g_mime_references_parse(mime_options(), v) : NULL;
+	GMimeReferences *refs = v ? g_mime_references_parse(gmime_parser_options(), v) : NULL;
 	int i, n, rc = 0;
 	char *id;
 
@@ -89,7 +90,7 @@ static int read_refs(GMimeObject *obj, struct reply *r)
 static int read_in_reply_to(GMimeObject *obj, struct reply *r)
 {
 	const char *v = g_mime_object_get_header(obj, "In-Reply-To");
-	GMimeReferences *refs = v ? g_mime_references_parse(mime_options(), v) : NULL;
+	GMimeReferences *refs = v ? g_mime_references_parse(gmime_parser_options(), v) : NULL;
 	int rc = 0;
 
 	if (!refs)
@@ -161,7 +162,7 @@ static int read_return_path(GMimeObject *obj, struct reply *r)
 
 	if (!v || r->null_sender)
 		return 0;
-	l = internet_address_list_parse(mime_options(), v);
+	l = internet_address_list_parse(gmime_parser_options(), v);
 	rc = set_addr(&r->envelope_addr, first_mailbox(l, 0));
 	if (l)
 		g_object_unref(l);

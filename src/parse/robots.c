@@ -9,9 +9,9 @@
 #include <strings.h>
 #include <gmime/gmime.h>
 
-#include "perfbot/parse/mime.h"
+#include "mime.h"
 #include "perfbot/parse/reply.h"
-#include "perfbot/parse/robots.h"
+#include "robots.h"
 #include "perfbot/util/text.h"
 
 #define MAX_HEADERS_PART ((size_t)1 << 20)	/* text/rfc822-headers */

@@ -130,8 +130,7 @@ static int handle(struct poll_ctx *cx, const struct imap_msg *m,
 		parsed = 1;
 	mid = r.message_id ? r.message_id : synth;
 	cx->rekey = 0;
-	seen = state_inbox_seen(cx->st, mid, err);
-	if (seen < 0)
+	if (state_inbox_seen(cx->st, mid, &seen, err))
 		rc = -1;
 	else if (seen)
 		log_info("mail <%s>: handled before", mid);

@@ -12,6 +12,7 @@
 #include "perfbot/render/chart.h"
 #include "perfbot/compare/evidence.h"
 #include "perfbot/render/context.h"
+#include "perfbot/render/evidence_view.h"
 #include "perfbot/render/report.h"
 #include "perfbot/compare/table.h"
 #include "perfbot/render/template.h"
@@ -163,12 +164,12 @@ static json_t *charts_json(const struct report_inputs *in, struct pb_err *err)
 static void headline_ctx(struct ctx *parent, const struct report_inputs *in)
 {
 	const struct cmp_row *h = in->verdict.headline;
-	struct strbuf ch = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf ch = STRBUF_INIT;
 	struct evidence ev;
 	struct ctx c;
 
 	ctx_init(&c, parent->family);
-	if (evidence_of_row(h, &ev) || evidence_line(&ev, &line) ||
+	if (evidence_of_row(h, &ev) ||
 	    table_format_headline_change(&ch, h->change))
 		c.oom = 1;
 	ctx_str(&c, "metric", h->name);
@@ -177,11 +178,10 @@ static void headline_ctx(struct ctx *parent, const struct report_inputs *in)
 		"improvement");
 	ctx_bool(&c, "regression", in->verdict.regression);
 	ctx_bool(&c, "improvement", !in->verdict.regression);
-	ctx_str(&c, "evidence_line", sb_str(&line));
+	ctx_evidence(&c, "tests", &ev);
 	ctx_take(&c, "evidence", evidence_json(&ev));
 	ctx_child(parent, "headline", &c);
 	sb_release(&ch);
-	sb_release(&line);
 }
 
 /* Every shown metric's tests, in table order. */

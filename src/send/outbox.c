@@ -200,10 +200,9 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 				 "wait for the next run", n - i);
 			break;
 		}
-		c = state_claim(st, due[i].rowid, now, ttl, err);
-		if (c < 0)
+		if (state_claim(st, due[i].rowid, now, ttl, &c, err))
 			goto out;
-		if (c == 0) {
+		if (!c) {
 			log_info("%s '%s' is another sender's; skipped",
 				 due[i].kind, due[i].id);
 			left++;

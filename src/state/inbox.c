@@ -40,20 +40,21 @@ int state_mailbox_set(struct state *st, const char *mailbox,
 		      mailbox, (long long)uidvalidity, (long long)last_uid);
 }
 
-int state_inbox_seen(struct state *st, const char *message_id,
+int state_inbox_seen(struct state *st, const char *message_id, int *seen,
 		     struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
 
+	*seen = 0;
 	if (db_query(st, &s, err, "SELECT 1 FROM inbox WHERE message_id = ?",
 		     "s", message_id))
 		return -1;
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
-	if (rc == SQLITE_ROW)
-		return 1;
-	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+	*seen = rc == SQLITE_ROW;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+		db_fail(st, err, "read");
 }
 
 int state_inbox_record(struct state *st, const struct inbox_entry *e,

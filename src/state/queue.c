@@ -199,11 +199,12 @@ static int claim_check(struct state *st, long long rowid, time_t now,
 }
 
 int state_claim(struct state *st, long long rowid, time_t now, long ttl,
-		struct pb_err *err)
+		int *claimed, struct pb_err *err)
 {
 	char mine[300];
 	int ok;
 
+	*claimed = 0;
 	if (claim_owner(mine, sizeof(mine)))
 		return pb_fail(err, EX_SOFTWARE, "claim: host name too long");
 	if (state_begin(st, err))
@@ -217,7 +218,10 @@ int state_claim(struct state *st, long long rowid, time_t now, long ttl,
 		state_rollback(st);
 		return -1;
 	}
-	return state_commit(st, err) ? -1 : ok;
+	if (state_commit(st, err))
+		return -1;
+	*claimed = ok;
+	return 0;
 }
 
 int state_sent(struct state *st, long long rowid, time_t now,

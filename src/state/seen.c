@@ -8,7 +8,8 @@
 #include "perfbot/state/state.h"
 #include "internal.h"
 
-int state_seen(struct state *st, const char *id, struct pb_err *err)
+int state_seen(struct state *st, const char *id, int *seen,
+	       struct pb_err *err)
 {
 	static const char sql[] =
 		"SELECT 1 FROM manifests WHERE id = ?1 UNION ALL "
@@ -16,13 +17,14 @@ int state_seen(struct state *st, const char *id, struct pb_err *err)
 	sqlite3_stmt *s;
 	int rc;
 
+	*seen = 0;
 	if (db_query(st, &s, err, sql, "s", id))
 		return -1;
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
-	if (rc == SQLITE_ROW)
-		return 1;
-	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+	*seen = rc == SQLITE_ROW;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+		db_fail(st, err, "read");
 }
 
 int state_skip(struct state *st, const char *id, const char *manifest,

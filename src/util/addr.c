@@ -12,6 +12,7 @@
 #include <gmime/gmime.h>
 #include <jansson.h>
 
+#include "perfbot/util/gmime.h"
 #include "perfbot/util/addr.h"
 #include "perfbot/util/text.h"
 
@@ -128,16 +129,6 @@ const char *addr_domain(const char *spec)
 	const char *at = spec ? strrchr(spec, '@') : NULL;
 
 	return at && at[1] ? at + 1 : NULL;
-}
-
-static void gmime_once(void)
-{
-	static int done;
-
-	if (!done) {
-		g_mime_init();
-		done = 1;
-	}
 }
 
 char *addr_spec(const char *mailbox)

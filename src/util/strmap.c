@@ -149,7 +149,7 @@ void strmap_prefetch(const struct strmap *m, const char *key)
 		__builtin_prefetch(&m->slots[key_hash(key) & (m->cap - 1)], 1);
 }
 
-int strmap_put(struct strmap *m, const char *key, size_t val)
+int strmap_put(struct strmap *m, const char *key, size_t val, int *present)
 {
 	uint64_t h = key_hash(key);
 	size_t s;
@@ -158,8 +158,10 @@ int strmap_put(struct strmap *m, const char *key, size_t val)
 	    rehash(m, m->cap ? m->cap * 2 : 64))
 		return -1;
 	s = slot_of(m, key, h);
+	if (present)
+		*present = m->slots[s].hash != 0;
 	if (m->slots[s].hash)
-		return 1;
+		return 0;
 	m->slots[s].hash = h;
 	m->slots[s].key = key;
 	m->slots[s].val = val;

@@ -2,7 +2,7 @@
 /*
  * The evidence a report shows: the JSON of every test (numbers, or the
  * reason no test was possible, never NaN) and the plain line under the
- * headline.
+ * headline (templates/evidence.txt over render/evidence_view.c).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -13,9 +13,12 @@
 #include <cmocka.h>
 
 #include "perfbot/compare/evidence.h"
+#include "perfbot/render/evidence_view.h"
+#include "perfbot/render/mustache.h"
 
 static const double base[] = { 100, 101, 99, 100.5 };
 static const double head[] = { 90, 91, 89, 90.5 };
+static const double same[] = { 5, 5, 5, 5 };
 
 static void t_json_numbers(void **state)
 {
@@ -58,29 +61,56 @@ static void t_json_no_test(void **state)
 	json_decref(j);
 }
 
+/* The line under the headline: templates/evidence.txt over the view. */
+static char *line_of(const struct evidence *ev)
+{
+	struct pb_err err = { 0, "" };
+	struct strbuf sb = STRBUF_INIT;
+	struct ctx c;
+	json_t *j, *tests;
+
+	ctx_init(&c, "test");
+	ctx_evidence(&c, "tests", ev);
+	assert_int_equal(ctx_finish(&c, &j, &err), 0);
+	tests = json_object_get(j, "tests");
+	assert_int_equal(mustache_render_file("templates/evidence.txt", tests,
+					      NULL, &sb, &err), 0);
+	json_decref(j);
+	assert_true(sb.len > 0 && sb.buf[sb.len - 1] == '\n');
+	sb_setlen(&sb, sb.len - 1);
+	return sb_detach(&sb, NULL);
+}
+
 static void t_line(void **state)
 {
-	struct strbuf sb = STRBUF_INIT;
 	struct evidence ev;
+	char *s;
 
 	(void)state;
 	stats_evidence(base, 4, head, 4, &ev);
-	assert_int_equal(evidence_line(&ev, &sb), 0);
-	assert_non_null(strstr(sb_str(&sb), "evidence: 4 runs per side, "
+	s = line_of(&ev);
+	assert_non_null(strstr(s, "evidence: 4 runs per side, "
 			       "Welch's t-test p = "));
-	assert_non_null(strstr(sb_str(&sb), "Mann-Whitney U test p = 0.0286 "
+	assert_non_null(strstr(s, "Mann-Whitney U test p = 0.0286 "
 			       "(exact), 95% confidence interval of the "
 			       "change -1"));
-	assert_null(strchr(sb_str(&sb), '\n'));
-	sb_reset(&sb);
+	assert_null(strchr(s, '\n'));
+	free(s);
 	stats_evidence(base, 1, head, 3, &ev);
-	evidence_line(&ev, &sb);
-	assert_string_equal(sb_str(&sb), "evidence: 1 run of the parent and "
+	s = line_of(&ev);
+	assert_string_equal(s, "evidence: 1 run of the parent and "
 			    "3 of the commit, Welch's t-test not possible "
 			    "(fewer than 2 runs on a side), Mann-Whitney U "
 			    "test not possible (fewer than 2 runs on a "
 			    "side)");
-	sb_release(&sb);
+	free(s);
+	/* a reason of the interval's own is said; the same as Welch's not */
+	stats_evidence(same, 4, same, 4, &ev);
+	s = line_of(&ev);
+	assert_non_null(strstr(s, "Welch's t-test not possible (both "
+			       "samples are the same constant)"));
+	assert_null(strstr(s, "no confidence interval"));
+	free(s);
 }
 
 int main(void)

@@ -15,12 +15,12 @@
 #include <cmocka.h>
 
 #include "perfbot/act/dispatch.h"
-#include "perfbot/parse/flowed.h"
-#include "perfbot/parse/html.h"
-#include "perfbot/parse/mime.h"
-#include "perfbot/parse/quote.h"
+#include "../../src/parse/flowed.h"
+#include "../../src/parse/html.h"
+#include "../../src/parse/mime.h"
+#include "../../src/parse/quote.h"
 #include "perfbot/parse/reply.h"
-#include "perfbot/parse/robots.h"
+#include "../../src/parse/robots.h"
 
 static char *html(const char *s)
 {

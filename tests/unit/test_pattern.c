@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "perfbot/compare/pattern.h"
+#include "../../src/compare/pattern.h"
 #include "perfbot/util/strbuf.h"
 #include "perfbot/util/yaml.h"
 

@@ -41,6 +41,32 @@ struct fx {
 	struct pb_err err;
 };
 
+
+/* The answers of state_seen, state_inbox_seen and state_claim as one
+ * number: 1 yes, 0 no, -1 the call failed. */
+static int seen_of(struct state *st, const char *id, struct pb_err *err)
+{
+	int seen;
+
+	return state_seen(st, id, &seen, err) ? -1 : seen;
+}
+
+static int inbox_seen_of(struct state *st, const char *id,
+			 struct pb_err *err)
+{
+	int seen;
+
+	return state_inbox_seen(st, id, &seen, err) ? -1 : seen;
+}
+
+static int claim_of(struct state *st, long long rowid, time_t now, long ttl,
+		    struct pb_err *err)
+{
+	int claimed;
+
+	return state_claim(st, rowid, now, ttl, &claimed, err) ? -1 : claimed;
+}
+
 static int setup(void **state)
 {
 	struct fx *f = TU_NEW_FX(struct fx, "test_state");
@@ -327,7 +353,7 @@ static void t_upgrade_from_v1(void **state)
 	assert_int_equal(found, 1);
 	assert_string_equal(tr.subject, "old subject");
 	thread_report_release(&tr);
-	assert_int_equal(state_inbox_seen(f->st, "x@y", &f->err), 0);
+	assert_int_equal(inbox_seen_of(f->st, "x@y", &f->err), 0);
 	counts(f, 1, 0);
 }
 
@@ -420,7 +446,7 @@ static void t_read_refuses_write(void **state)
 	assert_int_equal(n, 1);
 	assert_string_equal(v[0].id, "r1");
 	outbox_free(v, n);
-	assert_int_equal(state_seen(f->st, "r1", &f->err), 1);
+	assert_int_equal(seen_of(f->st, "r1", &f->err), 1);
 	assert_int_equal(state_queue(f->st, &m, NULL, NULL, NULL, "s", T0, &f->err), -1);
 	assert_int_equal(f->err.code, EX_IOERR);
 	assert_int_equal(state_skip(f->st, "x", "x.yaml", "no change", T0,
@@ -440,7 +466,7 @@ static void t_read_refuses_write(void **state)
 	/* Nothing was written. */
 	reopen(f, STATE_WRITE);
 	counts(f, 1, 0);
-	assert_int_equal(state_seen(f->st, "x", &f->err), 0);
+	assert_int_equal(seen_of(f->st, "x", &f->err), 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -594,7 +620,7 @@ static void t_hard_link_wal(void **state)
 	assert_int_equal(access(wal, F_OK), 0);	/* the row is only there */
 	assert_int_equal(state_open(&f->st, hard, STATE_LOCKED, &f->err), 0);
 	f->open = 1;
-	assert_int_equal(state_seen(f->st, "killed", &f->err), 1);
+	assert_int_equal(seen_of(f->st, "killed", &f->err), 1);
 	snprintf(wal, sizeof(wal), "%s-wal", hard);
 	assert_int_equal(access(wal, F_OK), -1);	/* never used */
 	state_close(f->st);
@@ -607,7 +633,7 @@ static void t_hard_link_wal(void **state)
 		q_text(f->st, "PRAGMA integrity_check", ok, sizeof(ok));
 		assert_string_equal(ok, "ok");
 	}
-	assert_int_equal(state_seen(f->st, "killed", &f->err), 1);
+	assert_int_equal(seen_of(f->st, "killed", &f->err), 1);
 }
 
 /* A first run on a missing file: the lock comes before the schema. */
@@ -655,24 +681,24 @@ static void t_claim(void **state)
 	long long b = queue(f, "b", "b@example.test", T0);
 	char host[256], sql[512];
 
-	assert_int_equal(state_claim(f->st, a, T0, 600, &f->err), 1);
+	assert_int_equal(claim_of(f->st, a, T0, 600, &f->err), 1);
 	assert_int_equal(q_int(f->st, "SELECT claim_expires FROM outbox "
 			       "WHERE id = 'a'"), T0 + 600);
 	/* this process may claim again (a retry in the same run) */
-	assert_int_equal(state_claim(f->st, a, T0, 600, &f->err), 1);
+	assert_int_equal(claim_of(f->st, a, T0, 600, &f->err), 1);
 	/* another host's live claim holds until it expires */
 	q_exec(f->st, "UPDATE outbox SET claim_owner = 'elsewhere:1', "
 	       "claim_expires = 1739548680 WHERE id = 'b'");
-	assert_int_equal(state_claim(f->st, b, T0, 600, &f->err), 0);
-	assert_int_equal(state_claim(f->st, b, T0 + 599, 600, &f->err), 0);
-	assert_int_equal(state_claim(f->st, b, T0 + 600, 600, &f->err), 1);
+	assert_int_equal(claim_of(f->st, b, T0, 600, &f->err), 0);
+	assert_int_equal(claim_of(f->st, b, T0 + 599, 600, &f->err), 0);
+	assert_int_equal(claim_of(f->st, b, T0 + 600, 600, &f->err), 1);
 	/* a live process of this host (pid 1) holds it */
 	assert_int_equal(gethostname(host, sizeof(host)), 0);
 	host[sizeof(host) - 1] = '\0';
 	snprintf(sql, sizeof(sql), "UPDATE outbox SET claim_owner = '%s:1', "
 		 "claim_expires = 1739550000 WHERE id = 'b'", host);
 	q_exec(f->st, sql);
-	assert_int_equal(state_claim(f->st, b, T0, 600, &f->err), 0);
+	assert_int_equal(claim_of(f->st, b, T0, 600, &f->err), 0);
 	/* a dead one (a killed run) does not */
 	{
 		pid_t pid = fork();
@@ -686,13 +712,13 @@ static void t_claim(void **state)
 			 "'%s:%ld' WHERE id = 'b'", host, (long)pid);
 		q_exec(f->st, sql);
 	}
-	assert_int_equal(state_claim(f->st, b, T0, 600, &f->err), 1);
+	assert_int_equal(claim_of(f->st, b, T0, 600, &f->err), 1);
 	/* a sent mail is never claimed again, and its claim is cleared */
 	assert_int_equal(state_sent(f->st, a, T0, &f->err), 0);
 	assert_int_equal(q_int(f->st, "SELECT claim_owner IS NULL FROM outbox "
 			       "WHERE id = 'a'"), 1);
-	assert_int_equal(state_claim(f->st, a, T0 + 9999, 600, &f->err), 0);
-	assert_int_equal(state_claim(f->st, 424242, T0, 600, &f->err), 0);
+	assert_int_equal(claim_of(f->st, a, T0 + 9999, 600, &f->err), 0);
+	assert_int_equal(claim_of(f->st, 424242, T0, 600, &f->err), 0);
 	/* a retry clears the claim too */
 	assert_int_equal(state_retry(f->st, b, "451 later", T0, &f->err), 0);
 	assert_int_equal(q_int(f->st, "SELECT claim_owner IS NULL FROM outbox "
@@ -911,10 +937,10 @@ static void t_seen_and_skip(void **state)
 	struct outbox_mail a = mail("a-1", "answer", "a1@example.test");
 	char why[64];
 
-	assert_int_equal(state_seen(f->st, "m1", &f->err), 0);
+	assert_int_equal(seen_of(f->st, "m1", &f->err), 0);
 	assert_int_equal(state_skip(f->st, "m1", "m1.yaml", "no change", T0,
 				    &f->err), 0);
-	assert_int_equal(state_seen(f->st, "m1", &f->err), 1);
+	assert_int_equal(seen_of(f->st, "m1", &f->err), 1);
 	/* A second skip keeps the first record. */
 	assert_int_equal(state_skip(f->st, "m1", "other.yaml", "again",
 				    T0 + 1, &f->err), 0);
@@ -923,14 +949,14 @@ static void t_seen_and_skip(void **state)
 	assert_string_equal(why, "no change m1.yaml 1739548080");
 	/* A queued report is seen, through manifests and the outbox. */
 	queue(f, "r1", "r1@example.test", T0);
-	assert_int_equal(state_seen(f->st, "r1", &f->err), 1);
+	assert_int_equal(seen_of(f->st, "r1", &f->err), 1);
 	q_exec(f->st, "DELETE FROM manifests WHERE id = 'r1'");
-	assert_int_equal(state_seen(f->st, "r1", &f->err), 1);
+	assert_int_equal(seen_of(f->st, "r1", &f->err), 1);
 	/* An answer's id is not a manifest. */
 	assert_int_equal(state_queue(f->st, &a, NULL, NULL, NULL, "Re: x", T0, &f->err),
 			 0);
-	assert_int_equal(state_seen(f->st, "a-1", &f->err), 0);
-	assert_int_equal(state_seen(f->st, "", &f->err), 0);
+	assert_int_equal(seen_of(f->st, "a-1", &f->err), 0);
+	assert_int_equal(seen_of(f->st, "", &f->err), 0);
 }
 
 static void t_sources(void **state)
@@ -995,7 +1021,7 @@ static void t_unique(void **state)
 	assert_int_equal(sqlite3_get_autocommit(state_db(f->st)), 0);
 	state_rollback(f->st);
 	assert_int_not_equal(sqlite3_get_autocommit(state_db(f->st)), 0);
-	assert_int_equal(state_seen(f->st, "r2", &f->err), 0);
+	assert_int_equal(seen_of(f->st, "r2", &f->err), 0);
 	counts(f, 2, 0);
 
 	/* And a commit keeps what was queued. */
@@ -1004,7 +1030,7 @@ static void t_unique(void **state)
 			 0);
 	assert_int_equal(state_commit(f->st, &f->err), 0);
 	reopen(f, STATE_WRITE);
-	assert_int_equal(state_seen(f->st, "r2", &f->err), 1);
+	assert_int_equal(seen_of(f->st, "r2", &f->err), 1);
 	counts(f, 3, 0);
 	/* Commit without a transaction is an error, not a crash. */
 	assert_int_equal(state_commit(f->st, &f->err), -1);
@@ -1075,10 +1101,10 @@ static void t_inbox(void **state)
 				    "from", NULL };
 	char buf[256];
 
-	assert_int_equal(state_inbox_seen(f->st, "m1@x", &f->err), 0);
+	assert_int_equal(inbox_seen_of(f->st, "m1@x", &f->err), 0);
 	record(f, "m1@x", "jane@example.test", "answered", T0);
-	assert_int_equal(state_inbox_seen(f->st, "m1@x", &f->err), 1);
-	assert_int_equal(state_inbox_seen(f->st, "M1@x", &f->err), 0);
+	assert_int_equal(inbox_seen_of(f->st, "m1@x", &f->err), 1);
+	assert_int_equal(inbox_seen_of(f->st, "M1@x", &f->err), 0);
 	/* Recording the same mail twice keeps the first. */
 	record(f, "m1@x", "jane@example.test", "ignored: again", T0 + 5);
 	q_text(f->st, "SELECT outcome || ' ' || received || ' ' || commands "
@@ -1086,7 +1112,7 @@ static void t_inbox(void **state)
 	       sizeof(buf));
 	assert_string_equal(buf, "answered 1739548080 [\"help\"] 10 r1");
 	assert_int_equal(state_inbox_record(f->st, &bare, T0, &f->err), 0);
-	assert_int_equal(state_inbox_seen(f->st, "m9@x", &f->err), 1);
+	assert_int_equal(inbox_seen_of(f->st, "m9@x", &f->err), 1);
 }
 
 static void t_inbox_count(void **state)
@@ -1294,7 +1320,7 @@ static void t_confirms(void **state)
 
 	assert_int_equal(state_confirm_hold(f->st, &c, "r1.yaml", "id: r1\n",
 					    "/d", T0, &f->err), 0);
-	assert_int_equal(state_seen(f->st, "r1", &f->err), 1);
+	assert_int_equal(seen_of(f->st, "r1", &f->err), 1);
 	assert_int_equal(state_manifest_text(f->st, "r1", &name, &text, &dir,
 					     &f->err), 0);
 	assert_string_equal(text, "id: r1\n");
@@ -1385,7 +1411,7 @@ static void t_manifest_text(void **state)
 	assert_int_equal(state_queue(f->st, &m, "src/r1.yaml", text,
 					    "/srv/manifests", "the subject", T0,
 					    &f->err), 0);
-	assert_int_equal(state_seen(f->st, "r1", &f->err), 1);
+	assert_int_equal(seen_of(f->st, "r1", &f->err), 1);
 	assert_int_equal(state_manifest_text(f->st, "r1", &name, &t, &dir,
 					     &f->err), 0);
 	assert_string_equal(name, "src/r1.yaml");
@@ -1413,7 +1439,7 @@ static void t_manifest_text(void **state)
 					    T0, &f->err), 0);
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM manifests WHERE "
 			       "id = 'r3'"), 0);
-	assert_int_equal(state_seen(f->st, "r3", &f->err), 1);
+	assert_int_equal(seen_of(f->st, "r3", &f->err), 1);
 }
 
 static void t_close_twice(void **state)

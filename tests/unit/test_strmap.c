@@ -59,8 +59,8 @@ static void t_put_get(void **state)
 	struct fx *f = *state;
 	size_t v = 0;
 
-	assert_int_equal(strmap_put(&f->m, "fsmark.files_per_sec", 3), 0);
-	assert_int_equal(strmap_put(&f->m, "cpuidle..time", 0), 0);
+	assert_int_equal(strmap_put(&f->m, "fsmark.files_per_sec", 3, NULL), 0);
+	assert_int_equal(strmap_put(&f->m, "cpuidle..time", 0, NULL), 0);
 	assert_int_equal(f->m.count, 2);
 	assert_int_equal(strmap_get(&f->m, "fsmark.files_per_sec", &v), 0);
 	assert_int_equal(v, 3);
@@ -74,7 +74,7 @@ static void t_lookup_by_content(void **state)
 	char other[] = "meminfo.Active(anon)";
 	size_t v = 0;
 
-	assert_int_equal(strmap_put(&f->m, "meminfo.Active(anon)", 42), 0);
+	assert_int_equal(strmap_put(&f->m, "meminfo.Active(anon)", 42, NULL), 0);
 	/* A different pointer with the same bytes finds it. */
 	assert_int_equal(strmap_get(&f->m, other, &v), 0);
 	assert_int_equal(v, 42);
@@ -82,13 +82,17 @@ static void t_lookup_by_content(void **state)
 
 static void t_duplicate_put(void **state)
 {
+	int present = 0;
 	struct fx *f = *state;
 	char again[] = "x";
 	size_t v = 0;
 
-	assert_int_equal(strmap_put(&f->m, "x", 1), 0);
-	assert_int_equal(strmap_put(&f->m, again, 2), 1);
-	assert_int_equal(strmap_put(&f->m, "x", 3), 1);
+	assert_int_equal(strmap_put(&f->m, "x", 1, &present), 0);
+	assert_int_equal(present, 0);
+	assert_int_equal(strmap_put(&f->m, again, 2, &present), 0);
+	assert_int_equal(present, 1);
+	assert_int_equal(strmap_put(&f->m, "x", 3, &present), 0);
+	assert_int_equal(present, 1);
 	assert_int_equal(f->m.count, 1);
 	/* The first value is kept. */
 	assert_int_equal(strmap_get(&f->m, "x", &v), 0);
@@ -100,8 +104,8 @@ static void t_missing_key(void **state)
 	struct fx *f = *state;
 	size_t v = 5;
 
-	assert_int_equal(strmap_put(&f->m, "abc", 1), 0);
-	assert_int_equal(strmap_put(&f->m, "abd", 2), 0);
+	assert_int_equal(strmap_put(&f->m, "abc", 1, NULL), 0);
+	assert_int_equal(strmap_put(&f->m, "abd", 2, NULL), 0);
 	assert_int_equal(strmap_get(&f->m, "ab", &v), -1);
 	assert_int_equal(strmap_get(&f->m, "abcd", &v), -1);
 	assert_int_equal(strmap_get(&f->m, "ABC", &v), -1);
@@ -111,23 +115,26 @@ static void t_missing_key(void **state)
 
 static void t_empty_key(void **state)
 {
+	int present = 0;
 	struct fx *f = *state;
 	size_t v = 0;
 
-	assert_int_equal(strmap_put(&f->m, "", 9), 0);
+	assert_int_equal(strmap_put(&f->m, "", 9, NULL), 0);
 	assert_int_equal(strmap_get(&f->m, "", &v), 0);
 	assert_int_equal(v, 9);
-	assert_int_equal(strmap_put(&f->m, "", 10), 1);
+	assert_int_equal(strmap_put(&f->m, "", 10, &present), 0);
+	assert_int_equal(present, 1);
 }
 
 static void t_many_keys(void **state)
 {
+	int present = 0;
 	struct fx *f = *state;
 	size_t i, v;
 
 	for (i = 0; i < MANY; i++) {
 		snprintf(f->keys[i], KEYLEN, "metric.%zu.value", i);
-		assert_int_equal(strmap_put(&f->m, f->keys[i], i * 7), 0);
+		assert_int_equal(strmap_put(&f->m, f->keys[i], i * 7, NULL), 0);
 	}
 	assert_int_equal(f->m.count, MANY);
 	/* Grown past the initial table, still at most half full. */
@@ -137,7 +144,8 @@ static void t_many_keys(void **state)
 		v = 0;
 		assert_int_equal(strmap_get(&f->m, f->keys[i], &v), 0);
 		assert_int_equal(v, i * 7);
-		assert_int_equal(strmap_put(&f->m, f->keys[i], 0), 1);
+		assert_int_equal(strmap_put(&f->m, f->keys[i], 0, &present), 0);
+		assert_int_equal(present, 1);
 	}
 	assert_int_equal(strmap_get(&f->m, "metric.20000.value", &v), -1);
 	assert_int_equal(f->m.count, MANY);
@@ -150,7 +158,7 @@ static void t_reserve(void **state)
 	size_t i, v, cap;
 
 	strmap_prefetch(&f->m, "kept");	/* no table yet: nothing to do */
-	assert_int_equal(strmap_put(&f->m, "kept", 99), 0);
+	assert_int_equal(strmap_put(&f->m, "kept", 99, NULL), 0);
 	assert_int_equal(strmap_reserve(&f->m, MANY), 0);
 	strmap_prefetch(&f->m, "kept");	/* a hint: changes nothing */
 	assert_int_equal(f->m.count, 1);
@@ -160,7 +168,7 @@ static void t_reserve(void **state)
 	/* keys that differ only in their last byte, past 8-byte words */
 	for (i = 0; i < MANY - 1; i++) {
 		snprintf(f->keys[i], KEYLEN, "perf-stat.ps.cpu-%05zu", i);
-		assert_int_equal(strmap_put(&f->m, f->keys[i], i), 0);
+		assert_int_equal(strmap_put(&f->m, f->keys[i], i, NULL), 0);
 	}
 	assert_int_equal(f->m.cap, cap);
 	assert_int_equal(strmap_reserve(&f->m, 10), 0);	/* never shrinks */
@@ -180,13 +188,13 @@ static void t_release_reuse(void **state)
 	struct fx *f = *state;
 	size_t v = 0;
 
-	assert_int_equal(strmap_put(&f->m, "a", 1), 0);
+	assert_int_equal(strmap_put(&f->m, "a", 1, NULL), 0);
 	strmap_release(&f->m);
 	assert_null(f->m.slots);
 	assert_int_equal(f->m.count, 0);
 	assert_int_equal(f->m.cap, 0);
 	assert_int_equal(strmap_get(&f->m, "a", &v), -1);
-	assert_int_equal(strmap_put(&f->m, "a", 2), 0);
+	assert_int_equal(strmap_put(&f->m, "a", 2, NULL), 0);
 	assert_int_equal(strmap_get(&f->m, "a", &v), 0);
 	assert_int_equal(v, 2);
 }

@@ -11,6 +11,7 @@
 #include "perfbot/parse/commands.h"
 #include "perfbot/config/config.h"
 #include "perfbot/parse/reply.h"
+#include "perfbot/render/context.h"
 #include "perfbot/act/route.h"
 #include "perfbot/state/state.h"
 
@@ -73,11 +74,14 @@ int command_check(const struct mail_command *c, const struct command_limits *l,
 		  char *why, size_t whylen);
 
 /*
- * Render templates/<tmpl>.txt with 'ctx' (taken: always released) and
- * the bot's name, and add it to a->pieces.
+ * Render templates/<tmpl>.txt with 'ctx' (taken: always released; NULL
+ * is a lack of memory) and the bot's name, and add it to a->pieces.
  */
 int dispatch_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
 		   struct pb_err *err);
+/* The same with a context still being built (render/context.h). */
+int dispatch_piece_of(struct act_ctx *a, const char *tmpl, struct ctx *c,
+		      struct pb_err *err);
 
 /*
  * Compose the answer to 't' made of 'pieces' (compose/answer.h) and

@@ -11,9 +11,9 @@
 /*
  * How strong the evidence for a metric's change is, as the reader sees
  * it: the tests of stats.h on a comparison row, as JSON (for 'compare
- * --json' and the template context) and as one plain line under a
- * report's headline. A test that cannot be made gives its reason, never
- * a number.
+ * --json' and the template context); the words of the line under a
+ * report's headline are templates/evidence.txt's (render/evidence_view.h).
+ * A test that cannot be made gives its reason, never a number.
  */
 
 /* The evidence of 'row' (its per-run samples); -1 when memory ran out. */
@@ -26,13 +26,6 @@ int evidence_of_row(const struct cmp_row *row, struct evidence *ev);
  *  "ci95": {"low", "high"} | {"no_test": reason}}   (ci95 in % of the base)
  */
 json_t *evidence_json(const struct evidence *ev);
-
-/*
- * "evidence: 4 runs per side, Welch's t-test p = 0.0012, Mann-Whitney U
- * test p = 0.029 (exact), 95% confidence interval of the change -12.3% to
- * -8.1%" (no newline).
- */
-int evidence_line(const struct evidence *ev, struct strbuf *out);
 
 /* p as reports print it: 4 decimals, 2 significant digits below 1e-4. */
 int evidence_format_p(double p, struct strbuf *out);

@@ -60,8 +60,8 @@ struct evidence {
 };
 
 /*
- * Each returns 0 when the test was made, 1 when it could not be ('why'
- * set), -1 when memory ran out.
+ * Each returns 0, with 'ok' 1 when the test was made and 0 when it could
+ * not be ('why' set), or -1 when memory ran out.
  */
 int stats_welch(const double *base, size_t nb, const double *head,
 		size_t nh, struct welch *w);

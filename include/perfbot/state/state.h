@@ -65,8 +65,9 @@ int state_begin(struct state *st, struct pb_err *err);
 int state_commit(struct state *st, struct pb_err *err);
 void state_rollback(struct state *st);
 
-/* 1 when a manifest with this id was seen before, 0 when not, -1 error. */
-int state_seen(struct state *st, const char *id, struct pb_err *err);
+/* '*seen' 1 when a manifest with this id was seen before, else 0. */
+int state_seen(struct state *st, const char *id, int *seen,
+	       struct pb_err *err);
 
 /* Record a manifest that is not worth a mail, so it is not judged again. */
 int state_skip(struct state *st, const char *id, const char *manifest,
@@ -98,13 +99,13 @@ int state_queued(struct state *st, struct outbox_mail **out, size_t *n,
 void outbox_free(struct outbox_mail *m, size_t n);
 
 /*
- * Claim a queued mail before sending it, in one transaction: 1 claimed
- * (for 'ttl' seconds), 0 when it is no longer queued or another live
+ * Claim a queued mail before sending it, in one transaction: '*claimed'
+ * 1 (for 'ttl' seconds), 0 when it is no longer queued or another live
  * sender holds it. A claim of a process of this host that no longer
  * exists (a killed run) is taken over at once. Sent/retry/failed clear it.
  */
 int state_claim(struct state *st, long long rowid, time_t now, long ttl,
-		struct pb_err *err);
+		int *claimed, struct pb_err *err);
 
 /* The server accepted the mail (a commit of its own). */
 int state_sent(struct state *st, long long rowid, time_t now,
@@ -145,8 +146,8 @@ int state_mailbox_set(struct state *st, const char *mailbox,
 		      unsigned long uidvalidity, unsigned long last_uid,
 		      struct pb_err *err);
 
-/* 1 when a mail with this Message-ID was handled before, 0 when not. */
-int state_inbox_seen(struct state *st, const char *message_id,
+/* '*seen' 1 when a mail with this Message-ID was handled before. */
+int state_inbox_seen(struct state *st, const char *message_id, int *seen,
 		     struct pb_err *err);
 
 struct inbox_entry {

@@ -30,8 +30,11 @@ int strmap_reserve(struct strmap *m, size_t n);
  * larger than the caches and each probe lands anywhere).
  */
 void strmap_prefetch(const struct strmap *m, const char *key);
-/* 0 on success, 1 when the key was present (value kept), -1 on ENOMEM. */
-int strmap_put(struct strmap *m, const char *key, size_t val);
+/*
+ * Add 'key' with 'val': 0, with '*present' (may be NULL) 1 when the key
+ * was there already (its value kept), else 0; -1 on ENOMEM.
+ */
+int strmap_put(struct strmap *m, const char *key, size_t val, int *present);
 /* 0 and *val when found, -1 otherwise. */
 int strmap_get(const struct strmap *m, const char *key, size_t *val);
 /* 64-bit FNV-1a, also used for stable ids. */

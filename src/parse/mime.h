@@ -8,12 +8,9 @@
 #include "perfbot/parse/reply.h"
 #include "perfbot/util/strbuf.h"
 
-/* The MIME side of reply parsing (src/parse/): GMime set up once, the tree. */
+/* The MIME side of reply parsing (src/parse/): the tree of a mail. */
 
 #define REPLY_TEXT_MAX ((size_t)4 * REPLY_MAX_BYTES)	/* UTF-8 may grow */
-
-/* GMime's parser options, GMime initialised on first use. */
-GMimeParserOptions *mime_options(void);
 
 /* 'data' read as one message (headers first); NULL when GMime cannot. */
 GMimeMessage *mime_parse(const char *data, size_t len);

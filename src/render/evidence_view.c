@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * render: the tests of a change as template values (evidence_view.h),
+ * for the sentences of templates/evidence.txt, retest-result.txt and
+ * confirmation.txt.
+ */
+#include <stdio.h>
+
+#include "perfbot/compare/evidence.h"
+#include "perfbot/render/evidence_view.h"
+
+/* A p value as reports print it (evidence_format_p). */
+static void p_value(struct ctx *c, const char *key, int ok, double p)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!ok)
+		ctx_opt(c, key, NULL);
+	else if (evidence_format_p(p, &sb))
+		c->oom = 1;
+	else
+		ctx_str(c, key, sb_str(&sb));
+	sb_release(&sb);
+}
+
+void ctx_percent(struct ctx *c, const char *key, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%+.1f%%", v);
+	ctx_str(c, key, buf);
+}
+
+static void welch_ctx(struct ctx *parent, const struct welch *w)
+{
+	struct ctx c;
+
+	ctx_init(&c, parent->family);
+	ctx_bool(&c, "ok", w->ok);
+	p_value(&c, "p", w->ok, w->p);
+	ctx_opt(&c, "why", w->ok ? NULL : w->why);
+	ctx_child(parent, "welch", &c);
+}
+
+static void mw_ctx(struct ctx *parent, const struct mann_whitney *m)
+{
+	struct ctx c;
+
+	ctx_init(&c, parent->family);
+	ctx_bool(&c, "ok", m->ok);
+	p_value(&c, "p", m->ok, m->p);
+	ctx_bool(&c, "exact", m->ok && m->exact);
+	ctx_opt(&c, "why", m->ok ? NULL : m->why);
+	ctx_child(parent, "mann_whitney", &c);
+}
+
+static void ci_ctx(struct ctx *parent, const struct evidence *ev)
+{
+	const struct change_ci *ci = &ev->ci;
+	struct ctx c;
+
+	ctx_init(&c, parent->family);
+	ctx_bool(&c, "ok", ci->ok);
+	if (ci->ok) {
+		ctx_percent(&c, "low", ci->lo);
+		ctx_percent(&c, "high", ci->hi);
+	}
+	ctx_opt(&c, "why", ci->ok ? NULL : ci->why);
+	ctx_opt(&c, "why_own", ci->ok || ci->why == ev->w.why ? NULL :
+		ci->why);
+	ctx_child(parent, "ci", &c);
+}
+
+void ctx_evidence(struct ctx *parent, const char *key,
+		  const struct evidence *ev)
+{
+	struct ctx c;
+
+	ctx_init(&c, parent->family);
+	ctx_int(&c, "base_n", (long long)ev->n[0]);
+	ctx_int(&c, "head_n", (long long)ev->n[1]);
+	ctx_bool(&c, "per_side", ev->n[0] == ev->n[1]);
+	ctx_bool(&c, "one", ev->n[0] == 1);
+	welch_ctx(&c, &ev->w);
+	mw_ctx(&c, &ev->mw);
+	ci_ctx(&c, ev);
+	ctx_child(parent, key, &c);
+}
