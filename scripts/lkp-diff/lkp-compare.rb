@@ -8,7 +8,7 @@ lkp_src = ENV['LKP_SRC']
 abort 'lkp-compare.rb: LKP_SRC is not set' if lkp_src.nil? || lkp_src.empty?
 args = ARGV.dup
 all = !args.delete('--all').nil?
-abort 'usage: lkp-compare.rb BASE HEAD [--all]' unless args.size == 2
+abort "usage: lkp-compare.rb ROOT1 ROOT2 [ROOT3 ...] [--all]" unless args.size >= 2
 args.each { |d| abort "lkp-compare.rb: #{d}: no matrix.json" unless File.file?(File.join(d, 'matrix.json')) }
 
 LKP_SRC = lkp_src

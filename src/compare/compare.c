@@ -232,6 +232,27 @@ int compare_roots(struct comparison *c, const struct result_root *base,
 		  const struct result_root *head, const struct rules *rules,
 		  struct pb_err *err)
 {
+	return compare_roots_with(c, base, head, NULL, 0, rules, err);
+}
+
+/* Names of 'more' that neither side has: rows of their own. */
+static size_t count_more(const struct result_root *base,
+			 const struct result_root *head,
+			 const char *const *more, size_t nmore)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nmore; i++)
+		n += !result_root_find(base, more[i]) &&
+		     !result_root_find(head, more[i]);
+	return n;
+}
+
+int compare_roots_with(struct comparison *c, const struct result_root *base,
+		       const struct result_root *head,
+		       const char *const *more, size_t nmore,
+		       const struct rules *rules, struct pb_err *err)
+{
 	size_t i, max_runs, head_only = 0;
 
 	memset(c, 0, sizeof(*c));
@@ -244,7 +265,9 @@ int compare_roots(struct comparison *c, const struct result_root *base,
 		head_only += !match(head, i, base);
 	c->zeros = calloc(max_runs + 1, sizeof(double));
 	c->ones = malloc(max_runs + 1);
-	c->rows = calloc(base->nmetrics + head_only + 1, sizeof(*c->rows));
+	c->rows = calloc(base->nmetrics + head_only +
+			 count_more(base, head, more, nmore) + 1,
+			 sizeof(*c->rows));
 	if (!c->zeros || !c->ones || !c->rows ||
 	    complete_runs(c, BASE, base) || complete_runs(c, HEAD, head)) {
 		comparison_release(c);
@@ -258,6 +281,10 @@ int compare_roots(struct comparison *c, const struct result_root *base,
 		if (!match(head, i, base))
 			set_row(c, head->metrics[i].name, NULL,
 				&head->metrics[i]);
+	for (i = 0; i < nmore; i++)
+		if (!result_root_find(base, more[i]) &&
+		    !result_root_find(head, more[i]))
+			set_row(c, more[i], NULL, NULL);
 	for (i = 0; i < c->nrows; i++) {
 		fill_row(c, &c->rows[i], rules);
 		c->nshown += c->rows[i].shown;

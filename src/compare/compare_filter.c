@@ -222,6 +222,8 @@ static const char *skipped(struct comparison *c, const struct cmp_row *row,
 
 	if (row->strings)
 		return "string values";
+	if (!row->present[BASE] && !row->present[HEAD])
+		return "in neither root";
 	if (p->incomplete && !rules_family(r, FAM_INCOMPLETE_RUN, row->name))
 		return "runs did not complete";
 	if (p->complete && !strcmp(row->name, INCOMPLETE_RUN))

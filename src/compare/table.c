@@ -115,85 +115,188 @@ static int format_fails(struct strbuf *out, const struct cmp_stats *st,
 	return rc || sb_addf(out, ":%-4zu", runs) ? -1 : 0;
 }
 
-int table_format_row(struct strbuf *out, const struct table_format *f,
-		     const struct cmp_row *row)
+/*
+ * The rows to print: those of one comparison (one column after the
+ * first) or of an N-root one (nroots - 1); the cell of row i in column
+ * k (0-based after the first) has the first root as its BASE side and
+ * column k as its HEAD side.
+ */
+struct grid {
+	const struct comparison *one;
+	const struct ncomparison *many;
+};
+
+static size_t grid_rows(const struct grid *g)
 {
+	return g->one ? g->one->nrows : g->many->nrows;
+}
+
+static size_t grid_cols(const struct grid *g)
+{
+	return g->one ? 1 : g->many->nroots - 1;
+}
+
+static const struct cmp_row *grid_cell(const struct grid *g, size_t i,
+				       size_t k)
+{
+	return g->one ? &g->one->rows[i] :
+		ncmp_cell(g->many, &g->many->rows[i], k + 1);
+}
+
+static int grid_shown(const struct grid *g, size_t i)
+{
+	return g->one ? g->one->rows[i].shown : g->many->rows[i].shown;
+}
+
+/* One row: the first root's cell, then one cell per column. */
+static int format_cells(struct strbuf *out, const struct table_format *f,
+			const struct grid *g, size_t i)
+{
+	const struct cmp_row *row = grid_cell(g, i, 0), *cell;
+	size_t k, cols = grid_cols(g);
+	struct cmp_stats st;
 	int rc = 0;
 
-	if (row->failure) {
+	if (row->failure)
 		rc |= format_fails(out, &row->st[BASE], row->n[BASE]);
-		/* perfbot's own figure (LKP prints a wrong one), so no Ruby
-		 * digits to follow: C's correct rounding */
-		rc |= sb_addf(out, "%10.0f%% ", row->reproduction);
-		rc |= format_fails(out, &row->st[HEAD], row->n[HEAD]);
-	} else {
-		struct cmp_stats st[2];
-
-		cmp_row_stats(row, BASE, &st[BASE]);
-		cmp_row_stats(row, HEAD, &st[HEAD]);
-		rc |= table_format_mean(out, f, st[BASE].mean);
-		rc |= table_format_stddev(out, f, &st[BASE]);
-		rc |= table_format_change(out, f, row->change, row->absolute);
-		rc |= table_format_mean(out, f, st[HEAD].mean);
-		rc |= table_format_stddev(out, f, &st[HEAD]);
+	else {
+		cmp_row_stats(row, BASE, &st);
+		rc |= table_format_mean(out, f, st.mean);
+		rc |= table_format_stddev(out, f, &st);
+	}
+	for (k = 0; k < cols; k++) {
+		cell = grid_cell(g, i, k);
+		if (row->failure) {
+			/* perfbot's own figure (LKP prints a wrong one), so
+			 * no Ruby digits to follow: C's correct rounding */
+			rc |= sb_addf(out, "%10.0f%% ", cell->reproduction);
+			rc |= format_fails(out, &cell->st[HEAD],
+					   cell->n[HEAD]);
+			continue;
+		}
+		cmp_row_stats(cell, HEAD, &st);
+		rc |= table_format_change(out, f, cell->change,
+					  cell->absolute);
+		rc |= table_format_mean(out, f, st.mean);
+		rc |= table_format_stddev(out, f, &st);
 	}
 	rc |= sb_addf(out, "  %s\n", row->name);
 	return rc ? -1 : 0;
 }
 
-static int render_block(const struct comparison *c,
-			const struct table_format *f, int all, int failure,
-			struct strbuf *out)
+int table_format_row(struct strbuf *out, const struct table_format *f,
+		     const struct cmp_row *row)
 {
-	static const char *const heads[2] = {
-		"         %stddev     %change         %stddev\n"
-		"             \\          |                \\  \n",
-		"       fail:runs  %reproduction    fail:runs\n"
-		"           |             |             |    \n",
+	struct comparison one = { 0 };
+	struct grid g = { &one, NULL };
+
+	one.rows = (struct cmp_row *)row;
+	one.nrows = 1;
+	return format_cells(out, f, &g, 0);
+}
+
+static int block_head(struct strbuf *out, int failure, size_t cols)
+{
+	static const char *const first[2][2] = {
+		{ "         %stddev", "             \\  " },
+		{ "       fail:runs", "           |    " },
 	};
-	size_t i, n = 0;
+	static const char *const more[2][2] = {
+		{ "     %change         %stddev",
+		  "        |                \\  " },
+		{ "  %reproduction    fail:runs",
+		  "         |             |    " },
+	};
+	size_t k;
+	int line, rc = 0;
+
+	for (line = 0; line < 2; line++) {
+		rc |= sb_adds(out, first[failure][line]);
+		for (k = 0; k < cols; k++)
+			rc |= sb_adds(out, more[failure][line]);
+		rc |= sb_addc(out, '\n');
+	}
+	return rc ? -1 : 0;
+}
+
+static int render_block(const struct grid *g, const struct table_format *f,
+			int all, int failure, struct strbuf *out)
+{
+	size_t i, n = 0, rows = grid_rows(g);
 	int rc = 0;
 
-	for (i = 0; i < c->nrows; i++)
-		if (c->rows[i].failure == failure && (all || c->rows[i].shown))
+	for (i = 0; i < rows; i++)
+		if (grid_cell(g, i, 0)->failure == failure &&
+		    (all || grid_shown(g, i)))
 			n++;
 	if (!n && failure)
 		return 0;
-	rc |= sb_adds(out, heads[failure]);
-	for (i = 0; i < c->nrows && !rc; i++)
-		if (c->rows[i].failure == failure && (all || c->rows[i].shown))
-			rc |= table_format_row(out, f, &c->rows[i]);
+	rc |= block_head(out, failure, grid_cols(g));
+	for (i = 0; i < rows && !rc; i++)
+		if (grid_cell(g, i, 0)->failure == failure &&
+		    (all || grid_shown(g, i)))
+			rc |= format_cells(out, f, g, i);
 	return rc ? -1 : 0;
+}
+
+static int render_rows(const struct grid *g, const struct table_format *f,
+		       int all, struct strbuf *out)
+{
+	if (render_block(g, f, all, 1, out))
+		return -1;
+	return render_block(g, f, all, 0, out);
 }
 
 int table_render_rows(const struct comparison *c,
 		      const struct table_format *f, int all,
 		      struct strbuf *out)
 {
-	if (render_block(c, f, all, 1, out))
-		return -1;
-	return render_block(c, f, all, 0, out);
+	struct grid g = { c, NULL };
+
+	return render_rows(&g, f, all, out);
 }
 
-int table_render(const struct comparison *c, const struct table_head *h,
-		 const struct table_format *f, int all, struct strbuf *out)
+/* The rule, the axes, the commits and the column heads. */
+static int render_head(const struct table_head *h, size_t n,
+		       struct strbuf *out)
 {
+	size_t k;
 	int rc = 0;
 
 	rc |= sb_addn(out, '=', RULE_WIDTH);
 	rc |= sb_addf(out, "\n%s:\n  %s\n\n", h->axes_keys, h->axes_values);
 	rc |= sb_adds(out, "commit: \n");
-	rc |= sb_addf(out, "  %.10s (\"%s\")\n", h->commit[BASE],
-		      h->subject[BASE]);
-	rc |= sb_addf(out, "  %.10s (\"%s\")\n\n", h->commit[HEAD],
-		      h->subject[HEAD]);
-	rc |= sb_addf(out, "%16.16s %27.27s \n", h->commit[BASE],
-		      h->commit[HEAD]);
+	for (k = 0; k < n; k++)
+		rc |= sb_addf(out, "  %.10s (\"%s\")\n", h->commit[k],
+			      h->subject[k]);
+	rc |= sb_addc(out, '\n');
+	rc |= sb_addf(out, "%16.16s ", h->commit[0]);
+	for (k = 1; k < n; k++)
+		rc |= sb_addf(out, "%27.27s ", h->commit[k]);
+	rc |= sb_addc(out, '\n');
 	rc |= sb_addn(out, '-', 16);
-	rc |= sb_addc(out, ' ');
-	rc |= sb_addn(out, '-', 27);
+	for (k = 1; k < n; k++) {
+		rc |= sb_addc(out, ' ');
+		rc |= sb_addn(out, '-', 27);
+	}
 	rc |= sb_adds(out, " \n");
-	if (rc)
+	return rc ? -1 : 0;
+}
+
+int table_render(const struct comparison *c, const struct table_head *h,
+		 const struct table_format *f, int all, struct strbuf *out)
+{
+	if (render_head(h, 2, out))
 		return -1;
 	return table_render_rows(c, f, all, out);
+}
+
+int table_render_n(const struct ncomparison *nc, const struct table_head *h,
+		   const struct table_format *f, int all, struct strbuf *out)
+{
+	struct grid g = { NULL, nc };
+
+	if (render_head(h, nc->nroots, out))
+		return -1;
+	return render_rows(&g, f, all, out);
 }

@@ -212,7 +212,7 @@ int report_table_text(const struct report_inputs *in,
 	struct table_head h = {
 		in->job.axes_keys, in->job.axes_values,
 		{ m->base.commit, m->head.commit },
-		{ m->base.subject, m->head.subject },
+		{ m->base.subject, m->head.subject }, 2,
 	};
 
 	return table_render(&in->cmp, &h, rules_format(in->rules), 0, out);

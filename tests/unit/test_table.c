@@ -381,7 +381,7 @@ static void t_header(void **state)
 		"gcc-12/performance/1SSD/.../lkp-icl-2sp2/chown/stress-ng",
 		{ base_sha, head_sha },
 		{ "pipe: introduce struct file_operations pipeanon_fops",
-		  "pipe: don't update {a,c,m}time for anonymous pipes" },
+		  "pipe: don't update {a,c,m}time for anonymous pipes" }, 2,
 	};
 	struct strbuf want = STRBUF_INIT;
 
@@ -418,7 +418,7 @@ static void t_header_short_sha(void **state)
 {
 	struct fixture *f = *state;
 	struct table_head h = { "testcase", "hackbench", { "abc", "def" },
-				{ "a", "b" } };
+				{ "a", "b" }, 2 };
 	const char *s, *heads;
 
 	compare(f, "{\"foo.a\": [1, 1, 1]}", "{\"foo.a\": [1, 1, 1]}");

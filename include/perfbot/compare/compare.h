@@ -84,6 +84,15 @@ struct comparison {
 int compare_roots(struct comparison *c, const struct result_root *base,
 		  const struct result_root *head, const struct rules *rules,
 		  struct pb_err *err);
+/*
+ * The same with a row also for each name of 'more' that neither root has
+ * (zeros on both sides, never shown): the pairs of a comparison of more
+ * than two roots (ncompare.h) get the same rows that way.
+ */
+int compare_roots_with(struct comparison *c, const struct result_root *base,
+		       const struct result_root *head,
+		       const char *const *more, size_t nmore,
+		       const struct rules *rules, struct pb_err *err);
 void comparison_release(struct comparison *c);
 
 /* The row of metric 'name', or NULL. */

@@ -3,6 +3,7 @@
 #define PERFBOT_TABLE_H
 
 #include "perfbot/compare/compare.h"
+#include "perfbot/compare/ncompare.h"
 #include "perfbot/util/strbuf.h"
 
 /*
@@ -14,8 +15,9 @@
 struct table_head {
 	const char *axes_keys;		/* "compiler/cpufreq_governor/..." */
 	const char *axes_values;	/* "gcc-12/performance/..." */
-	const char *commit[2];		/* full shas, BASE and HEAD */
-	const char *subject[2];
+	const char *commit[NCMP_MAX_ROOTS];	/* full shas, BASE, HEAD... */
+	const char *subject[NCMP_MAX_ROOTS];
+	size_t n;			/* commits; 0 is 2 */
 };
 
 /*
@@ -24,6 +26,14 @@ struct table_head {
  */
 int table_render(const struct comparison *c, const struct table_head *h,
 		 const struct table_format *f, int all, struct strbuf *out);
+
+/*
+ * The table of N roots: one '%change %stddev' column pair (and a
+ * '%reproduction fail:runs' one) per root after the first, each against
+ * the first, as LKP prints several commits; h->n is nc->nroots.
+ */
+int table_render_n(const struct ncomparison *nc, const struct table_head *h,
+		   const struct table_format *f, int all, struct strbuf *out);
 
 /* Only the rows (both blocks with their column heads). */
 int table_render_rows(const struct comparison *c,
