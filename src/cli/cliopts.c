@@ -2,7 +2,7 @@
 /*
  * The command line (cliopts.h): every command's options, and the global
  * ones before the command name, parsed from one table that also prints
- * the --help.
+ * the --help, into the variables the table names.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -17,6 +17,7 @@ static struct cli_args globals;
 
 struct parser {
 	const struct cli_spec *spec;
+	void *opts;		/* the options struct the table fills */
 	struct cli_args *a;
 	int quiet;		/* cli_check(): find, say nothing */
 };
@@ -55,11 +56,36 @@ static int find_opt(const struct cli_spec *spec, const char *name,
 {
 	int i;
 
-	for (i = 0; spec->opts[i].name; i++)
+	for (i = 0; spec->opts[i].name && i < CLI_MAX_OPTS; i++)
 		if (strlen(spec->opts[i].name) == len &&
 		    !strncmp(spec->opts[i].name, name, len))
 			return i;
 	return -1;
+}
+
+/* Where option 'o' keeps its value in the options struct 'opts'. */
+static void *var(const struct cli_opt *o, void *opts)
+{
+	return (char *)opts + o->at;
+}
+
+/*
+ * Every variable of spec's table from the values given, 'val' (NULL: not
+ * given, "" a flag given): the one place an option's value is stored.
+ */
+static void bind(const struct cli_spec *spec, void *opts,
+		 const char *const *val)
+{
+	const struct cli_opt *o;
+	int i;
+
+	for (i = 0; spec->opts[i].name && i < CLI_MAX_OPTS; i++) {
+		o = &spec->opts[i];
+		if (o->kind == CLI_FLAG)
+			*(int *)var(o, opts) = val[i] != NULL;
+		else if (o->kind == CLI_STRING)
+			*(const char **)var(o, opts) = val[i];
+	}
 }
 
 /* "--config FILE, --quiet and --verbose": the options of 'spec'. */
@@ -129,7 +155,7 @@ static int apply_globals(const struct parser *p)
 		if (!globals.val[i])
 			continue;
 		k = find_opt(p->spec, g->opts[i].name, strlen(g->opts[i].name));
-		if (k < 0)
+		if (k < 0 || p->spec->opts[k].kind != g->opts[i].kind)
 			return bad(p, "%s: '--%s' does not apply to this "
 				   "command", who(p->spec), g->opts[i].name);
 		p->a->val[k] = globals.val[i];
@@ -188,6 +214,7 @@ static int parse(const struct parser *p, int argc, char **argv)
 
 	memset(a, 0, sizeof(*a));
 	a->spec = spec;
+	bind(spec, p->opts, a->val);	/* nothing given yet */
 	if (wants_help(argc, argv)) {
 		a->help = 1;
 		return 1;
@@ -211,13 +238,16 @@ static int parse(const struct parser *p, int argc, char **argv)
 			return usage_error(p);
 		}
 	}
-	return a->nargs < spec->min_args ? usage_error(p) : 0;
+	if (a->nargs < spec->min_args)
+		return usage_error(p);
+	bind(spec, p->opts, a->val);
+	return 0;
 }
 
 int cli_parse(const struct cli_spec *spec, int argc, char **argv,
-	      struct cli_args *a)
+	      void *opts, struct cli_args *a)
 {
-	struct parser p = { spec, a, 0 };
+	struct parser p = { spec, opts, a, 0 };
 	int rc = parse(&p, argc, argv);
 
 	if (rc > 0)
@@ -226,22 +256,23 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv,
 }
 
 int cli_check(const struct cli_spec *spec, int argc, char **argv,
-	      struct cli_args *a)
+	      void *opts, struct cli_args *a)
 {
-	struct parser p = { spec, a, 1 };
+	struct parser p = { spec, opts, a, 1 };
 
 	return parse(&p, argc, argv);
 }
 
 int cli_parse_globals(const struct cli_spec *spec, int argc, char **argv,
-		      struct cli_args *a)
+		      void *opts, struct cli_args *a)
 {
-	struct parser p = { spec, a, 0 };
+	struct parser p = { spec, opts, a, 0 };
 	int i;
 
 	memset(a, 0, sizeof(*a));
 	memset(&globals, 0, sizeof(globals));
 	a->spec = spec;
+	bind(spec, opts, a->val);	/* nothing given yet */
 	for (i = 1; i < argc && !strncmp(argv[i], "-", 1); i++) {
 		if (is_help(argv[i])) {
 			a->help = 1;
@@ -254,7 +285,17 @@ int cli_parse_globals(const struct cli_spec *spec, int argc, char **argv,
 			return -1;
 	}
 	globals = *a;
+	bind(spec, opts, a->val);
 	return i;
+}
+
+const char *cli_opt_string(const struct cli_spec *spec, const void *opts,
+			   int i)
+{
+	const struct cli_opt *o = &spec->opts[i];
+
+	return o->kind == CLI_STRING ?
+		*(const char *const *)((const char *)opts + o->at) : NULL;
 }
 
 const char *cli_value(const struct cli_args *a, const char *name)

@@ -29,13 +29,20 @@
 
 #define DATA_MAX_BYTES (1 << 20)
 
+struct cli_check_opts {
+	int connect;
+	const char *config;
+	int quiet, verbose;
+};
+
 static const struct cli_opt check_opts[] = {
-	{ "connect", NULL, "also log in to the SMTP and IMAP servers and say "
-	  "what they offer (TLS, AUTH, capabilities); nothing is sent" },
-	CLI_OPT_CONFIG,
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	{ NULL, NULL, NULL },
+	CLI_OPT_FLAG("connect", struct cli_check_opts, connect,
+		     "also log in to the SMTP and IMAP servers and say what "
+		     "they offer (TLS, AUTH, capabilities); nothing is sent"),
+	CLI_OPT_CONFIG(struct cli_check_opts),
+	CLI_OPT_QUIET(struct cli_check_opts),
+	CLI_OPT_VERBOSE(struct cli_check_opts),
+	CLI_OPT_END,
 };
 
 const struct cli_spec check_spec = {
@@ -46,7 +53,7 @@ const struct cli_spec check_spec = {
 	"and the scheduler's command, and prints each problem on its own "
 	"line; exits 78 when there is one. Secrets are fetched to see that "
 	"they can be, and never printed.",
-	check_opts,
+	check_opts, sizeof(struct cli_check_opts),
 };
 
 struct checker {
@@ -359,9 +366,10 @@ int cmd_check(int argc, char **argv)
 {
 	struct pb_err err = { 0, "" };
 	struct checker ck = { NULL, 0, 0 };
+	struct cli_check_opts o;
 	struct cli_args a;
 	struct config cfg;
-	int rc = cli_parse(&check_spec, argc, argv, &a);
+	int rc = cli_parse(&check_spec, argc, argv, &o, &a);
 	const char *staging;
 
 	if (rc)

@@ -17,14 +17,18 @@
 
 
 static const struct cli_opt compare_opts[] = {
-	{ "all", NULL, "also show the metrics the noise filter drops" },
-	{ "json", NULL, "every number as JSON: means, stddevs, changes, the "
-	  "per-run samples (with --all, the rule that dropped each metric)" },
-	{ "metrics", "FILE", "the metric table (else config/metrics.yaml "
-	  "from the data directory)" },
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	{ NULL, NULL, NULL },
+	CLI_OPT_FLAG("all", struct cli_compare_opts, all,
+		     "also show the metrics the noise filter drops"),
+	CLI_OPT_FLAG("json", struct cli_compare_opts, json,
+		     "every number as JSON: means, stddevs, changes, the "
+		     "per-run samples (with --all, the rule that dropped each "
+		     "metric)"),
+	CLI_OPT_STRING("metrics", "FILE", struct cli_compare_opts, metrics,
+		       "the metric table (else config/metrics.yaml from the "
+		       "data directory)"),
+	CLI_OPT_QUIET(struct cli_compare_opts),
+	CLI_OPT_VERBOSE(struct cli_compare_opts),
+	CLI_OPT_END,
 };
 
 const struct cli_spec compare_spec = {
@@ -33,7 +37,7 @@ const struct cli_spec compare_spec = {
 	"A result root is an LKP result directory or an http(s):// URL "
 	"holding matrix.json and job.yaml. The table is the one LKP's "
 	"ncompare prints.",
-	compare_opts,
+	compare_opts, sizeof(struct cli_compare_opts),
 };
 
 static int print_table(const struct comparison *c,
@@ -82,6 +86,7 @@ static int print_json(const struct comparison *c, int all,
 
 int cmd_compare(int argc, char **argv)
 {
+	struct cli_compare_opts o;
 	struct cli_args a;
 	struct result_root base, head;
 	const struct result_root *rr[2] = { &base, &head };
@@ -93,7 +98,7 @@ int cmd_compare(int argc, char **argv)
 	char *metrics = NULL;
 	int all, rc = -1;
 
-	rc = cli_parse(&compare_spec, argc, argv, &a);
+	rc = cli_parse(&compare_spec, argc, argv, &o, &a);
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
 	rc = -1;

@@ -83,6 +83,10 @@ static int exec_full(struct pb_err *err)
 static int runs_here(int argc, char **argv)
 {
 	const struct cli_spec *spec = NULL;
+	union {
+		struct cli_compare_opts compare;
+		struct cli_report_opts report;
+	} o;
 	struct cli_args a;
 	int i;
 
@@ -90,7 +94,7 @@ static int runs_here(int argc, char **argv)
 		spec = &compare_spec;
 	else if (argc >= 2 && !strcmp(argv[1], "report"))
 		spec = &report_spec;
-	if (!spec || cli_check(spec, argc - 1, argv + 1, &a))
+	if (!spec || cli_check(spec, argc - 1, argv + 1, &o, &a))
 		return 0;
 	for (i = 0; i < a.nargs; i++)
 		if (strstr(a.arg[i], "://"))
