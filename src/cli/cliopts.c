@@ -12,14 +12,23 @@
 #include "perfbot/util/log.h"
 #include "perfbot/util/suggest.h"
 
-/* The global options given before the command name (cli_parse_globals). */
-static struct cli_args globals;
+/*
+ * The parser keeps each option's value as given, 'val' ("" for a flag,
+ * NULL when not given), at the option's index in the table until bind()
+ * stores them all in their variables. The global options given before
+ * the command name (cli_parse_globals) are kept so, for the command.
+ */
+static struct {
+	const struct cli_spec *spec;
+	const char *val[CLI_MAX_OPTS];
+} globals;
 
 struct parser {
 	const struct cli_spec *spec;
 	void *opts;		/* the options struct the table fills */
 	struct cli_args *a;
 	int quiet;		/* cli_check(): find, say nothing */
+	const char *val[CLI_MAX_OPTS];
 };
 
 /* A usage error: printed unless quiet; -1. */
@@ -69,10 +78,7 @@ static void *var(const struct cli_opt *o, void *opts)
 	return (char *)opts + o->at;
 }
 
-/*
- * Every variable of spec's table from the values given, 'val' (NULL: not
- * given, "" a flag given): the one place an option's value is stored.
- */
+/* Every variable of spec's table from 'val': where values are stored. */
 static void bind(const struct cli_spec *spec, void *opts,
 		 const char *const *val)
 {
@@ -146,7 +152,7 @@ static int usage_error(const struct parser *p)
 }
 
 /* The globals given before the command go to the command's options. */
-static int apply_globals(const struct parser *p)
+static int apply_globals(struct parser *p)
 {
 	const struct cli_spec *g = globals.spec;
 	int i, k;
@@ -158,14 +164,13 @@ static int apply_globals(const struct parser *p)
 		if (k < 0 || p->spec->opts[k].kind != g->opts[i].kind)
 			return bad(p, "%s: '--%s' does not apply to this "
 				   "command", who(p->spec), g->opts[i].name);
-		p->a->val[k] = globals.val[i];
+		p->val[k] = globals.val[i];
 	}
 	return 0;
 }
 
 /* One "--name[=value]" at argv[*i]; 0 or -1 (reported). */
-static int one_option(const struct parser *p, int argc, char **argv,
-		      int *i)
+static int one_option(struct parser *p, int argc, char **argv, int *i)
 {
 	const struct cli_spec *spec = p->spec;
 	const char *word = argv[*i] + 2, *eq = strchr(word, '=');
@@ -178,13 +183,13 @@ static int one_option(const struct parser *p, int argc, char **argv,
 		if (eq)
 			return bad(p, "%s%s'--%s' takes no value", who(spec),
 				   colon(spec), spec->opts[k].name);
-		p->a->val[k] = "";
+		p->val[k] = "";
 		return 0;
 	}
 	if (eq)
-		p->a->val[k] = eq + 1;
+		p->val[k] = eq + 1;
 	else if (*i + 1 < argc)
-		p->a->val[k] = argv[++*i];
+		p->val[k] = argv[++*i];
 	else
 		return bad(p, "%s%s'--%s' needs a value (%s)", who(spec),
 			   colon(spec), spec->opts[k].name, spec->opts[k].arg);
@@ -206,7 +211,7 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
-static int parse(const struct parser *p, int argc, char **argv)
+static int parse(struct parser *p, int argc, char **argv)
 {
 	const struct cli_spec *spec = p->spec;
 	struct cli_args *a = p->a;
@@ -214,7 +219,7 @@ static int parse(const struct parser *p, int argc, char **argv)
 
 	memset(a, 0, sizeof(*a));
 	a->spec = spec;
-	bind(spec, p->opts, a->val);	/* nothing given yet */
+	bind(spec, p->opts, p->val);	/* nothing given yet */
 	if (wants_help(argc, argv)) {
 		a->help = 1;
 		return 1;
@@ -240,14 +245,14 @@ static int parse(const struct parser *p, int argc, char **argv)
 	}
 	if (a->nargs < spec->min_args)
 		return usage_error(p);
-	bind(spec, p->opts, a->val);
+	bind(spec, p->opts, p->val);
 	return 0;
 }
 
 int cli_parse(const struct cli_spec *spec, int argc, char **argv,
 	      void *opts, struct cli_args *a)
 {
-	struct parser p = { spec, opts, a, 0 };
+	struct parser p = { .spec = spec, .opts = opts, .a = a };
 	int rc = parse(&p, argc, argv);
 
 	if (rc > 0)
@@ -258,7 +263,7 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv,
 int cli_check(const struct cli_spec *spec, int argc, char **argv,
 	      void *opts, struct cli_args *a)
 {
-	struct parser p = { spec, opts, a, 1 };
+	struct parser p = { .spec = spec, .opts = opts, .a = a, .quiet = 1 };
 
 	return parse(&p, argc, argv);
 }
@@ -266,13 +271,13 @@ int cli_check(const struct cli_spec *spec, int argc, char **argv,
 int cli_parse_globals(const struct cli_spec *spec, int argc, char **argv,
 		      void *opts, struct cli_args *a)
 {
-	struct parser p = { spec, opts, a, 0 };
+	struct parser p = { .spec = spec, .opts = opts, .a = a };
 	int i;
 
 	memset(a, 0, sizeof(*a));
 	memset(&globals, 0, sizeof(globals));
 	a->spec = spec;
-	bind(spec, opts, a->val);	/* nothing given yet */
+	bind(spec, opts, p.val);	/* nothing given yet */
 	for (i = 1; i < argc && !strncmp(argv[i], "-", 1); i++) {
 		if (is_help(argv[i])) {
 			a->help = 1;
@@ -284,8 +289,9 @@ int cli_parse_globals(const struct cli_spec *spec, int argc, char **argv,
 		if (one_option(&p, argc, argv, &i))
 			return -1;
 	}
-	globals = *a;
-	bind(spec, opts, a->val);
+	globals.spec = spec;
+	memcpy(globals.val, p.val, sizeof(globals.val));
+	bind(spec, opts, p.val);
 	return i;
 }
 
@@ -298,22 +304,8 @@ const char *cli_opt_string(const struct cli_spec *spec, const void *opts,
 		*(const char *const *)((const char *)opts + o->at) : NULL;
 }
 
-const char *cli_value(const struct cli_args *a, const char *name)
+void cli_apply_log(int quiet, int verbose, int cycle)
 {
-	int i = find_opt(a->spec, name, strlen(name));
-
-	return i < 0 ? NULL : a->val[i];
-}
-
-int cli_flag(const struct cli_args *a, const char *name)
-{
-	return cli_value(a, name) != NULL;
-}
-
-void cli_apply_log(const struct cli_args *a, int cycle)
-{
-	int quiet = cli_flag(a, "quiet"), verbose = cli_flag(a, "verbose");
-
 	log_set_level(verbose ? LOG_DEBUG : quiet ? LOG_WARN :
 		      cycle ? LOG_INFO : LOG_WARN);
 	log_set_timestamps(cycle && !isatty(2));

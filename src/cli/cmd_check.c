@@ -374,9 +374,9 @@ int cmd_check(int argc, char **argv)
 
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
-	cli_apply_log(&a, 0);
-	ck.quiet = cli_flag(&a, "quiet");
-	if (cli_load_config_all(&cfg, cli_value(&a, "config"), &err))
+	cli_apply_log(o.quiet, o.verbose, 0);
+	ck.quiet = o.quiet;
+	if (cli_load_config_all(&cfg, o.config, &err))
 		return cli_fail(&err);
 	ck.cfg = &cfg;
 	okay(&ck, "config '%s'", cfg.path);
@@ -395,7 +395,7 @@ int cmd_check(int argc, char **argv)
 			ck.problems, ck.problems == 1 ? "" : "s", cfg.path);
 		rc = cli_fail(&err);
 	} else {
-		rc = cli_flag(&a, "connect") ? connect_all(&ck) : 0;
+		rc = o.connect ? connect_all(&ck) : 0;
 	}
 	config_release(&cfg);
 	return rc;

@@ -94,21 +94,18 @@ int cmd_compare(int argc, char **argv)
 	struct rules *rules = NULL;
 	struct pb_err err = { 0, "" };
 	struct config defaults;
-	const char *opt_metrics;
 	char *metrics = NULL;
-	int all, rc = -1;
+	int rc = -1;
 
 	rc = cli_parse(&compare_spec, argc, argv, &o, &a);
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
 	rc = -1;
-	cli_apply_log(&a, 0);
-	all = cli_flag(&a, "all");
-	opt_metrics = cli_value(&a, "metrics");
+	cli_apply_log(o.quiet, o.verbose, 0);
 	memset(&base, 0, sizeof(base));
 	memset(&head, 0, sizeof(head));
-	if (opt_metrics) {
-		metrics = strdup(opt_metrics);
+	if (o.metrics) {
+		metrics = strdup(o.metrics);
 	} else if (!config_load(&defaults, NULL, &err)) {
 		/* no configuration: the default table (data.metrics) */
 		data_find(defaults.data.metrics, "--metrics FILE", &metrics,
@@ -116,7 +113,7 @@ int cmd_compare(int argc, char **argv)
 		config_release(&defaults);
 	}
 	if (!metrics) {
-		if (opt_metrics)
+		if (o.metrics)
 			pb_fail(&err, EX_OSERR, "out of memory");
 		goto out;
 	}
@@ -126,8 +123,8 @@ int cmd_compare(int argc, char **argv)
 	    result_root_load(&head, a.arg[1], &err) ||
 	    compare_roots(&c, &base, &head, rules, &err))
 		goto out;
-	rc = cli_flag(&a, "json") ? print_json(&c, all, &err) :
-		print_table(&c, rr, rules_format(rules), all, &err);
+	rc = o.json ? print_json(&c, o.all, &err) :
+		print_table(&c, rr, rules_format(rules), o.all, &err);
 out:
 	comparison_release(&c);
 	result_root_release(&base);

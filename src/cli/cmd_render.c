@@ -98,11 +98,9 @@ int cmd_render(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
 	rc = -1;
-	cli_apply_log(&a, 0);
-	mo.html_escape = cli_flag(&a, "html");
-	mo.spec = cli_flag(&a, "spec");
-	if (mo.spec)
-		mo.html_escape = 1;
+	cli_apply_log(o.quiet, o.verbose, 0);
+	mo.html_escape = o.html || o.spec;
+	mo.spec = o.spec;
 	path = template_path(a.arg[0], &err);
 	if (path && !load_context(a.arg[1], mo.spec, &ctx, &err) &&
 		 !mustache_render_file(path, ctx, &mo, &out, &err))

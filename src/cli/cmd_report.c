@@ -80,17 +80,17 @@ int cmd_report(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
 	rc = -1;
-	cli_apply_log(&a, 0);
-	if (!cli_flag(&a, "dry-run") && !cli_flag(&a, "context")) {
+	cli_apply_log(o.quiet, o.verbose, 0);
+	if (!o.dry_run && !o.context) {
 		log_error("report: sending one report is 'perfbot run'; "
 			  "use --dry-run to print the mail");
 		return EX_USAGE;
 	}
-	ro.template = cli_value(&a, "template");
+	ro.template = o.template;
 	ro.now = cli_now();
 	memset(&r, 0, sizeof(r));
 	memset(&m, 0, sizeof(m));
-	if (cli_load_config(&cfg, cli_value(&a, "config"), 0, &err))
+	if (cli_load_config(&cfg, o.config, 0, &err))
 		return cli_fail(&err);
 	if (manifest_load(&m, a.arg[0], &err) ||
 	    report_make(&r, &m, &cfg, &ro, &err))
@@ -101,7 +101,7 @@ int cmd_report(int argc, char **argv)
 			a.arg[0], "benchmark");
 		goto out;
 	}
-	rc = cli_flag(&a, "context") ? print_context(&r, &err) : print_mbox(&r, &cfg, &err);
+	rc = o.context ? print_context(&r, &err) : print_mbox(&r, &cfg, &err);
 out:
 	report_release(&r);
 	manifest_release(&m);

@@ -99,17 +99,17 @@ static int cycle_command(const struct cli_spec *spec, int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
 	now = cli_now();
-	cli_apply_log(&a, 1);
-	if (cli_load_config(&cfg, cli_value(&a, "config"), 1, &err)) {
+	cli_apply_log(o.quiet, o.verbose, 1);
+	if (cli_load_config(&cfg, o.config, 1, &err)) {
 		config_release(&cfg);
 		return cli_fail(&err);
 	}
 	state = cli_state_path(&cfg);
-	if (cycle_init(&cy, spec->name, cli_flag(&a, "dry-run"), &cfg, now))
+	if (cycle_init(&cy, spec->name, o.dry_run, &cfg, now))
 		rc = pb_fail(&err, EX_SOFTWARE, "%s: no such cycle",
 			     spec->name);
 	cy.state_path = state;
-	cy.retry_now = cli_flag(&a, "now");
+	cy.retry_now = o.now;
 	rc = rc || cycle_run(&cy, &err) ? cli_fail(&err) :
 		cycle_exit_code(&cy);
 	cycle_release(&cy);

@@ -175,15 +175,15 @@ int cmd_status(int argc, char **argv)
 
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
-	cli_apply_log(&a, 0);
-	if (cli_load_config(&cfg, cli_value(&a, "config"), 1, &err))
+	cli_apply_log(o.quiet, o.verbose, 0);
+	if (cli_load_config(&cfg, o.config, 1, &err))
 		return cli_fail(&err);
 	path = cli_state_path(&cfg);
 	if (!path)
 		rc = pb_fail(&err, EX_CONFIG, "state: not set, and no $HOME "
 			     "for the default place");
 	else
-		rc = show(path, cli_flag(&a, "json"), cli_now(), &err);
+		rc = show(path, o.json, cli_now(), &err);
 	free(path);
 	config_release(&cfg);
 	return rc ? cli_fail(&err) : 0;

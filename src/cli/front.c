@@ -88,6 +88,7 @@ static int runs_here(int argc, char **argv)
 		struct cli_report_opts report;
 	} o;
 	struct cli_args a;
+	const char *v;
 	int i;
 
 	if (argc >= 2 && !strcmp(argv[1], "compare"))
@@ -100,7 +101,7 @@ static int runs_here(int argc, char **argv)
 		if (strstr(a.arg[i], "://"))
 			return 0;
 	for (i = 0; spec->opts[i].name; i++)
-		if (a.val[i] && strstr(a.val[i], "://"))
+		if ((v = cli_opt_string(spec, &o, i)) && strstr(v, "://"))
 			return 0;
 	return 1;
 }

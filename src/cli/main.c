@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 	i = cli_parse_globals(&global_spec, argc, argv, &go, &g);
 	if (i < 0)
 		return EX_USAGE;
-	if (cli_flag(&g, "version")) {
+	if (go.version) {
 		printf("perfbot %s\n", PERFBOT_VERSION);
 		return 0;
 	}

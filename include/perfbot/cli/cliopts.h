@@ -92,7 +92,6 @@ struct cli_spec {
 /* What is not an option: the arguments, and whether help was asked. */
 struct cli_args {
 	const struct cli_spec *spec;
-	const char *val[CLI_MAX_OPTS];	/* NULL: not given; a flag: "" */
 	const char *arg[CLI_MAX_ARGS];
 	int nargs;
 	int help;			/* -h/--help was given */
@@ -110,10 +109,6 @@ struct cli_args {
  */
 int cli_parse(const struct cli_spec *spec, int argc, char **argv,
 	      void *opts, struct cli_args *a);
-
-/* The value of option 'name' (NULL when not given), or whether a flag is. */
-const char *cli_value(const struct cli_args *a, const char *name);
-int cli_flag(const struct cli_args *a, const char *name);
 
 /*
  * cli_parse() that prints nothing, neither help nor errors, for a caller
@@ -149,11 +144,11 @@ void cli_help_options(const struct cli_spec *spec, FILE *f);
 void cli_synopsis(const struct cli_spec *spec, FILE *f);
 
 /*
- * Set the log level from --quiet / --verbose. A 'cycle' command (run,
- * send, poll, retest: what cron runs) logs its steps by default and
- * stamps each line with the time when stderr is not a terminal; the
- * others print only warnings and errors unless --verbose.
+ * Set the log level from --quiet / --verbose (the command's variables).
+ * A 'cycle' command (run, send, poll, retest: what cron runs) logs its
+ * steps by default and stamps each line with the time when stderr is not
+ * a terminal; the others print only warnings and errors unless --verbose.
  */
-void cli_apply_log(const struct cli_args *a, int cycle);
+void cli_apply_log(int quiet, int verbose, int cycle);
 
 #endif
