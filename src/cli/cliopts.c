@@ -304,6 +304,84 @@ const char *cli_opt_string(const struct cli_spec *spec, const void *opts,
 		*(const char *const *)((const char *)opts + o->at) : NULL;
 }
 
+/* The size and alignment of the variable of each kind; 0: no kind. */
+static const struct {
+	size_t size, align;
+} kinds[] = {
+	[CLI_FLAG] = { sizeof(int), _Alignof(int) },
+	[CLI_STRING] = { sizeof(const char *), _Alignof(const char *) },
+};
+
+static const char *table_name(const struct cli_spec *spec)
+{
+	return spec->name ? spec->name : "the global options";
+}
+
+/* One option of spec's table on its own: 0, or -1 with 'err'. */
+static int check_opt(const struct cli_spec *spec, const struct cli_opt *o,
+		     struct pb_err *err)
+{
+	const char *t = table_name(spec), *n = o->name;
+	size_t size = 0, align = 1;
+
+	if (o->kind > 0 && (size_t)o->kind < sizeof(kinds) / sizeof(*kinds)) {
+		size = kinds[o->kind].size;
+		align = kinds[o->kind].align;
+	}
+	if (!*n || *n == '-' || strchr(n, '=') || !strcmp(n, "help"))
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' cannot be the "
+			       "name of an option", t, n);
+	if (!size)
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' fills no "
+			       "variable", t, n);
+	if (o->at > spec->size || spec->size - o->at < size ||
+	    o->at % align)
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' fills no "
+			       "variable of its options struct", t, n);
+	if ((o->kind == CLI_STRING) != (o->arg != NULL))
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' %s", t, n,
+			       o->arg ? "is a flag with a value's name" :
+			       "takes a value but does not name it");
+	if (!o->help || !*o->help)
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' has no "
+			       "description", t, n);
+	return 0;
+}
+
+/* Two options of table 't', each fine on its own: 0, or -1 with 'err'. */
+static int check_pair(const char *t, const struct cli_opt *x,
+		      const struct cli_opt *y, struct pb_err *err)
+{
+	if (!strcmp(x->name, y->name))
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' is in the table "
+			       "twice", t, x->name);
+	if (x->at < y->at + kinds[y->kind].size &&
+	    y->at < x->at + kinds[x->kind].size)
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' and '--%s' fill "
+			       "the same variable", t, x->name, y->name);
+	return 0;
+}
+
+int cli_spec_check(const struct cli_spec *spec, struct pb_err *err)
+{
+	const struct cli_opt *o = spec->opts;
+	const char *t = table_name(spec);
+	int i, j;
+
+	for (i = 0; o[i].name; i++)
+		if (i == CLI_MAX_OPTS)
+			return pb_fail(err, EX_SOFTWARE, "%s: more than %d "
+				       "options", t, CLI_MAX_OPTS);
+	for (i = 0; o[i].name; i++) {
+		if (check_opt(spec, &o[i], err))
+			return -1;
+		for (j = 0; j < i; j++)
+			if (check_pair(t, &o[j], &o[i], err))
+				return -1;
+	}
+	return 0;
+}
+
 void cli_apply_log(int quiet, int verbose, int cycle)
 {
 	log_set_level(verbose ? LOG_DEBUG : quiet ? LOG_WARN :

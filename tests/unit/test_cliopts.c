@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for src/cli/cliopts.c and clihelp.c: one option table per
- * command drives both the parser and --help; values, flags, "--",
- * argument counts, unknown options, the global options before the
- * command; and every table of perfbot (commands.c): an unknown option,
- * a near miss (did you mean), a missing value, a value for a flag, and
+ * command drives both the parser and --help, and fills the variables it
+ * names; values, flags, an option given twice, "--", argument counts,
+ * unknown options, the global options before the command; the checks of
+ * a table (an option without a variable, a name or a variable twice);
+ * and every table of perfbot (commands.c): checked, an unknown option, a
+ * near miss (did you mean), a missing value, a value for a flag, and
  * --help describing each option.
  */
 #include <setjmp.h>
@@ -331,9 +333,12 @@ static void t_opt_string(void **state)
 	assert_null(cli_opt_string(&spec, &o, 3));
 }
 
-/* What parsing 'argv' of command 'c' printed on stderr, and its result. */
-static int parse_err(const struct cli_spec *c, char **argv, int argc,
-		     struct strbuf *out)
+typedef int parse_fn(const struct cli_spec *, int, char **, void *,
+		     struct cli_args *);
+
+/* What 'fn' parsing 'argv' with table 'c' printed on stderr; its result. */
+static int parse_err_with(parse_fn *fn, const struct cli_spec *c,
+			  char **argv, int argc, struct strbuf *out)
 {
 	char err[PATH_MAX], dir[64];
 	void *o = calloc(1, c->size);
@@ -344,12 +349,19 @@ static int parse_err(const struct cli_spec *c, char **argv, int argc,
 	assert_non_null(tu_tmpdir(dir, sizeof(dir), "test_cliopts"));
 	tu_path(err, sizeof(err), dir, "err");
 	tu_stderr_capture(err, &saved);
-	rc = cli_parse(c, argc, argv, o, &a);
+	rc = fn(c, argc, argv, o, &a);
 	free(o);
 	tu_stderr_restore(&saved);
 	tu_read_text(err, out);
 	tu_rmtree(dir);
 	return rc;
+}
+
+/* What parsing 'argv' of command 'c' printed on stderr, and its result. */
+static int parse_err(const struct cli_spec *c, char **argv, int argc,
+		     struct strbuf *out)
+{
+	return parse_err_with(cli_parse, c, argv, argc, out);
 }
 
 /* "--name" misspelt by one letter more: 'name' then its last letter. */
@@ -514,6 +526,159 @@ static void t_global_table(void **state)
 	assert_int_equal(cli_parse_globals(&global_spec, 1, argv, &go, &g), 1);
 }
 
+/* An unknown option is named, with the one meant when it is close. */
+static void t_unknown(void **state)
+{
+	char *near[] = { "demo", "--metric", "x", NULL };
+	char *far[] = { "demo", "--frobnicate", "x", NULL };
+	char *global[] = { "perfbot", "--confg", "x", "demo", NULL };
+	struct strbuf sb;
+
+	(void)state;
+	assert_int_equal(parse_err(&spec, near, 3, &sb), -1);
+	assert_non_null(strstr(sb_str(&sb), "perfbot: demo: unknown option "
+			       "'--metric' (did you mean '--metrics'?); see "
+			       "'perfbot demo --help'\n"));
+	sb_release(&sb);
+	assert_int_equal(parse_err(&spec, far, 3, &sb), -1);
+	assert_non_null(strstr(sb_str(&sb), "perfbot: demo: unknown option "
+			       "'--frobnicate'; see 'perfbot demo --help'\n"));
+	sb_release(&sb);
+	assert_int_equal(parse_err_with(cli_parse_globals, &gspec, global, 4,
+					&sb), -1);
+	assert_non_null(strstr(sb_str(&sb), "perfbot: unknown global option "
+			       "'--confg' (did you mean '--config'?); the global "
+			       "options are --config FILE, --quiet and "
+			       "--version\n"));
+	sb_release(&sb);
+}
+
+/* Every table of perfbot is one the parser can use. */
+static void t_spec_check(void **state)
+{
+	struct pb_err err = { 0, "" };
+	const struct command *c;
+	const struct cli_opt *o;
+	int k;
+
+	(void)state;
+	for (c = cli_commands; c->spec; c++) {
+		if (cli_spec_check(c->spec, &err))
+			fail_msg("%s", err.msg);
+		/* a global option has the same kind in a command */
+		for (o = global_spec.opts; o->name; o++) {
+			k = opt_index(c->spec, o->name);
+			if (k >= 0)
+				assert_int_equal(c->spec->opts[k].kind,
+						 o->kind);
+		}
+	}
+	assert_int_equal(cli_spec_check(&global_spec, &err), 0);
+	assert_int_equal(cli_spec_check(&spec, &err), 0);
+	assert_int_equal(cli_spec_check(&gspec, &err), 0);
+	assert_int_equal(cli_spec_check(&bare, &err), 0);
+}
+
+/* Where a field of struct demo_opts is, for the tables written by hand. */
+#define AT(field) offsetof(struct demo_opts, field)
+
+/* cli_spec_check() of 'table' (into demo_opts): its message, or "". */
+static const char *spec_problem(const struct cli_opt *table,
+				struct pb_err *err)
+{
+	const struct cli_spec s = { "bad", "", 0, 0, "a bad table", NULL,
+		table, sizeof(struct demo_opts) };
+
+	pb_err_clear(err);
+	if (!cli_spec_check(&s, err))
+		return "";
+	assert_int_equal(err->code, EX_SOFTWARE);
+	return err->msg;
+}
+
+/* No option without a variable, nor a name or a variable twice. */
+static void t_spec_check_refuses(void **state)
+{
+	const struct cli_opt unbound[] = {
+		CLI_OPT_FLAG("all", struct demo_opts, all, "show everything"),
+		{ "lost", NULL, "fills nothing", CLI_UNBOUND, 0 },
+		CLI_OPT_END,
+	}, twice[] = {
+		CLI_OPT_FLAG("all", struct demo_opts, all, "show everything"),
+		CLI_OPT_FLAG("all", struct demo_opts, quiet, "say less"),
+		CLI_OPT_END,
+	}, shared[] = {
+		CLI_OPT_FLAG("all", struct demo_opts, all, "show everything"),
+		CLI_OPT_FLAG("every", struct demo_opts, all, "the same"),
+		CLI_OPT_END,
+	}, inside[] = {
+		CLI_OPT_STRING("metrics", "FILE", struct demo_opts, metrics,
+			       "the table"),
+		{ "half", NULL, "into the string", CLI_FLAG,
+		  AT(metrics) + sizeof(int) },
+		CLI_OPT_END,
+	}, outside[] = {
+		{ "far", NULL, "past the end", CLI_FLAG,
+		  sizeof(struct demo_opts) },
+		CLI_OPT_END,
+	}, askew[] = {
+		{ "askew", NULL, "not where an int can be", CLI_FLAG,
+		  AT(all) + 1 },
+		CLI_OPT_END,
+	}, flag_arg[] = {
+		{ "all", "FILE", "a flag with a value name", CLI_FLAG, AT(all) },
+		CLI_OPT_END,
+	}, string_noarg[] = {
+		{ "metrics", NULL, "no value name", CLI_STRING, AT(metrics) },
+		CLI_OPT_END,
+	}, help[] = {
+		CLI_OPT_FLAG("help", struct demo_opts, all, "the parser's own"),
+		CLI_OPT_END,
+	}, nohelp[] = {
+		CLI_OPT_FLAG("all", struct demo_opts, all, ""),
+		CLI_OPT_END,
+	};
+	struct cli_opt many[CLI_MAX_OPTS + 2];
+	char names[CLI_MAX_OPTS + 1][8];
+	struct pb_err err;
+	int i;
+
+	(void)state;
+	assert_string_equal(spec_problem(unbound, &err),
+			    "bad: '--lost' fills no variable");
+	assert_string_equal(spec_problem(twice, &err),
+			    "bad: '--all' is in the table twice");
+	assert_string_equal(spec_problem(shared, &err),
+			    "bad: '--all' and '--every' fill the same variable");
+	assert_string_equal(spec_problem(inside, &err),
+			    "bad: '--metrics' and '--half' fill the same "
+			    "variable");
+	assert_string_equal(spec_problem(outside, &err),
+			    "bad: '--far' fills no variable of its options "
+			    "struct");
+	assert_string_equal(spec_problem(askew, &err),
+			    "bad: '--askew' fills no variable of its options "
+			    "struct");
+	assert_string_equal(spec_problem(flag_arg, &err),
+			    "bad: '--all' is a flag with a value's name");
+	assert_string_equal(spec_problem(string_noarg, &err),
+			    "bad: '--metrics' takes a value but does not name "
+			    "it");
+	assert_string_equal(spec_problem(help, &err),
+			    "bad: '--help' cannot be the name of an option");
+	assert_string_equal(spec_problem(nohelp, &err),
+			    "bad: '--all' has no description");
+	/* more options than the parser keeps */
+	for (i = 0; i <= CLI_MAX_OPTS; i++) {
+		snprintf(names[i], sizeof(names[i]), "o%d", i);
+		many[i] = (struct cli_opt){ names[i], NULL, "one of many",
+			CLI_FLAG, 0 };
+	}
+	many[CLI_MAX_OPTS + 1] = (struct cli_opt)CLI_OPT_END;
+	assert_string_equal(spec_problem(many, &err),
+			    "bad: more than 16 options");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +692,9 @@ int main(void)
 		cmocka_unit_test(t_opt_string),
 		cmocka_unit_test(t_every_command),
 		cmocka_unit_test(t_global_table),
+		cmocka_unit_test(t_unknown),
+		cmocka_unit_test(t_spec_check),
+		cmocka_unit_test(t_spec_check_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "perfbot/util/err.h"
+
 /*
  * The command line of every subcommand comes from one table, struct
  * cli_spec: the parser reads it and 'perfbot CMD --help' prints it, so the
@@ -134,6 +136,16 @@ int cli_parse_globals(const struct cli_spec *spec, int argc, char **argv,
  */
 const char *cli_opt_string(const struct cli_spec *spec, const void *opts,
 			   int i);
+
+/*
+ * Whether spec's table is one the parser can use: every option named
+ * (not "help", which the parser keeps), described, bound to a variable
+ * of its kind inside the options struct (spec->size), a value name for
+ * a value and none for a flag, no name twice, no variable filled twice,
+ * at most CLI_MAX_OPTS. 0, or -1 with the first problem in 'err'
+ * (EX_SOFTWARE). The unit tests run it over every table.
+ */
+int cli_spec_check(const struct cli_spec *spec, struct pb_err *err);
 
 /* Print the synopsis, description and every option. */
 void cli_help(const struct cli_spec *spec, FILE *f);
