@@ -25,20 +25,23 @@
  * in the command's options struct instead, and the command passes that
  * struct to cli_parse():
  *
- *	struct cli_run_opts { int dry_run; const char *config; ... };
- *	static const struct cli_opt run_opts[] = {
- *		CLI_OPT_FLAG("dry-run", struct cli_run_opts, dry_run, "..."),
- *		CLI_OPT_CONFIG(struct cli_run_opts),
+ *	struct cli_status_opts { int json; const char *config; ... };
+ *	static const struct cli_opt status_opts[] = {
+ *		CLI_OPT_FLAG("json", struct cli_status_opts, json, "..."),
+ *		CLI_OPT_CONFIG(struct cli_status_opts),
+ *		...
  *		CLI_OPT_END,
  *	};
  *	...
- *	struct cli_run_opts o;
- *	rc = cli_parse(&run_spec, argc, argv, &o, &a);
- *	if (!rc && o.dry_run) ...
+ *	struct cli_status_opts o;
+ *	rc = cli_parse(&status_spec, argc, argv, &o, &a);
+ *	... o.json ...
  *
  * The macros take the field's offset and refuse to compile unless the
  * field has the kind's C type (an int for a flag, a const char * for a
- * value), so a table cannot put a string into an int.
+ * value), so a table cannot put a string into an int; cli_spec_check()
+ * finds what a compiler cannot (an entry bound to nothing, a name or a
+ * field twice).
  */
 
 #define CLI_MAX_OPTS 16
