@@ -2,7 +2,7 @@
 /*
  * The command line (cliopts.h): every command's options, and the global
  * ones before the command name, parsed from one table that also prints
- * the --help.
+ * the --help, into the variables the table names.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -12,13 +12,23 @@
 #include "perfbot/util/log.h"
 #include "perfbot/util/suggest.h"
 
-/* The global options given before the command name (cli_parse_globals). */
-static struct cli_args globals;
+/*
+ * The parser keeps each option's value as given, 'val' ("" for a flag,
+ * NULL when not given), at the option's index in the table until bind()
+ * stores them all in their variables. The global options given before
+ * the command name (cli_parse_globals) are kept so, for the command.
+ */
+static struct {
+	const struct cli_spec *spec;
+	const char *val[CLI_MAX_OPTS];
+} globals;
 
 struct parser {
 	const struct cli_spec *spec;
+	void *opts;		/* the options struct the table fills */
 	struct cli_args *a;
 	int quiet;		/* cli_check(): find, say nothing */
+	const char *val[CLI_MAX_OPTS];
 };
 
 /* A usage error: printed unless quiet; -1. */
@@ -55,11 +65,33 @@ static int find_opt(const struct cli_spec *spec, const char *name,
 {
 	int i;
 
-	for (i = 0; spec->opts[i].name; i++)
+	for (i = 0; spec->opts[i].name && i < CLI_MAX_OPTS; i++)
 		if (strlen(spec->opts[i].name) == len &&
 		    !strncmp(spec->opts[i].name, name, len))
 			return i;
 	return -1;
+}
+
+/* Where option 'o' keeps its value in the options struct 'opts'. */
+static void *var(const struct cli_opt *o, void *opts)
+{
+	return (char *)opts + o->at;
+}
+
+/* Every variable of spec's table from 'val': where values are stored. */
+static void bind(const struct cli_spec *spec, void *opts,
+		 const char *const *val)
+{
+	const struct cli_opt *o;
+	int i;
+
+	for (i = 0; spec->opts[i].name && i < CLI_MAX_OPTS; i++) {
+		o = &spec->opts[i];
+		if (o->kind == CLI_FLAG)
+			*(int *)var(o, opts) = val[i] != NULL;
+		else if (o->kind == CLI_STRING)
+			*(const char **)var(o, opts) = val[i];
+	}
 }
 
 /* "--config FILE, --quiet and --verbose": the options of 'spec'. */
@@ -120,7 +152,7 @@ static int usage_error(const struct parser *p)
 }
 
 /* The globals given before the command go to the command's options. */
-static int apply_globals(const struct parser *p)
+static int apply_globals(struct parser *p)
 {
 	const struct cli_spec *g = globals.spec;
 	int i, k;
@@ -129,17 +161,16 @@ static int apply_globals(const struct parser *p)
 		if (!globals.val[i])
 			continue;
 		k = find_opt(p->spec, g->opts[i].name, strlen(g->opts[i].name));
-		if (k < 0)
+		if (k < 0 || p->spec->opts[k].kind != g->opts[i].kind)
 			return bad(p, "%s: '--%s' does not apply to this "
 				   "command", who(p->spec), g->opts[i].name);
-		p->a->val[k] = globals.val[i];
+		p->val[k] = globals.val[i];
 	}
 	return 0;
 }
 
 /* One "--name[=value]" at argv[*i]; 0 or -1 (reported). */
-static int one_option(const struct parser *p, int argc, char **argv,
-		      int *i)
+static int one_option(struct parser *p, int argc, char **argv, int *i)
 {
 	const struct cli_spec *spec = p->spec;
 	const char *word = argv[*i] + 2, *eq = strchr(word, '=');
@@ -152,13 +183,13 @@ static int one_option(const struct parser *p, int argc, char **argv,
 		if (eq)
 			return bad(p, "%s%s'--%s' takes no value", who(spec),
 				   colon(spec), spec->opts[k].name);
-		p->a->val[k] = "";
+		p->val[k] = "";
 		return 0;
 	}
 	if (eq)
-		p->a->val[k] = eq + 1;
+		p->val[k] = eq + 1;
 	else if (*i + 1 < argc)
-		p->a->val[k] = argv[++*i];
+		p->val[k] = argv[++*i];
 	else
 		return bad(p, "%s%s'--%s' needs a value (%s)", who(spec),
 			   colon(spec), spec->opts[k].name, spec->opts[k].arg);
@@ -180,7 +211,7 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
-static int parse(const struct parser *p, int argc, char **argv)
+static int parse(struct parser *p, int argc, char **argv)
 {
 	const struct cli_spec *spec = p->spec;
 	struct cli_args *a = p->a;
@@ -188,6 +219,7 @@ static int parse(const struct parser *p, int argc, char **argv)
 
 	memset(a, 0, sizeof(*a));
 	a->spec = spec;
+	bind(spec, p->opts, p->val);	/* nothing given yet */
 	if (wants_help(argc, argv)) {
 		a->help = 1;
 		return 1;
@@ -211,13 +243,16 @@ static int parse(const struct parser *p, int argc, char **argv)
 			return usage_error(p);
 		}
 	}
-	return a->nargs < spec->min_args ? usage_error(p) : 0;
+	if (a->nargs < spec->min_args)
+		return usage_error(p);
+	bind(spec, p->opts, p->val);
+	return 0;
 }
 
 int cli_parse(const struct cli_spec *spec, int argc, char **argv,
-	      struct cli_args *a)
+	      void *opts, struct cli_args *a)
 {
-	struct parser p = { spec, a, 0 };
+	struct parser p = { .spec = spec, .opts = opts, .a = a };
 	int rc = parse(&p, argc, argv);
 
 	if (rc > 0)
@@ -226,22 +261,23 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv,
 }
 
 int cli_check(const struct cli_spec *spec, int argc, char **argv,
-	      struct cli_args *a)
+	      void *opts, struct cli_args *a)
 {
-	struct parser p = { spec, a, 1 };
+	struct parser p = { .spec = spec, .opts = opts, .a = a, .quiet = 1 };
 
 	return parse(&p, argc, argv);
 }
 
 int cli_parse_globals(const struct cli_spec *spec, int argc, char **argv,
-		      struct cli_args *a)
+		      void *opts, struct cli_args *a)
 {
-	struct parser p = { spec, a, 0 };
+	struct parser p = { .spec = spec, .opts = opts, .a = a };
 	int i;
 
 	memset(a, 0, sizeof(*a));
 	memset(&globals, 0, sizeof(globals));
 	a->spec = spec;
+	bind(spec, opts, p.val);	/* nothing given yet */
 	for (i = 1; i < argc && !strncmp(argv[i], "-", 1); i++) {
 		if (is_help(argv[i])) {
 			a->help = 1;
@@ -253,26 +289,101 @@ int cli_parse_globals(const struct cli_spec *spec, int argc, char **argv,
 		if (one_option(&p, argc, argv, &i))
 			return -1;
 	}
-	globals = *a;
+	globals.spec = spec;
+	memcpy(globals.val, p.val, sizeof(globals.val));
+	bind(spec, opts, p.val);
 	return i;
 }
 
-const char *cli_value(const struct cli_args *a, const char *name)
+const char *cli_opt_string(const struct cli_spec *spec, const void *opts,
+			   int i)
 {
-	int i = find_opt(a->spec, name, strlen(name));
+	const struct cli_opt *o = &spec->opts[i];
 
-	return i < 0 ? NULL : a->val[i];
+	return o->kind == CLI_STRING ?
+		*(const char *const *)((const char *)opts + o->at) : NULL;
 }
 
-int cli_flag(const struct cli_args *a, const char *name)
+/* The size and alignment of the variable of each kind; 0: no kind. */
+static const struct {
+	size_t size, align;
+} kinds[] = {
+	[CLI_FLAG] = { sizeof(int), _Alignof(int) },
+	[CLI_STRING] = { sizeof(const char *), _Alignof(const char *) },
+};
+
+static const char *table_name(const struct cli_spec *spec)
 {
-	return cli_value(a, name) != NULL;
+	return spec->name ? spec->name : "the global options";
 }
 
-void cli_apply_log(const struct cli_args *a, int cycle)
+/* One option of spec's table on its own: 0, or -1 with 'err'. */
+static int check_opt(const struct cli_spec *spec, const struct cli_opt *o,
+		     struct pb_err *err)
 {
-	int quiet = cli_flag(a, "quiet"), verbose = cli_flag(a, "verbose");
+	const char *t = table_name(spec), *n = o->name;
+	size_t size = 0, align = 1;
 
+	if (o->kind > 0 && (size_t)o->kind < sizeof(kinds) / sizeof(*kinds)) {
+		size = kinds[o->kind].size;
+		align = kinds[o->kind].align;
+	}
+	if (!*n || *n == '-' || strchr(n, '=') || !strcmp(n, "help"))
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' cannot be the "
+			       "name of an option", t, n);
+	if (!size)
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' fills no "
+			       "variable", t, n);
+	if (o->at > spec->size || spec->size - o->at < size ||
+	    o->at % align)
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' fills no "
+			       "variable of its options struct", t, n);
+	if ((o->kind == CLI_STRING) != (o->arg != NULL))
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' %s", t, n,
+			       o->arg ? "is a flag with a value's name" :
+			       "takes a value but does not name it");
+	if (!o->help || !*o->help)
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' has no "
+			       "description", t, n);
+	return 0;
+}
+
+/* Two options of table 't', each fine on its own: 0, or -1 with 'err'. */
+static int check_pair(const char *t, const struct cli_opt *x,
+		      const struct cli_opt *y, struct pb_err *err)
+{
+	if (!strcmp(x->name, y->name))
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' is in the table "
+			       "twice", t, x->name);
+	if (x->at < y->at + kinds[y->kind].size &&
+	    y->at < x->at + kinds[x->kind].size)
+		return pb_fail(err, EX_SOFTWARE, "%s: '--%s' and '--%s' fill "
+			       "the same variable", t, x->name, y->name);
+	return 0;
+}
+
+int cli_spec_check(const struct cli_spec *spec, struct pb_err *err)
+{
+	const struct cli_opt *o = spec->opts;
+	const char *t = table_name(spec);
+	int i, j;
+
+	for (i = 0; o[i].name; i++)
+		if (i == CLI_MAX_OPTS)
+			return pb_fail(err, EX_SOFTWARE, "%s: more than %d "
+				       "options", t, CLI_MAX_OPTS);
+	for (i = 0; o[i].name; i++) {
+		if (check_opt(spec, &o[i], err))
+			return -1;
+		for (j = 0; j < i; j++)
+			if (check_pair(t, &o[j], &o[i], err))
+				return -1;
+	}
+	return 0;
+}
+
+void cli_apply_log(int quiet, int verbose, int cycle)
+{
 	log_set_level(verbose ? LOG_DEBUG : quiet ? LOG_WARN :
 		      cycle ? LOG_INFO : LOG_WARN);
 	log_set_timestamps(cycle && !isatty(2));

@@ -29,13 +29,20 @@
 
 #define DATA_MAX_BYTES (1 << 20)
 
+struct cli_check_opts {
+	int connect;
+	const char *config;
+	int quiet, verbose;
+};
+
 static const struct cli_opt check_opts[] = {
-	{ "connect", NULL, "also log in to the SMTP and IMAP servers and say "
-	  "what they offer (TLS, AUTH, capabilities); nothing is sent" },
-	CLI_OPT_CONFIG,
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	{ NULL, NULL, NULL },
+	CLI_OPT_FLAG("connect", struct cli_check_opts, connect,
+		     "also log in to the SMTP and IMAP servers and say what "
+		     "they offer (TLS, AUTH, capabilities); nothing is sent"),
+	CLI_OPT_CONFIG(struct cli_check_opts),
+	CLI_OPT_QUIET(struct cli_check_opts),
+	CLI_OPT_VERBOSE(struct cli_check_opts),
+	CLI_OPT_END,
 };
 
 const struct cli_spec check_spec = {
@@ -46,7 +53,7 @@ const struct cli_spec check_spec = {
 	"and the scheduler's command, and prints each problem on its own "
 	"line; exits 78 when there is one. Secrets are fetched to see that "
 	"they can be, and never printed.",
-	check_opts,
+	check_opts, sizeof(struct cli_check_opts),
 };
 
 struct checker {
@@ -359,16 +366,17 @@ int cmd_check(int argc, char **argv)
 {
 	struct pb_err err = { 0, "" };
 	struct checker ck = { NULL, 0, 0 };
+	struct cli_check_opts o;
 	struct cli_args a;
 	struct config cfg;
-	int rc = cli_parse(&check_spec, argc, argv, &a);
+	int rc = cli_parse(&check_spec, argc, argv, &o, &a);
 	const char *staging;
 
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
-	cli_apply_log(&a, 0);
-	ck.quiet = cli_flag(&a, "quiet");
-	if (cli_load_config_all(&cfg, cli_value(&a, "config"), &err))
+	cli_apply_log(o.quiet, o.verbose, 0);
+	ck.quiet = o.quiet;
+	if (cli_load_config_all(&cfg, o.config, &err))
 		return cli_fail(&err);
 	ck.cfg = &cfg;
 	okay(&ck, "config '%s'", cfg.path);
@@ -387,7 +395,7 @@ int cmd_check(int argc, char **argv)
 			ck.problems, ck.problems == 1 ? "" : "s", cfg.path);
 		rc = cli_fail(&err);
 	} else {
-		rc = cli_flag(&a, "connect") ? connect_all(&ck) : 0;
+		rc = o.connect ? connect_all(&ck) : 0;
 	}
 	config_release(&cfg);
 	return rc;

@@ -17,14 +17,18 @@
 
 
 static const struct cli_opt compare_opts[] = {
-	{ "all", NULL, "also show the metrics the noise filter drops" },
-	{ "json", NULL, "every number as JSON: means, stddevs, changes, the "
-	  "per-run samples (with --all, the rule that dropped each metric)" },
-	{ "metrics", "FILE", "the metric table (else config/metrics.yaml "
-	  "from the data directory)" },
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	{ NULL, NULL, NULL },
+	CLI_OPT_FLAG("all", struct cli_compare_opts, all,
+		     "also show the metrics the noise filter drops"),
+	CLI_OPT_FLAG("json", struct cli_compare_opts, json,
+		     "every number as JSON: means, stddevs, changes, the "
+		     "per-run samples (with --all, the rule that dropped each "
+		     "metric)"),
+	CLI_OPT_STRING("metrics", "FILE", struct cli_compare_opts, metrics,
+		       "the metric table (else config/metrics.yaml from the "
+		       "data directory)"),
+	CLI_OPT_QUIET(struct cli_compare_opts),
+	CLI_OPT_VERBOSE(struct cli_compare_opts),
+	CLI_OPT_END,
 };
 
 const struct cli_spec compare_spec = {
@@ -33,7 +37,7 @@ const struct cli_spec compare_spec = {
 	"A result root is an LKP result directory or an http(s):// URL "
 	"holding matrix.json and job.yaml. The table is the one LKP's "
 	"ncompare prints.",
-	compare_opts,
+	compare_opts, sizeof(struct cli_compare_opts),
 };
 
 static int print_table(const struct comparison *c,
@@ -82,6 +86,7 @@ static int print_json(const struct comparison *c, int all,
 
 int cmd_compare(int argc, char **argv)
 {
+	struct cli_compare_opts o;
 	struct cli_args a;
 	struct result_root base, head;
 	const struct result_root *rr[2] = { &base, &head };
@@ -89,21 +94,18 @@ int cmd_compare(int argc, char **argv)
 	struct rules *rules = NULL;
 	struct pb_err err = { 0, "" };
 	struct config defaults;
-	const char *opt_metrics;
 	char *metrics = NULL;
-	int all, rc = -1;
+	int rc = -1;
 
-	rc = cli_parse(&compare_spec, argc, argv, &a);
+	rc = cli_parse(&compare_spec, argc, argv, &o, &a);
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
 	rc = -1;
-	cli_apply_log(&a, 0);
-	all = cli_flag(&a, "all");
-	opt_metrics = cli_value(&a, "metrics");
+	cli_apply_log(o.quiet, o.verbose, 0);
 	memset(&base, 0, sizeof(base));
 	memset(&head, 0, sizeof(head));
-	if (opt_metrics) {
-		metrics = strdup(opt_metrics);
+	if (o.metrics) {
+		metrics = strdup(o.metrics);
 	} else if (!config_load(&defaults, NULL, &err)) {
 		/* no configuration: the default table (data.metrics) */
 		data_find(defaults.data.metrics, "--metrics FILE", &metrics,
@@ -111,7 +113,7 @@ int cmd_compare(int argc, char **argv)
 		config_release(&defaults);
 	}
 	if (!metrics) {
-		if (opt_metrics)
+		if (o.metrics)
 			pb_fail(&err, EX_OSERR, "out of memory");
 		goto out;
 	}
@@ -121,8 +123,8 @@ int cmd_compare(int argc, char **argv)
 	    result_root_load(&head, a.arg[1], &err) ||
 	    compare_roots(&c, &base, &head, rules, &err))
 		goto out;
-	rc = cli_flag(&a, "json") ? print_json(&c, all, &err) :
-		print_table(&c, rr, rules_format(rules), all, &err);
+	rc = o.json ? print_json(&c, o.all, &err) :
+		print_table(&c, rr, rules_format(rules), o.all, &err);
 out:
 	comparison_release(&c);
 	result_root_release(&base);

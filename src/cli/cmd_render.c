@@ -16,15 +16,22 @@
 
 #define CONTEXT_MAX_BYTES ((size_t)16 << 20)
 
+struct cli_render_opts {
+	int html, spec;
+	int quiet, verbose;
+};
+
 static const struct cli_opt render_opts[] = {
-	{ "html", NULL, "escape & \" < > in {{name}} as the Mustache spec "
-	  "says (reports are text: no escaping)" },
-	{ "spec", NULL, "follow the Mustache spec exactly: escape as --html, "
-	  "any JSON value as the context, a missing partial renders empty "
-	  "(reports: a missing partial is an error)" },
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	{ NULL, NULL, NULL },
+	CLI_OPT_FLAG("html", struct cli_render_opts, html,
+		     "escape & \" < > in {{name}} as the Mustache spec says "
+		     "(reports are text: no escaping)"),
+	CLI_OPT_FLAG("spec", struct cli_render_opts, spec,
+		     "follow the Mustache spec exactly: escape as --html, any "
+		     "JSON value as the context, a missing partial renders "
+		     "empty (reports: a missing partial is an error)"),
+	CLI_OPT_QUIET(struct cli_render_opts),
+	CLI_OPT_VERBOSE(struct cli_render_opts),
+	CLI_OPT_END,
 };
 
 const struct cli_spec render_spec = {
@@ -33,7 +40,7 @@ const struct cli_spec render_spec = {
 	"TEMPLATE is a file, or a name looked up as templates/NAME.txt in the "
 	"data directory; partials are looked up beside it. Without CONTEXT "
 	"the context is {}; '-' reads it from stdin.",
-	render_opts,
+	render_opts, sizeof(struct cli_render_opts),
 };
 
 /* A path as given when it names a file, else templates/<name>.txt. */
@@ -82,19 +89,18 @@ int cmd_render(int argc, char **argv)
 	struct mustache_opts mo = { 0 };
 	struct strbuf out = STRBUF_INIT;
 	struct pb_err err = { 0, "" };
+	struct cli_render_opts o;
 	struct cli_args a;
 	json_t *ctx = NULL;
 	char *path = NULL;
-	int rc = cli_parse(&render_spec, argc, argv, &a);
+	int rc = cli_parse(&render_spec, argc, argv, &o, &a);
 
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
 	rc = -1;
-	cli_apply_log(&a, 0);
-	mo.html_escape = cli_flag(&a, "html");
-	mo.spec = cli_flag(&a, "spec");
-	if (mo.spec)
-		mo.html_escape = 1;
+	cli_apply_log(o.quiet, o.verbose, 0);
+	mo.html_escape = o.html || o.spec;
+	mo.spec = o.spec;
 	path = template_path(a.arg[0], &err);
 	if (path && !load_context(a.arg[1], mo.spec, &ctx, &err) &&
 		 !mustache_render_file(path, ctx, &mo, &out, &err))

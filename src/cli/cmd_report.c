@@ -18,16 +18,19 @@
 #include "perfbot/compose/reportmail.h"
 
 static const struct cli_opt report_opts[] = {
-	{ "dry-run", NULL, "print the mail as an mbox (mutt -f reads it); "
-	  "nothing is sent" },
-	{ "context", NULL, "print the template context as JSON instead: every "
-	  "field a report template can use" },
-	{ "template", "NAME", "the report template (templates/NAME.txt; else "
-	  "templates.report of the config, else 'report')" },
-	CLI_OPT_CONFIG,
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	{ NULL, NULL, NULL },
+	CLI_OPT_FLAG("dry-run", struct cli_report_opts, dry_run,
+		     "print the mail as an mbox (mutt -f reads it); nothing is "
+		     "sent"),
+	CLI_OPT_FLAG("context", struct cli_report_opts, context,
+		     "print the template context as JSON instead: every field "
+		     "a report template can use"),
+	CLI_OPT_STRING("template", "NAME", struct cli_report_opts, template,
+		       "the report template (templates/NAME.txt; else "
+		       "templates.report of the config, else 'report')"),
+	CLI_OPT_CONFIG(struct cli_report_opts),
+	CLI_OPT_QUIET(struct cli_report_opts),
+	CLI_OPT_VERBOSE(struct cli_report_opts),
+	CLI_OPT_END,
 };
 
 const struct cli_spec report_spec = {
@@ -35,7 +38,7 @@ const struct cli_spec report_spec = {
 	"render one report; --dry-run prints the mail as mbox",
 	"Sending a report is 'perfbot run'; 'report' only shows it. Without a "
 	"configuration file the built-in defaults are used.",
-	report_opts,
+	report_opts, sizeof(struct cli_report_opts),
 };
 
 static int print_mbox(const struct report *r, const struct config *cfg,
@@ -65,28 +68,29 @@ static int print_context(const struct report *r, struct pb_err *err)
 
 int cmd_report(int argc, char **argv)
 {
+	struct cli_report_opts o;
 	struct cli_args a;
 	struct report_opts ro = { NULL, 0, NULL, NULL };
 	struct pb_err err = { 0, "" };
 	struct manifest m;
 	struct config cfg;
 	struct report r;
-	int rc = cli_parse(&report_spec, argc, argv, &a);
+	int rc = cli_parse(&report_spec, argc, argv, &o, &a);
 
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
 	rc = -1;
-	cli_apply_log(&a, 0);
-	if (!cli_flag(&a, "dry-run") && !cli_flag(&a, "context")) {
+	cli_apply_log(o.quiet, o.verbose, 0);
+	if (!o.dry_run && !o.context) {
 		log_error("report: sending one report is 'perfbot run'; "
 			  "use --dry-run to print the mail");
 		return EX_USAGE;
 	}
-	ro.template = cli_value(&a, "template");
+	ro.template = o.template;
 	ro.now = cli_now();
 	memset(&r, 0, sizeof(r));
 	memset(&m, 0, sizeof(m));
-	if (cli_load_config(&cfg, cli_value(&a, "config"), 0, &err))
+	if (cli_load_config(&cfg, o.config, 0, &err))
 		return cli_fail(&err);
 	if (manifest_load(&m, a.arg[0], &err) ||
 	    report_make(&r, &m, &cfg, &ro, &err))
@@ -97,7 +101,7 @@ int cmd_report(int argc, char **argv)
 			a.arg[0], "benchmark");
 		goto out;
 	}
-	rc = cli_flag(&a, "context") ? print_context(&r, &err) : print_mbox(&r, &cfg, &err);
+	rc = o.context ? print_context(&r, &err) : print_mbox(&r, &cfg, &err);
 out:
 	report_release(&r);
 	manifest_release(&m);

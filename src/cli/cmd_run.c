@@ -19,28 +19,41 @@
 	"--quiet prints nothing unless a mail failed or was deferred, or an " \
 	"error happened."
 
+/*
+ * One options struct for the four commands: one whose table lacks
+ * --dry-run or --now reads it as 0, since cycle_command() starts with
+ * the struct cleared and cli_parse() sets only its table's variables.
+ */
+struct cli_cycle_opts {
+	int dry_run, now;
+	const char *config;
+	int quiet, verbose;
+};
+
 static const struct cli_opt run_opts[] = {
-	{ "dry-run", NULL, "send nothing, change no state: print every mail "
-	  "that would go out as an mbox" },
-	CLI_OPT_CONFIG,
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	{ NULL, NULL, NULL },
+	CLI_OPT_FLAG("dry-run", struct cli_cycle_opts, dry_run,
+		     "send nothing, change no state: print every mail that "
+		     "would go out as an mbox"),
+	CLI_OPT_CONFIG(struct cli_cycle_opts),
+	CLI_OPT_QUIET(struct cli_cycle_opts),
+	CLI_OPT_VERBOSE(struct cli_cycle_opts),
+	CLI_OPT_END,
 };
 
 static const struct cli_opt send_opts[] = {
-	{ "now", NULL, "try every queued mail now, ignoring its backoff once" },
-	CLI_OPT_CONFIG,
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	{ NULL, NULL, NULL },
+	CLI_OPT_FLAG("now", struct cli_cycle_opts, now,
+		     "try every queued mail now, ignoring its backoff once"),
+	CLI_OPT_CONFIG(struct cli_cycle_opts),
+	CLI_OPT_QUIET(struct cli_cycle_opts),
+	CLI_OPT_VERBOSE(struct cli_cycle_opts),
+	CLI_OPT_END,
 };
 
 static const struct cli_opt plain_opts[] = {
-	CLI_OPT_CONFIG,
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	{ NULL, NULL, NULL },
+	CLI_OPT_CONFIG(struct cli_cycle_opts),
+	CLI_OPT_QUIET(struct cli_cycle_opts),
+	CLI_OPT_VERBOSE(struct cli_cycle_opts),
+	CLI_OPT_END,
 };
 
 const struct cli_spec run_spec = {
@@ -49,53 +62,54 @@ const struct cli_spec run_spec = {
 	"Ingests the new manifests of every source, queues the reports worth "
 	"a mail, reads the replies and answers them, follows up finished "
 	"retests and sends what is due.\n" CYCLE_DETAILS,
-	run_opts,
+	run_opts, sizeof(struct cli_cycle_opts),
 };
 
 const struct cli_spec send_spec = {
 	"send", "", 0, 0, "send what is queued",
 	"Sends every queued mail whose next attempt is due (--now: all of "
 	"them).\n" CYCLE_DETAILS,
-	send_opts,
+	send_opts, sizeof(struct cli_cycle_opts),
 };
 
 const struct cli_spec poll_spec = {
 	"poll", "", 0, 0,
 	"read replies by IMAP, answer commands, send the answers",
-	CYCLE_DETAILS, plain_opts,
+	CYCLE_DETAILS, plain_opts, sizeof(struct cli_cycle_opts),
 };
 
 const struct cli_spec retest_spec = {
 	"retest", "", 0, 0,
 	"answer the retests whose runs have landed, send the answers",
-	CYCLE_DETAILS, plain_opts,
+	CYCLE_DETAILS, plain_opts, sizeof(struct cli_cycle_opts),
 };
 
 /* Parse, load the configuration, run the command's cycle: the exit code. */
 static int cycle_command(const struct cli_spec *spec, int argc, char **argv)
 {
 	struct pb_err err = { 0, "" };
+	struct cli_cycle_opts o = { 0 };
 	struct cli_args a;
 	struct config cfg;
 	struct cycle cy;
 	char *state = NULL;
 	time_t now;
-	int rc = cli_parse(spec, argc, argv, &a);
+	int rc = cli_parse(spec, argc, argv, &o, &a);
 
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
 	now = cli_now();
-	cli_apply_log(&a, 1);
-	if (cli_load_config(&cfg, cli_value(&a, "config"), 1, &err)) {
+	cli_apply_log(o.quiet, o.verbose, 1);
+	if (cli_load_config(&cfg, o.config, 1, &err)) {
 		config_release(&cfg);
 		return cli_fail(&err);
 	}
 	state = cli_state_path(&cfg);
-	if (cycle_init(&cy, spec->name, cli_flag(&a, "dry-run"), &cfg, now))
+	if (cycle_init(&cy, spec->name, o.dry_run, &cfg, now))
 		rc = pb_fail(&err, EX_SOFTWARE, "%s: no such cycle",
 			     spec->name);
 	cy.state_path = state;
-	cy.retry_now = cli_flag(&a, "now");
+	cy.retry_now = o.now;
 	rc = rc || cycle_run(&cy, &err) ? cli_fail(&err) :
 		cycle_exit_code(&cy);
 	cycle_release(&cy);

@@ -16,13 +16,19 @@
 #include "perfbot/state/status.h"
 #include "perfbot/util/text.h"
 
+struct cli_status_opts {
+	int json;
+	const char *config;
+	int quiet, verbose;
+};
+
 static const struct cli_opt status_opts[] = {
-	{ "json", NULL, "print it all as one JSON object (times in Unix "
-	  "seconds)" },
-	CLI_OPT_CONFIG,
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	{ NULL, NULL, NULL },
+	CLI_OPT_FLAG("json", struct cli_status_opts, json,
+		     "print it all as one JSON object (times in Unix seconds)"),
+	CLI_OPT_CONFIG(struct cli_status_opts),
+	CLI_OPT_QUIET(struct cli_status_opts),
+	CLI_OPT_VERBOSE(struct cli_status_opts),
+	CLI_OPT_END,
 };
 
 const struct cli_spec status_spec = {
@@ -32,7 +38,7 @@ const struct cli_spec status_spec = {
 	"attempt and last error, recent failures, retests (and confirmation "
 	"runs) in flight, where the last poll stopped. 'perfbot send --now' "
 	"sends what waits for its backoff.",
-	status_opts,
+	status_opts, sizeof(struct cli_status_opts),
 };
 
 /* Columns holding a time (Unix seconds), shown as dates in text. */
@@ -161,22 +167,23 @@ static int show(const char *path, int json, time_t now, struct pb_err *err)
 int cmd_status(int argc, char **argv)
 {
 	struct pb_err err = { 0, "" };
+	struct cli_status_opts o;
 	struct cli_args a;
 	struct config cfg;
 	char *path = NULL;
-	int rc = cli_parse(&status_spec, argc, argv, &a);
+	int rc = cli_parse(&status_spec, argc, argv, &o, &a);
 
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
-	cli_apply_log(&a, 0);
-	if (cli_load_config(&cfg, cli_value(&a, "config"), 1, &err))
+	cli_apply_log(o.quiet, o.verbose, 0);
+	if (cli_load_config(&cfg, o.config, 1, &err))
 		return cli_fail(&err);
 	path = cli_state_path(&cfg);
 	if (!path)
 		rc = pb_fail(&err, EX_CONFIG, "state: not set, and no $HOME "
 			     "for the default place");
 	else
-		rc = show(path, cli_flag(&a, "json"), cli_now(), &err);
+		rc = show(path, o.json, cli_now(), &err);
 	free(path);
 	config_release(&cfg);
 	return rc ? cli_fail(&err) : 0;

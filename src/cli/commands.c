@@ -24,16 +24,18 @@ const struct command cli_commands[] = {
 };
 
 static const struct cli_opt global_opts[] = {
-	CLI_OPT_CONFIG,
-	CLI_OPT_QUIET,
-	CLI_OPT_VERBOSE,
-	{ "version", NULL, "print the version" },
-	{ NULL, NULL, NULL },
+	CLI_OPT_CONFIG(struct cli_global_opts),
+	CLI_OPT_QUIET(struct cli_global_opts),
+	CLI_OPT_VERBOSE(struct cli_global_opts),
+	CLI_OPT_FLAG("version", struct cli_global_opts, version,
+		     "print the version"),
+	CLI_OPT_END,
 };
 
 const struct cli_spec global_spec = {
 	NULL, "COMMAND [ARGS]", 0, 0,
 	"mail bot for kernel performance reports", NULL, global_opts,
+	sizeof(struct cli_global_opts),
 };
 
 void cli_usage(FILE *f)

@@ -83,20 +83,25 @@ static int exec_full(struct pb_err *err)
 static int runs_here(int argc, char **argv)
 {
 	const struct cli_spec *spec = NULL;
+	union {
+		struct cli_compare_opts compare;
+		struct cli_report_opts report;
+	} o;
 	struct cli_args a;
+	const char *v;
 	int i;
 
 	if (argc >= 2 && !strcmp(argv[1], "compare"))
 		spec = &compare_spec;
 	else if (argc >= 2 && !strcmp(argv[1], "report"))
 		spec = &report_spec;
-	if (!spec || cli_check(spec, argc - 1, argv + 1, &a))
+	if (!spec || cli_check(spec, argc - 1, argv + 1, &o, &a))
 		return 0;
 	for (i = 0; i < a.nargs; i++)
 		if (strstr(a.arg[i], "://"))
 			return 0;
 	for (i = 0; spec->opts[i].name; i++)
-		if (a.val[i] && strstr(a.val[i], "://"))
+		if ((v = cli_opt_string(spec, &o, i)) && strstr(v, "://"))
 			return 0;
 	return 1;
 }

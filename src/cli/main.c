@@ -14,15 +14,16 @@
 int main(int argc, char **argv)
 {
 	const struct command *c = NULL;
+	struct cli_global_opts go;
 	struct cli_args g;
 	int i;
 
 	setlocale(LC_NUMERIC, "C");
 	fetch_use(http_get);	/* this binary fetches URLs itself */
-	i = cli_parse_globals(&global_spec, argc, argv, &g);
+	i = cli_parse_globals(&global_spec, argc, argv, &go, &g);
 	if (i < 0)
 		return EX_USAGE;
-	if (cli_flag(&g, "version")) {
+	if (go.version) {
 		printf("perfbot %s\n", PERFBOT_VERSION);
 		return 0;
 	}

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for src/cli/cliopts.c and clihelp.c: one option table per
- * command drives both the parser and --help; values, flags, "--",
- * argument counts, unknown options, the global options before the
- * command; and every table of perfbot (commands.c): an unknown option,
- * a near miss (did you mean), a missing value, a value for a flag, and
+ * command drives both the parser and --help, and fills the variables it
+ * names; values, flags, an option given twice, "--", argument counts,
+ * unknown options, the global options before the command; the checks of
+ * a table (an option without a variable, a name or a variable twice);
+ * and every table of perfbot (commands.c): checked, an unknown option, a
+ * near miss (did you mean), a missing value, a value for a flag, and
  * --help describing each option.
  */
 #include <setjmp.h>
@@ -24,26 +26,39 @@
 
 #include "testutil.h"
 
+struct demo_opts {
+	int all;
+	const char *metrics;
+	const char *config;
+	int quiet;
+};
+
 static const struct cli_opt opts[] = {
-	{ "all", NULL, "show everything" },
-	{ "metrics", "FILE", "the metric table, a help text long enough to "
-	  "need a second line when it is printed by --help" },
-	CLI_OPT_CONFIG,
-	CLI_OPT_QUIET,
-	{ NULL, NULL, NULL },
+	CLI_OPT_FLAG("all", struct demo_opts, all, "show everything"),
+	CLI_OPT_STRING("metrics", "FILE", struct demo_opts, metrics,
+		       "the metric table, a help text long enough to need a "
+		       "second line when it is printed by --help"),
+	CLI_OPT_CONFIG(struct demo_opts),
+	CLI_OPT_QUIET(struct demo_opts),
+	CLI_OPT_END,
 };
 
 static const struct cli_spec spec = {
 	"demo", "A [B]", 1, 2, "a demo command", "More about it.", opts,
+	sizeof(struct demo_opts),
 };
 
-static const struct cli_opt no_opts[] = { { NULL, NULL, NULL } };
+struct no_opts { int unused; };
+static const struct cli_opt no_opts[] = { CLI_OPT_END };
 static const struct cli_spec bare = {
-	"bare", "", 0, 0, "no options", NULL, no_opts,
+	"bare", "", 0, 0, "no options", NULL, no_opts, sizeof(struct no_opts),
 };
 
-/* Parse a NULL-terminated list of words (the command name first). */
-static int parse(const struct cli_spec *s, struct cli_args *a, ...)
+/*
+ * Parse a NULL-terminated list of words (the command name first) into
+ * 'o', an options struct of spec's table.
+ */
+static int parse(const struct cli_spec *s, void *o, struct cli_args *a, ...)
 {
 	char *argv[16];
 	va_list ap;
@@ -53,69 +68,110 @@ static int parse(const struct cli_spec *s, struct cli_args *a, ...)
 	while (argc < 15 && (argv[argc] = va_arg(ap, char *)))
 		argc++;
 	va_end(ap);
-	return cli_parse(s, argc, argv, a);
+	return cli_parse(s, argc, argv, o, a);
 }
 
+/* A flag sets its int, a value points its string at the word of argv. */
 static void t_values(void **state)
 {
+	struct demo_opts o;
 	struct cli_args a;
 
 	(void)state;
-	assert_int_equal(parse(&spec, &a, "demo", "--all", "x", "--metrics",
+	memset(&o, 0x55, sizeof(o));	/* not given: 0 and NULL whatever was */
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--all", "x", "--metrics",
 			       "m.yaml", "y", NULL), 0);
-	assert_true(cli_flag(&a, "all"));
-	assert_string_equal(cli_value(&a, "metrics"), "m.yaml");
-	assert_false(cli_flag(&a, "quiet"));
-	assert_null(cli_value(&a, "config"));
+	assert_int_equal(o.all, 1);
+	assert_string_equal(o.metrics, "m.yaml");
+	assert_int_equal(o.quiet, 0);
+	assert_null(o.config);
 	assert_int_equal(a.nargs, 2);
 	assert_string_equal(a.arg[0], "x");
 	assert_string_equal(a.arg[1], "y");
 	/* --name=value, and a value that looks like an option */
-	assert_int_equal(parse(&spec, &a, "demo", "--config=c.yaml",
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--config=c.yaml",
 			       "--metrics", "--all", "x", NULL), 0);
-	assert_string_equal(cli_value(&a, "config"), "c.yaml");
-	assert_string_equal(cli_value(&a, "metrics"), "--all");
-	assert_false(cli_flag(&a, "all"));
-	/* an option not in the table is never reported given */
-	assert_false(cli_flag(&a, "nonesuch"));
+	assert_string_equal(o.config, "c.yaml");
+	assert_string_equal(o.metrics, "--all");
+	assert_int_equal(o.all, 0);
+	/* "--name=" is an empty value, given */
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--config=", "x", NULL),
+			 0);
+	assert_string_equal(o.config, "");
+}
+
+/* Given twice: a value is the last one, a flag stays set. */
+static void t_twice(void **state)
+{
+	char *argv[] = { "demo", "--metrics", "one", "--all", "x",
+			 "--metrics=two", "--all", NULL };
+	struct demo_opts o;
+	struct cli_args a;
+
+	(void)state;
+	assert_int_equal(cli_parse(&spec, 7, argv, &o, &a), 0);
+	assert_ptr_equal(o.metrics, argv[5] + strlen("--metrics="));
+	assert_string_equal(o.metrics, "two");
+	assert_int_equal(o.all, 1);
+	assert_int_equal(a.nargs, 1);
 }
 
 static void t_dashdash(void **state)
 {
+	struct demo_opts o;
 	struct cli_args a;
 
 	(void)state;
-	assert_int_equal(parse(&spec, &a, "demo", "--", "--all", "-", NULL),
-			 0);
-	assert_false(cli_flag(&a, "all"));
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--quiet", "--", "--all",
+			       "-", NULL), 0);
+	assert_int_equal(o.all, 0);
+	assert_int_equal(o.quiet, 1);
 	assert_int_equal(a.nargs, 2);
 	assert_string_equal(a.arg[0], "--all");
 	assert_string_equal(a.arg[1], "-");
-	/* "-" alone is an argument (stdin) */
-	assert_int_equal(parse(&spec, &a, "demo", "-", NULL), 0);
+	/* "-" alone is an argument (stdin); a second "--" is one too */
+	assert_int_equal(parse(&spec, &o, &a, "demo", "-", NULL), 0);
 	assert_string_equal(a.arg[0], "-");
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--", "--", NULL), 0);
+	assert_string_equal(a.arg[0], "--");
+	/* a value of "--" is taken as the value */
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--metrics", "--", "x",
+			       NULL), 0);
+	assert_string_equal(o.metrics, "--");
+	assert_string_equal(a.arg[0], "x");
 }
 
 static void t_errors(void **state)
 {
+	struct demo_opts o;
+	struct no_opts no;
 	struct cli_args a;
 
 	(void)state;
 	log_set_level(LOG_QUIET);
-	assert_int_equal(parse(&spec, &a, "demo", NULL), -1);	/* too few */
-	assert_int_equal(parse(&spec, &a, "demo", "a", "b", "c", NULL), -1);
-	assert_int_equal(parse(&spec, &a, "demo", "--bogus", "a", NULL), -1);
-	assert_int_equal(parse(&spec, &a, "demo", "-x", "a", NULL), -1);
-	assert_int_equal(parse(&spec, &a, "demo", "a", "--metrics", NULL),
+	assert_int_equal(parse(&spec, &o, &a, "demo", NULL), -1); /* too few */
+	assert_int_equal(parse(&spec, &o, &a, "demo", "a", "b", "c", NULL),
+			 -1);
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--bogus", "a", NULL),
+			 -1);
+	assert_int_equal(parse(&spec, &o, &a, "demo", "-x", "a", NULL), -1);
+	assert_int_equal(parse(&spec, &o, &a, "demo", "a", "--metrics", NULL),
 			 -1);	/* no value */
-	assert_int_equal(parse(&spec, &a, "demo", "--all=1", "a", NULL), -1);
-	assert_int_equal(parse(&bare, &a, "bare", "x", NULL), -1);
-	assert_int_equal(parse(&bare, &a, "bare", NULL), 0);
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--all=1", "a", NULL),
+			 -1);
+	assert_int_equal(parse(&bare, &no, &a, "bare", "x", NULL), -1);
+	assert_int_equal(parse(&bare, &no, &a, "bare", NULL), 0);
+	/* a usage error fills no variable */
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--all", "--metrics",
+			       "m", NULL), -1);
+	assert_int_equal(o.all, 0);
+	assert_null(o.metrics);
 }
 
 static void t_help(void **state)
 {
 	char buf[4096], line[256] = "", *p, *nl;
+	struct demo_opts o;
 	struct cli_args a;
 	int fd;
 	FILE *f;
@@ -152,25 +208,33 @@ static void t_help(void **state)
 	fd = dup(1);
 	assert_true(fd >= 0);
 	assert_non_null(freopen("/dev/null", "w", stdout));
-	assert_int_equal(parse(&spec, &a, "demo", "--bogus", "--help", NULL),
-			 1);
-	assert_int_equal(parse(&spec, &a, "demo", "-h", NULL), 1);
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--all", "--bogus",
+			       "--help", NULL), 1);
+	assert_int_equal(o.all, 0);	/* and fills no variable */
+	assert_int_equal(parse(&spec, &o, &a, "demo", "-h", NULL), 1);
 	/* but not after "--" */
-	assert_int_equal(parse(&spec, &a, "demo", "--", "--help", NULL), 0);
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--", "--help", NULL),
+			 0);
 	fflush(stdout);
 	assert_int_equal(dup2(fd, 1), 1);
 	close(fd);
 }
 
+struct g_opts {
+	const char *config;
+	int quiet, version;
+};
+
 static const struct cli_opt gopts[] = {
-	CLI_OPT_CONFIG,
-	CLI_OPT_QUIET,
-	{ "version", NULL, "print the version" },
-	{ NULL, NULL, NULL },
+	CLI_OPT_CONFIG(struct g_opts),
+	CLI_OPT_QUIET(struct g_opts),
+	CLI_OPT_FLAG("version", struct g_opts, version, "print the version"),
+	CLI_OPT_END,
 };
 
 static const struct cli_spec gspec = {
 	NULL, "COMMAND [ARGS]", 0, 0, "the globals", NULL, gopts,
+	sizeof(struct g_opts),
 };
 
 static void t_globals(void **state)
@@ -184,41 +248,51 @@ static void t_globals(void **state)
 	char *single[] = { "perfbot", "-x", "demo", NULL };
 	char *version[] = { "perfbot", "--version", "demo", NULL };
 	char *noval[] = { "perfbot", "--config", NULL };
+	struct demo_opts o;
+	struct no_opts no;
+	struct g_opts go;
 	struct cli_args a, g;
 
 	(void)state;
 	log_set_level(LOG_QUIET);
-	assert_int_equal(cli_parse_globals(&gspec, 6, argv, &g), 4);
-	assert_string_equal(cli_value(&g, "config"), "g.yaml");
+	assert_int_equal(cli_parse_globals(&gspec, 6, argv, &go, &g), 4);
+	assert_string_equal(go.config, "g.yaml");
+	assert_int_equal(go.quiet, 1);
+	assert_int_equal(go.version, 0);
 	assert_false(g.help);
-	assert_int_equal(cli_parse(&spec, 2, argv + 4, &a), 0);
-	assert_string_equal(cli_value(&a, "config"), "g.yaml");
-	assert_true(cli_flag(&a, "quiet"));
+	/* before the command name or after it: the same variables */
+	assert_int_equal(cli_parse(&spec, 2, argv + 4, &o, &a), 0);
+	assert_string_equal(o.config, "g.yaml");
+	assert_int_equal(o.quiet, 1);
 	/* the command's own option wins */
-	assert_int_equal(parse(&spec, &a, "demo", "--config", "own.yaml", "x",
-			       NULL), 0);
-	assert_string_equal(cli_value(&a, "config"), "own.yaml");
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--config", "own.yaml",
+			       "x", NULL), 0);
+	assert_string_equal(o.config, "own.yaml");
 	/* a global the command has no use for is refused */
-	assert_int_equal(parse(&bare, &a, "bare", NULL), -1);
-	assert_int_equal(cli_parse_globals(&gspec, 3, bad, &g), -1);
-	assert_int_equal(cli_parse_globals(&gspec, 3, quiet_val, &g), -1);
-	assert_int_equal(cli_parse_globals(&gspec, 2, noval, &g), -1);
+	assert_int_equal(parse(&bare, &no, &a, "bare", NULL), -1);
+	assert_int_equal(cli_parse_globals(&gspec, 3, bad, &go, &g), -1);
+	assert_int_equal(cli_parse_globals(&gspec, 3, quiet_val, &go, &g), -1);
+	assert_int_equal(go.quiet, 0);
+	assert_int_equal(cli_parse_globals(&gspec, 2, noval, &go, &g), -1);
 	/* help ends them; a single dash is no option here */
-	assert_int_equal(cli_parse_globals(&gspec, 4, help, &g), 3);
+	assert_int_equal(cli_parse_globals(&gspec, 4, help, &go, &g), 3);
 	assert_true(g.help);
-	assert_true(cli_flag(&g, "quiet"));
-	assert_int_equal(cli_parse_globals(&gspec, 3, single, &g), 1);
-	assert_int_equal(cli_parse_globals(&gspec, 3, version, &g), 2);
-	assert_true(cli_flag(&g, "version"));
+	assert_int_equal(go.quiet, 1);
+	assert_int_equal(cli_parse_globals(&gspec, 3, single, &go, &g), 1);
+	assert_int_equal(go.quiet, 0);
+	assert_int_equal(cli_parse_globals(&gspec, 3, version, &go, &g), 2);
+	assert_int_equal(go.version, 1);
 	/* and none given: nothing applies */
-	assert_int_equal(cli_parse_globals(&gspec, 3, none, &g), 1);
-	assert_int_equal(parse(&bare, &a, "bare", NULL), 0);
+	assert_int_equal(cli_parse_globals(&gspec, 3, none, &go, &g), 1);
+	assert_null(go.config);
+	assert_int_equal(parse(&bare, &no, &a, "bare", NULL), 0);
 }
 
 /* The same as cli_parse(), silently: help asked is 1, not printed. */
 static void t_check(void **state)
 {
 	char err[PATH_MAX], dir[64];
+	struct demo_opts o;
 	struct strbuf sb;
 	struct cli_args a;
 	int saved = -1;
@@ -228,15 +302,15 @@ static void t_check(void **state)
 	tu_path(err, sizeof(err), dir, "err");
 	tu_stderr_capture(err, &saved);
 	assert_int_equal(cli_check(&spec, 3, (char *[]){ "demo", "--bogus",
-			 "a", NULL }, &a), -1);
+			 "a", NULL }, &o, &a), -1);
 	assert_int_equal(cli_check(&spec, 1, (char *[]){ "demo", NULL },
-			 &a), -1);
+			 &o, &a), -1);
 	assert_int_equal(cli_check(&spec, 3, (char *[]){ "demo", "a",
-			 "--help", NULL }, &a), 1);
+			 "--help", NULL }, &o, &a), 1);
 	assert_true(a.help);
 	assert_int_equal(cli_check(&spec, 4, (char *[]){ "demo", "a",
-			 "--metrics", "m", NULL }, &a), 0);
-	assert_string_equal(cli_value(&a, "metrics"), "m");
+			 "--metrics", "m", NULL }, &o, &a), 0);
+	assert_string_equal(o.metrics, "m");
 	tu_stderr_restore(&saved);
 	tu_read_text(err, &sb);
 	assert_int_equal(sb.len, 0);
@@ -244,22 +318,50 @@ static void t_check(void **state)
 	tu_rmtree(dir);
 }
 
-/* What parsing 'argv' of command 'c' printed on stderr, and its result. */
-static int parse_err(const struct cli_spec *c, char **argv, int argc,
-		     struct strbuf *out)
+/* Every string value of a table, by its index (front.c's look). */
+static void t_opt_string(void **state)
+{
+	struct demo_opts o;
+	struct cli_args a;
+
+	(void)state;
+	assert_int_equal(parse(&spec, &o, &a, "demo", "--all", "--config",
+			       "c.yaml", "x", NULL), 0);
+	assert_null(cli_opt_string(&spec, &o, 0));	/* a flag */
+	assert_null(cli_opt_string(&spec, &o, 1));	/* not given */
+	assert_string_equal(cli_opt_string(&spec, &o, 2), "c.yaml");
+	assert_null(cli_opt_string(&spec, &o, 3));
+}
+
+typedef int parse_fn(const struct cli_spec *, int, char **, void *,
+		     struct cli_args *);
+
+/* What 'fn' parsing 'argv' with table 'c' printed on stderr; its result. */
+static int parse_err_with(parse_fn *fn, const struct cli_spec *c,
+			  char **argv, int argc, struct strbuf *out)
 {
 	char err[PATH_MAX], dir[64];
+	void *o = calloc(1, c->size);
 	struct cli_args a;
 	int saved = -1, rc;
 
+	assert_non_null(o);
 	assert_non_null(tu_tmpdir(dir, sizeof(dir), "test_cliopts"));
 	tu_path(err, sizeof(err), dir, "err");
 	tu_stderr_capture(err, &saved);
-	rc = cli_parse(c, argc, argv, &a);
+	rc = fn(c, argc, argv, o, &a);
+	free(o);
 	tu_stderr_restore(&saved);
 	tu_read_text(err, out);
 	tu_rmtree(dir);
 	return rc;
+}
+
+/* What parsing 'argv' of command 'c' printed on stderr, and its result. */
+static int parse_err(const struct cli_spec *c, char **argv, int argc,
+		     struct strbuf *out)
+{
+	return parse_err_with(cli_parse, c, argv, argc, out);
 }
 
 /* "--name" misspelt by one letter more: 'name' then its last letter. */
@@ -348,29 +450,57 @@ static void t_every_command(void **state)
 	one_help(&global_spec);
 }
 
+/* The index of option 'name' in spec's table, -1 when it is not there. */
+static int opt_index(const struct cli_spec *c, const char *name)
+{
+	int i;
+
+	for (i = 0; c->opts[i].name; i++)
+		if (!strcmp(c->opts[i].name, name))
+			return i;
+	return -1;
+}
+
+/* The global options land in the variables of the command's table. */
+static void globals_in(const struct cli_spec *c, char **cmd)
+{
+	int k = opt_index(c, "config"), v = opt_index(c, "verbose");
+	char *o = calloc(1, c->size);
+	struct cli_args a;
+
+	assert_non_null(o);
+	assert_true(v >= 0);
+	assert_int_equal(cli_check(c, 1, cmd, o, &a), 0);
+	assert_string_equal(cli_opt_string(c, o, k), "g.yaml");
+	assert_int_equal(*(int *)(o + c->opts[v].at), 1);
+	free(o);
+}
+
 /* The globals of perfbot apply to the commands that have them. */
 static void t_global_table(void **state)
 {
 	char *argv[] = { "perfbot", "--config", "g.yaml", "--verbose", "x",
 			 NULL };
 	const struct command *c;
-	struct cli_args g, a;
+	struct cli_global_opts go;
+	struct cli_args g;
 	char *cmd[2] = { NULL, NULL };
 	struct strbuf sb;
 	int rc;
 
 	(void)state;
-	assert_int_equal(cli_parse_globals(&global_spec, 5, argv, &g), 4);
+	assert_int_equal(cli_parse_globals(&global_spec, 5, argv, &go, &g), 4);
+	assert_string_equal(go.config, "g.yaml");
+	assert_int_equal(go.verbose, 1);
+	assert_int_equal(go.quiet + go.version, 0);
 	for (c = cli_commands; c->spec; c++) {
 		cmd[0] = (char *)c->spec->name;
 		rc = parse_err(c->spec, cmd, 1, &sb);
 		if (c->spec->min_args) {
 			assert_int_equal(rc, -1);
-		} else if (cli_check(c->spec, 1, cmd, &a) == 0 &&
-			   cli_value(&a, "config")) {
+		} else if (opt_index(c->spec, "config") >= 0) {
 			assert_int_equal(rc, 0);
-			assert_string_equal(cli_value(&a, "config"), "g.yaml");
-			assert_true(cli_flag(&a, "verbose"));
+			globals_in(c->spec, cmd);
 		} else {
 			assert_int_equal(rc, -1);
 			assert_non_null(strstr(sb_str(&sb), "'--config' does "
@@ -393,20 +523,178 @@ static void t_global_table(void **state)
 		assert_non_null(strstr(buf, "\ncommands:\n  compare "));
 		assert_non_null(strstr(buf, "\n  --version "));
 	}
-	assert_int_equal(cli_parse_globals(&global_spec, 1, argv, &g), 1);
+	assert_int_equal(cli_parse_globals(&global_spec, 1, argv, &go, &g), 1);
+}
+
+/* An unknown option is named, with the one meant when it is close. */
+static void t_unknown(void **state)
+{
+	char *near[] = { "demo", "--metric", "x", NULL };
+	char *far[] = { "demo", "--frobnicate", "x", NULL };
+	char *global[] = { "perfbot", "--confg", "x", "demo", NULL };
+	struct strbuf sb;
+
+	(void)state;
+	assert_int_equal(parse_err(&spec, near, 3, &sb), -1);
+	assert_non_null(strstr(sb_str(&sb), "perfbot: demo: unknown option "
+			       "'--metric' (did you mean '--metrics'?); see "
+			       "'perfbot demo --help'\n"));
+	sb_release(&sb);
+	assert_int_equal(parse_err(&spec, far, 3, &sb), -1);
+	assert_non_null(strstr(sb_str(&sb), "perfbot: demo: unknown option "
+			       "'--frobnicate'; see 'perfbot demo --help'\n"));
+	sb_release(&sb);
+	assert_int_equal(parse_err_with(cli_parse_globals, &gspec, global, 4,
+					&sb), -1);
+	assert_non_null(strstr(sb_str(&sb), "perfbot: unknown global option "
+			       "'--confg' (did you mean '--config'?); the global "
+			       "options are --config FILE, --quiet and "
+			       "--version\n"));
+	sb_release(&sb);
+}
+
+/* Every table of perfbot is one the parser can use. */
+static void t_spec_check(void **state)
+{
+	struct pb_err err = { 0, "" };
+	const struct command *c;
+	const struct cli_opt *o;
+	int k;
+
+	(void)state;
+	for (c = cli_commands; c->spec; c++) {
+		if (cli_spec_check(c->spec, &err))
+			fail_msg("%s", err.msg);
+		/* a global option has the same kind in a command */
+		for (o = global_spec.opts; o->name; o++) {
+			k = opt_index(c->spec, o->name);
+			if (k >= 0)
+				assert_int_equal(c->spec->opts[k].kind,
+						 o->kind);
+		}
+	}
+	assert_int_equal(cli_spec_check(&global_spec, &err), 0);
+	assert_int_equal(cli_spec_check(&spec, &err), 0);
+	assert_int_equal(cli_spec_check(&gspec, &err), 0);
+	assert_int_equal(cli_spec_check(&bare, &err), 0);
+}
+
+/* Where a field of struct demo_opts is, for the tables written by hand. */
+#define AT(field) offsetof(struct demo_opts, field)
+
+/* cli_spec_check() of 'table' (into demo_opts): its message, or "". */
+static const char *spec_problem(const struct cli_opt *table,
+				struct pb_err *err)
+{
+	const struct cli_spec s = { "bad", "", 0, 0, "a bad table", NULL,
+		table, sizeof(struct demo_opts) };
+
+	pb_err_clear(err);
+	if (!cli_spec_check(&s, err))
+		return "";
+	assert_int_equal(err->code, EX_SOFTWARE);
+	return err->msg;
+}
+
+/* No option without a variable, nor a name or a variable twice. */
+static void t_spec_check_refuses(void **state)
+{
+	const struct cli_opt unbound[] = {
+		CLI_OPT_FLAG("all", struct demo_opts, all, "show everything"),
+		{ "lost", NULL, "fills nothing", CLI_UNBOUND, 0 },
+		CLI_OPT_END,
+	}, twice[] = {
+		CLI_OPT_FLAG("all", struct demo_opts, all, "show everything"),
+		CLI_OPT_FLAG("all", struct demo_opts, quiet, "say less"),
+		CLI_OPT_END,
+	}, shared[] = {
+		CLI_OPT_FLAG("all", struct demo_opts, all, "show everything"),
+		CLI_OPT_FLAG("every", struct demo_opts, all, "the same"),
+		CLI_OPT_END,
+	}, inside[] = {
+		CLI_OPT_STRING("metrics", "FILE", struct demo_opts, metrics,
+			       "the table"),
+		{ "half", NULL, "into the string", CLI_FLAG,
+		  AT(metrics) + sizeof(int) },
+		CLI_OPT_END,
+	}, outside[] = {
+		{ "far", NULL, "past the end", CLI_FLAG,
+		  sizeof(struct demo_opts) },
+		CLI_OPT_END,
+	}, askew[] = {
+		{ "askew", NULL, "not where an int can be", CLI_FLAG,
+		  AT(all) + 1 },
+		CLI_OPT_END,
+	}, flag_arg[] = {
+		{ "all", "FILE", "a flag with a value name", CLI_FLAG, AT(all) },
+		CLI_OPT_END,
+	}, string_noarg[] = {
+		{ "metrics", NULL, "no value name", CLI_STRING, AT(metrics) },
+		CLI_OPT_END,
+	}, help[] = {
+		CLI_OPT_FLAG("help", struct demo_opts, all, "the parser's own"),
+		CLI_OPT_END,
+	}, nohelp[] = {
+		CLI_OPT_FLAG("all", struct demo_opts, all, ""),
+		CLI_OPT_END,
+	};
+	struct cli_opt many[CLI_MAX_OPTS + 2];
+	char names[CLI_MAX_OPTS + 1][8];
+	struct pb_err err;
+	int i;
+
+	(void)state;
+	assert_string_equal(spec_problem(unbound, &err),
+			    "bad: '--lost' fills no variable");
+	assert_string_equal(spec_problem(twice, &err),
+			    "bad: '--all' is in the table twice");
+	assert_string_equal(spec_problem(shared, &err),
+			    "bad: '--all' and '--every' fill the same variable");
+	assert_string_equal(spec_problem(inside, &err),
+			    "bad: '--metrics' and '--half' fill the same "
+			    "variable");
+	assert_string_equal(spec_problem(outside, &err),
+			    "bad: '--far' fills no variable of its options "
+			    "struct");
+	assert_string_equal(spec_problem(askew, &err),
+			    "bad: '--askew' fills no variable of its options "
+			    "struct");
+	assert_string_equal(spec_problem(flag_arg, &err),
+			    "bad: '--all' is a flag with a value's name");
+	assert_string_equal(spec_problem(string_noarg, &err),
+			    "bad: '--metrics' takes a value but does not name "
+			    "it");
+	assert_string_equal(spec_problem(help, &err),
+			    "bad: '--help' cannot be the name of an option");
+	assert_string_equal(spec_problem(nohelp, &err),
+			    "bad: '--all' has no description");
+	/* more options than the parser keeps */
+	for (i = 0; i <= CLI_MAX_OPTS; i++) {
+		snprintf(names[i], sizeof(names[i]), "o%d", i);
+		many[i] = (struct cli_opt){ names[i], NULL, "one of many",
+			CLI_FLAG, 0 };
+	}
+	many[CLI_MAX_OPTS + 1] = (struct cli_opt)CLI_OPT_END;
+	assert_string_equal(spec_problem(many, &err),
+			    "bad: more than 16 options");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_values),
+		cmocka_unit_test(t_twice),
 		cmocka_unit_test(t_dashdash),
 		cmocka_unit_test(t_errors),
 		cmocka_unit_test(t_help),
 		cmocka_unit_test(t_globals),
 		cmocka_unit_test(t_check),
+		cmocka_unit_test(t_opt_string),
 		cmocka_unit_test(t_every_command),
 		cmocka_unit_test(t_global_table),
+		cmocka_unit_test(t_unknown),
+		cmocka_unit_test(t_spec_check),
+		cmocka_unit_test(t_spec_check_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

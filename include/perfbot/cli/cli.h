@@ -16,6 +16,29 @@ struct command {
 	int (*run)(int argc, char **argv);
 };
 
+/*
+ * The options struct of the tables used outside their command's file
+ * (cliopts.h): compare's and report's, which front.c parses too, and the
+ * global options (commands.c), which main() parses.
+ */
+struct cli_compare_opts {
+	int all, json;
+	const char *metrics;
+	int quiet, verbose;
+};
+
+struct cli_report_opts {
+	int dry_run, context;
+	const char *template;
+	const char *config;
+	int quiet, verbose;
+};
+
+struct cli_global_opts {
+	const char *config;
+	int quiet, verbose, version;
+};
+
 extern const struct cli_spec compare_spec, report_spec, render_spec,
 	run_spec, send_spec, poll_spec, retest_spec, check_spec, status_spec;
 
