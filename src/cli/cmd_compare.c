@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * 'perfbot compare': two result roots compared (ingest, compare) and the
- * table printed as LKP's ncompare prints it, or every number as JSON.
+ * 'perfbot compare': result roots compared (ingest, compare), each after
+ * the first with the first, and the table printed as LKP's ncompare
+ * prints it, or every number as JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "perfbot/cli/cli.h"
 #include "perfbot/compare/compare.h"
+#include "perfbot/compare/ncompare.h"
 #include "perfbot/config/config.h"
 #include "perfbot/util/fileio.h"
 #include "perfbot/ingest/job.h"
@@ -32,37 +34,41 @@ static const struct cli_opt compare_opts[] = {
 };
 
 const struct cli_spec compare_spec = {
-	"compare", "BASE_ROOT HEAD_ROOT", 2, 2,
-	"print the comparison table of two result roots",
+	"compare", "BASE_ROOT HEAD_ROOT [ROOT...]", 2, NCMP_MAX_ROOTS,
+	"print the comparison table of result roots",
 	"A result root is an LKP result directory or an http(s):// URL "
 	"holding matrix.json and job.yaml. The table is the one LKP's "
-	"ncompare prints.",
+	"ncompare prints; with more than two roots, one column per root "
+	"after the first, each compared with the first (at most 8 roots).",
 	compare_opts, sizeof(struct cli_compare_opts),
 };
 
-static int print_table(const struct comparison *c,
-		       const struct result_root *rr[2],
+/* The header of the table: the head's job, every root's commit. */
+static int print_table(const struct ncomparison *nc,
+		       const struct result_root *rr, size_t n,
 		       const struct table_format *f, int all,
 		       struct pb_err *err)
 {
 	struct strbuf out = STRBUF_INIT;
-	struct table_head h;
+	struct table_head h = { 0 };
 	struct job_info ji;
-	int s, rc;
+	size_t s;
+	int rc;
 
-	if (job_info_init(&ji, rr[HEAD], err))
+	if (job_info_init(&ji, &rr[HEAD], err))
 		return -1;
 	h.axes_keys = ji.axes_keys;
 	h.axes_values = ji.axes_values;
-	for (s = BASE; s <= HEAD; s++) {
-		h.commit[s] = result_root_job_str(rr[s], "commit");
-		h.subject[s] = result_root_job_str(rr[s], "subject");
+	h.n = n;
+	for (s = 0; s < n; s++) {
+		h.commit[s] = result_root_job_str(&rr[s], "commit");
+		h.subject[s] = result_root_job_str(&rr[s], "subject");
 		if (!h.commit[s])
-			h.commit[s] = rr[s]->dir;
+			h.commit[s] = rr[s].dir;
 		if (!h.subject[s])
 			h.subject[s] = "";
 	}
-	rc = table_render(c, &h, f, all, &out);
+	rc = table_render_n(nc, &h, f, all, &out);
 	if (!rc)
 		fwrite(sb_str(&out), 1, out.len, stdout);
 	sb_release(&out);
@@ -70,10 +76,45 @@ static int print_table(const struct comparison *c,
 	return rc ? pb_fail(err, EX_SOFTWARE, "table: out of memory") : 0;
 }
 
-static int print_json(const struct comparison *c, int all,
+/*
+ * Two roots: the comparison's JSON; more: {"roots": [dir...],
+ * "columns": [the JSON of root 0 against root k, for k = 1..]}.
+ */
+static json_t *ncomparison_json(const struct ncomparison *nc,
+				const struct result_root *rr, int all)
+{
+	json_t *o, *roots, *cols;
+	size_t k;
+
+	if (nc->nroots == 2)
+		return comparison_to_json(&nc->pair[0], all);
+	o = json_object();
+	roots = json_array();
+	cols = json_array();
+	if (!o || !roots || !cols || json_object_set_new(o, "roots", roots) ||
+	    json_object_set_new(o, "columns", cols)) {
+		json_decref(o);
+		return NULL;
+	}
+	for (k = 0; k < nc->nroots; k++)
+		if (json_array_append_new(roots, json_string(rr[k].dir)))
+			goto fail;
+	for (k = 0; k + 1 < nc->nroots; k++)
+		if (json_array_append_new(cols,
+					  comparison_to_json(&nc->pair[k],
+							     all)))
+			goto fail;
+	return o;
+fail:
+	json_decref(o);
+	return NULL;
+}
+
+static int print_json(const struct ncomparison *nc,
+		      const struct result_root *rr, int all,
 		      struct pb_err *err)
 {
-	json_t *j = comparison_to_json(c, all);
+	json_t *j = ncomparison_json(nc, rr, all);
 	int rc;
 
 	if (!j)
@@ -84,51 +125,63 @@ static int print_json(const struct comparison *c, int all,
 	return rc ? pb_fail(err, EX_IOERR, "stdout: write failed") : 0;
 }
 
+/* The metric table: --metrics, else the default one (data.metrics). */
+static char *metric_table(const char *opt, struct pb_err *err)
+{
+	struct config defaults;
+	char *path = NULL;
+
+	if (opt) {
+		path = strdup(opt);
+		if (!path)
+			pb_fail(err, EX_OSERR, "out of memory");
+		return path;
+	}
+	if (!config_load(&defaults, NULL, err)) {
+		data_find(defaults.data.metrics, "--metrics FILE", &path, err);
+		config_release(&defaults);
+	}
+	return path;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cli_compare_opts o;
 	struct cli_args a;
-	struct result_root base, head;
-	const struct result_root *rr[2] = { &base, &head };
-	struct comparison c = { 0 };
+	struct result_root rr[NCMP_MAX_ROOTS];
+	const struct result_root *roots[NCMP_MAX_ROOTS];
+	struct ncomparison nc = { 0 };
 	struct rules *rules = NULL;
 	struct pb_err err = { 0, "" };
-	struct config defaults;
 	char *metrics = NULL;
-	int rc = -1;
+	int i, rc = -1;
 
 	rc = cli_parse(&compare_spec, argc, argv, &o, &a);
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
 	rc = -1;
 	cli_apply_log(o.quiet, o.verbose, 0);
-	memset(&base, 0, sizeof(base));
-	memset(&head, 0, sizeof(head));
-	if (o.metrics) {
-		metrics = strdup(o.metrics);
-	} else if (!config_load(&defaults, NULL, &err)) {
-		/* no configuration: the default table (data.metrics) */
-		data_find(defaults.data.metrics, "--metrics FILE", &metrics,
-			  &err);
-		config_release(&defaults);
-	}
-	if (!metrics) {
-		if (o.metrics)
-			pb_fail(&err, EX_OSERR, "out of memory");
+	memset(rr, 0, sizeof(rr));
+	metrics = metric_table(o.metrics, &err);
+	if (!metrics)
 		goto out;
-	}
 	log_debug("metric table '%s'", metrics);
-	if (rules_load(&rules, metrics, &err) ||
-	    result_root_load(&base, a.arg[0], &err) ||
-	    result_root_load(&head, a.arg[1], &err) ||
-	    compare_roots(&c, &base, &head, rules, &err))
+	if (rules_load(&rules, metrics, &err))
 		goto out;
-	rc = o.json ? print_json(&c, o.all, &err) :
-		print_table(&c, rr, rules_format(rules), o.all, &err);
+	for (i = 0; i < a.nargs; i++) {
+		roots[i] = &rr[i];
+		if (result_root_load(&rr[i], a.arg[i], &err))
+			goto out;
+	}
+	if (ncompare_roots(&nc, roots, (size_t)a.nargs, rules, &err))
+		goto out;
+	rc = o.json ? print_json(&nc, rr, o.all, &err) :
+		print_table(&nc, rr, (size_t)a.nargs, rules_format(rules),
+			    o.all, &err);
 out:
-	comparison_release(&c);
-	result_root_release(&base);
-	result_root_release(&head);
+	ncomparison_release(&nc);
+	for (i = 0; i < NCMP_MAX_ROOTS; i++)
+		result_root_release(&rr[i]);
 	rules_free(rules);
 	free(metrics);
 	return rc ? cli_fail(&err) : 0;

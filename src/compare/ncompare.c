@@ -45,6 +45,101 @@ static int names_of_rest(const struct result_root *const *roots, size_t n,
 	return 0;
 }
 
+/*
+ * The first root as LKP's filter sees it from the second pair on: lkp-
+ * tests' _get_changed_stats removes the incomplete runs from the base
+ * matrix in place (filter_incomplete_run, lib/stats.rb) while it judges
+ * the first pair, so every later column is judged against the base's
+ * complete runs alone, its last_state.is_incomplete_run gone.
+ */
+static int complete_copy(struct result_root *cut,
+			 const struct result_root *rr)
+{
+	const struct metric *flag = result_root_find(rr, "last_state."
+						     "is_incomplete_run");
+	size_t i, k, m, n = 0, nm = 0;
+
+	memset(cut, 0, sizeof(*cut));
+	strmap_init(&cut->index);
+	for (k = 0; k < rr->runs; k++)
+		n += flag->v[k] != 1;
+	cut->runs = n;
+	cut->metrics = calloc(rr->nmetrics + 1, sizeof(*cut->metrics));
+	cut->value_pool = calloc(rr->nmetrics * n + 1, sizeof(double));
+	cut->int_pool = malloc(rr->nmetrics * n + 1);
+	if (rr->exact_pool)
+		cut->exact_pool = calloc(rr->nmetrics * n + 1,
+					 sizeof(int64_t));
+	if (!cut->metrics || !cut->value_pool || !cut->int_pool ||
+	    (rr->exact_pool && !cut->exact_pool))
+		return -1;
+	for (i = 0; i < rr->nmetrics; i++) {
+		const struct metric *src = &rr->metrics[i];
+		struct metric *dst = &cut->metrics[nm];
+
+		if (src == flag)
+			continue;
+		dst->name = src->name;
+		dst->strings = src->strings;
+		dst->v = cut->value_pool + nm * n;
+		dst->isint = cut->int_pool + nm * n;
+		if (src->exact)
+			dst->exact = cut->exact_pool + nm * n;
+		for (k = 0, m = 0; k < rr->runs; k++)
+			if (flag->v[k] != 1) {
+				dst->v[m] = src->v[k];
+				dst->isint[m] = src->isint[k];
+				if (src->exact)
+					((int64_t *)dst->exact)[m] =
+						src->exact[k];
+				m++;
+			}
+		if (strmap_put(&cut->index, dst->name, nm, NULL))
+			return -1;
+		nm++;
+	}
+	cut->nmetrics = nm;
+	return 0;
+}
+
+/*
+ * Judge pair k >= 1 (root 0 against root k + 1) as LKP does, against the
+ * first root's complete runs: each row's shown and dropped from there.
+ */
+static int judge_later(struct ncomparison *nc, size_t k,
+		       const struct result_root *cut,
+		       const struct result_root *root,
+		       const char *const *more, size_t nmore,
+		       const struct rules *rules, struct pb_err *err)
+{
+	struct comparison j;
+	struct strmap index;
+	struct comparison *p = &nc->pair[k];
+	size_t i, at;
+	int rc = 0;
+
+	if (compare_roots_with(&j, cut, root, more, nmore, rules, err))
+		return -1;
+	strmap_init(&index);
+	for (i = 0; i < j.nrows && !rc; i++)
+		rc = strmap_put(&index, j.rows[i].name, i, NULL);
+	for (i = 0; i < p->nrows && !rc; i++) {
+		struct cmp_row *row = &p->rows[i];
+
+		if (strmap_get(&index, row->name, &at)) {
+			/* the flag itself, gone from the judged base */
+			row->shown = 0;
+			row->dropped = "runs did not complete";
+		} else {
+			row->shown = j.rows[at].shown;
+			row->dropped = j.rows[at].dropped;
+		}
+	}
+	strmap_release(&index);
+	comparison_release(&j);
+	return rc ? pb_fail(err, EX_OSERR, "out of memory") : 0;
+}
+
 /* Row i of the first pair found in every other pair, by name. */
 static int join(struct ncomparison *nc)
 {
@@ -89,6 +184,7 @@ int ncompare_roots(struct ncomparison *nc,
 		   const struct result_root *const *roots, size_t n,
 		   const struct rules *rules, struct pb_err *err)
 {
+	const struct metric *flag;
 	const char **more = NULL;
 	size_t k, nmore = 0;
 
@@ -103,6 +199,19 @@ int ncompare_roots(struct ncomparison *nc,
 		if (compare_roots_with(&nc->pair[k - 1], roots[0], roots[k],
 				       more, nmore, rules, err))
 			goto fail;
+	flag = result_root_find(roots[0], "last_state.is_incomplete_run");
+	if (n > 2 && flag && !flag->strings) {
+		struct result_root cut;
+		int rc = complete_copy(&cut, roots[0]) ?
+			pb_fail(err, EX_OSERR, "out of memory") : 0;
+
+		for (k = 2; k < n && !rc; k++)
+			rc = judge_later(nc, k - 1, &cut, roots[k], more,
+					 nmore, rules, err);
+		result_root_release(&cut);
+		if (rc)
+			goto fail;
+	}
 	free(more);
 	more = NULL;
 	if (join(nc))
