@@ -72,10 +72,12 @@ static int check_retest(const struct mail_command *c,
 			const struct command_limits *l, char *why,
 			size_t whylen)
 {
-	if (c->runs == 0 || (c->runs >= 1 && c->runs <= l->max_runs))
+	if (c->runs == 0 || (c->runs >= 2 && c->runs <= l->max_runs))
 		return 0;
-	snprintf(why, whylen, "retest: N must be between 1 and %d",
-		 l->max_runs);
+	/* one new run a side can be shown, but no test can be made on it */
+	snprintf(why, whylen, "retest: N must be between 2 and %d%s",
+		 l->max_runs, c->runs == 1 ? " (one more run a side cannot be "
+		 "tested)" : "");
 	return -1;
 }
 

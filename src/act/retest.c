@@ -241,13 +241,15 @@ static void verdict_ctx(struct ctx *c, const struct cmp_row *all,
 			const struct cmp_row *fresh, double reported,
 			const char **verdict)
 {
+	/* LKP's filter needs 3 runs on a side: below that the tests decide */
+	int blind = fresh->n[BASE] < 3 && fresh->n[HEAD] < 3;
 	struct evidence ev;
 	enum verdict v;
 
 	if (stats_evidence(fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
 			   fresh->n[HEAD], &ev))
 		c->oom = 1;
-	v = stats_verdict(&ev, fresh->shown, reported, fresh->change);
+	v = stats_verdict(&ev, fresh->shown || blind, reported, fresh->change);
 	*verdict = stats_verdict_name(v);
 	ctx_str(c, "verdict", *verdict);
 	ctx_percent(c, "change", fresh->change);
@@ -257,6 +259,7 @@ static void verdict_ctx(struct ctx *c, const struct cmp_row *all,
 	finite_ctx(c, "t", ev.w.t);
 	finite_ctx(c, "df", ev.w.df);
 	ctx_bool(c, "shown", fresh->shown);
+	ctx_bool(c, "filter_blind", blind);
 	ctx_bool(c, "stable", v == VERDICT_STABLE);
 	ctx_bool(c, "not_reproduced", v == VERDICT_NOT_REPRODUCED);
 	ctx_bool(c, "inconclusive", v == VERDICT_INCONCLUSIVE);

@@ -8,6 +8,7 @@
 
 #include "perfbot/compare/evidence.h"
 #include "perfbot/render/evidence_view.h"
+#include "perfbot/util/rbfmt.h"
 
 /* A p value as reports print it (evidence_format_p). */
 static void p_value(struct ctx *c, const char *key, int ok, double p)
@@ -23,12 +24,16 @@ static void p_value(struct ctx *c, const char *key, int ok, double p)
 	sb_release(&sb);
 }
 
+/* As the table and the subject print it: Ruby's digits (rbfmt.h). */
 void ctx_percent(struct ctx *c, const char *key, double v)
 {
-	char buf[64];
+	struct strbuf sb = STRBUF_INIT;
 
-	snprintf(buf, sizeof(buf), "%+.1f%%", v);
-	ctx_str(c, key, buf);
+	if (rb_format(&sb, "%+.1f", v) || sb_addc(&sb, '%'))
+		c->oom = 1;
+	else
+		ctx_str(c, key, sb_str(&sb));
+	sb_release(&sb);
 }
 
 static void welch_ctx(struct ctx *parent, const struct welch *w)

@@ -184,6 +184,8 @@ static void t_check_bounds(void **state)
 	memset(&c, 0, sizeof(c));
 	c.kind = CMD_RETEST;
 	for (n = 0; n <= 20; n++) {
+		if (n == 1)
+			continue;
 		c.runs = n;
 		why[0] = '\0';
 		assert_int_equal(command_check(&c, &limits, why, sizeof(why)), 0);
@@ -191,13 +193,17 @@ static void t_check_bounds(void **state)
 	}
 	c.runs = 21;
 	assert_int_equal(command_check(&c, &limits, why, sizeof(why)), -1);
-	assert_string_equal(why, "retest: N must be between 1 and 20");
+	assert_string_equal(why, "retest: N must be between 2 and 20");
+	c.runs = 1;
+	assert_int_equal(command_check(&c, &limits, why, sizeof(why)), -1);
+	assert_string_equal(why, "retest: N must be between 2 and 20 (one "
+			    "more run a side cannot be tested)");
 	c.runs = -3;
 	assert_int_equal(command_check(&c, &limits, why, sizeof(why)), -1);
 	c.runs = 5;
 	assert_int_equal(command_check(&c, &(struct command_limits){ 4 }, why,
 				       sizeof(why)), -1);
-	assert_string_equal(why, "retest: N must be between 1 and 4");
+	assert_string_equal(why, "retest: N must be between 2 and 4");
 }
 
 static void t_check_help_and_unknown(void **state)

@@ -217,7 +217,7 @@ static void t_max_runs(void **state)
 	command(f, 0, "retest 6x");
 	assert_int_equal(act(f, 1, 1), 1);
 	assert_string_equal(piece(f, 0), "I could not do \"retest 6x\": "
-			    "retest: N must be between 1 and 5.\n");
+			    "retest: N must be between 2 and 5.\n");
 	assert_int_equal(command_check(&f->cmds[0], &(struct command_limits){
 					 6 }, why, sizeof(why)), 0);
 	/* nothing was asked of the farm */

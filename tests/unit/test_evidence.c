@@ -113,10 +113,30 @@ static void t_line(void **state)
 	free(s);
 }
 
+/* A change quoted in an answer reads as the report printed it. */
+static void t_percent_as_reported(void **state)
+{
+	struct pb_err err = { 0, "" };
+	struct ctx c;
+	json_t *j;
+
+	(void)state;
+	ctx_init(&c, "test");
+	ctx_percent(&c, "tie", -17.95);	/* C's printf: -17.9 */
+	ctx_percent(&c, "plain", 10.04);
+	assert_int_equal(ctx_finish(&c, &j, &err), 0);
+	assert_string_equal(json_string_value(json_object_get(j, "tie")),
+			    "-18.0%");
+	assert_string_equal(json_string_value(json_object_get(j, "plain")),
+			    "+10.0%");
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_json_numbers),
+		cmocka_unit_test(t_percent_as_reported),
 		cmocka_unit_test(t_json_no_test),
 		cmocka_unit_test(t_line),
 	};

@@ -20,7 +20,11 @@
  */
 void ctx_evidence(struct ctx *c, const char *key, const struct evidence *ev);
 
-/* "%+.1f%%": a change as the answers print it ("+10.1%"). */
+/*
+ * A change as the answers print it ("+10.1%"): "%+.1f" with Ruby's
+ * digits, as the report's table and subject round it, so that a number
+ * quoted from a report reads as the report printed it.
+ */
 void ctx_percent(struct ctx *c, const char *key, double v);
 
 #endif
