@@ -12,6 +12,8 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share/perfbot
 MANDIR = $(PREFIX)/share/man
+DOCDIR = $(PREFIX)/share/doc/perfbot
+LIBEXECDIR = $(PREFIX)/libexec/perfbot
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -156,7 +158,10 @@ fuzz:
 	done
 	@sh tests/fuzz/run $(FUZZ_SECONDS)
 
-install: perfbot
+# The examples of config/contrib/ go to $(DOCDIR)/examples, the systemd
+# unit with this install's path in ExecStart; the benchmark farm stand-in
+# of the demo and the tests (scripts/fake-lkp-run) to $(LIBEXECDIR).
+install: perfbot $(BUILD)/tools/fake-lkp-run
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates \
 		$(DESTDIR)$(DATADIR)/config/hosts
 	install -m 755 perfbot $(DESTDIR)$(BINDIR)/perfbot
@@ -167,6 +172,14 @@ install: perfbot
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 644 config/man/perfbot.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 config/man/perfbot.yaml.5 $(DESTDIR)$(MANDIR)/man5/
+	install -d $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(LIBEXECDIR)
+	install -m 644 config/contrib/perfbot.cron config/contrib/perfbot.timer \
+		config/contrib/perfbot.yaml $(DESTDIR)$(DOCDIR)/examples/
+	sed -e 's#^ExecStart=/usr/local/bin/perfbot #ExecStart=$(BINDIR)/perfbot #' \
+		-e 's#after .make install PREFIX=/usr/local.#as installed#' \
+		config/contrib/perfbot.service >$(DESTDIR)$(DOCDIR)/examples/perfbot.service
+	chmod 644 $(DESTDIR)$(DOCDIR)/examples/perfbot.service
+	install -m 755 $(BUILD)/tools/fake-lkp-run $(DESTDIR)$(LIBEXECDIR)/fake-lkp-run
 
 clean:
 	rm -rf $(BUILD) perfbot perfbot-full
