@@ -118,7 +118,7 @@ static const struct format_key {
 	  offsetof(struct table_format, absolute_exponent) },
 };
 
-static int load_format_key(struct ydoc *doc, struct table_format *f,
+static int load_format_key(struct jydoc *doc, struct table_format *f,
 			   const char *key, json_t *val, struct pb_err *err)
 {
 	const struct format_key *k = NULL;
@@ -132,20 +132,20 @@ static int load_format_key(struct ydoc *doc, struct table_format *f,
 	if (!k)
 		return pb_fail(err, EX_CONFIG,
 			       "%s:%d: unknown key 'format.%.64s'", doc->name,
-			       ydoc_line(doc, val), key);
+			       jydoc_line(doc, val), key);
 	if (k->type == F_DOUBLE)
-		return yaml_as_double(doc, val, key,
+		return jyaml_as_double(doc, val, key,
 				      (double *)(base + k->off), err);
 	if (k->type == F_BOOL)
-		return yaml_as_bool(doc, val, key, (int *)(base + k->off),
+		return jyaml_as_bool(doc, val, key, (int *)(base + k->off),
 				    err);
-	if (yaml_as_long(doc, val, key, 0, 3, &l, err))
+	if (jyaml_as_long(doc, val, key, 0, 3, &l, err))
 		return -1;
 	*(int *)(base + k->off) = (int)l;
 	return 0;
 }
 
-static int load_format(struct ydoc *doc, struct rules *r, json_t *map,
+static int load_format(struct jydoc *doc, struct rules *r, json_t *map,
 		       struct pb_err *err)
 {
 	const char *key;
@@ -153,7 +153,7 @@ static int load_format(struct ydoc *doc, struct rules *r, json_t *map,
 
 	if (!json_is_object(map))
 		return pb_fail(err, EX_CONFIG, "%s:%d: 'format' must be a "
-			       "mapping", doc->name, ydoc_line(doc, map));
+			       "mapping", doc->name, jydoc_line(doc, map));
 	json_object_foreach(map, key, val)
 		if (load_format_key(doc, &r->fmt, key, val, err))
 			return -1;
@@ -179,7 +179,7 @@ static void list_release(struct list *l)
 }
 
 /* { match: PATTERN, value | max_above | delta_above: NUMBER } */
-static int load_valued(struct ydoc *doc, int list, json_t *e, int line,
+static int load_valued(struct jydoc *doc, int list, json_t *e, int line,
 		       const char **pat, struct value *v, struct pb_err *err)
 {
 	static const char *const bound[2] = { "max_above", "delta_above" };
@@ -202,24 +202,24 @@ static int load_valued(struct ydoc *doc, int list, json_t *e, int line,
 			       "{ match: PATTERN, %s: NUMBER }", doc->name,
 			       line, specs[list].key,
 			       vkey ? vkey : "max_above|delta_above");
-	if (yaml_as_double(doc, vnode, "value", &v->v, err))
+	if (jyaml_as_double(doc, vnode, "value", &v->v, err))
 		return -1;
 	v->integer = !parse_long(json_string_value(vnode), -1000000000L,
 				 1000000000L, &l);
 	if (list == L_DIRECTION && v->v != 1 && v->v != -1)
 		return pb_fail(err, EX_CONFIG, "%s:%d: a direction is 1 or -1",
-			       doc->name, ydoc_line(doc, vnode));
+			       doc->name, jydoc_line(doc, vnode));
 	return 0;
 }
 
 /* One entry of list 'list' (item 'i' of 'arr') into 'out'. */
-static int read_entry(struct ydoc *doc, const char *file, int list,
+static int read_entry(struct jydoc *doc, const char *file, int list,
 		      json_t *arr, size_t i, struct entry_src *out,
 		      struct pb_err *err)
 {
 	json_t *e = json_array_get(arr, i);
 	const char *pat = json_string_value(e);
-	int line = ydoc_item_line(doc, arr, i);
+	int line = jydoc_item_line(doc, arr, i);
 
 	memset(out, 0, sizeof(*out));
 	out->file = file;
@@ -266,7 +266,7 @@ static void remove_source(struct list *l, const char *pattern)
 enum edit { ED_SET, ED_ADD, ED_REMOVE };
 
 /* 'KEY: [...]' replaces a list, 'KEY_add' appends, 'KEY_remove' drops. */
-static int load_list(struct ydoc *doc, const char *file, struct rules *r,
+static int load_list(struct jydoc *doc, const char *file, struct rules *r,
 		     int list, enum edit ed, const char *key, json_t *arr,
 		     struct pb_err *err)
 {
@@ -276,7 +276,7 @@ static int load_list(struct ydoc *doc, const char *file, struct rules *r,
 
 	if (!json_is_array(arr) && !json_is_null(arr))
 		return pb_fail(err, EX_CONFIG, "%s:%d: '%s' must be a list",
-			       doc->name, ydoc_line(doc, arr), key);
+			       doc->name, jydoc_line(doc, arr), key);
 	if (ed == ED_SET)
 		sources_clear(l);
 	for (i = 0; i < json_array_size(arr); i++) {
@@ -333,7 +333,7 @@ static int load_path(struct rules *r, const char *path, int depth,
 		     struct pb_err *err);
 
 /* 'base: FILE', relative to the file that names it, is loaded first. */
-static int load_base(struct ydoc *doc, struct rules *r, int depth,
+static int load_base(struct jydoc *doc, struct rules *r, int depth,
 		     struct pb_err *err)
 {
 	json_t *node = json_object_get(doc->root, "base");
@@ -343,11 +343,11 @@ static int load_base(struct ydoc *doc, struct rules *r, int depth,
 
 	if (!node)
 		return 0;
-	if (yaml_as_string(doc, node, "base", &base, err))
+	if (jyaml_as_string(doc, node, "base", &base, err))
 		return -1;
 	if (depth >= RULES_MAX_DEPTH)
 		return pb_fail(err, EX_CONFIG, "%s:%d: 'base' nested too deep",
-			       doc->name, ydoc_line(doc, node));
+			       doc->name, jydoc_line(doc, node));
 	dir = path_dirname(doc->name);
 	path = dir && base[0] != '/' ? path_join(dir, base) : strdup(base);
 	rc = path ? load_path(r, path, depth + 1, err) :
@@ -357,7 +357,7 @@ static int load_base(struct ydoc *doc, struct rules *r, int depth,
 	return rc;
 }
 
-static int load_scalar(struct ydoc *doc, struct rules *r, const char *key,
+static int load_scalar(struct jydoc *doc, struct rules *r, const char *key,
 		       json_t *val, struct pb_err *err)
 {
 	const char *s;
@@ -365,15 +365,15 @@ static int load_scalar(struct ydoc *doc, struct rules *r, const char *key,
 	if (!strcmp(key, "format"))
 		return load_format(doc, r, val, err);
 	if (!strcmp(key, "perf_profile_threshold"))
-		return yaml_as_long(doc, val, key, 0, 1000000, &r->perf_profile,
+		return jyaml_as_long(doc, val, key, 0, 1000000, &r->perf_profile,
 				    err);
 	if (!strcmp(key, "lkp_tests_commit") || !strcmp(key, "base"))
-		return yaml_as_string(doc, val, key, &s, err);
+		return jyaml_as_string(doc, val, key, &s, err);
 	return pb_fail(err, EX_CONFIG, "%s:%d: unknown key '%.64s'", doc->name,
-		       ydoc_key_line(doc, doc->root, key), key);
+		       jydoc_key_line(doc, doc->root, key), key);
 }
 
-static int load_doc(struct ydoc *doc, const char *file, struct rules *r,
+static int load_doc(struct jydoc *doc, const char *file, struct rules *r,
 		    int depth, struct pb_err *err)
 {
 	const char *key;
@@ -410,21 +410,21 @@ static int load_doc(struct ydoc *doc, const char *file, struct rules *r,
 static int load_path(struct rules *r, const char *path, int depth,
 		     struct pb_err *err)
 {
-	struct ydoc doc;
+	struct jydoc doc;
 	int rc;
 
-	if (yaml_load_file(path, RULES_MAX_BYTES, &doc, err)) {
+	if (jyaml_load_file(path, RULES_MAX_BYTES, &doc, err)) {
 		if (err && err->code == EX_DATAERR)
 			err->code = EX_CONFIG;
 		return -1;
 	}
 	if (r->nfiles == RULES_MAX_DEPTH + 2 ||
 	    !(r->files[r->nfiles] = strdup(path))) {
-		ydoc_release(&doc);
+		jydoc_release(&doc);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
 	rc = load_doc(&doc, r->files[r->nfiles++], r, depth, err);
-	ydoc_release(&doc);
+	jydoc_release(&doc);
 	return rc;
 }
 

@@ -83,7 +83,7 @@ static int check_map(struct config *cfg, const char *path, json_t *node,
 			break;
 		}
 		rc = problem(cfg, check_node(cfg, sb_str(&sub), v,
-					     ydoc_key_line(&cfg->doc, node, k),
+					     jydoc_key_line(&cfg->doc, node, k),
 					     err), err);
 		if (rc)
 			break;
@@ -144,7 +144,7 @@ static int check_list(struct config *cfg, const char *path,
 	if (sb_addf(&item, "%s[]", path))
 		return pb_fail(err, EX_OSERR, "out of memory");
 	json_array_foreach(node, i, v) {
-		int iline = ydoc_line(&cfg->doc, v);
+		int iline = jydoc_line(&cfg->doc, v);
 
 		if (!iline)
 			iline = line;
@@ -270,12 +270,12 @@ static int check_node(struct config *cfg, const char *path, json_t *node,
 	case K_ALLOW:
 		return check_list(cfg, path, k, node, line, err);
 	case K_BOOL:
-		return yaml_as_bool(&cfg->doc, node, path, &b, NULL) ?
+		return jyaml_as_bool(&cfg->doc, node, path, &b, NULL) ?
 			bad_type(cfg, path, line, "true or false", err) : 0;
 	case K_INT:
 		snprintf(why, sizeof(why), "a whole number from %ld to %ld",
 			 k->min, k->max);
-		return yaml_as_long(&cfg->doc, node, path, k->min, k->max,
+		return jyaml_as_long(&cfg->doc, node, path, k->min, k->max,
 				    &l, NULL) ?
 			bad_type(cfg, path, line, why, err) : 0;
 	default:
@@ -314,7 +314,7 @@ static int check_tls(struct config *cfg, const char *sec, const char *url,
 		return 0;
 	return pb_fail(err, EX_CONFIG, "%s:%d: '%s.tls' %s does not go with "
 		       "the %s URL", cfg->doc.name,
-		       ydoc_key_line(&cfg->doc, json_object_get(cfg->doc.root,
+		       jydoc_key_line(&cfg->doc, json_object_get(cfg->doc.root,
 								sec), "url"),
 		       sec, word[tls], implicit ? "implicit TLS" : "plain");
 }
@@ -332,7 +332,7 @@ static int check_sources(struct config *cfg, struct pb_err *err)
 					      "'sources[%zu]': give 'dir' or "
 					      "'url', one of the two",
 					      cfg->doc.name,
-					      ydoc_item_line(&cfg->doc, list,
+					      jydoc_item_line(&cfg->doc, list,
 							     i), i + 1), err);
 	return rc;
 }
@@ -399,7 +399,7 @@ int config_load_flags(struct config *cfg, const char *path, unsigned flags,
 	cfg->path = strdup(path);
 	if (!cfg->path)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	if (yaml_load_file(path, CONFIG_MAX_BYTES, &cfg->doc, err)) {
+	if (jyaml_load_file(path, CONFIG_MAX_BYTES, &cfg->doc, err)) {
 		/* a missing or broken configuration is bad configuration */
 		if (err && (err->code == EX_DATAERR || err->code == EX_NOINPUT))
 			err->code = EX_CONFIG;
@@ -423,7 +423,7 @@ int config_parse(struct config *cfg, const char *name, const char *dir,
 		config_release(cfg);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
-	if (yaml_load_str(name, text, len, &cfg->doc, err)) {
+	if (jyaml_load_str(name, text, len, &cfg->doc, err)) {
 		if (err)
 			err->code = EX_CONFIG;
 		config_release(cfg);
@@ -444,7 +444,7 @@ int config_load(struct config *cfg, const char *path, struct pb_err *err)
 void config_release(struct config *cfg)
 {
 	schema_release(cfg);
-	ydoc_release(&cfg->doc);
+	jydoc_release(&cfg->doc);
 	free(cfg->path);
 	free(cfg->dir);
 	memset(cfg, 0, sizeof(*cfg));

@@ -239,13 +239,13 @@ static int fill_one(struct config *cfg, const struct key *k)
 
 	switch (k->type) {
 	case K_INT:
-		if (!s || yaml_as_long(&cfg->doc, node, k->path, k->min,
+		if (!s || jyaml_as_long(&cfg->doc, node, k->path, k->min,
 				       k->max, &l, NULL))
 			l = k->def_l;
 		*(long *)at = l;
 		return 0;
 	case K_BOOL:
-		if (!node || yaml_as_bool(&cfg->doc, node, k->path, &b, NULL))
+		if (!node || jyaml_as_bool(&cfg->doc, node, k->path, &b, NULL))
 			b = (int)k->def_l;
 		*(int *)at = b;
 		return 0;

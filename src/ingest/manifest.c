@@ -34,7 +34,7 @@ static int known(const char *key, const char *const *keys, size_t n)
 	return 0;
 }
 
-static int check_keys(const struct ydoc *doc, json_t *map,
+static int check_keys(const struct jydoc *doc, json_t *map,
 		      const char *const *keys, size_t n, const char *where,
 		      struct pb_err *err)
 {
@@ -45,7 +45,7 @@ static int check_keys(const struct ydoc *doc, json_t *map,
 		if (!known(k, keys, n))
 			return pb_fail(err, EX_DATAERR,
 				       "%s:%d: unknown key '%s%.64s'",
-				       doc->name, ydoc_key_line(doc, map, k),
+				       doc->name, jydoc_key_line(doc, map, k),
 				       where, k);
 		if (!json_is_string(v) && strcmp(k, "to") &&
 		    strcmp(k, "cc") && strcmp(k, "notes") &&
@@ -53,7 +53,7 @@ static int check_keys(const struct ydoc *doc, json_t *map,
 		    strcmp(k, "patch"))
 			return pb_fail(err, EX_DATAERR,
 				       "%s:%d: '%s%s' must be a string",
-				       doc->name, ydoc_key_line(doc, map, k),
+				       doc->name, jydoc_key_line(doc, map, k),
 				       where, k);
 	}
 	return 0;
@@ -85,7 +85,7 @@ static int resolve(const char *dir, const char *rel, char **out,
 static int load_side(struct manifest *m, const char *which, const char *dir,
 		     struct manifest_side *s, struct pb_err *err)
 {
-	const struct ydoc *doc = &m->doc;
+	const struct jydoc *doc = &m->doc;
 	json_t *map = json_object_get(doc->root, which);
 	const char *rr;
 	char where[8];
@@ -100,7 +100,7 @@ static int load_side(struct manifest *m, const char *which, const char *dir,
 	if (!s->commit || !is_sha(s->commit))
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s.commit' must be "
 			       "7 to 40 hex digits", doc->name,
-			       ydoc_line(doc, map), which);
+			       jydoc_line(doc, map), which);
 	s->subject = json_string_value(json_object_get(map, "subject"));
 	if (!s->subject)
 		s->subject = "";
@@ -111,7 +111,7 @@ static int load_side(struct manifest *m, const char *which, const char *dir,
 	rr = json_string_value(json_object_get(map, "result_root"));
 	if (!rr)
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s.result_root' is "
-			       "missing", doc->name, ydoc_line(doc, map), which);
+			       "missing", doc->name, jydoc_line(doc, map), which);
 	return resolve(dir, rr, &s->result_root, err);
 }
 
@@ -119,7 +119,7 @@ static int load_side(struct manifest *m, const char *which, const char *dir,
  * Values that reach a header (the subject, To/Cc, ids) hold no control
  * character; an author is exactly one mailbox.
  */
-static int check_value(const struct ydoc *doc, json_t *map, const char *key,
+static int check_value(const struct jydoc *doc, json_t *map, const char *key,
 		       const char *where, struct pb_err *err)
 {
 	json_t *v = json_object_get(map, key), *e;
@@ -130,18 +130,18 @@ static int check_value(const struct ydoc *doc, json_t *map, const char *key,
 	    addr_check_mailbox(json_string_value(v), NULL, 0, &why))
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' is not one "
 			       "mail address: %s", doc->name,
-			       ydoc_key_line(doc, map, key), where, key, why);
+			       jydoc_key_line(doc, map, key), where, key, why);
 	if (json_is_string(v) && text_has_control(json_string_value(v),
 						  json_string_length(v)))
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' holds a "
 			       "control character", doc->name,
-			       ydoc_key_line(doc, map, key), where, key);
+			       jydoc_key_line(doc, map, key), where, key);
 	json_array_foreach(json_is_array(v) ? v : NULL, i, e)
 		if (json_is_string(e) && text_has_control(json_string_value(e),
 							  json_string_length(e)))
 			return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' holds a "
 				       "control character", doc->name,
-				       ydoc_line(doc, e), where, key);
+				       jydoc_line(doc, e), where, key);
 	return 0;
 }
 
@@ -151,7 +151,7 @@ static int check_values(const struct manifest *m, struct pb_err *err)
 					    "materials_url" };
 	static const char *const side[] = { "subject", "author", "repo",
 					    "branch", "tree" };
-	const struct ydoc *doc = &m->doc;
+	const struct jydoc *doc = &m->doc;
 	json_t *b = json_object_get(doc->root, "base");
 	json_t *h = json_object_get(doc->root, "head");
 	size_t i;
@@ -190,12 +190,12 @@ static int string_list(struct manifest *m, const char *key,
 		return 0;
 	if (!json_is_array(l))
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s' must be a list",
-			       m->doc.name, ydoc_line(&m->doc, l), key);
+			       m->doc.name, jydoc_line(&m->doc, l), key);
 	json_array_foreach(l, i, v)
 		if (!json_is_string(v))
 			return pb_fail(err, EX_DATAERR,
 				       "%s:%d: '%s' must hold strings",
-				       m->doc.name, ydoc_line(&m->doc, v), key);
+				       m->doc.name, jydoc_line(&m->doc, v), key);
 	return strv_of(l, out, err);
 }
 
@@ -262,7 +262,7 @@ static int patch_fail(const struct manifest *m, const json_t *map,
 		      const char *key, const char *why, struct pb_err *err)
 {
 	return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.%s' %s", m->doc.name,
-		       ydoc_key_line(&m->doc, map, key), key, why);
+		       jydoc_key_line(&m->doc, map, key), key, why);
 }
 
 /* A list of strings, each one line; Message-IDs when 'ids'. */
@@ -289,7 +289,7 @@ static int patch_list(struct manifest *m, json_t *map, const char *key,
 	json_array_foreach(l, i, v) {
 		const char *s = json_string_value(v);
 		size_t n = s ? strlen(s) : 0;
-		int line = ydoc_item_line(&m->doc, l, i);
+		int line = jydoc_item_line(&m->doc, l, i);
 
 		if (!n || n > PATCH_MAX_TEXT || text_scrub_at(s, n, 0) < n)
 			return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.%s' "
@@ -339,7 +339,7 @@ static int patch_keys_ok(struct manifest *m, json_t *map, struct pb_err *err)
 		if (!known(k, patch_keys, n))
 			return pb_fail(err, EX_DATAERR, "%s:%d: unknown key "
 				       "'patch.%.64s'", m->doc.name,
-				       ydoc_key_line(&m->doc, map, k), k);
+				       jydoc_key_line(&m->doc, map, k), k);
 		if (!list && !json_is_string(v))
 			return patch_fail(m, map, k, "must be a string", err);
 	}
@@ -357,14 +357,14 @@ static int load_patch(struct manifest *m, struct pb_err *err)
 	if (!json_is_object(map))
 		return pb_fail(err, EX_DATAERR, "%s:%d: 'patch' must be a "
 			       "mapping with message_id and subject",
-			       m->doc.name, ydoc_key_line(&m->doc, m->doc.root,
+			       m->doc.name, jydoc_key_line(&m->doc, m->doc.root,
 							  "patch"));
 	if (patch_keys_ok(m, map, err))
 		return -1;
 	id = json_string_value(json_object_get(map, "message_id"));
 	if (!id)
 		return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.message_id' is "
-			       "missing", m->doc.name, ydoc_line(&m->doc, map));
+			       "missing", m->doc.name, jydoc_line(&m->doc, map));
 	if (!(p->message_id = msgid_strip(id)))
 		return patch_fail(m, map, "message_id", "is not a Message-ID "
 				  "(<left@right>)", err);
@@ -378,7 +378,7 @@ static int load_patch(struct manifest *m, struct pb_err *err)
 		return -1;
 	if (!p->subject)
 		return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.subject' is "
-			       "missing", m->doc.name, ydoc_line(&m->doc, map));
+			       "missing", m->doc.name, jydoc_line(&m->doc, map));
 	return 0;
 }
 
@@ -414,7 +414,7 @@ int manifest_parse(struct manifest *m, const char *name, const char *dir,
 		   const char *text, size_t len, struct pb_err *err)
 {
 	memset(m, 0, sizeof(*m));
-	if (yaml_load_str(name, text, len, &m->doc, err))
+	if (jyaml_load_str(name, text, len, &m->doc, err))
 		return -1;	/* the loader keeps nothing on failure */
 	if (load_root(m, dir, err)) {
 		manifest_release(m);
@@ -457,7 +457,7 @@ void manifest_release(struct manifest *m)
 	free(m->to.v);
 	free(m->cc.v);
 	free(m->notes.v);
-	ydoc_release(&m->doc);
+	jydoc_release(&m->doc);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -483,7 +483,7 @@ int manifest_check_remote(const struct manifest *m, struct pb_err *err)
 			return pb_fail(err, EX_DATAERR, "%s:%d: '%s' names a "
 				       "local file, which a manifest from a "
 				       "url source may not do", m->doc.name,
-				       ydoc_key_line(&m->doc, m->doc.root,
+				       jydoc_key_line(&m->doc, m->doc.root,
 						     local[i]), local[i]);
 	return 0;
 }

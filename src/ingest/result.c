@@ -33,7 +33,7 @@ static int check_job(struct result_root *rr, struct pb_err *err)
 static int parse_job(struct result_root *rr, const char *name,
 		     struct strbuf *text, struct pb_err *err)
 {
-	if (yaml_load_str(name, sb_str(text), text->len, &rr->job, err))
+	if (jyaml_load_str(name, sb_str(text), text->len, &rr->job, err))
 		return -1;
 	rr->job_text = sb_detach(text, NULL);
 	if (!rr->job_text)
@@ -211,7 +211,7 @@ void result_root_release(struct result_root *rr)
 	free(rr->dir);
 	free(rr->job_text);
 	strmap_release(&rr->index);
-	ydoc_release(&rr->job);
+	jydoc_release(&rr->job);
 	memset(rr, 0, sizeof(*rr));
 }
 

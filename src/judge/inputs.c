@@ -53,7 +53,7 @@ static int load_testcase(struct report_inputs *in, const struct config *cfg,
 
 	if (!path)
 		return -1;
-	rc = yaml_load_file(path, DATA_MAX_BYTES, &in->testcases, err);
+	rc = jyaml_load_file(path, DATA_MAX_BYTES, &in->testcases, err);
 	free(path);
 	if (!rc && in->testcases.root && !json_is_object(in->testcases.root))
 		rc = pb_fail(err, EX_CONFIG, "%s: not a mapping",
@@ -90,7 +90,7 @@ static const char *machine(struct report_inputs *in, const struct config *cfg)
 
 	if (dir && safe_name(tbox) && !sb_addf(&rel, "%s.yaml", tbox))
 		path = path_join(dir, sb_str(&rel));
-	if (path && !yaml_load_file(path, DATA_MAX_BYTES, &in->host, NULL))
+	if (path && !jyaml_load_file(path, DATA_MAX_BYTES, &in->host, NULL))
 		desc = json_string_value(json_object_get(in->host.root,
 							 "description"));
 	if (!desc)
@@ -135,6 +135,6 @@ void report_inputs_release(struct report_inputs *in)
 	result_root_release(&in->root[HEAD]);
 	comparison_release(&in->cmp);
 	job_info_release(&in->job);
-	ydoc_release(&in->testcases);
-	ydoc_release(&in->host);
+	jydoc_release(&in->testcases);
+	jydoc_release(&in->host);
 }

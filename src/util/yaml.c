@@ -20,7 +20,7 @@
 
 struct loader {
 	yaml_parser_t parser;
-	struct ydoc *doc;
+	struct jydoc *doc;
 	size_t nodes, max_nodes;
 	const char *text;	/* the input, to turn an offset into a line */
 	size_t len;
@@ -81,7 +81,7 @@ static struct yline *slot(struct yline *t, size_t cap, uint64_t key)
 	return &t[i];
 }
 
-static int put_line(struct ydoc *doc, uint64_t key, size_t line0)
+static int put_line(struct jydoc *doc, uint64_t key, size_t line0)
 {
 	struct yline *s;
 
@@ -106,7 +106,7 @@ static int put_line(struct ydoc *doc, uint64_t key, size_t line0)
 	return 0;
 }
 
-static int get_line(const struct ydoc *doc, uint64_t key)
+static int get_line(const struct jydoc *doc, uint64_t key)
 {
 	const struct yline *s;
 
@@ -345,8 +345,8 @@ static int load_stream(struct loader *l)
 	return rc;
 }
 
-int yaml_load_str(const char *name, const char *text, size_t len,
-		  struct ydoc *doc, struct pb_err *err)
+int jyaml_load_str(const char *name, const char *text, size_t len,
+		  struct jydoc *doc, struct pb_err *err)
 {
 	struct loader l = { .doc = doc, .err = err, .text = text, .len = len };
 	int rc;
@@ -361,11 +361,11 @@ int yaml_load_str(const char *name, const char *text, size_t len,
 	doc->nlines = doc->cap = 0;
 	doc->name = strdup(name);
 	if (!doc->name) {
-		ydoc_release(doc);
+		jydoc_release(doc);
 		return pb_fail(err, EX_OSERR, "%s: out of memory", name);
 	}
 	if (!yaml_parser_initialize(&l.parser)) {
-		ydoc_release(doc);
+		jydoc_release(doc);
 		return pb_fail(err, EX_OSERR, "%s: out of memory", name);
 	}
 	yaml_parser_set_input_string(&l.parser, (const unsigned char *)text,
@@ -373,11 +373,11 @@ int yaml_load_str(const char *name, const char *text, size_t len,
 	rc = load_stream(&l);
 	yaml_parser_delete(&l.parser);
 	if (rc)
-		ydoc_release(doc);
+		jydoc_release(doc);
 	return rc;
 }
 
-int yaml_load_file(const char *path, size_t max_bytes, struct ydoc *doc,
+int jyaml_load_file(const char *path, size_t max_bytes, struct jydoc *doc,
 		   struct pb_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -391,12 +391,12 @@ int yaml_load_file(const char *path, size_t max_bytes, struct ydoc *doc,
 		sb_release(&sb);
 		return -1;
 	}
-	rc = yaml_load_str(path, sb_str(&sb), sb.len, doc, err);
+	rc = jyaml_load_str(path, sb_str(&sb), sb.len, doc, err);
 	sb_release(&sb);
 	return rc;
 }
 
-void ydoc_release(struct ydoc *doc)
+void jydoc_release(struct jydoc *doc)
 {
 	json_decref(doc->root);
 	free(doc->lines);
@@ -407,23 +407,23 @@ void ydoc_release(struct ydoc *doc)
 	doc->name = NULL;
 }
 
-int ydoc_line(const struct ydoc *doc, const json_t *node)
+int jydoc_line(const struct jydoc *doc, const json_t *node)
 {
 	if (!node || json_is_null(node))
 		return 0;
 	return get_line(doc, node_key(node));
 }
 
-int ydoc_key_line(const struct ydoc *doc, const json_t *map, const char *k)
+int jydoc_key_line(const struct jydoc *doc, const json_t *map, const char *k)
 {
 	return k ? get_line(doc, map_key(map, k)) : 0;
 }
 
-int ydoc_item_line(const struct ydoc *doc, const json_t *seq, size_t i)
+int jydoc_item_line(const struct jydoc *doc, const json_t *seq, size_t i)
 {
 	const json_t *v = json_array_get(seq, i);
 
-	return v && !json_is_null(v) ? ydoc_line(doc, v) :
+	return v && !json_is_null(v) ? jydoc_line(doc, v) :
 		get_line(doc, seq_key(seq, i));
 }
 
@@ -459,10 +459,10 @@ int parse_double(const char *s, double *out)
 	return 0;
 }
 
-static int bad(const struct ydoc *doc, const json_t *node, const char *key,
+static int bad(const struct jydoc *doc, const json_t *node, const char *key,
 	       struct pb_err *err, const char *why)
 {
-	int line = ydoc_line(doc, node);
+	int line = jydoc_line(doc, node);
 
 	if (!line)
 		return pb_fail(err, EX_CONFIG, "%s: '%s' %s", doc->name, key,
@@ -471,7 +471,7 @@ static int bad(const struct ydoc *doc, const json_t *node, const char *key,
 		       key, why);
 }
 
-int yaml_as_string(const struct ydoc *doc, const json_t *node, const char *key,
+int jyaml_as_string(const struct jydoc *doc, const json_t *node, const char *key,
 		   const char **out, struct pb_err *err)
 {
 	if (!json_is_string(node))
@@ -480,7 +480,7 @@ int yaml_as_string(const struct ydoc *doc, const json_t *node, const char *key,
 	return 0;
 }
 
-int yaml_as_long(const struct ydoc *doc, const json_t *node, const char *key,
+int jyaml_as_long(const struct jydoc *doc, const json_t *node, const char *key,
 		 long min, long max, long *out, struct pb_err *err)
 {
 	char why[96];
@@ -493,7 +493,7 @@ int yaml_as_long(const struct ydoc *doc, const json_t *node, const char *key,
 	return bad(doc, node, key, err, why);
 }
 
-int yaml_as_double(const struct ydoc *doc, const json_t *node, const char *key,
+int jyaml_as_double(const struct jydoc *doc, const json_t *node, const char *key,
 		   double *out, struct pb_err *err)
 {
 	if (json_is_string(node) && !parse_double(json_string_value(node), out))
@@ -501,7 +501,7 @@ int yaml_as_double(const struct ydoc *doc, const json_t *node, const char *key,
 	return bad(doc, node, key, err, "must be a number");
 }
 
-int yaml_as_bool(const struct ydoc *doc, const json_t *node, const char *key,
+int jyaml_as_bool(const struct jydoc *doc, const json_t *node, const char *key,
 		 int *out, struct pb_err *err)
 {
 	const char *s = json_string_value(node);

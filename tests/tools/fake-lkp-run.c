@@ -100,7 +100,7 @@ static int check_args(struct job *j, int argc, char **argv)
 static int check_job(const struct job *j)
 {
 	struct pb_err err;
-	struct ydoc doc;
+	struct jydoc doc;
 	const char *c;
 	char *path = path_join(j->root, "job.yaml");
 	int rc = 0;
@@ -111,7 +111,7 @@ static int check_job(const struct job *j)
 		free(path);
 		return 0;
 	}
-	if (yaml_load_file(path, RESULT_MAX_JOB_BYTES, &doc, &err)) {
+	if (jyaml_load_file(path, RESULT_MAX_JOB_BYTES, &doc, &err)) {
 		free(path);
 		return fail(EX_DATAERR, "%s", err.msg);
 	}
@@ -121,7 +121,7 @@ static int check_job(const struct job *j)
 	if (!rc && c && strcasecmp(c, j->commit))
 		rc = fail(EX_DATAERR, "commit %s is not the commit of this "
 			  "result root (%.80s in %s)", j->commit, c, path);
-	ydoc_release(&doc);
+	jydoc_release(&doc);
 	free(path);
 	return rc;
 }

@@ -210,11 +210,11 @@ static void t_differential(void **state)
 		"vmstat.cpu.us", "dmesg.BUG:KCSAN:data-race_in#/", "",
 	};
 	struct pb_err err = { 0, "" };
-	struct ydoc doc;
+	struct jydoc doc;
 	size_t k, i, n, checked = 0;
 
 	(void)state;
-	if (yaml_load_file("config/metrics.yaml", 1 << 20, &doc, &err))
+	if (jyaml_load_file("config/metrics.yaml", 1 << 20, &doc, &err))
 		fail_msg("%s", err.msg);
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		json_t *arr = json_object_get(doc.root, keys[k]);
@@ -234,7 +234,7 @@ static void t_differential(void **state)
 		}
 	}
 	assert_true(checked > 10000);
-	ydoc_release(&doc);
+	jydoc_release(&doc);
 }
 
 int main(void)

@@ -598,7 +598,7 @@ static void t_err_entry_shape(void **state)
  * must name its line like every other error.
  * POSSIBLE BUG (kept failing on purpose while the code differs): the
  * message says "<file>:0:", because the entry is JSON null, which jansson
- * shares between all nulls, so ydoc_line() cannot tell its line.
+ * shares between all nulls, so jydoc_line() cannot tell its line.
  */
 static void t_err_empty_entry(void **state)
 {

@@ -28,7 +28,7 @@
 
 /* Every test owns one document and one error, released on teardown. */
 struct fx {
-	struct ydoc doc;
+	struct jydoc doc;
 	struct pb_err err;
 	char dir[64];		/* a temporary directory, or "" */
 	char *path;
@@ -48,7 +48,7 @@ static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	if (f->dir[0])
 		tu_rmtree(f->dir);
 	free(f->path);
@@ -58,14 +58,14 @@ static int teardown(void **state)
 
 static json_t *load(struct fx *f, const char *text)
 {
-	if (yaml_load_str("t.yaml", text, strlen(text), &f->doc, &f->err))
+	if (jyaml_load_str("t.yaml", text, strlen(text), &f->doc, &f->err))
 		fail_msg("load failed: %s", f->err.msg);
 	return f->doc.root;
 }
 
 static void load_err(struct fx *f, const char *text, const char *want)
 {
-	assert_int_equal(yaml_load_str("t.yaml", text, strlen(text), &f->doc,
+	assert_int_equal(jyaml_load_str("t.yaml", text, strlen(text), &f->doc,
 				       &f->err), -1);
 	assert_int_equal(f->err.code, EX_DATAERR);
 	assert_string_equal(f->err.msg, want);
@@ -76,7 +76,7 @@ static void load_err(struct fx *f, const char *text, const char *want)
 static void load_err_prefix(struct fx *f, const char *text,
 			    const char *prefix)
 {
-	assert_int_equal(yaml_load_str("t.yaml", text, strlen(text), &f->doc,
+	assert_int_equal(jyaml_load_str("t.yaml", text, strlen(text), &f->doc,
 				       &f->err), -1);
 	assert_int_equal(f->err.code, EX_DATAERR);
 	if (strncmp(f->err.msg, prefix, strlen(prefix)))
@@ -182,10 +182,10 @@ static void t_root_kinds(void **state)
 	json_t *r = load(f, "- a\n- b\n");
 
 	assert_true(json_is_array(r));
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	assert_string_equal(json_string_value(load(f, "just text\n")),
 			    "just text");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	assert_string_equal(json_string_value(load(f, "--- a\n...\n")), "a");
 }
 
@@ -196,9 +196,9 @@ static void t_empty_documents(void **state)
 
 	assert_null(load(f, ""));
 	assert_string_equal(f->doc.name, "t.yaml");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	assert_null(load(f, "# only a comment\n\n"));
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	r = load(f, "---\n");
 	assert_true(json_is_null(r));
 }
@@ -221,15 +221,15 @@ static void t_lines(void **state)
 			 "    - q\ne: [1,\n  2]\n");
 	json_t *b = json_object_get(r, "b");
 
-	assert_int_equal(ydoc_line(&f->doc, r), 2);
-	assert_int_equal(ydoc_line(&f->doc, json_object_get(r, "a")), 2);
-	assert_int_equal(ydoc_line(&f->doc, json_object_get(b, "c")), 5);
-	assert_int_equal(ydoc_line(&f->doc, json_array_get(
+	assert_int_equal(jydoc_line(&f->doc, r), 2);
+	assert_int_equal(jydoc_line(&f->doc, json_object_get(r, "a")), 2);
+	assert_int_equal(jydoc_line(&f->doc, json_object_get(b, "c")), 5);
+	assert_int_equal(jydoc_line(&f->doc, json_array_get(
 		json_object_get(b, "d"), 0)), 7);
-	assert_int_equal(ydoc_line(&f->doc, json_array_get(
+	assert_int_equal(jydoc_line(&f->doc, json_array_get(
 		json_object_get(b, "d"), 1)), 8);
-	assert_int_equal(ydoc_line(&f->doc, json_object_get(r, "e")), 9);
-	assert_int_equal(ydoc_line(&f->doc, json_array_get(
+	assert_int_equal(jydoc_line(&f->doc, json_object_get(r, "e")), 9);
+	assert_int_equal(jydoc_line(&f->doc, json_array_get(
 		json_object_get(r, "e"), 1)), 10);
 }
 
@@ -239,8 +239,8 @@ static void t_line_unknown(void **state)
 	json_t *other = json_string("x");
 
 	load(f, "a: 1\n");
-	assert_int_equal(ydoc_line(&f->doc, NULL), 0);
-	assert_int_equal(ydoc_line(&f->doc, other), 0);
+	assert_int_equal(jydoc_line(&f->doc, NULL), 0);
+	assert_int_equal(jydoc_line(&f->doc, other), 0);
 	json_decref(other);
 }
 
@@ -250,12 +250,12 @@ static void t_line_of_null_values(void **state)
 	json_t *r = load(f, "a:\nb: 1\nc: ~\n");
 
 	/* null is one shared jansson object: its line is known only through
-	 * its key, and ydoc_line() never guesses another null's line. */
-	assert_int_equal(ydoc_line(&f->doc, json_object_get(r, "a")), 0);
-	assert_int_equal(ydoc_key_line(&f->doc, r, "a"), 1);
-	assert_int_equal(ydoc_key_line(&f->doc, r, "b"), 2);
-	assert_int_equal(ydoc_key_line(&f->doc, r, "c"), 3);
-	assert_int_equal(ydoc_key_line(&f->doc, r, "zz"), 0);
+	 * its key, and jydoc_line() never guesses another null's line. */
+	assert_int_equal(jydoc_line(&f->doc, json_object_get(r, "a")), 0);
+	assert_int_equal(jydoc_key_line(&f->doc, r, "a"), 1);
+	assert_int_equal(jydoc_key_line(&f->doc, r, "b"), 2);
+	assert_int_equal(jydoc_key_line(&f->doc, r, "c"), 3);
+	assert_int_equal(jydoc_key_line(&f->doc, r, "zz"), 0);
 }
 
 /* ---- refusals ---- */
@@ -265,12 +265,12 @@ static void t_err_syntax(void **state)
 	struct fx *f = *state;
 
 	load_err_prefix(f, "a: [1, 2\nb: 3\n", "t.yaml:2: ");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err_prefix(f, "a: 1\nb: 'unterminated\nc: 2\n", "t.yaml:");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err(f, "a: 1\n b: 2\n",
 		 "t.yaml:2: mapping values are not allowed in this context");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err_prefix(f, "ok: 1\n\tbad: 2\n", "t.yaml:2: ");
 }
 
@@ -284,13 +284,13 @@ static void t_err_reader_line(void **state)
 
 	load_err_prefix(f, "a: 1\nb: 2\nc: caf\xc3\n", "t.yaml:3: ");
 	assert_non_null(strstr(f->err.msg, "UTF-8"));
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err_prefix(f, "a: 1\nb: 2\nc: 3\nd: 4\ne: x\x01y\n",
 			"t.yaml:5: ");
 	assert_non_null(strstr(f->err.msg, "control characters"));
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err_prefix(f, "a: \xff\n", "t.yaml:1: ");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err_prefix(f, "a: |\n  one\n  two\n  thr\x7f\n", "t.yaml:4: ");
 }
 
@@ -310,7 +310,7 @@ static void t_memory_bounded(void **state)
 	while (sb.len < (1u << 20) - 8)
 		assert_int_equal(sb_adds(&sb, "1,"), 0);
 	assert_int_equal(sb_adds(&sb, "1]\n"), 0);
-	assert_int_equal(yaml_load_str("t.yaml", sb.buf, sb.len, &f->doc,
+	assert_int_equal(jyaml_load_str("t.yaml", sb.buf, sb.len, &f->doc,
 				       &f->err), -1);
 	assert_non_null(strstr(f->err.msg, "too many values for the size"));
 	sb_reset(&sb);
@@ -318,7 +318,7 @@ static void t_memory_bounded(void **state)
 	while (sb.len < (1u << 20) - 8)
 		assert_int_equal(sb_adds(&sb, "- abcde\n"), 0);
 	before = mallinfo2();
-	assert_int_equal(yaml_load_str("t.yaml", sb.buf, sb.len, &f->doc,
+	assert_int_equal(jyaml_load_str("t.yaml", sb.buf, sb.len, &f->doc,
 				       &f->err), 0);
 	after = mallinfo2();
 	assert_int_equal(json_array_size(json_object_get(f->doc.root,
@@ -327,7 +327,7 @@ static void t_memory_bounded(void **state)
 	/* under a sanitizer malloc is not glibc's: nothing to measure */
 	if (after.uordblks > before.uordblks)
 		assert_true(after.uordblks - before.uordblks < 16 * sb.len);
-	assert_int_equal(ydoc_item_line(&f->doc, json_object_get(f->doc.root,
+	assert_int_equal(jydoc_item_line(&f->doc, json_object_get(f->doc.root,
 			 "list"), 1000), 1003);
 	sb_release(&sb);
 }
@@ -337,10 +337,10 @@ static void t_err_duplicate_key(void **state)
 	struct fx *f = *state;
 
 	load_err(f, "a: 1\nb: 2\na: 3\n", "t.yaml:3: duplicate key 'a'");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err(f, "top:\n  x: 1\n  y: 2\n  x: 3\n",
 		 "t.yaml:4: duplicate key 'x'");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err(f, "{a: 1, 'a': 2}", "t.yaml:1: duplicate key 'a'");
 }
 
@@ -361,7 +361,7 @@ static void t_err_duplicate_key_scrubbed(void **state)
 	/* Control characters are not echoed; a long key is cut. */
 	load_err(f, "\"a\\eb\\nc\": 1\n\"a\\eb\\nc\": 2\n",
 		 "t.yaml:2: duplicate key 'a?b?c'");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	snprintf(text, sizeof(text), "%0150d: 1\n%0150d: 2\n", 0, 0);
 	snprintf(want, sizeof(want), "t.yaml:2: duplicate key '%064d'", 0);
 	load_err(f, text, want);
@@ -372,10 +372,10 @@ static void t_err_alias(void **state)
 	struct fx *f = *state;
 
 	load_err(f, "a: &x 1\nb: *x\n", "t.yaml:2: aliases are not supported");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err(f, "base: &b\n  k: v\nlist:\n  - 1\n  - *b\n",
 		 "t.yaml:5: aliases are not supported");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	/* A merge key is an alias too. */
 	load_err(f, "a: &x {k: v}\nb:\n  <<: *x\n",
 		 "t.yaml:3: aliases are not supported");
@@ -424,7 +424,7 @@ static void t_err_too_deep(void **state)
 	char *very = nested_lists(10000);
 
 	load_err(f, deep, "t.yaml:1: nesting too deep");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	/* Far too deep: refused early, no stack exhaustion. */
 	load_err_prefix(f, very, "t.yaml:1: ");
 	free(deep);
@@ -456,10 +456,10 @@ static void t_err_several_documents(void **state)
 	struct fx *f = *state;
 
 	load_err(f, "a: 1\n---\nb: 2\n", "t.yaml:2: more than one document");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err(f, "a: 1\n...\n---\nb: 2\n",
 		 "t.yaml:3: more than one document");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err(f, "---\na: 1\n---\n", "t.yaml:3: more than one document");
 }
 
@@ -469,9 +469,9 @@ static void t_err_nonscalar_key(void **state)
 
 	load_err(f, "ok: 1\n? [a, b]\n: c\n",
 		 "t.yaml:2: mapping keys must be plain values");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err(f, "{[a]: 1}", "t.yaml:1: mapping keys must be plain values");
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	load_err(f, "? {k: v}\n: c\n",
 		 "t.yaml:1: mapping keys must be plain values");
 }
@@ -481,7 +481,7 @@ static void t_err_message_names_source(void **state)
 	struct fx *f = *state;
 	const char *text = "a: 1\na: 2\n";
 
-	assert_int_equal(yaml_load_str("config/x.yaml", text, strlen(text),
+	assert_int_equal(jyaml_load_str("config/x.yaml", text, strlen(text),
 				       &f->doc, &f->err), -1);
 	assert_string_equal(f->err.msg, "config/x.yaml:2: duplicate key 'a'");
 }
@@ -502,7 +502,7 @@ static void t_load_file(void **state)
 	struct fx *f = *state;
 	const char *p = tmp_file(f, "testcase: fsmark\n", 17);
 
-	assert_int_equal(yaml_load_file(p, 1024, &f->doc, &f->err), 0);
+	assert_int_equal(jyaml_load_file(p, 1024, &f->doc, &f->err), 0);
 	assert_string_equal(str(f->doc.root, "testcase"), "fsmark");
 	assert_string_equal(f->doc.name, p);
 }
@@ -514,19 +514,19 @@ static void t_load_file_errors(void **state)
 	char want[128];
 
 	snprintf(want, sizeof(want), "%s:", p);
-	assert_int_equal(yaml_load_file(p, 1024, &f->doc, &f->err), -1);
+	assert_int_equal(jyaml_load_file(p, 1024, &f->doc, &f->err), -1);
 	assert_int_equal(f->err.code, EX_DATAERR);
 	assert_memory_equal(f->err.msg, want, strlen(want));
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	/* Over the size limit. */
-	assert_int_equal(yaml_load_file(p, 5, &f->doc, &f->err), -1);
+	assert_int_equal(jyaml_load_file(p, 5, &f->doc, &f->err), -1);
 	assert_int_equal(f->err.code, EX_DATAERR);
 	assert_memory_equal(f->err.msg, want, strlen(want));
 	assert_non_null(strstr(f->err.msg, "limit"));
-	ydoc_release(&f->doc);
+	jydoc_release(&f->doc);
 	/* Missing. */
 	assert_int_equal(unlink(p), 0);
-	assert_int_equal(yaml_load_file(p, 1024, &f->doc, &f->err), -1);
+	assert_int_equal(jyaml_load_file(p, 1024, &f->doc, &f->err), -1);
 	assert_int_equal(f->err.code, EX_NOINPUT);
 	assert_memory_equal(f->err.msg, want, strlen(want));
 }
@@ -536,7 +536,7 @@ static void t_load_file_nul(void **state)
 	struct fx *f = *state;
 	const char *p = tmp_file(f, "a: 1\0b: 2\n", 10);
 
-	assert_int_equal(yaml_load_file(p, 1024, &f->doc, &f->err), -1);
+	assert_int_equal(jyaml_load_file(p, 1024, &f->doc, &f->err), -1);
 	assert_int_equal(f->err.code, EX_DATAERR);
 	assert_non_null(strstr(f->err.msg, "NUL"));
 }
@@ -561,7 +561,7 @@ static void as_long_err(struct fx *f, const char *key, long min, long max,
 {
 	long v = 1234;
 
-	assert_int_equal(yaml_as_long(&f->doc, node(f, key), key, min, max,
+	assert_int_equal(jyaml_as_long(&f->doc, node(f, key), key, min, max,
 				      &v, &f->err), -1);
 	assert_int_equal(f->err.code, EX_CONFIG);
 	assert_string_equal(f->err.msg, want);
@@ -573,12 +573,12 @@ static void t_as_long(void **state)
 	struct fx *f = *state;
 	long v = 0;
 
-	assert_int_equal(yaml_as_long(&f->doc, node(f, "n"), "n", 0, 10, &v,
+	assert_int_equal(jyaml_as_long(&f->doc, node(f, "n"), "n", 0, 10, &v,
 				      &f->err), 0);
 	assert_int_equal(v, 5);
-	assert_int_equal(yaml_as_long(&f->doc, node(f, "n"), "n", 5, 5, &v,
+	assert_int_equal(jyaml_as_long(&f->doc, node(f, "n"), "n", 5, 5, &v,
 				      &f->err), 0);
-	assert_int_equal(yaml_as_long(&f->doc, node(f, "neg"), "neg", -10, 10,
+	assert_int_equal(jyaml_as_long(&f->doc, node(f, "neg"), "neg", -10, 10,
 				      &v, &f->err), 0);
 	assert_int_equal(v, -3);
 	as_long_err(f, "neg", 0, 10,
@@ -613,27 +613,27 @@ static void t_as_double(void **state)
 	struct fx *f = *state;
 	double v = 0;
 
-	assert_int_equal(yaml_as_double(&f->doc, node(f, "frac"), "frac", &v,
+	assert_int_equal(jyaml_as_double(&f->doc, node(f, "frac"), "frac", &v,
 					&f->err), 0);
 	assert_true(v == 2.5);
-	assert_int_equal(yaml_as_double(&f->doc, node(f, "x"), "x", &v,
+	assert_int_equal(jyaml_as_double(&f->doc, node(f, "x"), "x", &v,
 					&f->err), 0);
 	assert_true(v == 1500.0);
-	assert_int_equal(yaml_as_double(&f->doc, node(f, "neg"), "neg", &v,
+	assert_int_equal(jyaml_as_double(&f->doc, node(f, "neg"), "neg", &v,
 					&f->err), 0);
 	assert_true(v == -3.0);
 	v = 42;
-	assert_int_equal(yaml_as_double(&f->doc, node(f, "word"), "word", &v,
+	assert_int_equal(jyaml_as_double(&f->doc, node(f, "word"), "word", &v,
 					&f->err), -1);
 	assert_int_equal(f->err.code, EX_CONFIG);
 	assert_string_equal(f->err.msg, "t.yaml:4: 'word' must be a number");
-	assert_int_equal(yaml_as_double(&f->doc, node(f, "inf"), "inf", &v,
+	assert_int_equal(jyaml_as_double(&f->doc, node(f, "inf"), "inf", &v,
 					&f->err), -1);
 	assert_string_equal(f->err.msg, "t.yaml:9: 'inf' must be a number");
-	assert_int_equal(yaml_as_double(&f->doc, node(f, "nan"), "nan", &v,
+	assert_int_equal(jyaml_as_double(&f->doc, node(f, "nan"), "nan", &v,
 					&f->err), -1);
 	assert_string_equal(f->err.msg, "t.yaml:10: 'nan' must be a number");
-	assert_int_equal(yaml_as_double(&f->doc, node(f, "map"), "map", &v,
+	assert_int_equal(jyaml_as_double(&f->doc, node(f, "map"), "map", &v,
 					&f->err), -1);
 	assert_string_equal(f->err.msg, "t.yaml:20: 'map' must be a number");
 	assert_true(v == 42);
@@ -649,25 +649,25 @@ static void t_as_bool(void **state)
 
 	for (i = 0; i < 3; i++) {
 		v = -1;
-		assert_int_equal(yaml_as_bool(&f->doc, node(f, yes[i]), yes[i],
+		assert_int_equal(jyaml_as_bool(&f->doc, node(f, yes[i]), yes[i],
 					      &v, &f->err), 0);
 		assert_int_equal(v, 1);
 		v = -1;
-		assert_int_equal(yaml_as_bool(&f->doc, node(f, no[i]), no[i],
+		assert_int_equal(jyaml_as_bool(&f->doc, node(f, no[i]), no[i],
 					      &v, &f->err), 0);
 		assert_int_equal(v, 0);
 	}
 	v = -1;
-	assert_int_equal(yaml_as_bool(&f->doc, node(f, "maybe"), "maybe", &v,
+	assert_int_equal(jyaml_as_bool(&f->doc, node(f, "maybe"), "maybe", &v,
 				      &f->err), -1);
 	assert_int_equal(f->err.code, EX_CONFIG);
 	assert_string_equal(f->err.msg,
 			    "t.yaml:18: 'maybe' must be true or false");
-	assert_int_equal(yaml_as_bool(&f->doc, node(f, "one"), "one", &v,
+	assert_int_equal(jyaml_as_bool(&f->doc, node(f, "one"), "one", &v,
 				      &f->err), -1);
 	assert_string_equal(f->err.msg,
 			    "t.yaml:19: 'one' must be true or false");
-	assert_int_equal(yaml_as_bool(&f->doc, node(f, "list"), "list", &v,
+	assert_int_equal(jyaml_as_bool(&f->doc, node(f, "list"), "list", &v,
 				      &f->err), -1);
 	assert_int_equal(v, -1);
 }
@@ -677,10 +677,10 @@ static void t_as_string(void **state)
 	struct fx *f = *state;
 	const char *s = NULL;
 
-	assert_int_equal(yaml_as_string(&f->doc, node(f, "word"), "word", &s,
+	assert_int_equal(jyaml_as_string(&f->doc, node(f, "word"), "word", &s,
 					&f->err), 0);
 	assert_string_equal(s, "lots");
-	assert_int_equal(yaml_as_string(&f->doc, node(f, "map"), "map.x", &s,
+	assert_int_equal(jyaml_as_string(&f->doc, node(f, "map"), "map.x", &s,
 					&f->err), -1);
 	assert_int_equal(f->err.code, EX_CONFIG);
 	assert_string_equal(f->err.msg, "t.yaml:20: 'map.x' must be a string");

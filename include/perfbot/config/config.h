@@ -147,7 +147,7 @@ struct config {
 	struct cfg_staging staging;
 
 	/* the file */
-	struct ydoc doc;	/* doc.root is an object (maybe empty) */
+	struct jydoc doc;	/* doc.root is an object (maybe empty) */
 	char *path;
 	char *dir;		/* absolute directory of 'path', or NULL */
 	unsigned flags;

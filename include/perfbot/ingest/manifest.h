@@ -46,7 +46,7 @@ struct manifest_patch {
 };
 
 struct manifest {
-	struct ydoc doc;
+	struct jydoc doc;
 	const char *id;		/* NULL: derived from commits and job */
 	struct manifest_side base, head;
 	struct strv to;		/* addresses */

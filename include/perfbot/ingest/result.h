@@ -43,7 +43,7 @@ struct result_root {
 	double *value_pool;
 	unsigned char *int_pool;
 	int64_t *exact_pool;	/* the 'exact' lists, when any */
-	struct ydoc job;	/* job.yaml; job.root is a mapping */
+	struct jydoc job;	/* job.yaml; job.root is a mapping */
 	char *job_text;		/* job.yaml as written */
 };
 

@@ -27,7 +27,7 @@
 
 struct yline;		/* yaml.c: one remembered line */
 
-struct ydoc {
+struct jydoc {
 	json_t *root;	/* NULL for an empty document */
 	struct yline *lines;	/* open-addressed: node, key or item ->
 				 * 1-based line (16 bytes an entry) */
@@ -36,21 +36,21 @@ struct ydoc {
 };
 
 /* On failure 'doc' holds nothing (no release needed). */
-int yaml_load_file(const char *path, size_t max_bytes, struct ydoc *doc,
+int jyaml_load_file(const char *path, size_t max_bytes, struct jydoc *doc,
 		   struct pb_err *err);
-int yaml_load_str(const char *name, const char *text, size_t len,
-		  struct ydoc *doc, struct pb_err *err);
-void ydoc_release(struct ydoc *doc);
+int jyaml_load_str(const char *name, const char *text, size_t len,
+		  struct jydoc *doc, struct pb_err *err);
+void jydoc_release(struct jydoc *doc);
 
 /*
  * The line of 'node' (0 when unknown, and always for null, which jansson
  * shares): a mapping's value has its key's line.
  */
-int ydoc_line(const struct ydoc *doc, const json_t *node);
+int jydoc_line(const struct jydoc *doc, const json_t *node);
 /* The line of item 'i' of sequence 'seq' (0 when unknown). */
-int ydoc_item_line(const struct ydoc *doc, const json_t *seq, size_t i);
+int jydoc_item_line(const struct jydoc *doc, const json_t *seq, size_t i);
 /* The line of key 'key' in mapping 'map' (0 when unknown). */
-int ydoc_key_line(const struct ydoc *doc, const json_t *map,
+int jydoc_key_line(const struct jydoc *doc, const json_t *map,
 		  const char *key);
 
 /*
@@ -58,13 +58,13 @@ int ydoc_key_line(const struct ydoc *doc, const json_t *map,
  * "<file>:<line>: '<key>' <why>" in 'err' otherwise ('key' names the
  * value in the message).
  */
-int yaml_as_long(const struct ydoc *doc, const json_t *node, const char *key,
+int jyaml_as_long(const struct jydoc *doc, const json_t *node, const char *key,
 		 long min, long max, long *out, struct pb_err *err);
-int yaml_as_double(const struct ydoc *doc, const json_t *node, const char *key,
+int jyaml_as_double(const struct jydoc *doc, const json_t *node, const char *key,
 		   double *out, struct pb_err *err);
-int yaml_as_bool(const struct ydoc *doc, const json_t *node, const char *key,
+int jyaml_as_bool(const struct jydoc *doc, const json_t *node, const char *key,
 		 int *out, struct pb_err *err);
-int yaml_as_string(const struct ydoc *doc, const json_t *node, const char *key,
+int jyaml_as_string(const struct jydoc *doc, const json_t *node, const char *key,
 		   const char **out, struct pb_err *err);
 
 /* Strict number parsing shared by every input reader. */
