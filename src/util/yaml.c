@@ -191,33 +191,35 @@ static int load_mapping(struct loader *l, int depth, struct ynode *map)
 	return rc;
 }
 
+/* Items up to the end of the sequence. */
+static int load_items(struct loader *l, int depth)
+{
+	yaml_event_t ev;
+	struct ynode *val;
+
+	for (;;) {
+		if (next_event(l, &ev))
+			return -1;
+		if (ev.type == YAML_SEQUENCE_END_EVENT) {
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		if (load_node(l, &ev, depth + 1, &val))
+			return -1;
+		if (push(&l->items, val))
+			return no_memory(l);
+	}
+}
+
 static int load_sequence(struct loader *l, int depth, struct ynode *seq)
 {
 	size_t base = l->items.n;
-	yaml_event_t ev;
-	struct ynode *val;
-	int rc = 0;
+	int rc = load_items(l, depth);
 
-	for (;;) {
-		if (next_event(l, &ev)) {
-			rc = -1;
-			break;
-		}
-		if (ev.type == YAML_SEQUENCE_END_EVENT) {
-			yaml_event_delete(&ev);
-			if (ynode_set_entries(l->doc, seq,
-					      (struct ynode *const *)l->items.v +
-					      base, NULL, l->items.n - base,
-					      NULL))
-				rc = no_memory(l);
-			break;
-		}
-		if (load_node(l, &ev, depth + 1, &val) ||
-		    push(&l->items, val)) {
-			rc = val ? no_memory(l) : -1;
-			break;
-		}
-	}
+	if (!rc && ynode_set_entries(l->doc, seq,
+				     (struct ynode *const *)l->items.v + base,
+				     NULL, l->items.n - base, NULL))
+		rc = no_memory(l);
 	l->items.n = base;
 	return rc;
 }
