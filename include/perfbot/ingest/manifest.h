@@ -46,7 +46,7 @@ struct manifest_patch {
 };
 
 struct manifest {
-	struct jydoc doc;
+	struct ydoc doc;
 	const char *id;		/* NULL: derived from commits and job */
 	struct manifest_side base, head;
 	struct strv to;		/* addresses */
