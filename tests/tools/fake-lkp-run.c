@@ -100,7 +100,7 @@ static int check_args(struct job *j, int argc, char **argv)
 static int check_job(const struct job *j)
 {
 	struct pb_err err;
-	struct jydoc doc;
+	struct ydoc doc;
 	const char *c;
 	char *path = path_join(j->root, "job.yaml");
 	int rc = 0;
@@ -111,17 +111,17 @@ static int check_job(const struct job *j)
 		free(path);
 		return 0;
 	}
-	if (jyaml_load_file(path, RESULT_MAX_JOB_BYTES, &doc, &err)) {
+	if (yaml_load_file(path, RESULT_MAX_JOB_BYTES, &doc, &err)) {
 		free(path);
 		return fail(EX_DATAERR, "%s", err.msg);
 	}
-	if (doc.root && !json_is_object(doc.root))
+	if (doc.root && !ynode_is(doc.root, Y_MAP))
 		rc = fail(EX_DATAERR, "%s: not a mapping", path);
-	c = json_string_value(json_object_get(doc.root, "commit"));
+	c = ynode_str(ymap_get(doc.root, "commit"));
 	if (!rc && c && strcasecmp(c, j->commit))
 		rc = fail(EX_DATAERR, "commit %s is not the commit of this "
 			  "result root (%.80s in %s)", j->commit, c, path);
-	jydoc_release(&doc);
+	ydoc_release(&doc);
 	free(path);
 	return rc;
 }

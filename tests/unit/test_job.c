@@ -74,7 +74,7 @@ static int teardown(void **state)
 /* A result root whose job.yaml is 'text' (no matrix needed here). */
 static void load_job(struct fx *f, const char *text)
 {
-	if (jyaml_load_str("job.yaml", text, strlen(text), &f->rr.job, &f->err))
+	if (yaml_load_str("job.yaml", text, strlen(text), &f->rr.job, &f->err))
 		fail_msg("bad test YAML: %s", f->err.msg);
 	if (job_info_init(&f->ji, &f->rr, &f->err))
 		fail_msg("job_info_init: %s", f->err.msg);
@@ -238,7 +238,7 @@ static void t_too_many_params(void **state)
 	assert_int_equal(sb_adds(&sb, "testcase: t\ntbox_group: g\n"), 0);
 	for (i = 0; i < 300; i++)
 		assert_int_equal(sb_addf(&sb, "p%d: %d\n", i, i), 0);
-	assert_int_equal(jyaml_load_str("job.yaml", sb.buf, sb.len, &f->rr.job,
+	assert_int_equal(yaml_load_str("job.yaml", sb.buf, sb.len, &f->rr.job,
 				       &f->err), 0);
 	sb_release(&sb);
 	assert_int_equal(job_info_init(&f->ji, &f->rr, &f->err), -1);

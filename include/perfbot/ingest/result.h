@@ -4,7 +4,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <jansson.h>
 
 #include "perfbot/util/err.h"
 #include "perfbot/util/strmap.h"
@@ -43,7 +42,7 @@ struct result_root {
 	double *value_pool;
 	unsigned char *int_pool;
 	int64_t *exact_pool;	/* the 'exact' lists, when any */
-	struct jydoc job;	/* job.yaml; job.root is a mapping */
+	struct ydoc job;	/* job.yaml; job.root is a mapping */
 	char *job_text;		/* job.yaml as written */
 };
 
