@@ -215,7 +215,7 @@ static void check_data(struct checker *ck)
 {
 	struct pb_err err = { 0, "" };
 	struct rules *rules = NULL;
-	struct jydoc doc;
+	struct ydoc doc;
 	char *p = NULL;
 
 	if (data_find(ck->cfg->data.metrics,
@@ -230,11 +230,11 @@ static void check_data(struct checker *ck)
 	memset(&doc, 0, sizeof(doc));
 	if (data_find(ck->cfg->data.testcases,
 		      "data.testcases in the configuration", &p, &err) ||
-	    jyaml_load_file(p, DATA_MAX_BYTES, &doc, &err))
+	    yaml_load_file(p, DATA_MAX_BYTES, &doc, &err))
 		problem(ck, &err);
 	else
 		okay(ck, "testcases '%s'", p);
-	jydoc_release(&doc);
+	ydoc_release(&doc);
 	free(p);
 	p = NULL;
 	if (data_find(ck->cfg->data.hosts,

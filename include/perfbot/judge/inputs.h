@@ -24,8 +24,8 @@ struct report_inputs {
 	struct comparison cmp;
 	struct job_info job;
 	struct judgement verdict;
-	struct jydoc testcases;
-	struct jydoc host;
+	struct ydoc testcases;
+	struct ydoc host;
 	const char *testcase;
 	const char *machine;	/* the host's description, or tbox_group */
 	const char *key_metric;	/* the testcase's headline, or NULL */
