@@ -7,6 +7,7 @@
  * confirmations and 'perfbot report'.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -346,7 +346,7 @@ static void t_err_reader_line(void **state)
  * Memory stays a small multiple of the input: a 1 MiB flow list of
  * one-digit values (some 520,000 nodes, 380 MB once) is refused at
  * once, and the densest file allowed (a value per 8 bytes) costs less
- * than 10 times its size (the jansson tree took 15).
+ * than 10 times its size (the JSON tree it replaced took 15).
  */
 static void t_memory_bounded(void **state)
 {

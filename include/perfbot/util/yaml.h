@@ -75,9 +75,9 @@ int ynode_line(const struct ynode *node);
 /*
  * The line a message names for 'node': ynode_line(), but 0 (no line) for
  * a Y_NULL node as well. perfbot's messages about a null value have
- * never named its line (jansson, which held these documents before,
- * shared one null), and this step of the redesign keeps them byte for
- * byte; use ynode_line() where a line is wanted.
+ * never named its line (the JSON tree that held these documents before
+ * shared one null among them all), and the move to this tree keeps
+ * every message byte for byte; use ynode_line() where a line is wanted.
  */
 int ynode_msg_line(const struct ynode *node);
 
@@ -106,8 +106,5 @@ int yaml_as_string(const struct ydoc *doc, const struct ynode *node,
 /* Strict number parsing shared by every input reader. */
 int parse_long(const char *s, long min, long max, long *out);
 int parse_double(const char *s, double *out);
-
-/* the readers not moved to the typed tree yet */
-#include "perfbot/util/yaml_json.h"
 
 #endif
