@@ -21,11 +21,6 @@
  * innermost last, until their container ends and takes a copy into the
  * arena: 8 bytes an entry while loading, none after.
  */
-struct stack {
-	void **v;
-	size_t n, cap;
-};
-
 struct loader {
 	yaml_parser_t parser;
 	struct ydoc *doc;
@@ -33,24 +28,45 @@ struct loader {
 	const char *text;	/* the input, to turn an offset into a line */
 	size_t len;
 	struct pb_err *err;
-	struct stack items;	/* struct ynode * */
-	struct stack keys;	/* const char *, of the mappings only */
+	struct ynode **items;	/* the values and items */
+	size_t nitems, capitems;
+	const char **keys;	/* the keys, of the mappings only */
+	size_t nkeys, capkeys;
 };
 
-static int push(struct stack *s, void *p)
+/* Room for one more of 'n' elements of 'size' bytes in '*v'. */
+static void *room(void *v, size_t n, size_t *cap, size_t size)
 {
-	void **v;
+	size_t want = *cap ? 2 * *cap : 64;
 
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
+	if (n < *cap)
+		return v;
+	v = realloc(v, want * size);
+	if (v)
+		*cap = want;
+	return v;
+}
 
-		v = realloc(s->v, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		s->v = v;
-		s->cap = cap;
-	}
-	s->v[s->n++] = p;
+static int push_item(struct loader *l, struct ynode *node)
+{
+	struct ynode **v = room(l->items, l->nitems, &l->capitems,
+				sizeof(*v));
+
+	if (!v)
+		return -1;
+	l->items = v;
+	l->items[l->nitems++] = node;
+	return 0;
+}
+
+static int push_key(struct loader *l, const char *key)
+{
+	const char **v = room(l->keys, l->nkeys, &l->capkeys, sizeof(*v));
+
+	if (!v)
+		return -1;
+	l->keys = v;
+	l->keys[l->nkeys++] = key;
 	return 0;
 }
 
@@ -134,13 +150,11 @@ static int take_key(struct loader *l, yaml_event_t *ev, size_t base,
 	k = (const char *)ev->data.scalar.value;
 	if (strlen(k) != ev->data.scalar.length)
 		return fail_at(l, line0, "NUL in a key", NULL);
-	if (ykeyset_has(ks, (const char *const *)l->keys.v + base,
-			l->keys.n - base, k))
+	if (ykeyset_has(ks, l->keys + base, l->nkeys - base, k))
 		return fail_at(l, line0, "duplicate key", k);
 	copy = ydoc_strndup(l->doc, k, ev->data.scalar.length);
-	if (!copy || push(&l->keys, copy) ||
-	    ykeyset_add(ks, (const char *const *)l->keys.v + base,
-			l->keys.n - base))
+	if (!copy || push_key(l, copy) ||
+	    ykeyset_add(ks, l->keys + base, l->nkeys - base))
 		return no_memory(l);
 	return 0;
 }
@@ -169,25 +183,23 @@ static int load_pairs(struct loader *l, int depth, size_t base,
 			return -1;
 		/* a block value starts a line below its key */
 		val->line = line_of(kline);
-		if (push(&l->items, val))
+		if (push_item(l, val))
 			return no_memory(l);
 	}
 }
 
 static int load_mapping(struct loader *l, int depth, struct ynode *map)
 {
-	size_t ibase = l->items.n, kbase = l->keys.n;
+	size_t ibase = l->nitems, kbase = l->nkeys;
 	struct ykeyset ks = { NULL, 0 };
 	int rc = load_pairs(l, depth, kbase, &ks);
 
-	if (!rc && ynode_set_entries(l->doc, map,
-				     (struct ynode *const *)l->items.v + ibase,
-				     (const char *const *)l->keys.v + kbase,
-				     l->items.n - ibase, &ks))
+	if (!rc && ynode_set_entries(l->doc, map, l->items + ibase,
+				     l->keys + kbase, l->nitems - ibase, &ks))
 		rc = no_memory(l);
 	ykeyset_release(&ks);
-	l->items.n = ibase;
-	l->keys.n = kbase;
+	l->nitems = ibase;
+	l->nkeys = kbase;
 	return rc;
 }
 
@@ -206,25 +218,24 @@ static int load_items(struct loader *l, int depth)
 		}
 		if (load_node(l, &ev, depth + 1, &val))
 			return -1;
-		if (push(&l->items, val))
+		if (push_item(l, val))
 			return no_memory(l);
 	}
 }
 
 static int load_sequence(struct loader *l, int depth, struct ynode *seq)
 {
-	size_t base = l->items.n;
+	size_t base = l->nitems;
 	int rc = load_items(l, depth);
 
-	if (!rc && ynode_set_entries(l->doc, seq,
-				     (struct ynode *const *)l->items.v + base,
-				     NULL, l->items.n - base, NULL))
+	if (!rc && ynode_set_entries(l->doc, seq, l->items + base, NULL,
+				     l->nitems - base, NULL))
 		rc = no_memory(l);
-	l->items.n = base;
+	l->nitems = base;
 	return rc;
 }
 
-/* The node an event starts, before its entries; NULL on failure. */
+/* The node an event starts (its entries still to come) in *out. */
 static int start_node(struct loader *l, const yaml_event_t *ev, int depth,
 		      struct ynode **out)
 {
@@ -321,7 +332,11 @@ int yaml_load_str(const char *name, const char *text, size_t len,
 		l.max_nodes = YAML_MAX_NODES;
 	memset(doc, 0, sizeof(*doc));
 	doc->name = ydoc_strndup(doc, name, strlen(name));
-	if (!doc->name || !yaml_parser_initialize(&l.parser)) {
+	/* the stacks are never NULL, not even empty (NULL + 0 is undefined) */
+	l.items = room(NULL, 0, &l.capitems, sizeof(*l.items));
+	l.keys = room(NULL, 0, &l.capkeys, sizeof(*l.keys));
+	if (!doc->name || !l.items || !l.keys ||
+	    !yaml_parser_initialize(&l.parser)) {
 		pb_fail(err, EX_OSERR, "%s: out of memory", name);
 		goto out;
 	}
@@ -330,8 +345,8 @@ int yaml_load_str(const char *name, const char *text, size_t len,
 	rc = load_stream(&l);
 	yaml_parser_delete(&l.parser);
 out:
-	free(l.items.v);
-	free(l.keys.v);
+	free(l.items);
+	free(l.keys);
 	if (rc)
 		ydoc_release(doc);
 	return rc;

@@ -22,7 +22,7 @@
  * The arena: blocks of growing size, each allocation taken from the
  * newest. A node costs its 48 bytes and its string, a list 8 bytes an
  * entry, with no malloc header or rounding of its own: a 1 MiB job.yaml
- * at the densest the loader allows (a value per 8 bytes) holds some 8 MB.
+ * at the densest the loader allows (a value per 8 bytes) holds 8.7 MB.
  */
 struct ychunk {
 	struct ychunk *next;
