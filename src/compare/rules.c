@@ -118,8 +118,10 @@ static const struct format_key {
 	  offsetof(struct table_format, absolute_exponent) },
 };
 
-static int load_format_key(struct ydoc *doc, struct table_format *f,
-			   const char *key, json_t *val, struct pb_err *err)
+/* An unknown key with a null value names no line (ynode_msg_line). */
+static int load_format_key(const struct ydoc *doc, struct table_format *f,
+			   const char *key, const struct ynode *val,
+			   struct pb_err *err)
 {
 	const struct format_key *k = NULL;
 	char *base = (char *)f;
@@ -132,7 +134,7 @@ static int load_format_key(struct ydoc *doc, struct table_format *f,
 	if (!k)
 		return pb_fail(err, EX_CONFIG,
 			       "%s:%d: unknown key 'format.%.64s'", doc->name,
-			       ydoc_line(doc, val), key);
+			       ynode_msg_line(val), key);
 	if (k->type == F_DOUBLE)
 		return yaml_as_double(doc, val, key,
 				      (double *)(base + k->off), err);
@@ -145,17 +147,17 @@ static int load_format_key(struct ydoc *doc, struct table_format *f,
 	return 0;
 }
 
-static int load_format(struct ydoc *doc, struct rules *r, json_t *map,
-		       struct pb_err *err)
+static int load_format(const struct ydoc *doc, struct rules *r,
+		       const struct ynode *map, struct pb_err *err)
 {
-	const char *key;
-	json_t *val;
+	size_t i;
 
-	if (!json_is_object(map))
+	if (!ynode_is(map, Y_MAP))
 		return pb_fail(err, EX_CONFIG, "%s:%d: 'format' must be a "
-			       "mapping", doc->name, ydoc_line(doc, map));
-	json_object_foreach(map, key, val)
-		if (load_format_key(doc, &r->fmt, key, val, err))
+			       "mapping", doc->name, ynode_msg_line(map));
+	for (i = 0; i < map->n; i++)
+		if (load_format_key(doc, &r->fmt, map->keys[i], map->items[i],
+				    err))
 			return -1;
 	return 0;
 }
@@ -179,47 +181,47 @@ static void list_release(struct list *l)
 }
 
 /* { match: PATTERN, value | max_above | delta_above: NUMBER } */
-static int load_valued(struct ydoc *doc, int list, json_t *e, int line,
-		       const char **pat, struct value *v, struct pb_err *err)
+static int load_valued(const struct ydoc *doc, int list,
+		       const struct ynode *e, int line, const char **pat,
+		       struct value *v, struct pb_err *err)
 {
 	static const char *const bound[2] = { "max_above", "delta_above" };
 	const char *vkey = specs[list].entry == E_VALUE ? "value" : NULL;
-	json_t *vnode = NULL;
+	const struct ynode *vnode = NULL;
 	long l;
 	int i;
 
-	*pat = json_string_value(json_object_get(e, "match"));
+	*pat = ynode_str(ymap_get(e, "match"));
 	if (vkey)
-		vnode = json_object_get(e, vkey);
+		vnode = ymap_get(e, vkey);
 	for (i = 0; !vkey && i < 2; i++)
-		if ((vnode = json_object_get(e, bound[i]))) {
+		if ((vnode = ymap_get(e, bound[i]))) {
 			v->on_delta = i;
 			break;
 		}
-	if (!json_is_object(e) || !*pat || !json_is_string(vnode) ||
-	    json_object_size(e) != 2)
+	if (!ynode_is(e, Y_MAP) || !*pat || !ynode_is(vnode, Y_STR) ||
+	    e->n != 2)
 		return pb_fail(err, EX_CONFIG, "%s:%d: '%s' entries are "
 			       "{ match: PATTERN, %s: NUMBER }", doc->name,
 			       line, specs[list].key,
 			       vkey ? vkey : "max_above|delta_above");
 	if (yaml_as_double(doc, vnode, "value", &v->v, err))
 		return -1;
-	v->integer = !parse_long(json_string_value(vnode), -1000000000L,
-				 1000000000L, &l);
+	v->integer = !parse_long(vnode->str, -1000000000L, 1000000000L, &l);
 	if (list == L_DIRECTION && v->v != 1 && v->v != -1)
 		return pb_fail(err, EX_CONFIG, "%s:%d: a direction is 1 or -1",
-			       doc->name, ydoc_line(doc, vnode));
+			       doc->name, ynode_line(vnode));
 	return 0;
 }
 
 /* One entry of list 'list' (item 'i' of 'arr') into 'out'. */
-static int read_entry(struct ydoc *doc, const char *file, int list,
-		      json_t *arr, size_t i, struct entry_src *out,
-		      struct pb_err *err)
+static int read_entry(const struct ydoc *doc, const char *file, int list,
+		      const struct ynode *arr, size_t i,
+		      struct entry_src *out, struct pb_err *err)
 {
-	json_t *e = json_array_get(arr, i);
-	const char *pat = json_string_value(e);
-	int line = ydoc_item_line(doc, arr, i);
+	const struct ynode *e = arr->items[i];
+	const char *pat = ynode_str(e);
+	int line = ynode_line(e);
 
 	memset(out, 0, sizeof(*out));
 	out->file = file;
@@ -266,20 +268,21 @@ static void remove_source(struct list *l, const char *pattern)
 enum edit { ED_SET, ED_ADD, ED_REMOVE };
 
 /* 'KEY: [...]' replaces a list, 'KEY_add' appends, 'KEY_remove' drops. */
-static int load_list(struct ydoc *doc, const char *file, struct rules *r,
-		     int list, enum edit ed, const char *key, json_t *arr,
-		     struct pb_err *err)
+static int load_list(const struct ydoc *doc, const char *file,
+		     struct rules *r, int list, enum edit ed, const char *key,
+		     const struct ynode *arr, struct pb_err *err)
 {
 	struct list *l = &r->l[list];
 	struct entry_src e;
 	size_t i;
 
-	if (!json_is_array(arr) && !json_is_null(arr))
+	if (!ynode_is(arr, Y_SEQ) && !ynode_is(arr, Y_NULL))
 		return pb_fail(err, EX_CONFIG, "%s:%d: '%s' must be a list",
-			       doc->name, ydoc_line(doc, arr), key);
+			       doc->name, ynode_line(arr), key);
 	if (ed == ED_SET)
 		sources_clear(l);
-	for (i = 0; i < json_array_size(arr); i++) {
+	/* a null list has no items: it empties a list or leaves it */
+	for (i = 0; i < arr->n; i++) {
 		if (read_entry(doc, file, list, arr, i, &e, err))
 			return -1;
 		if (ed == ED_REMOVE) {
@@ -333,10 +336,10 @@ static int load_path(struct rules *r, const char *path, int depth,
 		     struct pb_err *err);
 
 /* 'base: FILE', relative to the file that names it, is loaded first. */
-static int load_base(struct ydoc *doc, struct rules *r, int depth,
+static int load_base(const struct ydoc *doc, struct rules *r, int depth,
 		     struct pb_err *err)
 {
-	json_t *node = json_object_get(doc->root, "base");
+	const struct ynode *node = ymap_get(doc->root, "base");
 	const char *base;
 	char *dir, *path;
 	int rc;
@@ -347,7 +350,7 @@ static int load_base(struct ydoc *doc, struct rules *r, int depth,
 		return -1;
 	if (depth >= RULES_MAX_DEPTH)
 		return pb_fail(err, EX_CONFIG, "%s:%d: 'base' nested too deep",
-			       doc->name, ydoc_line(doc, node));
+			       doc->name, ynode_line(node));
 	dir = path_dirname(doc->name);
 	path = dir && base[0] != '/' ? path_join(dir, base) : strdup(base);
 	rc = path ? load_path(r, path, depth + 1, err) :
@@ -357,8 +360,9 @@ static int load_base(struct ydoc *doc, struct rules *r, int depth,
 	return rc;
 }
 
-static int load_scalar(struct ydoc *doc, struct rules *r, const char *key,
-		       json_t *val, struct pb_err *err)
+static int load_scalar(const struct ydoc *doc, struct rules *r,
+		       const char *key, const struct ynode *val,
+		       struct pb_err *err)
 {
 	const char *s;
 
@@ -370,38 +374,49 @@ static int load_scalar(struct ydoc *doc, struct rules *r, const char *key,
 	if (!strcmp(key, "lkp_tests_commit") || !strcmp(key, "base"))
 		return yaml_as_string(doc, val, key, &s, err);
 	return pb_fail(err, EX_CONFIG, "%s:%d: unknown key '%.64s'", doc->name,
-		       ydoc_key_line(doc, doc->root, key), key);
+		       ynode_line(val), key);
 }
 
-static int load_doc(struct ydoc *doc, const char *file, struct rules *r,
-		    int depth, struct pb_err *err)
+/* The list 'key' edits ('KEY', 'KEY_add', 'KEY_remove'), or L_COUNT. */
+static int list_of(const char *key, enum edit *ed)
 {
-	const char *key;
-	json_t *val;
 	int i;
 
-	if (!json_is_object(doc->root))
+	*ed = ED_SET;
+	for (i = 0; i < L_COUNT; i++) {
+		size_t n = strlen(specs[i].key);
+
+		if (strncmp(key, specs[i].key, n))
+			continue;
+		if (!strcmp(key + n, "_add"))
+			*ed = ED_ADD;
+		else if (!strcmp(key + n, "_remove"))
+			*ed = ED_REMOVE;
+		else if (key[n])
+			continue;
+		break;
+	}
+	return i;
+}
+
+static int load_doc(const struct ydoc *doc, const char *file,
+		    struct rules *r, int depth, struct pb_err *err)
+{
+	const struct ynode *root = doc->root;
+	enum edit ed;
+	size_t k;
+	int i;
+
+	if (!ynode_is(root, Y_MAP))
 		return pb_fail(err, EX_CONFIG, "%s: not a mapping", doc->name);
 	if (load_base(doc, r, depth, err))
 		return -1;
-	json_object_foreach(doc->root, key, val) {
-		enum edit ed = ED_SET;
-
-		for (i = 0; i < L_COUNT; i++) {
-			size_t n = strlen(specs[i].key);
-
-			if (strncmp(key, specs[i].key, n))
-				continue;
-			if (!strcmp(key + n, "_add"))
-				ed = ED_ADD;
-			else if (!strcmp(key + n, "_remove"))
-				ed = ED_REMOVE;
-			else if (key[n])
-				continue;
-			break;
-		}
-		if (i == L_COUNT ? load_scalar(doc, r, key, val, err) :
-		    load_list(doc, file, r, i, ed, key, val, err))
+	for (k = 0; k < root->n; k++) {
+		i = list_of(root->keys[k], &ed);
+		if (i == L_COUNT ?
+		    load_scalar(doc, r, root->keys[k], root->items[k], err) :
+		    load_list(doc, file, r, i, ed, root->keys[k],
+			      root->items[k], err))
 			return -1;
 	}
 	return 0;

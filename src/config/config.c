@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,8 +20,8 @@
 #include "perfbot/util/strbuf.h"
 #include "perfbot/util/suggest.h"
 
-static int check_node(struct config *cfg, const char *path, json_t *node,
-		      int line, struct pb_err *err);
+static int check_node(struct config *cfg, const char *path,
+		      struct ynode *node, int line, struct pb_err *err);
 
 /*
  * A problem found while checking: stop at the first, or (CONFIG_ALL_PROBLEMS)
@@ -66,25 +67,26 @@ static int unknown_key(struct config *cfg, const char *path, int line,
 		       cfg->doc.name, line, path);
 }
 
-static int check_map(struct config *cfg, const char *path, json_t *node,
-		     int line, struct pb_err *err)
+static int check_map(struct config *cfg, const char *path,
+		     struct ynode *node, int line, struct pb_err *err)
 {
 	struct strbuf sub = STRBUF_INIT;
-	const char *k;
-	json_t *v;
+	size_t i;
 	int rc = 0;
 
-	if (!json_is_object(node))
+	if (!ynode_is(node, Y_MAP))
 		return bad_type(cfg, path, line, "a mapping", err);
-	json_object_foreach(node, k, v) {
+	for (i = 0; i < node->n; i++) {
 		sb_reset(&sub);
-		if (sb_addf(&sub, "%s%s%s", path, *path ? "." : "", k)) {
+		if (sb_addf(&sub, "%s%s%s", path, *path ? "." : "",
+			    node->keys[i])) {
 			rc = pb_fail(err, EX_OSERR, "out of memory");
 			break;
 		}
-		rc = problem(cfg, check_node(cfg, sb_str(&sub), v,
-					     ydoc_key_line(&cfg->doc, node, k),
-					     err), err);
+		/* a value's line is its key's */
+		rc = problem(cfg, check_node(cfg, sb_str(&sub), node->items[i],
+					     ynode_line(node->items[i]), err),
+			     err);
 		if (rc)
 			break;
 	}
@@ -93,18 +95,20 @@ static int check_map(struct config *cfg, const char *path, json_t *node,
 }
 
 /* A relative path made absolute against the config file's directory. */
-static int resolve(struct config *cfg, json_t *node, struct pb_err *err)
+static int resolve(struct config *cfg, struct ynode *node,
+		   struct pb_err *err)
 {
-	const char *s = json_string_value(node);
+	const char *s = ynode_str(node);
 	char *p;
 	int rc;
 
 	if (!s || !*s || s[0] == '/' || !cfg->dir)
 		return 0;
 	p = path_join(cfg->dir, s);
-	rc = p ? json_string_set(node, p) : -1;
+	rc = p ? ydoc_set_str(&cfg->doc, node, p, err) :
+		pb_fail(err, EX_OSERR, "out of memory");
 	free(p);
-	return rc ? pb_fail(err, EX_OSERR, "out of memory") : 0;
+	return rc;
 }
 
 /* "Name <user@domain>" or user@domain. */
@@ -131,39 +135,38 @@ static int is_domain(const char *s)
 }
 
 static int check_list(struct config *cfg, const char *path,
-		      const struct key *k, json_t *node, int line,
+		      const struct key *k, struct ynode *node, int line,
 		      struct pb_err *err)
 {
 	struct strbuf item = STRBUF_INIT;
+	struct ynode *v;
 	size_t i;
-	json_t *v;
 	int rc = 0;
 
-	if (!json_is_array(node))
+	if (!ynode_is(node, Y_SEQ))
 		return bad_type(cfg, path, line, "a list", err);
 	if (sb_addf(&item, "%s[]", path))
 		return pb_fail(err, EX_OSERR, "out of memory");
-	json_array_foreach(node, i, v) {
-		int iline = ydoc_line(&cfg->doc, v);
+	for (i = 0; i < node->n; i++) {
+		/* a null item is named by the list's line */
+		int iline = ynode_msg_line(node->items[i]);
 
+		v = node->items[i];
 		if (!iline)
 			iline = line;
-		if (k->type != K_MAPLIST && !json_is_string(v))
+		if (k->type != K_MAPLIST && !ynode_is(v, Y_STR))
 			rc = bad_type(cfg, path, iline, "a list of strings",
 				      err);
 		else if (k->type == K_MAPLIST)
 			rc = check_map(cfg, sb_str(&item), v, iline, err);
-		else if (k->type == K_ARGV && i == 0 &&
-			 strchr(json_string_value(v), '/'))
+		else if (k->type == K_ARGV && i == 0 && strchr(v->str, '/'))
 			rc = resolve(cfg, v, err);
-		else if (k->type == K_ADDRLIST &&
-			 !is_addr(json_string_value(v)))
+		else if (k->type == K_ADDRLIST && !is_addr(v->str))
 			rc = bad_type(cfg, path, iline, "a list of mail "
 				      "addresses", err);
 		else if (k->type == K_ALLOW &&
-			 !(json_string_value(v)[0] == '@' ?
-			   is_domain(json_string_value(v) + 1) :
-			   is_addr(json_string_value(v))))
+			 !(v->str[0] == '@' ? is_domain(v->str + 1) :
+			   is_addr(v->str)))
 			rc = bad_type(cfg, path, iline, "a list of mail "
 				      "addresses and @domains", err);
 		if (rc)
@@ -227,10 +230,10 @@ out:
 }
 
 static int check_string(struct config *cfg, const char *path,
-			const struct key *k, json_t *node, int line,
+			const struct key *k, struct ynode *node, int line,
 			struct pb_err *err)
 {
-	const char *v = json_string_value(node);
+	const char *v = ynode_str(node);
 	const struct choice *c = schema_choice(k->type);
 
 	if (!v)
@@ -250,8 +253,8 @@ static int check_string(struct config *cfg, const char *path,
 	return 0;
 }
 
-static int check_node(struct config *cfg, const char *path, json_t *node,
-		      int line, struct pb_err *err)
+static int check_node(struct config *cfg, const char *path,
+		      struct ynode *node, int line, struct pb_err *err)
 {
 	const struct key *k = schema_find(path);
 	char why[96];
@@ -287,10 +290,8 @@ static int check_secrets(struct config *cfg, struct pb_err *err)
 {
 	struct stat st;
 
-	if (!json_object_get(json_object_get(cfg->doc.root, "smtp"),
-			     "password") &&
-	    !json_object_get(json_object_get(cfg->doc.root, "imap"),
-			     "password"))
+	if (!ymap_get(ymap_get(cfg->doc.root, "smtp"), "password") &&
+	    !ymap_get(ymap_get(cfg->doc.root, "imap"), "password"))
 		return 0;
 	if (stat(cfg->path, &st))
 		return pb_fail(err, EX_CONFIG, "%s: cannot stat", cfg->path);
@@ -309,20 +310,20 @@ static int check_tls(struct config *cfg, const char *sec, const char *url,
 {
 	static const char *const word[] = { "starttls", "implicit", "none" };
 	int implicit = url && !strncmp(url + 4, "s://", 4);
+	const struct ynode *map = ymap_get(cfg->doc.root, sec);
 
 	if (!url || implicit == (tls == CFG_TLS_IMPLICIT))
 		return 0;
 	return pb_fail(err, EX_CONFIG, "%s:%d: '%s.tls' %s does not go with "
 		       "the %s URL", cfg->doc.name,
-		       ydoc_key_line(&cfg->doc, json_object_get(cfg->doc.root,
-								sec), "url"),
-		       sec, word[tls], implicit ? "implicit TLS" : "plain");
+		       ynode_line(ymap_get(map, "url")), sec, word[tls],
+		       implicit ? "implicit TLS" : "plain");
 }
 
 /* Each source is a directory or a URL: one of the two. */
 static int check_sources(struct config *cfg, struct pb_err *err)
 {
-	json_t *list = json_object_get(cfg->doc.root, "sources");
+	const struct ynode *list = ymap_get(cfg->doc.root, "sources");
 	size_t i;
 	int rc = 0;
 
@@ -332,8 +333,8 @@ static int check_sources(struct config *cfg, struct pb_err *err)
 					      "'sources[%zu]': give 'dir' or "
 					      "'url', one of the two",
 					      cfg->doc.name,
-					      ydoc_item_line(&cfg->doc, list,
-							     i), i + 1), err);
+					      ynode_line(list->items[i]),
+					      i + 1), err);
 	return rc;
 }
 
@@ -352,12 +353,11 @@ static int config_dir(struct config *cfg, struct pb_err *err)
 	return cfg->dir ? 0 : pb_fail(err, EX_OSERR, "out of memory");
 }
 
+/* An empty document: every setting its default. */
 static int load_defaults(struct config *cfg, struct pb_err *err)
 {
-	cfg->doc.root = json_object();
-	cfg->doc.name = strdup("(defaults)");
 	cfg->path = strdup("(defaults)");
-	if (!cfg->doc.root || !cfg->doc.name || !cfg->path ||
+	if (!cfg->path || yaml_load_str(cfg->path, "", 0, &cfg->doc, err) ||
 	    schema_fill(cfg, err)) {
 		config_release(cfg);
 		return pb_fail(err, EX_OSERR, "out of memory");
@@ -368,11 +368,8 @@ static int load_defaults(struct config *cfg, struct pb_err *err)
 /* The document is loaded: check it, resolve its paths. */
 static int check_doc(struct config *cfg, struct pb_err *err)
 {
-	if (!cfg->doc.root)
-		cfg->doc.root = json_object();
-	if (!cfg->doc.root)
-		return pb_fail(err, EX_OSERR, "out of memory");
-	if (check_map(cfg, "", cfg->doc.root, 1, err) ||
+	/* an empty file sets nothing */
+	if ((cfg->doc.root && check_map(cfg, "", cfg->doc.root, 1, err)) ||
 	    problem(cfg, check_secrets(cfg, err), err) ||
 	    schema_fill(cfg, err) ||
 	    problem(cfg, check_tls(cfg, "smtp", cfg->smtp.url, cfg->smtp.tls,

@@ -164,10 +164,10 @@ const struct choice *schema_choice(enum ktype t)
 }
 
 /* The node of a dotted path in the document; NULL when absent. */
-static json_t *lookup(const struct config *cfg, const char *path)
+static const struct ynode *lookup(const struct config *cfg, const char *path)
 {
 	const char *dot = strchr(path, '.');
-	json_t *node = cfg->doc.root;
+	const struct ynode *node = cfg->doc.root;
 	char part[32];
 	size_t n;
 
@@ -177,29 +177,38 @@ static json_t *lookup(const struct config *cfg, const char *path)
 			return NULL;
 		memcpy(part, path, n);
 		part[n] = '\0';
-		node = json_object_get(node, part);
+		node = ymap_get(node, part);
 		path = dot + 1;
 	}
-	return node ? json_object_get(node, path) : NULL;
+	return ymap_get(node, path);
 }
 
-static int fill_strv(struct strv *sv, json_t *list)
+/*
+ * The items of a list, none when it is not one: with CONFIG_ALL_PROBLEMS
+ * the settings are filled after a problem too (an item that is not a
+ * string is then NULL).
+ */
+static size_t items_of(const struct ynode *list)
+{
+	return ynode_is(list, Y_SEQ) ? list->n : 0;
+}
+
+static int fill_strv(struct strv *sv, const struct ynode *list)
 {
 	size_t i;
 
-	sv->n = json_array_size(list);
+	sv->n = items_of(list);
 	sv->v = calloc(sv->n + 1, sizeof(*sv->v));
 	if (!sv->v)
 		return -1;
 	for (i = 0; i < sv->n; i++)
-		sv->v[i] = json_string_value(json_array_get(list, i));
+		sv->v[i] = ynode_str(list->items[i]);
 	return 0;
 }
 
-static int fill_sources(struct config *cfg, json_t *list)
+static int fill_sources(struct config *cfg, const struct ynode *list)
 {
-	size_t i, n = json_array_size(list);
-	json_t *item;
+	size_t i, n = items_of(list);
 
 	if (!n)
 		return 0;
@@ -208,11 +217,10 @@ static int fill_sources(struct config *cfg, json_t *list)
 		return -1;
 	cfg->nsources = n;
 	for (i = 0; i < n; i++) {
-		item = json_array_get(list, i);
 		cfg->sources[i].dir =
-			json_string_value(json_object_get(item, "dir"));
+			ynode_str(ymap_get(list->items[i], "dir"));
 		cfg->sources[i].url =
-			json_string_value(json_object_get(item, "url"));
+			ynode_str(ymap_get(list->items[i], "url"));
 	}
 	return 0;
 }
@@ -232,8 +240,8 @@ static long word_index(const struct key *k, const char *v)
 static int fill_one(struct config *cfg, const struct key *k)
 {
 	void *at = (char *)cfg + k->off;
-	json_t *node = lookup(cfg, k->path);
-	const char *s = json_string_value(node);
+	const struct ynode *node = lookup(cfg, k->path);
+	const char *s = ynode_str(node);
 	long l;
 	int b;
 

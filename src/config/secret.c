@@ -4,6 +4,7 @@
  * check): from an environment variable, a file's first line, a
  * password_command's first line of output, or the config file itself.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

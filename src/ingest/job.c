@@ -27,37 +27,41 @@ static int is_identity(const char *key)
 	return 0;
 }
 
-static int add_param(struct job_info *ji, const char *key, json_t *val,
-		     const char *path, struct pb_err *err)
+static int add_param(struct job_info *ji, const char *key,
+		     const struct ynode *val, const char *path,
+		     struct pb_err *err)
 {
-	if (!json_is_string(val))
+	if (!ynode_is(val, Y_STR))
 		return 0;
 	if (ji->nparams == JOB_MAX_PARAMS)
 		return pb_fail(err, EX_DATAERR,
 			       "%s: more than %d parameters", path,
 			       JOB_MAX_PARAMS);
 	ji->params[ji->nparams].key = key;
-	ji->params[ji->nparams].value = json_string_value(val);
+	ji->params[ji->nparams].value = val->str;
 	ji->nparams++;
 	return 0;
 }
 
-static int collect(struct job_info *ji, json_t *root, const char *path,
-		   struct pb_err *err)
+/* The plain top-level values and those of a mapping, in file order. */
+static int collect(struct job_info *ji, const struct ynode *root,
+		   const char *path, struct pb_err *err)
 {
-	const char *key, *k2;
-	json_t *val, *v2;
+	const struct ynode *val;
+	size_t i, j;
 
-	json_object_foreach(root, key, val) {
-		if (is_identity(key))
+	for (i = 0; ynode_is(root, Y_MAP) && i < root->n; i++) {
+		val = root->items[i];
+		if (is_identity(root->keys[i]))
 			continue;
-		if (!json_is_object(val)) {
-			if (add_param(ji, key, val, path, err))
+		if (!ynode_is(val, Y_MAP)) {
+			if (add_param(ji, root->keys[i], val, path, err))
 				return -1;
 			continue;
 		}
-		json_object_foreach(val, k2, v2)
-			if (add_param(ji, k2, v2, path, err))
+		for (j = 0; j < val->n; j++)
+			if (add_param(ji, val->keys[j], val->items[j], path,
+				      err))
 				return -1;
 	}
 	return 0;

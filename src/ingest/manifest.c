@@ -7,6 +7,7 @@
  * confirmations and 'perfbot report'.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,27 +35,27 @@ static int known(const char *key, const char *const *keys, size_t n)
 	return 0;
 }
 
-static int check_keys(const struct ydoc *doc, json_t *map,
-		      const char *const *keys, size_t n, const char *where,
-		      struct pb_err *err)
+static int check_keys(const struct ydoc *doc, const struct ynode *map,
+		      const char *const *keys, size_t nkeys,
+		      const char *where, struct pb_err *err)
 {
-	const char *k;
-	json_t *v;
+	size_t i;
 
-	json_object_foreach(map, k, v) {
-		if (!known(k, keys, n))
+	for (i = 0; i < map->n; i++) {
+		const char *k = map->keys[i];
+		const struct ynode *v = map->items[i];
+
+		if (!known(k, keys, nkeys))
 			return pb_fail(err, EX_DATAERR,
 				       "%s:%d: unknown key '%s%.64s'",
-				       doc->name, ydoc_key_line(doc, map, k),
-				       where, k);
-		if (!json_is_string(v) && strcmp(k, "to") &&
+				       doc->name, ynode_line(v), where, k);
+		if (!ynode_is(v, Y_STR) && strcmp(k, "to") &&
 		    strcmp(k, "cc") && strcmp(k, "notes") &&
 		    strcmp(k, "base") && strcmp(k, "head") &&
 		    strcmp(k, "patch"))
 			return pb_fail(err, EX_DATAERR,
 				       "%s:%d: '%s%s' must be a string",
-				       doc->name, ydoc_key_line(doc, map, k),
-				       where, k);
+				       doc->name, ynode_line(v), where, k);
 	}
 	return 0;
 }
@@ -86,32 +87,32 @@ static int load_side(struct manifest *m, const char *which, const char *dir,
 		     struct manifest_side *s, struct pb_err *err)
 {
 	const struct ydoc *doc = &m->doc;
-	json_t *map = json_object_get(doc->root, which);
+	const struct ynode *map = ymap_get(doc->root, which);
 	const char *rr;
 	char where[8];
 
-	if (!json_is_object(map))
+	if (!ynode_is(map, Y_MAP))
 		return pb_fail(err, EX_DATAERR, "%s: '%s' must be a mapping "
 			       "with commit and result_root", doc->name, which);
 	snprintf(where, sizeof(where), "%s.", which);
 	if (check_keys(doc, map, side_keys, 7, where, err))
 		return -1;
-	s->commit = json_string_value(json_object_get(map, "commit"));
+	s->commit = ynode_str(ymap_get(map, "commit"));
 	if (!s->commit || !is_sha(s->commit))
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s.commit' must be "
 			       "7 to 40 hex digits", doc->name,
-			       ydoc_line(doc, map), which);
-	s->subject = json_string_value(json_object_get(map, "subject"));
+			       ynode_line(map), which);
+	s->subject = ynode_str(ymap_get(map, "subject"));
 	if (!s->subject)
 		s->subject = "";
-	s->author = json_string_value(json_object_get(map, "author"));
-	s->repo = json_string_value(json_object_get(map, "repo"));
-	s->branch = json_string_value(json_object_get(map, "branch"));
-	s->tree = json_string_value(json_object_get(map, "tree"));
-	rr = json_string_value(json_object_get(map, "result_root"));
+	s->author = ynode_str(ymap_get(map, "author"));
+	s->repo = ynode_str(ymap_get(map, "repo"));
+	s->branch = ynode_str(ymap_get(map, "branch"));
+	s->tree = ynode_str(ymap_get(map, "tree"));
+	rr = ynode_str(ymap_get(map, "result_root"));
 	if (!rr)
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s.result_root' is "
-			       "missing", doc->name, ydoc_line(doc, map), which);
+			       "missing", doc->name, ynode_line(map), which);
 	return resolve(dir, rr, &s->result_root, err);
 }
 
@@ -119,29 +120,30 @@ static int load_side(struct manifest *m, const char *which, const char *dir,
  * Values that reach a header (the subject, To/Cc, ids) hold no control
  * character; an author is exactly one mailbox.
  */
-static int check_value(const struct ydoc *doc, json_t *map, const char *key,
-		       const char *where, struct pb_err *err)
+static int check_value(const struct ydoc *doc, const struct ynode *map,
+		       const char *key, const char *where,
+		       struct pb_err *err)
 {
-	json_t *v = json_object_get(map, key), *e;
+	const struct ynode *v = ymap_get(map, key), *e;
 	const char *why = NULL;
 	size_t i;
 
-	if (json_is_string(v) && !strcmp(key, "author") &&
-	    addr_check_mailbox(json_string_value(v), NULL, 0, &why))
+	if (ynode_is(v, Y_STR) && !strcmp(key, "author") &&
+	    addr_check_mailbox(v->str, NULL, 0, &why))
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' is not one "
-			       "mail address: %s", doc->name,
-			       ydoc_key_line(doc, map, key), where, key, why);
-	if (json_is_string(v) && text_has_control(json_string_value(v),
-						  json_string_length(v)))
+			       "mail address: %s", doc->name, ynode_line(v),
+			       where, key, why);
+	if (ynode_is(v, Y_STR) && text_has_control(v->str, v->len))
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' holds a "
-			       "control character", doc->name,
-			       ydoc_key_line(doc, map, key), where, key);
-	json_array_foreach(json_is_array(v) ? v : NULL, i, e)
-		if (json_is_string(e) && text_has_control(json_string_value(e),
-							  json_string_length(e)))
+			       "control character", doc->name, ynode_line(v),
+			       where, key);
+	for (i = 0; ynode_is(v, Y_SEQ) && i < v->n; i++) {
+		e = v->items[i];
+		if (ynode_is(e, Y_STR) && text_has_control(e->str, e->len))
 			return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' holds a "
 				       "control character", doc->name,
-				       ydoc_line(doc, e), where, key);
+				       ynode_line(e), where, key);
+	}
 	return 0;
 }
 
@@ -152,8 +154,8 @@ static int check_values(const struct manifest *m, struct pb_err *err)
 	static const char *const side[] = { "subject", "author", "repo",
 					    "branch", "tree" };
 	const struct ydoc *doc = &m->doc;
-	json_t *b = json_object_get(doc->root, "base");
-	json_t *h = json_object_get(doc->root, "head");
+	const struct ynode *b = ymap_get(doc->root, "base");
+	const struct ynode *h = ymap_get(doc->root, "head");
 	size_t i;
 
 	for (i = 0; i < sizeof(root) / sizeof(root[0]); i++)
@@ -166,36 +168,42 @@ static int check_values(const struct manifest *m, struct pb_err *err)
 	return 0;
 }
 
-/* The strings of list 'l' (of the document, which keeps them) as 'out'. */
-static int strv_of(json_t *l, struct strv *out, struct pb_err *err)
+/*
+ * The strings of list 'l' (checked to hold only strings; the document
+ * keeps them) as 'out'.
+ */
+static int strv_of(const struct ynode *l, struct strv *out,
+		   struct pb_err *err)
 {
 	size_t i;
 
-	out->n = json_array_size(l);
+	out->n = l->n;
 	out->v = calloc(out->n + 1, sizeof(*out->v));
 	if (!out->v)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	for (i = 0; i < out->n; i++)
-		out->v[i] = json_string_value(json_array_get(l, i));
+		out->v[i] = ynode_str(l->items[i]);
 	return 0;
 }
 
+/* A null list or item names no line (ynode_msg_line), as it never has. */
 static int string_list(struct manifest *m, const char *key,
 		       struct strv *out, struct pb_err *err)
 {
-	json_t *l = json_object_get(m->doc.root, key), *v;
+	const struct ynode *l = ymap_get(m->doc.root, key);
 	size_t i;
 
 	if (!l)
 		return 0;
-	if (!json_is_array(l))
+	if (!ynode_is(l, Y_SEQ))
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s' must be a list",
-			       m->doc.name, ydoc_line(&m->doc, l), key);
-	json_array_foreach(l, i, v)
-		if (!json_is_string(v))
+			       m->doc.name, ynode_msg_line(l), key);
+	for (i = 0; i < l->n; i++)
+		if (!ynode_is(l->items[i], Y_STR))
 			return pb_fail(err, EX_DATAERR,
 				       "%s:%d: '%s' must hold strings",
-				       m->doc.name, ydoc_line(&m->doc, v), key);
+				       m->doc.name,
+				       ynode_msg_line(l->items[i]), key);
 	return strv_of(l, out, err);
 }
 
@@ -258,11 +266,11 @@ static int is_http_url(const char *s)
 	return text_scrub_at(s, n, TEXT_SPACE_CTRL) == n;
 }
 
-static int patch_fail(const struct manifest *m, const json_t *map,
+static int patch_fail(const struct manifest *m, const struct ynode *map,
 		      const char *key, const char *why, struct pb_err *err)
 {
 	return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.%s' %s", m->doc.name,
-		       ydoc_key_line(&m->doc, map, key), key, why);
+		       ynode_line(ymap_get(map, key)), key, why);
 }
 
 /* A list of strings, each one line; Message-IDs when 'ids'. */
@@ -271,25 +279,26 @@ static int patch_fail(const struct manifest *m, const json_t *map,
  * 'ids' its References, each made a Message-ID without brackets (the
  * patch's 'references').
  */
-static int patch_list(struct manifest *m, json_t *map, const char *key,
-		      int ids, struct strv *out, struct pb_err *err)
+static int patch_list(struct manifest *m, const struct ynode *map,
+		      const char *key, int ids, struct strv *out,
+		      struct pb_err *err)
 {
 	struct manifest_patch *p = &m->patch;
-	json_t *l = json_object_get(map, key), *v;
+	const struct ynode *l = ymap_get(map, key);
 	size_t i;
 	char *id;
 
 	if (!l)
 		return 0;
-	if (!json_is_array(l))
+	if (!ynode_is(l, Y_SEQ))
 		return patch_fail(m, map, key, "must be a list", err);
-	if (ids && !(p->references = calloc(json_array_size(l) + 1,
+	if (ids && !(p->references = calloc(l->n + 1,
 					    sizeof(*p->references))))
 		return pb_fail(err, EX_OSERR, "out of memory");
-	json_array_foreach(l, i, v) {
-		const char *s = json_string_value(v);
+	for (i = 0; i < l->n; i++) {
+		const char *s = ynode_str(l->items[i]);
 		size_t n = s ? strlen(s) : 0;
-		int line = ydoc_item_line(&m->doc, l, i);
+		int line = ynode_line(l->items[i]);
 
 		if (!n || n > PATCH_MAX_TEXT || text_scrub_at(s, n, 0) < n)
 			return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.%s' "
@@ -308,12 +317,13 @@ static int patch_list(struct manifest *m, json_t *map, const char *key,
 }
 
 /* A one-line text; an http(s) URL when 'url'. */
-static int patch_text(struct manifest *m, json_t *map, const char *key,
-		      int url, const char **out, struct pb_err *err)
+static int patch_text(struct manifest *m, const struct ynode *map,
+		      const char *key, int url, const char **out,
+		      struct pb_err *err)
 {
 	size_t n;
 
-	*out = json_string_value(json_object_get(map, key));
+	*out = ynode_str(ymap_get(map, key));
 	if (!*out)
 		return 0;
 	n = strlen(*out);
@@ -326,21 +336,22 @@ static int patch_text(struct manifest *m, json_t *map, const char *key,
 	return 0;
 }
 
-static int patch_keys_ok(struct manifest *m, json_t *map, struct pb_err *err)
+static int patch_keys_ok(struct manifest *m, const struct ynode *map,
+			 struct pb_err *err)
 {
 	const size_t n = sizeof(patch_keys) / sizeof(patch_keys[0]);
-	const char *k;
-	json_t *v;
+	size_t i;
 
-	json_object_foreach(map, k, v) {
+	for (i = 0; i < map->n; i++) {
+		const char *k = map->keys[i];
 		int list = !strcmp(k, "references") || !strcmp(k, "to") ||
 			   !strcmp(k, "cc");
 
 		if (!known(k, patch_keys, n))
 			return pb_fail(err, EX_DATAERR, "%s:%d: unknown key "
 				       "'patch.%.64s'", m->doc.name,
-				       ydoc_key_line(&m->doc, map, k), k);
-		if (!list && !json_is_string(v))
+				       ynode_line(map->items[i]), k);
+		if (!list && !ynode_is(map->items[i], Y_STR))
 			return patch_fail(m, map, k, "must be a string", err);
 	}
 	return 0;
@@ -348,23 +359,22 @@ static int patch_keys_ok(struct manifest *m, json_t *map, struct pb_err *err)
 
 static int load_patch(struct manifest *m, struct pb_err *err)
 {
-	json_t *map = json_object_get(m->doc.root, "patch");
+	const struct ynode *map = ymap_get(m->doc.root, "patch");
 	struct manifest_patch *p = &m->patch;
 	const char *id;
 
 	if (!map)
 		return 0;
-	if (!json_is_object(map))
+	if (!ynode_is(map, Y_MAP))
 		return pb_fail(err, EX_DATAERR, "%s:%d: 'patch' must be a "
 			       "mapping with message_id and subject",
-			       m->doc.name, ydoc_key_line(&m->doc, m->doc.root,
-							  "patch"));
+			       m->doc.name, ynode_line(map));
 	if (patch_keys_ok(m, map, err))
 		return -1;
-	id = json_string_value(json_object_get(map, "message_id"));
+	id = ynode_str(ymap_get(map, "message_id"));
 	if (!id)
 		return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.message_id' is "
-			       "missing", m->doc.name, ydoc_line(&m->doc, map));
+			       "missing", m->doc.name, ynode_line(map));
 	if (!(p->message_id = msgid_strip(id)))
 		return patch_fail(m, map, "message_id", "is not a Message-ID "
 				  "(<left@right>)", err);
@@ -378,16 +388,16 @@ static int load_patch(struct manifest *m, struct pb_err *err)
 		return -1;
 	if (!p->subject)
 		return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.subject' is "
-			       "missing", m->doc.name, ydoc_line(&m->doc, map));
+			       "missing", m->doc.name, ynode_line(map));
 	return 0;
 }
 
 static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
 {
-	json_t *root = m->doc.root;
+	const struct ynode *root = m->doc.root;
 	const char *s;
 
-	if (!json_is_object(root))
+	if (!ynode_is(root, Y_MAP))
 		return pb_fail(err, EX_DATAERR, "%s: not a mapping",
 			       m->doc.name);
 	if (check_keys(&m->doc, root, top_keys, 10, "", err) ||
@@ -398,13 +408,12 @@ static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
 	    string_list(m, "notes", &m->notes, err) ||
 	    load_patch(m, err) || check_values(m, err))
 		return -1;
-	m->id = json_string_value(json_object_get(root, "id"));
-	m->materials_url = json_string_value(json_object_get(root,
-							     "materials_url"));
-	s = json_string_value(json_object_get(root, "metrics"));
+	m->id = ynode_str(ymap_get(root, "id"));
+	m->materials_url = ynode_str(ymap_get(root, "materials_url"));
+	s = ynode_str(ymap_get(root, "metrics"));
 	if (s && resolve(dir, s, &m->metrics, err))
 		return -1;
-	s = json_string_value(json_object_get(root, "kconfig_file"));
+	s = ynode_str(ymap_get(root, "kconfig_file"));
 	if (s && resolve(dir, s, &m->kconfig_file, err))
 		return -1;
 	return 0;
@@ -479,11 +488,12 @@ int manifest_check_remote(const struct manifest *m, struct pb_err *err)
 				       "from a url source", m->doc.name,
 				       i ? "head" : "base");
 	for (i = 0; i < sizeof(local) / sizeof(local[0]); i++)
-		if (json_object_get(m->doc.root, local[i]))
+		if (ymap_get(m->doc.root, local[i]))
 			return pb_fail(err, EX_DATAERR, "%s:%d: '%s' names a "
 				       "local file, which a manifest from a "
 				       "url source may not do", m->doc.name,
-				       ydoc_key_line(&m->doc, m->doc.root,
-						     local[i]), local[i]);
+				       ynode_line(ymap_get(m->doc.root,
+							   local[i])),
+				       local[i]);
 	return 0;
 }

@@ -19,7 +19,7 @@ static int check_job(struct result_root *rr, struct pb_err *err)
 	static const char *const required[] = { "testcase", "tbox_group" };
 	size_t i;
 
-	if (!json_is_object(rr->job.root))
+	if (!ynode_is(rr->job.root, Y_MAP))
 		return pb_fail(err, EX_DATAERR, "%s: not a mapping",
 			       rr->job.name);
 	for (i = 0; i < sizeof(required) / sizeof(required[0]); i++)
@@ -228,5 +228,5 @@ const struct metric *result_root_find(const struct result_root *rr,
 const char *result_root_job_str(const struct result_root *rr,
 				const char *key)
 {
-	return json_string_value(json_object_get(rr->job.root, key));
+	return ynode_str(ymap_get(rr->job.root, key));
 }

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 
 #include "perfbot/util/fileio.h"
 #include "perfbot/ingest/fetch.h"

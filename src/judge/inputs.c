@@ -55,7 +55,7 @@ static int load_testcase(struct report_inputs *in, const struct config *cfg,
 		return -1;
 	rc = yaml_load_file(path, DATA_MAX_BYTES, &in->testcases, err);
 	free(path);
-	if (!rc && in->testcases.root && !json_is_object(in->testcases.root))
+	if (!rc && in->testcases.root && !ynode_is(in->testcases.root, Y_MAP))
 		rc = pb_fail(err, EX_CONFIG, "%s: not a mapping",
 			     in->testcases.name);
 	return rc;
@@ -64,9 +64,9 @@ static int load_testcase(struct report_inputs *in, const struct config *cfg,
 const char *report_inputs_testcase(const struct report_inputs *in,
 				   const char *key)
 {
-	json_t *tc = json_object_get(in->testcases.root, in->testcase);
+	const struct ynode *tc = ymap_get(in->testcases.root, in->testcase);
 
-	return json_string_value(json_object_get(tc, key));
+	return ynode_str(ymap_get(tc, key));
 }
 
 /* Host names come from job.yaml: keep them to a safe file name. */
@@ -91,8 +91,7 @@ static const char *machine(struct report_inputs *in, const struct config *cfg)
 	if (dir && safe_name(tbox) && !sb_addf(&rel, "%s.yaml", tbox))
 		path = path_join(dir, sb_str(&rel));
 	if (path && !yaml_load_file(path, DATA_MAX_BYTES, &in->host, NULL))
-		desc = json_string_value(json_object_get(in->host.root,
-							 "description"));
+		desc = ynode_str(ymap_get(in->host.root, "description"));
 	if (!desc)
 		log_warn("no description of test machine '%s'", tbox);
 	free(dir);

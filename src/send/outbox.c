@@ -3,6 +3,7 @@
  * send: the outbox. outbox_queue() stores what compose made; delivery
  * sends what is due over SMTP and records each outcome in the state.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

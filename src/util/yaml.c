@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ingest: YAML read with libyaml into a jansson tree (yaml.h), strictly
- * (no aliases, duplicate keys or runaway nesting), the line of every node
- * kept for messages, and the scalar conversions. The config, manifests,
- * job.yaml and the metric rules are all read through it.
+ * util: YAML read with libyaml into perfbot's typed tree (yaml.h, built
+ * by ynode.c), strictly: no aliases, duplicate or non-scalar keys, no
+ * runaway nesting or node count, every error with its real line. The
+ * config, manifests, job.yaml, the metric rules, testcases and hosts are
+ * all read through it.
  */
-#include <errno.h>
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <yaml.h>
 
+#include "yaml_internal.h"
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/strbuf.h"
-#include "perfbot/util/yaml.h"
 
+/*
+ * The entries of the open mappings and sequences wait in two stacks,
+ * innermost last, until their container ends and takes a copy into the
+ * arena: 8 bytes an entry while loading, none after.
+ */
 struct loader {
 	yaml_parser_t parser;
 	struct ydoc *doc;
@@ -25,109 +28,52 @@ struct loader {
 	const char *text;	/* the input, to turn an offset into a line */
 	size_t len;
 	struct pb_err *err;
+	struct ynode **items;	/* the values and items */
+	size_t nitems, capitems;
+	const char **keys;	/* the keys, of the mappings only */
+	size_t nkeys, capkeys;
 };
 
-/*
- * Lines are kept in a hash table of 64-bit keys: a node's address, or a
- * hash of (mapping, key) or (sequence, index). A jansson object keyed by
- * printed addresses cost some 700 bytes a node (380 MB for a 1 MiB
- * job.yaml); this costs 16 to 21 bytes an entry, and sequence items
- * other than null need none of their own.
- */
-struct yline {
-	uint64_t key;	/* 0: empty slot */
-	uint32_t line;
-};
-
-#define KEY_NODE 0x9e3779b97f4a7c15ULL
-#define KEY_MAP 0xc2b2ae3d27d4eb4fULL
-#define KEY_SEQ 0x165667b19e3779f9ULL
-
-static uint64_t mix(uint64_t h)
+/* Room for one more of 'n' elements of 'size' bytes in '*v'. */
+static void *room(void *v, size_t n, size_t *cap, size_t size)
 {
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h ? h : 1;
+	size_t want = *cap ? 2 * *cap : 64;
+
+	if (n < *cap)
+		return v;
+	v = realloc(v, want * size);
+	if (v)
+		*cap = want;
+	return v;
 }
 
-static uint64_t node_key(const void *node)
+static int push_item(struct loader *l, struct ynode *node)
 {
-	return mix((uint64_t)(uintptr_t)node ^ KEY_NODE);
-}
+	struct ynode **v = room(l->items, l->nitems, &l->capitems,
+				sizeof(*v));
 
-static uint64_t map_key(const void *map, const char *k)
-{
-	uint64_t h = (uint64_t)(uintptr_t)map ^ KEY_MAP;
-
-	for (; *k; k++)
-		h = (h ^ (unsigned char)*k) * 0x100000001b3ULL;
-	return mix(h);
-}
-
-static uint64_t seq_key(const void *seq, size_t i)
-{
-	return mix(((uint64_t)(uintptr_t)seq ^ KEY_SEQ) + mix(i + 1));
-}
-
-static struct yline *slot(struct yline *t, size_t cap, uint64_t key)
-{
-	size_t i = (size_t)key & (cap - 1);
-
-	while (t[i].key && t[i].key != key)
-		i = (i + 1) & (cap - 1);
-	return &t[i];
-}
-
-static int put_line(struct ydoc *doc, uint64_t key, size_t line0)
-{
-	struct yline *s;
-
-	if (4 * (doc->nlines + 1) > 3 * doc->cap) {
-		size_t cap = doc->cap ? doc->cap * 2 : 64, i;
-		struct yline *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return -1;
-		for (i = 0; i < doc->cap; i++)
-			if (doc->lines[i].key)
-				*slot(t, cap, doc->lines[i].key) =
-					doc->lines[i];
-		free(doc->lines);
-		doc->lines = t;
-		doc->cap = cap;
-	}
-	s = slot(doc->lines, doc->cap, key);
-	doc->nlines += !s->key;
-	s->key = key;
-	s->line = line0 + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(line0 + 1);
+	if (!v)
+		return -1;
+	l->items = v;
+	l->items[l->nitems++] = node;
 	return 0;
 }
 
-static int get_line(const struct ydoc *doc, uint64_t key)
+static int push_key(struct loader *l, const char *key)
 {
-	const struct yline *s;
+	const char **v = room(l->keys, l->nkeys, &l->capkeys, sizeof(*v));
 
-	if (!doc->cap)
-		return 0;
-	s = slot(doc->lines, doc->cap, key);
-	return s->key ? (int)s->line : 0;
+	if (!v)
+		return -1;
+	l->keys = v;
+	l->keys[l->nkeys++] = key;
+	return 0;
 }
 
-/* null is a jansson singleton: its line is kept under its key only. */
-static int note_line(struct loader *l, json_t *node, size_t line0)
+/* libyaml counts lines from 0, messages from 1. */
+static unsigned line_of(size_t line0)
 {
-	if (json_is_null(node))
-		return 0;
-	return put_line(l->doc, node_key(node), line0);
-}
-
-static int note_key_line(struct loader *l, json_t *map, const char *k,
-			 size_t line0)
-{
-	return put_line(l->doc, map_key(map, k), line0);
+	return line0 >= UINT_MAX ? UINT_MAX : (unsigned)(line0 + 1);
 }
 
 static int fail_at(struct loader *l, size_t line0, const char *why,
@@ -136,6 +82,11 @@ static int fail_at(struct loader *l, size_t line0, const char *why,
 	return pb_fail(l->err, EX_DATAERR, "%s:%zu: %s%s%.64s%s", l->doc->name,
 		       line0 + 1, why, key ? " '" : "", key ? key : "",
 		       key ? "'" : "");
+}
+
+static int no_memory(struct loader *l)
+{
+	return pb_fail(l->err, EX_OSERR, "%s: out of memory", l->doc->name);
 }
 
 /*
@@ -164,24 +115,56 @@ static int next_event(struct loader *l, yaml_event_t *ev)
 		       l->parser.problem ? l->parser.problem : "bad YAML");
 }
 
-static json_t *scalar(const yaml_event_t *ev)
+/* A plain null, ~ or empty value is null; any other stays a string. */
+static struct ynode *scalar(struct loader *l, const yaml_event_t *ev)
 {
 	const char *v = (const char *)ev->data.scalar.value;
+	size_t line0 = ev->start_mark.line;
+	struct ynode *n;
 
 	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
 	    (!*v || !strcmp(v, "~") || !strcasecmp(v, "null")))
-		return json_null();
-	return json_stringn(v, ev->data.scalar.length);
+		return ydoc_node(l->doc, Y_NULL, line_of(line0));
+	n = ydoc_node(l->doc, Y_STR, line_of(line0));
+	if (n) {
+		n->len = ev->data.scalar.length;
+		n->str = ydoc_strndup(l->doc, v, n->len);
+	}
+	return n && n->str ? n : NULL;
 }
 
 static int load_node(struct loader *l, yaml_event_t *ev, int depth,
-		     json_t **out);
+		     struct ynode **out);
 
-static int load_mapping(struct loader *l, int depth, json_t *map)
+/* A key event: a plain value, new in its mapping, pushed on the stack. */
+static int take_key(struct loader *l, yaml_event_t *ev, size_t base,
+		    struct ykeyset *ks)
+{
+	size_t line0 = ev->start_mark.line;
+	const char *k;
+	char *copy;
+
+	if (ev->type != YAML_SCALAR_EVENT)
+		return fail_at(l, line0, "mapping keys must be plain values",
+			       NULL);
+	k = (const char *)ev->data.scalar.value;
+	if (strlen(k) != ev->data.scalar.length)
+		return fail_at(l, line0, "NUL in a key", NULL);
+	if (ykeyset_has(ks, l->keys + base, l->nkeys - base, k))
+		return fail_at(l, line0, "duplicate key", k);
+	copy = ydoc_strndup(l->doc, k, ev->data.scalar.length);
+	if (!copy || push_key(l, copy) ||
+	    ykeyset_add(ks, l->keys + base, l->nkeys - base))
+		return no_memory(l);
+	return 0;
+}
+
+/* Keys and their values up to the end of the mapping. */
+static int load_pairs(struct loader *l, int depth, size_t base,
+		      struct ykeyset *ks)
 {
 	yaml_event_t ev;
-	json_t *val;
-	char *key;
+	struct ynode *val;
 	size_t kline;
 	int rc;
 
@@ -192,53 +175,39 @@ static int load_mapping(struct loader *l, int depth, json_t *map)
 			yaml_event_delete(&ev);
 			return 0;
 		}
-		if (ev.type != YAML_SCALAR_EVENT) {
-			rc = fail_at(l, ev.start_mark.line,
-				     "mapping keys must be plain values", NULL);
-			yaml_event_delete(&ev);
-			return rc;
-		}
-		key = strdup((const char *)ev.data.scalar.value);
 		kline = ev.start_mark.line;
-		if (key && strlen(key) != ev.data.scalar.length) {
-			rc = fail_at(l, kline, "NUL in a key", NULL);
-			free(key);
-			yaml_event_delete(&ev);
-			return rc;
-		}
-		if (!key || json_object_get(map, key)) {
-			rc = key ? fail_at(l, ev.start_mark.line,
-					   "duplicate key", key) :
-				pb_fail(l->err, EX_OSERR, "out of memory");
-			free(key);
-			yaml_event_delete(&ev);
-			return rc;
-		}
+		rc = take_key(l, &ev, base, ks);
 		yaml_event_delete(&ev);
-		if (next_event(l, &ev)) {
-			free(key);
+		if (rc || next_event(l, &ev) ||
+		    load_node(l, &ev, depth + 1, &val))
 			return -1;
-		}
-		rc = load_node(l, &ev, depth + 1, &val);
-		if (!rc) {
-			/* a block value starts a line below its key */
-			if (note_line(l, val, kline) ||
-			    note_key_line(l, map, key, kline))
-				rc = pb_fail(l->err, EX_OSERR, "%s: out of "
-					     "memory", l->doc->name);
-			json_object_set_new(map, key, val);
-		}
-		free(key);
-		if (rc)
-			return -1;
+		/* a block value starts a line below its key */
+		val->line = line_of(kline);
+		if (push_item(l, val))
+			return no_memory(l);
 	}
 }
 
-static int load_sequence(struct loader *l, int depth, json_t *seq)
+static int load_mapping(struct loader *l, int depth, struct ynode *map)
+{
+	size_t ibase = l->nitems, kbase = l->nkeys;
+	struct ykeyset ks = { NULL, 0 };
+	int rc = load_pairs(l, depth, kbase, &ks);
+
+	if (!rc && ynode_set_entries(l->doc, map, l->items + ibase,
+				     l->keys + kbase, l->nitems - ibase, &ks))
+		rc = no_memory(l);
+	ykeyset_release(&ks);
+	l->nitems = ibase;
+	l->nkeys = kbase;
+	return rc;
+}
+
+/* Items up to the end of the sequence. */
+static int load_items(struct loader *l, int depth)
 {
 	yaml_event_t ev;
-	json_t *val;
-	size_t line0;
+	struct ynode *val;
 
 	for (;;) {
 		if (next_event(l, &ev))
@@ -247,66 +216,71 @@ static int load_sequence(struct loader *l, int depth, json_t *seq)
 			yaml_event_delete(&ev);
 			return 0;
 		}
-		line0 = ev.start_mark.line;
 		if (load_node(l, &ev, depth + 1, &val))
 			return -1;
-		/* an item's line is its node's, but null is shared */
-		if (json_is_null(val) &&
-		    put_line(l->doc, seq_key(seq, json_array_size(seq)),
-			     line0)) {
-			json_decref(val);
-			return pb_fail(l->err, EX_OSERR, "%s: out of memory",
-				       l->doc->name);
-		}
-		json_array_append_new(seq, val);
+		if (push_item(l, val))
+			return no_memory(l);
 	}
 }
 
-/* Takes ownership of 'ev'. */
-static int load_node(struct loader *l, yaml_event_t *ev, int depth,
-		     json_t **out)
+static int load_sequence(struct loader *l, int depth, struct ynode *seq)
+{
+	size_t base = l->nitems;
+	int rc = load_items(l, depth);
+
+	if (!rc && ynode_set_entries(l->doc, seq, l->items + base, NULL,
+				     l->nitems - base, NULL))
+		rc = no_memory(l);
+	l->nitems = base;
+	return rc;
+}
+
+/* The node an event starts (its entries still to come) in *out. */
+static int start_node(struct loader *l, const yaml_event_t *ev, int depth,
+		      struct ynode **out)
 {
 	size_t line0 = ev->start_mark.line;
+
+	if (depth > YAML_MAX_DEPTH || ++l->nodes > l->max_nodes)
+		return fail_at(l, line0, depth > YAML_MAX_DEPTH ?
+			       "nesting too deep" :
+			       l->nodes > YAML_MAX_NODES ? "too many values" :
+			       "too many values for the size of the file (one "
+			       "per 8 bytes at most)", NULL);
+	if (ev->type == YAML_ALIAS_EVENT)
+		return fail_at(l, line0, "aliases are not supported", NULL);
+	if (ev->type == YAML_SCALAR_EVENT)
+		*out = scalar(l, ev);
+	else if (ev->type == YAML_MAPPING_START_EVENT)
+		*out = ydoc_node(l->doc, Y_MAP, line_of(line0));
+	else if (ev->type == YAML_SEQUENCE_START_EVENT)
+		*out = ydoc_node(l->doc, Y_SEQ, line_of(line0));
+	else
+		return fail_at(l, line0, "unexpected YAML event", NULL);
+	return *out ? 0 : no_memory(l);
+}
+
+/*
+ * Takes ownership of 'ev'. On failure *out is NULL; the nodes made so
+ * far stay in the arena, which the failed load frees.
+ */
+static int load_node(struct loader *l, yaml_event_t *ev, int depth,
+		     struct ynode **out)
+{
 	yaml_event_type_t type = ev->type;
-	int rc = 0;
+	int rc;
 
 	*out = NULL;
-	if (depth > YAML_MAX_DEPTH || ++l->nodes > l->max_nodes)
-		rc = fail_at(l, line0, depth > YAML_MAX_DEPTH ?
-			     "nesting too deep" : l->nodes > YAML_MAX_NODES ?
-			     "too many values" : "too many values for the "
-			     "size of the file (one per 8 bytes at most)",
-			     NULL);
-	else if (type == YAML_ALIAS_EVENT)
-		rc = fail_at(l, line0, "aliases are not supported", NULL);
-	else if (type == YAML_SCALAR_EVENT)
-		*out = scalar(ev);
-	else if (type == YAML_MAPPING_START_EVENT)
-		*out = json_object();
-	else if (type == YAML_SEQUENCE_START_EVENT)
-		*out = json_array();
-	else
-		rc = fail_at(l, line0, "unexpected YAML event", NULL);
+	rc = start_node(l, ev, depth, out);
 	yaml_event_delete(ev);
 	if (rc)
 		return -1;
-	if (!*out)
-		return pb_fail(l->err, EX_OSERR, "%s: out of memory",
-			       l->doc->name);
-	if (note_line(l, *out, line0)) {
-		json_decref(*out);
-		*out = NULL;
-		return pb_fail(l->err, EX_OSERR, "%s: out of memory",
-			       l->doc->name);
-	}
 	if (type == YAML_MAPPING_START_EVENT)
 		rc = load_mapping(l, depth, *out);
 	else if (type == YAML_SEQUENCE_START_EVENT)
 		rc = load_sequence(l, depth, *out);
-	if (rc) {
-		json_decref(*out);
+	if (rc)
 		*out = NULL;
-	}
 	return rc;
 }
 
@@ -349,29 +323,30 @@ int yaml_load_str(const char *name, const char *text, size_t len,
 		  struct ydoc *doc, struct pb_err *err)
 {
 	struct loader l = { .doc = doc, .err = err, .text = text, .len = len };
-	int rc;
+	int rc = -1;
 
 	/* a value per 8 bytes at most (real files have one per 12 or more),
 	 * so that memory stays a small multiple of the input */
 	l.max_nodes = YAML_MIN_NODES + len / YAML_BYTES_PER_NODE;
 	if (l.max_nodes > YAML_MAX_NODES)
 		l.max_nodes = YAML_MAX_NODES;
-	doc->root = NULL;
-	doc->lines = NULL;
-	doc->nlines = doc->cap = 0;
-	doc->name = strdup(name);
-	if (!doc->name) {
-		ydoc_release(doc);
-		return pb_fail(err, EX_OSERR, "%s: out of memory", name);
-	}
-	if (!yaml_parser_initialize(&l.parser)) {
-		ydoc_release(doc);
-		return pb_fail(err, EX_OSERR, "%s: out of memory", name);
+	memset(doc, 0, sizeof(*doc));
+	doc->name = ydoc_strndup(doc, name, strlen(name));
+	/* the stacks are never NULL, not even empty (NULL + 0 is undefined) */
+	l.items = room(NULL, 0, &l.capitems, sizeof(*l.items));
+	l.keys = room(NULL, 0, &l.capkeys, sizeof(*l.keys));
+	if (!doc->name || !l.items || !l.keys ||
+	    !yaml_parser_initialize(&l.parser)) {
+		pb_fail(err, EX_OSERR, "%s: out of memory", name);
+		goto out;
 	}
 	yaml_parser_set_input_string(&l.parser, (const unsigned char *)text,
 				     len);
 	rc = load_stream(&l);
 	yaml_parser_delete(&l.parser);
+out:
+	free(l.items);
+	free(l.keys);
 	if (rc)
 		ydoc_release(doc);
 	return rc;
@@ -383,10 +358,7 @@ int yaml_load_file(const char *path, size_t max_bytes, struct ydoc *doc,
 	struct strbuf sb = STRBUF_INIT;
 	int rc;
 
-	doc->root = NULL;
-	doc->lines = NULL;
-	doc->nlines = doc->cap = 0;
-	doc->name = NULL;
+	memset(doc, 0, sizeof(*doc));
 	if (file_read(path, max_bytes, 1, &sb, err)) {
 		sb_release(&sb);
 		return -1;
@@ -394,125 +366,4 @@ int yaml_load_file(const char *path, size_t max_bytes, struct ydoc *doc,
 	rc = yaml_load_str(path, sb_str(&sb), sb.len, doc, err);
 	sb_release(&sb);
 	return rc;
-}
-
-void ydoc_release(struct ydoc *doc)
-{
-	json_decref(doc->root);
-	free(doc->lines);
-	free(doc->name);
-	doc->root = NULL;
-	doc->lines = NULL;
-	doc->nlines = doc->cap = 0;
-	doc->name = NULL;
-}
-
-int ydoc_line(const struct ydoc *doc, const json_t *node)
-{
-	if (!node || json_is_null(node))
-		return 0;
-	return get_line(doc, node_key(node));
-}
-
-int ydoc_key_line(const struct ydoc *doc, const json_t *map, const char *k)
-{
-	return k ? get_line(doc, map_key(map, k)) : 0;
-}
-
-int ydoc_item_line(const struct ydoc *doc, const json_t *seq, size_t i)
-{
-	const json_t *v = json_array_get(seq, i);
-
-	return v && !json_is_null(v) ? ydoc_line(doc, v) :
-		get_line(doc, seq_key(seq, i));
-}
-
-/* Strict: an optional '-' then digits, nothing else. */
-int parse_long(const char *s, long min, long max, long *out)
-{
-	char *end;
-	long v;
-
-	if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' &&
-					   s[1] <= '9')))
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int parse_double(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	if (!((*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if ((errno && errno != ERANGE) || end == s || *end || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int bad(const struct ydoc *doc, const json_t *node, const char *key,
-	       struct pb_err *err, const char *why)
-{
-	int line = ydoc_line(doc, node);
-
-	if (!line)
-		return pb_fail(err, EX_CONFIG, "%s: '%s' %s", doc->name, key,
-			       why);
-	return pb_fail(err, EX_CONFIG, "%s:%d: '%s' %s", doc->name, line,
-		       key, why);
-}
-
-int yaml_as_string(const struct ydoc *doc, const json_t *node, const char *key,
-		   const char **out, struct pb_err *err)
-{
-	if (!json_is_string(node))
-		return bad(doc, node, key, err, "must be a string");
-	*out = json_string_value(node);
-	return 0;
-}
-
-int yaml_as_long(const struct ydoc *doc, const json_t *node, const char *key,
-		 long min, long max, long *out, struct pb_err *err)
-{
-	char why[96];
-
-	if (json_is_string(node) &&
-	    !parse_long(json_string_value(node), min, max, out))
-		return 0;
-	snprintf(why, sizeof(why), "must be a whole number from %ld to %ld",
-		 min, max);
-	return bad(doc, node, key, err, why);
-}
-
-int yaml_as_double(const struct ydoc *doc, const json_t *node, const char *key,
-		   double *out, struct pb_err *err)
-{
-	if (json_is_string(node) && !parse_double(json_string_value(node), out))
-		return 0;
-	return bad(doc, node, key, err, "must be a number");
-}
-
-int yaml_as_bool(const struct ydoc *doc, const json_t *node, const char *key,
-		 int *out, struct pb_err *err)
-{
-	const char *s = json_string_value(node);
-
-	if (s && (!strcasecmp(s, "true") || !strcasecmp(s, "yes") ||
-		  !strcasecmp(s, "on")))
-		*out = 1;
-	else if (s && (!strcasecmp(s, "false") || !strcasecmp(s, "no") ||
-		       !strcasecmp(s, "off")))
-		*out = 0;
-	else
-		return bad(doc, node, key, err, "must be true or false");
-	return 0;
 }

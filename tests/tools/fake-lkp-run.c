@@ -115,9 +115,9 @@ static int check_job(const struct job *j)
 		free(path);
 		return fail(EX_DATAERR, "%s", err.msg);
 	}
-	if (doc.root && !json_is_object(doc.root))
+	if (doc.root && !ynode_is(doc.root, Y_MAP))
 		rc = fail(EX_DATAERR, "%s: not a mapping", path);
-	c = json_string_value(json_object_get(doc.root, "commit"));
+	c = ynode_str(ymap_get(doc.root, "commit"));
 	if (!rc && c && strcasecmp(c, j->commit))
 		rc = fail(EX_DATAERR, "commit %s is not the commit of this "
 			  "result root (%.80s in %s)", j->commit, c, path);

@@ -218,7 +218,7 @@ static void t_load_leaves_nothing_on_error(void **state)
 	tu_write(f->path, "base: [unclosed\n", 0600);
 	assert_int_equal(manifest_load(&f->m, f->path, &f->err), -1);
 	assert_null(f->m.doc.root);
-	assert_null(f->m.doc.lines);
+	assert_null(f->m.doc.arena);
 	assert_null(f->m.doc.name);
 }
 

@@ -154,10 +154,9 @@ static enum pat_mode mode_of(const char *key)
 }
 
 /* The pattern of item 'e' (a string or { match: ... }). */
-static const char *pattern_of(json_t *e)
+static const char *pattern_of(const struct ynode *e)
 {
-	return json_is_string(e) ? json_string_value(e) :
-		json_string_value(json_object_get(e, "match"));
+	return ynode_is(e, Y_STR) ? e->str : ynode_str(ymap_get(e, "match"));
 }
 
 /* What regexec alone says, with the pattern spelled for POSIX by hand. */
@@ -217,12 +216,12 @@ static void t_differential(void **state)
 	if (yaml_load_file("config/metrics.yaml", 1 << 20, &doc, &err))
 		fail_msg("%s", err.msg);
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		json_t *arr = json_object_get(doc.root, keys[k]);
+		const struct ynode *arr = ymap_get(doc.root, keys[k]);
 		enum pat_mode mode = mode_of(keys[k]);
 
-		assert_true(json_array_size(arr) > 0);
-		for (i = 0; i < json_array_size(arr); i++) {
-			const char *p = pattern_of(json_array_get(arr, i));
+		assert_true(ynode_is(arr, Y_SEQ) && arr->n > 0);
+		for (i = 0; i < arr->n; i++) {
+			const char *p = pattern_of(arr->items[i]);
 
 			for (n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
 				if (one(mode, p, names[n]) !=

@@ -153,7 +153,7 @@ static void t_load_ok(void **state)
 	assert_string_equal(result_root_job_str(&f->rr, "testcase"), "fsmark");
 	assert_string_equal(result_root_job_str(&f->rr, "tbox_group"),
 			    "lkp-icl-2sp6");
-	assert_true(json_is_object(f->rr.job.root));
+	assert_true(ynode_is(f->rr.job.root, Y_MAP));
 }
 
 static void t_metrics_order(void **state)

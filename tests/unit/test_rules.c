@@ -595,10 +595,8 @@ static void t_err_entry_shape(void **state)
 
 /*
  * An empty entry ("-" alone, or "~") is a bad entry too, and the message
- * must name its line like every other error.
- * POSSIBLE BUG (kept failing on purpose while the code differs): the
- * message says "<file>:0:", because the entry is JSON null, which jansson
- * shares between all nulls, so ydoc_line() cannot tell its line.
+ * names its line like every other error: a null item is a node with its
+ * own line.
  */
 static void t_err_empty_entry(void **state)
 {

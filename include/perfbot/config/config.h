@@ -147,7 +147,8 @@ struct config {
 	struct cfg_staging staging;
 
 	/* the file */
-	struct ydoc doc;	/* doc.root is an object (maybe empty) */
+	struct ydoc doc;	/* doc.root is a mapping, or NULL (an empty
+				 * file, the defaults) */
 	char *path;
 	char *dir;		/* absolute directory of 'path', or NULL */
 	unsigned flags;

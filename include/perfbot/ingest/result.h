@@ -4,7 +4,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <jansson.h>
 
 #include "perfbot/util/err.h"
 #include "perfbot/util/strmap.h"

@@ -3,20 +3,19 @@
 #define PERFBOT_YAML_H
 
 #include <stddef.h>
-#include <jansson.h>
 
 #include "perfbot/util/err.h"
 
 /*
- * YAML documents (configuration, manifests, job.yaml, metric tables) are
- * loaded into a jansson tree so that every module walks one data model.
- * Scalars stay strings as written ("0xd000331", "800%", "4"), except a
- * plain null, ~ or empty value, which becomes JSON null; callers convert
- * with the yaml_as_* helpers. Anchors and aliases, duplicate keys,
- * non-scalar keys, nesting deeper than YAML_MAX_DEPTH and more than
- * YAML_MAX_NODES nodes (or than the input's size allows, see below) are
- * refused. The line of every node is kept so
- * that errors can name it.
+ * YAML documents (configuration, manifests, job.yaml, metric tables,
+ * testcases and hosts) are loaded into perfbot's own typed tree: null,
+ * strings, mappings and sequences, every node with its line. Scalars stay
+ * strings as written ("0xd000331", "800%", "4"), except a plain null, ~
+ * or empty value, which becomes Y_NULL; callers convert with the yaml_as_*
+ * helpers. Anchors and aliases, duplicate keys, non-scalar keys, a NUL in
+ * a key, nesting deeper than YAML_MAX_DEPTH and more than YAML_MAX_NODES
+ * nodes (or than the input's size allows, see below) are refused with the
+ * file and line.
  */
 
 #define YAML_MAX_DEPTH 32
@@ -25,47 +24,84 @@
 #define YAML_MIN_NODES 4096
 #define YAML_BYTES_PER_NODE 8
 
-struct yline;		/* yaml.c: one remembered line */
+enum ykind { Y_NULL, Y_STR, Y_MAP, Y_SEQ };
 
-struct ydoc {
-	json_t *root;	/* NULL for an empty document */
-	struct yline *lines;	/* open-addressed: node, key or item ->
-				 * 1-based line (16 bytes an entry) */
-	size_t nlines, cap;
-	char *name;	/* file name, for messages */
+/*
+ * One node. Its line is where it starts, except that a mapping's value
+ * has its key's line (a block value starts a line below its key). A
+ * Y_MAP's keys are in file order, keys[i] naming items[i]; a mapping of
+ * many keys also carries a hash index of them (ymap_get). Everything
+ * belongs to the document and lives until ydoc_release().
+ */
+struct ynode {
+	enum ykind kind;
+	unsigned line;		/* 1-based */
+	const char *str;	/* Y_STR: NUL-terminated, 'len' bytes (which
+				 * may hold a NUL); NULL otherwise */
+	size_t len;
+	struct ynode **items;	/* Y_MAP: the values; Y_SEQ: the items */
+	const char **keys;	/* Y_MAP only, else NULL */
+	size_t n;		/* entries of a Y_MAP or Y_SEQ, else 0 */
 };
 
-/* On failure 'doc' holds nothing (no release needed). */
+struct ychunk;		/* ynode.c: a block of the document's arena */
+
+struct ydoc {
+	struct ynode *root;	/* NULL for an empty document */
+	const char *name;	/* the file's name, for messages */
+	struct ychunk *arena;	/* every node, string and list of it */
+};
+
+/*
+ * Load a document. On failure 'doc' holds nothing (it is zeroed and needs
+ * no release, though releasing it is harmless). yaml_load_file() refuses a
+ * file over 'max_bytes' or holding a NUL byte.
+ */
 int yaml_load_file(const char *path, size_t max_bytes, struct ydoc *doc,
 		   struct pb_err *err);
 int yaml_load_str(const char *name, const char *text, size_t len,
 		  struct ydoc *doc, struct pb_err *err);
+/* Frees the whole tree at once; safe on a zeroed or released document. */
 void ydoc_release(struct ydoc *doc);
 
+/* The value of 'key' in 'map'; NULL when absent or 'map' is no Y_MAP. */
+const struct ynode *ymap_get(const struct ynode *map, const char *key);
+/* 1 when 'node' is there and of kind 'kind'. */
+int ynode_is(const struct ynode *node, enum ykind kind);
+/* The string of a Y_STR node, else NULL (also for a NULL node). */
+const char *ynode_str(const struct ynode *node);
+/* The line of 'node', 0 for NULL. */
+int ynode_line(const struct ynode *node);
 /*
- * The line of 'node' (0 when unknown, and always for null, which jansson
- * shares): a mapping's value has its key's line.
+ * The line a message names for 'node': ynode_line(), but 0 (no line) for
+ * a Y_NULL node as well. perfbot's messages about a null value have
+ * never named its line (the JSON tree that held these documents before
+ * shared one null among them all), and the move to this tree keeps
+ * every message byte for byte; use ynode_line() where a line is wanted.
  */
-int ydoc_line(const struct ydoc *doc, const json_t *node);
-/* The line of item 'i' of sequence 'seq' (0 when unknown). */
-int ydoc_item_line(const struct ydoc *doc, const json_t *seq, size_t i);
-/* The line of key 'key' in mapping 'map' (0 when unknown). */
-int ydoc_key_line(const struct ydoc *doc, const json_t *map,
-		  const char *key);
+int ynode_msg_line(const struct ynode *node);
+
+/*
+ * Replace the value of 'node' with the string 's' (copied into the
+ * document), making it a Y_STR: a path resolved when the config loads.
+ */
+int ydoc_set_str(struct ydoc *doc, struct ynode *node, const char *s,
+		 struct pb_err *err);
 
 /*
  * Conversions of a scalar node; each returns 0 on success and -1 with
  * "<file>:<line>: '<key>' <why>" in 'err' otherwise ('key' names the
- * value in the message).
+ * value in the message; no line for a null value, see ynode_msg_line).
  */
-int yaml_as_long(const struct ydoc *doc, const json_t *node, const char *key,
-		 long min, long max, long *out, struct pb_err *err);
-int yaml_as_double(const struct ydoc *doc, const json_t *node, const char *key,
-		   double *out, struct pb_err *err);
-int yaml_as_bool(const struct ydoc *doc, const json_t *node, const char *key,
-		 int *out, struct pb_err *err);
-int yaml_as_string(const struct ydoc *doc, const json_t *node, const char *key,
-		   const char **out, struct pb_err *err);
+int yaml_as_long(const struct ydoc *doc, const struct ynode *node,
+		 const char *key, long min, long max, long *out,
+		 struct pb_err *err);
+int yaml_as_double(const struct ydoc *doc, const struct ynode *node,
+		   const char *key, double *out, struct pb_err *err);
+int yaml_as_bool(const struct ydoc *doc, const struct ynode *node,
+		 const char *key, int *out, struct pb_err *err);
+int yaml_as_string(const struct ydoc *doc, const struct ynode *node,
+		   const char *key, const char **out, struct pb_err *err);
 
 /* Strict number parsing shared by every input reader. */
 int parse_long(const char *s, long min, long max, long *out);
