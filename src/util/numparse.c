@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * JSON numbers to doubles, exactly as strtod() rounds them. A matrix.json
+ * util: numbers. The strict ones of every input (parse_long, parse_double
+ * at the end), and JSON numbers to doubles, exactly as strtod() rounds
+ * them. A matrix.json
  * holds 160,000 to millions of numbers, and glibc's strtod() costs
  * 100-300 ns each (it always works in multi-precision), so:
  *  - up to 19 significant digits w and a decimal exponent q:
@@ -16,6 +18,8 @@
 #include <float.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -392,4 +396,36 @@ int numparse(const char *s, const char *end, double *out, const char **endp)
 		return NUMPARSE_OK;
 #endif
 	return general(s, end, out, endp, &path);
+}
+
+/* Strict: an optional '-' then digits, nothing else. */
+int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' &&
+					   s[1] <= '9')))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!((*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if ((errno && errno != ERANGE) || end == s || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
 }

@@ -300,38 +300,6 @@ int ynode_msg_line(const struct ynode *node)
 
 /* ---- conversions ---- */
 
-/* Strict: an optional '-' then digits, nothing else. */
-int parse_long(const char *s, long min, long max, long *out)
-{
-	char *end;
-	long v;
-
-	if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' &&
-					   s[1] <= '9')))
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int parse_double(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	if (!((*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if ((errno && errno != ERANGE) || end == s || *end || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int bad(const struct ydoc *doc, const struct ynode *node,
 	       const char *key, struct pb_err *err, const char *why)
 {

@@ -43,4 +43,12 @@ int numparse(const char *s, const char *end, double *out,
 int numparse_ex(const char *s, const char *end, double *out,
 		const char **endp, enum numparse_path *path);
 
+/*
+ * Strict numbers of every other input (YAML scalars, command lines,
+ * server answers): an optional '-' then digits, nothing else, within
+ * [min, max]; a finite decimal. 0, or -1 for anything else.
+ */
+int parse_long(const char *s, long min, long max, long *out);
+int parse_double(const char *s, double *out);
+
 #endif

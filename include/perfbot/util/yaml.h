@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "perfbot/util/err.h"
+#include "perfbot/util/numparse.h"
 
 /*
  * YAML documents (configuration, manifests, job.yaml, metric tables,
@@ -103,8 +104,5 @@ int yaml_as_bool(const struct ydoc *doc, const struct ynode *node,
 int yaml_as_string(const struct ydoc *doc, const struct ynode *node,
 		   const char *key, const char **out, struct pb_err *err);
 
-/* Strict number parsing shared by every input reader. */
-int parse_long(const char *s, long min, long max, long *out);
-int parse_double(const char *s, double *out);
 
 #endif
