@@ -13,7 +13,7 @@
 #include "perfbot/compare/ncompare.h"
 #include "perfbot/config/config.h"
 #include "perfbot/util/fileio.h"
-#include "perfbot/ingest/job.h"
+#include "perfbot/compare/axes.h"
 #include "perfbot/util/log.h"
 #include "perfbot/compare/table.h"
 
@@ -46,19 +46,18 @@ const struct cli_spec compare_spec = {
 /* The header of the table: the head's job, every root's commit. */
 static int print_table(const struct ncomparison *nc,
 		       const struct result_root *rr, size_t n,
-		       const struct table_format *f, int all,
-		       struct pb_err *err)
+		       const struct rules *rules, int all, struct pb_err *err)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct table_head h = { 0 };
-	struct job_info ji;
+	struct job_axes ax;
 	size_t s;
 	int rc;
 
-	if (job_info_init(&ji, &rr[HEAD], err))
+	if (job_axes_of(&ax, &rr[HEAD].job, rules, err))
 		return -1;
-	h.axes_keys = ji.axes_keys;
-	h.axes_values = ji.axes_values;
+	h.axes_keys = ax.keys;
+	h.axes_values = ax.values;
 	h.n = n;
 	for (s = 0; s < n; s++) {
 		h.commit[s] = result_root_job_str(&rr[s], "commit");
@@ -68,11 +67,11 @@ static int print_table(const struct ncomparison *nc,
 		if (!h.subject[s])
 			h.subject[s] = "";
 	}
-	rc = table_render_n(nc, &h, f, all, &out);
+	rc = table_render_n(nc, &h, rules_format(rules), all, &out);
 	if (!rc)
 		fwrite(sb_str(&out), 1, out.len, stdout);
 	sb_release(&out);
-	job_info_release(&ji);
+	job_axes_release(&ax);
 	return rc ? pb_fail(err, EX_SOFTWARE, "table: out of memory") : 0;
 }
 
@@ -176,8 +175,7 @@ int cmd_compare(int argc, char **argv)
 	if (ncompare_roots(&nc, roots, (size_t)a.nargs, rules, &err))
 		goto out;
 	rc = o.json ? print_json(&nc, rr, o.all, &err) :
-		print_table(&nc, rr, (size_t)a.nargs, rules_format(rules),
-			    o.all, &err);
+		print_table(&nc, rr, (size_t)a.nargs, rules, o.all, &err);
 out:
 	ncomparison_release(&nc);
 	for (i = 0; i < NCMP_MAX_ROOTS; i++)

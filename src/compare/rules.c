@@ -10,20 +10,12 @@
 #include <string.h>
 
 #include "perfbot/util/fileio.h"
-#include "pattern.h"
-#include "perfbot/compare/rules.h"
+#include "rules_internal.h"
 #include "perfbot/util/strbuf.h"
+#include "perfbot/util/strmap.h"
 #include "perfbot/util/yaml.h"
 
 #define RULES_MAX_BYTES (1 << 20)
-#define RULES_MAX_DEPTH 4
-
-enum entry { E_PLAIN, E_VALUE, E_BOUND, E_FAMILY };
-
-enum { L_FAILURE, L_PASS, L_FAILURE_EXCLUDE, L_DENY, L_ALLOW,
-	L_REPORT_ALLOW, L_PERF_PREFIXES, L_PERF_PROGRAMS, L_PERF_PATTERNS,
-	L_ABSOLUTE, L_FAM_INCOMPLETE, L_FAM_UNPAIRED, L_FAM_MONITORED,
-	L_THRESHOLDS, L_FALLBACKS, L_DIRECTION, L_COUNT };
 
 static const struct list_spec {
 	const char *key;
@@ -48,36 +40,10 @@ static const struct list_spec {
 	[L_THRESHOLDS] = { "thresholds", PAT_WHOLE, E_VALUE },
 	[L_FALLBACKS] = { "fallbacks", PAT_SEARCH, E_BOUND },
 	[L_DIRECTION] = { "direction", PAT_WHOLE, E_VALUE },
-};
-
-/* What an entry of a list carries besides its pattern. */
-struct value {
-	double v;
-	int integer;	/* written as a whole number (LKP: an Integer) */
-	int on_delta;	/* fallbacks: bound on delta, else on max */
-};
-
-/* An entry as read, compiled once every file is loaded. */
-struct entry_src {
-	char *pattern;
-	const char *file;	/* one of rules->files */
-	int line;
-	struct value val;
-};
-
-struct list {
-	struct entry_src *src;
-	size_t nsrc, capsrc;
-	struct patlist *pl;
-	struct value *val;
-};
-
-struct rules {
-	struct list l[L_COUNT];
-	char *files[RULES_MAX_DEPTH + 2];	/* the files read, for errors */
-	int nfiles;
-	long perf_profile;
-	struct table_format fmt;
+	/* names, not patterns: lkp-tests' programs for a job's axes */
+	[L_JOB_OPTIONS] = { "job_program_options", PAT_WHOLE, E_NAME },
+	[L_JOB_MONITORS] = { "job_monitors", PAT_WHOLE, E_NAME },
+	[L_JOB_WRAPPER] = { "job_wrapper_options", PAT_WHOLE, E_NAME },
 };
 
 static const struct table_format default_format = {
@@ -314,6 +280,8 @@ static int compile_lists(struct rules *r, struct pb_err *err)
 			const char *pat = l->src[i].pattern;
 
 			l->val[i] = l->src[i].val;
+			if (specs[list].entry == E_NAME)
+				continue;	/* index_programs() */
 			if (specs[list].entry == E_FAMILY) {
 				sb_reset(&sb);
 				if (sb_addf(&sb, "%s.", pat)) {
@@ -329,6 +297,8 @@ static int compile_lists(struct rules *r, struct pb_err *err)
 		}
 	}
 	sb_release(&sb);
+	if (!rc && rules_index_programs(r))
+		rc = pb_fail(err, EX_OSERR, "out of memory");
 	return rc;
 }
 
@@ -452,6 +422,8 @@ int rules_load(struct rules **out, const char *path, struct pb_err *err)
 	if (!r)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	r->fmt = default_format;
+	strmap_init(&r->progs);
+	strmap_init(&r->monitors);
 	if (load_path(r, path, 0, err) || compile_lists(r, err))
 		goto fail;
 	*out = r;
@@ -471,6 +443,10 @@ void rules_free(struct rules *r)
 		list_release(&r->l[i]);
 	for (i = 0; i < r->nfiles; i++)
 		free(r->files[i]);
+	strmap_release(&r->progs);
+	strmap_release(&r->monitors);
+	free(r->prog);
+	free(r->opts);
 	free(r);
 }
 

@@ -111,6 +111,7 @@ int report_inputs_load(struct report_inputs *in, const struct manifest *m,
 	    result_root_load(&in->root[BASE], m->base.result_root, err) ||
 	    result_root_load(&in->root[HEAD], m->head.result_root, err) ||
 	    job_info_init(&in->job, &in->root[HEAD], err) ||
+	    job_axes_of(&in->axes, &in->root[HEAD].job, in->rules, err) ||
 	    load_testcase(in, cfg, err))
 		return -1;
 	in->testcase = in->job.testcase;
@@ -134,6 +135,7 @@ void report_inputs_release(struct report_inputs *in)
 	result_root_release(&in->root[HEAD]);
 	comparison_release(&in->cmp);
 	job_info_release(&in->job);
+	job_axes_release(&in->axes);
 	ydoc_release(&in->testcases);
 	ydoc_release(&in->host);
 	memset(in, 0, sizeof(*in));

@@ -77,7 +77,7 @@ static void commit_ctx(struct ctx *parent, const char *key,
 	ctx_child(parent, key, &c);
 }
 
-static json_t *params_json(const struct job_info *ji)
+static json_t *params_json(const struct job_axes *ji)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -210,7 +210,7 @@ int report_table_text(const struct report_inputs *in,
 		      const struct manifest *m, struct strbuf *out)
 {
 	struct table_head h = {
-		in->job.axes_keys, in->job.axes_values,
+		in->axes.keys, in->axes.values,
 		{ m->base.commit, m->head.commit },
 		{ m->base.subject, m->head.subject }, 2,
 	};
@@ -285,7 +285,7 @@ static int context(struct report *r, const struct report_inputs *in,
 	ctx_str(&c, "rootfs", in->job.rootfs);
 	ctx_str(&c, "tbox_group", in->job.tbox_group);
 	ctx_str(&c, "machine", in->machine);
-	ctx_take(&c, "parameters", params_json(&in->job));
+	ctx_take(&c, "parameters", params_json(&in->axes));
 	ctx_strings(&c, "notes", m->notes.v, m->notes.n);
 	ctx_opt(&c, "materials_url", m->materials_url);
 	ctx_take(&c, "table", text_json(&table));

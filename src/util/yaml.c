@@ -129,6 +129,7 @@ static struct ynode *scalar(struct loader *l, const yaml_event_t *ev)
 	if (n) {
 		n->len = ev->data.scalar.length;
 		n->str = ydoc_strndup(l->doc, v, n->len);
+		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 	}
 	return n && n->str ? n : NULL;
 }

@@ -1053,6 +1053,38 @@ static void t_filter_pass_pairs(void **state)
 }
 
 /*
+ * The partner of a .pass is looked up by its literal name first (the
+ * documented choice, doc/lkp-compare.md): LKP builds an unescaped regex
+ * from the name, so "(udp)" pairs with "udp" there and an unbalanced "("
+ * stops it with a RegexpError. A name without its literal partner falls
+ * back to LKP's regex, and one whose regex cannot be compiled is dropped.
+ */
+static void t_filter_pass_regex_characters(void **state)
+{
+	struct fixture *f = *state;
+
+	compare(f, "{\"ltp.ipv6:_(udp).pass\": [1, 1, 1], "
+		"\"ltp.ipv6:_(udp).fail\": [0, 0, 0], "
+		"\"ltp.x_(.pass\": [1, 1, 1], \"ltp.x_(.fail\": [0, 0, 0], "
+		"\"ltp.y_(.pass\": [1, 1, 1], "
+		"\"ltp.caseX1.fail\": [0, 0, 0], \"ltp.case.1.pass\": [1, 1, 1]}",
+		"{\"ltp.ipv6:_(udp).pass\": [0, 0, 0], "
+		"\"ltp.ipv6:_(udp).fail\": [1, 1, 1], "
+		"\"ltp.x_(.pass\": [0, 0, 0], \"ltp.x_(.fail\": [1, 1, 1], "
+		"\"ltp.y_(.pass\": [0, 0, 0], "
+		"\"ltp.caseX1.fail\": [1, 1, 1], \"ltp.case.1.pass\": [0, 0, 0]}");
+	/* literal partners: shown (LKP: unpaired, and a RegexpError) */
+	assert_true(comparison_find(&f->c, "ltp.ipv6:_(udp).pass")->shown);
+	assert_true(comparison_find(&f->c, "ltp.x_(.pass")->shown);
+	/* no partner, and a regex that does not compile: dropped */
+	assert_false(comparison_find(&f->c, "ltp.y_(.pass")->shown);
+	assert_string_equal(comparison_find(&f->c, "ltp.y_(.pass")->dropped,
+			    "no matching pass/fail metric in base");
+	/* no literal partner: LKP's regex, '.' any character, pairs them */
+	assert_true(comparison_find(&f->c, "ltp.case.1.pass")->shown);
+}
+
+/*
  * Runs that did not complete are removed from performance metrics
  * (means and the filter) but not from failure metrics.
  */
@@ -1168,6 +1200,7 @@ int main(void)
 		T(t_filter_denylist),
 		T(t_filter_time_perf),
 		T(t_filter_pass_pairs),
+		T(t_filter_pass_regex_characters),
 		T(t_filter_incomplete_runs),
 		T(t_filter_strings),
 		T(t_compare_exact_integers),

@@ -485,7 +485,9 @@ static void t_arena_release(void **state)
 	assert_null(f->doc.root);
 	assert_null(f->doc.name);
 	assert_null(f->doc.arena);
-	assert_true(after.uordblks <= before.uordblks);
+	/* the document (megabytes) is gone; glibc's thread cache keeps a
+	 * few small freed chunks counted as in use */
+	assert_true(after.uordblks <= before.uordblks + 64 * 1024);
 	ydoc_release(&f->doc);
 	/* a failed load keeps nothing and is released as well */
 	assert_int_equal(sb_adds(&sb, "k7: 1\n"), 0);

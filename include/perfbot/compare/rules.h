@@ -82,4 +82,16 @@ const struct table_format *rules_format(const struct rules *r);
 /* +1 when higher is better, -1 when lower is better, 0 when unknown. */
 int rules_direction(const struct rules *r, const char *name);
 
+/*
+ * lkp-tests' programs as a job's axes need them (lib/job.rb Job#axes,
+ * compare/axes.h): 1 when 'name' is a workload program (a setup, run or
+ * daemon script of programs/), with the options it reads in '*opts' (may
+ * be NULL); whether 'name' is a monitor; the options of the wrapper
+ * every job runs in (bin/run-test, bin/run-daemon), NULL past the last.
+ */
+int rules_job_program(const struct rules *r, const char *name,
+		      const char *const **opts, size_t *n);
+int rules_job_monitor(const struct rules *r, const char *name);
+const char *rules_job_wrapper_option(const struct rules *r, size_t i);
+
 #endif

@@ -28,8 +28,14 @@ struct job_info {
 	const char *compiler;
 	struct job_param *params;
 	size_t nparams;
-	char *axes_keys;	/* LKP's axes line: sorted keys joined by '/' */
-	char *axes_values;	/* their values in the same order */
+	/*
+	 * Every parameter and the fixed keys, sorted and joined by '/': what
+	 * a report's id is derived from when its manifest names none, kept
+	 * as it always was so that no report gets a new id (and is mailed
+	 * again). LKP's axes line is compare/axes.h's.
+	 */
+	char *axes_keys;
+	char *axes_values;
 };
 
 int job_info_init(struct job_info *ji, const struct result_root *rr,

@@ -5,6 +5,7 @@
 #include "perfbot/compare/compare.h"
 #include "perfbot/config/config.h"
 #include "perfbot/util/err.h"
+#include "perfbot/compare/axes.h"
 #include "perfbot/ingest/job.h"
 #include "perfbot/judge/judge.h"
 #include "perfbot/ingest/manifest.h"
@@ -23,6 +24,7 @@ struct report_inputs {
 	struct result_root root[2];
 	struct comparison cmp;
 	struct job_info job;
+	struct job_axes axes;	/* LKP's axes of the head's job */
 	struct judgement verdict;
 	struct ydoc testcases;
 	struct ydoc host;

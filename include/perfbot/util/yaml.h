@@ -40,6 +40,8 @@ struct ynode {
 	const char *str;	/* Y_STR: NUL-terminated, 'len' bytes (which
 				 * may hold a NUL); NULL otherwise */
 	size_t len;
+	int plain;		/* Y_STR: written plain (no quotes): a YAML
+				 * 1.1 reader such as Ruby's may type it */
 	struct ynode **items;	/* Y_MAP: the values; Y_SEQ: the items */
 	const char **keys;	/* Y_MAP only, else NULL */
 	size_t n;		/* entries of a Y_MAP or Y_SEQ, else 0 */
