@@ -205,6 +205,7 @@ static int read_headers(GMimeMessage *msg, struct reply *r)
 		return -1;
 	r->null_sender = robots_null_sender(obj);
 	r->list_mail = robots_list_mail(obj);
+	r->via_list = robots_via_list(obj);
 	return read_return_path(obj, r) || read_auth_results(obj, r) ? -1 : 0;
 }
 

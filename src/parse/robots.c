@@ -33,6 +33,13 @@ int robots_null_sender(GMimeObject *obj)
 	return n == 0 || (n == 2 && kept[0] == '<' && kept[1] == '>');
 }
 
+int robots_via_list(GMimeObject *obj)
+{
+	return g_mime_object_get_header(obj, "List-Id") ||
+	       g_mime_object_get_header(obj, "X-Mailing-List") ||
+	       g_mime_object_get_header(obj, "Mailing-List");
+}
+
 int robots_list_mail(GMimeObject *obj)
 {
 	const char *p = g_mime_object_get_header(obj, "Precedence");

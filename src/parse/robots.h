@@ -14,6 +14,9 @@
 /* Return-Path: <> (spaces allowed) or an empty one. */
 int robots_null_sender(GMimeObject *obj);
 
+/* List-Id, X-Mailing-List (vger) or Mailing-List (ezmlm). */
+int robots_via_list(GMimeObject *obj);
+
 /* List-Id, or Precedence: bulk or list. */
 int robots_list_mail(GMimeObject *obj);
 

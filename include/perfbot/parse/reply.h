@@ -45,6 +45,9 @@ struct reply {
 	char *dsn_message_id;	/* the bounced message's Message-ID */
 	int list_mail;		/* List-Id or Precedence: bulk/list (recorded,
 				 * never a reason to drop) */
+	int via_list;		/* relayed by a mailing list: List-Id,
+				 * X-Mailing-List or Mailing-List (such a
+				 * copy never commands: act/authorize.c) */
 	char *text;		/* the reply's own new text, UTF-8, never NULL
 				 * after a successful parse ("" when none) */
 	struct mail_command cmds[REPLY_MAX_COMMANDS];
