@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * route: the step after parsing. Decides what a reply is (a bounce, a
- * robot's or the bot's own mail, one with nothing to do, or commands) and
+ * robot's or the bot's own mail, also relayed back to it, one with
+ * nothing to do, or commands) and
  * which report its thread is about, from the parsed mail and the bot's
  * own mails in the state; it changes nothing.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "perfbot/act/route.h"
+#include "perfbot/compose/identity.h"
+#include "perfbot/util/id.h"
+#include "perfbot/util/strbuf.h"
 
 int route_lookup(struct state *st, const char *in_reply_to,
 		 const char *const *refs, size_t nrefs,
@@ -39,18 +44,110 @@ static int bounce(struct state *st, const struct reply *r, struct route *rt,
 	return 0;
 }
 
-int route_reply(struct state *st, const struct reply *r, const char *own,
-		struct route *rt, struct pb_err *err)
+/*
+ * The lines of 'text' under its first "-- " line, each without its
+ * trailing blanks, at most REPLY_MAX_SIGNATURE: how parse/quote.c keeps
+ * a reply's signature. NULL when there is none or out of memory.
+ */
+static char *signature_lines(const char *text)
 {
-	const char *mine[1] = { own }, *why = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = strncmp(text, "-- \n", 4) ? strstr(text, "\n-- \n") :
+		text - 1;
+	size_t n, k = 0;
+
+	for (p = p ? p + 5 : NULL; p && *p && k < REPLY_MAX_SIGNATURE; k++) {
+		size_t line = strcspn(p, "\n");
+
+		for (n = line; n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t');
+		     n--)
+			;
+		if (sb_add(&sb, p, n) || sb_addc(&sb, '\n')) {
+			sb_release(&sb);
+			return NULL;
+		}
+		p += line + (p[line] == '\n');
+	}
+	if (!sb.len) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb, NULL);
+}
+
+int route_self_init(struct route_self *self, const struct config *cfg,
+		    struct pb_err *err)
+{
+	json_t *ctx = json_pack("{s:s}", "bot_name", cfg->identity.name);
+	char *text = NULL;
+	int rc;
+
+	memset(self, 0, sizeof(*self));
+	self->id_domain = cfg->identity.message_id_domain;
+	self->addr = identity_sender(cfg);
+	rc = !ctx || !self->addr ? pb_fail(err, EX_OSERR, "out of memory") :
+		answer_piece(cfg, "signature", ctx, &text, err);
+	json_decref(ctx);
+	if (!rc)
+		self->signature = signature_lines(text);
+	free(text);
+	if (rc)
+		route_self_release(self);
+	return rc;
+}
+
+void route_self_release(struct route_self *self)
+{
+	free(self->addr);
+	free(self->signature);
+	memset(self, 0, sizeof(*self));
+}
+
+/* 1 when 'sig' starts with the lines of 'own' (a list may add a footer). */
+static int signature_is(const char *sig, const char *own)
+{
+	size_t n = own ? strlen(own) : 0;
+
+	return sig && n && !strncmp(sig, own, n);
+}
+
+/* The bot's own mail come back: why, or NULL. */
+static const char *own_mail(struct state *st, const struct reply *r,
+			    const struct route_self *self, struct pb_err *err)
+{
+	int sent = 0;
+
+	if (!self)
+		return NULL;
+	if (r->message_id && id_is_ours(r->message_id, self->id_domain))
+		return "ignored: the bot's own mail (its Message-ID)";
+	if (r->message_id && state_outbox_has(st, r->message_id, &sent, err))
+		return "";
+	if (sent)
+		return "ignored: the bot's own mail (its Message-ID)";
+	if (signature_is(r->signature, self->signature))
+		return "ignored: the bot's own text (its signature)";
+	return NULL;
+}
+
+int route_reply(struct state *st, const struct reply *r,
+		const struct route_self *self, struct route *rt,
+		struct pb_err *err)
+{
+	const char *mine[1] = { self ? self->addr : NULL }, *why = NULL;
 
 	memset(rt, 0, sizeof(*rt));
 	if (r->is_dsn)
 		return bounce(st, r, rt, err);
-	if (reply_must_not_answer(r, mine, own ? 1 : 0, &why)) {
+	if (reply_must_not_answer(r, mine, mine[0] ? 1 : 0, &why)) {
 		rt->kind = ROUTE_ROBOT;
 		snprintf(rt->outcome, sizeof(rt->outcome), "ignored: %s",
 			 why ? why : "robot mail");
+	} else if ((why = own_mail(st, r, self, err))) {
+		if (!*why)
+			return -1;
+		rt->kind = ROUTE_ROBOT;
+		snprintf(rt->outcome, sizeof(rt->outcome), "%s", why);
 	} else if (!r->message_id) {
 		rt->kind = ROUTE_NO_ID;
 		snprintf(rt->outcome, sizeof(rt->outcome),

@@ -190,6 +190,23 @@ static size_t signature_cut(const struct line *l, size_t n)
 	return i;
 }
 
+/* The lines under the signature's "-- " at 'at' (< n), for r->signature. */
+static int keep_signature(const struct line *l, size_t at, size_t n,
+			  struct reply *r)
+{
+	struct strbuf sb;
+	size_t i;
+	int rc = 0;
+
+	sb_init(&sb, 4096);
+	for (i = at + 1; i < n && i <= at + REPLY_MAX_SIGNATURE && !rc; i++)
+		rc = sb_add(&sb, l[i].s, l[i].len) || sb_addc(&sb, '\n');
+	if (!rc && sb.len)
+		rc = !(r->signature = sb_detach(&sb, NULL));
+	sb_release(&sb);
+	return rc ? -1 : 0;
+}
+
 static void mark_quotes(struct line *l, size_t n)
 {
 	size_t i, j;
@@ -463,13 +480,17 @@ int quote_read(const char *text, size_t len, const struct reply_opts *o,
 {
 	struct strbuf out;
 	struct line *l = NULL;
-	size_t n = split_lines(text, len, &l);
+	size_t n = split_lines(text, len, &l), all;
 
 	if (len > 0 && n == 0)
 		return -1;
 	mark_patches(l, n);
-	n = outlook_cut(l, n);
-	n = signature_cut(l, n);
+	all = outlook_cut(l, n);
+	n = signature_cut(l, all);
+	if (n < all && keep_signature(l, n, all, r)) {
+		free(l);
+		return -1;
+	}
 	mark_quotes(l, n);
 	n = unquoted_original_cut(l, n);
 	mark_attributions(l, n);

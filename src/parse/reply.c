@@ -291,5 +291,6 @@ void reply_release(struct reply *r)
 	free(r->auto_submitted);
 	free(r->dsn_message_id);
 	free(r->text);
+	free(r->signature);
 	memset(r, 0, sizeof(*r));
 }

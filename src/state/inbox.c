@@ -126,6 +126,19 @@ int state_route(struct state *st, const char *const *ids, size_t n,
 	return 0;
 }
 
+int state_outbox_has(struct state *st, const char *message_id, int *sent,
+		     struct pb_err *err)
+{
+	long n;
+
+	*sent = 0;
+	if (db_count(st, &n, err, "SELECT count(*) FROM outbox WHERE "
+		     "message_id = ?", "s", message_id))
+		return -1;
+	*sent = n > 0;
+	return 0;
+}
+
 void thread_report_release(struct thread_report *tr)
 {
 	free(tr->report_id);

@@ -98,6 +98,21 @@ static void command(struct fx *f, size_t i, const char *line)
 		fail_msg("'%s' is no command", line);
 }
 
+/* No line of 'text' is a command, with or without the prefix. */
+static void assert_no_command_line(const char *text)
+{
+	struct mail_command c;
+	const char *p = text, *nl;
+
+	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		if (command_parse_line(p, nl ? (size_t)(nl - p) : strlen(p),
+				       "#perfbot", command_lookup, &c))
+			fail_msg("a command line in an answer: '%.*s'",
+				 (int)(nl ? nl - p : (long)strlen(p)), p);
+	}
+}
+
 /* Act on the first 'n' commands ('seen' found); the pieces made. */
 static size_t act(struct fx *f, size_t n, size_t seen)
 {
@@ -183,17 +198,19 @@ static void t_help_lists_the_table(void **state)
 	assert_int_equal(act(f, 1, 1), 1);
 	p = piece(f, 0);
 	for (i = 0; i < command_count; i++)
-		assert_int_equal(sb_addf(&want, "  %s\n      %s\n",
+		assert_int_equal(sb_addf(&want, "  - %s: %s\n",
 					 command_table[i].usage,
 					 command_table[i].summary), 0);
 	if (!strstr(p, sb_str(&want)))
 		fail_msg("help does not list the table:\n%s", p);
 	sb_release(&want);
-	/* and nothing else: one "  usage" line per entry */
-	for (; (p = strstr(p, "\n  ")); p++)
-		lines += p[3] != ' ';
+	/* and nothing else: one "  - usage" line per entry */
+	for (; (p = strstr(p, "\n  - ")); p++)
+		lines++;
 	assert_int_equal(lines, command_count);
 	assert_non_null(strstr(piece(f, 0), "up to 5 more times"));
+	/* no line of it is a command, "help" least of all */
+	assert_no_command_line(piece(f, 0));
 }
 
 static void t_unknown(void **state)
@@ -207,6 +224,7 @@ static void t_unknown(void **state)
 			       "\"#perfbot frobnicate now\""));
 	for (i = 0; i < command_count; i++)
 		assert_non_null(strstr(piece(f, 0), command_table[i].usage));
+	assert_no_command_line(piece(f, 0));
 }
 
 static void t_max_runs(void **state)

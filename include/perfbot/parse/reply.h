@@ -23,6 +23,7 @@
 #define REPLY_MAX_LINES 100000	/* text lines kept and looked at */
 #define REPLY_MAX_HEADER 4096	/* bytes kept of a header value */
 #define REPLY_MAX_AUTH 8	/* Authentication-Results headers kept */
+#define REPLY_MAX_SIGNATURE 8	/* lines kept of the signature */
 
 struct reply {
 	char *message_id;	/* without <>, NULL when absent */
@@ -50,6 +51,9 @@ struct reply {
 				 * copy never commands: act/authorize.c) */
 	char *text;		/* the reply's own new text, UTF-8, never NULL
 				 * after a successful parse ("" when none) */
+	char *signature;	/* the lines under its "-- " line (at most
+				 * REPLY_MAX_SIGNATURE, blanks trimmed), NULL
+				 * when none: how the bot knows its own text */
 	struct mail_command cmds[REPLY_MAX_COMMANDS];
 	size_t ncmds;
 	size_t ncmds_seen;	/* command lines found, even beyond the cap */

@@ -186,6 +186,10 @@ int state_route(struct state *st, const char *const *ids, size_t n,
 		struct thread_report *tr, int *found, struct pb_err *err);
 void thread_report_release(struct thread_report *tr);
 
+/* '*sent' 1 when the bot queued a mail with this Message-ID, else 0. */
+int state_outbox_has(struct state *st, const char *message_id, int *sent,
+		     struct pb_err *err);
+
 /* ---- retests (inbox.c) ---- */
 
 struct retest_request {
