@@ -527,6 +527,98 @@ static void t_dsn(void **state)
 	assert_false(answerable(r));
 }
 
+/*
+ * Auto-replies that do not say so with Auto-Submitted (RFC 3834 3.1.7;
+ * procmail's and Exim's vacation rules): the responders' headers,
+ * Precedence: auto_reply, an out-of-office subject in the languages of
+ * the major clients, Precedence junk/bulk/list without a reply's shape.
+ */
+static void t_auto_reply_marks(void **state)
+{
+	static const char *const autos[] = {
+		"X-Autoreply: yes\nSubject: Re: report\n",
+		"X-Autorespond: Out of office\nSubject: Re: report\n",
+		"X-MS-Exchange-Inbox-Rules-Loop: jane@example.test\n"
+		"Subject: Re: report\n",
+		"Precedence: auto_reply\nSubject: Re: report\n",
+		"Precedence: junk\nSubject: I am away\n",
+		"Precedence: bulk\nSubject: Away until Monday\n",
+		"Subject: Automatic reply: Re: report\n",
+		"Subject: Out of Office: Re: report\n",
+		"Subject: Abwesend: AW: report\n",
+		"Subject: R\xc3\xa9ponse automatique : Re: report\n",
+		"Subject: =?utf-8?b?6Ieq5Yqo5Zue5aSNOiByZXBvcnQ=?=\n", /* 自动回复: */
+	};
+	struct reply *r = *state;
+	struct strbuf sb = STRBUF_INIT;
+	const char *why = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(autos) / sizeof(autos[0]); i++) {
+		sb_reset(&sb);
+		assert_int_equal(sb_addf(&sb, "From: jane@example.test\n"
+					 "Message-ID: <a%zu@example.test>\n"
+					 "In-Reply-To: <" REPORT_ID ">\n%s\n"
+					 "I am out of the office.\nhelp\n", i,
+					 autos[i]), 0);
+		parse_buf(sb.buf, sb.len, r);
+		assert_null(r->auto_submitted);
+		if (reply_must_not_answer(r, NULL, 0, &why) != 1)
+			fail_msg("answered: %s", autos[i]);
+		assert_string_equal(why, "an auto-reply");
+		reply_release(r);
+	}
+	/* Precedence on an otherwise normal reply drops nothing */
+	parse_str("Precedence: bulk\n" HDRS "\nhelp\n", r);
+	assert_true(answerable(r));
+	reply_release(r);
+	parse_str("Precedence: list\nX-Autoreply: no\n" HDRS "\nhelp\n", r);
+	assert_true(answerable(r));
+	reply_release(r);
+	parse_str("Subject: Re: Automatic reply: report\n" HDRS "\nhelp\n", r);
+	assert_true(answerable(r));
+	sb_release(&sb);
+}
+
+/*
+ * A mail gateway that returns the report in plain text (no DSN) is a
+ * bounce of it, never a reply to refuse.
+ */
+static void t_gateway_bounce(void **state)
+{
+	struct reply *r = *state;
+	const char *why = NULL;
+
+	parse_str("Return-Path: <mail-gateway@mx.example.test>\n"
+		  "From: Mail Gateway <mail-gateway@mx.example.test>\n"
+		  "To: perfbot@example.test\nSubject: Message blocked\n"
+		  "Message-ID: <gw-1@mx.example.test>\n\n"
+		  "Your message could not be delivered to\n"
+		  "linux-kernel@vger.example.test: policy.\n\n"
+		  "----- The message follows -----\n"
+		  "From: perfbot <perfbot@example.test>\n"
+		  "Subject: [pipe] f017b0a495: hackbench.throughput 10.5% "
+		  "improvement\n"
+		  "Message-ID: <" REPORT_ID ">\n\n"
+		  "Hello,\n\nCommands I understand:\n\n  help\n", r);
+	assert_true(r->is_dsn);
+	assert_string_equal(r->dsn_message_id, REPORT_ID);
+	assert_int_equal(reply_must_not_answer(r, NULL, 0, &why), 1);
+	assert_string_equal(why, "delivery status notification");
+	reply_release(r);
+	/* a gateway's mail holding no mail is not answered either */
+	parse_str("From: mail-gateway@mx.example.test\nSubject: Re: x\n"
+		  "Message-ID: <gw-2@mx.example.test>\n\nhelp\n", r);
+	assert_false(r->is_dsn);
+	assert_int_equal(reply_must_not_answer(r, NULL, 0, &why), 1);
+	assert_string_equal(why, "sent by a mail system");
+	reply_release(r);
+	/* a person's mail quoting a Message-ID line is no bounce */
+	parse_str(HDRS "\n> Message-ID: <" REPORT_ID ">\nretest\n", r);
+	assert_false(r->is_dsn);
+	assert_true(answerable(r));
+}
+
 static void t_dsn_rfc822(void **state)
 {
 	struct reply *r = *state;
@@ -1013,11 +1105,14 @@ static void t_rule_local_parts(void **state)
 		"MAILER-DAEMON@mx.example.test", "mailer-daemon",
 		"Postmaster@example.test", "linux-kernel-request@vger.example.test",
 		"owner-linux-kernel@vger.example.test", "OWNER-x@example.org",
+		"noreply@example.test", "No-Reply@example.test",
+		"do-not-reply@example.test", "mail-gateway@mx.example.test",
 	};
 	static const char *const good[] = {
 		"request@example.test", "postmasters@example.test",
 		"jane.owner-@example.test", "daemon@example.test",
-		"jane-requests@example.test",
+		"jane-requests@example.test", "noreplyjane@example.test",
+		"gateway@example.test",
 	};
 	const char *why = NULL;
 	size_t i;
@@ -1368,6 +1463,8 @@ int main(void)
 		T(t_out_of_office),
 		T(t_dsn),
 		T(t_dsn_rfc822),
+		T(t_auto_reply_marks),
+		T(t_gateway_bounce),
 		T(t_ten_commands),
 		T(t_list_reply),
 		T(t_prefixed_unknown),

@@ -95,6 +95,11 @@ static void parse_text(struct fx *f, const char *raw, size_t len)
 		fail_msg("reply_parse: %s", f->err.msg);
 }
 
+static void parse_str(struct fx *f, const char *raw)
+{
+	parse_text(f, raw, strlen(raw));
+}
+
 /* Parse fixtures/mail/<name>; without its 'drop' header line if set. */
 static void parse_fixture(struct fx *f, const char *name, const char *drop)
 {
@@ -144,6 +149,14 @@ static void t_bounce(void **state)
 	/* a DSN is a bounce even with the report's id quoted in it */
 	parse_fixture(f, "dsn-rfc822.eml", NULL);
 	assert_int_equal(route(f, BOT), ROUTE_BOUNCE);
+	/* a mail gateway's plain text holding the report is one too */
+	parse_str(f, "From: mail-gateway@mx.example.test\nSubject: blocked\n"
+		  "Message-ID: <gw@mx.example.test>\nIn-Reply-To: <"
+		  REPORT_MSGID ">\n\nNot delivered:\n\nMessage-ID: <"
+		  REPORT_MSGID ">\nSubject: report\n\nhelp\n");
+	assert_int_equal(route(f, BOT), ROUTE_BOUNCE);
+	assert_true(f->rt.found);
+	assert_string_equal(f->rt.tr.report_id, REPORT_ID);
 }
 
 static void t_robot(void **state)
