@@ -100,13 +100,15 @@ static int decide(struct poll_ctx *cx, const struct reply *r,
 		return 0;
 	}
 	if (authorize(cx->st, cx->cfg, cx->now, r, rt->kind == ROUTE_REPORT ?
-		      &rt->tr : NULL, &au, err))
+		      &rt->tr : NULL, &au, err) ||
+	    dispatch_reply(cx->st, cx->cfg, cx->now, r, rt, &au, err))
 		return -1;
+	/* acting may have changed the outcome (a repeated request) */
 	snprintf(cx->why, sizeof(cx->why), "%s", au.outcome);
 	*outcome = cx->why;
 	cx->rekey = au.rekey;
 	count(cx->ps, &au);
-	return dispatch_reply(cx->st, cx->cfg, cx->now, r, rt, &au, err);
+	return 0;
 }
 
 static int handle(struct poll_ctx *cx, const struct imap_msg *m,
