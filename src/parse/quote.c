@@ -1,29 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * parse: the reply's own lines. Out of the reply's plain text this cuts
- * what the sender did not write (an inline patch, Outlook's quoted
- * original, the signature, '>' quotes and their attributions, an original
- * quoted without marks), keeps the rest as the reply's text and finds the
- * commands in it.
+ * what the sender did not write (a quoted original or forward:
+ * original.c; the signature; '>' quotes and their attributions; an
+ * original quoted without marks under its attribution, also the CJK
+ * ones), keeps the rest as the reply's text and finds the commands in
+ * it; a pasted patch or diff (patch.c) is the sender's but holds none.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "perfbot/parse/commands.h"
+#include "lines.h"
 #include "mime.h"
 #include "quote.h"
 #include "perfbot/util/text.h"
 
 #define MAX_ATTRIBUTION 400	/* bytes of a "... wrote:" line */
-
-struct line {
-	const char *s;
-	size_t len;		/* without trailing blanks */
-	unsigned char quoted;
-	unsigned char drop;
-	unsigned char patch;	/* part of an inline git format-patch */
-};
 
 static size_t split_lines(const char *text, size_t n, struct line **out)
 {
@@ -49,142 +43,37 @@ static size_t split_lines(const char *text, size_t n, struct line **out)
 	return count;
 }
 
-static int blank(const struct line *l)
+/* Past blank lines from 'i'. */
+static size_t skip_blank(const struct line *l, size_t i, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < l->len; i++)
-		if (!text_is_space(l->s[i]))
-			return 0;
-	return 1;
-}
-
-static int starts_ci(const struct line *l, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return l->len >= n && !strncasecmp(l->s, prefix, n);
-}
-
-static int ends_ci(const struct line *l, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return l->len >= n && !strncasecmp(l->s + l->len - n, suffix, n);
-}
-
-/* "-----Original Message-----", any case, any run of dashes. */
-static int outlook_separator(const struct line *l)
-{
-	const char *s = l->s, *e = l->s + l->len;
-	size_t lead = 0, trail = 0;
-
-	while (s < e && text_is_space(*s))
-		s++;
-	for (; s < e && *s == '-'; s++)
-		lead++;
-	for (; e > s && e[-1] == '-'; e--)
-		trail++;
-	while (s < e && text_is_space(*s))
-		s++;
-	while (e > s && text_is_space(e[-1]))
-		e--;
-	return lead >= 2 && trail >= 2 && e - s == 16 &&
-	       !strncasecmp(s, "original message", 16);
-}
-
-/* "From: ...", also "*From:* ..." as Outlook writes bold in plain text. */
-static int is_hdr(const struct line *l, const char *name)
-{
-	size_t i = 0, n = strlen(name);
-
-	while (i < l->len && (text_is_space(l->s[i]) || l->s[i] == '*'))
+	while (i < n && line_blank(&l[i]))
 		i++;
-	if (l->len - i < n + 1 || strncasecmp(l->s + i, name, n))
-		return 0;
-	for (i += n; i < l->len && l->s[i] == '*'; i++)
-		;
-	return i < l->len && l->s[i] == ':';
+	return i;
 }
 
-/* The header names Outlook writes above a quoted original, by language. */
-static const char *const hdr_from[] = { "From", "Von", "De", "Da", "Van",
-					NULL };
-static const char *const hdr_sent[] = { "Sent", "Date", "Gesendet",
-					"Datum", "Envoy\xc3\xa9", "Enviado",
-					"Inviato", "Verzonden", NULL };
-static const char *const hdr_to[] = { "To", "Cc", "An", "\xc3\x80",
-				      "A", "Para", "Aan", NULL };
-static const char *const hdr_subject[] = { "Subject", "Betreff", "Objet",
-					   "Asunto", "Oggetto", "Onderwerp",
-					   NULL };
-
-static int is_hdr_any(const struct line *l, const char *const *names)
+/* A line of digits and dots, as git's version under a "-- ". */
+static int version_like(const struct line *l)
 {
-	for (; *names; names++)
-		if (is_hdr(l, *names))
-			return 1;
-	return 0;
+	return l->len > 0 && l->s[0] >= '0' && l->s[0] <= '9' &&
+	       strspn(l->s, "0123456789.") >= 3;
 }
 
 /*
- * From: / Sent: (or Date:) / To: / Cc: / Subject: of a quoted original,
- * in English, German, French, Spanish, Italian or Dutch. Never inside an
- * inline patch, whose From:/Date:/Subject: look the same.
+ * The signature's "-- " (or a bare "--"); not one that a pasted diff
+ * follows (under it, or under the git version it closes), which is the
+ * sender's text still.
  */
-static int outlook_block(const struct line *l, size_t i, size_t n)
-{
-	size_t j;
-
-	if (i + 2 >= n || l[i].patch || !is_hdr_any(&l[i], hdr_from) ||
-	    !is_hdr_any(&l[i + 1], hdr_sent))
-		return 0;
-	for (j = i + 2; j < n && j <= i + 5; j++) {
-		if (is_hdr_any(&l[j], hdr_subject))
-			return 1;
-		if (!is_hdr_any(&l[j], hdr_to))
-			return 0;
-	}
-	return 0;
-}
-
-static int underscores(const struct line *l)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < l->len; i++) {
-		if (l->s[i] == '_')
-			n++;
-		else if (!text_is_space(l->s[i]))
-			return 0;
-	}
-	return n >= 10;
-}
-
-/* The line count left once Outlook's quoted original is cut. */
-static size_t outlook_cut(const struct line *l, size_t n)
+static size_t signature_cut(const struct line *l, size_t n)
 {
 	size_t i, k;
 
-	for (i = 0; i < n; i++)
-		if (!l[i].patch &&
-		    (outlook_separator(&l[i]) || outlook_block(l, i, n)))
-			break;
-	if (i == n)
-		return n;
-	/* Outlook on the web rules the original off with underscores. */
-	for (k = i; k > 0 && blank(&l[k - 1]); k--)
-		;
-	return k > 0 && underscores(&l[k - 1]) ? k - 1 : i;
-}
-
-static size_t signature_cut(const struct line *l, size_t n)
-{
-	size_t i;
-
 	for (i = 0; i < n; i++) {
-		/* 'len' has trailing blanks trimmed: "-- " reads as "--". */
-		if (!l[i].patch && l[i].len == 2 && !memcmp(l[i].s, "--", 2))
+		if (l[i].patch || !line_dashes(&l[i]))
+			continue;
+		k = skip_blank(l, i + 1, n);
+		if (k < n && !l[k].patch && version_like(&l[k]))
+			k = skip_blank(l, k + 1, n);
+		if (k == n || !l[k].patch)
 			break;
 	}
 	return i;
@@ -218,22 +107,68 @@ static void mark_quotes(struct line *l, size_t n)
 	}
 }
 
+/* The verbs an attribution ends in, before its colon. */
 static const char *const attribution_verbs[] = {
-	"wrote:", "\xc3\xa9" "crit :", "\xc3\xa9" "crit:", "schrieb:",
-	"schrieb :", "escribi\xc3\xb3:", "ha scritto:", "schreef:",
-	"napisa\xc5\x82:", "skrev:", "kirjoitti:", NULL,
+	"wrote", "\xc3\xa9" "crit", "schrieb", "escribi\xc3\xb3",
+	"ha scritto", "schreef", "napisa\xc5\x82", "skrev", "kirjoitti",
+	NULL,
 };
+
+/*
+ * The CJK and Russian ones, which open with the date rather than a word
+ * ("2024年3月15日 03:58，Carol <c@x> 写道：", "2024/03/15 3:58、Carol
+ * <c@x>のメール：", "15.03.2024 03:58, Carol пишет:"): 写道 寫道 のメール
+ * 書きました 작성 пишет написал(а).
+ */
+static const char *const dated_verbs[] = {
+	"\xe5\x86\x99\xe9\x81\x93", "\xe5\xaf\xab\xe9\x81\x93",
+	"\xe3\x81\xae\xe3\x83\xa1\xe3\x83\xbc\xe3\x83\xab",
+	"\xe6\x9b\xb8\xe3\x81\x8d\xe3\x81\xbe\xe3\x81\x97\xe3\x81\x9f",
+	"\xec\x9e\x91\xec\x84\xb1",
+	"\xd0\xbf\xd0\xb8\xd1\x88\xd0\xb5\xd1\x82",
+	"\xd0\xbd\xd0\xb0\xd0\xbf\xd0\xb8\xd1\x81\xd0\xb0\xd0\xbb",
+	"\xd0\xbd\xd0\xb0\xd0\xbf\xd0\xb8\xd1\x81\xd0\xb0\xd0\xbb"
+	"\xd0\xb0",
+	NULL,
+};
+
+/* The line without its colon (':' or '：') and the blanks before it. */
+static size_t before_colon(const struct line *l)
+{
+	size_t n = l->len;
+
+	if (n >= 1 && l->s[n - 1] == ':')
+		n--;
+	else if (n >= 3 && !memcmp(l->s + n - 3, "\xef\xbc\x9a", 3))
+		n -= 3;
+	else
+		return 0;
+	while (n > 0 && text_is_space(l->s[n - 1]))
+		n--;
+	return n;
+}
+
+/* It ends in one of 'verbs' and a colon. */
+static int ends_in_verb(const struct line *l, const char *const *verbs)
+{
+	size_t n = before_colon(l), k;
+
+	if (l->len > MAX_ATTRIBUTION || !n)
+		return 0;
+	for (; *verbs; verbs++) {
+		k = strlen(*verbs);
+		if (n >= k && !strncasecmp(l->s + n - k, *verbs, k))
+			return 1;
+	}
+	return 0;
+}
+
+static int dated(const struct line *l);
 
 static int attribution(const struct line *l)
 {
-	const char *const *v;
-
-	if (l->len > MAX_ATTRIBUTION)
-		return 0;
-	for (v = attribution_verbs; *v; v++)
-		if (ends_ci(l, *v))
-			return 1;
-	return 0;
+	return ends_in_verb(l, attribution_verbs) ||
+	       (ends_in_verb(l, dated_verbs) && dated(l));
 }
 
 /* How an attribution line opens: "On", "Am", "Le", "El", "Il", "Op". */
@@ -245,7 +180,7 @@ static int attribution_opening(const struct line *l)
 	const char *const *o;
 
 	for (o = open; *o; o++)
-		if (starts_ci(l, *o))
+		if (line_starts_ci(l, *o))
 			return 1;
 	return 0;
 }
@@ -306,112 +241,33 @@ static int loose_attribution(const struct line *a, const struct line *b)
 /*
  * A quoted original without '>' marks (mail clients that quote in HTML
  * only, then lose it): an attribution ("Am 1. Dez. 2026 um 10:00 schrieb
- * Dev <dev@x>:", maybe wrapped over two lines) followed by text that is
- * not quoted. The line count left once it is cut.
+ * Dev <dev@x>:", maybe wrapped over two lines; "2024年3月15日 03:58，Dev
+ * <dev@x> 写道：") followed by text that is not quoted. The line count
+ * left once it is cut.
  */
 static size_t unquoted_original_cut(const struct line *l, size_t n)
 {
 	size_t i, j, at;
 
 	for (i = 0; i < n; i++) {
-		if (l[i].patch || !attribution_opening(&l[i]))
+		if (l[i].patch || l[i].quoted)
 			continue;
-		at = loose_attribution(&l[i], NULL) ? i : i + 1 < n &&
-			!blank(&l[i + 1]) && loose_attribution(&l[i], &l[i + 1])
-			? i + 1 : n;
+		if (ends_in_verb(&l[i], dated_verbs) && dated(&l[i]))
+			at = i;
+		else if (!attribution_opening(&l[i]))
+			continue;
+		else
+			at = loose_attribution(&l[i], NULL) ? i : i + 1 < n &&
+				!line_blank(&l[i + 1]) &&
+				loose_attribution(&l[i], &l[i + 1]) ? i + 1 : n;
 		if (at == n)
 			continue;
-		for (j = at + 1; j < n && blank(&l[j]); j++)
+		for (j = at + 1; j < n && line_blank(&l[j]); j++)
 			;
 		if (j < n && !l[j].quoted)
 			return i;
 	}
 	return n;
-}
-
-/* "From <40 hex> Mon Sep 17 00:00:00 2001": git format-patch's first line */
-static int patch_start(const struct line *l)
-{
-	size_t i;
-
-	if (l->len != 5 + 40 + 1 + 24 || strncmp(l->s, "From ", 5) ||
-	    memcmp(l->s + 46, "Mon Sep 17 00:00:00 2001", 24))
-		return 0;
-	for (i = 5; i < 45; i++)
-		if (!strchr("0123456789abcdef", l->s[i]))
-			return 0;
-	return 1;
-}
-
-static int version_line(const struct line *l)
-{
-	size_t i;
-
-	if (!l->len || l->s[0] < '0' || l->s[0] > '9')
-		return 0;
-	for (i = 0; i < l->len; i++)
-		if (!strchr("0123456789.", l->s[i]) && l->s[i] != '-' &&
-		    !(l->s[i] >= 'a' && l->s[i] <= 'z'))
-			return 0;
-	return 1;
-}
-
-/* A line a diff is made of (context lines may have lost their blank). */
-static int diff_line(const struct line *l)
-{
-	static const char *const heads[] = { "diff ", "index ", "--- ",
-					     "+++ ", "@@ ", "new file",
-					     "deleted file", "similarity ",
-					     "rename ", "old mode", "new mode",
-					     "Binary files", "\\ No newline",
-					     NULL };
-	const char *const *h;
-
-	if (l->s[0] == '+' || l->s[0] == '-' || l->s[0] == ' ')
-		return 1;
-	for (h = heads; *h; h++)
-		if (starts_ci(l, *h))
-			return 1;
-	return 0;
-}
-
-/*
- * An inline `git format-patch`: from its "From <sha>" line to its "-- "
- * and version lines, or to the end of its diff. Its From:/Date:/Subject:
- * are not an Outlook original, its "-- " no signature, and nothing in it
- * is a command.
- */
-static void mark_patches(struct line *l, size_t n)
-{
-	size_t i, j, end;
-	int in_diff;
-
-	for (i = 0; i < n; i++) {
-		if (!patch_start(&l[i]))
-			continue;
-		end = n;
-		in_diff = 0;
-		for (j = i + 1; j < n; j++) {
-			if (l[j].len == 2 && !memcmp(l[j].s, "--", 2) &&
-			    j + 1 < n && version_line(&l[j + 1])) {
-				end = j + 2;
-				break;
-			}
-			if (starts_ci(&l[j], "diff --git "))
-				in_diff = 1;
-			else if (in_diff && !diff_line(&l[j]) &&
-				 !(l[j].s[0] == '\n' && j + 1 < n &&
-				   diff_line(&l[j + 1]))) {
-				end = j;
-				break;
-			}
-		}
-		for (j = i; j < end; j++) {
-			l[j].patch = 1;
-			l[j].drop = 1;
-		}
-		i = end - 1;
-	}
 }
 
 /* "On <date>, <name> wrote:" above a quote, maybe wrapped over two lines. */
@@ -422,14 +278,16 @@ static void mark_attributions(struct line *l, size_t n)
 	for (i = 1; i < n; i++) {
 		if (!l[i].quoted || l[i - 1].quoted)
 			continue;
-		for (k = i; k > 0 && !l[k - 1].quoted && blank(&l[k - 1]); k--)
+		for (k = i; k > 0 && !l[k - 1].quoted && line_blank(&l[k - 1]);
+		     k--)
 			;
 		if (k == 0 || l[k - 1].quoted || !attribution(&l[k - 1]))
 			continue;
 		k--;
 		l[k].drop = 1;
-		if (k > 0 && !l[k - 1].quoted && !blank(&l[k - 1]) &&
-		    starts_ci(&l[k - 1], "On ") && !starts_ci(&l[k], "On "))
+		if (k > 0 && !l[k - 1].quoted && !line_blank(&l[k - 1]) &&
+		    line_starts_ci(&l[k - 1], "On ") &&
+		    !line_starts_ci(&l[k], "On "))
 			l[k - 1].drop = 1;
 	}
 }
@@ -443,7 +301,7 @@ static int emit_text(const struct line *l, size_t n, struct strbuf *out)
 	for (i = 0; i < n; i++) {
 		if (l[i].drop || l[i].quoted)
 			continue;
-		if (blank(&l[i])) {
+		if (line_blank(&l[i])) {
 			gap = out->len > 0;
 			continue;
 		}
@@ -484,8 +342,8 @@ int quote_read(const char *text, size_t len, const struct reply_opts *o,
 
 	if (len > 0 && n == 0)
 		return -1;
-	mark_patches(l, n);
-	all = outlook_cut(l, n);
+	patch_mark(l, n);
+	all = original_cut(l, n);
 	n = signature_cut(l, all);
 	if (n < all && keep_signature(l, n, all, r)) {
 		free(l);

@@ -920,6 +920,242 @@ static void t_outlook_separator_only(void **state)
 	assert_int_equal(r->cmds[0].kind, CMD_HELP);
 }
 
+/*
+ * One text case: the body under HDRS, the commands the sender wrote (the
+ * originals below each hold "retest 9x", which is not theirs).
+ */
+struct text_case {
+	const char *what, *body;
+	struct want w[2];
+	size_t n;
+};
+
+static void text_cases(struct reply *r, const struct text_case *c, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		sb_reset(&sb);
+		assert_int_equal(sb_addf(&sb, HDRS "\n%s\n", c[i].body), 0);
+		parse_buf(sb.buf, sb.len, r);
+		if (r->ncmds != c[i].n)
+			fail_msg("%s: %zu commands, want %zu; text:\n%s",
+				 c[i].what, r->ncmds, c[i].n, r->text);
+		for (k = 0; k < c[i].n; k++)
+			if (r->cmds[k].kind != c[i].w[k].kind ||
+			    r->cmds[k].runs != c[i].w[k].runs ||
+			    strcmp(r->cmds[k].line, c[i].w[k].line))
+				fail_msg("%s: command %zu is '%s'", c[i].what,
+					 k, r->cmds[k].line);
+		assert_lacks(r->text, "retest 9x");
+		reply_release(r);
+	}
+	sb_release(&sb);
+}
+
+#define R3 { { CMD_RETEST, 3, "retest 3x" } }, 1
+#define HELP { { CMD_HELP, 0, "help" } }, 1
+
+/*
+ * Item 1 of issue 22: French Outlook's header block ("De :", with the
+ * space or a no-break space before the colon) ends the sender's text.
+ */
+static void t_original_french(void **state)
+{
+	static const struct text_case c[] = {
+		{ "French Outlook", "retest 3x\n\nDe : Carol <carol@example."
+		  "test>\nEnvoy\xc3\xa9 : vendredi 15 mars 2024 03:58\n"
+		  "\xc3\x80 : perfbot <perfbot@example.test>\nObjet : RE: "
+		  "[pipe] report\n\nretest 9x", R3 },
+		{ "French, no-break spaces", "retest 3x\n\nDe\xc2\xa0: Carol"
+		  "\nEnvoy\xc3\xa9\xe2\x80\xaf: vendredi\n\xc3\x80\xc2"
+		  "\xa0: x\nObjet\xc2\xa0: y\n\nretest 9x", R3 },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
+/*
+ * Item 2: Chinese Outlook's original, under "-----邮件原件-----" or not,
+ * ASCII or fullwidth colons.
+ */
+static void t_original_chinese(void **state)
+{
+	static const struct text_case c[] = {
+		{ "Chinese Outlook", "retest 3x\n\n-----\xe9\x82\xae\xe4"
+		  "\xbb\xb6\xe5\x8e\x9f\xe4\xbb\xb6-----\n\xe5\x8f\x91"
+		  "\xe4\xbb\xb6\xe4\xba\xba: Carol\n\xe5\x8f\x91\xe9\x80"
+		  "\x81\xe6\x97\xb6\xe9\x97\xb4: 2024\xe5\xb9\xb4\n\xe6"
+		  "\x94\xb6\xe4\xbb\xb6\xe4\xba\xba: x\n\xe6\x8a\x84\xe9"
+		  "\x80\x81: y\n\xe4\xb8\xbb\xe9\xa2\x98: z\n\nretest 9x",
+		  R3 },
+		{ "Chinese, fullwidth colons, no separator", "retest 3x\n"
+		  "\xe5\x8f\x91\xe4\xbb\xb6\xe4\xba\xba\xef\xbc\x9a "
+		  "Carol\n\xe6\x94\xb6\xe4\xbb\xb6\xe4\xba\xba\xef\xbc"
+		  "\x9a x\n\xe4\xb8\xbb\xe9\xa2\x98\xef\xbc\x9a z\n"
+		  "retest 9x", R3 },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
+/*
+ * Item 5: forwards (Apple Mail, Thunderbird, Gmail, mutt, whose end
+ * line gives the text back) are not the sender's text.
+ */
+static void t_forwards(void **state)
+{
+	static const struct text_case c[] = {
+		{ "Apple Mail forward", "retest 3x\n\nBegin forwarded message:"
+		  "\n\nFrom: Carol <carol@example.test>\nSubject: Re: report"
+		  "\nDate: 15 March 2024 at 03:58:00 CET\nTo: perfbot\n\n"
+		  "retest 9x", R3 },
+		{ "Apple Mail forward, its line alone", "retest 3x\n\nBegin "
+		  "forwarded message:\n\nretest 9x", R3 },
+		{ "Thunderbird forward", "retest 3x\n\n-------- Forwarded "
+		  "Message --------\nSubject: \tRe: report\nDate: \tFri, 15 "
+		  "Mar 2024\nFrom: \tCarol\nTo: \tperfbot\n\nretest 9x", R3 },
+		{ "Gmail forward", "retest 3x\n\n---------- Forwarded message "
+		  "---------\nFrom: Carol\nDate: Fri\nSubject: report\nTo: x"
+		  "\n\nretest 9x", R3 },
+		{ "mutt forward, text after its end", "help\n\n----- Forwarded "
+		  "message from Carol <carol@example.test> -----\n\nDate: Fri"
+		  "\nFrom: Carol\nTo: perfbot\nSubject: report\n\nretest 9x"
+		  "\n\n----- End forwarded message -----\n\nretest 3x",
+		  { { CMD_HELP, 0, "help" }, { CMD_RETEST, 3, "retest 3x" } },
+		  2 },
+		{ "mutt forward without its end", "help\n----- Forwarded "
+		  "message from Carol <carol@example.test> -----\nretest 9x",
+		  HELP },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
+/*
+ * Item 6: one rule for the header blocks: three or more header lines of
+ * the major clients' languages, From among them, in any order, maybe
+ * under a separator (German, Hotmail's order, Russian, Japanese, Korean,
+ * Outlook's bold with a wrapped To); and what is no original stays.
+ */
+static void t_header_blocks(void **state)
+{
+	static const struct text_case c[] = {
+		{ "Japanese", "retest 3x\n\xe5\xb7\xae\xe5\x87\xba\xe4"
+		  "\xba\xba: Carol\n\xe9\x80\x81\xe4\xbf\xa1\xe6\x97\xa5"
+		  "\xe6\x99\x82: 2024\n\xe5\xae\x9b\xe5\x85\x88: x\n\xe4"
+		  "\xbb\xb6\xe5\x90\x8d: y\n\nretest 9x", R3 },
+		{ "Korean", "retest 3x\n\xeb\xb3\xb4\xeb\x82\xb8 \xec\x82"
+		  "\xac\xeb\x9e\x8c: Carol\n\xeb\xb0\x9b\xeb\x8a\x94 "
+		  "\xec\x82\xac\xeb\x9e\x8c: x\n\xec\xa0\x9c\xeb\xaa\xa9"
+		  ": y\n\nretest 9x", R3 },
+		{ "German, another order", "retest 3x\n\n-----Urspr\xc3\xbc"
+		  "ngliche Nachricht-----\nVon: Carol\nAn: perfbot\n"
+		  "Betreff: report\nDatum: Fr 15.03.2024\n\nretest 9x", R3 },
+		{ "Hotmail order", "retest 3x\n\nDate: Fri, 15 Mar 2024\n"
+		  "Subject: report\nFrom: carol@example.test\nTo: perfbot\n"
+		  "\nretest 9x", R3 },
+		{ "Russian", "retest 3x\n\n\xd0\x9e\xd1\x82: Carol\n\xd0"
+		  "\x9e\xd1\x82\xd0\xbf\xd1\x80\xd0\xb0\xd0\xb2\xd0\xbb"
+		  "\xd0\xb5\xd0\xbd\xd0\xbe: 15 \xd0\xbc\xd0\xb0\xd1\x80"
+		  "\xd1\x82\xd0\xb0\n\xd0\x9a\xd0\xbe\xd0\xbc\xd1\x83: x"
+		  "\n\nretest 9x", R3 },
+		{ "Outlook bold, wrapped To", "retest 3x\n*From:* Carol\n"
+		  "*Sent:* Friday\n*To:* a@example.test; b@example.test;\n"
+		  "c@example.test\n*Subject:* x\nretest 9x", R3 },
+		/* what is no original */
+		{ "two header lines", "From: the numbers\nTo: me it looks "
+		  "real\nretest 3x", R3 },
+		{ "three lines, no From", "Date: today\nTo: all\nSubject: the "
+		  "run\nretest 3x", R3 },
+		{ "trailers", "Cc: a@example.test\nCc: b@example.test\nCc: c@"
+		  "example.test\nretest 3x", R3 },
+		{ "a separator of no client", "---- cut here ----\nretest 3x",
+		  R3 },
+		{ "quoted headers", "> From: Carol\n> Sent: Fri\n> To: x\n"
+		  "> Subject: y\n\nretest 3x", R3 },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
+/* Item 4: unquoted originals under the attributions that open with the
+ * date (Chinese, Japanese, Russian clients). */
+static void t_dated_attributions(void **state)
+{
+	static const struct text_case c[] = {
+		{ "Chinese", "retest 3x\n\n2024\xe5\xb9\xb4" "3\xe6\x9c\x88"
+		  "15\xe6\x97\xa5 03:58\xef\xbc\x8c" "Carol <carol@example."
+		  "test> \xe5\x86\x99\xe9\x81\x93\xef\xbc\x9a\n\nHello,"
+		  "\nretest 9x", R3 },
+		{ "Japanese", "retest 3x\n\n2024/03/15 3:58\xe3\x80\x81"
+		  "Carol <carol@example.test>\xe3\x81\xae\xe3\x83\xa1\xe3"
+		  "\x83\xbc\xe3\x83\xab\xef\xbc\x9a\n\nHello,\nretest 9x",
+		  R3 },
+		{ "Russian", "retest 3x\n\n15.03.2024 03:58, Carol \xd0\xbf"
+		  "\xd0\xb8\xd1\x88\xd0\xb5\xd1\x82:\nHello,\nretest 9x",
+		  R3 },
+		{ "Chinese over a quote", "retest 3x\n\n2024\xe5\xb9\xb4 "
+		  "03:58 Carol <c@example.test> \xe5\x86\x99\xe9\x81\x93:\n"
+		  "> retest 9x\n\nhelp", { { CMD_RETEST, 3, "retest 3x" },
+					    { CMD_HELP, 0, "help" } }, 2 },
+		/* undated prose ending so stays */
+		{ "undated", "\xe6\x88\x91\xe5\x86\x99\xe9\x81\x93\xef"
+		  "\xbc\x9a\nretest 3x", R3 },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
+#define SHA "From 3f2c1d0e9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e Mon Sep 17 " \
+	"00:00:00 2001\n"
+#define PATCH_HDR "From: Jane <jane@example.test>\nDate: Mon, 18 Mar 2024 " \
+	"09:01:12 +0100\nSubject: [PATCH] pipe: take the lock once\n\n" \
+	"Taking it per page regressed.\n\nSigned-off-by: Jane <jane@" \
+	"example.test>\n---\n fs/pipe.c | 2 +-\n 1 file changed\n\n"
+#define DIFF "diff --git a/fs/pipe.c b/fs/pipe.c\nindex 1a2b..7a8b 100644\n" \
+	"--- a/fs/pipe.c\n+++ b/fs/pipe.c\n@@ -1,4 +1,4 @@\n retest 9x\n" \
+	"-\tmutex_lock(&pipe->mutex);\n+\tmutex_unlock(&pipe->mutex);\n" \
+	"\n help\n"
+
+/*
+ * Item 7: a pasted patch is the sender's: its header ends nothing, its "-- " is
+ * no signature, a command below it counts, and no line of it (a " retest
+ * 9x" context line of a hunk) is a command.
+ */
+static void t_pasted_patches(void **state)
+{
+	static const struct text_case c[] = {
+		{ "escaped >From", "see below\n\n>" SHA PATCH_HDR DIFF
+		  "-- \n2.43.0\n\nretest 3x", R3 },
+		{ "from its header lines", "see below\n\n" PATCH_HDR DIFF
+		  "-- \n2.43.0\n\nretest 3x\n", R3 },
+		{ "its header, no trailer, command right under", PATCH_HDR
+		  DIFF "retest 3x", R3 },
+		{ "two patches", SHA PATCH_HDR DIFF "-- \n2.39.3 (Apple "
+		  "Git-145)\n\n" SHA PATCH_HDR DIFF "-- \n2.43.0\nretest 3x",
+		  R3 },
+		{ "a bare diff", "try this:\n\n" DIFF "\nretest 3x", R3 },
+		{ "a unified diff without git", "--- a/x.c\n+++ b/x.c\n@@ -1,2"
+		  " +1,2 @@\n retest 9x\n-a\n+b\nretest 3x", R3 },
+		{ "a diff under a '--' line", "does this help?\n--\n" DIFF
+		  "\nretest 3x", R3 },
+		{ "a diff under a version trailer", "-- \n2.43.0\n\n" DIFF
+		  "retest 3x", R3 },
+		{ "a hunk that lost its blank lines' blank", "--- a/x\n+++ b/x"
+		  "\n@@ -1,3 +1,3 @@\n\n retest 9x\n-a\n+b\nretest 3x", R3 },
+		/* a signature is still one */
+		{ "a signature after a diff", DIFF "retest 3x\n-- \nJane\n"
+		  "help", R3 },
+		/* a quoted patch is quoted */
+		{ "a quoted patch", "> " SHA "> diff --git a/x b/x\n> @@ -1 +1 "
+		  "@@\n> retest 9x\n\nretest 3x", R3 },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
 static void t_html_rules(void **state)
 {
 	struct reply *r = *state;
@@ -1485,6 +1721,12 @@ int main(void)
 		T(t_attribution_variants),
 		T(t_signature_without_space),
 		T(t_outlook_separator_only),
+		T(t_original_french),
+		T(t_original_chinese),
+		T(t_forwards),
+		T(t_header_blocks),
+		T(t_dated_attributions),
+		T(t_pasted_patches),
 		T(t_html_rules),
 		T(t_html_outlook),
 		T(t_flowed_no_delsp),

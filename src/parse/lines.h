@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_LINES_H
+#define PERFBOT_LINES_H
+
+#include <stddef.h>
+#include <string.h>
+#include <strings.h>
+
+#include "perfbot/util/text.h"
+
+/*
+ * The lines of a reply's text as the parts of src/parse/ that find the
+ * sender's own lines share them (quote.c, original.c, patch.c): each a
+ * slice of the text, with what the rules found about it.
+ */
+
+struct line {
+	const char *s;
+	size_t len;		/* without trailing blanks */
+	unsigned char quoted;	/* starts with '>' */
+	unsigned char drop;	/* not the sender's text */
+	unsigned char patch;	/* part of a pasted patch or diff: no command,
+				 * no quote, no signature, no original */
+};
+
+static inline int line_blank(const struct line *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->len; i++)
+		if (!text_is_space(l->s[i]))
+			return 0;
+	return 1;
+}
+
+static inline int line_starts_ci(const struct line *l, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return l->len >= n && !strncasecmp(l->s, prefix, n);
+}
+
+static inline int line_starts(const struct line *l, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return l->len >= n && !memcmp(l->s, prefix, n);
+}
+
+static inline int line_ends_ci(const struct line *l, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return l->len >= n && !strncasecmp(l->s + l->len - n, suffix, n);
+}
+
+/* "--" (a "-- " line has its trailing blank trimmed). */
+static inline int line_dashes(const struct line *l)
+{
+	return l->len == 2 && !memcmp(l->s, "--", 2);
+}
+
+/*
+ * Mark the pasted patches and diffs of l[0..n) (patch.c): a git
+ * format-patch from its "From <sha>" line (also escaped ">From", as mbox
+ * tools write it) or from its From:/Date:/Subject: [...] header, and any
+ * unified diff (diff --git, ---/+++, @@ hunks read by their line counts),
+ * each with its "-- " version trailer.
+ */
+void patch_mark(struct line *l, size_t n);
+
+/*
+ * The line count of l[0..n) left once the quoted originals are cut
+ * (original.c): a block of header lines ("From:", "Sent:", "To:",
+ * "Subject:" in the major clients' languages, any order), a separator
+ * ("-----Original Message-----", "-------- Forwarded Message --------",
+ * "Begin forwarded message:"). A mutt forward with its end line is
+ * dropped alone, the text after it kept.
+ */
+size_t original_cut(struct line *l, size_t n);
+
+#endif
