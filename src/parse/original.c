@@ -147,8 +147,11 @@ static enum hdr header_of(const struct line *l)
 /*
  * Three or more header lines from 'i' (a folded address line between
  * them allowed), From and two other kinds among them: an original's.
+ * '*end' is where the run of header lines ends (no block starts inside
+ * a run that is none).
  */
-static int header_block(const struct line *l, size_t i, size_t n)
+static int header_block(const struct line *l, size_t i, size_t n,
+			size_t *end)
 {
 	unsigned kinds = 0, lines = 0, distinct, h;
 	enum hdr last = H_NONE;
@@ -166,6 +169,7 @@ static int header_block(const struct line *l, size_t i, size_t n)
 		last = (enum hdr)h;
 		lines++;
 	}
+	*end = j > i ? j : i + 1;
 	kinds &= ~(1u << H_OTHER);
 	for (distinct = 0, h = H_FROM; h < H_OTHER; h++)
 		distinct += (kinds >> h) & 1;
@@ -303,7 +307,7 @@ static size_t forward_end(struct line *l, size_t i, size_t n)
 
 size_t original_cut(struct line *l, size_t n)
 {
-	size_t i, k, end;
+	size_t i, k, end, run = 0;
 	enum sep sep;
 
 	for (i = 0; i < n; i++) {
@@ -315,7 +319,7 @@ size_t original_cut(struct line *l, size_t n)
 			continue;
 		}
 		if (sep == SEP_CUT || sep == SEP_FORWARD || intro(&l[i]) ||
-		    header_block(l, i, n))
+		    (i >= run && header_block(l, i, n, &run)))
 			break;
 	}
 	if (i == n)

@@ -1108,6 +1108,20 @@ static void t_dated_attributions(void **state)
 	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
 }
 
+/* Item 8: a byte order mark, U+3000, a trailing U+200B around commands. */
+static void t_invisible_characters(void **state)
+{
+	static const struct text_case c[] = {
+		{ "a byte order mark", "\xef\xbb\xbfretest 3x", R3 },
+		{ "ideographic spaces", "\xe3\x80\x80retest\xe3\x80\x80" "3x"
+		  "\xe3\x80\x80", R3 },
+		{ "a trailing zero-width space", "Thanks.\nretest 3x\xe2\x80"
+		  "\x8b\n", R3 },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
 #define SHA "From 3f2c1d0e9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e Mon Sep 17 " \
 	"00:00:00 2001\n"
 #define PATCH_HDR "From: Jane <jane@example.test>\nDate: Mon, 18 Mar 2024 " \
@@ -1727,6 +1741,7 @@ int main(void)
 		T(t_header_blocks),
 		T(t_dated_attributions),
 		T(t_pasted_patches),
+		T(t_invisible_characters),
 		T(t_html_rules),
 		T(t_html_outlook),
 		T(t_flowed_no_delsp),
