@@ -1214,6 +1214,55 @@ static void t_html_outlook(void **state)
 	assert_string_equal(r->text, "retest 3x\n");
 }
 
+/* An HTML reply (text/html only) whose commands are 'want'. */
+static void html_case(struct reply *r, const char *what, const char *html,
+		      const struct want *w, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(sb_addf(&sb, HDRS "Content-Type: text/html; charset="
+				 "utf-8\n\n%s", html), 0);
+	parse_buf(sb.buf, sb.len, r);
+	sb_release(&sb);
+	if (r->ncmds != n)
+		fail_msg("%s: %zu commands; text:\n%s", what, r->ncmds, r->text);
+	assert_cmds(r, w, n);
+	assert_lacks(r->text, "retest 9x");
+	reply_release(r);
+}
+
+/*
+ * Items 1, 3 and 6 in HTML: Outlook's header blocks, French with
+ * "De&nbsp;:", Japanese (差出人 / 送信日時 / 宛先 / 件名), under an <hr>.
+ */
+static void t_html_header_blocks(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 3, "retest 3x" } };
+	struct reply *r = *state;
+
+	html_case(r, "French", "<p>retest 3x</p><div style='border-top:solid'>"
+		  "<p><b>De&nbsp;:</b> Carol &lt;carol@example.test&gt;<br>"
+		  "<b>Envoy&eacute;&nbsp;:</b> vendredi 15 mars 2024 03:58<br>"
+		  "<b>&Agrave;&nbsp;:</b> perfbot<br><b>Objet&nbsp;:</b> RE: "
+		  "report</p></div><p>retest 9x</p>", w, 1);
+	html_case(r, "Japanese", "<div>retest 3x</div><div><b>\xe5\xb7\xae"
+		  "\xe5\x87\xba\xe4\xba\xba:</b> Carol<br><b>\xe9\x80\x81"
+		  "\xe4\xbf\xa1\xe6\x97\xa5\xe6\x99\x82:</b> 2024\xe5\xb9"
+		  "\xb4" "3\xe6\x9c\x88" "15\xe6\x97\xa5<br><b>\xe5\xae"
+		  "\x9b\xe5\x85\x88:</b> perfbot<br><b>\xe4\xbb\xb6\xe5\x90"
+		  "\x8d:</b> RE: report</div><div>retest 9x</div>", w, 1);
+	html_case(r, "under an <hr>", "<div>retest 3x</div><hr><div><b>From:"
+		  "</b> Carol<br><b>To:</b> perfbot<br><b>Sent:</b> Friday<br>"
+		  "<b>Subject:</b> report</div><div>retest 9x</div>", w, 1);
+	html_case(r, "Gmail's forward", "<div>retest 3x</div><div class="
+		  "\"gmail_quote\"><div class=\"gmail_attr\">---------- "
+		  "Forwarded message ---------<br>From: <b>Carol</b><br>Date: "
+		  "Fri<br>Subject: report<br>To: x<br></div><br>retest 9x</div>",
+		  w, 1);
+	html_case(r, "an entity in a command", "<p>retest&#32;3x&#8203;</p>",
+		  w, 1);
+}
+
 static void t_flowed_no_delsp(void **state)
 {
 	struct reply *r = *state;
@@ -1744,6 +1793,7 @@ int main(void)
 		T(t_invisible_characters),
 		T(t_html_rules),
 		T(t_html_outlook),
+		T(t_html_header_blocks),
 		T(t_flowed_no_delsp),
 		T(t_flowed_quote_depth),
 		T(t_charset_fallbacks),
