@@ -274,6 +274,47 @@ static void t_inline_patch(void **state)
 	assert_contains(r->text, "retest 4x\n\nThanks,\nJane\n");
 }
 
+/*
+ * Issue 22's replies as their clients send them: French Outlook in
+ * iso-8859-1 quoted-printable, Chinese Outlook in gb2312 base64,
+ * Japanese Outlook's HTML in iso-2022-jp, an Apple Mail forward, a
+ * pasted patch with an escaped ">From" and a " retest 9x" context line,
+ * a byte order mark, U+3000 and a trailing U+200B. Each original below
+ * holds "retest 9x"; only the sender's command counts.
+ */
+static void t_client_fixtures(void **state)
+{
+	static const struct {
+		const char *name;
+		struct want w;
+	} c[] = {
+		{ "outlook-french", { CMD_RETEST, 3, "retest 3x" } },
+		{ "outlook-chinese", { CMD_RETEST, 3, "retest 3x" } },
+		{ "outlook-japanese-html", { CMD_RETEST, 3, "retest 3x" } },
+		{ "apple-forward", { CMD_HELP, 0, "help" } },
+		{ "pasted-patch", { CMD_RETEST, 3, "retest 3x" } },
+		{ "invisible", { CMD_RETEST, 3, "retest 3x" } },
+	};
+	struct reply *r = *state;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		parse_fixture(c[i].name, r);
+		if (r->ncmds != 1)
+			fail_msg("%s: %zu commands; text:\n%s", c[i].name,
+				 r->ncmds, r->text);
+		assert_cmds(r, &c[i].w, 1);
+		assert_lacks(r->text, "retest 9x");
+		assert_lacks(r->text, "noticed");
+		assert_true(answerable(r));
+		reply_release(r);
+	}
+	parse_fixture("outlook-chinese", r);
+	assert_string_equal(r->from_name, "\xe7\x8e\x8b\xe8\x8a\xb3");
+	assert_string_equal(r->text, "retest 3x\n\n\xe8\xb0\xa2\xe8\xb0\xa2"
+			    "\n\xe7\x8e\x8b\xe8\x8a\xb3\n");
+}
+
 /* A no-break space inside and after "retest 4x" (Thunderbird). */
 static void t_nbsp(void **state)
 {
@@ -1743,6 +1784,7 @@ int main(void)
 		T(t_outlook_header_block),
 		T(t_inline_patch),
 		T(t_nbsp),
+		T(t_client_fixtures),
 		T(t_schrieb_unquoted),
 		T(t_ecrit_unquoted),
 		T(t_von_gesendet),
