@@ -79,4 +79,20 @@ void patch_mark(struct line *l, size_t n);
  */
 size_t original_cut(struct line *l, size_t n);
 
+/*
+ * 1 when 'l' is an attribution above a '>' quote (attribution.c): it
+ * ends in an attribution verb and its colon ("On ..., Dev wrote:",
+ * "... 写道："), or is Gmail's "..., Dev <d@x>:" or Zoho's dashed one.
+ */
+int attribution_line(const struct line *l);
+
+/*
+ * An attribution at l[i] above an original quoted without marks, maybe
+ * wrapped onto l[i + 1]: the index of its last line, or 'n' when there
+ * is none. It must carry a date and a time or an address, and open with
+ * "On", "Am", "Le" ... or end in its verb ("2024年3月15日 03:58，Dev
+ * <d@x> 写道：", "In data ... ha scritto:").
+ */
+size_t attribution_unquoted(const struct line *l, size_t i, size_t n);
+
 #endif

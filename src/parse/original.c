@@ -33,7 +33,7 @@ static const struct key keys[] = {
 	{ "Remetente", H_FROM }, { "Afzender", H_FROM },
 	{ "Mittente", H_FROM },
 	{ "Sent", H_DATE }, { "Date", H_DATE }, { "Gesendet", H_DATE },
-	{ "Datum", H_DATE }, { "Envoy\xc3\xa9", H_DATE },
+	{ "Datum", H_DATE }, { "Dato", H_DATE }, { "Envoy\xc3\xa9", H_DATE },
 	{ "Envoy\xc3\xa9 le", H_DATE }, { "Enviado", H_DATE },
 	{ "Enviado el", H_DATE }, { "Enviada", H_DATE },
 	{ "Enviada em", H_DATE }, { "Enviado em", H_DATE },
@@ -145,8 +145,8 @@ static enum hdr header_of(const struct line *l)
 }
 
 /*
- * Three or more header lines from 'i' (a folded address line between
- * them allowed), From and two other kinds among them: an original's.
+ * Three or more header lines from 'i' (an address wrapped onto a line
+ * of its own between them allowed), From and two other kinds among them: an original's.
  * '*end' is where the run of header lines ends (no block starts inside
  * a run that is none).
  */
@@ -159,7 +159,8 @@ static int header_block(const struct line *l, size_t i, size_t n,
 
 	for (j = i; j < n && !l[j].patch; j++) {
 		h = (unsigned)header_of(&l[j]);
-		if (h == H_NONE && j > i && j + 1 < n && (last == H_TO ||
+		if (h == H_NONE && j > i && j + 1 < n && (last == H_FROM ||
+							  last == H_TO ||
 							  last == H_CC) &&
 		    memchr(l[j].s, '@', l[j].len) && header_of(&l[j + 1]))
 			continue;
@@ -183,6 +184,7 @@ static const char *const separators[] = {
 	"Message original", "Mensaje original", "Messaggio originale",
 	"Oorspronkelijk bericht", "Mensagem original",
 	"Ursprungligt meddelande", "Oprindelig meddelelse",
+	"Oprindelig besked", "Videresendt besked",
 	"Opprinnelig melding", "Alkuper\xc3\xa4inen viesti",
 	"Wiadomo\xc5\x9b\xc4\x87 oryginalna", "P\xc5\xaf" "vodn\xc3\xad zpr\xc3\xa1va",
 	"Forwarded Message", "Forwarded message",

@@ -17,8 +17,6 @@
 #include "quote.h"
 #include "perfbot/util/text.h"
 
-#define MAX_ATTRIBUTION 400	/* bytes of a "... wrote:" line */
-
 static size_t split_lines(const char *text, size_t n, struct line **out)
 {
 	const char *p = text, *end = text + n, *nl;
@@ -59,16 +57,49 @@ static int version_like(const struct line *l)
 }
 
 /*
+ * The line a phone or a mail app puts under what was typed ("Sent from
+ * my iPhone", "Gesendet von Outlook für Android", "Envoyé de mon
+ * iPad"): short, no comma, one of these openings. What is below it is an
+ * original, not the sender's.
+ */
+static int app_signature(const struct line *l)
+{
+	static const char *const open[] = { "Sent from my ", "Sent from Mail ",
+		"Sent from Outlook", "Sent from Yahoo", "Sent from TypeApp",
+		"Get Outlook for ", "Gesendet von meinem ", "Gesendet von Outlook",
+		"Von meinem iPhone gesendet", "Envoy\xc3\xa9 de mon ",
+		"Envoy\xc3\xa9 \xc3\xa0 partir de ", "Enviado desde mi ",
+		"Enviado do meu ", "Inviato da ", "Verzonden vanaf mijn ",
+		"Verstuurd vanaf mijn ", "Skickat fr\xc3\xa5n min ",
+		"Sendt fra min ", NULL };
+	const char *const *o;
+
+	if (l->quoted || l->len > 80 || memchr(l->s, ',', l->len))
+		return 0;
+	for (o = open; *o; o++)
+		if (line_starts_ci(l, *o))
+			return 1;
+	return 0;
+}
+
+/*
  * The signature's "-- " (or a bare "--"); not one that a pasted diff
  * follows (under it, or under the git version it closes), which is the
- * sender's text still.
+ * sender's text still. '*dashes' 0 when the cut is an app's line instead.
  */
-static size_t signature_cut(const struct line *l, size_t n)
+static size_t signature_cut(const struct line *l, size_t n, int *dashes)
 {
 	size_t i, k;
 
+	*dashes = 1;
 	for (i = 0; i < n; i++) {
-		if (l[i].patch || !line_dashes(&l[i]))
+		if (l[i].patch)
+			continue;
+		if (app_signature(&l[i])) {
+			*dashes = 0;
+			break;
+		}
+		if (!line_dashes(&l[i]))
 			continue;
 		k = skip_blank(l, i + 1, n);
 		if (k < n && !l[k].patch && version_like(&l[k]))
@@ -107,137 +138,6 @@ static void mark_quotes(struct line *l, size_t n)
 	}
 }
 
-/* The verbs an attribution ends in, before its colon. */
-static const char *const attribution_verbs[] = {
-	"wrote", "\xc3\xa9" "crit", "schrieb", "escribi\xc3\xb3",
-	"ha scritto", "schreef", "napisa\xc5\x82", "skrev", "kirjoitti",
-	NULL,
-};
-
-/*
- * The CJK and Russian ones, which open with the date rather than a word
- * ("2024年3月15日 03:58，Carol <c@x> 写道：", "2024/03/15 3:58、Carol
- * <c@x>のメール：", "15.03.2024 03:58, Carol пишет:"): 写道 寫道 のメール
- * 書きました 작성 пишет написал(а).
- */
-static const char *const dated_verbs[] = {
-	"\xe5\x86\x99\xe9\x81\x93", "\xe5\xaf\xab\xe9\x81\x93",
-	"\xe3\x81\xae\xe3\x83\xa1\xe3\x83\xbc\xe3\x83\xab",
-	"\xe6\x9b\xb8\xe3\x81\x8d\xe3\x81\xbe\xe3\x81\x97\xe3\x81\x9f",
-	"\xec\x9e\x91\xec\x84\xb1",
-	"\xd0\xbf\xd0\xb8\xd1\x88\xd0\xb5\xd1\x82",
-	"\xd0\xbd\xd0\xb0\xd0\xbf\xd0\xb8\xd1\x81\xd0\xb0\xd0\xbb",
-	"\xd0\xbd\xd0\xb0\xd0\xbf\xd0\xb8\xd1\x81\xd0\xb0\xd0\xbb"
-	"\xd0\xb0",
-	NULL,
-};
-
-/* The line without its colon (':' or '：') and the blanks before it. */
-static size_t before_colon(const struct line *l)
-{
-	size_t n = l->len;
-
-	if (n >= 1 && l->s[n - 1] == ':')
-		n--;
-	else if (n >= 3 && !memcmp(l->s + n - 3, "\xef\xbc\x9a", 3))
-		n -= 3;
-	else
-		return 0;
-	while (n > 0 && text_is_space(l->s[n - 1]))
-		n--;
-	return n;
-}
-
-/* It ends in one of 'verbs' and a colon. */
-static int ends_in_verb(const struct line *l, const char *const *verbs)
-{
-	size_t n = before_colon(l), k;
-
-	if (l->len > MAX_ATTRIBUTION || !n)
-		return 0;
-	for (; *verbs; verbs++) {
-		k = strlen(*verbs);
-		if (n >= k && !strncasecmp(l->s + n - k, *verbs, k))
-			return 1;
-	}
-	return 0;
-}
-
-static int dated(const struct line *l);
-
-static int attribution(const struct line *l)
-{
-	return ends_in_verb(l, attribution_verbs) ||
-	       (ends_in_verb(l, dated_verbs) && dated(l));
-}
-
-/* How an attribution line opens: "On", "Am", "Le", "El", "Il", "Op". */
-static int attribution_opening(const struct line *l)
-{
-	static const char *const open[] = { "On ", "Am ", "Le ", "El ",
-					    "Il ", "Op ", "W dniu ", "Den ",
-					    NULL };
-	const char *const *o;
-
-	for (o = open; *o; o++)
-		if (line_starts_ci(l, *o))
-			return 1;
-	return 0;
-}
-
-static int contains_ci(const struct line *l, const char *word)
-{
-	size_t n = strlen(word), i;
-
-	for (i = 0; i + n <= l->len; i++)
-		if (!strncasecmp(l->s + i, word, n))
-			return 1;
-	return 0;
-}
-
-/*
- * Real attributions carry a date and a time or an address; prose that
- * starts "On ..." and ends "... wrote:" rarely has both.
- */
-static int dated(const struct line *l)
-{
-	size_t i;
-	int digit = 0, at = 0, time = 0;
-
-	for (i = 0; i < l->len; i++) {
-		digit |= l->s[i] >= '0' && l->s[i] <= '9';
-		at |= l->s[i] == '@';
-		time |= i > 0 && i + 2 < l->len && l->s[i] == ':' &&
-			l->s[i - 1] >= '0' && l->s[i - 1] <= '9' &&
-			l->s[i + 1] >= '0' && l->s[i + 1] <= '9';
-	}
-	return digit && (at || time);
-}
-
-/*
- * "<opening> ... <verb> ...:" on one line or wrapped over two ('b'): the
- * verb may stand before the name ("Am 15.03. schrieb Dev <d@x>:").
- */
-static int loose_attribution(const struct line *a, const struct line *b)
-{
-	static const char *const verbs[] = {
-		" wrote", " schrieb ", " schrieb:", "\xc3\xa9" "crit",
-		" escribi\xc3\xb3", " ha scritto", " schreef", " napisa\xc5\x82",
-		" skrev", " kirjoitti", NULL,
-	};
-	const struct line *last = b ? b : a;
-	const char *const *v;
-
-	if (a->len + (b ? b->len : 0) > MAX_ATTRIBUTION || !last->len ||
-	    last->s[last->len - 1] != ':' || !dated(a))
-		return 0;
-	for (v = verbs; *v; v++)
-		if (contains_ci(a, *v) || (b && (contains_ci(b, *v) ||
-						 contains_ci(b, *v + 1))))
-			return 1;
-	return 0;
-}
-
 /*
  * A quoted original without '>' marks (mail clients that quote in HTML
  * only, then lose it): an attribution ("Am 1. Dez. 2026 um 10:00 schrieb
@@ -252,14 +152,7 @@ static size_t unquoted_original_cut(const struct line *l, size_t n)
 	for (i = 0; i < n; i++) {
 		if (l[i].patch || l[i].quoted)
 			continue;
-		if (ends_in_verb(&l[i], dated_verbs) && dated(&l[i]))
-			at = i;
-		else if (!attribution_opening(&l[i]))
-			continue;
-		else
-			at = loose_attribution(&l[i], NULL) ? i : i + 1 < n &&
-				!line_blank(&l[i + 1]) &&
-				loose_attribution(&l[i], &l[i + 1]) ? i + 1 : n;
+		at = attribution_unquoted(l, i, n);
 		if (at == n)
 			continue;
 		for (j = at + 1; j < n && line_blank(&l[j]); j++)
@@ -281,7 +174,7 @@ static void mark_attributions(struct line *l, size_t n)
 		for (k = i; k > 0 && !l[k - 1].quoted && line_blank(&l[k - 1]);
 		     k--)
 			;
-		if (k == 0 || l[k - 1].quoted || !attribution(&l[k - 1]))
+		if (k == 0 || l[k - 1].quoted || !attribution_line(&l[k - 1]))
 			continue;
 		k--;
 		l[k].drop = 1;
@@ -339,13 +232,14 @@ int quote_read(const char *text, size_t len, const struct reply_opts *o,
 	struct strbuf out;
 	struct line *l = NULL;
 	size_t n = split_lines(text, len, &l), all;
+	int dashes;
 
 	if (len > 0 && n == 0)
 		return -1;
 	patch_mark(l, n);
 	all = original_cut(l, n);
-	n = signature_cut(l, all);
-	if (n < all && keep_signature(l, n, all, r)) {
+	n = signature_cut(l, all, &dashes);
+	if (n < all && dashes && keep_signature(l, n, all, r)) {
 		free(l);
 		return -1;
 	}

@@ -1102,6 +1102,13 @@ static void t_header_blocks(void **state)
 		  "\xd0\xb5\xd0\xbd\xd0\xbe: 15 \xd0\xbc\xd0\xb0\xd1\x80"
 		  "\xd1\x82\xd0\xb0\n\xd0\x9a\xd0\xbe\xd0\xbc\xd1\x83: x"
 		  "\n\nretest 9x", R3 },
+		{ "Danish, under its separator", "retest 3x\n\n-------- "
+		  "Oprindelig besked --------\nFra: Dev <d@example.test>\nDato: "
+		  "04.07.2024  17.45\nTil: x@example.test\nEmne: report\n\n"
+		  "retest 9x", R3 },
+		{ "Outlook, From wrapped", "retest 3x\n\nFrom: Human Resources\n"
+		  "<hr-automated@example.test>\nSent: Monday, August 26, 2019\n"
+		  "To: x\nSubject: y\n\nretest 9x", R3 },
 		{ "Outlook bold, wrapped To", "retest 3x\n*From:* Carol\n"
 		  "*Sent:* Friday\n*To:* a@example.test; b@example.test;\n"
 		  "c@example.test\n*Subject:* x\nretest 9x", R3 },
@@ -1121,8 +1128,11 @@ static void t_header_blocks(void **state)
 	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
 }
 
-/* Item 4: unquoted originals under the attributions that open with the
- * date (Chinese, Japanese, Russian clients). */
+/*
+ * Item 4: unquoted originals under the attributions that open with the
+ * date (Chinese, Japanese, Russian clients), and the like: Gmail's dated
+ * address, wrapped ones, Zoho's, a phone's "Sent from my iPhone".
+ */
 static void t_dated_attributions(void **state)
 {
 	static const struct text_case c[] = {
@@ -1141,6 +1151,24 @@ static void t_dated_attributions(void **state)
 		  "03:58 Carol <c@example.test> \xe5\x86\x99\xe9\x81\x93:\n"
 		  "> retest 9x\n\nhelp", { { CMD_RETEST, 3, "retest 3x" },
 					    { CMD_HELP, 0, "help" } }, 2 },
+		{ "Italian, opening with 'In data'", "retest 3x\n\nIn data 11 "
+		  "ottobre 2017 21:11:31 \"Dev\" <d@example.test> ha "
+		  "scritto:\n\nretest 9x", R3 },
+		{ "Portuguese, wrapped before the address", "retest 3x\n\nEm 10 "
+		  "de julho de 2017 \xc3\xa0s 16:32:35, Dev (\nd@example.test) "
+		  "escreveu:\n\nretest 9x", R3 },
+		{ "Finnish, wrapped, no opening word", "retest 3x\n\npe 20. "
+		  "lokakuuta 2017 klo 17.50 Dev\n<d@example.test> kirjoitti:\n"
+		  "\nretest 9x", R3 },
+		{ "Gmail's dated address", "retest 3x\n\n\xd1\x81\xd1\x80, 30 "
+		  "\xd0\xb0\xd0\xbf\xd1\x80. 2025 \xd0\xb3. \xd0\xb2 15:19, "
+		  "Dev <d@example.test>:\n\nretest 9x", R3 },
+		{ "Zoho's dashed one", "retest 3x\n\n---- On Wed, 24 Feb 2021 "
+		  "14:02:50 +0530 d@example.test wrote ----\n\nretest 9x", R3 },
+		{ "under a phone's line", "retest 3x\n\nSent from my iPhone\n\n"
+		  "retest 9x", R3 },
+		{ "a phone's line in prose stays", "Sent from my desk, which is "
+		  "easier.\nretest 3x", R3 },
 		/* undated prose ending so stays */
 		{ "undated", "\xe6\x88\x91\xe5\x86\x99\xe9\x81\x93\xef"
 		  "\xbc\x9a\nretest 3x", R3 },
