@@ -64,8 +64,9 @@ static inline int line_dashes(const struct line *l)
  * Mark the pasted patches and diffs of l[0..n) (patch.c): a git
  * format-patch from its "From <sha>" line (also escaped ">From", as mbox
  * tools write it) or from its From:/Date:/Subject: [...] header, and any
- * unified diff (diff --git, ---/+++, @@ hunks read by their line counts),
- * each with its "-- " version trailer.
+ * unified diff (diff --git, ---/+++, @@ hunks read by their line counts,
+ * git's binary patches), each with its "-- " version trailer, and git's
+ * trailer alone (a cover letter's "-- " and "2.43.0").
  */
 void patch_mark(struct line *l, size_t n);
 

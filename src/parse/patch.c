@@ -32,17 +32,25 @@ static int from_sha_line(const struct line *l)
 	return 1;
 }
 
-/* git's version under its "-- ": "2.43.0", "2.39.3 (Apple Git-145)". */
-static int version_line(const struct line *l)
+/*
+ * git's version under its "-- ": "2.43.0", "2.39.3 (Apple Git-145)",
+ * "2.45.1.windows.1"; 'strict' asks for two dots at least, as git's own
+ * versions have them, where no patch is around to tell.
+ */
+static int version_line(const struct line *l, int strict)
 {
-	size_t i;
+	size_t i, dots = 0;
 
 	if (!l->len || l->s[0] < '0' || l->s[0] > '9')
 		return 0;
-	for (i = 0; i < l->len && l->s[i] != ' '; i++)
+	for (i = 0; i < l->len && l->s[i] != ' '; i++) {
+		dots += l->s[i] == '.';
 		if (!strchr("0123456789.", l->s[i]) && l->s[i] != '-' &&
 		    !(l->s[i] >= 'a' && l->s[i] <= 'z'))
 			return 0;
+	}
+	if (strict && dots < 2)
+		return 0;
 	return i == l->len || (l->len > i + 1 && l->s[i + 1] == '(' &&
 			       l->s[l->len - 1] == ')');
 }
@@ -158,8 +166,15 @@ static size_t trailer_end(const struct line *l, size_t i, size_t n)
 {
 	size_t k = skip_blank(l, i, n);
 
-	return k + 1 < n && line_dashes(&l[k]) && version_line(&l[k + 1]) ?
+	return k + 1 < n && line_dashes(&l[k]) && version_line(&l[k + 1], 0) ?
 		k + 2 : i;
+}
+
+/* A git binary patch's "literal N" or "delta N" and its base85 lines. */
+static int binary_start(const struct line *l)
+{
+	return (line_starts(l, "literal ") || line_starts(l, "delta ")) &&
+	       l->s[l->len - 1] >= '0' && l->s[l->len - 1] <= '9';
 }
 
 /* Past the diff that starts at 'i': its files, hunks and trailer. */
@@ -168,7 +183,10 @@ static size_t diff_end(const struct line *l, size_t i, size_t n)
 	size_t j = i, k;
 
 	while (j < n) {
-		if (file_header(&l[j])) {
+		if (binary_start(&l[j])) {
+			for (j++; j < n && !line_blank(&l[j]); j++)
+				;
+		} else if (file_header(&l[j])) {
 			j++;
 		} else if (minus_plus(l, j, n)) {
 			j += 2;
@@ -177,7 +195,7 @@ static size_t diff_end(const struct line *l, size_t i, size_t n)
 		} else if (line_blank(&l[j]) &&
 			   (k = skip_blank(l, j, n)) < n &&
 			   (file_header(&l[k]) || minus_plus(l, k, n) ||
-			    line_starts(&l[k], "@@ "))) {
+			    binary_start(&l[k]) || line_starts(&l[k], "@@ "))) {
 			j = k;
 		} else {
 			break;
@@ -210,7 +228,8 @@ static size_t patch_end(const struct line *l, size_t i, size_t n)
 	for (j = i + 1; j < n; j++) {
 		if (diff_start(l, j, n))
 			return diff_end(l, j, n);
-		if (line_dashes(&l[j]) && j + 1 < n && version_line(&l[j + 1]))
+		if (line_dashes(&l[j]) && j + 1 < n &&
+		    version_line(&l[j + 1], 0))
 			return j + 2;
 	}
 	return n;
@@ -228,6 +247,9 @@ void patch_mark(struct line *l, size_t n)
 			end = patch_end(l, i, n);
 		else if (diff_start(l, i, n))
 			end = diff_end(l, i, n);
+		else if (line_dashes(&l[i]) && i + 1 < n &&
+			 version_line(&l[i + 1], 1))
+			end = i + 2;	/* git's trailer (a cover letter's) */
 		else
 			continue;
 		for (j = i; j < end; j++) {

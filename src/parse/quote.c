@@ -49,13 +49,6 @@ static size_t skip_blank(const struct line *l, size_t i, size_t n)
 	return i;
 }
 
-/* A line of digits and dots, as git's version under a "-- ". */
-static int version_like(const struct line *l)
-{
-	return l->len > 0 && l->s[0] >= '0' && l->s[0] <= '9' &&
-	       strspn(l->s, "0123456789.") >= 3;
-}
-
 /*
  * The line a phone or a mail app puts under what was typed ("Sent from
  * my iPhone", "Gesendet von Outlook für Android", "Envoyé de mon
@@ -84,8 +77,8 @@ static int app_signature(const struct line *l)
 
 /*
  * The signature's "-- " (or a bare "--"); not one that a pasted diff
- * follows (under it, or under the git version it closes), which is the
- * sender's text still. '*dashes' 0 when the cut is an app's line instead.
+ * follows, which is the sender's text still (git's own "-- " and version
+ * are part of its patch: patch.c). '*dashes' 0 when the cut is an app's line instead.
  */
 static size_t signature_cut(const struct line *l, size_t n, int *dashes)
 {
@@ -102,8 +95,6 @@ static size_t signature_cut(const struct line *l, size_t n, int *dashes)
 		if (!line_dashes(&l[i]))
 			continue;
 		k = skip_blank(l, i + 1, n);
-		if (k < n && !l[k].patch && version_like(&l[k]))
-			k = skip_blank(l, k + 1, n);
 		if (k == n || !l[k].patch)
 			break;
 	}

@@ -1228,6 +1228,13 @@ static void t_pasted_patches(void **state)
 		  "retest 3x", R3 },
 		{ "a hunk that lost its blank lines' blank", "--- a/x\n+++ b/x"
 		  "\n@@ -1,3 +1,3 @@\n\n retest 9x\n-a\n+b\nretest 3x", R3 },
+		{ "a cover letter's trailer", "[PATCH 0/2] pipe fixes\n\n"
+		  " fs/pipe.c | 8 ++++++++\n 1 file changed\n\n-- \n2.7.4\n\n"
+		  "retest 3x", R3 },
+		{ "a binary patch", "diff --git a/x.png b/x.png\nnew file mode "
+		  "100644\nindex 0000000..9710347\nGIT binary patch\nliteral "
+		  "142\nzcmZ?r?PGv|E+AC{#Eft(0hV9^lFE7z3>E+r\n\nliteral 0\n"
+		  "HcmV?d00001\n\n-- \n2.35.3\n\nretest 3x", R3 },
 		/* a signature is still one */
 		{ "a signature after a diff", DIFF "retest 3x\n-- \nJane\n"
 		  "help", R3 },
