@@ -52,11 +52,11 @@ static int bounce(struct state *st, const struct reply *r, struct route *rt,
 static char *signature_lines(const char *text)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *p = strncmp(text, "-- \n", 4) ? strstr(text, "\n-- \n") :
-		text - 1;
+	const char *p = strstr(text, "\n-- \n");
 	size_t n, k = 0;
 
-	for (p = p ? p + 5 : NULL; p && *p && k < REPLY_MAX_SIGNATURE; k++) {
+	p = !strncmp(text, "-- \n", 4) ? text + 4 : p ? p + 5 : NULL;
+	for (; p && *p && k < REPLY_MAX_SIGNATURE; k++) {
 		size_t line = strcspn(p, "\n");
 
 		for (n = line; n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t');
@@ -75,6 +75,28 @@ static char *signature_lines(const char *text)
 	return sb_detach(&sb, NULL);
 }
 
+/* The first word of an answer ("Hi"), as templates/answer.txt opens. */
+static int greeting_of(const struct config *cfg, char **out,
+		       struct pb_err *err)
+{
+	json_t *ctx = json_pack("{s:[], s:s, s:n, s:n, s:s}", "pieces",
+				"sender", "", "sender_name", "report_subject",
+				"bot_name", cfg->identity.name);
+	char *text = NULL;
+	size_t n;
+	int rc;
+
+	*out = NULL;
+	rc = ctx ? answer_piece(cfg, "answer", ctx, &text, err) :
+		pb_fail(err, EX_OSERR, "out of memory");
+	json_decref(ctx);
+	n = text ? strcspn(text, " ,\n") : 0;
+	if (!rc && n && !(*out = strndup(text, n)))
+		rc = pb_fail(err, EX_OSERR, "out of memory");
+	free(text);
+	return rc;
+}
+
 int route_self_init(struct route_self *self, const struct config *cfg,
 		    struct pb_err *err)
 {
@@ -91,6 +113,8 @@ int route_self_init(struct route_self *self, const struct config *cfg,
 	if (!rc)
 		self->signature = signature_lines(text);
 	free(text);
+	if (!rc)
+		rc = greeting_of(cfg, &self->greeting, err);
 	if (rc)
 		route_self_release(self);
 	return rc;
@@ -100,15 +124,24 @@ void route_self_release(struct route_self *self)
 {
 	free(self->addr);
 	free(self->signature);
+	free(self->greeting);
 	memset(self, 0, sizeof(*self));
 }
 
-/* 1 when 'sig' starts with the lines of 'own' (a list may add a footer). */
-static int signature_is(const char *sig, const char *own)
+/*
+ * 1 when the reply is an answer of the bot's: it opens as the bot's
+ * answers open ("Hi ...,") and its signature starts with the lines of
+ * the bot's own (a list may add its footer). A developer's reply with
+ * the bot's answer appended without any mark opens with their own words.
+ */
+static int own_text(const struct reply *r, const struct route_self *self)
 {
-	size_t n = own ? strlen(own) : 0;
+	size_t n = self->signature ? strlen(self->signature) : 0;
+	size_t g = self->greeting ? strlen(self->greeting) : 0;
 
-	return sig && n && !strncmp(sig, own, n);
+	return r->signature && n && !strncmp(r->signature, self->signature, n) &&
+	       g && r->text && !strncmp(r->text, self->greeting, g) &&
+	       (r->text[g] == ' ' || r->text[g] == ',');
 }
 
 /* The bot's own mail come back: why, or NULL. */
@@ -125,7 +158,7 @@ static const char *own_mail(struct state *st, const struct reply *r,
 		return "";
 	if (sent)
 		return "ignored: the bot's own mail (its Message-ID)";
-	if (signature_is(r->signature, self->signature))
+	if (own_text(r, self))
 		return "ignored: the bot's own text (its signature)";
 	return NULL;
 }

@@ -240,7 +240,7 @@ int poll_mailbox(struct state *st, const struct config *cfg, time_t now,
 		 struct poll_stats *ps, struct pb_err *err)
 {
 	struct poll_ctx cx = { st, cfg, now, NULL,
-			       cfg->imap.mailbox, 0, { NULL, NULL, NULL },
+			       cfg->imap.mailbox, 0, { NULL, NULL, NULL, NULL },
 			       ps, "", 0 };
 	size_t cap = (size_t)cfg->imap.max_message_bytes;
 	unsigned long after = 0;

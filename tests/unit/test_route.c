@@ -123,7 +123,7 @@ static void parse_fixture(struct fx *f, const char *name, const char *drop)
 static enum route_kind route(struct fx *f, const char *own)
 {
 	struct route_self self = { (char *)own, "example.org",
-				   (char *)BOT_SIGNATURE };
+				   (char *)BOT_SIGNATURE, (char *)"Hi" };
 
 	route_release(&f->rt);
 	if (route_reply(f->st, &f->r, &self, &f->rt, &f->err))
@@ -217,6 +217,13 @@ static void t_own_mail(void **state)
 	/* somebody else's: routed as any reply */
 	relayed(f, "new-2@lists.example.test", "Paul");
 	assert_int_equal(route(f, BOT), ROUTE_REPORT);
+	/* a reply with the bot's answer appended without a mark opens with
+	 * its sender's own words */
+	parse_str(f, "From: paul@example.test\nMessage-ID: <p9@example.test>\n"
+		  "In-Reply-To: <" REPORT_MSGID ">\n\nretest 4x\n\nHi Paul,\n\n"
+		  "I queued 4 more runs.\n\n-- \nperfbot performance test "
+		  "service\n");
+	assert_int_equal(route(f, BOT), ROUTE_REPORT);
 	relayed(f, "202502141548.0badcafe-perfbot@example.net", "Paul");
 	assert_int_equal(route(f, BOT), ROUTE_REPORT);
 }
@@ -240,6 +247,7 @@ static void t_self(void **state)
 	assert_string_equal(self.id_domain, "example.org");
 	assert_string_equal(self.signature, "robbie performance test "
 			    "service\n");
+	assert_string_equal(self.greeting, "Hi");
 	route_self_release(&self);
 	route_self_release(&self);
 	assert_null(self.addr);

@@ -37,13 +37,15 @@ struct route {
  * How the bot knows a mail of its own that came back (a list that
  * rewrote From and dropped Auto-Submitted relays the bot's answer to it):
  * its From address, the Message-IDs it mints (identity.message_id_domain,
- * and the outbox), the lines of its signature (templates/signature.txt
+ * and the outbox), and its text: an answer's greeting (templates/
+ * answer.txt) over the lines of its signature (templates/signature.txt
  * under its "-- ").
  */
 struct route_self {
 	char *addr;		/* the bot's From address, or NULL */
 	const char *id_domain;	/* identity.message_id_domain, or NULL */
 	char *signature;	/* the rendered signature's lines, or NULL */
+	char *greeting;		/* the first word of its answers ("Hi") */
 };
 
 /* Fill 'self' from 'cfg' (route_self_release() after, in both cases). */
@@ -54,8 +56,8 @@ void route_self_release(struct route_self *self);
 /*
  * Route 'r'; 'self' (may be NULL) is how the bot knows its own mail:
  * From its address, a Message-ID of its shape on its domain or in its
- * outbox, or a signature that starts with its own is the bot's own, never
- * answered. Only the state is read. 0, or -1 when the state fails;
+ * outbox, or a text that opens as its answers do over a signature that
+ * starts with its own is the bot's own, never answered. Only the state is read. 0, or -1 when the state fails;
  * route_release() after in both cases.
  */
 int route_reply(struct state *st, const struct reply *r,
