@@ -13,6 +13,7 @@
 #include "perfbot/act/route.h"
 #include "perfbot/compose/identity.h"
 #include "perfbot/util/id.h"
+#include "perfbot/util/log.h"
 #include "perfbot/util/strbuf.h"
 
 int route_lookup(struct state *st, const char *in_reply_to,
@@ -97,27 +98,40 @@ static int greeting_of(const struct config *cfg, char **out,
 	return rc;
 }
 
+/*
+ * The bot's text as its templates render it. A template that cannot be
+ * rendered only leaves the text unknown: each answer then fails on its
+ * own and is recorded so (poll.c), and the poll goes on.
+ */
+static void own_text_init(struct route_self *self, const struct config *cfg)
+{
+	json_t *ctx = json_pack("{s:s}", "bot_name", cfg->identity.name);
+	struct pb_err e = { 0, "" };
+	char *text = NULL;
+
+	if (ctx && !answer_piece(cfg, "signature", ctx, &text, &e))
+		self->signature = signature_lines(text);
+	json_decref(ctx);
+	free(text);
+	if (self->signature && greeting_of(cfg, &self->greeting, &e)) {
+		free(self->signature);
+		self->signature = NULL;
+	}
+	if (!self->greeting)
+		log_warn("the bot's own answers cannot be told by their text: "
+			 "%s", e.msg[0] ? e.msg : "out of memory");
+}
+
 int route_self_init(struct route_self *self, const struct config *cfg,
 		    struct pb_err *err)
 {
-	json_t *ctx = json_pack("{s:s}", "bot_name", cfg->identity.name);
-	char *text = NULL;
-	int rc;
-
 	memset(self, 0, sizeof(*self));
 	self->id_domain = cfg->identity.message_id_domain;
 	self->addr = identity_sender(cfg);
-	rc = !ctx || !self->addr ? pb_fail(err, EX_OSERR, "out of memory") :
-		answer_piece(cfg, "signature", ctx, &text, err);
-	json_decref(ctx);
-	if (!rc)
-		self->signature = signature_lines(text);
-	free(text);
-	if (!rc)
-		rc = greeting_of(cfg, &self->greeting, err);
-	if (rc)
-		route_self_release(self);
-	return rc;
+	if (!self->addr)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	own_text_init(self, cfg);
+	return 0;
 }
 
 void route_self_release(struct route_self *self)

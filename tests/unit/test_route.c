@@ -251,6 +251,15 @@ static void t_self(void **state)
 	route_self_release(&self);
 	route_self_release(&self);
 	assert_null(self.addr);
+	/* templates that cannot be rendered leave the text unknown, no more:
+	 * the poll goes on and each answer fails on its own */
+	tu_load_config(&cfg, &loaded, path, "templates:\n  dir: /nonexistent\n",
+		       &f->err);
+	assert_int_equal(route_self_init(&self, &cfg, &f->err), 0);
+	assert_non_null(self.addr);
+	assert_null(self.signature);
+	assert_null(self.greeting);
+	route_self_release(&self);
 	config_release(&cfg);
 }
 

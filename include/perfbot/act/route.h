@@ -48,7 +48,11 @@ struct route_self {
 	char *greeting;		/* the first word of its answers ("Hi") */
 };
 
-/* Fill 'self' from 'cfg' (route_self_release() after, in both cases). */
+/*
+ * Fill 'self' from 'cfg' (route_self_release() after, in both cases); a
+ * template that cannot be rendered leaves the text unknown (a warning),
+ * -1 only when out of memory.
+ */
 int route_self_init(struct route_self *self, const struct config *cfg,
 		    struct pb_err *err);
 void route_self_release(struct route_self *self);
