@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * authorize: whether the sender of a routed reply may command the bot,
- * and whether the bot may answer them at all. The sender's domains agree
- * (envelope and From) and the operator's MTA vouches for From
- * (Authentication-Results), commands.allow or the report's recipients
- * may command, and the budgets of answers (per sender, and to strangers)
- * hold.
+ * and whether the bot may answer them at all. No mailing list commands,
+ * the sender's domains agree (envelope and From) and the operator's MTA
+ * vouches for From (Authentication-Results), commands.allow or the
+ * report's recipients may command, and the budgets of answers (per
+ * sender, and to strangers) hold.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 
 #include "perfbot/util/addr.h"
 #include "perfbot/act/authorize.h"
+#include "perfbot/compose/recipients.h"
 
 #define DAY (24 * 3600)
 
@@ -96,16 +97,23 @@ static int aligned_n(const char *v, size_t n, const char *dom)
 	return authorize_domains_align(d, dom);
 }
 
-/* One "method=result props" clause passes for From's domain 'dom'. */
-static int clause_passes(char *c, const char *dom)
+/*
+ * What one "method=result props" clause says for From's domain 'dom': 1
+ * a pass that vouches for From (dkim aligned with it, dmarc for it), -1
+ * a dmarc failure, which nothing else in the header outweighs, else 0.
+ * arc=pass only says that a chain of forwarders was intact, not who
+ * wrote the mail, so it vouches for nobody.
+ */
+static int clause_says(char *c, const char *dom)
 {
 	const char *v;
 	size_t n = 0;
 
 	while (*c == ' ')
 		c++;
-	if (!strncmp(c, "arc=pass", 8) && (!c[8] || c[8] == ' '))
-		return 1;
+	if (!strncmp(c, "dmarc=", 6) && strncmp(c + 6, "pass", 4) &&
+	    strncmp(c + 6, "none", 4))
+		return -1;
 	if (!strncmp(c, "dkim=pass", 9) && (!c[9] || c[9] == ' '))
 		return (v = prop(c, "header.d", &n)) ? aligned_n(v, n, dom) :
 			(v = prop(c, "header.i", &n)) ? aligned_n(v, n, dom) : 0;
@@ -115,38 +123,54 @@ static int clause_passes(char *c, const char *dom)
 	return 0;
 }
 
-static int header_passes(const char *value, const char *id, const char *dom)
+/*
+ * One Authentication-Results value: -1 when its authserv-id is not 'id',
+ * else 1 when it vouches for From's domain 'dom', 0 when it does not.
+ */
+static int header_verdict(const char *value, const char *id, const char *dom)
 {
 	char buf[4096], *c, *save = NULL;
 	size_t n = strlen(id);
 	const char *p;
+	int pass = 0, says;
 
 	strip_comments(value, buf, sizeof(buf));
 	for (p = buf; *p == ' '; p++)
 		;
 	/* authserv-id [version] ; resinfo ; resinfo ... */
 	if (strncasecmp(p, id, n) || (p[n] && p[n] != ' ' && p[n] != ';'))
-		return 0;
+		return -1;
 	c = strchr(buf, ';');
 	if (!c)
 		return 0;
-	for (c = strtok_r(c + 1, ";", &save); c; c = strtok_r(NULL, ";", &save))
-		if (clause_passes(c, dom))
-			return 1;
-	return 0;
+	for (c = strtok_r(c + 1, ";", &save); c; c = strtok_r(NULL, ";", &save)) {
+		says = clause_says(c, dom);
+		if (says < 0)
+			return 0;
+		pass |= says;
+	}
+	return pass;
 }
 
+/*
+ * Only the topmost header of the operator's authserv-id counts: the MTA
+ * writes its own on top, and one further down came with the mail (a
+ * forgery the MTA failed to remove, or another hop's).
+ */
 int authorize_authenticated(const struct reply *r, const char *authserv_id)
 {
 	const char *dom = r->from_addr ? addr_domain(r->from_addr) : NULL;
 	size_t i;
+	int v;
 
 	if (!dom || !authserv_id || !*authserv_id)
 		return 0;
-	for (i = 0; i < r->nauth; i++)
-		if (r->auth_results[i] &&
-		    header_passes(r->auth_results[i], authserv_id, dom))
-			return 1;
+	for (i = 0; i < r->nauth; i++) {
+		v = r->auth_results[i] ? header_verdict(r->auth_results[i],
+							 authserv_id, dom) : -1;
+		if (v >= 0)
+			return v;
+	}
 	return 0;
 }
 
@@ -184,24 +208,58 @@ static int among(const char *json_list, const char *addr)
 }
 
 /*
- * Before anything is answered: the envelope sender and From agree (or
- * From is in commands.allow), and, when commands.authserv_id is set, the
- * operator's MTA vouches for From. A mail that fails is not answered and
- * is recorded under its mailbox position, so another copy of it (the one
- * sent straight to the bot, when this one came through a list that
- * rewrote the envelope) is still read.
+ * A mailing list never commands: the copy a list relays (List-Id, or its
+ * bounces address as the envelope sender), a From that is a list (the
+ * configured recipients.cc, or one named like a list), and a From a list
+ * rewrote ("Jane via list" <list@...>, as DMARC-minded lists do). Such a
+ * mail is not answered either, and is recorded under its mailbox
+ * position, so the copy sent straight to the bot is still read. The
+ * reason in 'why', or 0 when none of it holds.
+ */
+static int from_a_list(const struct config *cfg, const struct reply *r,
+		       char *why, size_t n)
+{
+	const char *name = r->from_name;
+
+	if (r->via_list)
+		snprintf(why, n, "ignored: came through a mailing list "
+			 "(List-Id)");
+	else if (r->envelope_addr && addr_is_list_envelope(r->envelope_addr))
+		snprintf(why, n, "ignored: the envelope sender '%.64s' is a "
+			 "mailing list's", r->envelope_addr);
+	else if (recipients_is_list(cfg, r->from_addr))
+		snprintf(why, n, "ignored: From '%.64s' is a mailing list",
+			 r->from_addr);
+	else if (name && strstr(name, " via "))
+		snprintf(why, n, "ignored: From rewritten by a mailing list "
+			 "('%.64s')", name);
+	else
+		return 0;
+	return 1;
+}
+
+/*
+ * Before anything is answered: the mail is no list's, the envelope
+ * sender and From agree (whoever From is: commands.allow says who may
+ * command, not that a mail is theirs), and, when commands.authserv_id is
+ * set, the operator's MTA vouches for From. A mail that fails is not
+ * answered and is recorded under its mailbox position, so another copy
+ * of it (the one sent straight to the bot, when this one came through a
+ * list that rewrote the envelope) is still read.
  */
 static int sender_ok(const struct config *cfg, const struct reply *r,
 		     struct auth *au)
 {
 	const char *id = cfg->commands.authserv_id;
 
-	if (!authorize_allowed(cfg, r->from_addr) && !authorize_aligned(r)) {
+	if (from_a_list(cfg, r, au->outcome, sizeof(au->outcome))) {
+		;
+	} else if (!authorize_aligned(r)) {
 		snprintf(au->outcome, sizeof(au->outcome), "ignored: From and "
 			 "the envelope sender are in different domains");
 	} else if (id && *id && !authorize_authenticated(r, id)) {
 		snprintf(au->outcome, sizeof(au->outcome), "ignored: no "
-			 "passing DKIM, DMARC or ARC result from '%.64s'", id);
+			 "passing DKIM or DMARC result from '%.64s'", id);
 	} else {
 		return 1;
 	}

@@ -81,6 +81,32 @@ static int check_retest(const struct mail_command *c,
 	return -1;
 }
 
+/*
+ * A retest asked while one is open: answered once per open retest (a
+ * loop, or an impatient list, must not make one answer per mail), with
+ * the open one's status.
+ */
+static int act_repeat(struct act_ctx *a, const char *report_id,
+		      const char *status, struct pb_err *err)
+{
+	time_t since;
+	long told;
+	struct ctx x;
+
+	if (state_retest_open_since(a->st, report_id, &since, err) ||
+	    state_inbox_count_report(a->st, report_id, since,
+				     DISPATCH_OUT_REPEAT, &told, err))
+		return -1;
+	if (told) {
+		a->silenced++;
+		return 0;
+	}
+	a->repeats++;
+	ctx_init(&x, "answer");
+	ctx_str(&x, "status", status);
+	return dispatch_piece_of(a, "retest-busy", &x, err);
+}
+
 /* Stable per (mail, command): a retried poll asks for the same retest. */
 static int act_retest(struct act_ctx *a, const struct mail_command *c,
 		      size_t index, struct pb_err *err)
@@ -100,9 +126,7 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 	if (state_retest_count(a->st, tr->report_id, &n, &open, err))
 		return -1;
 	if (open) {
-		ctx_init(&x, "answer");
-		ctx_str(&x, "status", open);
-		rc = dispatch_piece_of(a, "retest-busy", &x, err);
+		rc = act_repeat(a, tr->report_id, open, err);
 	} else if (n >= cap) {
 		ctx_init(&x, "answer");
 		ctx_int(&x, "limit", cap);
@@ -274,43 +298,81 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 	return dispatch_piece_of(a, "too-many", &x, err);
 }
 
-/* The answer: the one piece 'tmpl', or (NULL) what the commands said. */
+/*
+ * The answer: the one piece 'tmpl', or (NULL) what the commands said;
+ * none when nothing is left to say. An answer that only says a retest is
+ * open already goes to the sender alone, never to the report's list.
+ */
 static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
-		  struct pb_err *err)
+		  size_t *sent, struct pb_err *err)
 {
+	const struct answer_thread *t = a->t;
+	struct answer_thread solo_t;
+	struct thread_report solo;
+	size_t n;
 	int rc;
 
+	*sent = 0;
 	a->pieces = json_array();
 	if (!a->pieces)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	rc = tmpl ? dispatch_piece(a, tmpl, json_object(), err) :
 		dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen, err);
-	if (!rc)
-		rc = dispatch_answer(a->st, a->cfg, a->t, "", a->pieces,
-				     a->now, err);
+	n = json_array_size(a->pieces);
+	if (!rc && n && a->repeats == n && t->report) {
+		solo = *t->report;
+		solo.recipients = "[]";
+		solo_t = *t;
+		solo_t.report = &solo;
+		t = &solo_t;
+	}
+	if (!rc && n)
+		rc = dispatch_answer(a->st, a->cfg, t, "", a->pieces, a->now,
+				     err);
+	*sent = rc ? 0 : n;
 	json_decref(a->pieces);
 	a->pieces = NULL;
 	return rc;
 }
 
+/* What a repeated request made of the answer ('sent' pieces), recorded. */
+static void repeat_outcome(const struct act_ctx *a, size_t sent,
+			   struct auth *au)
+{
+	if (a->repeats && sent)
+		snprintf(au->outcome, sizeof(au->outcome), "%s",
+			 DISPATCH_OUT_REPEAT);
+	else if (a->silenced && !sent) {
+		snprintf(au->outcome, sizeof(au->outcome), "%s",
+			 DISPATCH_OUT_SILENCED);
+		au->tell = 0;
+		au->verdict = AUTH_IGNORE;
+	}
+}
+
 int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
 		   const struct reply *r, const struct route *rt,
-		   const struct auth *au, struct pb_err *err)
+		   struct auth *au, struct pb_err *err)
 {
 	const struct thread_report *tr = rt->kind == ROUTE_REPORT ? &rt->tr :
 		NULL;
 	struct answer_thread t;
-	struct act_ctx a = { st, cfg, now, &t, NULL };
+	struct act_ctx a = { st, cfg, now, &t, NULL, 0, 0 };
 	struct thread_report solo;
+	size_t sent;
+	int rc;
 
 	if (!au->tell)
 		return 0;
 	route_thread(r, tr, &t);
 	switch (au->verdict) {
 	case AUTH_COMMAND:
-		return answer(&a, r, NULL, err);
+		rc = answer(&a, r, NULL, &sent, err);
+		if (!rc)
+			repeat_outcome(&a, sent, au);
+		return rc;
 	case AUTH_NOREPORT:
-		return answer(&a, r, "noreport", err);
+		return answer(&a, r, "noreport", &sent, err);
 	case AUTH_REFUSE:
 		/* a refusal goes to the sender alone, never to the list */
 		if (tr) {
@@ -318,7 +380,7 @@ int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
 			solo.recipients = "[]";
 			t.report = &solo;
 		}
-		return answer(&a, r, "refused", err);
+		return answer(&a, r, "refused", &sent, err);
 	default:
 		return 0;
 	}

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "perfbot/compose/recipients.h"
+#include "perfbot/util/log.h"
 #include "perfbot/util/strbuf.h"
 
 static size_t max_cc(const struct config *cfg)
@@ -29,22 +30,81 @@ static int add_all(struct addrlist *l, const struct strv *from,
 	return 0;
 }
 
-/* The patch's own To and Cc into the Cc, the first 'max' new ones. */
+int recipients_is_list(const struct config *cfg, const char *mailbox)
+{
+	char *spec = strchr(mailbox, '<') ? addr_spec(mailbox) :
+		strdup(mailbox);
+	size_t i;
+	int list;
+
+	if (!spec)
+		return 0;
+	list = addr_is_list(spec);
+	for (i = 0; !list && i < cfg->recipients.cc.n; i++) {
+		char *c = addr_spec(cfg->recipients.cc.v[i]);
+
+		list = c && !strcasecmp(c, spec);
+		free(c);
+	}
+	free(spec);
+	return list;
+}
+
+/* Who a cap left out, for the log: the first few, then how many more. */
+struct left_out {
+	struct strbuf names;
+	size_t n;
+};
+
+static void left_out_add(struct left_out *lo, const char *mailbox)
+{
+	if (lo->n++ < 5 && (sb_adds(&lo->names, lo->n > 1 ? ", " : "") ||
+			    sb_adds(&lo->names, mailbox)))
+		sb_reset(&lo->names);
+}
+
+static void left_out_log(struct left_out *lo, const char *what, size_t max,
+			 const char *whose)
+{
+	if (lo->n)
+		log_warn("%s: recipients.max_cc (%zu) leaves out %zu of %s: "
+			 "%s%s", what, max, lo->n, whose, sb_str(&lo->names),
+			 lo->n > 5 ? ", ..." : "");
+	sb_release(&lo->names);
+}
+
+/*
+ * The patch's own To and Cc into the Cc: every list the patch was sent
+ * to, and of the others (people) the first 'max' new ones; whoever the
+ * cap leaves out is logged (so --dry-run shows it too).
+ */
 static int patch_copies(struct addrlist *cc, const struct manifest *m,
-			const struct addrlist *to, size_t max)
+			const struct config *cfg, const struct addrlist *to,
+			size_t max)
 {
 	const struct strv *lists[2] = { &m->patch.to, &m->patch.cc };
-	size_t i, before = cc->n;
-	int l;
+	struct left_out lo = { STRBUF_INIT, 0 };
+	size_t i, people = 0, before;
+	int l, rc = 0;
 
-	for (l = 0; l < 2; l++)
-		for (i = 0; i < lists[l]->n; i++) {
-			if (cc->n - before >= max)
-				return 0;
-			if (addrlist_add_unique(cc, lists[l]->v[i], to))
-				return -1;
+	sb_init(&lo.names, 1024);
+	for (l = 0; l < 2 && !rc; l++)
+		for (i = 0; i < lists[l]->n && !rc; i++) {
+			const char *a = lists[l]->v[i];
+			int list = recipients_is_list(cfg, a);
+
+			if (addrlist_has(cc, a) || (to && addrlist_has(to, a)))
+				continue;
+			if (!list && people >= max) {
+				left_out_add(&lo, a);
+				continue;
+			}
+			before = cc->n;
+			rc = addrlist_add_unique(cc, a, to);
+			people += !list && cc->n > before;
 		}
-	return 0;
+	left_out_log(&lo, m->doc.name, max, "the patch's copies");
+	return rc;
 }
 
 int recipients_report(const struct manifest *m, const struct config *cfg,
@@ -57,7 +117,7 @@ int recipients_report(const struct manifest *m, const struct config *cfg,
 		rc = addrlist_add_unique(to, m->head.author, NULL);
 	if (rc || add_all(to, &m->to, NULL) ||
 	    add_all(to, &cfg->recipients.to, NULL) ||
-	    patch_copies(cc, m, to, max_cc(cfg)) ||
+	    patch_copies(cc, m, cfg, to, max_cc(cfg)) ||
 	    add_all(cc, &m->cc, to) ||
 	    add_all(cc, &cfg->recipients.cc, to))
 		return to->n >= ADDRLIST_MAX || cc->n >= ADDRLIST_MAX ?
@@ -95,17 +155,25 @@ int recipients_answer(const struct config *cfg, const char *name,
 		      struct addrlist *to, struct addrlist *cc)
 {
 	struct addrlist all = ADDRLIST_INIT;
+	struct left_out lo = { STRBUF_INIT, 0 };
 	const char *why;
 	size_t i, before = cc->n, max = max_cc(cfg);
 	int rc = addressee(to, name, addr);
 
+	sb_init(&lo.names, 1024);
 	/* a state column that is not a list of addresses: no copies */
 	if (!rc && thread && addrlist_from_json(&all, thread, &why))
 		addrlist_release(&all);
-	for (i = 0; !rc && i < all.n && cc->n - before < max; i++)
-		if (strcasecmp(all.v[i], addr) &&
-		    (!own || strcasecmp(all.v[i], own)))
+	for (i = 0; !rc && i < all.n; i++) {
+		if (!strcasecmp(all.v[i], addr) ||
+		    (own && !strcasecmp(all.v[i], own)))
+			continue;
+		if (cc->n - before >= max)
+			left_out_add(&lo, all.v[i]);
+		else
 			rc = addrlist_add(cc, all.v[i]);
+	}
+	left_out_log(&lo, "answer", max, "the report's recipients");
 	addrlist_release(&all);
 	return rc;
 }

@@ -100,32 +100,51 @@ static int parse_words(const char *buf, command_lookup_fn lookup,
 }
 
 /*
- * The width of a Unicode space at 's' that mail clients write for a
- * plain one (U+00A0 no-break, U+2007 figure, U+202F narrow no-break,
- * U+2009 thin), 0 for anything else.
+ * What mail clients write around a command that is no character of it:
+ * the Unicode spaces they write for a plain one (U+00A0 no-break, U+1680,
+ * U+2000 to U+200A, U+202F narrow no-break, U+205F, U+3000 ideographic)
+ * read as ' ' ('*space' 1); the invisible ones (U+200B to U+200D zero
+ * width, U+2060 word joiner, U+FEFF byte order mark, U+00AD soft hyphen)
+ * read as nothing ('*space' 0). The width at 's', 0 for anything else.
  */
-static size_t unicode_space(const char *s, const char *e)
+static size_t invisible(const char *s, const char *e, int *space)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
-	if (e - s >= 2 && p[0] == 0xc2 && p[1] == 0xa0)
+	*space = 1;
+	if (e - s >= 2 && p[0] == 0xc2 && (p[1] == 0xa0 || p[1] == 0xad)) {
+		*space = p[1] == 0xa0;
 		return 2;
-	if (e - s >= 3 && p[0] == 0xe2 && p[1] == 0x80 &&
-	    (p[2] == 0x87 || p[2] == 0xaf || p[2] == 0x89))
+	}
+	if (e - s < 3)
+		return 0;
+	if ((p[0] == 0xe1 && p[1] == 0x9a && p[2] == 0x80) ||
+	    (p[0] == 0xe2 && p[1] == 0x80 && (p[2] <= 0x8a || p[2] == 0xaf)) ||
+	    (p[0] == 0xe2 && p[1] == 0x81 && p[2] == 0x9f) ||
+	    (p[0] == 0xe3 && p[1] == 0x80 && p[2] == 0x80))
+		return 3;
+	*space = 0;
+	if ((p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0x8b && p[2] <= 0x8d) ||
+	    (p[0] == 0xe2 && p[1] == 0x81 && p[2] == 0xa0) ||
+	    (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf))
 		return 3;
 	return 0;
 }
 
-/* 'line' with every such space as ' ', into 'buf' (the same or shorter). */
+/* 'line' with those as ' ' or nothing, into 'buf' (the same or shorter). */
 static size_t plain_spaces(const char *line, size_t len, char *buf)
 {
 	const char *s = line, *e = line + len;
 	size_t n = 0, k;
+	int space;
 
 	while (s < e) {
-		k = unicode_space(s, e);
-		buf[n++] = k ? ' ' : *s;
-		s += k ? k : 1;
+		k = invisible(s, e, &space);
+		if (!k)
+			buf[n++] = *s++;
+		else if (space)
+			buf[n++] = ' ';
+		s += k;
 	}
 	return n;
 }

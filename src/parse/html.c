@@ -1,23 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * parse: HTML to plain text, for a reply that has no text/plain part.
- * Not a browser: enough of HTML to read what a mail client writes (blocks,
- * line breaks, entities, <pre>, <blockquote> as '>' quotes), bounded and
- * tolerant of any garbage.
+ * libxml2's HTML parser reads the markup as browsers do (every entity,
+ * broken and unclosed tags, comments); this file walks its tree into
+ * lines: blocks and <br> break lines, whitespace collapses but in <pre>,
+ * script, style and the head are hidden, and <blockquote> comes out as
+ * '>' quotes so that the quote rules of plain text drop it. Bounded and
+ * tolerant of any garbage. libxml2 is used here only (tests/golden/layers).
  */
+#include <stdint.h>
 #include <string.h>
-#include <strings.h>
-#include <glib.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
 
 #include "html.h"
 #include "perfbot/util/text.h"
 
 #define MAX_QUOTE_MARKS 32	/* '>' written for nested blockquotes */
+#define MAX_DEPTH 512		/* elements looked into */
 
-/*
- * Text inside <blockquote> comes out with a '>' per level, so that the
- * quote and attribution rules of plain text drop it like any quote.
- */
 struct html {
 	struct strbuf *out;
 	int quote;		/* <blockquote> depth */
@@ -56,223 +57,195 @@ static void h_break(struct html *h)
 		h_newline(h);
 }
 
-static void h_space(struct html *h, char ch)
+/* One character of a text node; 'cp' its code point, s[0..n) its bytes. */
+static void h_char(struct html *h, uint32_t cp, const char *s, size_t n)
 {
-	if (h->pre && ch == '\n')
-		h_newline(h);
-	else if (h->pre)
-		h_put(h, " ", 1);
-	else
-		h->space = 1;
-}
-
-static void h_codepoint(struct html *h, unsigned long cp)
-{
-	char u[4];
-	size_t n;
-
-	if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == 0xa0) {
-		h_space(h, cp == '\n' ? '\n' : ' ');
+	if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' ||
+	    cp == 0xa0 || cp == '\f') {
+		if (h->pre && cp == '\n')
+			h_newline(h);
+		else if (h->pre)
+			h_put(h, " ", 1);
+		else
+			h->space = 1;
 		return;
 	}
-	if (cp == 0 || cp < 0x20 || cp == 0x7f || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		cp = 0xfffd;
-	n = utf8_encode((uint32_t)cp, u);
-	h_put(h, u, n);
-}
-
-static int numeric_entity(const char *s, size_t n, unsigned long *cp)
-{
-	int hex = n > 0 && (s[0] == 'x' || s[0] == 'X');
-	size_t i = hex ? 1 : 0;
-	unsigned long v = 0;
-
-	if (i >= n)
-		return -1;
-	for (; i < n; i++) {
-		int d = g_ascii_xdigit_value(s[i]);
-
-		if (d < 0 || (!hex && d > 9))
-			return -1;
-		v = v * (hex ? 16 : 10) + (unsigned long)d;
-		if (v > 0x10ffff)
-			v = 0x110000;
-	}
-	*cp = v;
-	return 0;
-}
-
-/* 's' starts with '&'; returns the bytes used. */
-static size_t h_entity(struct html *h, const char *s, size_t n)
-{
-	static const struct { const char *name; unsigned long cp; } named[] = {
-		{ "amp", '&' }, { "lt", '<' }, { "gt", '>' }, { "quot", '"' },
-		{ "apos", '\'' }, { "nbsp", 0xa0 },
-	};
-	const char *semi = memchr(s, ';', n < 12 ? n : 12);
-	size_t len, i;
-	unsigned long cp;
-
-	if (!semi)
-		goto literal;
-	len = (size_t)(semi - s) - 1;
-	if (len > 0 && s[1] == '#') {
-		if (numeric_entity(s + 2, len - 1, &cp))
-			goto literal;
-		h_codepoint(h, cp);
-		return len + 2;
-	}
-	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
-		if (strlen(named[i].name) == len &&
-		    !strncasecmp(s + 1, named[i].name, len)) {
-			h_codepoint(h, named[i].cp);
-			return len + 2;
-		}
-literal:
-	h_put(h, "&", 1);
-	return 1;
+	if (cp < 0x20 || cp == 0x7f)	/* a control: never in the text */
+		h_put(h, TEXT_REPLACEMENT, strlen(TEXT_REPLACEMENT));
+	else
+		h_put(h, s, n);
 }
 
 static void h_text(struct html *h, const char *s, size_t n)
 {
-	size_t i = 0, j;
+	uint32_t cp;
+	size_t k;
 
-	while (i < n) {
-		if (s[i] == '&') {
-			i += h_entity(h, s + i, n - i);
-		} else if (text_is_space(s[i])) {
-			h_space(h, s[i]);
-			i++;
+	while (n > 0 && !h->err) {
+		k = utf8_decode(s, n, &cp);
+		if (!k) {
+			k = 1;
+			h_put(h, TEXT_REPLACEMENT, strlen(TEXT_REPLACEMENT));
 		} else {
-			for (j = i; j < n && s[j] != '&' &&
-				    !text_is_space(s[j]); j++)
-				;
-			h_put(h, s + i, j - i);
-			i = j;
+			h_char(h, cp, s, k);
 		}
+		s += k;
+		n -= k;
 	}
 }
 
-/* Where "</name" starts, case-insensitively, or 'n'. */
-static size_t find_close(const char *s, size_t n, const char *name)
-{
-	size_t len = strlen(name), i = 0;
-	const char *lt;
-
-	while (i < n && (lt = memchr(s + i, '<', n - i))) {
-		i = (size_t)(lt - s);
-		if (n - i >= len + 2 && s[i + 1] == '/' &&
-		    !strncasecmp(s + i + 2, name, len))
-			return i;
-		i++;
-	}
-	return n;
-}
-
-/* Past the '>' closing the tag at 's'; quoted attribute values skipped. */
-static size_t tag_end(const char *s, size_t n)
-{
-	size_t i;
-	char q = 0, prev = 0;
-
-	for (i = 1; i < n; i++) {
-		if (q) {
-			if (s[i] == q)
-				q = 0;
-		} else if ((s[i] == '"' || s[i] == '\'') && prev == '=') {
-			q = s[i];
-		} else if (s[i] == '>') {
-			return i + 1;
-		}
-		if (!text_is_space(s[i]))
-			prev = s[i];
-	}
-	return n;
-}
-
-static int name_is(const char *name, size_t len, const char *const *set)
+static int name_is(const xmlChar *name, const char *const *set)
 {
 	for (; *set; set++)
-		if (strlen(*set) == len && !strncasecmp(name, *set, len))
+		if (!xmlStrcasecmp(name, (const xmlChar *)*set))
 			return 1;
 	return 0;
 }
 
-/* A tag's effect on the text; 'close' for </name>. */
-static void h_element(struct html *h, const char *name, size_t len, int close)
+static void h_children(struct html *h, xmlNode *n, int depth);
+
+/* An element: what it does to the lines, then its children. */
+static void h_element(struct html *h, xmlNode *e, int depth)
 {
+	/* What is no text of the mail; a <head> holds no body text in
+	 * libxml2's tree, whatever the markup. */
+	static const char *const hidden[] = { "script", "style", "title",
+		"head", "template", NULL };
 	static const char *const blocks[] = { "p", "div", "li", "tr", "table",
 		"ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5",
-		"h6", "hr", "center", "address", NULL };
+		"h6", "hr", "center", "address", "section", "article",
+		"header", "footer", "nav", "aside", "main", "figure", "form",
+		"fieldset", "body", NULL };
 	static const char *const cells[] = { "td", "th", NULL };
+	const xmlChar *name = e->name;
 
-	if (len == 2 && !strncasecmp(name, "br", 2)) {
+	if (name_is(name, hidden))
+		return;
+	if (!xmlStrcasecmp(name, (const xmlChar *)"br")) {
 		h_newline(h);
-	} else if (len == 10 && !strncasecmp(name, "blockquote", 10)) {
+	} else if (!xmlStrcasecmp(name, (const xmlChar *)"blockquote")) {
 		h_break(h);
-		h->quote += close ? (h->quote > 0 ? -1 : 0) : 1;
-	} else if (len == 3 && !strncasecmp(name, "pre", 3)) {
+		h->quote++;
+		h_children(h, e->children, depth + 1);
 		h_break(h);
-		h->pre = !close;
-	} else if (name_is(name, len, blocks)) {
+		h->quote--;
+	} else if (!xmlStrcasecmp(name, (const xmlChar *)"pre")) {
 		h_break(h);
-	} else if (name_is(name, len, cells)) {
-		h->space = 1;
+		h->pre++;
+		h_children(h, e->children, depth + 1);
+		h->pre--;
+		h_break(h);
+	} else if (name_is(name, blocks)) {
+		h_break(h);
+		h_children(h, e->children, depth + 1);
+		h_break(h);
+	} else {
+		if (name_is(name, cells))
+			h->space = 1;
+		h_children(h, e->children, depth + 1);
 	}
 }
 
-/* 's' starts with '<'; returns the bytes used. */
-static size_t h_tag(struct html *h, const char *s, size_t n)
+static void h_children(struct html *h, xmlNode *n, int depth)
 {
-	/* Not <head>: without its end tag it would hide the whole body. */
-	static const char *const hidden[] = { "script", "style", "title",
-		NULL };
-	size_t i, len, end;
-	const char *gt;
-	int close;
+	if (depth > MAX_DEPTH)
+		return;
+	for (; n && !h->err; n = n->next) {
+		if (n->type == XML_ELEMENT_NODE)
+			h_element(h, n, depth);
+		else if ((n->type == XML_TEXT_NODE ||
+			  n->type == XML_CDATA_SECTION_NODE) && n->content)
+			h_text(h, (const char *)n->content,
+			       strlen((const char *)n->content));
+	}
+}
 
-	if (n >= 4 && !memcmp(s, "<!--", 4)) {
-		gt = memmem(s + 4, n - 4, "-->", 3);
-		return gt ? (size_t)(gt - s) + 3 : n;
-	}
-	close = n > 1 && s[1] == '/';
-	i = 1 + (size_t)close;
-	for (len = 0; i + len < n && g_ascii_isalnum(s[i + len]); len++)
-		;
-	if (len == 0 && !(n > 1 && (s[1] == '!' || s[1] == '?'))) {
-		h_put(h, "<", 1);
-		return 1;
-	}
-	end = tag_end(s, n);
-	if (!close && name_is(s + i, len, hidden)) {
-		char name[8];
+/* The value of a numeric character reference's digits, saturated. */
+static unsigned long ref_value(const char *s, size_t n, int hex, size_t *used)
+{
+	unsigned long v = 0;
+	size_t i;
+	int d;
 
-		memcpy(name, s + i, len);
-		name[len] = '\0';
-		end += find_close(s + end, n - end, name);
-		return end + (end < n ? tag_end(s + end, n - end) : 0);
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		d = c >= '0' && c <= '9' ? c - '0' : !hex ? -1 :
+			c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+			c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		if (d < 0)
+			break;
+		v = v * (hex ? 16 : 10) + (unsigned long)d;
+		if (v > 0x10ffff)
+			v = 0x110000;
 	}
-	h_element(h, s + i, len, close);
-	return end;
+	*used = i;
+	return v;
+}
+
+/* A code point XML may hold (libxml2 drops the others silently). */
+static int xml_char(unsigned long v)
+{
+	return v == 0x9 || v == 0xa || v == 0xd || (v >= 0x20 && v <= 0xd7ff) ||
+	       (v >= 0xe000 && v <= 0xfffd) || (v >= 0x10000 && v <= 0x10ffff);
+}
+
+/*
+ * 's' with every numeric character reference that names no character
+ * (&#0;, &#xD800;, &#x110000;, &#7;) turned into U+FFFD's, which libxml2
+ * would drop without a trace: a reader sees that something was there.
+ */
+static int fix_char_refs(const char *s, size_t n, struct strbuf *out)
+{
+	const char *p = s, *e = s + n, *amp;
+	size_t used;
+	int hex, rc = 0;
+
+	while (!rc && p < e && (amp = memchr(p, '&', (size_t)(e - p)))) {
+		const char *d = amp + 2;
+
+		rc = sb_add(out, p, (size_t)(amp - p));
+		p = amp + 1;
+		if (rc || e - amp < 3 || amp[1] != '#') {
+			rc = rc || sb_addc(out, '&');
+			continue;
+		}
+		hex = *d == 'x' || *d == 'X';
+		d += hex;
+		if (!xml_char(ref_value(d, (size_t)(e - d), hex, &used)) && used) {
+			d += used;
+			p = d < e && *d == ';' ? d + 1 : d;
+			rc = sb_adds(out, "&#xFFFD;");
+		} else {
+			rc = sb_addc(out, '&');
+		}
+	}
+	return rc || sb_add(out, p, (size_t)(e - p));
 }
 
 int html_to_text(const char *s, size_t n, struct strbuf *out)
 {
 	struct html h = { out, 0, 0, 1, 0, 0 };
-	const char *lt;
-	size_t i = 0, j;
+	struct strbuf in;
+	htmlDocPtr doc = NULL;
+	int rc;
 
-	while (i < n && !h.err) {
-		if (s[i] == '<') {
-			i += h_tag(&h, s + i, n - i);
-			continue;
-		}
-		lt = memchr(s + i, '<', n - i);
-		j = lt ? (size_t)(lt - s) : n;
-		h_text(&h, s + i, j - i);
-		i = j;
+	/* a reference grows to 8 bytes at most, from 4 */
+	sb_init(&in, 2 * n + 64);
+	rc = fix_char_refs(s, n, &in);
+	if (!rc && in.len > 0 && in.len <= (size_t)INT32_MAX) {
+		xmlInitParser();
+		doc = htmlReadMemory(in.buf, (int)in.len, NULL, "UTF-8",
+				     HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
+				     HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
+				     HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
 	}
+	sb_release(&in);
+	if (doc)
+		h_children(&h, xmlDocGetRootElement(doc) ?
+			   xmlDocGetRootElement(doc) : doc->children, 0);
+	if (doc)
+		xmlFreeDoc(doc);
 	h_break(&h);
-	return h.err ? -1 : 0;
+	return rc || h.err ? -1 : 0;
 }

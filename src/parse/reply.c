@@ -205,6 +205,8 @@ static int read_headers(GMimeMessage *msg, struct reply *r)
 		return -1;
 	r->null_sender = robots_null_sender(obj);
 	r->list_mail = robots_list_mail(obj);
+	r->via_list = robots_via_list(obj);
+	robots_read_auto(obj, r);
 	return read_return_path(obj, r) || read_auth_results(obj, r) ? -1 : 0;
 }
 
@@ -217,6 +219,8 @@ static int read_text(GMimeMessage *msg, const struct reply_opts *o,
 
 	sb_init(&text, REPLY_TEXT_MAX);
 	rc = mime_text(msg, &text);
+	if (!rc)
+		robots_read_plain_bounce(sb_str(&text), text.len, r);
 	if (!rc)
 		rc = quote_read(sb_str(&text), text.len, o, r);
 	sb_release(&text);
@@ -290,5 +294,6 @@ void reply_release(struct reply *r)
 	free(r->auto_submitted);
 	free(r->dsn_message_id);
 	free(r->text);
+	free(r->signature);
 	memset(r, 0, sizeof(*r));
 }

@@ -14,7 +14,6 @@
 
 #include "perfbot/act/authorize.h"
 #include "perfbot/act/dispatch.h"
-#include "perfbot/compose/identity.h"
 #include "perfbot/poll/imap.h"
 #include "perfbot/util/log.h"
 #include "perfbot/compose/mail.h"
@@ -31,7 +30,7 @@ struct poll_ctx {
 	struct imap *im;
 	const char *mailbox;
 	unsigned long uidvalidity;
-	char *own;		/* the bot's own address */
+	struct route_self self;	/* how the bot knows its own mail */
 	struct poll_stats *ps;
 	char why[160];		/* outcome text built for one mail */
 	int rekey;		/* record under the mailbox position, so that
@@ -90,7 +89,7 @@ static int decide(struct poll_ctx *cx, const struct reply *r,
 {
 	struct auth au;
 
-	if (route_reply(cx->st, r, cx->own, rt, err))
+	if (route_reply(cx->st, r, &cx->self, rt, err))
 		return -1;
 	if (rt->kind == ROUTE_BOUNCE && rt->found)
 		log_warn("report '%s' bounced: %s", rt->tr.report_id,
@@ -101,13 +100,15 @@ static int decide(struct poll_ctx *cx, const struct reply *r,
 		return 0;
 	}
 	if (authorize(cx->st, cx->cfg, cx->now, r, rt->kind == ROUTE_REPORT ?
-		      &rt->tr : NULL, &au, err))
+		      &rt->tr : NULL, &au, err) ||
+	    dispatch_reply(cx->st, cx->cfg, cx->now, r, rt, &au, err))
 		return -1;
+	/* acting may have changed the outcome (a repeated request) */
 	snprintf(cx->why, sizeof(cx->why), "%s", au.outcome);
 	*outcome = cx->why;
 	cx->rekey = au.rekey;
 	count(cx->ps, &au);
-	return dispatch_reply(cx->st, cx->cfg, cx->now, r, rt, &au, err);
+	return 0;
 }
 
 static int handle(struct poll_ctx *cx, const struct imap_msg *m,
@@ -239,7 +240,7 @@ int poll_mailbox(struct state *st, const struct config *cfg, time_t now,
 		 struct poll_stats *ps, struct pb_err *err)
 {
 	struct poll_ctx cx = { st, cfg, now, NULL,
-			       cfg->imap.mailbox, 0, NULL,
+			       cfg->imap.mailbox, 0, { NULL, NULL, NULL, NULL },
 			       ps, "", 0 };
 	size_t cap = (size_t)cfg->imap.max_message_bytes;
 	unsigned long after = 0;
@@ -248,8 +249,7 @@ int poll_mailbox(struct state *st, const struct config *cfg, time_t now,
 	int rc = -1;
 
 	memset(ps, 0, sizeof(*ps));
-	cx.own = identity_sender(cfg);
-	if (start(&cx, &after, err) ||
+	if (route_self_init(&cx.self, cfg, err) || start(&cx, &after, err) ||
 	    imap_new_uids(cx.im, (uint32_t)after, POLL_MAX_MESSAGES, &uids,
 			  &n, err))
 		goto out;
@@ -259,7 +259,7 @@ int poll_mailbox(struct state *st, const struct config *cfg, time_t now,
 	rc = 0;
 out:
 	free(uids);
-	free(cx.own);
+	route_self_release(&cx.self);
 	imap_close(cx.im);
 	return rc;
 }

@@ -77,6 +77,15 @@ int state_inbox_count(struct state *st, const char *sender, time_t since,
 			prefix, prefix);
 }
 
+int state_inbox_count_report(struct state *st, const char *report_id,
+			     time_t since, const char *outcome, long *n,
+			     struct pb_err *err)
+{
+	return db_count(st, n, err, "SELECT count(*) FROM inbox WHERE "
+			"report_id = ? AND received >= ? AND outcome = ?",
+			"sis", report_id, (long long)since, outcome);
+}
+
 int state_inbox_count_exact(struct state *st, const char *sender,
 			    time_t since, const char *outcome, long *n,
 			    struct pb_err *err)
@@ -126,6 +135,19 @@ int state_route(struct state *st, const char *const *ids, size_t n,
 	return 0;
 }
 
+int state_outbox_has(struct state *st, const char *message_id, int *sent,
+		     struct pb_err *err)
+{
+	long n;
+
+	*sent = 0;
+	if (db_count(st, &n, err, "SELECT count(*) FROM outbox WHERE "
+		     "message_id = ?", "s", message_id))
+		return -1;
+	*sent = n > 0;
+	return 0;
+}
+
 void thread_report_release(struct thread_report *tr)
 {
 	free(tr->report_id);
@@ -168,6 +190,20 @@ int state_retest_count(struct state *st, const char *report_id, long *n,
 		*open_status = db_column_dup(s, 1, NULL);
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
+}
+
+int state_retest_open_since(struct state *st, const char *report_id,
+			    time_t *since, struct pb_err *err)
+{
+	long n;
+
+	*since = 0;
+	if (db_count(st, &n, err, "SELECT coalesce(max(created), 0) FROM "
+		     "retests WHERE report_id = ? AND status IN ('requested', "
+		     "'queued')", "s", report_id))
+		return -1;
+	*since = (time_t)n;
+	return 0;
 }
 
 int state_manifest_text(struct state *st, const char *report_id,

@@ -150,6 +150,68 @@ char *addr_spec(const char *mailbox)
 	return out;
 }
 
+static int ends_ci(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && !strncasecmp(s + n - k, suffix, k);
+}
+
+/* The list hosts by name: a first label, or a whole domain (or above). */
+static int list_domain(const char *dom)
+{
+	static const char *const first[] = { "lists", "list", "vger", "ml",
+		"mailman", "groups", NULL };
+	static const char *const whole[] = { "googlegroups.com", "groups.io",
+		"kvack.org", "freelists.org", NULL };
+	const char *const *w;
+	size_t n = strcspn(dom, "."), k, len = strlen(dom);
+
+	for (w = first; *w; w++)
+		if (strlen(*w) == n && dom[n] == '.' && !strncasecmp(dom, *w, n))
+			return 1;
+	for (w = whole; *w; w++) {
+		k = strlen(*w);
+		if (ends_ci(dom, len, *w) && (len == k || dom[len - k - 1] == '.'))
+			return 1;
+	}
+	return 0;
+}
+
+int addr_is_list(const char *spec)
+{
+	static const char *const names[] = { "-devel", "-discuss",
+		"-announce", "-patches", "-commits", NULL };
+	const char *dom = addr_domain(spec), *const *w;
+	size_t n;
+
+	if (!dom)
+		return 0;
+	n = (size_t)(dom - 1 - spec);
+	for (w = names; *w; w++)
+		if (ends_ci(spec, n, *w))
+			return 1;
+	return list_domain(dom);
+}
+
+int addr_is_list_envelope(const char *spec)
+{
+	const char *dom = addr_domain(spec);
+	size_t n = dom ? (size_t)(dom - 1 - spec) : spec ? strlen(spec) : 0;
+	const char *plus;
+
+	if (!spec || !n)
+		return 0;
+	/* Mailman's VERP: "list-bounces+user=host@..."; vger's "+bounces-" */
+	plus = memchr(spec, '+', n);
+	if (plus && (!strncasecmp(plus, "+bounces-", 9) ||
+		     ends_ci(spec, (size_t)(plus - spec), "-bounces")))
+		return 1;
+	return ends_ci(spec, n, "-bounces") || ends_ci(spec, n, "-bounce") ||
+	       ends_ci(spec, n, "-owner") || ends_ci(spec, n, "-request") ||
+	       (n > 6 && !strncasecmp(spec, "owner-", 6));
+}
+
 void addrlist_init(struct addrlist *l)
 {
 	l->v = NULL;

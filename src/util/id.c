@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 
 #include "perfbot/util/id.h"
@@ -46,6 +47,28 @@ char *id_message_id(const char *id, time_t when, const char *domain)
 		return NULL;
 	}
 	return sb_detach(&sb, NULL);
+}
+
+int id_is_ours(const char *message_id, const char *domain)
+{
+	static const char tail[] = "-perfbot@";
+	const char *p = message_id;
+	size_t i;
+
+	if (!p || strlen(p) < 12 + 1 + 8 + sizeof(tail) - 1)
+		return 0;
+	for (i = 0; i < 12; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return 0;
+	if (p[12] != '.')
+		return 0;
+	for (i = 13; i < 21; i++)
+		if (!strchr("0123456789abcdef", p[i]))
+			return 0;
+	if (strncmp(p + 21, tail, sizeof(tail) - 1))
+		return 0;
+	return !strcasecmp(p + 21 + sizeof(tail) - 1,
+			   domain && *domain ? domain : "localhost");
 }
 
 char *id_report(const char *base, const char *head, const char *axes_keys,

@@ -7,3 +7,16 @@ check "two mbox entries" [ "$(grep -c '^From perfbot@example.test ' "$W/out")" =
 check "no state created" [ ! -e "$W/state.db" ]
 check "nothing sent" [ "$(count alice X-Perfbot-Report d-1)" = 0 ]
 check "no password in output" sh -c "! grep -q perfbot-pw '$W/out' '$W/err'"
+# A patch report keeps every list the patch was sent to whatever
+# recipients.max_cc; the people the cap leaves out are named on stderr.
+sed -e "s#\.\./seeds/#$TOP/fixtures/seeds/#" \
+	-e 's#^  cc: .*#  cc: [linux-fsdevel@vger.kernel.org, "Jan <jan@example.test>", linux-kernel@vger.kernel.org, linux-mm@kvack.org, "Ann <ann@example.test>", linux-xfs@vger.kernel.org]#' \
+	"$TOP/fixtures/patch/pipe-v4.yaml" >"$W/patch.yaml"
+printf 'recipients:\n  max_cc: 1\n' >"$W/cap.yaml"
+"$PERFBOT" report "$W/patch.yaml" --dry-run --config "$W/cap.yaml" >"$W/pout" 2>"$W/perr"
+check "patch report printed" [ $? = 0 ]
+for l in linux-fsdevel@vger.kernel.org linux-kernel@vger.kernel.org linux-mm@kvack.org linux-xfs@vger.kernel.org; do
+	check "the patch's list $l kept" sh -c "sed -n '/^Cc:/,/^[A-Z]/p' '$W/pout' | grep -q '$l'"
+done
+check "one person within the cap" sh -c "sed -n '/^Cc:/,/^[A-Z]/p' '$W/pout' | grep -q 'brauner@example.test'"
+check "the cap named on stderr" grep -q "recipients.max_cc (1) leaves out 2 of the patch's copies: Jan <jan@example.test>, Ann <ann@example.test>" "$W/perr"

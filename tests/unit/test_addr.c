@@ -154,6 +154,49 @@ static void t_domain(void **state)
 	assert_null(addr_domain(NULL));
 }
 
+/* Mailing lists by their names, and the envelopes lists send with. */
+static void t_is_list(void **state)
+{
+	static const char *const lists[] = {
+		"linux-kernel@vger.kernel.org", "oe-lkp@lists.linux.dev",
+		"linux-mm@kvack.org", "LINUX-MM@KVACK.ORG",
+		"dri-devel@lists.freedesktop.org", "qemu-devel@nongnu.org",
+		"kasan-dev@googlegroups.com", "x@sub.groups.io",
+		"linux-fsdevel@lists.example.test", "perf@list.example.test",
+	};
+	static const char *const people[] = {
+		"jane@example.test", "lkp@intel.com", "brauner@kernel.org",
+		"devel@example.test", "x@listsmith.example", "x@notkvack.org",
+		"akpm@linux-foundation.org", "lists@example.test", "nodomain",
+	};
+	static const char *const env[] = {
+		"linux-kernel+bounces-123-dev=x.test@vger.kernel.org",
+		"list-bounces@example.test", "list-bounces+jane=x.test@example.test",
+		"owner-linux-mm@kvack.org", "list-owner@example.test",
+		"list-request@example.test", "x-bounce@example.test",
+	};
+	static const char *const not_env[] = {
+		"bounce-7@lists.example.test", "jane@example.test",
+		"bounces@example.test", "owner@example.test", "a+b@example.test",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!addr_is_list(lists[i]))
+			fail_msg("'%s' is a list", lists[i]);
+	for (i = 0; i < sizeof(people) / sizeof(people[0]); i++)
+		if (addr_is_list(people[i]))
+			fail_msg("'%s' is no list", people[i]);
+	for (i = 0; i < sizeof(env) / sizeof(env[0]); i++)
+		if (!addr_is_list_envelope(env[i]))
+			fail_msg("'%s' is a list's envelope", env[i]);
+	for (i = 0; i < sizeof(not_env) / sizeof(not_env[0]); i++)
+		if (addr_is_list_envelope(not_env[i]))
+			fail_msg("'%s' is no list's envelope", not_env[i]);
+	assert_false(addr_is_list_envelope(NULL));
+}
+
 static void addr_is(const char *mailbox, const char *want)
 {
 	char *got = addr_spec(mailbox);
@@ -359,6 +402,7 @@ int main(void)
 		cmocka_unit_test(t_length),
 		cmocka_unit_test(t_control),
 		cmocka_unit_test(t_domain),
+		cmocka_unit_test(t_is_list),
 		cmocka_unit_test(t_addr_spec),
 		cmocka_unit_test(t_list_unique),
 		cmocka_unit_test(t_list_specs),

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include <cmocka.h>
 #include <gmime/gmime.h>
 
@@ -278,8 +280,7 @@ static void t_piece_help(void **state)
 	assert_int_equal(answer_piece(&f->cfg, "help", ctx, &out, &f->err), 0);
 	assert_non_null(out);
 	assert_non_null(strstr(out, "Commands I understand, one per line"));
-	assert_non_null(strstr(out, "  retest [RUNS]\n      run the job "
-			       "again\n"));
+	assert_non_null(strstr(out, "  - retest [RUNS]: run the job again\n"));
 	assert_non_null(strstr(out, "up to 17 more times on both commits"));
 	free(out);
 	json_decref(ctx);
@@ -333,6 +334,174 @@ static void t_piece_templates_dir(void **state)
 	assert_string_equal(out, "Hello <Jane> <Jane>\n");
 	free(out);
 	json_decref(ctx);
+}
+
+/* ------------------------------------------------------------------ */
+/* No line of an answer is a command                                   */
+
+/*
+ * The values of an answer that carry words from outside: the line a
+ * developer wrote and why it was refused, their name and address, the
+ * report's subject, a metric's name (matrix.json), the command table's
+ * usage and summary (the "  help" of issue 22), a retest's status. The
+ * rest the bot formats itself (numbers, percentages, hex shas, the
+ * table, the pieces, each rendered and checked on its own).
+ */
+static int outside_value(const char *name)
+{
+	static const char *const outside[] = { "line", "why", "sender",
+		"sender_name", "report_subject", "metric", "usage", "summary",
+		"status", NULL };
+	const char *leaf = strrchr(name, '.');
+	const char *const *o;
+
+	leaf = leaf && leaf[1] ? leaf + 1 : name;
+	for (o = outside; *o; o++)
+		if (!strcmp(leaf, *o))
+			return 1;
+	return 0;
+}
+
+/* Set 'path' ("a.b.c") in 'ctx' to 'v' (taken), objects made on the way. */
+static void set_path(json_t *ctx, const char *path, json_t *v)
+{
+	char key[128];
+	const char *dot = strchr(path, '.');
+	json_t *sub;
+
+	if (!dot || !strcmp(path, ".")) {
+		sub = json_object_get(ctx, path);
+		if (json_is_object(sub))	/* "tests" and "tests.x" */
+			json_decref(v);
+		else
+			json_object_set_new(ctx, path, v);
+		return;
+	}
+	snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+	sub = json_object_get(ctx, key);
+	if (!json_is_object(sub)) {
+		sub = json_object();
+		json_object_set_new(ctx, key, sub);
+	}
+	set_path(sub, dot + 1, v);
+}
+
+/*
+ * The context of template 'name' (and of its partials): every variable
+ * it names that carries outside words set to 'value', the others to
+ * "1", every section to a list of one such value (so "{{.}}" and names
+ * of the outer context both resolve) or, with 'off', to false.
+ */
+static void tags_of(const char *name, json_t *ctx, const char *value,
+		    int off, int depth)
+{
+	struct strbuf sb;
+	char path[256], tag[128];
+	const char *p, *e;
+	size_t n;
+
+	snprintf(path, sizeof(path), "templates/%s.txt", name);
+	tu_read_text(path, &sb);
+	for (p = sb.buf; (p = strstr(p, "{{")); p = e + 2) {
+		int triple = p[2] == '{';
+		char kind;
+
+		p += 2 + triple;
+		while (*p == ' ')
+			p++;
+		e = strstr(p, "}}");
+		assert_non_null(e);
+		kind = strchr("#^/!>&", *p) ? *p++ : 0;
+		while (*p == ' ')
+			p++;
+		for (n = (size_t)(e - p); n > 0 && (p[n - 1] == ' ' ||
+						    p[n - 1] == '}'); n--)
+			;
+		snprintf(tag, sizeof(tag), "%.*s", (int)n, p);
+		if (kind == '>' && depth < 4)
+			tags_of(tag, ctx, value, off, depth + 1);
+		else if (kind == '#' || kind == '^')
+			set_path(ctx, tag, off ? json_false() :
+				 json_pack("[s]", outside_value(tag) ? value :
+					   "1"));
+		else if (!kind || kind == '&')
+			set_path(ctx, tag, json_string(outside_value(tag) ?
+						       value : "1"));
+	}
+	sb_release(&sb);
+}
+
+/* The line of 'text' that is a command, or NULL (and 'len' its length). */
+static const char *command_line_in(const char *text, int *len)
+{
+	struct mail_command c;
+	const char *p, *nl;
+
+	for (p = text; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		*len = (int)(nl ? (size_t)(nl - p) : strlen(p));
+		if (command_parse_line(p, (size_t)*len, "#perfbot",
+				       command_lookup, &c))
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * An answer relayed back to the bot (a list that rewrites From and drops
+ * Auto-Submitted) must not command it: no line of any answer template,
+ * rendered with every value that carries outside words set to something
+ * a developer could write (the command words themselves), with each
+ * section present and absent, reads as a command. The report layouts, its subject and the
+ * reproduce script are no answers.
+ */
+static void t_templates_no_command(void **state)
+{
+	static const char *const values[] = { "help", "retest", "retest 4x",
+		"#perfbot help", "#perfbot: retest 2x", "HELP" };
+	static const char *const not_answers[] = { "report.txt",
+		"report-classic.txt", "subject.txt", "reproduce.txt", NULL };
+	struct fx *f = *state;
+	struct dirent *d;
+	DIR *dir = opendir("templates");
+	size_t v, k, checked = 0;
+	char name[128];
+	int off, len;
+
+	assert_non_null(dir);
+	while ((d = readdir(dir))) {
+		size_t n = strlen(d->d_name);
+
+		for (k = 0; not_answers[k] && strcmp(d->d_name,
+						     not_answers[k]); k++)
+			;
+		if (n < 5 || strcmp(d->d_name + n - 4, ".txt") ||
+		    not_answers[k])
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(n - 4), d->d_name);
+		for (v = 0; v < sizeof(values) / sizeof(values[0]); v++)
+			for (off = 0; off < 2; off++) {
+				json_t *ctx = json_object();
+				char *out = NULL;
+				const char *bad;
+
+				tags_of(name, ctx, values[v], off, 0);
+				if (answer_piece(&f->cfg, name, ctx, &out,
+						 &f->err))
+					fail_msg("%s: %s", name, f->err.msg);
+				bad = command_line_in(out, &len);
+				if (bad)
+					fail_msg("templates/%s.txt with '%s': "
+						 "a command line '%.*s'", name,
+						 values[v], len, bad);
+				free(out);
+				json_decref(ctx);
+				checked++;
+			}
+	}
+	closedir(dir);
+	/* every answer piece, the answer itself and its partials */
+	assert_true(checked >= 2 * 6 * 16);
 }
 
 /* ------------------------------------------------------------------ */
@@ -706,6 +875,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_piece_plain, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_piece_missing, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_templates_no_command, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_piece_templates_dir, setup,
 						teardown),

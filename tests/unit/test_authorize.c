@@ -105,8 +105,15 @@ static void t_auth_results(void **state)
 			 "header.i=@lists.example.test\n"));
 	assert_true(auth("Authentication-Results: mx.example.test; "
 			 "dmarc=pass (p=none) header.from=example.test\n"));
-	assert_true(auth("Authentication-Results: mx.example.test; arc=pass "
-			 "(i=2)\n"));
+	/* an intact chain of forwarders says nothing of who wrote it */
+	assert_false(auth("Authentication-Results: mx.example.test; arc=pass "
+			  "(i=2)\n"));
+	assert_false(auth("Authentication-Results: mx.example.test; arc=pass; "
+			  "dmarc=fail header.from=example.test\n"));
+	/* a dmarc failure outweighs a dkim pass beside it */
+	assert_false(auth("Authentication-Results: mx.example.test; dkim=pass "
+			  "header.d=example.test; dmarc=fail header.from="
+			  "example.test\n"));
 	/* another server's result does not count */
 	assert_false(auth("Authentication-Results: evil.example; dkim=pass "
 			  "header.d=example.test\n"));
@@ -125,8 +132,20 @@ static void t_auth_results(void **state)
 	assert_false(auth("Authentication-Results: mx.example.test (dkim=pass "
 			  "header.d=example.test); spf=pass\n"));
 	assert_false(auth(""));
-	/* the second header of the MTA passes */
-	assert_true(auth("Authentication-Results: mx.example.test; spf=pass\n"
+	/* only the topmost header of the MTA's id counts: a lower one came
+	 * with the mail */
+	assert_false(auth("Authentication-Results: mx.example.test; spf=pass\n"
+			  "Authentication-Results: mx.example.test; dkim=pass "
+			  "header.d=example.test\n"));
+	assert_false(auth("Authentication-Results: mx.example.test; dkim=fail "
+			  "header.d=example.test\n"
+			  "Authentication-Results: mx.example.test; dmarc=pass "
+			  "header.from=example.test\n"));
+	assert_true(auth("Authentication-Results: mx.example.test; dmarc=pass "
+			 "header.from=example.test\n"
+			 "Authentication-Results: mx.example.test; dkim=fail\n"));
+	/* another id's header above it is no matter */
+	assert_true(auth("Authentication-Results: other.example; dkim=fail\n"
 			 "Authentication-Results: mx.example.test; dkim=pass "
 			 "header.d=example.test\n"));
 }
@@ -273,10 +292,82 @@ static void t_domain_rule(void **state)
 	/* a list's envelope in a subdomain is the same domain */
 	mail(f, "paul@example.test", "bounce-7@lists.example.test", NULL);
 	assert_int_equal(decide(f, 1), AUTH_COMMAND);
-	/* commands.allow passes whatever the envelope */
+	/* commands.allow says who may command, not that a mail is theirs:
+	 * the envelope must agree for them too */
 	mail(f, "carl@trusted.test", "bounce@other.example", NULL);
+	assert_int_equal(decide(f, 1), AUTH_IGNORE);
+	assert_true(f->au.rekey);
+	assert_string_equal(f->au.outcome, "ignored: From and the envelope "
+			    "sender are in different domains");
+	mail(f, "boss@example.org", "mallory@evil.test", NULL);
+	assert_int_equal(decide(f, 1), AUTH_IGNORE);
+	assert_int_equal(decide(f, 0), AUTH_IGNORE);
+	mail(f, "carl@trusted.test", "carl@trusted.test", NULL);
 	assert_int_equal(decide(f, 1), AUTH_COMMAND);
 	assert_false(f->au.rekey);
+}
+
+/*
+ * A mailing list never commands and is never answered: its relayed copy
+ * (List-Id, X-Mailing-List, its bounces envelope), a From that is a list
+ * (recipients.cc, or by name, or a report recipient a list rewrote into
+ * "Name via list"); the copy is recorded under its mailbox position.
+ */
+static void t_lists_never_command(void **state)
+{
+	static const struct {
+		const char *from, *env, *extra, *outcome;
+	} c[] = {
+		{ "paul@example.test", "paul@example.test",
+		  "List-Id: <perf.lists.example.test>\n",
+		  "ignored: came through a mailing list (List-Id)" },
+		{ "paul@example.test", "paul@example.test",
+		  "X-Mailing-List: linux-kernel@vger.kernel.org\n",
+		  "ignored: came through a mailing list (List-Id)" },
+		{ "paul@example.test", "list-bounces@example.test", NULL,
+		  "ignored: the envelope sender 'list-bounces@example.test' "
+		  "is a mailing list's" },
+		{ "paul@example.test", "linux-kernel+bounces-1-paul=example."
+		  "test@example.test", NULL, NULL },
+		{ "list@lists.example.test", "list@lists.example.test", NULL,
+		  "ignored: From 'list@lists.example.test' is a mailing "
+		  "list" },
+		{ "perf@example.test", "perf@example.test", NULL,
+		  "ignored: From 'perf@example.test' is a mailing list" },
+		{ "\"Mallory via list\" <paul@example.test>",
+		  "paul@example.test", NULL, "ignored: From rewritten by a "
+		  "mailing list ('Mallory via list')" },
+	};
+	struct fx *f = *state;
+	size_t i;
+
+	tu_load_config(&f->cfg, &f->loaded, f->path, CONFIG
+		       "recipients:\n  cc: [\"Perf <PERF@example.test>\"]\n",
+		       &f->err);
+	free(f->tr.recipients);
+	f->tr.recipients = strdup("[\"paul@example.test\",\"list@lists."
+				  "example.test\",\"perf@example.test\"]");
+	assert_non_null(f->tr.recipients);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char h[512];
+
+		reply_release(&f->r);
+		snprintf(h, sizeof(h), strchr(c[i].from, '<') ?
+			 "Return-Path: <%s>\nFrom: %s\n%s" :
+			 "Return-Path: <%s>\nFrom: <%s>\n%s", c[i].env,
+			 c[i].from, c[i].extra ? c[i].extra : "");
+		parse(&f->r, h);
+		assert_int_equal(decide(f, 1), AUTH_IGNORE);
+		assert_false(f->au.tell);
+		assert_true(f->au.rekey);
+		if (c[i].outcome)
+			assert_string_equal(f->au.outcome, c[i].outcome);
+		/* nor is it told that there is no report */
+		assert_int_equal(decide(f, 0), AUTH_IGNORE);
+	}
+	/* the same person straight to the bot commands */
+	mail(f, "paul@example.test", "paul@example.test", NULL);
+	assert_int_equal(decide(f, 1), AUTH_COMMAND);
 }
 
 static void t_authserv(void **state)
@@ -296,8 +387,8 @@ static void t_authserv(void **state)
 	     "header.d=example.test\n");
 	assert_int_equal(decide(f, 1), AUTH_IGNORE);
 	assert_true(f->au.rekey);
-	assert_string_equal(f->au.outcome, "ignored: no passing DKIM, DMARC "
-			    "or ARC result from 'mx.example.test'");
+	assert_string_equal(f->au.outcome, "ignored: no passing DKIM or DMARC "
+			    "result from 'mx.example.test'");
 	/* absent, or another server's */
 	mail(f, "paul@example.test", "paul@example.test", NULL);
 	assert_int_equal(decide(f, 1), AUTH_IGNORE);
@@ -375,6 +466,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_who_commands, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_domain_rule, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_lists_never_command, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(t_authserv, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_per_sender_budget, setup,
 						teardown),

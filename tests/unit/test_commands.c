@@ -69,6 +69,33 @@ static void t_help(void **state)
 	assert_cmd("\thelp ", CMD_HELP, 0);
 }
 
+/*
+ * Item 8 of issue 22: what clients write around a command that is no
+ * character of it: a byte order mark, the ideographic space, zero-width
+ * spaces and joiners, a soft hyphen, the other Unicode spaces.
+ */
+static void t_invisible_characters(void **state)
+{
+	struct mail_command c;
+
+	(void)state;
+	assert_cmd("\xef\xbb\xbfretest 4x", CMD_RETEST, 4);	/* BOM */
+	assert_cmd("\xe3\x80\x80retest\xe3\x80\x80" "4x", CMD_RETEST, 4);
+	assert_cmd("retest 4x\xe2\x80\x8b", CMD_RETEST, 4);	/* ZWSP */
+	assert_cmd("help\xe2\x80\x8b\xe2\x80\x8c\xe2\x80\x8d\xe2\x81"
+		   "\xa0", CMD_HELP, 0);
+	assert_cmd("re\xc2\xadtest 2x", CMD_RETEST, 2);	/* soft hyphen */
+	assert_cmd("retest\xe2\x80\x82" "3x\xe1\x9a\x80", CMD_RETEST, 3);
+	assert_cmd("#perfbot\xe3\x80\x80help", CMD_HELP, 0);
+	/* the line echoed back is the plain one */
+	assert_int_equal(parse("\xef\xbb\xbfretest 4x\xe2\x80\x8b", PREFIX,
+			       &c), 1);
+	assert_string_equal(c.line, "retest 4x");
+	/* other characters still make it prose */
+	assert_not_cmd("retest\xe2\x80\x94" "4x", PREFIX);	/* em dash */
+	assert_not_cmd("\xe2\x80\x8bretest 4x please", PREFIX);
+}
+
 static void t_prose_is_not_a_command(void **state)
 {
 	static const char *const prose[] = {
@@ -237,6 +264,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_retest_forms),
 		cmocka_unit_test(t_help),
+		cmocka_unit_test(t_invisible_characters),
 		cmocka_unit_test(t_prose_is_not_a_command),
 		cmocka_unit_test(t_prefix),
 		cmocka_unit_test(t_prefix_unknown),

@@ -69,7 +69,8 @@ static int setup(void **state)
 	f->t = (struct answer_thread){ "ask-1@example.test", refs[0], refs, 1,
 				       "Re: [tree] r1", "paul@example.test",
 				       "Paul", &f->tr };
-	f->a = (struct act_ctx){ f->st, &f->cfg, T0, &f->t, json_array() };
+	f->a = (struct act_ctx){ f->st, &f->cfg, T0, &f->t, json_array(),
+				 0, 0 };
 	*state = f;
 	return f->a.pieces && f->tr.report_id && f->tr.subject &&
 		f->tr.recipients && f->tr.message_id ? 0 : -1;
@@ -98,6 +99,21 @@ static void command(struct fx *f, size_t i, const char *line)
 		fail_msg("'%s' is no command", line);
 }
 
+/* No line of 'text' is a command, with or without the prefix. */
+static void assert_no_command_line(const char *text)
+{
+	struct mail_command c;
+	const char *p = text, *nl;
+
+	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		if (command_parse_line(p, nl ? (size_t)(nl - p) : strlen(p),
+				       "#perfbot", command_lookup, &c))
+			fail_msg("a command line in an answer: '%.*s'",
+				 (int)(nl ? nl - p : (long)strlen(p)), p);
+	}
+}
+
 /* Act on the first 'n' commands ('seen' found); the pieces made. */
 static size_t act(struct fx *f, size_t n, size_t seen)
 {
@@ -115,14 +131,21 @@ static const char *piece(struct fx *f, size_t i)
 	return s;
 }
 
-static void retest_row(struct fx *f, const char *rid, const char *status)
+/* A retest of report r1 asked at 'when'. */
+static void retest_at(struct fx *f, const char *rid, const char *status,
+		      time_t when)
 {
 	struct retest_request rq = { rid, "r1", 2, "paul@example.test",
 				     "ask-0@example.test", NULL, status, 4, 4,
 				     T0 + 3600, NULL };
 
-	if (state_retest_add(f->st, &rq, T0 - 60, &f->err))
+	if (state_retest_add(f->st, &rq, when, &f->err))
 		fail_msg("state_retest_add: %s", f->err.msg);
+}
+
+static void retest_row(struct fx *f, const char *rid, const char *status)
+{
+	retest_at(f, rid, status, T0 - 60);
 }
 
 static void t_table(void **state)
@@ -183,17 +206,19 @@ static void t_help_lists_the_table(void **state)
 	assert_int_equal(act(f, 1, 1), 1);
 	p = piece(f, 0);
 	for (i = 0; i < command_count; i++)
-		assert_int_equal(sb_addf(&want, "  %s\n      %s\n",
+		assert_int_equal(sb_addf(&want, "  - %s: %s\n",
 					 command_table[i].usage,
 					 command_table[i].summary), 0);
 	if (!strstr(p, sb_str(&want)))
 		fail_msg("help does not list the table:\n%s", p);
 	sb_release(&want);
-	/* and nothing else: one "  usage" line per entry */
-	for (; (p = strstr(p, "\n  ")); p++)
-		lines += p[3] != ' ';
+	/* and nothing else: one "  - usage" line per entry */
+	for (; (p = strstr(p, "\n  - ")); p++)
+		lines++;
 	assert_int_equal(lines, command_count);
 	assert_non_null(strstr(piece(f, 0), "up to 5 more times"));
+	/* no line of it is a command, "help" least of all */
+	assert_no_command_line(piece(f, 0));
 }
 
 static void t_unknown(void **state)
@@ -207,6 +232,7 @@ static void t_unknown(void **state)
 			       "\"#perfbot frobnicate now\""));
 	for (i = 0; i < command_count; i++)
 		assert_non_null(strstr(piece(f, 0), command_table[i].usage));
+	assert_no_command_line(piece(f, 0));
 }
 
 static void t_max_runs(void **state)
@@ -258,19 +284,25 @@ static void t_commands_per_mail(void **state)
 	assert_int_equal(act(f, 2, 2), 2);
 }
 
-/* Parse a reply of Paul's with this Message-ID asking for help. */
-static void ask(struct reply *r, const char *msgid)
+/* Parse a reply of Paul's with this Message-ID saying 'body'. */
+static void ask_body(struct reply *r, const char *msgid, const char *body)
 {
 	char raw[512];
 	struct reply_opts o = { "#perfbot", command_lookup };
 	struct pb_err err = { 0, "" };
 	int n = snprintf(raw, sizeof(raw), "From: Paul <paul@example.test>\n"
 			 "Message-ID: <%s>\nIn-Reply-To: <report-1@example.test>"
-			 "\nSubject: Re: [tree] r1\n\nhelp\n", msgid);
+			 "\nSubject: Re: [tree] r1\n\n%s\n", msgid, body);
 
 	reply_release(r);
 	if (reply_parse(raw, (size_t)n, &o, r, &err))
 		fail_msg("reply_parse: %s", err.msg);
+}
+
+/* Parse a reply of Paul's with this Message-ID asking for help. */
+static void ask(struct reply *r, const char *msgid)
+{
+	ask_body(r, msgid, "help");
 }
 
 static void t_reply(void **state)
@@ -321,6 +353,78 @@ static void t_reply(void **state)
 	outbox_free(out, n);
 }
 
+/*
+ * Act on Paul's mail 'msgid' saying 'body' in report r1's thread (its
+ * list Cc'd) and record it at 'when' as the poll does; its outcome.
+ */
+static const char *acted(struct fx *f, struct reply *r, const char *msgid,
+			 const char *body, time_t when, struct auth *au)
+{
+	struct route rt = { ROUTE_REPORT, 1, f->tr, "" };
+	struct inbox_entry e = { msgid, 1, 0, "paul@example.test", "r1", NULL,
+				 NULL };
+
+	rt.tr.recipients = "[\"paul@example.test\",\"list@example.test\"]";
+	*au = (struct auth){ AUTH_COMMAND, 1, 0, "answered" };
+	ask_body(r, msgid, body);
+	if (dispatch_reply(f->st, &f->cfg, when, r, &rt, au, &f->err))
+		fail_msg("dispatch_reply: %s", f->err.msg);
+	e.outcome = au->outcome;
+	if (state_inbox_record(f->st, &e, when, &f->err))
+		fail_msg("state_inbox_record: %s", f->err.msg);
+	return au->outcome;
+}
+
+/*
+ * Requests repeated while a retest is open: the first is answered with
+ * the open retest's status, to the sender alone; the others are not
+ * answered at all, until another retest is open.
+ */
+static void t_repeats(void **state)
+{
+	struct fx *f = *state;
+	struct outbox_mail *out = NULL;
+	struct auth au;
+	struct reply r;
+	char id[32];
+	size_t n = 0;
+	int i;
+
+	memset(&r, 0, sizeof(r));
+	retest_row(f, "rt-open", "queued");
+	assert_string_equal(acted(f, &r, "rep-0@example.test", "retest 2x", T0,
+				  &au), DISPATCH_OUT_REPEAT);
+	assert_true(au.tell);
+	for (i = 1; i <= 18; i++) {
+		snprintf(id, sizeof(id), "rep-%d@example.test", i);
+		assert_string_equal(acted(f, &r, id, "retest", T0 + i, &au),
+				    DISPATCH_OUT_SILENCED);
+		assert_false(au.tell);
+		assert_int_equal(au.verdict, AUTH_IGNORE);
+	}
+	/* a mail that asks for more says the rest, to the thread as ever */
+	assert_string_equal(acted(f, &r, "rep-h@example.test", "retest\nhelp",
+				  T0 + 30, &au), "answered");
+	/* the next retest open: its first repeat is answered again */
+	assert_int_equal(state_retest_finish(f->st, "rt-open", "done", NULL,
+					     &f->err), 0);
+	retest_at(f, "rt-next", "queued", T0 + 100);
+	assert_string_equal(acted(f, &r, "rep-n@example.test", "retest",
+				  T0 + 101, &au), DISPATCH_OUT_REPEAT);
+	reply_release(&r);
+	assert_int_equal(state_queued(f->st, &out, &n, &f->err), 0);
+	assert_int_equal(n, 3);
+	assert_non_null(strstr(out[0].message, "already queued"));
+	assert_non_null(strstr(out[0].message, "<rep-0@example.test>"));
+	assert_string_equal(out[0].recipients, "[\"paul@example.test\"]");
+	assert_non_null(strstr(out[1].message, "Commands I understand"));
+	assert_null(strstr(out[1].message, "already queued"));
+	assert_non_null(strstr(out[1].recipients, "list@example.test"));
+	assert_non_null(strstr(out[2].message, "<rep-n@example.test>"));
+	assert_string_equal(out[2].recipients, "[\"paul@example.test\"]");
+	outbox_free(out, n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -336,6 +440,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_commands_per_mail, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_reply, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_repeats, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -86,6 +86,32 @@ static void t_message_id_report(void **state)
 }
 
 /* 16 hex digits of FNV-1a of "base\nhead\nkeys\nvalues". */
+/* The bot knows its own Message-IDs by their shape, on its domain. */
+static void t_is_ours(void **state)
+{
+	char *id = id_message_id("r", 1739548080, "example.test");
+
+	(void)state;
+	assert_non_null(id);
+	assert_true(id_is_ours(id, "example.test"));
+	assert_true(id_is_ours(id, "EXAMPLE.test"));
+	assert_false(id_is_ours(id, "example.org"));
+	assert_false(id_is_ours(id, NULL));
+	free(id);
+	assert_true(id_is_ours("202502141548.7c8c8447-perfbot@localhost",
+			       ""));
+	assert_false(id_is_ours("202502141548.7c8c8447-lkp@example.test",
+				"example.test"));
+	assert_false(id_is_ours("20250214154.7c8c8447-perfbot@example.test",
+				"example.test"));
+	assert_false(id_is_ours("202502141548.7C8C8447-perfbot@example.test",
+				"example.test"));
+	assert_false(id_is_ours("ZfQ2c1Ab3cD4eF5g@jane-laptop.example.test",
+				"example.test"));
+	assert_false(id_is_ours(NULL, "example.test"));
+	assert_false(id_is_ours("", "example.test"));
+}
+
 static void t_report_id(void **state)
 {
 	const char *in = "b\nh\nk\nv";
@@ -210,6 +236,7 @@ int main(void)
 		cmocka_unit_test(t_message_id_format),
 		cmocka_unit_test(t_message_id_stable),
 		cmocka_unit_test(t_message_id_report),
+		cmocka_unit_test(t_is_ours),
 		cmocka_unit_test(t_report_id),
 		cmocka_unit_test(t_answer_id),
 		cmocka_unit_test(t_retest_request_id),

@@ -56,6 +56,26 @@ static void t_html(void **state)
 	HTML("1 < 2 <a href=\"x>y\">link</a>", "1 < 2 link\n");
 }
 
+/*
+ * Item 8 of issue 22: a real HTML parser (libxml2's): every entity, a
+ * <meta> charset that is not the part's, unclosed and misplaced tags.
+ */
+static void t_html_parser(void **state)
+{
+	(void)state;
+	HTML("I&rsquo;d &eacute;t&eacute; &#8217;&#x2026;&mdash;&hellip;",
+	     "I\xe2\x80\x99" "d \xc3\xa9t\xc3\xa9 \xe2\x80\x99\xe2\x80"
+	     "\xa6\xe2\x80\x94\xe2\x80\xa6\n");
+	HTML("<meta charset=\"iso-8859-1\">caf\xc3\xa9", "caf\xc3\xa9\n");
+	HTML("<head><title>retest 9x</title>retest 2x", "retest 2x\n");
+	HTML("<ul><li>one<li>two</ul><p>x<p>y", "one\ntwo\nx\ny\n");
+	HTML("a&#127;b", "a\xef\xbf\xbd" "b\n");
+	HTML("<blockquote>a<blockquote>b</blockquote>c</blockquote>",
+	     "> a\n>> b\n> c\n");
+	HTML("De&nbsp;: Carol<hr>x", "De : Carol\nx\n");
+	HTML("", "");
+}
+
 static char *flow(const char *s, int delsp)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -258,6 +278,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_html),
+		cmocka_unit_test(t_html_parser),
 		cmocka_unit_test(t_flowed),
 		cmocka_unit_test(t_quote),
 		cmocka_unit_test(t_quote_patch),

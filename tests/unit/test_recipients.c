@@ -193,6 +193,50 @@ static void t_patch(void **state)
 	list_is(&f->cc, NULL);
 }
 
+/*
+ * recipients.max_cc never drops a list the patch was sent to (by name,
+ * or a configured recipients.cc list); the people it leaves out are
+ * logged, so that --dry-run shows them.
+ */
+static void t_patch_keeps_lists(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf log;
+	char path[128];
+	int saved = -1;
+
+	config(f, "recipients:\n  max_cc: 2\n  cc: [perf@example.test]\n");
+	tu_path(path, sizeof(path), f->dir, "stderr");
+	tu_stderr_capture(path, &saved);
+	assert_int_equal(report(f, SIDES PATCH("  to: [\"Chris <chris@example."
+		"test>\", linux-fsdevel@vger.kernel.org]\n  cc: [linux-kernel"
+		"@vger.kernel.org, \"Jan <jan@example.test>\", linux-mm@kvack."
+		"org, \"Perf <perf@example.test>\", linux-xfs@vger.kernel.org,"
+		" oe-lkp@lists.linux.dev, Ann <ann@example.test>, bob@example."
+		"test]\n")), 0);
+	tu_stderr_restore(&saved);
+	list_is(&f->cc, "Chris <chris@example.test>",
+		"linux-fsdevel@vger.kernel.org", "linux-kernel@vger.kernel.org",
+		"Jan <jan@example.test>", "linux-mm@kvack.org",
+		"Perf <perf@example.test>", "linux-xfs@vger.kernel.org",
+		"oe-lkp@lists.linux.dev", NULL);
+	tu_read_text(path, &log);
+	if (!strstr(sb_str(&log), "m.yaml: recipients.max_cc (2) leaves out 2 "
+		    "of the patch's copies: Ann <ann@example.test>, "
+		    "bob@example.test\n"))
+		fail_msg("not logged: '%s'", sb_str(&log));
+	sb_release(&log);
+	/* nobody left out: nothing logged */
+	config(f, "recipients:\n  max_cc: 5\n");
+	tu_stderr_capture(path, &saved);
+	assert_int_equal(report(f, SIDES PATCH("  cc: [a@example.test, "
+		"linux-mm@kvack.org]\n")), 0);
+	tu_stderr_restore(&saved);
+	tu_read_text(path, &log);
+	assert_string_equal(sb_str(&log), "");
+	sb_release(&log);
+}
+
 static void t_answer(void **state)
 {
 	struct fx *f = *state;
@@ -251,6 +295,7 @@ int main(void)
 		T(t_dedup),
 		T(t_none),
 		T(t_patch),
+		T(t_patch_keeps_lists),
 		T(t_answer),
 		T(t_answer_cap_and_hostile),
 	};

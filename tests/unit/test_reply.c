@@ -274,6 +274,47 @@ static void t_inline_patch(void **state)
 	assert_contains(r->text, "retest 4x\n\nThanks,\nJane\n");
 }
 
+/*
+ * Issue 22's replies as their clients send them: French Outlook in
+ * iso-8859-1 quoted-printable, Chinese Outlook in gb2312 base64,
+ * Japanese Outlook's HTML in iso-2022-jp, an Apple Mail forward, a
+ * pasted patch with an escaped ">From" and a " retest 9x" context line,
+ * a byte order mark, U+3000 and a trailing U+200B. Each original below
+ * holds "retest 9x"; only the sender's command counts.
+ */
+static void t_client_fixtures(void **state)
+{
+	static const struct {
+		const char *name;
+		struct want w;
+	} c[] = {
+		{ "outlook-french", { CMD_RETEST, 3, "retest 3x" } },
+		{ "outlook-chinese", { CMD_RETEST, 3, "retest 3x" } },
+		{ "outlook-japanese-html", { CMD_RETEST, 3, "retest 3x" } },
+		{ "apple-forward", { CMD_HELP, 0, "help" } },
+		{ "pasted-patch", { CMD_RETEST, 3, "retest 3x" } },
+		{ "invisible", { CMD_RETEST, 3, "retest 3x" } },
+	};
+	struct reply *r = *state;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		parse_fixture(c[i].name, r);
+		if (r->ncmds != 1)
+			fail_msg("%s: %zu commands; text:\n%s", c[i].name,
+				 r->ncmds, r->text);
+		assert_cmds(r, &c[i].w, 1);
+		assert_lacks(r->text, "retest 9x");
+		assert_lacks(r->text, "noticed");
+		assert_true(answerable(r));
+		reply_release(r);
+	}
+	parse_fixture("outlook-chinese", r);
+	assert_string_equal(r->from_name, "\xe7\x8e\x8b\xe8\x8a\xb3");
+	assert_string_equal(r->text, "retest 3x\n\n\xe8\xb0\xa2\xe8\xb0\xa2"
+			    "\n\xe7\x8e\x8b\xe8\x8a\xb3\n");
+}
+
 /* A no-break space inside and after "retest 4x" (Thunderbird). */
 static void t_nbsp(void **state)
 {
@@ -525,6 +566,98 @@ static void t_dsn(void **state)
 	assert_int_equal(r->ncmds_seen, 0);
 	assert_contains(r->text, "could not\nbe delivered");
 	assert_false(answerable(r));
+}
+
+/*
+ * Auto-replies that do not say so with Auto-Submitted (RFC 3834 3.1.7;
+ * procmail's and Exim's vacation rules): the responders' headers,
+ * Precedence: auto_reply, an out-of-office subject in the languages of
+ * the major clients, Precedence junk/bulk/list without a reply's shape.
+ */
+static void t_auto_reply_marks(void **state)
+{
+	static const char *const autos[] = {
+		"X-Autoreply: yes\nSubject: Re: report\n",
+		"X-Autorespond: Out of office\nSubject: Re: report\n",
+		"X-MS-Exchange-Inbox-Rules-Loop: jane@example.test\n"
+		"Subject: Re: report\n",
+		"Precedence: auto_reply\nSubject: Re: report\n",
+		"Precedence: junk\nSubject: I am away\n",
+		"Precedence: bulk\nSubject: Away until Monday\n",
+		"Subject: Automatic reply: Re: report\n",
+		"Subject: Out of Office: Re: report\n",
+		"Subject: Abwesend: AW: report\n",
+		"Subject: R\xc3\xa9ponse automatique : Re: report\n",
+		"Subject: =?utf-8?b?6Ieq5Yqo5Zue5aSNOiByZXBvcnQ=?=\n", /* 自动回复: */
+	};
+	struct reply *r = *state;
+	struct strbuf sb = STRBUF_INIT;
+	const char *why = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(autos) / sizeof(autos[0]); i++) {
+		sb_reset(&sb);
+		assert_int_equal(sb_addf(&sb, "From: jane@example.test\n"
+					 "Message-ID: <a%zu@example.test>\n"
+					 "In-Reply-To: <" REPORT_ID ">\n%s\n"
+					 "I am out of the office.\nhelp\n", i,
+					 autos[i]), 0);
+		parse_buf(sb.buf, sb.len, r);
+		assert_null(r->auto_submitted);
+		if (reply_must_not_answer(r, NULL, 0, &why) != 1)
+			fail_msg("answered: %s", autos[i]);
+		assert_string_equal(why, "an auto-reply");
+		reply_release(r);
+	}
+	/* Precedence on an otherwise normal reply drops nothing */
+	parse_str("Precedence: bulk\n" HDRS "\nhelp\n", r);
+	assert_true(answerable(r));
+	reply_release(r);
+	parse_str("Precedence: list\nX-Autoreply: no\n" HDRS "\nhelp\n", r);
+	assert_true(answerable(r));
+	reply_release(r);
+	parse_str("Subject: Re: Automatic reply: report\n" HDRS "\nhelp\n", r);
+	assert_true(answerable(r));
+	sb_release(&sb);
+}
+
+/*
+ * A mail gateway that returns the report in plain text (no DSN) is a
+ * bounce of it, never a reply to refuse.
+ */
+static void t_gateway_bounce(void **state)
+{
+	struct reply *r = *state;
+	const char *why = NULL;
+
+	parse_str("Return-Path: <mail-gateway@mx.example.test>\n"
+		  "From: Mail Gateway <mail-gateway@mx.example.test>\n"
+		  "To: perfbot@example.test\nSubject: Message blocked\n"
+		  "Message-ID: <gw-1@mx.example.test>\n\n"
+		  "Your message could not be delivered to\n"
+		  "linux-kernel@vger.example.test: policy.\n\n"
+		  "----- The message follows -----\n"
+		  "From: perfbot <perfbot@example.test>\n"
+		  "Subject: [pipe] f017b0a495: hackbench.throughput 10.5% "
+		  "improvement\n"
+		  "Message-ID: <" REPORT_ID ">\n\n"
+		  "Hello,\n\nCommands I understand:\n\n  help\n", r);
+	assert_true(r->is_dsn);
+	assert_string_equal(r->dsn_message_id, REPORT_ID);
+	assert_int_equal(reply_must_not_answer(r, NULL, 0, &why), 1);
+	assert_string_equal(why, "delivery status notification");
+	reply_release(r);
+	/* a gateway's mail holding no mail is not answered either */
+	parse_str("From: mail-gateway@mx.example.test\nSubject: Re: x\n"
+		  "Message-ID: <gw-2@mx.example.test>\n\nhelp\n", r);
+	assert_false(r->is_dsn);
+	assert_int_equal(reply_must_not_answer(r, NULL, 0, &why), 1);
+	assert_string_equal(why, "sent by a mail system");
+	reply_release(r);
+	/* a person's mail quoting a Message-ID line is no bounce */
+	parse_str(HDRS "\n> Message-ID: <" REPORT_ID ">\nretest\n", r);
+	assert_false(r->is_dsn);
+	assert_true(answerable(r));
 }
 
 static void t_dsn_rfc822(void **state)
@@ -828,6 +961,291 @@ static void t_outlook_separator_only(void **state)
 	assert_int_equal(r->cmds[0].kind, CMD_HELP);
 }
 
+/*
+ * One text case: the body under HDRS, the commands the sender wrote (the
+ * originals below each hold "retest 9x", which is not theirs).
+ */
+struct text_case {
+	const char *what, *body;
+	struct want w[2];
+	size_t n;
+};
+
+static void text_cases(struct reply *r, const struct text_case *c, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		sb_reset(&sb);
+		assert_int_equal(sb_addf(&sb, HDRS "\n%s\n", c[i].body), 0);
+		parse_buf(sb.buf, sb.len, r);
+		if (r->ncmds != c[i].n)
+			fail_msg("%s: %zu commands, want %zu; text:\n%s",
+				 c[i].what, r->ncmds, c[i].n, r->text);
+		for (k = 0; k < c[i].n; k++)
+			if (r->cmds[k].kind != c[i].w[k].kind ||
+			    r->cmds[k].runs != c[i].w[k].runs ||
+			    strcmp(r->cmds[k].line, c[i].w[k].line))
+				fail_msg("%s: command %zu is '%s'", c[i].what,
+					 k, r->cmds[k].line);
+		assert_lacks(r->text, "retest 9x");
+		reply_release(r);
+	}
+	sb_release(&sb);
+}
+
+#define R3 { { CMD_RETEST, 3, "retest 3x" } }, 1
+#define HELP { { CMD_HELP, 0, "help" } }, 1
+
+/*
+ * Item 1 of issue 22: French Outlook's header block ("De :", with the
+ * space or a no-break space before the colon) ends the sender's text.
+ */
+static void t_original_french(void **state)
+{
+	static const struct text_case c[] = {
+		{ "French Outlook", "retest 3x\n\nDe : Carol <carol@example."
+		  "test>\nEnvoy\xc3\xa9 : vendredi 15 mars 2024 03:58\n"
+		  "\xc3\x80 : perfbot <perfbot@example.test>\nObjet : RE: "
+		  "[pipe] report\n\nretest 9x", R3 },
+		{ "French, no-break spaces", "retest 3x\n\nDe\xc2\xa0: Carol"
+		  "\nEnvoy\xc3\xa9\xe2\x80\xaf: vendredi\n\xc3\x80\xc2"
+		  "\xa0: x\nObjet\xc2\xa0: y\n\nretest 9x", R3 },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
+/*
+ * Item 2: Chinese Outlook's original, under "-----邮件原件-----" or not,
+ * ASCII or fullwidth colons.
+ */
+static void t_original_chinese(void **state)
+{
+	static const struct text_case c[] = {
+		{ "Chinese Outlook", "retest 3x\n\n-----\xe9\x82\xae\xe4"
+		  "\xbb\xb6\xe5\x8e\x9f\xe4\xbb\xb6-----\n\xe5\x8f\x91"
+		  "\xe4\xbb\xb6\xe4\xba\xba: Carol\n\xe5\x8f\x91\xe9\x80"
+		  "\x81\xe6\x97\xb6\xe9\x97\xb4: 2024\xe5\xb9\xb4\n\xe6"
+		  "\x94\xb6\xe4\xbb\xb6\xe4\xba\xba: x\n\xe6\x8a\x84\xe9"
+		  "\x80\x81: y\n\xe4\xb8\xbb\xe9\xa2\x98: z\n\nretest 9x",
+		  R3 },
+		{ "Chinese, fullwidth colons, no separator", "retest 3x\n"
+		  "\xe5\x8f\x91\xe4\xbb\xb6\xe4\xba\xba\xef\xbc\x9a "
+		  "Carol\n\xe6\x94\xb6\xe4\xbb\xb6\xe4\xba\xba\xef\xbc"
+		  "\x9a x\n\xe4\xb8\xbb\xe9\xa2\x98\xef\xbc\x9a z\n"
+		  "retest 9x", R3 },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
+/*
+ * Item 5: forwards (Apple Mail, Thunderbird, Gmail, mutt, whose end
+ * line gives the text back) are not the sender's text.
+ */
+static void t_forwards(void **state)
+{
+	static const struct text_case c[] = {
+		{ "Apple Mail forward", "retest 3x\n\nBegin forwarded message:"
+		  "\n\nFrom: Carol <carol@example.test>\nSubject: Re: report"
+		  "\nDate: 15 March 2024 at 03:58:00 CET\nTo: perfbot\n\n"
+		  "retest 9x", R3 },
+		{ "Apple Mail forward, its line alone", "retest 3x\n\nBegin "
+		  "forwarded message:\n\nretest 9x", R3 },
+		{ "Thunderbird forward", "retest 3x\n\n-------- Forwarded "
+		  "Message --------\nSubject: \tRe: report\nDate: \tFri, 15 "
+		  "Mar 2024\nFrom: \tCarol\nTo: \tperfbot\n\nretest 9x", R3 },
+		{ "Gmail forward", "retest 3x\n\n---------- Forwarded message "
+		  "---------\nFrom: Carol\nDate: Fri\nSubject: report\nTo: x"
+		  "\n\nretest 9x", R3 },
+		{ "mutt forward, text after its end", "help\n\n----- Forwarded "
+		  "message from Carol <carol@example.test> -----\n\nDate: Fri"
+		  "\nFrom: Carol\nTo: perfbot\nSubject: report\n\nretest 9x"
+		  "\n\n----- End forwarded message -----\n\nretest 3x",
+		  { { CMD_HELP, 0, "help" }, { CMD_RETEST, 3, "retest 3x" } },
+		  2 },
+		{ "mutt forward without its end", "help\n----- Forwarded "
+		  "message from Carol <carol@example.test> -----\nretest 9x",
+		  HELP },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
+/*
+ * Item 6: one rule for the header blocks: three or more header lines of
+ * the major clients' languages, From among them, in any order, maybe
+ * under a separator (German, Hotmail's order, Russian, Japanese, Korean,
+ * Outlook's bold with a wrapped To); and what is no original stays.
+ */
+static void t_header_blocks(void **state)
+{
+	static const struct text_case c[] = {
+		{ "Japanese", "retest 3x\n\xe5\xb7\xae\xe5\x87\xba\xe4"
+		  "\xba\xba: Carol\n\xe9\x80\x81\xe4\xbf\xa1\xe6\x97\xa5"
+		  "\xe6\x99\x82: 2024\n\xe5\xae\x9b\xe5\x85\x88: x\n\xe4"
+		  "\xbb\xb6\xe5\x90\x8d: y\n\nretest 9x", R3 },
+		{ "Korean", "retest 3x\n\xeb\xb3\xb4\xeb\x82\xb8 \xec\x82"
+		  "\xac\xeb\x9e\x8c: Carol\n\xeb\xb0\x9b\xeb\x8a\x94 "
+		  "\xec\x82\xac\xeb\x9e\x8c: x\n\xec\xa0\x9c\xeb\xaa\xa9"
+		  ": y\n\nretest 9x", R3 },
+		{ "German, another order", "retest 3x\n\n-----Urspr\xc3\xbc"
+		  "ngliche Nachricht-----\nVon: Carol\nAn: perfbot\n"
+		  "Betreff: report\nDatum: Fr 15.03.2024\n\nretest 9x", R3 },
+		{ "Hotmail order", "retest 3x\n\nDate: Fri, 15 Mar 2024\n"
+		  "Subject: report\nFrom: carol@example.test\nTo: perfbot\n"
+		  "\nretest 9x", R3 },
+		{ "Russian", "retest 3x\n\n\xd0\x9e\xd1\x82: Carol\n\xd0"
+		  "\x9e\xd1\x82\xd0\xbf\xd1\x80\xd0\xb0\xd0\xb2\xd0\xbb"
+		  "\xd0\xb5\xd0\xbd\xd0\xbe: 15 \xd0\xbc\xd0\xb0\xd1\x80"
+		  "\xd1\x82\xd0\xb0\n\xd0\x9a\xd0\xbe\xd0\xbc\xd1\x83: x"
+		  "\n\nretest 9x", R3 },
+		{ "Danish, under its separator", "retest 3x\n\n-------- "
+		  "Oprindelig besked --------\nFra: Dev <d@example.test>\nDato: "
+		  "04.07.2024  17.45\nTil: x@example.test\nEmne: report\n\n"
+		  "retest 9x", R3 },
+		{ "Outlook, From wrapped", "retest 3x\n\nFrom: Human Resources\n"
+		  "<hr-automated@example.test>\nSent: Monday, August 26, 2019\n"
+		  "To: x\nSubject: y\n\nretest 9x", R3 },
+		{ "Outlook bold, wrapped To", "retest 3x\n*From:* Carol\n"
+		  "*Sent:* Friday\n*To:* a@example.test; b@example.test;\n"
+		  "c@example.test\n*Subject:* x\nretest 9x", R3 },
+		/* what is no original */
+		{ "two header lines", "From: the numbers\nTo: me it looks "
+		  "real\nretest 3x", R3 },
+		{ "three lines, no From", "Date: today\nTo: all\nSubject: the "
+		  "run\nretest 3x", R3 },
+		{ "trailers", "Cc: a@example.test\nCc: b@example.test\nCc: c@"
+		  "example.test\nretest 3x", R3 },
+		{ "a separator of no client", "---- cut here ----\nretest 3x",
+		  R3 },
+		{ "quoted headers", "> From: Carol\n> Sent: Fri\n> To: x\n"
+		  "> Subject: y\n\nretest 3x", R3 },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
+/*
+ * Item 4: unquoted originals under the attributions that open with the
+ * date (Chinese, Japanese, Russian clients), and the like: Gmail's dated
+ * address, wrapped ones, Zoho's, a phone's "Sent from my iPhone".
+ */
+static void t_dated_attributions(void **state)
+{
+	static const struct text_case c[] = {
+		{ "Chinese", "retest 3x\n\n2024\xe5\xb9\xb4" "3\xe6\x9c\x88"
+		  "15\xe6\x97\xa5 03:58\xef\xbc\x8c" "Carol <carol@example."
+		  "test> \xe5\x86\x99\xe9\x81\x93\xef\xbc\x9a\n\nHello,"
+		  "\nretest 9x", R3 },
+		{ "Japanese", "retest 3x\n\n2024/03/15 3:58\xe3\x80\x81"
+		  "Carol <carol@example.test>\xe3\x81\xae\xe3\x83\xa1\xe3"
+		  "\x83\xbc\xe3\x83\xab\xef\xbc\x9a\n\nHello,\nretest 9x",
+		  R3 },
+		{ "Russian", "retest 3x\n\n15.03.2024 03:58, Carol \xd0\xbf"
+		  "\xd0\xb8\xd1\x88\xd0\xb5\xd1\x82:\nHello,\nretest 9x",
+		  R3 },
+		{ "Chinese over a quote", "retest 3x\n\n2024\xe5\xb9\xb4 "
+		  "03:58 Carol <c@example.test> \xe5\x86\x99\xe9\x81\x93:\n"
+		  "> retest 9x\n\nhelp", { { CMD_RETEST, 3, "retest 3x" },
+					    { CMD_HELP, 0, "help" } }, 2 },
+		{ "Italian, opening with 'In data'", "retest 3x\n\nIn data 11 "
+		  "ottobre 2017 21:11:31 \"Dev\" <d@example.test> ha "
+		  "scritto:\n\nretest 9x", R3 },
+		{ "Portuguese, wrapped before the address", "retest 3x\n\nEm 10 "
+		  "de julho de 2017 \xc3\xa0s 16:32:35, Dev (\nd@example.test) "
+		  "escreveu:\n\nretest 9x", R3 },
+		{ "Finnish, wrapped, no opening word", "retest 3x\n\npe 20. "
+		  "lokakuuta 2017 klo 17.50 Dev\n<d@example.test> kirjoitti:\n"
+		  "\nretest 9x", R3 },
+		{ "Gmail's dated address", "retest 3x\n\n\xd1\x81\xd1\x80, 30 "
+		  "\xd0\xb0\xd0\xbf\xd1\x80. 2025 \xd0\xb3. \xd0\xb2 15:19, "
+		  "Dev <d@example.test>:\n\nretest 9x", R3 },
+		{ "Zoho's dashed one", "retest 3x\n\n---- On Wed, 24 Feb 2021 "
+		  "14:02:50 +0530 d@example.test wrote ----\n\nretest 9x", R3 },
+		{ "under a phone's line", "retest 3x\n\nSent from my iPhone\n\n"
+		  "retest 9x", R3 },
+		{ "a phone's line in prose stays", "Sent from my desk, which is "
+		  "easier.\nretest 3x", R3 },
+		/* undated prose ending so stays */
+		{ "undated", "\xe6\x88\x91\xe5\x86\x99\xe9\x81\x93\xef"
+		  "\xbc\x9a\nretest 3x", R3 },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
+/* Item 8: a byte order mark, U+3000, a trailing U+200B around commands. */
+static void t_invisible_characters(void **state)
+{
+	static const struct text_case c[] = {
+		{ "a byte order mark", "\xef\xbb\xbfretest 3x", R3 },
+		{ "ideographic spaces", "\xe3\x80\x80retest\xe3\x80\x80" "3x"
+		  "\xe3\x80\x80", R3 },
+		{ "a trailing zero-width space", "Thanks.\nretest 3x\xe2\x80"
+		  "\x8b\n", R3 },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
+#define SHA "From 3f2c1d0e9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e Mon Sep 17 " \
+	"00:00:00 2001\n"
+#define PATCH_HDR "From: Jane <jane@example.test>\nDate: Mon, 18 Mar 2024 " \
+	"09:01:12 +0100\nSubject: [PATCH] pipe: take the lock once\n\n" \
+	"Taking it per page regressed.\n\nSigned-off-by: Jane <jane@" \
+	"example.test>\n---\n fs/pipe.c | 2 +-\n 1 file changed\n\n"
+#define DIFF "diff --git a/fs/pipe.c b/fs/pipe.c\nindex 1a2b..7a8b 100644\n" \
+	"--- a/fs/pipe.c\n+++ b/fs/pipe.c\n@@ -1,4 +1,4 @@\n retest 9x\n" \
+	"-\tmutex_lock(&pipe->mutex);\n+\tmutex_unlock(&pipe->mutex);\n" \
+	"\n help\n"
+
+/*
+ * Item 7: a pasted patch is the sender's: its header ends nothing, its "-- " is
+ * no signature, a command below it counts, and no line of it (a " retest
+ * 9x" context line of a hunk) is a command.
+ */
+static void t_pasted_patches(void **state)
+{
+	static const struct text_case c[] = {
+		{ "escaped >From", "see below\n\n>" SHA PATCH_HDR DIFF
+		  "-- \n2.43.0\n\nretest 3x", R3 },
+		{ "from its header lines", "see below\n\n" PATCH_HDR DIFF
+		  "-- \n2.43.0\n\nretest 3x\n", R3 },
+		{ "its header, no trailer, command right under", PATCH_HDR
+		  DIFF "retest 3x", R3 },
+		{ "two patches", SHA PATCH_HDR DIFF "-- \n2.39.3 (Apple "
+		  "Git-145)\n\n" SHA PATCH_HDR DIFF "-- \n2.43.0\nretest 3x",
+		  R3 },
+		{ "a bare diff", "try this:\n\n" DIFF "\nretest 3x", R3 },
+		{ "a unified diff without git", "--- a/x.c\n+++ b/x.c\n@@ -1,2"
+		  " +1,2 @@\n retest 9x\n-a\n+b\nretest 3x", R3 },
+		{ "a diff under a '--' line", "does this help?\n--\n" DIFF
+		  "\nretest 3x", R3 },
+		{ "a diff under a version trailer", "-- \n2.43.0\n\n" DIFF
+		  "retest 3x", R3 },
+		{ "a hunk that lost its blank lines' blank", "--- a/x\n+++ b/x"
+		  "\n@@ -1,3 +1,3 @@\n\n retest 9x\n-a\n+b\nretest 3x", R3 },
+		{ "a cover letter's trailer", "[PATCH 0/2] pipe fixes\n\n"
+		  " fs/pipe.c | 8 ++++++++\n 1 file changed\n\n-- \n2.7.4\n\n"
+		  "retest 3x", R3 },
+		{ "a binary patch", "diff --git a/x.png b/x.png\nnew file mode "
+		  "100644\nindex 0000000..9710347\nGIT binary patch\nliteral "
+		  "142\nzcmZ?r?PGv|E+AC{#Eft(0hV9^lFE7z3>E+r\n\nliteral 0\n"
+		  "HcmV?d00001\n\n-- \n2.35.3\n\nretest 3x", R3 },
+		/* a signature is still one */
+		{ "a signature after a diff", DIFF "retest 3x\n-- \nJane\n"
+		  "help", R3 },
+		/* a quoted patch is quoted */
+		{ "a quoted patch", "> " SHA "> diff --git a/x b/x\n> @@ -1 +1 "
+		  "@@\n> retest 9x\n\nretest 3x", R3 },
+	};
+
+	text_cases(*state, c, sizeof(c) / sizeof(c[0]));
+}
+
 static void t_html_rules(void **state)
 {
 	struct reply *r = *state;
@@ -870,6 +1288,55 @@ static void t_html_outlook(void **state)
 	assert_cmds(r, (const struct want[]){ { CMD_RETEST, 3, "retest 3x" } },
 		    1);
 	assert_string_equal(r->text, "retest 3x\n");
+}
+
+/* An HTML reply (text/html only) whose commands are 'want'. */
+static void html_case(struct reply *r, const char *what, const char *html,
+		      const struct want *w, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(sb_addf(&sb, HDRS "Content-Type: text/html; charset="
+				 "utf-8\n\n%s", html), 0);
+	parse_buf(sb.buf, sb.len, r);
+	sb_release(&sb);
+	if (r->ncmds != n)
+		fail_msg("%s: %zu commands; text:\n%s", what, r->ncmds, r->text);
+	assert_cmds(r, w, n);
+	assert_lacks(r->text, "retest 9x");
+	reply_release(r);
+}
+
+/*
+ * Items 1, 3 and 6 in HTML: Outlook's header blocks, French with
+ * "De&nbsp;:", Japanese (差出人 / 送信日時 / 宛先 / 件名), under an <hr>.
+ */
+static void t_html_header_blocks(void **state)
+{
+	static const struct want w[] = { { CMD_RETEST, 3, "retest 3x" } };
+	struct reply *r = *state;
+
+	html_case(r, "French", "<p>retest 3x</p><div style='border-top:solid'>"
+		  "<p><b>De&nbsp;:</b> Carol &lt;carol@example.test&gt;<br>"
+		  "<b>Envoy&eacute;&nbsp;:</b> vendredi 15 mars 2024 03:58<br>"
+		  "<b>&Agrave;&nbsp;:</b> perfbot<br><b>Objet&nbsp;:</b> RE: "
+		  "report</p></div><p>retest 9x</p>", w, 1);
+	html_case(r, "Japanese", "<div>retest 3x</div><div><b>\xe5\xb7\xae"
+		  "\xe5\x87\xba\xe4\xba\xba:</b> Carol<br><b>\xe9\x80\x81"
+		  "\xe4\xbf\xa1\xe6\x97\xa5\xe6\x99\x82:</b> 2024\xe5\xb9"
+		  "\xb4" "3\xe6\x9c\x88" "15\xe6\x97\xa5<br><b>\xe5\xae"
+		  "\x9b\xe5\x85\x88:</b> perfbot<br><b>\xe4\xbb\xb6\xe5\x90"
+		  "\x8d:</b> RE: report</div><div>retest 9x</div>", w, 1);
+	html_case(r, "under an <hr>", "<div>retest 3x</div><hr><div><b>From:"
+		  "</b> Carol<br><b>To:</b> perfbot<br><b>Sent:</b> Friday<br>"
+		  "<b>Subject:</b> report</div><div>retest 9x</div>", w, 1);
+	html_case(r, "Gmail's forward", "<div>retest 3x</div><div class="
+		  "\"gmail_quote\"><div class=\"gmail_attr\">---------- "
+		  "Forwarded message ---------<br>From: <b>Carol</b><br>Date: "
+		  "Fri<br>Subject: report<br>To: x<br></div><br>retest 9x</div>",
+		  w, 1);
+	html_case(r, "an entity in a command", "<p>retest&#32;3x&#8203;</p>",
+		  w, 1);
 }
 
 static void t_flowed_no_delsp(void **state)
@@ -1013,11 +1480,14 @@ static void t_rule_local_parts(void **state)
 		"MAILER-DAEMON@mx.example.test", "mailer-daemon",
 		"Postmaster@example.test", "linux-kernel-request@vger.example.test",
 		"owner-linux-kernel@vger.example.test", "OWNER-x@example.org",
+		"noreply@example.test", "No-Reply@example.test",
+		"do-not-reply@example.test", "mail-gateway@mx.example.test",
 	};
 	static const char *const good[] = {
 		"request@example.test", "postmasters@example.test",
 		"jane.owner-@example.test", "daemon@example.test",
-		"jane-requests@example.test",
+		"jane-requests@example.test", "noreplyjane@example.test",
+		"gateway@example.test",
 	};
 	const char *why = NULL;
 	size_t i;
@@ -1349,6 +1819,7 @@ int main(void)
 		T(t_outlook_header_block),
 		T(t_inline_patch),
 		T(t_nbsp),
+		T(t_client_fixtures),
 		T(t_schrieb_unquoted),
 		T(t_ecrit_unquoted),
 		T(t_von_gesendet),
@@ -1368,6 +1839,8 @@ int main(void)
 		T(t_out_of_office),
 		T(t_dsn),
 		T(t_dsn_rfc822),
+		T(t_auto_reply_marks),
+		T(t_gateway_bounce),
 		T(t_ten_commands),
 		T(t_list_reply),
 		T(t_prefixed_unknown),
@@ -1388,8 +1861,16 @@ int main(void)
 		T(t_attribution_variants),
 		T(t_signature_without_space),
 		T(t_outlook_separator_only),
+		T(t_original_french),
+		T(t_original_chinese),
+		T(t_forwards),
+		T(t_header_blocks),
+		T(t_dated_attributions),
+		T(t_pasted_patches),
+		T(t_invisible_characters),
 		T(t_html_rules),
 		T(t_html_outlook),
+		T(t_html_header_blocks),
 		T(t_flowed_no_delsp),
 		T(t_flowed_quote_depth),
 		T(t_charset_fallbacks),

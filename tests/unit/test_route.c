@@ -27,6 +27,7 @@
 #define REPORT_MSGID "202403151058.7048f6a8-lkp@example.org"
 #define OTHER_MSGID "other-report@example.org"
 #define BOT "lkp@example.org"
+#define BOT_SIGNATURE "perfbot performance test service\n"
 
 struct fx {
 	char dir[64];
@@ -94,6 +95,11 @@ static void parse_text(struct fx *f, const char *raw, size_t len)
 		fail_msg("reply_parse: %s", f->err.msg);
 }
 
+static void parse_str(struct fx *f, const char *raw)
+{
+	parse_text(f, raw, strlen(raw));
+}
+
 /* Parse fixtures/mail/<name>; without its 'drop' header line if set. */
 static void parse_fixture(struct fx *f, const char *name, const char *drop)
 {
@@ -113,10 +119,14 @@ static void parse_fixture(struct fx *f, const char *name, const char *drop)
 	sb_release(&sb);
 }
 
+/* Route the parsed mail; the bot's address is 'own' (or none). */
 static enum route_kind route(struct fx *f, const char *own)
 {
+	struct route_self self = { (char *)own, "example.org",
+				   (char *)BOT_SIGNATURE, (char *)"Hi" };
+
 	route_release(&f->rt);
-	if (route_reply(f->st, &f->r, own, &f->rt, &f->err))
+	if (route_reply(f->st, &f->r, &self, &f->rt, &f->err))
 		fail_msg("route_reply: %s", f->err.msg);
 	return f->rt.kind;
 }
@@ -139,6 +149,14 @@ static void t_bounce(void **state)
 	/* a DSN is a bounce even with the report's id quoted in it */
 	parse_fixture(f, "dsn-rfc822.eml", NULL);
 	assert_int_equal(route(f, BOT), ROUTE_BOUNCE);
+	/* a mail gateway's plain text holding the report is one too */
+	parse_str(f, "From: mail-gateway@mx.example.test\nSubject: blocked\n"
+		  "Message-ID: <gw@mx.example.test>\nIn-Reply-To: <"
+		  REPORT_MSGID ">\n\nNot delivered:\n\nMessage-ID: <"
+		  REPORT_MSGID ">\nSubject: report\n\nhelp\n");
+	assert_int_equal(route(f, BOT), ROUTE_BOUNCE);
+	assert_true(f->rt.found);
+	assert_string_equal(f->rt.tr.report_id, REPORT_ID);
 }
 
 static void t_robot(void **state)
@@ -155,6 +173,94 @@ static void t_robot(void **state)
 	parse_fixture(f, "prefixed-help.eml", NULL);
 	assert_int_equal(route(f, "PAUL@example.test"), ROUTE_ROBOT);
 	assert_int_equal(route(f, NULL), ROUTE_REPORT);
+}
+
+/* The bot's answer as a list relays it back: From rewritten, no
+ * Auto-Submitted, a footer; 'msgid' its Message-ID, 'sig' its signature. */
+static void relayed(struct fx *f, const char *msgid, const char *sig)
+{
+	char raw[2048];
+	int n = snprintf(raw, sizeof(raw),
+		"Return-Path: <list-bounces@lists.example.test>\n"
+		"From: \"perfbot via list\" <list@lists.example.test>\n"
+		"Message-ID: <%s>\nIn-Reply-To: <" REPORT_MSGID ">\n"
+		"Subject: Re: report\n\nHi Paul,\n\nCommands I understand:\n"
+		"\n  help\n\n-- \n%s\n_______________\nlist mailing list\n",
+		msgid, sig);
+
+	parse_text(f, raw, (size_t)n);
+}
+
+/*
+ * The bot's own mail come back never routes to an answer: its Message-ID
+ * (in the outbox, or of its shape on its domain), or its signature.
+ */
+static void t_own_mail(void **state)
+{
+	struct fx *f = *state;
+
+	report(f, REPORT_ID, REPORT_MSGID);
+	report(f, "answer-1", "a1@example.org");
+	relayed(f, "a1@example.org", "somebody else");
+	assert_int_equal(route(f, BOT), ROUTE_ROBOT);
+	assert_string_equal(f->rt.outcome, "ignored: the bot's own mail (its "
+			    "Message-ID)");
+	relayed(f, "202502141548.0badcafe-perfbot@EXAMPLE.org", "Jane");
+	assert_int_equal(route(f, BOT), ROUTE_ROBOT);
+	assert_string_equal(f->rt.outcome, "ignored: the bot's own mail (its "
+			    "Message-ID)");
+	relayed(f, "new-1@lists.example.test", "perfbot performance test "
+		"service");
+	assert_int_equal(route(f, BOT), ROUTE_ROBOT);
+	assert_string_equal(f->rt.outcome, "ignored: the bot's own text (its "
+			    "signature)");
+	/* somebody else's: routed as any reply */
+	relayed(f, "new-2@lists.example.test", "Paul");
+	assert_int_equal(route(f, BOT), ROUTE_REPORT);
+	/* a reply with the bot's answer appended without a mark opens with
+	 * its sender's own words */
+	parse_str(f, "From: paul@example.test\nMessage-ID: <p9@example.test>\n"
+		  "In-Reply-To: <" REPORT_MSGID ">\n\nretest 4x\n\nHi Paul,\n\n"
+		  "I queued 4 more runs.\n\n-- \nperfbot performance test "
+		  "service\n");
+	assert_int_equal(route(f, BOT), ROUTE_REPORT);
+	relayed(f, "202502141548.0badcafe-perfbot@example.net", "Paul");
+	assert_int_equal(route(f, BOT), ROUTE_REPORT);
+}
+
+/* route_self_init(): the bot's address and its signature's lines. */
+static void t_self(void **state)
+{
+	struct fx *f = *state;
+	struct route_self self;
+	struct config cfg;
+	char path[128];
+	int loaded = 0;
+
+	tu_load_config(&cfg, &loaded, tu_path(path, sizeof(path), f->dir,
+					      "perfbot.yaml"),
+		       "identity:\n  from: \"Bot <Bot@Example.org>\"\n"
+		       "  name: robbie\n  message_id_domain: example.org\n",
+		       &f->err);
+	assert_int_equal(route_self_init(&self, &cfg, &f->err), 0);
+	assert_string_equal(self.addr, "Bot@Example.org");
+	assert_string_equal(self.id_domain, "example.org");
+	assert_string_equal(self.signature, "robbie performance test "
+			    "service\n");
+	assert_string_equal(self.greeting, "Hi");
+	route_self_release(&self);
+	route_self_release(&self);
+	assert_null(self.addr);
+	/* templates that cannot be rendered leave the text unknown, no more:
+	 * the poll goes on and each answer fails on its own */
+	tu_load_config(&cfg, &loaded, path, "templates:\n  dir: /nonexistent\n",
+		       &f->err);
+	assert_int_equal(route_self_init(&self, &cfg, &f->err), 0);
+	assert_non_null(self.addr);
+	assert_null(self.signature);
+	assert_null(self.greeting);
+	route_self_release(&self);
+	config_release(&cfg);
 }
 
 static void t_no_message_id(void **state)
@@ -250,6 +356,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(t_bounce, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_robot, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_own_mail, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_self, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_no_message_id, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_no_commands, setup, teardown),

@@ -22,12 +22,14 @@
  * operator's MTA can (SPF for the envelope, DKIM/DMARC for From), hence
  * authorize_authenticated().
  *
- * authorize_authenticated(): an Authentication-Results header (RFC 8601)
- * whose authserv-id is 'authserv_id' (the operator's MTA, which must
- * remove such headers arriving from outside, as OpenDKIM, OpenDMARC and
- * rspamd do) reports dkim=pass for a signing domain aligned with From,
- * dmarc=pass for the From domain, or arc=pass (a chain the operator's
- * sealer trusts).
+ * authorize_authenticated(): the topmost Authentication-Results header
+ * (RFC 8601) whose authserv-id is 'authserv_id' (the operator's MTA,
+ * which writes its own on top and must remove such headers arriving from
+ * outside, as OpenDKIM, OpenDMARC and rspamd do) reports dkim=pass for a
+ * signing domain aligned with From or dmarc=pass for the From domain,
+ * and no dmarc failure. Lower headers of that id never count (they came
+ * with the mail), and arc=pass alone vouches for nobody: it says a chain
+ * of forwarders was intact, not who wrote the mail.
  */
 
 /* 1 when the two domains are equal or one is a subdomain of the other. */
@@ -63,9 +65,12 @@ struct auth {
 
 /*
  * Decide for reply 'r' (parsed, with a Message-ID and commands) in the
- * thread of report 'tr' (NULL: the thread is of no report): the sender's
- * domains agree (or From is in commands.allow) and, with
- * commands.authserv_id set, the operator's MTA vouches for From; the
+ * thread of report 'tr' (NULL: the thread is of no report): the mail is
+ * no mailing list's (List-Id, a list's bounces address as the envelope
+ * sender, From a list of recipients.cc or named like one, or a From a
+ * list rewrote, "Jane via list"), the sender's domains agree (for
+ * commands.allow too) and, with commands.authserv_id set, the operator's
+ * MTA vouches for From; the
  * sender is under limits.per_sender_per_day answers; then no report is
  * answered as such, a sender neither in commands.allow nor among the
  * report's recipients is refused, and anybody else may command. Answers

@@ -36,7 +36,20 @@ struct act_ctx {
 	time_t now;
 	const struct answer_thread *t;	/* the mail answered, its report */
 	json_t *pieces;			/* JSON list of rendered pieces */
+	size_t repeats;		/* pieces that answer a repeated request
+				 * while a retest is open */
+	size_t silenced;	/* such requests left unanswered: the open
+				 * retest's repeat was answered already */
 };
+
+/*
+ * The outcomes recorded for a mail that repeats a request while a
+ * retest of the report is open: answered (once per open retest, to the
+ * sender alone), or not answered again.
+ */
+#define DISPATCH_OUT_REPEAT "answered: a repeat while a retest is open"
+#define DISPATCH_OUT_SILENCED "ignored: a repeat while a retest is open " \
+	"(answered once already)"
 
 struct command_def {
 	const char *name;	/* first word, matched case-insensitively */
@@ -105,10 +118,14 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
  * sender is to be told (au->tell), queue the answer in its thread (tag
  * ""): what acting on its commands said (AUTH_COMMAND), that the thread
  * is of no report (AUTH_NOREPORT), or a refusal, to the sender alone
- * (AUTH_REFUSE).
+ * (AUTH_REFUSE). A repeated request while a retest of the report is open
+ * is answered once per open retest, to the sender alone when the answer
+ * says nothing else; au->outcome then becomes DISPATCH_OUT_REPEAT, or,
+ * when nothing was left to say, DISPATCH_OUT_SILENCED (au->tell 0,
+ * au->verdict AUTH_IGNORE).
  */
 int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
 		   const struct reply *r, const struct route *rt,
-		   const struct auth *au, struct pb_err *err);
+		   struct auth *au, struct pb_err *err);
 
 #endif

@@ -3,13 +3,15 @@
 #define PERFBOT_ROUTE_H
 
 #include "perfbot/compose/answer.h"
+#include "perfbot/config/config.h"
 #include "perfbot/parse/reply.h"
 #include "perfbot/state/state.h"
 
 /*
  * route: what a parsed reply is, before anybody is asked whether it may
  * command: a bounce (of a mail of the bot, or not), a mail the bot must
- * never answer (RFC 3834, robots, its own), one without a Message-ID or
+ * never answer (RFC 3834, robots, its own, also when relayed back to it),
+ * one without a Message-ID or
  * without commands, or commands in a thread whose report is found (or
  * not) through the bot's own mails in its References.
  */
@@ -32,12 +34,39 @@ struct route {
 };
 
 /*
- * Route 'r'; 'own' is the bot's own address (may be NULL). Only the
- * state is read. 0, or -1 when the state fails; route_release() after
- * in both cases.
+ * How the bot knows a mail of its own that came back (a list that
+ * rewrote From and dropped Auto-Submitted relays the bot's answer to it):
+ * its From address, the Message-IDs it mints (identity.message_id_domain,
+ * and the outbox), and its text: an answer's greeting (templates/
+ * answer.txt) over the lines of its signature (templates/signature.txt
+ * under its "-- ").
  */
-int route_reply(struct state *st, const struct reply *r, const char *own,
-		struct route *rt, struct pb_err *err);
+struct route_self {
+	char *addr;		/* the bot's From address, or NULL */
+	const char *id_domain;	/* identity.message_id_domain, or NULL */
+	char *signature;	/* the rendered signature's lines, or NULL */
+	char *greeting;		/* the first word of its answers ("Hi") */
+};
+
+/*
+ * Fill 'self' from 'cfg' (route_self_release() after, in both cases); a
+ * template that cannot be rendered leaves the text unknown (a warning),
+ * -1 only when out of memory.
+ */
+int route_self_init(struct route_self *self, const struct config *cfg,
+		    struct pb_err *err);
+void route_self_release(struct route_self *self);
+
+/*
+ * Route 'r'; 'self' (may be NULL) is how the bot knows its own mail:
+ * From its address, a Message-ID of its shape on its domain or in its
+ * outbox, or a text that opens as its answers do over a signature that
+ * starts with its own is the bot's own, never answered. Only the state is read. 0, or -1 when the state fails;
+ * route_release() after in both cases.
+ */
+int route_reply(struct state *st, const struct reply *r,
+		const struct route_self *self, struct route *rt,
+		struct pb_err *err);
 void route_release(struct route *rt);
 
 /*

@@ -23,6 +23,7 @@
 #define REPLY_MAX_LINES 100000	/* text lines kept and looked at */
 #define REPLY_MAX_HEADER 4096	/* bytes kept of a header value */
 #define REPLY_MAX_AUTH 8	/* Authentication-Results headers kept */
+#define REPLY_MAX_SIGNATURE 8	/* lines kept of the signature */
 
 struct reply {
 	char *message_id;	/* without <>, NULL when absent */
@@ -40,13 +41,24 @@ struct reply {
 	size_t nauth;
 	char *subject;		/* decoded to UTF-8, one line, NULL if none */
 	char *auto_submitted;	/* header value, NULL when absent */
+	const char *auto_reply;	/* static: what marks an auto-reply that has
+				 * no Auto-Submitted (X-Autoreply, an
+				 * out-of-office subject, ...), or NULL */
 	int null_sender;	/* Return-Path: <> or empty */
-	int is_dsn;		/* multipart/report; report-type=delivery-status */
+	int is_dsn;		/* a bounce: multipart/report;
+				 * report-type=delivery-status, or a mail
+				 * system's plain text returning a mail */
 	char *dsn_message_id;	/* the bounced message's Message-ID */
 	int list_mail;		/* List-Id or Precedence: bulk/list (recorded,
 				 * never a reason to drop) */
+	int via_list;		/* relayed by a mailing list: List-Id,
+				 * X-Mailing-List or Mailing-List (such a
+				 * copy never commands: act/authorize.c) */
 	char *text;		/* the reply's own new text, UTF-8, never NULL
 				 * after a successful parse ("" when none) */
+	char *signature;	/* the lines under its "-- " line (at most
+				 * REPLY_MAX_SIGNATURE, blanks trimmed), NULL
+				 * when none: how the bot knows its own text */
 	struct mail_command cmds[REPLY_MAX_COMMANDS];
 	size_t ncmds;
 	size_t ncmds_seen;	/* command lines found, even beyond the cap */
@@ -77,11 +89,13 @@ void reply_release(struct reply *r);
 
 /*
  * 1 when the bot must never answer this mail (RFC 3834 and robot safety),
- * else 0: Auto-Submitted present and not "no"; a null sender; no usable
- * From; a From local part MAILER-DAEMON or postmaster (any case), ending
- * in "-request" or starting with "owner-"; From equal (any case) to one of
- * the 'nown' addresses in 'own' (bare addr-specs); a DSN. '*why' (may be
- * NULL) gets a short static reason.
+ * else 0: Auto-Submitted present and not "no"; an auto-reply without it
+ * (r->auto_reply); a null sender; no usable From; a From local part
+ * MAILER-DAEMON, postmaster, a mail gateway's (mail-gateway, mail-daemon,
+ * ...) or a no-reply one (noreply, do-not-reply, ...), any case, ending in
+ * "-request" or starting with "owner-"; From equal (any case) to one of
+ * the 'nown' addresses in 'own' (bare addr-specs); a bounce. '*why' (may
+ * be NULL) gets a short static reason.
  */
 int reply_must_not_answer(const struct reply *r, const char *const *own,
 			  size_t nown, const char **why);

@@ -165,6 +165,11 @@ int state_inbox_record(struct state *st, const struct inbox_entry *e,
 int state_inbox_count(struct state *st, const char *sender, time_t since,
 		      const char *prefix, long *n, struct pb_err *err);
 
+/* Mails in the thread of report 'report_id' since 'since' with 'outcome'. */
+int state_inbox_count_report(struct state *st, const char *report_id,
+			     time_t since, const char *outcome, long *n,
+			     struct pb_err *err);
+
 /* Mails from 'sender' (NULL: anybody) since 'since' with this outcome. */
 int state_inbox_count_exact(struct state *st, const char *sender,
 			    time_t since, const char *outcome, long *n,
@@ -185,6 +190,10 @@ struct thread_report {
 int state_route(struct state *st, const char *const *ids, size_t n,
 		struct thread_report *tr, int *found, struct pb_err *err);
 void thread_report_release(struct thread_report *tr);
+
+/* '*sent' 1 when the bot queued a mail with this Message-ID, else 0. */
+int state_outbox_has(struct state *st, const char *message_id, int *sent,
+		     struct pb_err *err);
 
 /* ---- retests (inbox.c) ---- */
 
@@ -219,6 +228,13 @@ int state_retest_finish(struct state *st, const char *request_id,
 /* Retests asked for this report (all), and whether one is still open. */
 int state_retest_count(struct state *st, const char *report_id, long *n,
 		       char **open_status, struct pb_err *err);
+
+/*
+ * The retest of this report still open (the newest): '*since' the time
+ * it was asked, 0 when none is open.
+ */
+int state_retest_open_since(struct state *st, const char *report_id,
+			    time_t *since, struct pb_err *err);
 
 /* ---- reports held for confirmation runs (confirms.c) ---- */
 

@@ -36,6 +36,25 @@ const char *addr_domain(const char *spec);
 char *addr_spec(const char *mailbox);
 
 /*
+ * 1 when the bare address 'spec' is, by its name, a mailing list: its
+ * domain's first label is lists, list, vger, ml, mailman or groups
+ * ("linux-fsdevel@vger.kernel.org", "oe-lkp@lists.linux.dev"), the
+ * domain is (under) googlegroups.com, groups.io, kvack.org or
+ * freelists.org, or the local part ends in -devel, -discuss, -announce,
+ * -patches or -commits ("qemu-devel@nongnu.org"); else 0. A heuristic:
+ * the configured lists (recipients.cc) are lists whatever their names.
+ */
+int addr_is_list(const char *spec);
+
+/*
+ * 1 when the envelope sender 'spec' is a list's (its bounces and owner
+ * addresses): a local part ending in -bounces, -bounce, -owner or
+ * -request, starting with owner-, or a VERP "list-bounces+..." or
+ * "list+bounces-..."; else 0.
+ */
+int addr_is_list_envelope(const char *spec);
+
+/*
  * A list of addresses: the To or Cc of a mail ("Name <addr>" as given),
  * or an envelope (bare addresses). It holds at most ADDRLIST_MAX. The
  * adds copy their string and return 0, or -1 when out of memory or full.

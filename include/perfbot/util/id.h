@@ -20,6 +20,13 @@
 char *id_message_id(const char *id, time_t when, const char *domain);
 
 /*
+ * 1 when 'message_id' (without brackets) has the shape id_message_id()
+ * gives on 'domain' (NULL or "" is "localhost"; compared in any case):
+ * a mail of the bot's, whichever instance queued it; else 0.
+ */
+int id_is_ours(const char *message_id, const char *domain);
+
+/*
  * The id of a report whose manifest names none: 16 hex digits of the
  * hash of "base\nhead\naxes_keys\naxes_values".
  */
