@@ -99,7 +99,8 @@ static int submit_both(const struct config *cfg, const struct manifest *m,
 	for (s = BASE; s <= HEAD && out == SCHED_ACCEPTED; s++) {
 		struct sched_request rq = {
 			rid, in->root[s].job.name, sides[s]->commit,
-			sides[s]->result_root, runs, thread,
+			sides[s]->result_root, runs, thread, "retest", NULL,
+			NULL, NULL,
 		};
 
 		if (scheduler_submit(cfg, &rq, &out, why, wl, err))

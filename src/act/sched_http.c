@@ -19,11 +19,15 @@ static char *request_json(const struct sched_request *rq)
 	json_t *o;
 	char *s;
 
-	o = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s}",
+	o = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s}",
 		      "request_id", rq->request_id, "job", rq->job,
 		      "commit", rq->commit, "runs", rq->runs,
 		      "result_root", rq->result_root,
-		      "thread", sched_thread_of(rq));
+		      "thread", sched_thread_of(rq),
+		      "kind", sched_kind_of(rq),
+		      "repo", sched_or_empty(rq->repo),
+		      "ref", sched_or_empty(rq->ref),
+		      "patch", sched_or_empty(rq->patch));
 	if (!o)
 		return NULL;
 	s = json_dumps(o, JSON_COMPACT);

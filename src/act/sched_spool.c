@@ -57,16 +57,23 @@ static int yaml_quote(struct strbuf *sb, const char *s)
 
 static int spool_text(const struct sched_request *rq, struct strbuf *sb)
 {
-	return sb_adds(sb, "# perfbot: a retest request; run 'job' 'runs' "
-		       "more times on 'commit'\n# and add the runs to "
-		       "'result_root'\nrequest_id: ") ||
+	return sb_adds(sb, "# perfbot: a request; run 'job' 'runs' more times "
+		       "on 'commit' (of 'repo'\n# at 'ref', with 'patch' "
+		       "applied, when given) and put the runs into\n# "
+		       "'result_root' (README, 'The farm's contract')\n"
+		       "request_id: ") ||
 		yaml_quote(sb, rq->request_id) ||
+		sb_adds(sb, "\nkind: ") || yaml_quote(sb, sched_kind_of(rq)) ||
 		sb_adds(sb, "\njob: ") || yaml_quote(sb, rq->job) ||
 		sb_adds(sb, "\ncommit: ") || yaml_quote(sb, rq->commit) ||
 		sb_addf(sb, "\nruns: %d\nresult_root: ", rq->runs) ||
 		yaml_quote(sb, rq->result_root) ||
 		sb_adds(sb, "\nthread: ") ||
 		yaml_quote(sb, sched_thread_of(rq)) ||
+		sb_adds(sb, "\nrepo: ") || yaml_quote(sb, sched_or_empty(rq->repo)) ||
+		sb_adds(sb, "\nref: ") || yaml_quote(sb, sched_or_empty(rq->ref)) ||
+		sb_adds(sb, "\npatch: ") ||
+		yaml_quote(sb, sched_or_empty(rq->patch)) ||
 		sb_addc(sb, '\n');
 }
 

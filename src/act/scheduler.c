@@ -13,8 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <jansson.h>
 
+#include "perfbot/util/fileio.h"
 #include "perfbot/util/proc.h"
 #include "perfbot/act/scheduler.h"
 #include "perfbot/util/strbuf.h"
@@ -111,8 +114,47 @@ static int check_commit(const char *commit, struct pb_err *err)
 	return 0;
 }
 
+/*
+ * A value that reaches the farm's command line as an argument of its
+ * own (repo, ref, patch) never starts with '-' (no option of git's or the
+ * farm's) and holds no control character.
+ */
+static int check_arg(const char *key, const char *v, struct pb_err *err)
+{
+	if (!v)
+		return 0;
+	if (check_value(key, v, SCHED_MAX_FIELD, err))
+		return -1;
+	if (*v == '-' || text_scrub_at(v, strlen(v), 0) < strlen(v))
+		return pb_fail(err, EX_DATAERR, "request: %s '%.80s' starts "
+			       "with '-' or holds a control character", key,
+			       v);
+	return 0;
+}
+
+static int check_kind(const char *kind, struct pb_err *err)
+{
+	static const char *const kinds[] = { "retest", "confirm", "test",
+					     "verify" };
+	size_t i;
+
+	for (i = 0; kind && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(kind, kinds[i]))
+			return 0;
+	return kind ? pb_fail(err, EX_DATAERR, "request: kind '%.40s' is "
+			      "none of retest, confirm, test, verify", kind) :
+		0;
+}
+
 static int check_request(const struct sched_request *rq, struct pb_err *err)
 {
+	if (check_kind(rq->kind, err) || check_arg("repo", rq->repo, err) ||
+	    check_arg("ref", rq->ref, err) ||
+	    check_arg("patch", rq->patch, err) ||
+	    (rq->patch && rq->patch[0] != '/' &&
+	     pb_fail(err, EX_DATAERR, "request: the patch is no absolute "
+		     "path")))
+		return -1;
 	if (check_id(rq->request_id, err) || check_commit(rq->commit, err) ||
 	    check_value("job", rq->job, SCHED_MAX_FIELD, err) ||
 	    check_value("result_root", rq->result_root, SCHED_MAX_FIELD,
@@ -131,12 +173,23 @@ const char *sched_thread_of(const struct sched_request *rq)
 	return rq->thread ? rq->thread : "";
 }
 
+const char *sched_kind_of(const struct sched_request *rq)
+{
+	return rq->kind ? rq->kind : "retest";
+}
+
+const char *sched_or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
 /* ------------------------------------------------------------------ */
 /* The placeholders of scheduler.argv                                  */
 
 /* The names, in the order of the values sched_argv() fills in. */
 static const char *const placeholder_names[] = {
-	"result_root", "commit", "runs", "job", "request_id",
+	"result_root", "commit", "runs", "job", "request_id", "kind", "repo",
+	"ref", "patch",
 };
 
 #define NPLACEHOLDERS \
@@ -174,8 +227,10 @@ int sched_argv_check(const struct cfg_scheduler *sc, struct pb_err *err)
 				return pb_fail(err, EX_CONFIG, "scheduler.argv: "
 					       "argument %zu: unknown "
 					       "placeholder '{%.*s}' (known: "
-					       "{result_root}, {commit}, "
-					       "{runs}, {job}, {request_id})",
+					       "{kind}, {result_root}, "
+					       "{commit}, {repo}, {ref}, "
+					       "{patch}, {runs}, {job}, "
+					       "{request_id})",
 					       i + 1, (int)(n < 64 ? n : 64),
 					       open + 1);
 		}
@@ -227,6 +282,8 @@ int sched_argv(const struct cfg_scheduler *sc,
 	struct strbuf sb;
 	const char *const value[NPLACEHOLDERS] = {
 		rq->result_root, rq->commit, runs, rq->job, rq->request_id,
+		sched_kind_of(rq), sched_or_empty(rq->repo),
+		sched_or_empty(rq->ref), sched_or_empty(rq->patch),
 	};
 
 	*argvp = NULL;
@@ -351,4 +408,48 @@ int scheduler_submit(const struct config *cfg, const struct sched_request *rq,
 	if (!(b = backend_of(cfg, err)) || check_request(rq, err))
 		return -1;
 	return submit_tries(b, cfg, rq, out, why, whylen, err);
+}
+
+/* An empty directory, or one that is not there: 0, else -1 (errno). */
+static int empty_or_none(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -1;
+	while (!rc && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			rc = -1;
+	closedir(d);
+	if (rc)
+		errno = EEXIST;
+	return rc;
+}
+
+int scheduler_results_dir(const struct config *cfg, const char *request_id,
+			  char **dir, struct pb_err *err)
+{
+	const char *base = cfg->scheduler.results_dir;
+
+	*dir = NULL;
+	if (!base)
+		return pb_fail(err, EX_CONFIG, "scheduler.results_dir: not "
+			       "set (a test's runs need a result root of their "
+			       "own)");
+	if (check_id(request_id, err))
+		return -1;
+	*dir = path_join(base, request_id);
+	if (!*dir)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (empty_or_none(*dir) ||
+	    (mkdir(*dir, 0755) && errno != EEXIST)) {
+		pb_fail(err, EX_CANTCREAT, "scheduler.results_dir: '%s': %s",
+			*dir, strerror(errno));
+		free(*dir);
+		*dir = NULL;
+		return -1;
+	}
+	return 0;
 }

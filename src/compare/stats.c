@@ -402,3 +402,63 @@ const char *stats_verdict_name(enum verdict v)
 		return "inconclusive";
 	}
 }
+
+/*
+ * The tests say the samples differ the way 'way' (+1: up, -1: down) at
+ * 'alpha' (Welch; the Mann-Whitney test agreeing as for a retest when
+ * 'mw'); two constant samples differ when they are not the same.
+ */
+static int differs(const struct evidence *ev, double change, int way,
+		   double alpha, int mw)
+{
+	int same_way = change != 0 && (change > 0) == (way > 0);
+	int mw_agrees = (ev->mw.ok && ev->mw.p < 0.05) ||
+		stats_mw_min_p(ev->n[0], ev->n[1]) >= 0.05;
+
+	if (!ev->w.ok)
+		return ev->w.constant && !ev->w.same && same_way;
+	return same_way && ev->w.p < alpha && (!mw || mw_agrees);
+}
+
+/* The tests cannot tell the samples apart the way 'way'. */
+static int not_away(const struct evidence *ev, double change, int way)
+{
+	if (!ev->w.ok)
+		return ev->w.constant && (ev->w.same || !differs(ev, change,
+								 way, 1, 0));
+	return ev->w.p > 0.05 || change == 0 || (change > 0) != (way > 0);
+}
+
+enum fix_verdict stats_fix_verdict(const struct evidence *vs_base,
+				   double change_base,
+				   const struct evidence *vs_head,
+				   double change_head, double reported)
+{
+	int way = reported > 0 ? 1 : -1;	/* the reported way */
+	int back = differs(vs_head, change_head, -way, 0.01, 1);
+
+	if (reported == 0)
+		return FIX_INCONCLUSIVE;
+	if (back && not_away(vs_base, change_base, way))
+		return FIX_FIXED;
+	if (back && differs(vs_base, change_base, way, 0.01, 0))
+		return FIX_PARTLY;
+	if (!back && not_away(vs_head, change_head, -way) &&
+	    differs(vs_base, change_base, way, 0.01, 0))
+		return FIX_NOT_FIXED;
+	return FIX_INCONCLUSIVE;
+}
+
+const char *stats_fix_verdict_name(enum fix_verdict v)
+{
+	switch (v) {
+	case FIX_FIXED:
+		return "fixed";
+	case FIX_PARTLY:
+		return "partly fixed";
+	case FIX_NOT_FIXED:
+		return "not fixed";
+	default:
+		return "inconclusive";
+	}
+}

@@ -125,7 +125,7 @@ static int ask(const struct config *cfg, struct held *h, char *why,
 		struct sched_request rq = {
 			h->row->request_id, h->in.root[s].job.name,
 			sides[s]->commit, sides[s]->result_root,
-			(int)h->row->runs, NULL,
+			(int)h->row->runs, NULL, "confirm", NULL, NULL, NULL,
 		};
 
 		if (scheduler_submit(cfg, &rq, &out, why, wl, err))

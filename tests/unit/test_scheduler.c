@@ -52,7 +52,7 @@ struct fx {
 
 static const struct sched_request rq0 = {
 	RID, "jobs/hackbench-pipe.yaml", SHA, "/srv/result/hackbench/x", 4,
-	"<reply-1@example.org>",
+	"<reply-1@example.org>", "retest", NULL, NULL, NULL,
 };
 
 static int setup(void **state)
@@ -505,8 +505,11 @@ static void t_spool_round_trip(void **state)
 	if (yaml_load_file(path, 1 << 20, &doc, &f->err))
 		fail_msg("%s", f->err.msg);
 	assert_true(ynode_is(doc.root, Y_MAP));
-	assert_int_equal(doc.root->n, 6);
+	assert_int_equal(doc.root->n, 10);
 	assert_key(&doc, "request_id", RID);
+	assert_key(&doc, "kind", "retest");
+	assert_key(&doc, "repo", "");
+	assert_key(&doc, "patch", "");
 	assert_key(&doc, "job", hostile_job);
 	assert_key(&doc, "commit", SHA);
 	assert_key(&doc, "runs", "4");
@@ -601,6 +604,73 @@ static void t_bad_values(void **state)
 	f->rq = rq0;
 	f->rq.result_root = NULL;
 	assert_fails(f, EX_DATAERR, "no 'result_root'");
+	/* what reaches the farm's git as an argument of its own */
+	f->rq = rq0;
+	f->rq.repo = "--upload-pack=touch /tmp/pwned";
+	assert_fails(f, EX_DATAERR, "repo '--upload-pack");
+	f->rq = rq0;
+	f->rq.ref = "main\nrm -rf /";
+	assert_fails(f, EX_DATAERR, "holds a control character");
+	f->rq = rq0;
+	f->rq.patch = "relative/x.patch";
+	assert_fails(f, EX_DATAERR, "no absolute path");
+	f->rq = rq0;
+	f->rq.kind = "bisect";
+	assert_fails(f, EX_DATAERR, "kind 'bisect' is none of");
+}
+
+/* The test's placeholders, and its result root made once, empty. */
+static void t_test_request(void **state)
+{
+	struct fx *f = *state;
+	char out[128], cmd[256], results[128], *dir = NULL;
+	struct strbuf sb, y = STRBUF_INIT;
+	const char *argv[] = {
+		"/bin/sh", "-c", cmd, "sh", "{kind}", "{repo}", "{ref}",
+		"{patch}", "{result_root}", NULL,
+	};
+
+	snprintf(cmd, sizeof(cmd), "printf '%%s\\n' \"$@\" > '%s'",
+		 tu_path(out, sizeof(out), f->dir, "out"));
+	load_exec(f, 10, argv);
+	f->rq.kind = "test";
+	f->rq.repo = "https://git.example.org/linux.git";
+	f->rq.ref = "perf-fix";
+	f->rq.patch = "/srv/patches/x.patch";
+	assert_int_equal(submit(f), 0);
+	tu_read_text(out, &sb);
+	assert_string_equal(sb_str(&sb), "test\nhttps://git.example.org/"
+			    "linux.git\nperf-fix\n/srv/patches/x.patch\n"
+			    "/srv/result/hackbench/x\n");
+	sb_release(&sb);
+	/* scheduler.results_dir/<request id>, made empty, taken again */
+	assert_int_equal(scheduler_results_dir(&f->cfg, RID, &dir, &f->err),
+			 -1);
+	assert_non_null(strstr(f->err.msg, "results_dir: not set"));
+	tu_path(results, sizeof(results), f->dir, "results");
+	assert_int_equal(mkdir(results, 0755), 0);
+	assert_int_equal(sb_addf(&y, "scheduler:\n  results_dir: %s\n",
+				 results), 0);
+	load(f, sb_str(&y));
+	sb_release(&y);
+	assert_int_equal(scheduler_results_dir(&f->cfg, RID, &dir, &f->err),
+			 0);
+	{
+		struct stat st;
+
+		assert_int_equal(stat(dir, &st), 0);
+		assert_true(S_ISDIR(st.st_mode));
+	}
+	free(dir);
+	assert_int_equal(scheduler_results_dir(&f->cfg, RID, &dir, &f->err),
+			 0);
+	tu_put(dir, "matrix.json", "{}", 0644);
+	free(dir);
+	assert_int_equal(scheduler_results_dir(&f->cfg, RID, &dir, &f->err),
+			 -1);
+	assert_int_equal(f->err.code, EX_CANTCREAT);
+	assert_int_equal(scheduler_results_dir(&f->cfg, "../x", &dir,
+					       &f->err), -1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -639,6 +709,7 @@ static void t_http_accepted(void **state)
 {
 	static const char *const keys[] = {
 		"request_id", "job", "commit", "runs", "result_root", "thread",
+		"kind", "repo", "ref", "patch",
 	};
 	struct fx *f = *state;
 	char posts[128];
@@ -655,10 +726,10 @@ static void t_http_accepted(void **state)
 	o = json_loads(sb_str(&sb), 0, NULL);
 	assert_non_null(o);
 	json_object_foreach(o, k, v) {
-		assert_true(i < 6);
+		assert_true(i < 10);
 		assert_string_equal(k, keys[i++]);
 	}
-	assert_int_equal(i, 6);
+	assert_int_equal(i, 10);
 	assert_string_equal(json_string_value(json_object_get(o, "commit")),
 			    SHA);
 	assert_int_equal(json_integer_value(json_object_get(o, "runs")), 4);
@@ -837,6 +908,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_unsafe_request_ids, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_bad_values, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_test_request, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_http_accepted, setup_http,
 						teardown),

@@ -439,6 +439,41 @@ static void t_mwu_exact_ties_small(void **state)
 	assert_true(fabs(m.p - 4.0 / 6) < 1e-15);
 }
 
+/* The verdict on a fix: a 10% regression, tested runs at each level. */
+static enum fix_verdict fix(const double *t, size_t n)
+{
+	static const double base[] = { 100, 101, 99, 100.5, 99.5, 100 };
+	static const double head[] = { 90, 90.9, 89.1, 90.45, 89.55, 90 };
+	struct evidence vb, vh;
+	double mt = 0, mb = 100, mh = 90;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		mt += t[i] / (double)n;
+	assert_int_equal(stats_evidence(base, 6, t, n, &vb), 0);
+	assert_int_equal(stats_evidence(head, 6, t, n, &vh), 0);
+	return stats_fix_verdict(&vb, 100 * (mt - mb) / mb, &vh,
+				 100 * (mt - mh) / mh, -10);
+}
+
+static void t_fix_verdict(void **state)
+{
+	static const double back[] = { 100.2, 99.1, 100.9, 99.8, 100.4, 99.6 };
+	static const double half[] = { 95, 95.9, 94.1, 95.4, 94.6, 95.2 };
+	static const double none[] = { 90.2, 89.3, 90.8, 89.9, 90.5, 89.7 };
+	static const double past[] = { 110, 111, 109, 110.5, 109.5, 110 };
+	static const double noisy[] = { 80, 104 };
+
+	(void)state;
+	assert_int_equal(fix(back, 6), FIX_FIXED);
+	assert_int_equal(fix(past, 6), FIX_FIXED);	/* better than base */
+	assert_int_equal(fix(half, 6), FIX_PARTLY);
+	assert_int_equal(fix(none, 6), FIX_NOT_FIXED);
+	assert_int_equal(fix(noisy, 2), FIX_INCONCLUSIVE);
+	assert_string_equal(stats_fix_verdict_name(FIX_PARTLY),
+			    "partly fixed");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +494,7 @@ int main(void)
 		cmocka_unit_test(t_non_finite),
 		cmocka_unit_test(t_verdict_uses_mann_whitney),
 		cmocka_unit_test(t_mwu_exact_ties_small),
+		cmocka_unit_test(t_fix_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,9 +9,10 @@
 
 /*
  * Asking the benchmark farm for more runs (the 'scheduler' section):
- *   exec   run scheduler.argv (no shell) with {result_root}, {commit},
- *          {runs}, {job}, {request_id} replaced, killed after
- *          scheduler.timeout seconds; a non-zero exit is a rejection
+ *   exec   run scheduler.argv (no shell) with {kind}, {result_root},
+ *          {commit}, {repo}, {ref}, {patch}, {runs}, {job} and
+ *          {request_id} replaced, killed after scheduler.timeout
+ *          seconds; a non-zero exit is a rejection
  *   spool  write one YAML request per commit into scheduler.spool_dir,
  *          atomically (a temporary file, fsync, rename)
  *   http   POST the request as JSON to scheduler.url; 2xx accepted,
@@ -25,6 +26,20 @@
  * backends pass it on so the farm can tell.
  */
 
+/*
+ * What a request asks (README "Retests", the farm's contract):
+ *   retest, confirm  'runs' more runs of 'job' on 'commit', added to the
+ *                    existing result root 'result_root';
+ *   test, verify     'runs' runs of 'job' on a tree of its own into the
+ *                    new, empty 'result_root' (scheduler_results_dir()):
+ *                    'commit' of 'repo' at 'ref' as it is (a tree test,
+ *                    a verified fix), or 'commit' of the report's tree
+ *                    with the patch file 'patch' applied.
+ * The farm writes an LKP result root there (matrix.json with a
+ * stats_source list, job.yaml); one that cannot do it (a build failure,
+ * a patch that does not apply) writes its reason into
+ * 'result_root'/error instead.
+ */
 struct sched_request {
 	const char *request_id;
 	const char *job;	/* path of the job.yaml to run */
@@ -32,7 +47,25 @@ struct sched_request {
 	const char *result_root;	/* where the new runs must land */
 	int runs;
 	const char *thread;	/* the Message-ID that asked, for the farm */
+	const char *kind;	/* "retest", "confirm", "test", "verify";
+				 * NULL is "retest" */
+	const char *repo;	/* a tree test's repository, or NULL */
+	const char *ref;	/* its branch or commit, or NULL */
+	const char *patch;	/* absolute path of the patch, or NULL */
 };
+
+/* The request's kind, repo, ref and patch, "" for what it has none of. */
+const char *sched_kind_of(const struct sched_request *rq);
+const char *sched_or_empty(const char *s);
+
+/*
+ * The new, empty result root of a test or verify request:
+ * scheduler.results_dir/<request_id>/, created (a crash that left it
+ * empty takes it again; one that holds a file is EX_CANTCREAT).
+ * Newly allocated in '*dir'.
+ */
+int scheduler_results_dir(const struct config *cfg, const char *request_id,
+			  char **dir, struct pb_err *err);
 
 enum sched_outcome {
 	SCHED_ACCEPTED,

@@ -99,4 +99,31 @@ enum verdict stats_verdict(const struct evidence *ev, int shown,
 			   double reported_change, double change);
 const char *stats_verdict_name(enum verdict v);
 
+enum fix_verdict { FIX_FIXED, FIX_PARTLY, FIX_NOT_FIXED, FIX_INCONCLUSIVE };
+
+/*
+ * The verdict on a fix of a reported change (a 'test' of a patch, a
+ * tree or a commit, a landed fix verified): the tested runs against the
+ * base ('vs_base', 'change_base' the %change from the base to them) and
+ * against the reported commit ('vs_head', 'change_head' from the reported
+ * commit to them); 'reported' is the report's change, whose sign tells
+ * which way is back.
+ *   fixed: significantly back from the reported commit (Welch's p < 0.01
+ *          the way back, the Mann-Whitney test agreeing, as for a retest)
+ *          and no longer significantly away from the base the reported
+ *          way (Welch's p > 0.05 there, or away the other way);
+ *   partly fixed: significantly back, still significantly away from the
+ *          base the reported way (p < 0.01);
+ *   not fixed: not back (Welch's p > 0.05 the way back, or the other
+ *          way) and still significantly away from the base (p < 0.01);
+ *   inconclusive: anything else, e.g. too few runs to tell.
+ * Two constant samples count as a difference of p 0 when they differ.
+ */
+enum fix_verdict stats_fix_verdict(const struct evidence *vs_base,
+				   double change_base,
+				   const struct evidence *vs_head,
+				   double change_head, double reported);
+/* "fixed", "partly fixed", "not fixed", "inconclusive". */
+const char *stats_fix_verdict_name(enum fix_verdict v);
+
 #endif

@@ -103,6 +103,7 @@ struct cfg_scheduler {
 	struct strv argv;
 	const char *spool_dir;
 	const char *url;
+	const char *results_dir;	/* new result roots of tests */
 	long timeout;			/* s, one call */
 	long deadline;			/* s, a retest's results */
 };
