@@ -157,11 +157,12 @@ fuzz:
 	@sh tests/fuzz/run $(FUZZ_SECONDS)
 
 install: perfbot
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates/web \
 		$(DESTDIR)$(DATADIR)/config/hosts
 	install -m 755 perfbot $(DESTDIR)$(BINDIR)/perfbot
 	install -m 755 perfbot-full $(DESTDIR)$(BINDIR)/perfbot-full
-	install -m 644 templates/* $(DESTDIR)$(DATADIR)/templates/
+	install -m 644 templates/*.txt $(DESTDIR)$(DATADIR)/templates/
+	install -m 644 templates/web/* $(DESTDIR)$(DATADIR)/templates/web/
 	install -m 644 config/*.yaml $(DESTDIR)$(DATADIR)/config/
 	install -m 644 config/hosts/*.yaml $(DESTDIR)$(DATADIR)/config/hosts/
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
