@@ -25,12 +25,16 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Fold file 'path' (name and bytes) into '*h'; a missing one counts too. */
+/*
+ * Fold file 'path' into '*h': its name (not where the tree is, so that
+ * the key is the same in every copy) and its bytes; a missing one counts.
+ */
 static void fold_file(unsigned long long *h, const char *path)
 {
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	struct strbuf sb = STRBUF_INIT;
 
-	*h = hash_fnv1a(path, strlen(path) + 1, *h);
+	*h = hash_fnv1a(name, strlen(name) + 1, *h);
 	if (!file_read(path, DATA_MAX, 0, &sb, NULL))
 		*h = hash_fnv1a(sb_str(&sb), sb.len, *h);
 	sb_release(&sb);
