@@ -113,6 +113,7 @@ static const struct key schema[] = {
 	S("web.base_url", K_HTTP_URL, web.base_url, NULL),
 	N("web.feed_entries", web.feed_entries, 1, 1000, 50),
 	N("web.per_page", web.per_page, 1, 200, 200),
+	N("web.jobs", web.jobs, 0, 64, 0),
 };
 
 #define NKEYS (sizeof(schema) / sizeof(schema[0]))

@@ -15,6 +15,7 @@
 #include "perfbot/util/strmap.h"
 #include "perfbot/web/feed.h"
 #include "perfbot/web/lists.h"
+#include "perfbot/web/pool.h"
 #include "perfbot/web/reportpage.h"
 #include "perfbot/web/site.h"
 #include "perfbot/web/statuspage.h"
@@ -30,6 +31,9 @@ struct build {
 	size_t n;
 	struct web_summary *sums;
 	char **paths;
+	char (*keys)[17];
+	size_t *todo;		/* the reports whose page is made again */
+	size_t ntodo;
 	struct web_entry *entries;
 	struct web_stats *ws;
 };
@@ -60,41 +64,84 @@ static int reuse(struct build *b, size_t i, const char *key, int *kept,
 	return 0;
 }
 
-static int make(struct build *b, size_t i, const char *key,
-		struct pb_err *err)
+/* In a worker: the state's own connection (none crosses a fork). */
+static int worker_start(void *arg, struct pb_err *err)
 {
+	struct build *b = arg;
+
+	b->st = NULL;	/* the builder's: never used here, never closed */
+	return state_open(&b->st, b->o->state, STATE_READ, err);
+}
+
+/* Report i's page into the new tree; its summary is the result. */
+static int make(void *arg, size_t i, json_t **result, struct pb_err *err)
+{
+	struct build *b = arg;
 	struct strbuf page = STRBUF_INIT;
 	int rc;
 
 	rc = web_report_page(&b->s, b->st, &b->cache, &b->rows[i], &page,
 			     &b->sums[i], err) ||
-	     site_page(&b->t, b->paths[i], key, sb_str(&page), page.len, err);
+	     site_write(&b->t, b->paths[i], sb_str(&page), page.len, err);
 	sb_release(&page);
 	if (rc)
-		pb_wrap(err, "report '%s'", b->rows[i].id);
-	return rc ? -1 : 0;
+		return pb_wrap(err, "report '%s'", b->rows[i].id);
+	*result = web_summary_json(&b->sums[i]);
+	return *result ? 0 : pb_fail(err, EX_OSERR, "out of memory");
 }
 
-static int one_report(struct build *b, size_t i, struct pb_err *err)
+/* In the builder: a page made (here or by a worker) and its summary. */
+static int take(void *arg, size_t i, json_t *result, struct pb_err *err)
 {
-	char key[17];
+	struct build *b = arg;
+
+	web_summary_release(&b->sums[i]);	/* made here: read it back */
+	if (web_summary_from_json(&b->sums[i], result))
+		return pb_fail(err, EX_SOFTWARE, "report '%s': its summary "
+			       "does not read", b->rows[i].id);
+	b->t.written++;
+	b->ws->made++;
+	return site_note_page(&b->t, b->paths[i], b->keys[i], err);
+}
+
+static const struct pool_ops page_ops = { worker_start, make, take };
+
+/* Kept, or to be made: report i's page. */
+static int plan(struct build *b, size_t i, struct pb_err *err)
+{
 	int kept;
 
 	b->paths[i] = web_report_path(b->rows[i].id);
 	if (!b->paths[i])
 		return pb_fail(err, EX_OSERR, "out of memory");
-	page_key(b, &b->rows[i], key);
-	if (reuse(b, i, key, &kept, err))
+	page_key(b, &b->rows[i], b->keys[i]);
+	if (reuse(b, i, b->keys[i], &kept, err))
 		return -1;
-	if (!kept && make(b, i, key, err))
+	if (kept)
+		b->ws->reused++;
+	else
+		b->todo[b->ntodo++] = i;
+	return 0;
+}
+
+static int reports(struct build *b, struct pb_err *err)
+{
+	size_t i, nw = pool_workers(b->s.cfg->web.jobs);
+
+	for (i = 0; i < b->n; i++)
+		if (plan(b, i, err))
+			return -1;
+	if (pool_run(&page_ops, b, b->todo, b->ntodo, nw, err))
 		return -1;
-	b->ws->made += !kept;
-	b->ws->reused += kept;
-	b->entries[i].row = &b->rows[i];
-	b->entries[i].sum = &b->sums[i];
-	b->entries[i].path = b->paths[i];
-	return site_note_report(&b->t, b->rows[i].id,
-				web_summary_json(&b->sums[i]), err);
+	for (i = 0; i < b->n; i++) {
+		b->entries[i].row = &b->rows[i];
+		b->entries[i].sum = &b->sums[i];
+		b->entries[i].path = b->paths[i];
+		if (site_note_report(&b->t, b->rows[i].id,
+				     web_summary_json(&b->sums[i]), err))
+			return -1;
+	}
+	return 0;
 }
 
 /* A page made every time, kept when its bytes are the same. */
@@ -137,7 +184,9 @@ static int open_all(struct build *b, const struct config *cfg,
 	b->sums = calloc(b->n + 1, sizeof(*b->sums));
 	b->paths = calloc(b->n + 1, sizeof(*b->paths));
 	b->entries = calloc(b->n + 1, sizeof(*b->entries));
-	if (!b->sums || !b->paths || !b->entries)
+	b->keys = calloc(b->n + 1, sizeof(*b->keys));
+	b->todo = calloc(b->n + 1, sizeof(*b->todo));
+	if (!b->sums || !b->paths || !b->entries || !b->keys || !b->todo)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	return 0;
 }
@@ -153,6 +202,8 @@ static void release(struct build *b)
 	free(b->sums);
 	free(b->paths);
 	free(b->entries);
+	free(b->keys);
+	free(b->todo);
 	archive_reports_free(b->rows, b->n);
 	inputs_cache_release(&b->cache);
 	site_release(&b->t);
@@ -164,7 +215,6 @@ int web_build(const struct config *cfg, const struct web_opts *o,
 	      struct web_stats *ws, struct pb_err *err)
 {
 	struct build b;
-	size_t i;
 	int rc = -1;
 
 	memset(&b, 0, sizeof(b));
@@ -172,12 +222,8 @@ int web_build(const struct config *cfg, const struct web_opts *o,
 	b.o = o;
 	b.ws = ws;
 	inputs_cache_init(&b.cache);
-	if (open_all(&b, cfg, err))
-		goto out;
-	for (i = 0; i < b.n; i++)
-		if (one_report(&b, i, err))
-			goto out;
-	if (the_rest(&b, err) || site_commit(&b.t, err))
+	if (open_all(&b, cfg, err) || reports(&b, err) || the_rest(&b, err) ||
+	    site_commit(&b.t, err))
 		goto out;
 	ws->reports = (long)b.n;
 	ws->written = b.t.written;

@@ -221,8 +221,8 @@ static int carry(struct site_tree *t, const char *path)
 	return rc;
 }
 
-static int note_page(struct site_tree *t, const char *path, const char *key,
-		     struct pb_err *err)
+int site_note_page(struct site_tree *t, const char *path, const char *key,
+		   struct pb_err *err)
 {
 	if (json_object_set_new(t->pages, path, json_string(key)))
 		return pb_fail(err, EX_OSERR, "out of memory");
@@ -238,11 +238,11 @@ int site_keep(struct site_tree *t, const char *path, const char *key,
 	if (!*kept)
 		return 0;
 	t->kept++;
-	return note_page(t, path, key, err);
+	return site_note_page(t, path, key, err);
 }
 
-static int write_new(struct site_tree *t, const char *path, const char *data,
-		     size_t len, struct pb_err *err)
+int site_write(struct site_tree *t, const char *path, const char *data,
+	       size_t len, struct pb_err *err)
 {
 	char *to = path_join(t->new_dir, path);
 	ssize_t w = 0;
@@ -262,7 +262,6 @@ static int write_new(struct site_tree *t, const char *path, const char *data,
 		return -1;
 	}
 	free(to);
-	t->written++;
 	return 0;
 }
 
@@ -280,9 +279,10 @@ int site_page(struct site_tree *t, const char *path, const char *key,
 		return -1;
 	if (kept)
 		return 0;
-	if (write_new(t, path, data, len, err))
+	if (site_write(t, path, data, len, err))
 		return -1;
-	return note_page(t, path, key, err);
+	t->written++;
+	return site_note_page(t, path, key, err);
 }
 
 const json_t *site_old_report(const struct site_tree *t, const char *id)
@@ -308,8 +308,7 @@ static int write_manifest(struct site_tree *t, struct pb_err *err)
 	json_decref(m);
 	if (!text)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	rc = write_new(t, MANIFEST, text, strlen(text), err);
-	t->written -= !rc;	/* no page */
+	rc = site_write(t, MANIFEST, text, strlen(text), err);
 	free(text);
 	return rc;
 }

@@ -9,8 +9,9 @@
  *       answered, recorded) as message UID of the mailbox
  *   webstate sent CONFIG
  *       every queued mail marked sent, as if the server had taken it
- *   webstate bench CONFIG N ROOTS
- *       N reports of the result roots ROOTS/base and ROOTS/head, each
+ *   webstate bench CONFIG N ROOTS [FIRST]
+ *       N reports (bench-FIRST on, FIRST 0 by default) of the result
+ *       roots ROOTS/base and ROOTS/head, each
  *       with a manifest of its own, made as 'perfbot run' makes one
  *       (report_make, report_compose) once and queued N times under new
  *       ids, a minute apart
@@ -184,6 +185,7 @@ static int bench(const struct config *cfg, char **argv, time_t now,
 		 struct pb_err *err)
 {
 	long i, n = strtol(argv[1], NULL, 10);
+	long first = argv[3] ? strtol(argv[3], NULL, 10) : 0;
 	struct strbuf text = STRBUF_INIT;
 	struct state *st = NULL;
 	struct composed c;
@@ -193,9 +195,9 @@ static int bench(const struct config *cfg, char **argv, time_t now,
 	if (bench_mail(cfg, argv[2], now, &c, err) ||
 	    open_state(cfg, &st, err) || state_begin(st, err))
 		goto out;
-	for (i = 0; i < n; i++)
-		if (bench_one(st, &c, i, argv[2], now - (n - i) * 60, &text,
-			      err)) {
+	for (i = first; i < first + n; i++)
+		if (bench_one(st, &c, i, argv[2], now - (first + n - i) * 60,
+			      &text, err)) {
 			state_rollback(st);
 			goto out;
 		}
@@ -215,9 +217,10 @@ int main(int argc, char **argv)
 
 	if (argc < 3 || (!strcmp(argv[1], "reply") && argc != 7) ||
 	    (!strcmp(argv[1], "sent") && argc != 3) ||
-	    (!strcmp(argv[1], "bench") && argc != 5)) {
+	    (!strcmp(argv[1], "bench") && argc != 5 && argc != 6)) {
 		fprintf(stderr, "usage: webstate reply CONFIG REPORT_ID FROM "
-			"BODY_FILE UID | sent CONFIG | bench CONFIG N ROOTS\n");
+			"BODY_FILE UID | sent CONFIG | bench CONFIG N ROOTS "
+			"[FIRST]\n");
 		return 64;
 	}
 	if (config_load(&cfg, argv[2], &err))

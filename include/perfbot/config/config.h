@@ -135,6 +135,7 @@ struct cfg_web {
 	const char *base_url;		/* where the site is served, or NULL */
 	long feed_entries;		/* reports in feed.atom */
 	long per_page;			/* lines of a list page, at most 200 */
+	long jobs;			/* processes making pages; 0: a core each */
 };
 
 struct config {

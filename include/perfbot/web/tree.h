@@ -63,6 +63,17 @@ int site_keep(struct site_tree *t, const char *path, const char *key,
 int site_page(struct site_tree *t, const char *path, const char *key,
 	      const char *data, size_t len, struct pb_err *err);
 
+/*
+ * The two halves of site_page() for a page known to be new, so that a
+ * worker process may write it (site_write: a new file of the new tree,
+ * not counted in 'written') and the builder note its key
+ * (site_note_page).
+ */
+int site_write(struct site_tree *t, const char *path, const char *data,
+	       size_t len, struct pb_err *err);
+int site_note_page(struct site_tree *t, const char *path, const char *key,
+		   struct pb_err *err);
+
 /* The summary the old manifest kept for report 'id' (borrowed), or NULL. */
 const json_t *site_old_report(const struct site_tree *t, const char *id);
 /* Keep 'summary' (taken) for report 'id' in the new manifest. */
