@@ -209,3 +209,56 @@ void ctx_date(struct ctx *parent, const char *key, time_t t)
 	ctx_str(&c, "iso", iso);
 	ctx_child(parent, key, &c);
 }
+
+/* A page template or a partial: rendered with nothing, it must parse. */
+static int check_one(const struct web_site *s, const char *name,
+		     struct pb_err *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	json_t *ctx = json_object();
+	int rc = ctx ? web_render(s, name, ctx, &out, err) :
+		pb_fail(err, EX_OSERR, "out of memory");
+
+	json_decref(ctx);
+	sb_release(&out);
+	return rc;
+}
+
+static int is_template(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' &&
+	       ((n > 5 && !strcmp(name + n - 5, ".html")) ||
+		(n > 5 && !strcmp(name + n - 5, ".atom")) ||
+		(n > 4 && !strcmp(name + n - 4, ".txt")));
+}
+
+int web_check_templates(const struct config *cfg, char **dir, int *count,
+			struct pb_err *err)
+{
+	struct web_site s;
+	struct dirent *de;
+	DIR *d;
+	int rc;
+
+	*count = 0;
+	*dir = NULL;
+	if (web_site_init(&s, cfg, 0, err))
+		return -1;
+	d = opendir(s.dir);
+	rc = d ? 0 : pb_fail(err, EX_NOINPUT, "%s: cannot read", s.dir);
+	while (!rc && (de = readdir(d))) {
+		if (!is_template(de->d_name))
+			continue;
+		rc = check_one(&s, de->d_name, err);
+		*count += !rc;
+	}
+	if (d)
+		closedir(d);
+	*dir = rc ? NULL : s.dir;
+	if (!rc)
+		s.dir = NULL;
+	web_site_release(&s);
+	return rc;
+}

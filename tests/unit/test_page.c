@@ -139,6 +139,30 @@ static void t_render(void **state)
 	web_site_release(&s);
 }
 
+/* 'perfbot check': every template of templates/web/ parses. */
+static void t_check(void **state)
+{
+	struct fx *f = *state;
+	char cmd[4 * PATH_MAX], t[PATH_MAX + 8], *dir = NULL;
+	int n = 0;
+
+	assert_int_equal(web_check_templates(&f->w.cfg, &dir, &n, &f->w.err),
+			 0);
+	assert_non_null(strstr(dir, "templates/web"));
+	assert_true(n >= 10);
+	free(dir);
+	snprintf(cmd, sizeof(cmd), "cp -r %s/templates %s/t && printf "
+		 "'{{> nonesuch}}' > %s/t/web/list.html", f->w.cwd, f->dir,
+		 f->dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(t, sizeof(t), "%s/t", f->dir);
+	tw_config_in(&f->w, t, NULL);
+	assert_int_equal(web_check_templates(&f->w.cfg, &dir, &n, &f->w.err),
+			 -1);
+	assert_null(dir);
+	assert_non_null(strstr(f->w.err.msg, "nonesuch"));
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -146,6 +170,7 @@ int main(void)
 		T(t_site),
 		T(t_templates),
 		T(t_render),
+		T(t_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -54,6 +54,15 @@ int web_asset(const struct web_site *s, const char *name, struct strbuf *out,
  */
 void ctx_page(struct ctx *c, const struct web_site *s, const char *root);
 
+/*
+ * For 'perfbot check': every template of templates/web/ parses, and the
+ * partials it reaches with an empty context are there. '*dir' (newly
+ * allocated) is where they are, '*count' how many were checked; -1 with
+ * the first problem.
+ */
+int web_check_templates(const struct config *cfg, char **dir, int *count,
+			struct pb_err *err);
+
 /* {"text": "2025-02-14 15:48 UTC", "iso": "2025-02-14T15:48:00Z"} */
 void ctx_date(struct ctx *c, const char *key, time_t t);
 
