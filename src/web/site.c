@@ -57,7 +57,8 @@ static int reuse(struct build *b, size_t i, const char *key, int *kept,
 	*kept = 0;
 	if (b->o->full || !old || web_summary_from_json(&b->sums[i], old))
 		return 0;
-	if (site_keep(&b->t, b->paths[i], key, kept, err))
+	/* a page made without its roots tries them again each time */
+	if (b->sums[i].ok && site_keep(&b->t, b->paths[i], key, kept, err))
 		return -1;
 	if (!*kept)
 		web_summary_release(&b->sums[i]);

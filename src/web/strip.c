@@ -29,6 +29,30 @@ static void fmt(struct ctx *c, const char *key, const char *spec, double v)
 	ctx_str(c, key, buf);
 }
 
+/*
+ * A coordinate, "%.1f" without printf's float conversion (a page has
+ * thousands): the plot's numbers are small and never negative.
+ */
+static void coord(struct ctx *c, const char *key, double v)
+{
+	long t = v > 0 ? (long)(v * 10 + 0.5) : 0;
+	char buf[32], *p = buf + sizeof(buf);
+
+	if (!(v < 1e9)) {
+		fmt(c, key, "%.1f", v);
+		return;
+	}
+	*--p = '\0';
+	*--p = (char)('0' + t % 10);
+	*--p = '.';
+	t /= 10;
+	do {
+		*--p = (char)('0' + t % 10);
+		t /= 10;
+	} while (t);
+	ctx_str(c, key, p);
+}
+
 static double y_of(const struct frame *f, double v)
 {
 	if (!(f->hi > f->lo))
@@ -74,8 +98,8 @@ static void dots(struct ctx *side, const struct frame *f, const double *v,
 
 	for (i = 0; i < n; i++) {
 		ctx_init(&d, side->family);
-		fmt(&d, "cx", "%.1f", x_of(center, i, n));
-		fmt(&d, "cy", "%.1f", y_of(f, v[i]));
+		coord(&d, "cx", x_of(center, i, n));
+		coord(&d, "cy", y_of(f, v[i]));
 		fmt(&d, "value", "%.15g", v[i]);
 		ctx_append(side, list, &d);
 	}

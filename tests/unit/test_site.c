@@ -134,6 +134,39 @@ static void t_failure(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 }
 
+/* Roots that could not be read are tried again at each build. */
+static void t_roots_back(void **state)
+{
+	struct fx *f = *state;
+	char roots[PATH_MAX + 16], moved[PATH_MAX + 16], cmd[6 * PATH_MAX];
+	struct strbuf sb;
+
+	snprintf(roots, sizeof(roots), "%s/roots", f->dir);
+	snprintf(moved, sizeof(moved), "%s/away", f->dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp -r %s/%s/base %s/%s/head "
+		 "%s/", roots, f->w.cwd, TW_SEED4, f->w.cwd, TW_SEED4, roots);
+	assert_int_equal(system(cmd), 0);
+	tw_report(&f->w, "r1", roots, NULL, TW_T0);
+	tw_report(&f->w, "r2", NULL, NULL, TW_T0);
+	assert_int_equal(rename(roots, moved), 0);
+	build(f);
+	assert_int_equal(f->ws.made, 2);
+	build(f);
+	assert_int_equal(f->ws.made, 1);	/* r1 only */
+	tw_read(f->out, "r/r1.html", &sb);
+	assert_non_null(strstr(sb.buf, "cannot be read any more"));
+	sb_release(&sb);
+	assert_int_equal(rename(moved, roots), 0);
+	build(f);
+	assert_int_equal(f->ws.made, 1);
+	tw_read(f->out, "r/r1.html", &sb);
+	assert_null(strstr(sb.buf, "cannot be read any more"));
+	assert_non_null(strstr(sb.buf, "<strong>hackbench.throughput</strong>"));
+	sb_release(&sb);
+	build(f);
+	assert_int_equal(f->ws.made, 0);
+}
+
 static void t_no_state(void **state)
 {
 	struct fx *f = *state;
@@ -152,6 +185,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(t_build),
 		T(t_failure),
+		T(t_roots_back),
 		T(t_no_state),
 	};
 
