@@ -89,15 +89,22 @@ static int page_mask(struct page *p)
 	return rc;
 }
 
-/* The runs the report was made from: what its first retest found. */
+/*
+ * The runs the report was made from: what its first retest found (one
+ * the farm refused before looking found none).
+ */
 static void report_runs(const struct archive_thread *t,
 			struct inputs_opts *o)
 {
-	if (t->nretests && t->retests[0].base_runs > 0 &&
-	    t->retests[0].head_runs > 0) {
-		o->runs[BASE] = (size_t)t->retests[0].base_runs;
-		o->runs[HEAD] = (size_t)t->retests[0].head_runs;
-	}
+	size_t i;
+
+	for (i = 0; i < t->nretests; i++)
+		if (t->retests[i].base_runs > 0 &&
+		    t->retests[i].head_runs > 0) {
+			o->runs[BASE] = (size_t)t->retests[i].base_runs;
+			o->runs[HEAD] = (size_t)t->retests[i].head_runs;
+			return;
+		}
 }
 
 /* The inputs again; a report whose roots are gone still has its page. */

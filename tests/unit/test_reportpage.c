@@ -126,6 +126,33 @@ static void t_no_addresses(void **state)
 	assert_true(has(f, "-perfbot@example.test&gt;</code>"));
 }
 
+/*
+ * After a retest the roots have more runs: the table is the report's, on
+ * the runs its first retest found (not one refused before looking).
+ */
+static void t_report_runs(void **state)
+{
+	struct fx *f = *state;
+	struct retest_request a = { "rt-0", "r1", 4, "dev@example.test",
+				    "m0@x", "{}", "rejected", 0, 0, TW_T0,
+				    "the farm said no" };
+	struct retest_request b = { "rt-1", "r1", 4, "dev@example.test",
+				    "m1@x", "{}", "queued", 4, 5, TW_T0,
+				    NULL };
+
+	tw_report(&f->w, "r1", NULL, NULL, TW_T0);
+	assert_int_equal(state_retest_add(f->w.st, &a, TW_T0, &f->w.err), 0);
+	assert_int_equal(state_retest_add(f->w.st, &b, TW_T0 + 1, &f->w.err),
+			 0);
+	page(f, "r1");
+	assert_true(has(f, "on 4 runs of the parent and 5 of the commit (the "
+			"runs of the report;"));
+	assert_true(has(f, "The benchmark farm did not take the request."));
+	assert_false(has(f, "the farm said no"));
+	assert_true(has(f, "Running: the runs have not all landed yet."));
+	assert_int_equal(f->sum.base_n, 4);
+}
+
 /* Roots gone: the page says so and shows the mail. */
 static void t_roots_gone(void **state)
 {
@@ -193,6 +220,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(t_page),
 		T(t_no_addresses),
+		T(t_report_runs),
 		T(t_roots_gone),
 		cmocka_unit_test(t_summary_json),
 		cmocka_unit_test(t_paths),
