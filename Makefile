@@ -107,7 +107,8 @@ check-build: perfbot $(UNIT_BIN) $(TOOL_BIN)
 unit: $(UNIT_BIN) $(TOOL_BIN)
 	@sh tests/run-unit $(UNIT_BIN)
 
-golden: perfbot
+# the web archive's golden tests make their state with the test tools
+golden: perfbot $(TOOL_BIN)
 	@sh tests/golden/run
 
 integration: perfbot $(TOOL_BIN)
