@@ -32,7 +32,7 @@ static const struct cli_opt web_opts[] = {
 };
 
 const struct cli_spec web_spec = {
-	"web", "--out DIR", 0, 0,
+	"web", "", 0, 0,
 	"write the web archive: every report, its thread and runs",
 	"Reads the state (never writes it) and each report's result roots and "
 	"writes a static site into a new tree beside DIR, then points DIR at "
@@ -57,11 +57,9 @@ int cmd_web(int argc, char **argv)
 
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
-	if (!o.out) {
-		cli_usage_line(&web_spec, stderr);
-		return cli_fail(&(struct pb_err){ EX_USAGE,
-				"web: --out DIR is required" });
-	}
+	if (!o.out)
+		return cli_fail(&(struct pb_err){ EX_USAGE, "web: --out DIR is "
+				"required (see 'perfbot web --help')" });
 	cli_apply_log(o.quiet, o.verbose, 0);
 	if (cli_load_config(&cfg, o.config, 1, &err))
 		return cli_fail(&err);
