@@ -90,7 +90,7 @@ static void t_page(void **state)
 	assert_true(has(f, "<title>[linux-next:master]") ||
 		    has(f, "<title>["));
 	assert_true(has(f, "<strong>hackbench.throughput</strong>"));
-	assert_true(has(f, "a 10.5% improvement"));
+	assert_true(has(f, "hackbench.throughput</a> 10.5%, an improvement"));
 	assert_true(has(f, "href=\"https://perf.example.test/r/r1.html\""));
 	assert_false(has(f, "href=\"javascript:"));
 	assert_false(has(f, "<script>"));
