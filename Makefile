@@ -109,7 +109,8 @@ check-build: perfbot $(UNIT_BIN) $(TOOL_BIN)
 unit: $(UNIT_BIN) $(TOOL_BIN)
 	@sh tests/run-unit $(UNIT_BIN)
 
-golden: perfbot
+# the web archive's golden tests make their state with the test tools
+golden: perfbot $(TOOL_BIN)
 	@sh tests/golden/run
 
 integration: perfbot $(TOOL_BIN)
@@ -162,11 +163,12 @@ fuzz:
 # unit with this install's path in ExecStart; the benchmark farm stand-in
 # of the demo and the tests (scripts/fake-lkp-run) to $(LIBEXECDIR).
 install: perfbot $(BUILD)/tools/fake-lkp-run
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates/web \
 		$(DESTDIR)$(DATADIR)/config/hosts
 	install -m 755 perfbot $(DESTDIR)$(BINDIR)/perfbot
 	install -m 755 perfbot-full $(DESTDIR)$(BINDIR)/perfbot-full
-	install -m 644 templates/* $(DESTDIR)$(DATADIR)/templates/
+	install -m 644 templates/*.txt $(DESTDIR)$(DATADIR)/templates/
+	install -m 644 templates/web/* $(DESTDIR)$(DATADIR)/templates/web/
 	install -m 644 config/*.yaml $(DESTDIR)$(DATADIR)/config/
 	install -m 644 config/hosts/*.yaml $(DESTDIR)$(DATADIR)/config/hosts/
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5

@@ -26,6 +26,7 @@
 #include "perfbot/config/secret.h"
 #include "perfbot/send/smtp.h"
 #include "perfbot/state/state.h"
+#include "perfbot/web/page.h"
 
 #define DATA_MAX_BYTES (1 << 20)
 
@@ -313,6 +314,20 @@ static void check_templates(struct checker *ck)
 	free(dir);
 }
 
+/* The web archive's templates, which 'perfbot web' renders. */
+static void check_web(struct checker *ck)
+{
+	struct pb_err err = { 0, "" };
+	char *dir = NULL;
+	int n;
+
+	if (web_check_templates(ck->cfg, &dir, &n, &err))
+		problem(ck, &err);
+	else
+		okay(ck, "web templates '%s' (%d parse)", dir, n);
+	free(dir);
+}
+
 static void check_scheduler(struct checker *ck)
 {
 	struct pb_err err = { 0, "" };
@@ -386,6 +401,7 @@ int cmd_check(int argc, char **argv)
 	check_sources(&ck);
 	check_data(&ck);
 	check_templates(&ck);
+	check_web(&ck);
 	check_scheduler(&ck);
 	staging = cfg.staging.redirect_to;
 	if (staging)

@@ -20,6 +20,7 @@ const struct command cli_commands[] = {
 	{ &check_spec, cmd_check },
 	{ &status_spec, cmd_status },
 	{ &render_spec, cmd_render },
+	{ &web_spec, cmd_web },
 	{ NULL, NULL },
 };
 

@@ -103,8 +103,8 @@ static int add_int128(struct strbuf *out, __int128 v, int width)
  * LKP: a fail count of 0 is blank, else %d of the sum: an Integer sum
  * exactly, a Float one truncated.
  */
-static int format_fails(struct strbuf *out, const struct cmp_stats *st,
-			size_t runs)
+int table_format_fails(struct strbuf *out, const struct cmp_stats *st,
+		       size_t runs)
 {
 	int rc;
 
@@ -113,6 +113,15 @@ static int format_fails(struct strbuf *out, const struct cmp_stats *st,
 	rc = st->fails_exact ? add_int128(out, st->ifails, 11) :
 		num(out, "%11d", st->fails);
 	return rc || sb_addf(out, ":%-4zu", runs) ? -1 : 0;
+}
+
+/*
+ * perfbot's own figure (LKP prints a wrong one), so no Ruby digits to
+ * follow: C's correct rounding.
+ */
+int table_format_reproduction(struct strbuf *out, double reproduction)
+{
+	return sb_addf(out, "%10.0f%% ", reproduction);
 }
 
 /*
@@ -158,7 +167,7 @@ static int format_cells(struct strbuf *out, const struct table_format *f,
 	int rc = 0;
 
 	if (row->failure)
-		rc |= format_fails(out, &row->st[BASE], row->n[BASE]);
+		rc |= table_format_fails(out, &row->st[BASE], row->n[BASE]);
 	else {
 		cmp_row_stats(row, BASE, &st);
 		rc |= table_format_mean(out, f, st.mean);
@@ -167,11 +176,10 @@ static int format_cells(struct strbuf *out, const struct table_format *f,
 	for (k = 0; k < cols; k++) {
 		cell = grid_cell(g, i, k);
 		if (row->failure) {
-			/* perfbot's own figure (LKP prints a wrong one), so
-			 * no Ruby digits to follow: C's correct rounding */
-			rc |= sb_addf(out, "%10.0f%% ", cell->reproduction);
-			rc |= format_fails(out, &cell->st[HEAD],
-					   cell->n[HEAD]);
+			rc |= table_format_reproduction(out,
+							cell->reproduction);
+			rc |= table_format_fails(out, &cell->st[HEAD],
+						 cell->n[HEAD]);
 			continue;
 		}
 		cmp_row_stats(cell, HEAD, &st);

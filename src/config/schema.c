@@ -109,6 +109,12 @@ static const struct key schema[] = {
 	S("data.hosts", K_PATH, data.hosts, "config/hosts"),
 	MAP("staging"),
 	S("staging.redirect_to", K_ADDR, staging.redirect_to, NULL),
+	MAP("web"),
+	B("web.show_addresses", K_BOOL, web.show_addresses, 1),
+	S("web.base_url", K_HTTP_URL, web.base_url, NULL),
+	N("web.feed_entries", web.feed_entries, 1, 1000, 50),
+	N("web.per_page", web.per_page, 1, 200, 200),
+	N("web.jobs", web.jobs, 0, 64, 0),
 };
 
 #define NKEYS (sizeof(schema) / sizeof(schema[0]))

@@ -124,7 +124,7 @@ static int text(struct report *r, const struct report_inputs *in,
 	struct report_links l = { NULL, NULL };
 	int rc;
 
-	l.closes_url = identity_closes_url(cfg, r->message_id);
+	l.closes_url = identity_closes_url(cfg, r->id, r->message_id);
 	l.patch_link = m->patch.message_id ?
 		identity_patch_link(cfg, m->patch.link, m->patch.message_id) :
 		NULL;

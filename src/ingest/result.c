@@ -215,6 +215,13 @@ void result_root_release(struct result_root *rr)
 	memset(rr, 0, sizeof(*rr));
 }
 
+/* Each metric's values are a slice of their own: fewer runs is a count. */
+void result_root_keep_runs(struct result_root *rr, size_t n)
+{
+	if (n && n < rr->runs)
+		rr->runs = n;
+}
+
 const struct metric *result_root_find(const struct result_root *rr,
 				      const char *name)
 {

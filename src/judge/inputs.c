@@ -29,8 +29,47 @@ static char *cfg_path(const char *key, const char *value,
 	return p;
 }
 
+void inputs_cache_init(struct inputs_cache *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void inputs_cache_release(struct inputs_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrules; i++) {
+		free(c->rules[i].path);
+		rules_free(c->rules[i].rules);
+	}
+	ydoc_release(&c->testcases);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The rules of 'path' from the cache, loaded into it the first time. */
+static int cached_rules(struct inputs_cache *c, char *path,
+			struct rules **out, struct pb_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrules; i++)
+		if (!strcmp(c->rules[i].path, path)) {
+			free(path);
+			*out = c->rules[i].rules;
+			return 0;
+		}
+	if (rules_load(out, path, err)) {
+		free(path);
+		return -1;
+	}
+	c->rules[c->nrules].path = path;
+	c->rules[c->nrules++].rules = *out;
+	return 0;
+}
+
 static int load_rules(struct report_inputs *in, const struct manifest *m,
-		      const struct config *cfg, struct pb_err *err)
+		      const struct config *cfg, struct inputs_cache *cache,
+		      struct pb_err *err)
 {
 	char *path = m->metrics ? strdup(m->metrics) :
 		cfg_path("data.metrics", cfg->data.metrics, err);
@@ -39,13 +78,17 @@ static int load_rules(struct report_inputs *in, const struct manifest *m,
 	if (!path)
 		return m->metrics ? pb_fail(err, EX_OSERR, "out of memory") :
 			-1;
+	if (cache && cache->nrules < INPUTS_CACHE_RULES) {
+		in->rules_borrowed = 1;
+		return cached_rules(cache, path, &in->rules, err);
+	}
 	rc = rules_load(&in->rules, path, err);
 	free(path);
 	return rc;
 }
 
-static int load_testcase(struct report_inputs *in, const struct config *cfg,
-			 struct pb_err *err)
+static int read_testcases(struct ydoc *doc, const struct config *cfg,
+			  struct pb_err *err)
 {
 	char *path = cfg_path("data.testcases", cfg->data.testcases,
 			      err);
@@ -53,12 +96,26 @@ static int load_testcase(struct report_inputs *in, const struct config *cfg,
 
 	if (!path)
 		return -1;
-	rc = yaml_load_file(path, DATA_MAX_BYTES, &in->testcases, err);
+	rc = yaml_load_file(path, DATA_MAX_BYTES, doc, err);
 	free(path);
-	if (!rc && in->testcases.root && !ynode_is(in->testcases.root, Y_MAP))
-		rc = pb_fail(err, EX_CONFIG, "%s: not a mapping",
-			     in->testcases.name);
+	if (!rc && doc->root && !ynode_is(doc->root, Y_MAP))
+		rc = pb_fail(err, EX_CONFIG, "%s: not a mapping", doc->name);
 	return rc;
+}
+
+static int load_testcase(struct report_inputs *in, const struct config *cfg,
+			 struct inputs_cache *cache, struct pb_err *err)
+{
+	if (!cache)
+		return read_testcases(&in->testcases, cfg, err);
+	if (!cache->have_testcases) {
+		if (read_testcases(&cache->testcases, cfg, err))
+			return -1;
+		cache->have_testcases = 1;
+	}
+	in->testcases = cache->testcases;
+	in->testcases_borrowed = 1;
+	return 0;
 }
 
 const char *report_inputs_testcase(const struct report_inputs *in,
@@ -100,19 +157,39 @@ static const char *machine(struct report_inputs *in, const struct config *cfg)
 	return desc ? desc : tbox;
 }
 
+/* Both roots, each cut to the runs asked for. */
+static int load_roots(struct report_inputs *in, const struct manifest *m,
+		      const struct inputs_opts *o, struct pb_err *err)
+{
+	if (result_root_load(&in->root[BASE], m->base.result_root, err) ||
+	    result_root_load(&in->root[HEAD], m->head.result_root, err))
+		return -1;
+	if (o) {
+		result_root_keep_runs(&in->root[BASE], o->runs[BASE]);
+		result_root_keep_runs(&in->root[HEAD], o->runs[HEAD]);
+	}
+	return 0;
+}
+
 int report_inputs_load(struct report_inputs *in, const struct manifest *m,
 		       const struct config *cfg, struct pb_err *err)
 {
-	memset(in, 0, sizeof(*in));
+	return report_inputs_load_opts(in, m, cfg, NULL, err);
+}
+
+int report_inputs_load_opts(struct report_inputs *in,
+			    const struct manifest *m, const struct config *cfg,
+			    const struct inputs_opts *o, struct pb_err *err)
+{
+	struct inputs_cache *cache = o ? o->cache : NULL;
 	const char *key, *dirs;
 	long dir = 0;
 
-	if (load_rules(in, m, cfg, err) ||
-	    result_root_load(&in->root[BASE], m->base.result_root, err) ||
-	    result_root_load(&in->root[HEAD], m->head.result_root, err) ||
+	memset(in, 0, sizeof(*in));
+	if (load_rules(in, m, cfg, cache, err) || load_roots(in, m, o, err) ||
 	    job_info_init(&in->job, &in->root[HEAD], err) ||
 	    job_axes_of(&in->axes, &in->root[HEAD].job, in->rules, err) ||
-	    load_testcase(in, cfg, err))
+	    load_testcase(in, cfg, cache, err))
 		return -1;
 	in->testcase = in->job.testcase;
 	in->machine = machine(in, cfg);
@@ -130,13 +207,15 @@ int report_inputs_load(struct report_inputs *in, const struct manifest *m,
 
 void report_inputs_release(struct report_inputs *in)
 {
-	rules_free(in->rules);
+	if (!in->rules_borrowed)
+		rules_free(in->rules);
 	result_root_release(&in->root[BASE]);
 	result_root_release(&in->root[HEAD]);
 	comparison_release(&in->cmp);
 	job_info_release(&in->job);
 	job_axes_release(&in->axes);
-	ydoc_release(&in->testcases);
+	if (!in->testcases_borrowed)
+		ydoc_release(&in->testcases);
 	ydoc_release(&in->host);
 	memset(in, 0, sizeof(*in));
 }

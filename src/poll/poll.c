@@ -236,6 +236,33 @@ static int start(struct poll_ctx *cx, unsigned long *after,
 	return 0;
 }
 
+int poll_one(struct state *st, const struct config *cfg, time_t now,
+	     const char *data, size_t len, unsigned long uidvalidity,
+	     uint32_t uid, struct poll_stats *ps, struct pb_err *err)
+{
+	struct poll_ctx cx = { st, cfg, now, NULL, cfg->imap.mailbox,
+			       uidvalidity, { NULL, NULL, NULL, NULL }, ps, "",
+			       0 };
+	struct imap_msg m = { uid, (char *)data, len, (uint32_t)len };
+	struct poll_stats before;
+	int rc;
+
+	memset(ps, 0, sizeof(*ps));
+	if (route_self_init(&cx.self, cfg, err)) {
+		route_self_release(&cx.self);
+		return -1;
+	}
+	ps->fetched = 1;
+	before = *ps;
+	rc = handle_tx(&cx, &m, err);
+	if (rc) {
+		*ps = before;
+		rc = give_up(&cx, &m, err);
+	}
+	route_self_release(&cx.self);
+	return rc;
+}
+
 int poll_mailbox(struct state *st, const struct config *cfg, time_t now,
 		 struct poll_stats *ps, struct pb_err *err)
 {

@@ -93,6 +93,28 @@ void ctx_child(struct ctx *c, const char *key, struct ctx *child)
 	ctx_release(child);
 }
 
+json_t *ctx_list(struct ctx *c, const char *key)
+{
+	json_t *a = json_array();
+
+	set(c, key, a);
+	return broken(c) ? NULL : a;
+}
+
+void ctx_append(struct ctx *c, json_t *list, struct ctx *item)
+{
+	if (item->missing)
+		missing(c, item->missing);
+	else if (item->oom || !list)
+		c->oom |= !broken(c);
+	else {
+		/* taken, also when it fails */
+		c->oom |= json_array_append_new(list, item->obj) != 0;
+		item->obj = NULL;
+	}
+	ctx_release(item);
+}
+
 void ctx_strings(struct ctx *c, const char *key, const char *const *v,
 		 size_t n)
 {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * util: the ids perfbot mints, for compose (Message-IDs, report and
- * answer ids, MIME boundaries) and act (retest and confirmation
- * requests). One place, so that a format is written once.
+ * answer ids, MIME boundaries), act (retest and confirmation requests)
+ * and the web archive (the file names of ids). One place, so that a
+ * format is written once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -105,6 +106,37 @@ char *id_confirm_request(const char *report_id)
 	struct strbuf sb = STRBUF_INIT;
 
 	if (sb_addf(&sb, "confirm-%s", report_id)) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb, NULL);
+}
+
+/* Bytes that stand for themselves in a file name (none is uppercase). */
+static int name_plain(unsigned char c, size_t at)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '-' || (c == '.' && at > 0);
+}
+
+char *id_file_name(const char *id)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned char *p = (const unsigned char *)id;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; p[i] && !rc; i++) {
+		if (sb.len + 3 > ID_FILE_NAME_MAX)
+			break;
+		rc = name_plain(p[i], i) ? sb_addc(&sb, (char)p[i]) :
+			sb_addf(&sb, "~%02x", p[i]);
+	}
+	if (!rc && p[i])
+		rc = sb_addf(&sb, "~~%016llx", hash_str(id, 0));
+	else if (!rc && !i)
+		rc = sb_addc(&sb, '~');
+	if (rc) {
 		sb_release(&sb);
 		return NULL;
 	}

@@ -186,6 +186,60 @@ static int hex(const char *s, size_t n)
 	return 1;
 }
 
+static void name_is(const char *id, const char *want)
+{
+	char *n = id_file_name(id);
+
+	assert_non_null(n);
+	assert_string_equal(n, want);
+	free(n);
+}
+
+/* File names of ids: safe, one per id, case-blind file systems too. */
+static void t_file_name(void **state)
+{
+	static const char *const ids[] = { "seed-003", "Seed-003", "a/b",
+		"a~2fb", "a~b", "..", ".x", "x.", "a b", "<img src=x>", "",
+		"~", "~~", "\xc3\xa9", NULL };
+	char *names[16], long_id[400], *n;
+	size_t i, j;
+
+	(void)state;
+	name_is("seed-003", "seed-003");
+	name_is("0123456789abcdef", "0123456789abcdef");
+	name_is("Seed", "~53eed");
+	name_is("a/b", "a~2fb");
+	name_is("..", "~2e.");
+	name_is(".x", "~2ex");
+	name_is("x.y_z", "x.y_z");
+	name_is("~", "~7e");
+	name_is("", "~");
+	name_is("<\"&>", "~3c~22~26~3e");
+	for (i = 0; ids[i]; i++)
+		assert_non_null(names[i] = id_file_name(ids[i]));
+	for (i = 0; ids[i]; i++) {
+		for (j = 0; names[i][j]; j++)
+			assert_non_null(strchr("abcdefghijklmnopqrstuvwxyz"
+					       "0123456789_-.~", names[i][j]));
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(names[i], names[j]);
+	}
+	for (i = 0; ids[i]; i++)
+		free(names[i]);
+	/* long: cut, then the hash of the whole id */
+	memset(long_id, 'A', sizeof(long_id) - 1);
+	long_id[sizeof(long_id) - 1] = '\0';
+	n = id_file_name(long_id);
+	assert_true(strlen(n) <= ID_FILE_NAME_MAX + 18);
+	assert_non_null(strstr(n, "~~"));
+	assert_true(hex(strstr(n, "~~") + 2, 16));
+	long_id[300] = 'B';
+	names[0] = id_file_name(long_id);
+	assert_string_not_equal(n, names[0]);
+	free(names[0]);
+	free(n);
+}
+
 /* With SOURCE_DATE_EPOCH: the hash of the Message-ID, then of 'try'. */
 static void t_boundary_reproducible(void **state)
 {
@@ -243,6 +297,7 @@ int main(void)
 		cmocka_unit_test(t_confirm_request_id),
 		cmocka_unit_test(t_boundary_reproducible),
 		cmocka_unit_test(t_boundary_random),
+		cmocka_unit_test(t_file_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

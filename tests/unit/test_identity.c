@@ -83,7 +83,7 @@ static void t_defaults(void **state)
 			    "perfbot <perfbot@localhost>");
 	str_is(identity_message_id(&f->cfg, "demo-004", T0),
 	       "202502141548.7c8c8447-perfbot@localhost");
-	str_is(identity_closes_url(&f->cfg, "a@b"), NULL);
+	str_is(identity_closes_url(&f->cfg, "r1", "a@b"), NULL);
 	str_is(identity_patch_link(&f->cfg, NULL, "p@x"), NULL);
 }
 
@@ -116,7 +116,7 @@ static void t_links(void **state)
 	       "{message_id}\"\n  patch_archive_url: \"https://lore.example."
 	       "test/all/{message_id}/\"\n");
 	/* Closes: the id as it is */
-	str_is(identity_closes_url(&f->cfg, "2025.ab-perfbot@x"),
+	str_is(identity_closes_url(&f->cfg, "r1", "2025.ab-perfbot@x"),
 	       "https://lore.example.test/r/2025.ab-perfbot@x");
 	/* a patch's id percent-encoded where a path segment needs it */
 	str_is(identity_patch_link(&f->cfg, NULL, "a/b?c#d%e f@x.test"),
@@ -128,8 +128,15 @@ static void t_links(void **state)
 	       "https://elsewhere/p");
 	/* a URL without the placeholder is used as it is */
 	config(f, "identity:\n  archive_url: \"https://lore.example.test/\"\n");
-	str_is(identity_closes_url(&f->cfg, "a@b"),
+	str_is(identity_closes_url(&f->cfg, "r1", "a@b"),
 	       "https://lore.example.test/");
+	/* the web archive's page of the report: its id as a file name */
+	config(f, "identity:\n  archive_url: \"https://perf.example.test/r/"
+	       "{report_id}.html#{message_id}{other}\"\n");
+	str_is(identity_closes_url(&f->cfg, "Seed/003", "a@b"),
+	       "https://perf.example.test/r/~53eed~2f003.html#a@b{other}");
+	str_is(identity_closes_url(&f->cfg, "seed-003", "a@b"),
+	       "https://perf.example.test/r/seed-003.html#a@b{other}");
 }
 
 int main(void)

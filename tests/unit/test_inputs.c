@@ -160,6 +160,46 @@ static void t_seed(void **state)
 	assert_null(report_inputs_testcase(&f->in, "no-such-field"));
 }
 
+/*
+ * With a cache: the rules and testcases are loaded once and shared
+ * (released with the cache, not with the inputs); runs[] keeps the first
+ * runs of each side only.
+ */
+static void t_cache_and_runs(void **state)
+{
+	struct fx *f = *state;
+	struct inputs_cache cache;
+	struct inputs_opts o = { NULL, { 0, 0 } };
+	struct report_inputs a, b;
+	size_t all[2];
+
+	seed_manifest(f, NULL);
+	inputs_cache_init(&cache);
+	o.cache = &cache;
+	assert_int_equal(report_inputs_load_opts(&a, &f->m, &f->cfg, &o,
+						 &f->err), 0);
+	all[0] = a.root[0].runs;
+	all[1] = a.root[1].runs;
+	assert_true(all[0] > 2 && all[1] > 2);
+	o.runs[0] = 2;
+	o.runs[1] = all[1] + 5;		/* more than there are: all */
+	assert_int_equal(report_inputs_load_opts(&b, &f->m, &f->cfg, &o,
+						 &f->err), 0);
+	assert_ptr_equal(a.rules, b.rules);
+	assert_int_equal(cache.nrules, 1);
+	assert_true(cache.have_testcases);
+	assert_int_equal(b.root[0].runs, 2);
+	assert_int_equal(b.root[1].runs, all[1]);
+	assert_int_equal(b.cmp.runs[0], 2);
+	assert_string_equal(b.testcase, "hackbench");
+	report_inputs_release(&a);
+	report_inputs_release(&b);
+	assert_non_null(cache.rules[0].rules);	/* still the cache's */
+	inputs_cache_release(&cache);
+	inputs_cache_release(&cache);
+	assert_int_equal(cache.nrules, 0);
+}
+
 /* The testcase's direction and headline come from the testcase table. */
 static void t_testcase_table(void **state)
 {
@@ -257,6 +297,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(t_seed),
+		T(t_cache_and_runs),
 		T(t_testcase_table),
 		T(t_host_missing),
 		T(t_rules_missing),

@@ -49,6 +49,10 @@ int table_format_change(struct strbuf *out, const struct table_format *f,
 			double change, int absolute);
 int table_format_row(struct strbuf *out, const struct table_format *f,
 		     const struct cmp_row *row);
+/* A failure metric's cells: "fail:runs" of a side, and %reproduction. */
+int table_format_fails(struct strbuf *out, const struct cmp_stats *st,
+		       size_t runs);
+int table_format_reproduction(struct strbuf *out, double reproduction);
 
 /* "10.5%" / "-4.2%" as in subjects and headlines (%.1f; no '+'). */
 int table_format_headline_change(struct strbuf *out, double change);

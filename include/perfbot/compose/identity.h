@@ -22,10 +22,15 @@ char *identity_message_id(const struct config *cfg, const char *id,
 			  time_t when);
 
 /*
- * The archive's page of the mail 'message_id' (identity.archive_url with
- * "{message_id}" replaced), for Closes: trailers; NULL when unset.
+ * The archive's page of report 'report_id' mailed as 'message_id', for
+ * Closes: trailers: identity.archive_url with "{message_id}" replaced by
+ * the id as it is and "{report_id}" by the name of the report's page in
+ * perfbot's web archive (id_file_name(), so that
+ * "https://perf.example.org/r/{report_id}.html" is the page 'perfbot
+ * web' writes); NULL when unset.
  */
-char *identity_closes_url(const struct config *cfg, const char *message_id);
+char *identity_closes_url(const struct config *cfg, const char *report_id,
+			  const char *message_id);
 
 /*
  * The link to a patch posting: 'link' when the manifest gives one, else

@@ -131,6 +131,14 @@ struct cfg_staging {
 	const char *redirect_to;	/* NULL: mail goes where it is sent */
 };
 
+struct cfg_web {
+	int show_addresses;		/* the report's own recipients shown */
+	const char *base_url;		/* where the site is served, or NULL */
+	long feed_entries;		/* reports in feed.atom */
+	long per_page;			/* lines of a list page, at most 200 */
+	long jobs;			/* processes making pages; 0: a core each */
+};
+
 struct config {
 	struct cfg_identity identity;
 	struct cfg_smtp smtp;
@@ -146,6 +154,7 @@ struct config {
 	struct cfg_templates templates;
 	struct cfg_data data;
 	struct cfg_staging staging;
+	struct cfg_web web;
 
 	/* the file */
 	struct ydoc doc;	/* doc.root is a mapping, or NULL (an empty

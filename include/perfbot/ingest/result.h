@@ -69,6 +69,12 @@ int result_root_parse_matrix(struct result_root *rr, const char *name,
 
 void result_root_release(struct result_root *rr);
 
+/*
+ * Keep only the first 'n' runs of every metric (no change when it has no
+ * more): the runs a report was made from, before a retest added some.
+ */
+void result_root_keep_runs(struct result_root *rr, size_t n);
+
 /* The metric called 'name', or NULL. */
 const struct metric *result_root_find(const struct result_root *rr,
 				      const char *name);

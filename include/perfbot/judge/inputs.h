@@ -31,6 +31,34 @@ struct report_inputs {
 	const char *testcase;
 	const char *machine;	/* the host's description, or tbox_group */
 	const char *key_metric;	/* the testcase's headline, or NULL */
+	int rules_borrowed;	/* rules are a cache's, */
+	int testcases_borrowed;	/* and so are the testcases */
+};
+
+/*
+ * What a caller that loads the inputs of many reports keeps between them
+ * (the web archive builds thousands): each metric table used, and the
+ * testcase table, read once. Its rules are used by one thread at a time.
+ */
+#define INPUTS_CACHE_RULES 8
+struct inputs_cache {
+	struct {
+		char *path;
+		struct rules *rules;
+	} rules[INPUTS_CACHE_RULES];
+	size_t nrules;
+	struct ydoc testcases;
+	int have_testcases;
+};
+
+void inputs_cache_init(struct inputs_cache *c);
+/* Safe on a zeroed cache, and twice. */
+void inputs_cache_release(struct inputs_cache *c);
+
+struct inputs_opts {
+	struct inputs_cache *cache;	/* NULL: every table read afresh */
+	size_t runs[2];		/* not 0: only the first runs[s] runs of side
+				 * s count (the runs a report was made from) */
 };
 
 /*
@@ -39,6 +67,10 @@ struct report_inputs {
  */
 int report_inputs_load(struct report_inputs *in, const struct manifest *m,
 		       const struct config *cfg, struct pb_err *err);
+/* report_inputs_load() with options; 'o' may be NULL. */
+int report_inputs_load_opts(struct report_inputs *in,
+			    const struct manifest *m, const struct config *cfg,
+			    const struct inputs_opts *o, struct pb_err *err);
 void report_inputs_release(struct report_inputs *in);
 
 /*

@@ -2,6 +2,8 @@
 #ifndef PERFBOT_POLL_H
 #define PERFBOT_POLL_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "perfbot/config/config.h"
@@ -30,5 +32,16 @@ struct poll_stats {
 
 int poll_mailbox(struct state *st, const struct config *cfg, time_t now,
 		 struct poll_stats *ps, struct pb_err *err);
+
+/*
+ * One mail, 'len' bytes read from somewhere else than the mailbox (a
+ * test, a tool), handled exactly as the poll handles each: read, routed,
+ * authorized, acted on, answered and recorded in one transaction, as
+ * message 'uid' of imap.mailbox (UIDVALIDITY 'uidvalidity'); one that
+ * cannot be handled is recorded as failed. The server is not told.
+ */
+int poll_one(struct state *st, const struct config *cfg, time_t now,
+	     const char *data, size_t len, unsigned long uidvalidity,
+	     uint32_t uid, struct poll_stats *ps, struct pb_err *err);
 
 #endif

@@ -48,6 +48,14 @@ void ctx_bool(struct ctx *c, const char *key, int v);
 void ctx_take(struct ctx *c, const char *key, json_t *v);
 /* A nested object built with a builder of its own, released here. */
 void ctx_child(struct ctx *c, const char *key, struct ctx *child);
+/*
+ * A list of objects under 'key', built one item at a time: ctx_list()
+ * sets it (empty) and gives it back (borrowed; NULL once the builder is
+ * broken), ctx_append() adds an item built with a builder of its own,
+ * released here; its problem becomes the list owner's.
+ */
+json_t *ctx_list(struct ctx *c, const char *key);
+void ctx_append(struct ctx *c, json_t *list, struct ctx *item);
 /* A list of 'n' strings (never NULL ones); always a list. */
 void ctx_strings(struct ctx *c, const char *key, const char *const *v,
 		 size_t n);

@@ -50,6 +50,19 @@ char *id_retest_request(const char *message_id, size_t index);
 char *id_confirm_request(const char *report_id);
 
 /*
+ * The name of 'id' (a report id, a testcase) as a file name and a URL
+ * path segment of the web archive ("r/<name>.html"), newly allocated:
+ * a-z, 0-9, '_', '-' and '.' (but a leading one) stay, every other byte
+ * becomes "~" and two lowercase hex digits, so two ids never share a
+ * name, on a file system that ignores case too, and no name is hidden,
+ * "." or "..". A name longer than ID_FILE_NAME_MAX is cut there (between
+ * escapes) and ends "~~" and 16 hex digits of the id's hash ("~~" is in
+ * no other name). "" is "~".
+ */
+#define ID_FILE_NAME_MAX 160
+char *id_file_name(const char *id);
+
+/*
  * A multipart boundary into 'buf' ('n' bytes, at least 48): "=-perfbot-"
  * and 96 random bits in hex; with SOURCE_DATE_EPOCH set (reproducible
  * output) "=-perfbot-" and 16 hex digits of the hash of 'message_id' and

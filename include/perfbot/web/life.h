@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_WEB_LIFE_H
+#define PERFBOT_WEB_LIFE_H
+
+#include "perfbot/render/context.h"
+#include "perfbot/state/archive.h"
+
+/*
+ * Where a report is in its life, as the web archive shows it. Until
+ * perfbot follows a regression's whole life (a fix named, landed,
+ * fixed, invalid, duplicate), this is what the state knows: the
+ * confirmation runs' verdict, the retests' verdicts, or only the runs it
+ * was mailed on. web_life_of() is the one place that decides it, so that
+ * a lifecycle replaces that function and nothing else; the words are
+ * templates/web/life.html's.
+ */
+
+enum web_life_state {
+	LIFE_TESTED,		/* mailed on the runs it had */
+	LIFE_CONFIRMED,		/* confirmation runs confirmed it first */
+	LIFE_UNCONFIRMED,	/* mailed when its confirmation runs were late */
+	LIFE_RETESTING,		/* a retest is running */
+	LIFE_RETESTED,		/* a retest ended with 'verdict' */
+};
+
+struct web_life {
+	enum web_life_state state;
+	const char *verdict;	/* the newest retest's: "stable", "not
+				 * reproduced", "inconclusive"; or NULL */
+	int confirmed;		/* its confirmation runs confirmed it */
+	int open;		/* still to look at (open.html) */
+};
+
+/* Decide 'l' from what the state holds of report 'r' (borrowed). */
+void web_life_of(const struct archive_report *r, struct web_life *l);
+
+/*
+ * {state, tested, confirmed, unconfirmed, retesting, retested, verdict,
+ *  was_confirmed, open} under 'key'.
+ */
+void ctx_life(struct ctx *c, const char *key, const struct web_life *l);
+
+#endif

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record: the state read back for the web archive (archive.h), read only:
+ * the list of every report with what its index line and its status need
+ * and a stamp of everything its page shows, and one report's whole
+ * thread (its mail, manifest, replies, answers, retests, confirmation).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/state/archive.h"
+
+#include "internal.h"
+
+/* A row being read: a column that is not NULL but cannot be copied is oom. */
+struct reader {
+	sqlite3_stmt *s;
+	int oom;
+};
+
+static char *col(struct reader *r, int i)
+{
+	char *v;
+
+	if (sqlite3_column_type(r->s, i) == SQLITE_NULL)
+		return NULL;
+	v = db_column_dup(r->s, i, NULL);
+	r->oom |= !v;
+	return v;
+}
+
+static char *col_blob(struct reader *r, int i, size_t *len)
+{
+	char *v = db_column_dup(r->s, i, len);
+
+	r->oom |= !v;
+	return v;
+}
+
+static long long col_int(struct reader *r, int i)
+{
+	return sqlite3_column_int64(r->s, i);
+}
+
+/*
+ * Every row of 's' (finalized here) into a growing array of 'size'-byte
+ * items, each zeroed, then filled by 'one'. '*n' counts the items
+ * filled, also on failure, so that the caller can free them.
+ */
+static int read_rows(struct state *st, sqlite3_stmt *s, size_t size,
+		     void (*one)(struct reader *, void *), void **out,
+		     size_t *n, struct pb_err *err)
+{
+	struct reader r = { s, 0 };
+	size_t cap = 0;
+	char *v = NULL, *nv;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW && !r.oom) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			nv = realloc(v, cap * size);
+			if (!nv) {
+				r.oom = 1;
+				break;
+			}
+			v = nv;
+			*out = v;
+		}
+		memset(v + *n * size, 0, size);
+		one(&r, v + *n * size);
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (r.oom)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+}
+
+/* ---- every report ---- */
+
+/*
+ * The stamp: each part a list or a value of its own table, so that a
+ * change anywhere in the report's thread changes it.
+ */
+#define REPORTS_SQL \
+	"SELECT o.id, o.message_id, o.subject, o.status, o.created, " \
+	"  o.sent_at, coalesce(i.n, 0), coalesce(r.n, 0), " \
+	"  coalesce(r.open, 0), " \
+	"  (SELECT detail FROM retests WHERE report_id = o.id AND " \
+	"   status = 'done' ORDER BY created DESC, rowid DESC LIMIT 1), " \
+	"  (SELECT status FROM retests WHERE report_id = o.id " \
+	"   ORDER BY created DESC, rowid DESC LIMIT 1), " \
+	"  c.status, " \
+	"  o.status || '/' || coalesce(o.sent_at, '') || '/' || " \
+	"  coalesce(i.sig, '') || '/' || coalesce(a.sig, '') || '/' || " \
+	"  coalesce(r.sig, '') || '/' || coalesce(c.status || ':' || " \
+	"  coalesce(c.detail, '') || ':' || coalesce(c.decided, ''), '') " \
+	"FROM outbox o " \
+	"LEFT JOIN (SELECT report_id, count(*) n, count(*) || ':' || " \
+	"  max(received) || ':' || max(rowid) sig FROM inbox " \
+	"  WHERE report_id IS NOT NULL GROUP BY report_id) i " \
+	"  ON i.report_id = o.id " \
+	"LEFT JOIN (SELECT report_id, count(*) || ':' || max(rowid) || ':' " \
+	"  || group_concat(status || coalesce(sent_at, '')) sig FROM outbox " \
+	"  WHERE kind = 'answer' GROUP BY report_id) a " \
+	"  ON a.report_id = o.id " \
+	"LEFT JOIN (SELECT report_id, count(*) n, " \
+	"  sum(status IN ('requested', 'queued')) open, " \
+	"  group_concat(request_id || ':' || status || ':' || " \
+	"  coalesce(detail, ''), '|') sig FROM retests GROUP BY report_id) r " \
+	"  ON r.report_id = o.id " \
+	"LEFT JOIN confirms c ON c.report_id = o.id " \
+	"WHERE o.kind = 'report' ORDER BY o.created DESC, o.rowid DESC"
+
+static void report_row(struct reader *r, void *item)
+{
+	struct archive_report *a = item;
+
+	a->id = col(r, 0);
+	a->message_id = col(r, 1);
+	a->subject = col(r, 2);
+	a->status = col(r, 3);
+	a->created = (time_t)col_int(r, 4);
+	a->sent_at = (time_t)col_int(r, 5);
+	a->replies = (long)col_int(r, 6);
+	a->retests = (long)col_int(r, 7);
+	a->retests_open = (long)col_int(r, 8);
+	a->verdict = col(r, 9);
+	a->retest_status = col(r, 10);
+	a->confirm = col(r, 11);
+	a->stamp = col(r, 12);
+	r->oom |= !a->id || !a->message_id || !a->status || !a->stamp;
+}
+
+int state_archive_reports(struct state *st, struct archive_report **out,
+			  size_t *n, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	void *v;
+
+	*out = NULL;
+	*n = 0;
+	if (db_query(st, &s, err, REPORTS_SQL, ""))
+		return -1;
+	if (read_rows(st, s, sizeof(**out), report_row, &v, n, err)) {
+		archive_reports_free(v, *n);
+		*n = 0;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+void archive_reports_free(struct archive_report *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; r && i < n; i++) {
+		free(r[i].id);
+		free(r[i].message_id);
+		free(r[i].subject);
+		free(r[i].status);
+		free(r[i].verdict);
+		free(r[i].retest_status);
+		free(r[i].confirm);
+		free(r[i].stamp);
+	}
+	free(r);
+}
+
+/* ---- one report's thread ---- */
+
+#define MAIL_SQL "SELECT id, message_id, status, recipients, message, " \
+	"created, sent_at FROM outbox "
+
+static void mail_row(struct reader *r, void *item)
+{
+	struct archive_mail *m = item;
+
+	m->id = col(r, 0);
+	m->message_id = col(r, 1);
+	m->status = col(r, 2);
+	m->recipients = col(r, 3);
+	m->message = col_blob(r, 4, &m->len);
+	m->created = (time_t)col_int(r, 5);
+	m->sent_at = (time_t)col_int(r, 6);
+}
+
+static void mail_release(struct archive_mail *m)
+{
+	free(m->id);
+	free(m->message_id);
+	free(m->status);
+	free(m->recipients);
+	free(m->message);
+	memset(m, 0, sizeof(*m));
+}
+
+static void reply_row(struct reader *r, void *item)
+{
+	struct archive_reply *a = item;
+
+	a->message_id = col(r, 0);
+	a->sender = col(r, 1);
+	a->outcome = col(r, 2);
+	a->commands = col(r, 3);
+	a->received = (time_t)col_int(r, 4);
+}
+
+static void retest_row(struct reader *r, void *item)
+{
+	struct archive_retest *a = item;
+
+	a->request_id = col(r, 0);
+	a->requested_by = col(r, 1);
+	a->reply_message_id = col(r, 2);
+	a->status = col(r, 3);
+	a->detail = col(r, 4);
+	a->runs = (long)col_int(r, 5);
+	a->base_runs = (long)col_int(r, 6);
+	a->head_runs = (long)col_int(r, 7);
+	a->created = (time_t)col_int(r, 8);
+}
+
+/* The report's own mail; '*found' 0 when there is none. */
+static int report_mail(struct state *st, const char *id,
+		       struct archive_thread *t, int *found,
+		       struct pb_err *err)
+{
+	struct archive_mail *m = NULL;
+	sqlite3_stmt *s;
+	size_t n = 0;
+	void *v;
+	int rc;
+
+	if (db_query(st, &s, err, MAIL_SQL "WHERE kind = 'report' AND "
+		     "id = ?", "s", id))
+		return -1;
+	rc = read_rows(st, s, sizeof(*m), mail_row, &v, &n, err);
+	m = v;
+	*found = !rc && n == 1;
+	if (*found)
+		t->report = m[0];
+	else if (n)
+		mail_release(&m[0]);
+	free(m);
+	return rc;
+}
+
+static int manifest_of(struct state *st, const char *id,
+		       struct archive_thread *t, struct pb_err *err)
+{
+	return state_manifest_text(st, id, &t->manifest, &t->text, &t->dir,
+				   err);
+}
+
+static int confirm_of(struct state *st, const char *id,
+		      struct archive_thread *t, struct pb_err *err)
+{
+	struct reader r;
+	int rc;
+
+	if (db_query(st, &r.s, err, "SELECT status, detail, runs, decided "
+		     "FROM confirms WHERE report_id = ?", "s", id))
+		return -1;
+	r.oom = 0;
+	rc = sqlite3_step(r.s);
+	if (rc == SQLITE_ROW) {
+		t->confirm_status = col(&r, 0);
+		t->confirm_detail = col(&r, 1);
+		t->confirm_runs = (long)col_int(&r, 2);
+		t->confirm_decided = (time_t)col_int(&r, 3);
+	}
+	sqlite3_finalize(r.s);
+	if (r.oom)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+		db_fail(st, err, "read");
+}
+
+/* One list of the thread: 'sql' with the report id bound. */
+static int list_of(struct state *st, const char *sql, const char *id,
+		   size_t size, void (*one)(struct reader *, void *),
+		   void **out, size_t *n, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+
+	*out = NULL;
+	*n = 0;
+	if (db_query(st, &s, err, sql, "s", id))
+		return -1;
+	return read_rows(st, s, size, one, out, n, err);
+}
+
+int state_archive_thread(struct state *st, const char *report_id,
+			 struct archive_thread *t, int *found,
+			 struct pb_err *err)
+{
+	void *replies = NULL, *answers = NULL, *retests = NULL;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if (report_mail(st, report_id, t, found, err))
+		return -1;
+	if (!*found)
+		return 0;
+	rc = manifest_of(st, report_id, t, err) ||
+	     list_of(st, "SELECT message_id, sender, outcome, commands, "
+		     "received FROM inbox WHERE report_id = ? ORDER BY "
+		     "received, rowid", report_id, sizeof(*t->replies),
+		     reply_row, &replies, &t->nreplies, err) ||
+	     list_of(st, MAIL_SQL "WHERE kind = 'answer' AND report_id = ? "
+		     "ORDER BY created, rowid", report_id, sizeof(*t->answers),
+		     mail_row, &answers, &t->nanswers, err) ||
+	     list_of(st, "SELECT request_id, requested_by, reply_message_id, "
+		     "status, detail, runs, base_runs, head_runs, created FROM "
+		     "retests WHERE report_id = ? ORDER BY created, rowid",
+		     report_id, sizeof(*t->retests), retest_row, &retests,
+		     &t->nretests, err) ||
+	     confirm_of(st, report_id, t, err);
+	t->replies = replies;
+	t->answers = answers;
+	t->retests = retests;
+	return rc ? -1 : 0;
+}
+
+void archive_thread_release(struct archive_thread *t)
+{
+	size_t i;
+
+	mail_release(&t->report);
+	free(t->manifest);
+	free(t->text);
+	free(t->dir);
+	for (i = 0; t->replies && i < t->nreplies; i++) {
+		free(t->replies[i].message_id);
+		free(t->replies[i].sender);
+		free(t->replies[i].outcome);
+		free(t->replies[i].commands);
+	}
+	free(t->replies);
+	for (i = 0; t->answers && i < t->nanswers; i++)
+		mail_release(&t->answers[i]);
+	free(t->answers);
+	for (i = 0; t->retests && i < t->nretests; i++) {
+		free(t->retests[i].request_id);
+		free(t->retests[i].requested_by);
+		free(t->retests[i].reply_message_id);
+		free(t->retests[i].status);
+		free(t->retests[i].detail);
+	}
+	free(t->retests);
+	free(t->confirm_status);
+	free(t->confirm_detail);
+	memset(t, 0, sizeof(*t));
+}
