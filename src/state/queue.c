@@ -271,6 +271,31 @@ int state_recipient(struct state *st, long long rowid, const char *addr,
 		   rowid, addr, status, reply);
 }
 
+int state_rcpt_finals(struct state *st, long long rowid,
+		      struct addrlist *accepted, struct addrlist *rejected,
+		      struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	const char *addr, *status;
+	int rc, bad = 0;
+
+	if (db_query(st, &s, err, "SELECT address, status FROM "
+		     "outbox_recipients WHERE mail = ? AND status IN "
+		     "('accepted', 'rejected') ORDER BY rowid", "i", rowid))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW && !bad) {
+		addr = (const char *)sqlite3_column_text(s, 0);
+		status = (const char *)sqlite3_column_text(s, 1);
+		if (addr && status)
+			bad = addrlist_add(!strcmp(status, "accepted") ?
+					   accepted : rejected, addr);
+	}
+	sqlite3_finalize(s);
+	if (bad)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+}
+
 int state_counts(struct state *st, long *queued, long *failed,
 		 struct pb_err *err)
 {

@@ -116,6 +116,64 @@ static const char *const migrations[] = {
 	"ALTER TABLE outbox ADD COLUMN claim_owner TEXT;"
 	"ALTER TABLE outbox ADD COLUMN claim_expires INTEGER;"
 	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);",
+	/* 6: a mail may be dropped by the operator (the CHECK is rebuilt,
+	 * with the foreign keys off, see migrate()); its last attempt and
+	 * the monotonic clock of its sending; the operator's actions; mails
+	 * handled but not yet marked on the server; a mail that keeps
+	 * failing to download */
+	"CREATE TABLE outbox_6 ("
+	"  rowid INTEGER PRIMARY KEY,"
+	"  id TEXT NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  manifest TEXT,"
+	"  subject TEXT,"
+	"  status TEXT NOT NULL DEFAULT 'queued'"
+	"    CHECK (status IN ('queued', 'sent', 'failed', 'dropped')),"
+	"  message_id TEXT NOT NULL UNIQUE,"
+	"  sender TEXT NOT NULL,"
+	"  recipients TEXT NOT NULL,"
+	"  message BLOB NOT NULL,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL DEFAULT 0,"
+	"  last_error TEXT,"
+	"  created INTEGER NOT NULL,"
+	"  sent_at INTEGER,"
+	"  report_id TEXT,"
+	"  claim_owner TEXT,"
+	"  claim_expires INTEGER,"
+	"  last_attempt INTEGER,"
+	"  sent_boot TEXT,"
+	"  sent_mono INTEGER,"
+	"  UNIQUE (kind, id));"
+	"INSERT INTO outbox_6 (rowid, id, kind, manifest, subject, status,"
+	"  message_id, sender, recipients, message, attempts, next_attempt,"
+	"  last_error, created, sent_at, report_id, claim_owner,"
+	"  claim_expires) SELECT rowid, id, kind, manifest, subject, status,"
+	"  message_id, sender, recipients, message, attempts, next_attempt,"
+	"  last_error, created, sent_at, report_id, claim_owner,"
+	"  claim_expires FROM outbox;"
+	"DROP VIEW reports;"
+	"DROP TABLE outbox;"
+	"ALTER TABLE outbox_6 RENAME TO outbox;"
+	"CREATE INDEX outbox_due ON outbox (status, next_attempt);"
+	"CREATE VIEW reports AS"
+	"  SELECT id, manifest, status, message_id, recipients, attempts,"
+	"         next_attempt, last_error, sent_at, created"
+	"  FROM outbox WHERE kind = 'report';"
+	"CREATE TABLE actions ("
+	"  at INTEGER NOT NULL,"
+	"  mail INTEGER,"
+	"  id TEXT,"
+	"  action TEXT NOT NULL,"
+	"  detail TEXT,"
+	"  by TEXT);"
+	"CREATE TABLE imap_pending ("
+	"  mailbox TEXT NOT NULL,"
+	"  uidvalidity INTEGER NOT NULL,"
+	"  uid INTEGER NOT NULL,"
+	"  PRIMARY KEY (mailbox, uidvalidity, uid));"
+	"ALTER TABLE mailbox ADD COLUMN stuck_uid INTEGER;"
+	"ALTER TABLE mailbox ADD COLUMN stuck_count INTEGER;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -146,6 +204,23 @@ static int user_version(struct state *st, int *v, struct pb_err *err)
 	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "schema version");
 }
 
+/* After a rebuild: no row may point at a row that is not there. */
+static int fk_check(struct state *st, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA foreign_key_check", -1, &s,
+			       NULL))
+		return db_fail(st, err, "foreign key check");
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_ROW)
+		return pb_fail(err, EX_DATAERR, "%s: a migration left a "
+			       "recipient of no mail", st->path);
+	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "foreign key check");
+}
+
 static int migrate(struct state *st, struct pb_err *err)
 {
 	char sql[64];
@@ -163,6 +238,8 @@ static int migrate(struct state *st, struct pb_err *err)
 	for (i = v; i < NMIGRATIONS; i++)
 		if (exec(st, migrations[i], err))
 			goto fail;
+	if (v < NMIGRATIONS && fk_check(st, err))
+		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", NMIGRATIONS);
 	if (exec(st, sql, err) || exec(st, "COMMIT", err))
 		goto fail;
@@ -335,9 +412,14 @@ static int open_at(struct state *st, const char *path, enum state_mode mode,
 		free(real);
 		return check_version(st, err);
 	}
+	/*
+	 * The foreign keys are turned on after the migrations: one that
+	 * rebuilds a table (6) must run without them, as SQLite's own way
+	 * of changing a table says; the check after it keeps them whole.
+	 */
 	if (exec(st, "PRAGMA journal_mode = WAL", err) ||
-	    exec(st, "PRAGMA foreign_keys = ON", err) ||
 	    exec(st, "PRAGMA synchronous = FULL", err) || migrate(st, err) ||
+	    exec(st, "PRAGMA foreign_keys = ON", err) ||
 	    (real && home_keep(st, real, err))) {
 		free(real);
 		return -1;

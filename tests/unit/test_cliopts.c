@@ -343,7 +343,7 @@ static void t_every_command(void **state)
 		one_help(c->spec);
 		assert_ptr_equal(cli_find_command(c->spec->name), c);
 	}
-	assert_int_equal(n, 9);
+	assert_int_equal(n, 11);
 	assert_null(cli_find_command("nonesuch"));
 	one_help(&global_spec);
 }

@@ -17,7 +17,8 @@ struct command {
 };
 
 extern const struct cli_spec compare_spec, report_spec, render_spec,
-	run_spec, send_spec, poll_spec, retest_spec, check_spec, status_spec;
+	run_spec, send_spec, poll_spec, retest_spec, check_spec, status_spec,
+	requeue_spec, drop_spec;
 
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -28,6 +29,8 @@ int cmd_poll(int argc, char **argv);
 int cmd_retest(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_requeue(int argc, char **argv);
+int cmd_drop(int argc, char **argv);
 
 /* The commands of perfbot-full (commands.c), ending with { NULL }. */
 extern const struct command cli_commands[];

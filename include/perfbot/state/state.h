@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "perfbot/util/addr.h"
 #include "perfbot/util/err.h"
 #include "perfbot/util/strbuf.h"
 
@@ -19,7 +20,7 @@
  * a retry sends the very same message with the same Message-ID.
  */
 
-enum mail_status { MAIL_QUEUED, MAIL_SENT, MAIL_FAILED };
+enum mail_status { MAIL_QUEUED, MAIL_SENT, MAIL_FAILED, MAIL_DROPPED };
 
 struct outbox_mail {
 	long long rowid;
@@ -116,10 +117,35 @@ int state_retry(struct state *st, long long rowid, const char *why,
 /* A permanent failure with the server's reason. */
 int state_failed(struct state *st, long long rowid, const char *why,
 		 time_t now, struct pb_err *err);
-/* One recipient's outcome ("accepted" / "rejected" + the reply). */
+/*
+ * One recipient's outcome: "accepted", "rejected" (a 5xx: final),
+ * "deferred" (a 4xx: tried again with the mail's backoff), with the reply.
+ */
 int state_recipient(struct state *st, long long rowid, const char *addr,
 		    const char *status, const char *reply,
 		    struct pb_err *err);
+
+/*
+ * The recipients of mail 'rowid' that have a final answer, appended to
+ * 'accepted' and 'rejected': the ones a next attempt leaves out.
+ */
+int state_rcpt_finals(struct state *st, long long rowid,
+		      struct addrlist *accepted, struct addrlist *rejected,
+		      struct pb_err *err);
+
+/*
+ * The operator's actions (admin.c), each recorded in 'actions' with the
+ * time and 'by' (who asked): requeue the mail 'id' (its id or its
+ * Message-ID; NULL: every failed mail) — a failed or dropped one queued
+ * again with its refused recipients tried again and a fresh backoff, a
+ * queued one due now — and drop one (never sent, kept in the state).
+ * '*n' the mails requeued. EX_NOINPUT when there is no such mail,
+ * EX_DATAERR when it was sent (requeueing it would send it twice).
+ */
+int state_requeue(struct state *st, const char *id, time_t now,
+		  const char *by, long *n, struct pb_err *err);
+int state_drop(struct state *st, const char *id, time_t now, const char *by,
+	       struct pb_err *err);
 
 /* HTTP validators of a url source (NULL when unknown). */
 int state_source_get(struct state *st, const char *url, char **etag,
