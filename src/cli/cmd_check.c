@@ -319,6 +319,22 @@ static void check_scheduler(struct checker *ck)
 		okay(ck, "scheduler '%s'", ck->cfg->scheduler.backend);
 }
 
+/* imap.processed_mailbox exists, or is made: said either way. */
+static int processed_box(struct checker *ck, struct imap *im,
+			 struct strbuf *out, struct pb_err *err)
+{
+	const char *box = ck->cfg->imap.processed_mailbox;
+	int created = 0;
+
+	if (!box)
+		return 0;
+	if (imap_ensure(im, box, &created, err))
+		return -1;
+	return sb_addf(out, "\nok: imap.processed_mailbox '%s': %s", box,
+		       created ? "created" : "exists") ?
+		pb_fail(err, EX_OSERR, "out of memory") : 0;
+}
+
 /* --connect: log in to each server, say what it offers. */
 static int connect_all(struct checker *ck)
 {
@@ -342,7 +358,8 @@ static int connect_all(struct checker *ck)
 	pb_err_clear(&err);
 	if (ck->cfg->imap.url) {
 		if (imap_open(&im, ck->cfg, &err) ||
-		    imap_probe(im, ck->cfg, &out, &err)) {
+		    imap_probe(im, ck->cfg, &out, &err) ||
+		    processed_box(ck, im, &out, &err)) {
 			log_error("%s", err.msg);
 			if (!code)
 				code = err.code;

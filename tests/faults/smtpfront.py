@@ -4,8 +4,8 @@
 
     smtpfront.py DIR
 
-picks a free port, writes it to DIR/port and serves one connection at a
-time until SIGTERM (or 600 s). Before each connection it reads DIR/script,
+picks a free port, writes it to DIR/port and serves each connection in a
+thread of its own until SIGTERM (or 600 s). Before each connection it reads DIR/script,
 lines of "WHEN REPLY" (later lines win):
 
     greeting 554 5.7.1 go away       the greeting
@@ -27,6 +27,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 
 DEFAULT = {
@@ -191,13 +192,17 @@ def main():
     os.rename(os.path.join(d, 'port.tmp'), os.path.join(d, 'port'))
     while True:
         sock, _ = ls.accept()
-        log('connect')
-        try:
-            session(sock)
-        except (EOFError, OSError):
-            pass
-        sock.close()
-        log('disconnect')
+        threading.Thread(target=serve, args=(sock,), daemon=True).start()
+
+
+def serve(sock):
+    log('connect')
+    try:
+        session(sock)
+    except (EOFError, OSError):
+        pass
+    sock.close()
+    log('disconnect')
 
 
 main()

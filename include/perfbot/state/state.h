@@ -3,6 +3,7 @@
 #define PERFBOT_STATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "perfbot/util/addr.h"
@@ -171,6 +172,29 @@ int state_mailbox_get(struct state *st, const char *mailbox,
 int state_mailbox_set(struct state *st, const char *mailbox,
 		      unsigned long uidvalidity, unsigned long last_uid,
 		      struct pb_err *err);
+
+/*
+ * The marks still to be made on the server (marks.c): a handled mail's
+ * UID is added in the transaction that records it and done once \Seen
+ * (or the move) is made; state_marks() lists those of 'uidvalidity' (at
+ * most 'max', free() the list) and forgets those of an older one.
+ */
+int state_mark_add(struct state *st, const char *mailbox,
+		   unsigned long uidvalidity, unsigned long uid,
+		   struct pb_err *err);
+int state_mark_done(struct state *st, const char *mailbox,
+		    unsigned long uidvalidity, unsigned long uid,
+		    struct pb_err *err);
+int state_marks(struct state *st, const char *mailbox,
+		unsigned long uidvalidity, size_t max, uint32_t **uids,
+		size_t *n, struct pb_err *err);
+/*
+ * One more failure to download 'uid' ('*count': how many in a row for
+ * it); moving the mailbox position on clears it.
+ */
+int state_mailbox_stuck(struct state *st, const char *mailbox,
+			unsigned long uidvalidity, unsigned long uid,
+			long *count, struct pb_err *err);
 
 /* '*seen' 1 when a mail with this Message-ID was handled before. */
 int state_inbox_seen(struct state *st, const char *message_id, int *seen,
