@@ -262,6 +262,8 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 				return -1;
 		} else if (def->act(a, c, i, err)) {
 			return -1;
+		} else {
+			a->acted = 1;
 		}
 	}
 	if (seen <= max)
@@ -272,10 +274,17 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 	return dispatch_piece_of(a, "too-many", &x, err);
 }
 
-/* The answer: the one piece 'tmpl', or (NULL) what the commands said. */
+/*
+ * The answer: the one piece 'tmpl', or (NULL) what the commands said.
+ * Only a command done for one of the report's recipients is answered in
+ * front of the list ('list'); anything else goes to the sender alone, so
+ * that another robot in the thread never gets the list into a loop.
+ */
 static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
-		  struct pb_err *err)
+		  int list, struct pb_err *err)
 {
+	struct answer_thread solo_t = *a->t;
+	struct thread_report solo;
 	int rc;
 
 	a->pieces = json_array();
@@ -283,8 +292,13 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 		return pb_fail(err, EX_OSERR, "out of memory");
 	rc = tmpl ? dispatch_piece(a, tmpl, json_object(), err) :
 		dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen, err);
+	if (a->t->report && !(list && a->acted)) {
+		solo = *a->t->report;
+		solo.recipients = "[]";
+		solo_t.report = &solo;
+	}
 	if (!rc)
-		rc = dispatch_answer(a->st, a->cfg, a->t, "", a->pieces,
+		rc = dispatch_answer(a->st, a->cfg, &solo_t, "", a->pieces,
 				     a->now, err);
 	json_decref(a->pieces);
 	a->pieces = NULL;
@@ -298,25 +312,19 @@ int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
 	const struct thread_report *tr = rt->kind == ROUTE_REPORT ? &rt->tr :
 		NULL;
 	struct answer_thread t;
-	struct act_ctx a = { st, cfg, now, &t, NULL };
-	struct thread_report solo;
+	struct act_ctx a = { st, cfg, now, &t, NULL, 0 };
 
 	if (!au->tell)
 		return 0;
 	route_thread(r, tr, &t);
 	switch (au->verdict) {
 	case AUTH_COMMAND:
-		return answer(&a, r, NULL, err);
+		return answer(&a, r, NULL, au->recipient, err);
 	case AUTH_NOREPORT:
-		return answer(&a, r, "noreport", err);
+		return answer(&a, r, "noreport", 0, err);
 	case AUTH_REFUSE:
 		/* a refusal goes to the sender alone, never to the list */
-		if (tr) {
-			solo = *tr;
-			solo.recipients = "[]";
-			t.report = &solo;
-		}
-		return answer(&a, r, "refused", err);
+		return answer(&a, r, "refused", 0, err);
 	default:
 		return 0;
 	}

@@ -305,3 +305,25 @@ int addrlist_from_json(struct addrlist *l, const char *json,
 	json_decref(a);
 	return *why ? -1 : 0;
 }
+
+/* The local part up to a '+' (or the '@'), and the domain. */
+static int split_plus(const char *a, size_t *local, const char **dom)
+{
+	const char *at = strrchr(a, '@');
+
+	if (!at)
+		return -1;
+	*local = strcspn(a, "+@");
+	*dom = at + 1;
+	return 0;
+}
+
+int addr_same_box(const char *a, const char *b)
+{
+	const char *da, *db;
+	size_t la, lb;
+
+	if (!a || !b || split_plus(a, &la, &da) || split_plus(b, &lb, &db))
+		return 0;
+	return la == lb && !strncasecmp(a, b, la) && !strcasecmp(da, db);
+}

@@ -69,7 +69,7 @@ static int setup(void **state)
 	f->t = (struct answer_thread){ "ask-1@example.test", refs[0], refs, 1,
 				       "Re: [tree] r1", "paul@example.test",
 				       "Paul", &f->tr };
-	f->a = (struct act_ctx){ f->st, &f->cfg, T0, &f->t, json_array() };
+	f->a = (struct act_ctx){ f->st, &f->cfg, T0, &f->t, json_array(), 0 };
 	*state = f;
 	return f->a.pieces && f->tr.report_id && f->tr.subject &&
 		f->tr.recipients && f->tr.message_id ? 0 : -1;
@@ -277,7 +277,7 @@ static void t_reply(void **state)
 {
 	struct fx *f = *state;
 	struct route rt = { ROUTE_REPORT, 1, f->tr, "" };
-	struct auth au = { AUTH_COMMAND, 1, 0, "answered" };
+	struct auth au = { AUTH_COMMAND, 1, 0, "answered", 1 };
 	struct outbox_mail *out = NULL;
 	struct reply r;
 	size_t n = 0;
@@ -289,7 +289,7 @@ static void t_reply(void **state)
 					&f->err), 0);
 	/* not to be told: nothing queued */
 	ask(&r, "ask-2@example.test");
-	au = (struct auth){ AUTH_REFUSE, 0, 0, "refused (already told today)" };
+	au = (struct auth){ AUTH_REFUSE, 0, 0, "refused (already told today)", 0 };
 	assert_int_equal(dispatch_reply(f->st, &f->cfg, T0, &r, &rt, &au,
 					&f->err), 0);
 	au.tell = 1;

@@ -36,6 +36,7 @@ struct act_ctx {
 	time_t now;
 	const struct answer_thread *t;	/* the mail answered, its report */
 	json_t *pieces;			/* JSON list of rendered pieces */
+	int acted;			/* a known command was done */
 };
 
 struct command_def {

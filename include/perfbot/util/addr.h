@@ -25,6 +25,12 @@
 int addr_check_mailbox(const char *mailbox, char *spec, size_t len,
 		       const char **why);
 
+/*
+ * 1 when the bare addresses 'a' and 'b' are the same mailbox, a
+ * sub-address ("perfbot+x@example.test") being its box's (any case).
+ */
+int addr_same_box(const char *a, const char *b);
+
 /* The domain of a bare addr-spec (after its last '@'), or NULL. */
 const char *addr_domain(const char *spec);
 
