@@ -66,15 +66,17 @@ static void okay(struct checker *ck, const char *fmt, ...)
 
 static void okay(struct checker *ck, const char *fmt, ...)
 {
+	char line[2048];
 	va_list ap;
 
 	if (ck->quiet)
 		return;
 	va_start(ap, fmt);
-	fputs("ok: ", stdout);
-	vprintf(fmt, ap);
-	fputc('\n', stdout);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	/* a password written in a URL is never printed */
+	pb_mask_credentials(line);
+	printf("ok: %s\n", line);
 }
 
 /* A file that must be readable (CA, password file): setting 'key'. */
@@ -350,6 +352,8 @@ static int connect_all(struct checker *ck)
 			log_error("%s", err.msg);
 			code = err.code;
 		} else if (!ck->quiet) {
+			if (out.buf)
+				pb_mask_credentials(out.buf);
 			printf("%s\n", sb_str(&out));
 		}
 		smtp_free(s);
@@ -364,6 +368,8 @@ static int connect_all(struct checker *ck)
 			if (!code)
 				code = err.code;
 		} else if (!ck->quiet) {
+			if (out.buf)
+				pb_mask_credentials(out.buf);
 			printf("%s\n", sb_str(&out));
 		}
 		imap_close(im);
