@@ -53,12 +53,19 @@ int dispatch_answer(struct state *st, const struct config *cfg,
 		    json_t *pieces, time_t now, struct pb_err *err)
 {
 	struct composed c;
-	int rc = answer_compose(cfg, t, tag, pieces, now, &c, err);
+	int rc, draw = 0, used = 1;
 
-	if (!rc)
-		rc = outbox_queue(st, &c, now, err);
-	composed_release(&c);
-	return rc;
+	/* a Message-ID the state holds already is drawn again */
+	do {
+		rc = answer_compose(cfg, t, tag, pieces, now, draw, &c, err) ||
+		     state_message_id_used(st, c.message_id, &used, err);
+		if (!rc && !used)
+			rc = outbox_queue(st, &c, now, err);
+		composed_release(&c);
+	} while (!rc && used && ++draw < ID_DRAWS);
+	return rc || !used ? rc : pb_fail(err, EX_SOFTWARE, "answer: no "
+					  "free Message-ID in %d draws",
+					  ID_DRAWS);
 }
 
 /* ---- retest ---- */

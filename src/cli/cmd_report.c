@@ -66,7 +66,7 @@ static int print_context(const struct report *r, struct pb_err *err)
 int cmd_report(int argc, char **argv)
 {
 	struct cli_args a;
-	struct report_opts ro = { NULL, 0, NULL, NULL };
+	struct report_opts ro = { NULL, 0, NULL, NULL, 0 };
 	struct pb_err err = { 0, "" };
 	struct manifest m;
 	struct config cfg;

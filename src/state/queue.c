@@ -296,6 +296,17 @@ int state_rcpt_finals(struct state *st, long long rowid,
 	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
 }
 
+int state_message_id_used(struct state *st, const char *message_id,
+			  int *used, struct pb_err *err)
+{
+	long n = 0;
+	int rc = db_count(st, &n, err, "SELECT count(*) FROM outbox WHERE "
+			  "message_id = ?", "s", message_id ? message_id : "");
+
+	*used = n > 0;
+	return rc;
+}
+
 int state_counts(struct state *st, long *queued, long *failed,
 		 struct pb_err *err)
 {

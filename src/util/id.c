@@ -31,21 +31,30 @@ static char *hex_id(const char *prefix, unsigned long long h)
 	return sb_detach(&sb, NULL);
 }
 
-char *id_message_id(const char *id, time_t when, const char *domain)
+char *id_message_id_draw(const char *id, time_t when, const char *domain,
+			 int draw)
 {
 	struct strbuf sb = STRBUF_INIT;
+	unsigned long long h = hash_str(id, 0);
 	char stamp[16];
 	struct tm tm;
 
 	gmtime_r(&when, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M", &tm);
-	if (sb_addf(&sb, "%s.%08llx-perfbot@%s", stamp,
-		    hash_str(id, 0) & 0xffffffffULL,
+	/* 64 bits of the id (the time is the stamp): out of reach */
+	if (draw)
+		h = hash_fnv1a(&draw, sizeof(draw), h);
+	if (sb_addf(&sb, "%s.%016llx-perfbot@%s", stamp, h,
 		    domain && *domain ? domain : "localhost")) {
 		sb_release(&sb);
 		return NULL;
 	}
 	return sb_detach(&sb, NULL);
+}
+
+char *id_message_id(const char *id, time_t when, const char *domain)
+{
+	return id_message_id_draw(id, when, domain, 0);
 }
 
 char *id_report(const char *base, const char *head, const char *axes_keys,

@@ -155,6 +155,14 @@ int state_source_set(struct state *st, const char *url, const char *etag,
 		     const char *last_modified, time_t now,
 		     struct pb_err *err);
 
+/*
+ * '*used' 1 when a mail of the outbox has this Message-ID: the caller
+ * draws another (util/id.h), at most ID_DRAWS times.
+ */
+#define ID_DRAWS 8
+int state_message_id_used(struct state *st, const char *message_id,
+			  int *used, struct pb_err *err);
+
 /* Counts for the summary line: queued and failed mails. */
 int state_counts(struct state *st, long *queued, long *failed,
 		 struct pb_err *err);
