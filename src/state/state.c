@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perfbot/state/state.h"
@@ -384,6 +385,34 @@ static void release(struct state *st)
 	free(st);
 }
 
+/*
+ * Read only, writing nothing at all: with no run at work and no -wal
+ * left (everything is in the file itself), the file is opened immutable,
+ * so SQLite makes no -wal or -shm (and a read-only directory is fine);
+ * else as a reader of the WAL, whose files are there already.
+ */
+static int open_read(struct state *st, const char *path, struct pb_err *err)
+{
+	char wal[4096];
+	struct stat sb;
+	char *uri = NULL;
+	int rc, flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX;
+
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	if (state_nobody_writing(path) && (stat(wal, &sb) || sb.st_size == 0)) {
+		uri = state_uri(path, "?immutable=1");
+		if (!uri)
+			return pb_fail(err, EX_OSERR, "out of memory");
+		flags |= SQLITE_OPEN_URI;
+	}
+	rc = open_db(st, uri ? uri : path, flags, 0, err);
+	free(uri);
+	if (rc)
+		return -1;
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+	return check_version(st, err);
+}
+
 static int open_at(struct state *st, const char *path, enum state_mode mode,
 		   struct pb_err *err)
 {
@@ -395,7 +424,10 @@ static int open_at(struct state *st, const char *path, enum state_mode mode,
 	st->path = strdup(path);
 	if (!st->path)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	if (mode == STATE_LOCKED && lock_file(st, path, err))
+	if (!create)
+		return open_read(st, path, err);
+	if (state_marker_check(path, err) ||
+	    (mode == STATE_LOCKED && lock_file(st, path, err)))
 		return -1;
 	/* SQLite names its -wal and -shm after the name it is given. */
 	if (mode == STATE_LOCKED)
@@ -408,19 +440,12 @@ static int open_at(struct state *st, const char *path, enum state_mode mode,
 		return -1;
 	}
 	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-	if (!create) {
-		free(real);
-		return check_version(st, err);
-	}
-	/*
-	 * The foreign keys are turned on after the migrations: one that
-	 * rebuilds a table (6) must run without them, as SQLite's own way
-	 * of changing a table says; the check after it keeps them whole.
-	 */
+	/* foreign keys after the migrations: 6 rebuilds a table (fk_check) */
 	if (exec(st, "PRAGMA journal_mode = WAL", err) ||
 	    exec(st, "PRAGMA synchronous = FULL", err) || migrate(st, err) ||
 	    exec(st, "PRAGMA foreign_keys = ON", err) ||
-	    (real && home_keep(st, real, err))) {
+	    (real && home_keep(st, real, err)) ||
+	    state_marker_keep(path, time(NULL), err)) {
 		free(real);
 		return -1;
 	}
