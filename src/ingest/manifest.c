@@ -127,7 +127,8 @@ static int check_value(const struct ydoc *doc, json_t *map, const char *key,
 	size_t i;
 
 	if (json_is_string(v) && !strcmp(key, "author") &&
-	    addr_check_mailbox(json_string_value(v), NULL, 0, &why))
+	    addr_check_mailbox_n(json_string_value(v), json_string_length(v),
+				 NULL, 0, &why))
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' is not one "
 			       "mail address: %s", doc->name,
 			       ydoc_key_line(doc, map, key), where, key, why);
@@ -142,6 +143,16 @@ static int check_value(const struct ydoc *doc, json_t *map, const char *key,
 			return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' holds a "
 				       "control character", doc->name,
 				       ydoc_line(doc, e), where, key);
+	/* to, cc: each exactly one mailbox, checked as the config's are */
+	json_array_foreach(json_is_array(v) && (!strcmp(key, "to") ||
+		!strcmp(key, "cc")) ? v : NULL, i, e)
+		if (json_is_string(e) &&
+		    addr_check_mailbox_n(json_string_value(e),
+					 json_string_length(e), NULL, 0, &why))
+			return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' holds "
+				       "what is not one mail address: %s",
+				       doc->name, ydoc_line(doc, e), where, key,
+				       why);
 	return 0;
 }
 
@@ -287,14 +298,19 @@ static int patch_list(struct manifest *m, json_t *map, const char *key,
 					    sizeof(*p->references))))
 		return pb_fail(err, EX_OSERR, "out of memory");
 	json_array_foreach(l, i, v) {
-		const char *s = json_string_value(v);
+		const char *s = json_string_value(v), *why;
 		size_t n = s ? strlen(s) : 0;
 		int line = ydoc_item_line(&m->doc, l, i);
 
-		if (!n || n > PATCH_MAX_TEXT || text_scrub_at(s, n, 0) < n)
+		if (!n || n > PATCH_MAX_TEXT || text_scrub_at(s, n, 0) < n ||
+		    n != json_string_length(v))
 			return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.%s' "
 				       "must hold one-line strings",
 				       m->doc.name, line, key);
+		if (!ids && addr_check_mailbox_n(s, n, NULL, 0, &why))
+			return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.%s': "
+				       "'%.80s' is not one mail address: %s",
+				       m->doc.name, line, key, s, why);
 		if (!ids)
 			continue;
 		if (!(id = msgid_strip(s)))
@@ -317,6 +333,8 @@ static int patch_text(struct manifest *m, json_t *map, const char *key,
 	if (!*out)
 		return 0;
 	n = strlen(*out);
+	if (n != json_string_length(json_object_get(map, key)))
+		return patch_fail(m, map, key, "holds a NUL character", err);
 	if (!n || n > PATCH_MAX_TEXT || text_scrub_at(*out, n, 0) < n)
 		return patch_fail(m, map, key, "must be one line of text, "
 				  "without control characters", err);
@@ -365,6 +383,10 @@ static int load_patch(struct manifest *m, struct pb_err *err)
 	if (!id)
 		return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.message_id' is "
 			       "missing", m->doc.name, ydoc_line(&m->doc, map));
+	if (strlen(id) != json_string_length(json_object_get(map,
+							     "message_id")))
+		return patch_fail(m, map, "message_id", "holds a NUL "
+				  "character", err);
 	if (!(p->message_id = msgid_strip(id)))
 		return patch_fail(m, map, "message_id", "is not a Message-ID "
 				  "(<left@right>)", err);
