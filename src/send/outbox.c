@@ -105,13 +105,18 @@ static int settle(struct state *st, const struct outbox_mail *m,
 		  const struct smtp_result *r, const struct attempt *a,
 		  time_t now, struct pb_err *err)
 {
+	struct clock_mono mono;
+
 	if (r->outcome == SMTP_SESSION)
 		return state_retry(st, m->rowid, r->reply, now, err);
 	if (a->pending)
 		return state_retry(st, m->rowid, *a->deferred ? a->deferred :
 				   r->reply, now, err);
-	if (a->accepted.n)
-		return state_sent(st, m->rowid, now, err);
+	if (a->accepted.n) {
+		clock_mono_now(&mono);
+		return state_sent(st, m->rowid, now, err) ||
+		       state_sent_clock(st, m->rowid, &mono, err) ? -1 : 0;
+	}
 	return state_failed(st, m->rowid, r->reply, now, err);
 }
 
@@ -265,11 +270,11 @@ static void tell(const struct outbox_mail *m, const struct smtp_result *r,
 }
 
 static long budget(struct state *st, const struct config *cfg, time_t now,
-		   struct pb_err *err)
+		   const struct clock_mono *mono, struct pb_err *err)
 {
 	long cap = cfg->limits.mails_per_hour, n;
 
-	if (state_sent_since(st, now - 3600, &n, err))
+	if (state_sent_within(st, now, 3600, mono, &n, err))
 		return -1;
 	return n >= cap ? 0 : cap - n;
 }
@@ -281,6 +286,7 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 	struct outbox_mail *due = NULL;
 	struct smtp *smtp = NULL;
 	char *redirect = NULL;
+	struct clock_mono mono;
 	struct smtp_result r;
 	struct attempt a;
 	size_t i, n = 0;
@@ -293,7 +299,8 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 			       "not a mail address", staging);
 	/* a claim outlives one mail's SMTP exchange, with room to spare */
 	ttl = 2 * cfg->smtp.timeout + 60;
-	left = budget(st, cfg, now, err);
+	clock_mono_now(&mono);
+	left = budget(st, cfg, now, &mono, err);
 	if (left < 0 || state_due(st, now, BATCH_MAX, &due, &n, err))
 		return -1;
 	log_debug("send: %zu mail%s due, %ld more this hour allowed", n,

@@ -108,9 +108,11 @@ int state_due(struct state *st, time_t now, size_t max,
 {
 	sqlite3_stmt *s;
 
+	/* a next attempt past the longest backoff: the clock went back */
 	if (db_query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
-		  "status = 'queued' AND next_attempt <= ? ORDER BY rowid "
-		  "LIMIT ?", "ii", (long long)now, (long long)max))
+		  "status = 'queued' AND (next_attempt <= ? OR next_attempt > "
+		  "?) ORDER BY rowid LIMIT ?", "iii", (long long)now,
+		  (long long)now + BACKOFF_MAX, (long long)max))
 		return -1;
 	return select_mails(st, s, out, n, err);
 }
@@ -314,6 +316,30 @@ int state_counts(struct state *st, long *queued, long *failed,
 			"status = 'queued'", "") ||
 	       db_count(st, failed, err, "SELECT count(*) FROM outbox WHERE "
 			"status = 'failed'", "") ? -1 : 0;
+}
+
+int state_sent_clock(struct state *st, long long rowid,
+		     const struct clock_mono *m, struct pb_err *err)
+{
+	if (!m->ok)
+		return 0;
+	return db_run(st, err, "UPDATE outbox SET sent_boot = ?, sent_mono = ? "
+		      "WHERE rowid = ?", "sii", m->boot, m->secs, rowid);
+}
+
+int state_sent_within(struct state *st, time_t now, long secs,
+		      const struct clock_mono *m, long *n, struct pb_err *err)
+{
+	/*
+	 * This boot's mails by the monotonic clock; the others by the wall
+	 * clock, never counting one "sent" in its future (a clock that went
+	 * back would else hold the limit until it caught up).
+	 */
+	return db_count(st, n, err, "SELECT count(*) FROM outbox WHERE status "
+			"= 'sent' AND CASE WHEN ? AND sent_boot = ? THEN "
+			"sent_mono >= ? ELSE sent_at >= ? AND sent_at <= ? END",
+			"isiii", (long long)m->ok, m->ok ? m->boot : "",
+			m->secs - secs, (long long)now - secs, (long long)now);
 }
 
 int state_sent_since(struct state *st, time_t since, long *n,

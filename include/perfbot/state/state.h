@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "perfbot/util/addr.h"
+#include "perfbot/util/clock.h"
 #include "perfbot/util/err.h"
 #include "perfbot/util/strbuf.h"
 
@@ -90,8 +91,9 @@ int state_manifest_text(struct state *st, const char *report_id,
 			struct pb_err *err);
 
 /*
- * The queued mails due at 'now' (next attempt reached), oldest first,
- * at most 'max'. Free with outbox_free().
+ * The queued mails due at 'now' (next attempt reached, or further off
+ * than the longest backoff: the wall clock went back), oldest first, at
+ * most 'max'. Free with outbox_free().
  */
 int state_due(struct state *st, time_t now, size_t max,
 	      struct outbox_mail **out, size_t *n, struct pb_err *err);
@@ -166,6 +168,17 @@ int state_message_id_used(struct state *st, const char *message_id,
 /* Counts for the summary line: queued and failed mails. */
 int state_counts(struct state *st, long *queued, long *failed,
 		 struct pb_err *err);
+
+/*
+ * The monotonic clock of a mail's sending (util/clock.h; nothing when it
+ * has none), and the mails sent in the last 'secs' seconds before 'now'
+ * (the hourly budget): by that clock for those of this boot, by the wall
+ * clock, capped at 'now', for the others.
+ */
+int state_sent_clock(struct state *st, long long rowid,
+		     const struct clock_mono *m, struct pb_err *err);
+int state_sent_within(struct state *st, time_t now, long secs,
+		      const struct clock_mono *m, long *n, struct pb_err *err);
 
 /* Mails accepted by the server since 'since' (the hourly budget). */
 int state_sent_since(struct state *st, time_t since, long *n,
