@@ -229,7 +229,18 @@ static int send_one(struct state *st, struct smtp *smtp,
 	sb_release(&msg);
 	if (r->outcome == SMTP_SESSION && r->exit != EX_TEMPFAIL)
 		return smtp_session_error(smtp, r, err);
-	return record(st, m, r, a, now, err);
+	if (!record(st, m, r, a, now, err))
+		return 0;
+	if (!state_full(st))
+		return -1;
+	/* the disk is full: the room kept for this record, then stop */
+	state_unreserve(st);
+	if (record(st, m, r, a, now, err))
+		return -1;
+	pb_fail(err, EX_IOERR, "state: the disk is full: %s '%s' was recorded "
+		"in the room kept for it; sending stopped (the rest stays "
+		"queued)", m->kind, m->id);
+	return 1;
 }
 
 /* The accepted recipients of this attempt, "a@b, c@d". */
@@ -305,7 +316,8 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 		return -1;
 	log_debug("send: %zu mail%s due, %ld more this hour allowed", n,
 		  n == 1 ? "" : "s", left);
-	if (n && smtp_new(&smtp, cfg, reuse, err))
+	/* room for the records of what the server takes, or nothing goes */
+	if (n && (state_reserve(st, err) || smtp_new(&smtp, cfg, reuse, err)))
 		goto out;
 	if (n && redirect)
 		log_info("staging: %zu mail%s go%s to '%s' only", n,
@@ -326,14 +338,15 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 		}
 		memset(&a, 0, sizeof(a));
 		c = send_one(st, smtp, &due[i], redirect, now, &r, &a, err);
-		if (!c)
+		if (c >= 0)
 			tell(&due[i], &r, &a);
-		ss->sent += !c && !a.pending && a.accepted.n;
-		ss->failed += !c && !a.pending && !a.accepted.n &&
+		ss->sent += c >= 0 && !a.pending && a.accepted.n;
+		ss->failed += c >= 0 && !a.pending && !a.accepted.n &&
 			r.outcome != SMTP_SESSION;
-		ss->deferred += !c && (a.pending || r.outcome == SMTP_SESSION);
+		ss->deferred += c >= 0 && (a.pending ||
+					   r.outcome == SMTP_SESSION);
 		attempt_release(&a);
-		if (c)
+		if (c)	/* > 0: recorded, but nothing more can be */
 			goto out;
 		if (r.outcome == SMTP_SESSION)
 			break;	/* about the session: the rest waits too */

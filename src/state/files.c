@@ -121,3 +121,59 @@ int state_nobody_writing(const char *path)
 	return free_;
 }
 
+
+/*
+ * The reserve: ".<name>.reserve" beside the state, RESERVE_BYTES of disk
+ * kept for the records of mail already handed to the server. A record
+ * that finds the disk full gives it back and is written again, and the
+ * sending stops; a next run makes it anew when there is room, and sends
+ * nothing when there is none.
+ */
+#define RESERVE_BYTES (1L << 20)
+
+static char *reserve_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+	size_t n = strlen(path) + 16;
+	char *r = malloc(n);
+
+	if (r)
+		snprintf(r, n, "%.*s.%s.reserve", (int)dir, path, path + dir);
+	return r;
+}
+
+int state_reserve_make(const char *path, struct pb_err *err)
+{
+	char *r = reserve_path(path);
+	struct stat sb;
+	int fd, e, rc = 0;
+
+	if (!r)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (!stat(r, &sb) && sb.st_size >= RESERVE_BYTES) {
+		free(r);
+		return 0;
+	}
+	fd = open(r, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	e = fd < 0 ? errno : posix_fallocate(fd, 0, RESERVE_BYTES);
+	if (fd >= 0)
+		close(fd);
+	if (e) {
+		unlink(r);
+		rc = pb_fail(err, e == ENOSPC ? EX_IOERR : EX_CANTCREAT,
+			     "%s: %s: no room kept for the records of what is "
+			     "sent, so nothing is sent", path, strerror(e));
+	}
+	free(r);
+	return rc;
+}
+
+int state_reserve_free(const char *path)
+{
+	char *r = reserve_path(path);
+	int rc = r ? unlink(r) : -1;
+
+	free(r);
+	return rc;
+}

@@ -15,6 +15,7 @@ struct state {
 	sqlite3 *db;
 	char *path;
 	int lock_fd;
+	int full;	/* a write found the disk full */
 };
 
 /* The SQLite handle, for the unit tests' own queries. */
@@ -48,5 +49,8 @@ int state_marker_check(const char *path, struct pb_err *err);
 int state_marker_keep(const char *path, time_t now, struct pb_err *err);
 char *state_uri(const char *path, const char *query);
 int state_nobody_writing(const char *path);
+/* The reserve of files.c: made (its room kept), or given back. */
+int state_reserve_make(const char *path, struct pb_err *err);
+int state_reserve_free(const char *path);
 
 #endif

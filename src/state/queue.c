@@ -212,9 +212,11 @@ int state_claim(struct state *st, long long rowid, time_t now, long ttl,
 	if (state_begin(st, err))
 		return -1;
 	ok = claim_check(st, rowid, now, mine, err);
+	/* the attempt is written before the mail is sent */
 	if (ok > 0 && db_run(st, err, "UPDATE outbox SET claim_owner = ?, "
-			     "claim_expires = ? WHERE rowid = ?", "sii", mine,
-			     (long long)now + ttl, rowid))
+			     "claim_expires = ?, last_attempt = ? WHERE rowid "
+			     "= ?", "siii", mine, (long long)now + ttl,
+			     (long long)now, rowid))
 		ok = -1;
 	if (ok < 0) {
 		state_rollback(st);

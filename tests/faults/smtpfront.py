@@ -19,6 +19,7 @@ lines of "WHEN REPLY" (later lines win):
     eod 250 2.0.0 Ok: queued as Q1   after the message
     close mail                       drop the connection instead of answering
     hang greeting                    say nothing, forever
+    wait eod                         answer only once DIR/go exists
 
 Everything is logged to DIR/log (AUTH data is not), and each accepted
 message to DIR/msg.N with a line "N from <a> to <b>,<c>" in DIR/accepted.
@@ -66,7 +67,7 @@ def script():
         if not line or line.startswith('#'):
             continue
         k, _, v = line.partition(' ')
-        if k in ('close', 'hang'):
+        if k in ('close', 'hang', 'wait'):
             acts[v.strip()] = k
         else:
             s[k.lower()] = v
@@ -109,6 +110,10 @@ def answer(c, s, acts, when, key=None):
     if act == 'hang':
         log('hang at ' + when)
         time.sleep(3600)
+    if act == 'wait':
+        log('waiting at ' + when)
+        while not os.path.exists(os.path.join(d, 'go')):
+            time.sleep(0.05)
     c.reply(s.get(key or when, s.get(when.split(':')[0], '250 Ok')))
     return s.get(key or when, s.get(when.split(':')[0], '250'))
 

@@ -361,7 +361,7 @@ static void t_upgrade_from_v1(void **state)
 static void t_upgrade_fails_atomically(void **state)
 {
 	struct fx *f = *state;
-	struct state rawst = { NULL, NULL, -1 }, *raw = &rawst;
+	struct state rawst = { NULL, NULL, -1, 0 }, *raw = &rawst;
 
 	make_v1(f, "CREATE TABLE retests (x);");
 	assert_int_equal(state_open(&f->st, f->path, STATE_WRITE, &f->err), -1);

@@ -64,6 +64,17 @@ void state_close(struct state *st);
  */
 int state_lock(struct state *st, struct pb_err *err);
 
+/*
+ * Room on the disk for the records of mail handed to the server: the
+ * reserve (a file of 1 MiB beside the state) is made before sending
+ * (EX_IOERR when the disk has no room: nothing is to be sent); a record
+ * that finds the disk full (state_full()) gives it back with
+ * state_unreserve() and is written again, and the sending stops.
+ */
+int state_reserve(struct state *st, struct pb_err *err);
+int state_unreserve(struct state *st);
+int state_full(const struct state *st);
+
 int state_begin(struct state *st, struct pb_err *err);
 int state_commit(struct state *st, struct pb_err *err);
 void state_rollback(struct state *st);
