@@ -37,6 +37,7 @@ struct poll_ctx {
 	char why[160];		/* outcome text built for one mail */
 	int rekey;		/* record under the mailbox position, so that
 				 * another copy of the mail is still read */
+	int said;		/* the error line said it: no record line */
 };
 
 /* A key for a mail without a Message-ID: its place in the mailbox. */
@@ -66,7 +67,7 @@ static int record(struct poll_ctx *cx, const char *msgid, uint32_t uid,
 	rc = state_inbox_record(cx->st, &e, cx->now, err);
 	free((char *)e.commands);
 	json_decref(cmds);
-	if (!rc)
+	if (!rc && !cx->said)
 		log_info("mail <%s>%s%s: %s", msgid, r && r->from_addr ?
 			 " from " : "", r && r->from_addr ? r->from_addr : "",
 			 outcome);
@@ -192,12 +193,14 @@ static int give_up(struct poll_ctx *cx, const struct imap_msg *m,
 	cx->ps->fail_code = err->code ? err->code : EX_SOFTWARE;
 	synthetic_id(cx, m->uid, synth, sizeof(synth));
 	snprintf(outcome, sizeof(outcome), "failed: %s", err->msg);
+	cx->said = 1;	/* one line for one failure (the error above) */
 	rc = state_begin(cx->st, err) ||
 	     record(cx, synth, m->uid, NULL, NULL, outcome, err) ||
 	     state_mailbox_set(cx->st, cx->mailbox, cx->uidvalidity, m->uid,
 			       err) ||
 	     state_mark_add(cx->st, cx->mailbox, cx->uidvalidity, m->uid,
 			    err);
+	cx->said = 0;
 	if (rc) {
 		state_rollback(cx->st);
 		return -1;
@@ -318,7 +321,7 @@ int poll_mailbox(struct state *st, const struct config *cfg, time_t now,
 {
 	struct poll_ctx cx = { st, cfg, now, NULL,
 			       cfg->imap.mailbox, 0, NULL,
-			       ps, "", 0 };
+			       ps, "", 0, 0 };
 	size_t cap = (size_t)cfg->imap.max_message_bytes;
 	unsigned long after = 0;
 	uint32_t *uids = NULL;
