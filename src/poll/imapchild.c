@@ -246,13 +246,15 @@ static int child_gone(struct imap *im, const char *what, struct pb_err *err)
 		;
 	im->pid = 0;
 	im->dead = 1;
+	/* the child exits 0 only; else it crashed (a sanitizer's exit 1) */
 	if (r > 0 && WIFSIGNALED(status))
 		return pb_fail(err, EX_PROTOCOL, "imap: %s: the mail library "
 			       "crashed (signal %d) on the server's answer to "
 			       "%s; the rest of the cycle goes on", im->url,
 			       WTERMSIG(status), what);
-	return pb_fail(err, EX_PROTOCOL, "imap: %s: the mail library ended "
-		       "(exit %d) on the server's answer to %s", im->url,
+	return pb_fail(err, EX_PROTOCOL, "imap: %s: the mail library "
+		       "crashed (exit %d) on the server's answer to %s; the "
+		       "rest of the cycle goes on", im->url,
 		       r > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1,
 		       what);
 }
@@ -413,9 +415,9 @@ int imap_open(struct imap **out, const struct config *cfg,
 	clock_gettime(CLOCK_MONOTONIC, &im->end);
 	im->end.tv_sec += im->timeout * SESSION_TIMES;
 	if (start(im, cfg, err) ||
-	    ask(im, "the login", IW_OPEN, NULL, 0, NULL, 0,
+	    ask(im, "LOGIN and SELECT", IW_OPEN, NULL, 0, NULL, 0,
 		im->timeout * OPEN_TIMES * 1000, 0, 0, &type, &body, err) ||
-	    (type != IW_OPENED && wrong(im, "the login", err))) {
+	    (type != IW_OPENED && wrong(im, "LOGIN and SELECT", err))) {
 		sb_release(&body);
 		imap_close(im);
 		return -1;
@@ -494,6 +496,7 @@ int imap_fetch(struct imap *im, uint32_t uid, size_t cap,
 	int type = 0, rc;
 
 	memset(msg, 0, sizeof(*msg));
+	sb_init(&body, cap + IW_MSG_EXTRA + 1);
 	snprintf(what, sizeof(what), "UID FETCH %u", (unsigned)uid);
 	iw_put32(p, uid);
 	iw_put32(p + 4, (uint32_t)cap);
