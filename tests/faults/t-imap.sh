@@ -1,8 +1,8 @@
 # Issue 25 items 3, 6, 10, 16 and issue 21 item 7, through a scripted
 # IMAP server: whatever the server makes the mail library do (crash, hang,
 # lie about a size) the poll reports one error and the delivery still
-# runs; a poll killed between its commit and \Seen loses no mark;
-# imap.processed_mailbox is made when missing.
+# runs; imap.processed_mailbox is made when missing (a poll killed between
+# its commit and \Seen: t-imap-kill.sh).
 S=$(mktemp -d /tmp/perfbot-front.XXXXXX)
 start_front smtp "$S"
 SP=$PORT
@@ -51,28 +51,6 @@ check "size lie: at most max_message_bytes + 1 asked for" grep -q "UID FETCH 2 (
 "$PERFBOT" poll --config "$CONFIG" >"$W/out" 2>"$W/err"
 check "size lie: once only (exit $?)" sh -c "! grep -q 'UID FETCH 2' '$F/log'"
 
-# killed between the commit and \Seen: the next poll marks it
-rm -f "$F/seen"
-cp "$F/mail/1.eml" "$F/mail/4.eml"
-sed -i 's/^Message-I[Dd]: .*/Message-ID: <killed-4@example.test>/' "$F/mail/4.eml"
-printf 'hang STORE\n' >"$F/script"
-"$PERFBOT" poll --config "$CONFIG" >"$W/out" 2>"$W/err" &
-p=$!
-for i in $(seq 1 100); do
-	[ "$(sql "SELECT count(*) FROM inbox WHERE uid = 4" 2>/dev/null)" = 1 ] && break
-	sleep 0.1
-done
-sleep 0.2
-kill -9 $p
-wait $p 2>/dev/null
-check "killed: the mail was recorded" [ "$(sql "SELECT count(*) FROM inbox WHERE uid = 4")" = 1 ]
-check "killed: not marked yet" sh -c "! grep -qx 4 '$F/seen' 2>/dev/null"
-: >"$F/script"
-sleep 0.5
-"$PERFBOT" poll --config "$CONFIG" >"$W/out" 2>"$W/err"
-check "killed: the next poll marks it \\Seen" grep -qx 4 "$F/seen"
-check "killed: and handles it once" [ "$(sql "SELECT count(*) FROM inbox WHERE uid = 4")" = 1 ]
-
 # imap.processed_mailbox missing: made, and said so
 cat >>"$CONFIG" <<EOC
   processed_mailbox: Done
@@ -93,7 +71,13 @@ sed -i 's/^Message-I[Dd]: .*/Message-ID: <stuck-6@example.test>/' "$F/mail/6.eml
 cp "$F/mail/1.eml" "$F/mail/7.eml"
 sed -i 's/^Message-I[Dd]: .*/Message-ID: <after-7@example.test>/' "$F/mail/7.eml"
 printf 'eof-literal 6\n' >"$F/script"
-for i in 1 2 3; do "$PERFBOT" poll --config "$CONFIG" >"$W/out" 2>"$W/err.$i"; done
+# libetpan 1.9.4 spins at 99% CPU at an EOF inside a literal (tls: none)
+long=0
+for i in 1 2 3; do
+	timeout 30 "$PERFBOT" poll --config "$CONFIG" >"$W/out" 2>"$W/err.$i"
+	[ $? = 124 ] && long=1
+done
+check "EOF inside a literal: every poll over within its bound" [ $long = 0 ]
 check "stuck: failed after 3 tries" sql "SELECT outcome FROM inbox WHERE uid = 6" | grep -q "^failed: "
 "$PERFBOT" poll --config "$CONFIG" >"$W/out" 2>"$W/err"
 check "stuck: the mail after it read" [ "$(sql "SELECT count(*) FROM inbox WHERE uid = 7")" = 1 ]
