@@ -51,7 +51,7 @@ TOOL_SRC = $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
 .PHONY: all check check-build demo bench bench-sim install deps unit golden \
-	integration lint clean fuzz
+	integration faults lint clean fuzz
 all: perfbot
 
 deps:
@@ -115,6 +115,10 @@ golden: perfbot $(TOOL_BIN)
 
 integration: perfbot $(TOOL_BIN)
 	@bash tests/integration/run
+
+# Scripted SMTP and IMAP servers (tests/faults/): no root needed.
+faults: perfbot $(TOOL_BIN)
+	@bash tests/faults/run
 
 # Banned functions (doc/style.md, 5): a grep keeps them out of src/; one test
 # per source file.

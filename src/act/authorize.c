@@ -336,8 +336,8 @@ int authorize(struct state *st, const struct config *cfg, time_t now,
 		au->verdict = AUTH_NOREPORT;
 		return stranger(st, cfg, now, r, au, err);
 	}
-	if (!authorize_allowed(cfg, r->from_addr) &&
-	    !among(tr->recipients, r->from_addr)) {
+	au->recipient = among(tr->recipients, r->from_addr);
+	if (!authorize_allowed(cfg, r->from_addr) && !au->recipient) {
 		au->verdict = AUTH_REFUSE;
 		return stranger(st, cfg, now, r, au, err);
 	}

@@ -53,12 +53,19 @@ int dispatch_answer(struct state *st, const struct config *cfg,
 		    json_t *pieces, time_t now, struct pb_err *err)
 {
 	struct composed c;
-	int rc = answer_compose(cfg, t, tag, pieces, now, &c, err);
+	int rc, draw = 0, used = 1;
 
-	if (!rc)
-		rc = outbox_queue(st, &c, now, err);
-	composed_release(&c);
-	return rc;
+	/* a Message-ID the state holds already is drawn again */
+	do {
+		rc = answer_compose(cfg, t, tag, pieces, now, draw, &c, err) ||
+		     state_message_id_used(st, c.message_id, &used, err);
+		if (!rc && !used)
+			rc = outbox_queue(st, &c, now, err);
+		composed_release(&c);
+	} while (!rc && used && ++draw < ID_DRAWS);
+	return rc || !used ? rc : pb_fail(err, EX_SOFTWARE, "answer: no "
+					  "free Message-ID in %d draws",
+					  ID_DRAWS);
 }
 
 /* ---- retest ---- */
@@ -288,6 +295,8 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 				return -1;
 		} else if (def->act(a, c, i, err)) {
 			return -1;
+		} else {
+			a->acted = 1;
 		}
 	}
 	if (seen <= max)
@@ -300,14 +309,16 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 
 /*
  * The answer: the one piece 'tmpl', or (NULL) what the commands said;
- * none when nothing is left to say. An answer that only says a retest is
- * open already goes to the sender alone, never to the report's list.
+ * none when nothing is left to say. Only a command done for one of the
+ * report's recipients is answered in front of the list ('list'), so that
+ * another robot in the thread never gets the list into a loop; anything
+ * else, and an answer that only says a retest is open already, goes to
+ * the sender alone.
  */
 static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
-		  size_t *sent, struct pb_err *err)
+		  int list, size_t *sent, struct pb_err *err)
 {
-	const struct answer_thread *t = a->t;
-	struct answer_thread solo_t;
+	struct answer_thread solo_t = *a->t;
 	struct thread_report solo;
 	size_t n;
 	int rc;
@@ -319,16 +330,14 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 	rc = tmpl ? dispatch_piece(a, tmpl, json_object(), err) :
 		dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen, err);
 	n = json_array_size(a->pieces);
-	if (!rc && n && a->repeats == n && t->report) {
-		solo = *t->report;
+	if (a->t->report && (!(list && a->acted) || a->repeats == n)) {
+		solo = *a->t->report;
 		solo.recipients = "[]";
-		solo_t = *t;
 		solo_t.report = &solo;
-		t = &solo_t;
 	}
 	if (!rc && n)
-		rc = dispatch_answer(a->st, a->cfg, t, "", a->pieces, a->now,
-				     err);
+		rc = dispatch_answer(a->st, a->cfg, &solo_t, "", a->pieces,
+				     a->now, err);
 	*sent = rc ? 0 : n;
 	json_decref(a->pieces);
 	a->pieces = NULL;
@@ -357,8 +366,7 @@ int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
 	const struct thread_report *tr = rt->kind == ROUTE_REPORT ? &rt->tr :
 		NULL;
 	struct answer_thread t;
-	struct act_ctx a = { st, cfg, now, &t, NULL, 0, 0 };
-	struct thread_report solo;
+	struct act_ctx a = { st, cfg, now, &t, NULL, 0, 0, 0 };
 	size_t sent;
 	int rc;
 
@@ -367,20 +375,15 @@ int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
 	route_thread(r, tr, &t);
 	switch (au->verdict) {
 	case AUTH_COMMAND:
-		rc = answer(&a, r, NULL, &sent, err);
+		rc = answer(&a, r, NULL, au->recipient, &sent, err);
 		if (!rc)
 			repeat_outcome(&a, sent, au);
 		return rc;
 	case AUTH_NOREPORT:
-		return answer(&a, r, "noreport", &sent, err);
+		return answer(&a, r, "noreport", 0, &sent, err);
 	case AUTH_REFUSE:
 		/* a refusal goes to the sender alone, never to the list */
-		if (tr) {
-			solo = *tr;
-			solo.recipients = "[]";
-			t.report = &solo;
-		}
-		return answer(&a, r, "refused", &sent, err);
+		return answer(&a, r, "refused", 0, &sent, err);
 	default:
 		return 0;
 	}

@@ -74,15 +74,17 @@ static void okay(struct checker *ck, const char *fmt, ...)
 
 static void okay(struct checker *ck, const char *fmt, ...)
 {
+	char line[2048];
 	va_list ap;
 
 	if (ck->quiet)
 		return;
 	va_start(ap, fmt);
-	fputs("ok: ", stdout);
-	vprintf(fmt, ap);
-	fputc('\n', stdout);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	/* a password written in a URL is never printed */
+	pb_mask_credentials(line);
+	printf("ok: %s\n", line);
 }
 
 /* A file that must be readable (CA, password file): setting 'key'. */
@@ -341,6 +343,22 @@ static void check_scheduler(struct checker *ck)
 		okay(ck, "scheduler '%s'", ck->cfg->scheduler.backend);
 }
 
+/* imap.processed_mailbox exists, or is made: said either way. */
+static int processed_box(struct checker *ck, struct imap *im,
+			 struct strbuf *out, struct pb_err *err)
+{
+	const char *box = ck->cfg->imap.processed_mailbox;
+	int created = 0;
+
+	if (!box)
+		return 0;
+	if (imap_ensure(im, box, &created, err))
+		return -1;
+	return sb_addf(out, "\nok: imap.processed_mailbox '%s': %s", box,
+		       created ? "created" : "exists") ?
+		pb_fail(err, EX_OSERR, "out of memory") : 0;
+}
+
 /* --connect: log in to each server, say what it offers. */
 static int connect_all(struct checker *ck)
 {
@@ -356,6 +374,8 @@ static int connect_all(struct checker *ck)
 			log_error("%s", err.msg);
 			code = err.code;
 		} else if (!ck->quiet) {
+			if (out.buf)
+				pb_mask_credentials(out.buf);
 			printf("%s\n", sb_str(&out));
 		}
 		smtp_free(s);
@@ -364,11 +384,14 @@ static int connect_all(struct checker *ck)
 	pb_err_clear(&err);
 	if (ck->cfg->imap.url) {
 		if (imap_open(&im, ck->cfg, &err) ||
-		    imap_probe(im, ck->cfg, &out, &err)) {
+		    imap_probe(im, ck->cfg, &out, &err) ||
+		    processed_box(ck, im, &out, &err)) {
 			log_error("%s", err.msg);
 			if (!code)
 				code = err.code;
 		} else if (!ck->quiet) {
+			if (out.buf)
+				pb_mask_credentials(out.buf);
 			printf("%s\n", sb_str(&out));
 		}
 		imap_close(im);

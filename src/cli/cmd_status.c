@@ -45,7 +45,7 @@ const struct cli_spec status_spec = {
 static int is_time(const char *col)
 {
 	static const char *const names[] = { "next_attempt", "created",
-		"deadline", "sent_at", "received", "seen", NULL };
+		"deadline", "sent_at", "received", "seen", "at", NULL };
 	size_t i;
 
 	for (i = 0; names[i]; i++)
@@ -65,6 +65,10 @@ static void print_value(const char *col, json_t *v, time_t now)
 		status_when((time_t)json_integer_value(v), now, buf,
 			    sizeof(buf));
 		fputs(buf, stdout);
+	} else if (is_time(col) && (json_is_null(v) || json_is_integer(v))) {
+		/* 0 or nothing: the time never came */
+		fputs(strcmp(col, "next_attempt") ? "never" :
+		      "never tried, due now", stdout);
 	} else if (json_is_integer(v)) {
 		printf("%lld", (long long)json_integer_value(v));
 	} else if (json_is_string(v)) {
@@ -113,14 +117,16 @@ static void print_text(json_t *st, time_t now)
 	printf("state: %s\n", json_string_value(json_object_get(st, "state")));
 	if (ob)
 		printf("outbox: %lld queued, %lld sent (%lld in the last hour), "
-		       "%lld failed\n",
+		       "%lld failed, %lld dropped\n",
 		       (long long)json_integer_value(json_object_get(ob,
 								     "queued")),
 		       (long long)json_integer_value(json_object_get(ob, "sent")),
 		       (long long)json_integer_value(json_object_get(ob,
 							"sent_last_hour")),
 		       (long long)json_integer_value(json_object_get(ob,
-								     "failed")));
+								     "failed")),
+		       (long long)json_integer_value(json_object_get(ob,
+								     "dropped")));
 	json_object_foreach(st, k, v)
 		if (json_is_array(v))
 			print_section(k, v, now);

@@ -93,7 +93,7 @@ static void parts_release(struct answer_parts *a)
 static int build(struct answer_parts *a, struct composed *c,
 		 const struct config *cfg, const struct answer_thread *r,
 		 const struct thread_report *tr, const char *tag, time_t now,
-		 struct pb_err *err)
+		 int draw, struct pb_err *err)
 {
 	struct strbuf irt = STRBUF_INIT;
 
@@ -101,7 +101,8 @@ static int build(struct answer_parts *a, struct composed *c,
 	c->date = now;
 	c->sender = identity_sender(cfg);
 	c->id = id_answer(r->message_id, tag);
-	c->message_id = c->id ? identity_message_id(cfg, c->id, now) : NULL;
+	c->message_id = c->id ? identity_message_id(cfg, c->id, now, draw) :
+		NULL;
 	c->report_id = tr && tr->report_id ? strdup(tr->report_id) : NULL;
 	c->subject = thread_subject(r->subject ? r->subject :
 				    tr ? tr->subject : "");
@@ -120,7 +121,7 @@ static int build(struct answer_parts *a, struct composed *c,
 }
 
 int answer_compose(const struct config *cfg, const struct answer_thread *r,
-		   const char *tag, json_t *pieces, time_t now,
+		   const char *tag, json_t *pieces, time_t now, int draw,
 		   struct composed *c, struct pb_err *err)
 {
 	const struct thread_report *tr = r->report;
@@ -129,7 +130,7 @@ int answer_compose(const struct config *cfg, const struct answer_thread *r,
 	int rc;
 
 	composed_init(c);
-	rc = build(&a, c, cfg, r, tr, tag ? tag : "", now, err);
+	rc = build(&a, c, cfg, r, tr, tag ? tag : "", now, draw, err);
 	if (!rc && !(a.body = body_of(cfg, r, tr, pieces, err)))
 		rc = -1;
 	if (!rc) {

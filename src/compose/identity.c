@@ -19,10 +19,10 @@ char *identity_sender(const struct config *cfg)
 }
 
 char *identity_message_id(const struct config *cfg, const char *id,
-			  time_t when)
+			  time_t when, int draw)
 {
-	return id_message_id(id, when,
-			     cfg->identity.message_id_domain);
+	return id_message_id_draw(id, when, cfg->identity.message_id_domain,
+				  draw);
 }
 
 /* Append 'id', percent-encoding what may not stand in a path segment. */

@@ -111,14 +111,24 @@ static int resolve(struct config *cfg, struct ynode *node,
 	return rc;
 }
 
-/* "Name <user@domain>" or user@domain. */
-static int is_addr(const char *s)
+/*
+ * Exactly one mailbox, "Name <user@domain>" or user@domain, checked as a
+ * manifest's addresses are (util/addr.c): never two, no CR or LF, no
+ * control or Unicode separator. NULL, or why not.
+ */
+static const char *addr_why(const struct ynode *v)
 {
-	char *addr = addr_spec(s);
-	int ok = addr && strchr(addr, '@') && addr[0] != '@';
+	const char *why = NULL;
 
-	free(addr);
-	return ok;
+	addr_check_mailbox_n(v->str, v->len, NULL, 0, &why);
+	return why;
+}
+
+static int bad_addr(struct config *cfg, const char *path, int line,
+		    const char *what, const char *why, struct pb_err *err)
+{
+	return pb_fail(err, EX_CONFIG, "%s:%d: '%s' must be %s: %s",
+		       cfg->doc.name, line, path, what, why);
 }
 
 /* A domain name: letters, digits, '-', '.' (no '@', no space). */
@@ -134,12 +144,23 @@ static int is_domain(const char *s)
 	return 1;
 }
 
+/* commands.allow: an address, or "@domain". */
+static const char *allow_why(const struct ynode *v)
+{
+	const char *s = v->str;
+
+	if (s[0] != '@')
+		return addr_why(v);
+	return is_domain(s + 1) ? NULL : "not a domain";
+}
+
 static int check_list(struct config *cfg, const char *path,
 		      const struct key *k, struct ynode *node, int line,
 		      struct pb_err *err)
 {
 	struct strbuf item = STRBUF_INIT;
 	struct ynode *v;
+	const char *why = NULL;
 	size_t i;
 	int rc = 0;
 
@@ -161,14 +182,12 @@ static int check_list(struct config *cfg, const char *path,
 			rc = check_map(cfg, sb_str(&item), v, iline, err);
 		else if (k->type == K_ARGV && i == 0 && strchr(v->str, '/'))
 			rc = resolve(cfg, v, err);
-		else if (k->type == K_ADDRLIST && !is_addr(v->str))
-			rc = bad_type(cfg, path, iline, "a list of mail "
-				      "addresses", err);
-		else if (k->type == K_ALLOW &&
-			 !(v->str[0] == '@' ? is_domain(v->str + 1) :
-			   is_addr(v->str)))
-			rc = bad_type(cfg, path, iline, "a list of mail "
-				      "addresses and @domains", err);
+		else if (k->type == K_ADDRLIST && (why = addr_why(v)))
+			rc = bad_addr(cfg, path, iline, "a list of mail "
+				      "addresses", why, err);
+		else if (k->type == K_ALLOW && (why = allow_why(v)))
+			rc = bad_addr(cfg, path, iline, "a list of mail "
+				      "addresses and @domains", why, err);
 		if (rc)
 			break;
 	}
@@ -242,9 +261,10 @@ static int check_string(struct config *cfg, const char *path,
 		return check_choice(cfg, path, line, c, v, err);
 	if (k->type == K_PATH)
 		return resolve(cfg, node, err);
-	if (k->type == K_ADDR && !is_addr(v))
-		return bad_type(cfg, path, line, "a mail address (\"Name "
-				"<user@domain>\" or user@domain)", err);
+	if (k->type == K_ADDR && addr_why(node))
+		return bad_addr(cfg, path, line, "a mail address (\"Name "
+				"<user@domain>\" or user@domain)",
+				addr_why(node), err);
 	if (k->type == K_DOMAIN && !is_domain(v))
 		return bad_type(cfg, path, line, "a domain name", err);
 	if (k->type == K_NAME && (!*v || strchr(v, '/')))

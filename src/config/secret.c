@@ -12,6 +12,8 @@
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/proc.h"
 #include "perfbot/config/secret.h"
+#include "perfbot/util/log.h"
+#include "perfbot/util/text.h"
 
 #define SECRET_MAX 4096
 #define COMMAND_TIMEOUT_MS 10000
@@ -43,12 +45,31 @@ static int from_file(const char *path, const char *key, char **out,
 	return 0;
 }
 
+/* Each line the command wrote on stderr, as one warning line of its own. */
+static void said(const char *key, const char *s, size_t n)
+{
+	char line[256];
+	size_t k;
+
+	while (n) {
+		k = strcspn(s, "\n");
+		if (k > n)
+			k = n;
+		text_scrub_to(line, sizeof(line), s, k, TEXT_CTRL_QMARK);
+		if (*line)
+			log_warn("%s said: %s", key, line);
+		s += k + (k < n);
+		n -= k + (k < n);
+	}
+}
+
 /*
  * The first line of the command's output: read until a line end (or
  * nothing came for COMMAND_TIMEOUT_MS), then the command gets as long
- * again to exit 0. It has perfbot's stdin and stderr (a password
- * manager may ask on the terminal) and environment, less the other
- * passwords (command_env).
+ * again to exit 0. It has perfbot's stdin (a password manager may ask on
+ * the terminal) and environment, less the other passwords (command_env).
+ * What it says on stderr is never passed through as it is: each line is
+ * logged scrubbed, with URL passwords masked, after the key's name.
  */
 static int from_command(const char *const *argv, const char *key,
 			char **env, char **out, struct pb_err *err)
@@ -61,10 +82,11 @@ static int from_command(const char *const *argv, const char *key,
 		return pb_fail(err, EX_CONFIG, "%s: cannot run", key);
 	sb_init(&sb, SECRET_MAX);
 	/* posix_spawn wants char *const[]: nothing writes to them */
-	if (!proc_start(&p, (char **)argv, env, 0)) {
+	if (!proc_start(&p, (char **)argv, env, PROC_STDERR_KEEP)) {
 		proc_read_line(&p, &sb, COMMAND_TIMEOUT_MS);
 		proc_wait(&p, COMMAND_TIMEOUT_MS);
 		rc = p.code == 0 ? 0 : -1;
+		said(key, p.err, p.errlen);
 		proc_release(&p);
 	}
 	*out = rc ? NULL : sb_detach(&sb, NULL);

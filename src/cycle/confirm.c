@@ -147,13 +147,13 @@ static int mail_it(struct state *st, const struct config *cfg,
 		   struct held *h, const char *line, const char *status,
 		   time_t now, struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, line, h->row->metric };
+	struct report_opts o = { NULL, now, line, h->row->metric, 0 };
 	struct composed c;
 	struct report r;
 	int rc;
 
 	composed_init(&c);
-	if (report_make(&r, &h->m, cfg, &o, err))
+	if (report_make_free(&r, &h->m, cfg, &o, st, err))
 		return -1;
 	rc = !r.worth ? pb_fail(err, EX_DATAERR, "report '%s': nothing to "
 				"report over all runs", h->row->report_id) :

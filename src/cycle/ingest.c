@@ -19,6 +19,30 @@
 
 #include "steps.h"
 
+/* Here, not in report.c: the front end's 'report' needs no state. */
+int report_make_free(struct report *r, const struct manifest *m,
+		     const struct config *cfg, struct report_opts *o,
+		     struct state *st, struct pb_err *err)
+{
+	int used = 0;
+
+	for (o->draw = 0; o->draw < ID_DRAWS; o->draw++) {
+		if (report_make(r, m, cfg, o, err))
+			return -1;
+		if (!r->worth || !st)
+			return 0;
+		if (state_message_id_used(st, r->message_id, &used, err)) {
+			report_release(r);
+			return -1;
+		}
+		if (!used)
+			return 0;
+		report_release(r);
+	}
+	return pb_fail(err, EX_SOFTWARE, "report: no free Message-ID in %d "
+		       "draws", ID_DRAWS);
+}
+
 /* '*s' 1 when the state knows 'id' (there is none for --dry-run, maybe). */
 static int seen(struct cycle *cy, const char *id, int *s, struct pb_err *err)
 {
@@ -53,11 +77,12 @@ static int judge_manifest(struct cycle *cy, const struct manifest *m,
 			  const struct manifest_text *mt, struct pb_err *err)
 {
 	const char *name = mt->name;
-	struct report_opts ro = { NULL, cy->now, NULL, NULL };
+	struct report_opts ro = { NULL, cy->now, NULL, NULL, 0 };
 	struct report r;
 	int rc = 0, s;
 
-	if (report_make(&r, m, cy->cfg, &ro, err))
+	if (report_make_free(&r, m, cy->cfg, &ro, cy->have_state ? cy->st :
+			     NULL, err))
 		return 1;	/* bad input: reported, the run goes on */
 	if (seen(cy, r.id, &s, err))
 		rc = -1;

@@ -93,7 +93,7 @@ static int address(struct report *r, const struct report_inputs *in,
 	if (!r->from || !r->job_yaml ||
 	    (m->kconfig_file && !r->kconfig_file))
 		return pb_fail(err, EX_OSERR, "out of memory");
-	r->message_id = identity_message_id(cfg, r->id, r->date);
+	r->message_id = identity_message_id(cfg, r->id, r->date, o->draw);
 	if (!r->message_id)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	return patch_thread(r, m, err) ||

@@ -129,7 +129,7 @@ static int check_value(const struct ydoc *doc, const struct ynode *map,
 	size_t i;
 
 	if (ynode_is(v, Y_STR) && !strcmp(key, "author") &&
-	    addr_check_mailbox(v->str, NULL, 0, &why))
+	    addr_check_mailbox_n(v->str, v->len, NULL, 0, &why))
 		return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' is not one "
 			       "mail address: %s", doc->name, ynode_line(v),
 			       where, key, why);
@@ -143,6 +143,17 @@ static int check_value(const struct ydoc *doc, const struct ynode *map,
 			return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' holds a "
 				       "control character", doc->name,
 				       ynode_line(e), where, key);
+	}
+	/* to, cc: each exactly one mailbox, checked as the config's are */
+	for (i = 0; ynode_is(v, Y_SEQ) && (!strcmp(key, "to") ||
+					   !strcmp(key, "cc")) && i < v->n; i++) {
+		e = v->items[i];
+		if (ynode_is(e, Y_STR) &&
+		    addr_check_mailbox_n(e->str, e->len, NULL, 0, &why))
+			return pb_fail(err, EX_DATAERR, "%s:%d: '%s%s' holds "
+				       "what is not one mail address: %s",
+				       doc->name, ynode_line(e), where, key,
+				       why);
 	}
 	return 0;
 }
@@ -296,14 +307,19 @@ static int patch_list(struct manifest *m, const struct ynode *map,
 					    sizeof(*p->references))))
 		return pb_fail(err, EX_OSERR, "out of memory");
 	for (i = 0; i < l->n; i++) {
-		const char *s = ynode_str(l->items[i]);
+		const char *s = ynode_str(l->items[i]), *why;
 		size_t n = s ? strlen(s) : 0;
 		int line = ynode_line(l->items[i]);
 
-		if (!n || n > PATCH_MAX_TEXT || text_scrub_at(s, n, 0) < n)
+		if (!n || n > PATCH_MAX_TEXT || text_scrub_at(s, n, 0) < n ||
+		    n != l->items[i]->len)
 			return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.%s' "
 				       "must hold one-line strings",
 				       m->doc.name, line, key);
+		if (!ids && addr_check_mailbox_n(s, n, NULL, 0, &why))
+			return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.%s': "
+				       "'%.80s' is not one mail address: %s",
+				       m->doc.name, line, key, s, why);
 		if (!ids)
 			continue;
 		if (!(id = msgid_strip(s)))
@@ -327,6 +343,8 @@ static int patch_text(struct manifest *m, const struct ynode *map,
 	if (!*out)
 		return 0;
 	n = strlen(*out);
+	if (n != ymap_get(map, key)->len)
+		return patch_fail(m, map, key, "holds a NUL character", err);
 	if (!n || n > PATCH_MAX_TEXT || text_scrub_at(*out, n, 0) < n)
 		return patch_fail(m, map, key, "must be one line of text, "
 				  "without control characters", err);
@@ -375,6 +393,9 @@ static int load_patch(struct manifest *m, struct pb_err *err)
 	if (!id)
 		return pb_fail(err, EX_DATAERR, "%s:%d: 'patch.message_id' is "
 			       "missing", m->doc.name, ynode_line(map));
+	if (strlen(id) != ymap_get(map, "message_id")->len)
+		return patch_fail(m, map, "message_id", "holds a NUL "
+				  "character", err);
 	if (!(p->message_id = msgid_strip(id)))
 		return patch_fail(m, map, "message_id", "is not a Message-ID "
 				  "(<left@right>)", err);

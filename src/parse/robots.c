@@ -13,6 +13,7 @@
 
 #include "mime.h"
 #include "perfbot/parse/reply.h"
+#include "perfbot/util/addr.h"
 #include "robots.h"
 #include "perfbot/util/text.h"
 
@@ -334,8 +335,9 @@ static const char *robot_reason(const struct reply *r, const char *const *own,
 	why = robot_local_part(r->from_addr);
 	if (why)
 		return why;
+	/* perfbot+anything@ is the bot's own too */
 	for (i = 0; own && i < nown; i++)
-		if (own[i] && !strcasecmp(r->from_addr, own[i]))
+		if (own[i] && addr_same_box(r->from_addr, own[i]))
 			return "sent by the bot itself";
 	return NULL;
 }

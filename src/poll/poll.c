@@ -22,6 +22,7 @@
 #include "perfbot/act/route.h"
 
 #define POLL_MAX_MESSAGES 5000
+#define STUCK_TRIES 3		/* downloads of one mail that fail in a row */
 
 struct poll_ctx {
 	struct state *st;
@@ -35,6 +36,7 @@ struct poll_ctx {
 	char why[160];		/* outcome text built for one mail */
 	int rekey;		/* record under the mailbox position, so that
 				 * another copy of the mail is still read */
+	int said;		/* the error line said it: no record line */
 };
 
 /* A key for a mail without a Message-ID: its place in the mailbox. */
@@ -64,7 +66,7 @@ static int record(struct poll_ctx *cx, const char *msgid, uint32_t uid,
 	rc = state_inbox_record(cx->st, &e, cx->now, err);
 	free((char *)e.commands);
 	json_decref(cmds);
-	if (!rc)
+	if (!rc && !cx->said)
 		log_info("mail <%s>%s%s: %s", msgid, r && r->from_addr ?
 			 " from " : "", r && r->from_addr ? r->from_addr : "",
 			 outcome);
@@ -116,7 +118,7 @@ static int handle(struct poll_ctx *cx, const struct imap_msg *m,
 {
 	struct reply_opts o = { "#perfbot", command_lookup };
 	struct route rt = { 0 };
-	const char *outcome = "ignored: larger than imap.max_message_bytes";
+	const char *outcome = cx->why;
 	struct pb_err perr = { 0, "" };
 	struct reply r;
 	char synth[160];
@@ -124,6 +126,15 @@ static int handle(struct poll_ctx *cx, const struct imap_msg *m,
 	int rc = 0, parsed = 0, seen;
 
 	memset(&r, 0, sizeof(r));
+	/* recorded as failed once, and passed over */
+	snprintf(cx->why, sizeof(cx->why), "failed: larger than "
+		 "imap.max_message_bytes (%ld bytes): %lu bytes",
+		 cx->cfg->imap.max_message_bytes, (unsigned long)m->size);
+	if (!m->data) {
+		log_warn("mail UID %u: %s", (unsigned)m->uid, cx->why + 8);
+		cx->ps->failed++;
+		cx->ps->fail_code = EX_DATAERR;
+	}
 	synthetic_id(cx, m->uid, synth, sizeof(synth));
 	if (m->data && reply_parse(m->data, m->len, &o, &r, &perr))
 		outcome = "ignored: unreadable mail";
@@ -156,7 +167,9 @@ static int handle_tx(struct poll_ctx *cx, const struct imap_msg *m,
 		return -1;
 	if (handle(cx, m, err) ||
 	    state_mailbox_set(cx->st, cx->mailbox, cx->uidvalidity, m->uid,
-			      err)) {
+			      err) ||
+	    state_mark_add(cx->st, cx->mailbox, cx->uidvalidity, m->uid,
+			   err)) {
 		state_rollback(cx->st);
 		return -1;
 	}
@@ -181,15 +194,51 @@ static int give_up(struct poll_ctx *cx, const struct imap_msg *m,
 	cx->ps->fail_code = err->code ? err->code : EX_SOFTWARE;
 	synthetic_id(cx, m->uid, synth, sizeof(synth));
 	snprintf(outcome, sizeof(outcome), "failed: %s", err->msg);
+	cx->said = 1;	/* one line for one failure (the error above) */
 	rc = state_begin(cx->st, err) ||
 	     record(cx, synth, m->uid, NULL, NULL, outcome, err) ||
 	     state_mailbox_set(cx->st, cx->mailbox, cx->uidvalidity, m->uid,
-			       err);
+			       err) ||
+	     state_mark_add(cx->st, cx->mailbox, cx->uidvalidity, m->uid,
+			    err);
+	cx->said = 0;
 	if (rc) {
 		state_rollback(cx->st);
 		return -1;
 	}
 	return state_commit(cx->st, err);
+}
+
+/* Tell the server a recorded mail was handled, and forget the mark. */
+static void mark(struct poll_ctx *cx, uint32_t uid)
+{
+	struct pb_err err = { 0, "" };
+
+	/* a failure only leaves it for the next poll */
+	if (imap_done(cx->im, uid, cx->cfg->imap.processed_mailbox, &err) ||
+	    state_mark_done(cx->st, cx->mailbox, cx->uidvalidity, uid, &err))
+		log_warn("%s", err.msg);
+}
+
+/*
+ * A mail that could not be downloaded: the session is over. After
+ * STUCK_TRIES such polls in a row it is recorded as failed and passed
+ * over, so that it does not hold back the replies after it.
+ */
+static int stuck(struct poll_ctx *cx, uint32_t uid, struct pb_err *err)
+{
+	struct pb_err serr = { 0, "" };
+	struct imap_msg m = { uid, NULL, 0, 0 };
+	long n = 0;
+
+	if (state_mailbox_stuck(cx->st, cx->mailbox, cx->uidvalidity, uid, &n,
+				&serr) || n < STUCK_TRIES)
+		return -1;
+	log_warn("mail UID %u: could not be downloaded %ld times: passed "
+		 "over", (unsigned)uid, n);
+	if (give_up(cx, &m, err))
+		*err = serr.code ? serr : *err;
+	return -1;
 }
 
 static int one(struct poll_ctx *cx, uint32_t uid, size_t cap,
@@ -200,7 +249,7 @@ static int one(struct poll_ctx *cx, uint32_t uid, size_t cap,
 	int rc;
 
 	if (imap_fetch(cx->im, uid, cap, &m, err))
-		return -1;
+		return err->code == EX_OSERR ? -1 : stuck(cx, uid, err);
 	cx->ps->fetched++;
 	before = *cx->ps;
 	rc = handle_tx(cx, &m, err);
@@ -211,9 +260,41 @@ static int one(struct poll_ctx *cx, uint32_t uid, size_t cap,
 	imap_msg_release(&m);
 	if (rc)
 		return -1;
-	/* handled and recorded: a failure here only leaves it unread */
-	if (imap_done(cx->im, uid, cx->cfg->imap.processed_mailbox, err))
-		log_warn("%s", err->msg);
+	mark(cx, uid);
+	return 0;
+}
+
+/* The marks a poll killed after its commits did not make. */
+static int marks_left(struct poll_ctx *cx, struct pb_err *err)
+{
+	uint32_t *uids = NULL;
+	size_t i, n = 0;
+
+	if (state_marks(cx->st, cx->mailbox, cx->uidvalidity,
+			POLL_MAX_MESSAGES, &uids, &n, err))
+		return -1;
+	if (n)
+		log_info("'%s': %zu handled mail%s still to be marked",
+			 cx->mailbox, n, n == 1 ? "" : "s");
+	for (i = 0; i < n; i++)
+		mark(cx, uids[i]);
+	free(uids);
+	return 0;
+}
+
+/* imap.processed_mailbox is there, or made (and said so). */
+static int processed_box(struct poll_ctx *cx, struct pb_err *err)
+{
+	const char *box = cx->cfg->imap.processed_mailbox;
+	int created = 0;
+
+	if (!box)
+		return 0;
+	if (imap_ensure(cx->im, box, &created, err))
+		return -1;
+	if (created)
+		log_info("imap.processed_mailbox '%s' did not exist: created",
+			 box);
 	return 0;
 }
 
@@ -233,7 +314,7 @@ static int start(struct poll_ctx *cx, unsigned long *after,
 				 cx->mailbox, v, cx->uidvalidity);
 		*after = 0;
 	}
-	return 0;
+	return processed_box(cx, err) || marks_left(cx, err);
 }
 
 int poll_one(struct state *st, const struct config *cfg, time_t now,
@@ -242,7 +323,7 @@ int poll_one(struct state *st, const struct config *cfg, time_t now,
 {
 	struct poll_ctx cx = { st, cfg, now, NULL, cfg->imap.mailbox,
 			       uidvalidity, { NULL, NULL, NULL, NULL }, ps, "",
-			       0 };
+			       0, 0 };
 	struct imap_msg m = { uid, (char *)data, len, (uint32_t)len };
 	struct poll_stats before;
 	int rc;
@@ -268,7 +349,7 @@ int poll_mailbox(struct state *st, const struct config *cfg, time_t now,
 {
 	struct poll_ctx cx = { st, cfg, now, NULL,
 			       cfg->imap.mailbox, 0, { NULL, NULL, NULL, NULL },
-			       ps, "", 0 };
+			       ps, "", 0, 0 };
 	size_t cap = (size_t)cfg->imap.max_message_bytes;
 	unsigned long after = 0;
 	uint32_t *uids = NULL;

@@ -23,6 +23,7 @@
 struct smtp {
 	CURL *curl;
 	char *url;
+	char *what;		/* "host:port", for messages */
 	char *user;
 	char *password;
 	char *ca_file;
@@ -31,18 +32,37 @@ struct smtp {
 	int reuse;
 	long batch;		/* smtp.batch: mails per connection, 0 all */
 	long on_conn;		/* mails sent over the current one */
+	int caps_known;		/* a session's EHLO was read */
+	unsigned caps;		/* and what it offered (SMTP_CAP_*) */
 	/* per message */
 	const char *msg;
 	size_t len, off;
-	struct smtp_result *res;
-	int in_rcpt;		/* the last command sent was RCPT TO */
-	int quitting;		/* QUIT sent: its 221 is not the outcome */
+	struct smtp_trace tr;
 	char errbuf[CURL_ERROR_SIZE];
 };
 
 static char *dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
+}
+
+/* "host:port" of the URL (its port, or the scheme's), for messages. */
+static char *host_port(const char *url)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *host = NULL, *port = NULL, *out = NULL;
+	CURLU *u = curl_url();
+
+	if (u && !curl_url_set(u, CURLUPART_URL, url, 0) &&
+	    !curl_url_get(u, CURLUPART_HOST, &host, 0) &&
+	    !curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) &&
+	    !sb_addf(&sb, "%s:%s", host, port))
+		out = sb_detach(&sb, NULL);
+	sb_release(&sb);
+	curl_free(host);
+	curl_free(port);
+	curl_url_cleanup(u);
+	return out ? out : strdup(url);
 }
 
 int smtp_new(struct smtp **out, const struct config *cfg, int reuse,
@@ -65,9 +85,10 @@ int smtp_new(struct smtp **out, const struct config *cfg, int reuse,
 	s->batch = cfg->smtp.batch;
 	s->tls = cfg->smtp.tls;
 	s->url = strdup(url);
+	s->what = host_port(url);
 	s->user = dup_or_null(cfg->smtp.user);
 	s->ca_file = dup_or_null(cfg->smtp.ca_file);
-	if (!s->url ||
+	if (!s->url || !s->what ||
 	    (s->user && secret_get(cfg, "smtp", &s->password, err))) {
 		smtp_free(s);
 		return err && err->code ? -1 :
@@ -89,6 +110,7 @@ void smtp_free(struct smtp *s)
 	if (s->curl)
 		curl_easy_cleanup(s->curl);
 	free(s->url);
+	free(s->what);
 	free(s->user);
 	secret_free(s->password);
 	free(s->ca_file);
@@ -114,58 +136,50 @@ static size_t read_cb(char *buf, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
-/* A line of the dialogue kept to show: CR, LF go; other bytes < 0x20 '?'. */
-#define SMTP_LINE (TEXT_DROP_CRLF | TEXT_KEEP_DEL)
-
-static void note_command(struct smtp *s, const char *d, size_t n)
+/* The dialogue, read by smtp_trace_*; AUTH lines are never kept. */
+static void feed(struct smtp_trace *t, curl_infotype type, const char *d,
+		 size_t n)
 {
-	struct smtp_result *r = s->res;
-	char addr[256];
-	const char *lt, *gt;
-	size_t i;
+	const char *nl;
 
-	s->in_rcpt = -1;
-	if (n >= 4 && !strncasecmp(d, "QUIT", 4))
-		s->quitting = 1;
-	if (n < 9 || strncasecmp(d, "RCPT TO:", 8))
+	if (type == CURLINFO_HEADER_OUT) {
+		smtp_trace_out(t, d, n);
 		return;
-	lt = memchr(d, '<', n);
-	gt = lt ? memchr(lt, '>', n - (size_t)(lt - d)) : NULL;
-	if (!lt || !gt)
+	}
+	if (type != CURLINFO_HEADER_IN)
 		return;
-	text_scrub_to(addr, sizeof(addr), lt + 1, (size_t)(gt - lt - 1),
-		      SMTP_LINE);
-	for (i = 0; i < r->nrcpt; i++)
-		if (!strcasecmp(r->rcpt[i].addr, addr))
-			s->in_rcpt = (int)i;
+	while (n) {	/* one line at a time, whatever the library hands */
+		nl = memchr(d, '\n', n);
+		smtp_trace_in(t, d, nl ? (size_t)(nl - d) : n);
+		if (!nl)
+			break;
+		n -= (size_t)(nl - d) + 1;
+		d = nl + 1;
+	}
 }
 
-/* Only the commands and replies are looked at; AUTH lines are skipped. */
+static int trace_cb(CURL *c, curl_infotype type, char *d, size_t n,
+		    void *arg)
+{
+	(void)c;
+	feed(arg, type, d, n);
+	return 0;
+}
+
+static size_t discard_cb(char *buf, size_t size, size_t nmemb, void *arg)
+{
+	(void)buf;
+	(void)arg;
+	return size * nmemb;
+}
+
 static int debug_cb(CURL *c, curl_infotype type, char *d, size_t n,
 		    void *arg)
 {
 	struct smtp *s = arg;
-	struct smtp_result *r = s->res;
-	int code;
 
 	(void)c;
-	if (type == CURLINFO_HEADER_OUT) {
-		note_command(s, d, n);
-		return 0;
-	}
-	/* 'd' is not NUL-terminated: read the code digit by digit */
-	if (type != CURLINFO_HEADER_IN || n < 4 || d[3] != ' ' ||
-	    s->quitting || !isdigit((unsigned char)d[0]) ||
-	    !isdigit((unsigned char)d[1]) || !isdigit((unsigned char)d[2]))
-		return 0;
-	code = (d[0] - '0') * 100 + (d[1] - '0') * 10 + (d[2] - '0');
-	r->code = code;
-	text_scrub_to(r->reply, sizeof(r->reply), d, n, SMTP_LINE);
-	if (s->in_rcpt >= 0) {
-		r->rcpt[s->in_rcpt].code = code;
-		text_scrub_to(r->rcpt[s->in_rcpt].reply, SMTP_REPLY_MAX, d, n,
-			      SMTP_LINE);
-	}
+	feed(&s->tr, type, d, n);
 	return 0;
 }
 
@@ -190,12 +204,18 @@ static void connection_options(struct smtp *s)
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, s->connect_timeout);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, s->timeout);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
+	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, debug_cb);
+	curl_easy_setopt(c, CURLOPT_DEBUGDATA, s);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, s->errbuf);
 }
 
-static void set_options(struct smtp *s, const char *sender,
-			struct curl_slist *rcpts)
+/* 1 when this mail goes over the connection of the one before. */
+static int set_options(struct smtp *s, const char *sender,
+		       struct curl_slist *rcpts)
 {
 	CURL *c = s->curl;
+	int reused = s->reuse && s->on_conn > 0;
 
 	connection_options(s);
 	/* the last mail of a batch closes its connection behind it */
@@ -211,53 +231,161 @@ static void set_options(struct smtp *s, const char *sender,
 	curl_easy_setopt(c, CURLOPT_READFUNCTION, read_cb);
 	curl_easy_setopt(c, CURLOPT_READDATA, s);
 	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)s->len);
-	curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
-	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, debug_cb);
-	curl_easy_setopt(c, CURLOPT_DEBUGDATA, s);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, s->errbuf);
+	return reused;
 }
 
-/* Every recipient refused with a 5xx: the message can never go. */
-static int all_rcpts_refused(const struct smtp_result *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nrcpt; i++)
-		if (r->rcpt[i].code < 500 || r->rcpt[i].code >= 600)
-			return 0;
-	return r->nrcpt > 0;
-}
-
-static enum smtp_outcome classify(CURLcode rc, int code)
+static enum smtp_transport transport(CURLcode rc)
 {
 	switch (rc) {
 	case CURLE_OK:
-		return SMTP_ACCEPTED;
-	case CURLE_LOGIN_DENIED:
+		return SMTP_TR_OK;
 	case CURLE_SSL_CACERT_BADFILE:
 	case CURLE_PEER_FAILED_VERIFICATION:
-	case CURLE_SSL_CONNECT_ERROR:
-	case CURLE_USE_SSL_FAILED:
 	case CURLE_SSL_CERTPROBLEM:
+		return SMTP_TR_CERT;
+	case CURLE_SSL_CONNECT_ERROR:
+		return SMTP_TR_TLS;
+	case CURLE_USE_SSL_FAILED:
+		return SMTP_TR_NOSTARTTLS;
+	case CURLE_LOGIN_DENIED:
+		return SMTP_TR_NOAUTH;
 	case CURLE_UNSUPPORTED_PROTOCOL:
 	case CURLE_URL_MALFORMAT:
-		return SMTP_FATAL;
+		return SMTP_TR_URL;
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_GOT_NOTHING:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+		return SMTP_TR_NOCONN;
 	default:
-		break;
+		return SMTP_TR_REFUSED;
 	}
-	if (code >= 500 && code < 600)
-		return SMTP_PERMANENT;
-	return SMTP_TEMPORARY;
+}
+
+/* What the library says, when the server said nothing that tells. */
+static const char *lib_why(struct smtp *s, CURLcode rc)
+{
+	return *s->errbuf ? s->errbuf : curl_easy_strerror(rc);
+}
+
+/* A second look at a port that did not talk as expected: 1 when it does. */
+static int port_speaks(const struct smtp *s, int tls)
+{
+	struct strbuf url = STRBUF_INIT;
+	struct smtp_trace t;
+	CURL *c = curl_easy_init();
+	CURLcode rc = CURLE_FAILED_INIT;
+
+	if (c && !sb_addf(&url, "%s://%s/", tls ? "https" : "smtp", s->what)) {
+		curl_easy_setopt(c, CURLOPT_URL, sb_str(&url));
+		curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, s->connect_timeout);
+		curl_easy_setopt(c, CURLOPT_TIMEOUT, s->connect_timeout);
+		curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+		if (tls) {	/* a handshake is all that is asked: no data */
+			curl_easy_setopt(c, CURLOPT_CONNECT_ONLY, 1L);
+			curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
+			curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
+		} else {
+			smtp_trace_start(&t, NULL, 0, 0);
+			curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "NOOP");
+			curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard_cb);
+			curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
+			curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, trace_cb);
+			curl_easy_setopt(c, CURLOPT_DEBUGDATA, &t);
+		}
+		rc = curl_easy_perform(c);
+	}
+	if (c)
+		curl_easy_cleanup(c);
+	sb_release(&url);
+	return tls ? rc == CURLE_OK : rc == CURLE_OK && t.replies > 0;
+}
+
+/*
+ * A TLS handshake that failed, or no greeting at all: the port may speak
+ * the other kind of TLS. Said so, with the setting that fixes it.
+ */
+static void diagnose_tls(struct smtp *s, struct smtp_result *res)
+{
+	int implicit = s->tls == CFG_TLS_IMPLICIT;
+
+	if (!port_speaks(s, !implicit))
+		return;
+	res->exit = EX_CONFIG;
+	res->setting = "smtp.url";
+	snprintf(res->why, sizeof(res->why), implicit ?
+		 "the port answers in plain text, not with implicit TLS: use "
+		 "smtp://%s (smtp.tls: starttls)" : "the port speaks implicit "
+		 "TLS (smtps, port 465): use smtps://%s (smtp.tls: implicit)",
+		 s->what);
+}
+
+static void judge(struct smtp *s, CURLcode rc, struct smtp_result *res)
+{
+	struct smtp_setup su = { s->tls != CFG_TLS_NONE, s->user,
+				 s->what, lib_why(s, rc) };
+	enum smtp_transport tr = transport(rc);
+
+	if (s->tr.ehlo_done) {
+		s->caps_known = 1;
+		s->caps = s->tr.caps;
+	}
+	if (tr == SMTP_TR_NOAUTH && s->tr.auth_sent)
+		tr = SMTP_TR_REFUSED;	/* the AUTH reply tells */
+	smtp_judge(&s->tr, tr, &su, res);
+	if (res->outcome == SMTP_SESSION && !s->tr.replies &&
+	    (tr == SMTP_TR_TLS || rc == CURLE_OPERATION_TIMEDOUT))
+		diagnose_tls(s, res);
+}
+
+/* Any byte >= 0x80 before the '@': the address needs SMTPUTF8. */
+static int utf8_local(const char *addr)
+{
+	const char *at = strrchr(addr, '@');
+	const char *p;
+
+	for (p = addr; *p && (!at || p < at); p++)
+		if ((unsigned char)*p >= 0x80)
+			return 1;
+	return 0;
+}
+
+/*
+ * SMTPUTF8 only where the server offers it: an address whose local part
+ * is not ASCII is refused here (code 553, as a server would) when it does
+ * not. The offer is known once a session has read EHLO; the first such
+ * address asks (a session of EHLO and NOOP).
+ */
+static int utf8_refused(struct smtp *s, struct smtp_rcpt *r)
+{
+	struct strbuf ignored = STRBUF_INIT;
+	struct pb_err err;
+
+	if (!utf8_local(r->addr))
+		return 0;
+	if (!s->caps_known)
+		smtp_probe(s, &ignored, &err);
+	sb_release(&ignored);
+	if (s->caps_known && (s->caps & SMTP_CAP_SMTPUTF8))
+		return 0;
+	r->code = 553;
+	snprintf(r->reply, sizeof(r->reply), "553 not sent: the address "
+		 "needs SMTPUTF8, which %s does not offer", s->what);
+	return 1;
 }
 
 void smtp_send(struct smtp *s, const char *sender, const char *const *rcpts,
 	       size_t nrcpts, const char *msg, size_t len,
 	       struct smtp_result *res)
 {
+	struct smtp_rcpt kept[SMTP_MAX_RCPTS];
 	struct curl_slist *list = NULL, *n;
 	CURLcode rc = CURLE_OUT_OF_MEMORY;
 	struct strbuf a = STRBUF_INIT;
-	size_t i;
+	size_t i, k = 0, nk = 0;
+	int reused;
 
 	memset(res, 0, sizeof(*res));
 	if (nrcpts > SMTP_MAX_RCPTS) {
@@ -266,57 +394,71 @@ void smtp_send(struct smtp *s, const char *sender, const char *const *rcpts,
 			 "than the limit of %d", nrcpts, SMTP_MAX_RCPTS);
 		return;
 	}
+	for (i = 0; i < nrcpts; i++) {
+		snprintf(res->rcpt[i].addr, sizeof(res->rcpt[i].addr), "%s",
+			 rcpts[i]);
+		if (utf8_refused(s, &res->rcpt[i]))
+			kept[nk++] = res->rcpt[i];
+		else
+			res->rcpt[k++] = res->rcpt[i];
+	}
+	res->nrcpt = k;
 	s->msg = msg;
 	s->len = len;
 	s->off = 0;
-	s->res = res;
-	s->in_rcpt = -1;
-	s->quitting = 0;
 	s->errbuf[0] = '\0';
-	for (i = 0; i < nrcpts && i < SMTP_MAX_RCPTS; i++) {
+	for (i = 0; i < k; i++) {
 		sb_reset(&a);
-		snprintf(res->rcpt[i].addr, sizeof(res->rcpt[i].addr), "%s",
-			 rcpts[i]);
-		if (sb_addf(&a, "<%s>", rcpts[i]) ||
+		if (sb_addf(&a, "<%s>", res->rcpt[i].addr) ||
 		    !(n = curl_slist_append(list, a.buf)))
 			goto out;
 		list = n;
-		res->nrcpt++;
 	}
-	set_options(s, sender, list);
-	rc = curl_easy_perform(s->curl);
-out:
-	res->outcome = classify(rc, res->code);
-	res->login_refused = rc == CURLE_LOGIN_DENIED;
-	if (rc != CURLE_OK && all_rcpts_refused(res)) {
+	reused = set_options(s, sender, list);
+	smtp_trace_start(&s->tr, res->rcpt, k, reused);
+	rc = k ? curl_easy_perform(s->curl) : CURLE_OK;
+	if (k)
+		judge(s, rc, res);
+	else
 		res->outcome = SMTP_PERMANENT;
-		res->code = res->rcpt[0].code;
-		memcpy(res->reply, res->rcpt[0].reply, sizeof(res->reply));
+out:
+	if (rc == CURLE_OUT_OF_MEMORY) {
+		res->outcome = SMTP_SESSION;
+		res->exit = EX_OSERR;
+		snprintf(res->reply, sizeof(res->reply), "out of memory");
 	}
-	if (rc != CURLE_OK && (res->outcome != SMTP_PERMANENT || !*res->reply))
-		snprintf(res->reply, sizeof(res->reply), "%s",
-			 *s->errbuf ? s->errbuf : curl_easy_strerror(rc));
+	/* the addresses refused here, after those the server answered */
+	for (i = 0; i < nk && res->nrcpt < SMTP_MAX_RCPTS; i++)
+		res->rcpt[res->nrcpt++] = kept[i];
+	if (!k && nk) {
+		memcpy(res->reply, kept[0].reply, sizeof(res->reply));
+		res->code = kept[0].code;
+	}
 	curl_slist_free_all(list);
 	sb_release(&a);
-	s->res = NULL;
+}
+
+int smtp_session_error(const struct smtp *s, const struct smtp_result *r,
+		       struct pb_err *err)
+{
+	return pb_fail(err, r->exit ? r->exit : EX_SOFTWARE, "%s: %s: %s: %s",
+		       r->setting ? r->setting : "smtp", s->what,
+		       *r->why ? r->why : "the session failed", r->reply);
 }
 
 /* What 'perfbot check --connect' learns from the server's replies. */
 struct probe {
+	struct smtp *s;
 	struct strbuf caps;	/* the last EHLO's capabilities */
 	int caps_cut;		/* too many to keep them all */
-	int ehlo_lines;		/* lines of the current EHLO reply */
 	int in_ehlo;
-	int starttls;		/* STARTTLS was sent */
-	int auth_ok;		/* 235 */
+	int ehlo_lines;		/* lines of the current EHLO reply */
 };
 
 static void probe_in(struct probe *p, const char *d, size_t n)
 {
 	char line[SMTP_REPLY_MAX];
 
-	if (n >= 3 && !strncmp(d, "235", 3))
-		p->auth_ok = 1;
 	if (!p->in_ehlo || n < 4 || strncmp(d, "250", 3))
 		return;
 	if (d[3] == ' ')
@@ -324,7 +466,8 @@ static void probe_in(struct probe *p, const char *d, size_t n)
 	/* the first line is the server's name, not a capability */
 	if (p->ehlo_lines++ == 0)
 		return;
-	text_scrub_to(line, sizeof(line), d + 4, n - 4, SMTP_LINE);
+	text_scrub_to(line, sizeof(line), d + 4, n - 4,
+		      TEXT_DROP_CRLF | TEXT_KEEP_DEL);
 	/* a list to show: past its cap the rest is left out */
 	if (sb_addf(&p->caps, "%s%s", p->caps.len ? ", " : "", line))
 		p->caps_cut = 1;
@@ -336,78 +479,86 @@ static int probe_cb(CURL *c, curl_infotype type, char *d, size_t n,
 	struct probe *p = arg;
 
 	(void)c;
+	feed(&p->s->tr, type, d, n);
 	if (type == CURLINFO_HEADER_OUT && n >= 4 &&
 	    !strncasecmp(d, "EHLO", 4)) {
 		sb_reset(&p->caps);
 		p->caps_cut = 0;
 		p->ehlo_lines = 0;
 		p->in_ehlo = 1;
-	} else if (type == CURLINFO_HEADER_OUT && n >= 8 &&
-		   !strncasecmp(d, "STARTTLS", 8)) {
-		p->starttls = 1;
 	} else if (type == CURLINFO_HEADER_IN) {
 		probe_in(p, d, n);
 	}
 	return 0;	/* AUTH lines are never looked at beyond their code */
 }
 
-static size_t discard_cb(char *buf, size_t size, size_t nmemb, void *arg)
+/* The login as it went: made, refused, or not even tried. */
+static int probe_auth(struct smtp *s, struct strbuf *out,
+		      struct pb_err *err)
 {
-	(void)buf;
-	(void)arg;
-	return size * nmemb;
+	if (!s->user)
+		return sb_adds(out, "no AUTH (no smtp.user); ");
+	if (s->tr.auth_ok)
+		return sb_addf(out, "AUTH as '%s': ok; ", s->user);
+	if (!(s->tr.caps & SMTP_CAP_AUTH))
+		return pb_fail(err, EX_CONFIG, "%s: %s: the server offered no "
+			       "AUTH%s, so the login as '%s' was not tried",
+			       s->tls == CFG_TLS_NONE ? "smtp.tls" : "smtp.user",
+			       s->what, s->tls == CFG_TLS_NONE ?
+			       " without TLS (smtp.tls: none)" : "", s->user);
+	return pb_fail(err, EX_NOPERM, "smtp.user: %s: the login as '%s' "
+		       "was not made", s->what, s->user);
 }
 
-static int probe_fail(struct smtp *s, CURLcode rc, struct pb_err *err)
+static int probe_report(struct smtp *s, struct probe *p, struct strbuf *out,
+			struct pb_err *err)
 {
-	const char *why = *s->errbuf ? s->errbuf : curl_easy_strerror(rc);
+	int r = sb_addf(out, "smtp: %s: connected; TLS: %s; ", s->url,
+		    s->tls == CFG_TLS_IMPLICIT ? "implicit, certificate verified" :
+		    s->tls == CFG_TLS_STARTTLS ? "STARTTLS, certificate verified" :
+		    "none (tls: none)");
 
-	if (rc == CURLE_LOGIN_DENIED)
-		return pb_fail(err, EX_NOPERM, "smtp: %s: login as '%s' "
-			       "refused", s->url, s->user ? s->user : "");
-	if (classify(rc, 0) == SMTP_FATAL)
-		return pb_fail(err, EX_UNAVAILABLE, "smtp: %s: %s", s->url,
-			       why);
-	return pb_fail(err, EX_TEMPFAIL, "smtp: %s: %s", s->url, why);
+	if (!r) {
+		r = probe_auth(s, out, err);
+		if (r < 0 && err->code)
+			return -1;
+	}
+	if (!r)
+		r = sb_addf(out, "capabilities: %s%s", p->caps.len ?
+			    sb_str(&p->caps) : "(none)",
+			    p->caps_cut ? ", ..." : "");
+	return r ? pb_fail(err, EX_OSERR, "out of memory") : 0;
 }
 
 int smtp_probe(struct smtp *s, struct strbuf *out, struct pb_err *err)
 {
-	struct probe p = { .caps = STRBUF_INIT };
+	struct probe p = { s, STRBUF_INIT, 0, 0, 0 };
+	struct smtp_result res;
 	CURL *c = s->curl;
 	CURLcode rc;
-	int r;
+	int r = 0;
 
 	curl_easy_reset(c);
 	s->errbuf[0] = '\0';
 	connection_options(s);
 	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "NOOP");
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard_cb);
-	curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
 	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, probe_cb);
 	curl_easy_setopt(c, CURLOPT_DEBUGDATA, &p);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, s->errbuf);
+	smtp_trace_start(&s->tr, NULL, 0, 0);
 	rc = curl_easy_perform(c);
-	if (rc != CURLE_OK) {
-		r = probe_fail(s, rc, err);
-		goto out;
+	memset(&res, 0, sizeof(res));
+	if (rc != CURLE_OK || s->tr.fail_code) {
+		judge(s, rc, &res);
+		r = smtp_session_error(s, &res, err);
+	} else {
+		if (s->tr.ehlo_done) {
+			s->caps_known = 1;
+			s->caps = s->tr.caps;
+		}
+		r = probe_report(s, &p, out, err);
 	}
-	r = sb_addf(out, "smtp: %s: connected; TLS: %s; ", s->url,
-		    s->tls == CFG_TLS_IMPLICIT ? "implicit, certificate verified" :
-		    s->tls == CFG_TLS_STARTTLS ? "STARTTLS, certificate verified" :
-		    "none (tls: none)");
-	if (!r && s->user)
-		r = sb_addf(out, "AUTH as '%s': %s; ", s->user,
-			    p.auth_ok ? "ok" : "accepted");
-	else if (!r)
-		r = sb_adds(out, "no AUTH (no smtp.user); ");
-	if (!r)
-		r = sb_addf(out, "capabilities: %s%s", p.caps.len ?
-			    sb_str(&p.caps) : "(none)",
-			    p.caps_cut ? ", ..." : "");
-	if (r)
-		r = pb_fail(err, EX_OSERR, "out of memory");
-out:
 	sb_release(&p.caps);
+	curl_easy_reset(c);
 	return r;
 }

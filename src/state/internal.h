@@ -15,6 +15,7 @@ struct state {
 	sqlite3 *db;
 	char *path;
 	int lock_fd;
+	int full;	/* a write found the disk full */
 };
 
 /* The SQLite handle, for the unit tests' own queries. */
@@ -37,5 +38,19 @@ int db_run(struct state *st, struct pb_err *err, const char *sql,
 int db_count(struct state *st, long *n, struct pb_err *err,
 	     const char *sql, const char *types, ...);
 char *db_column_dup(sqlite3_stmt *s, int col, size_t *len);
+
+/*
+ * The files beside the state (files.c): EX_NOINPUT when 'path' is
+ * missing or empty but its marker says it was in use; the marker made
+ * when there is none; 'path' as an SQLite URI with 'query' ("file:...",
+ * newly allocated); 1 when no run holds the state's lock.
+ */
+int state_marker_check(const char *path, struct pb_err *err);
+int state_marker_keep(const char *path, time_t now, struct pb_err *err);
+char *state_uri(const char *path, const char *query);
+int state_nobody_writing(const char *path);
+/* The reserve of files.c: made (its room kept), or given back. */
+int state_reserve_make(const char *path, struct pb_err *err);
+int state_reserve_free(const char *path);
 
 #endif

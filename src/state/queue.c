@@ -108,9 +108,11 @@ int state_due(struct state *st, time_t now, size_t max,
 {
 	sqlite3_stmt *s;
 
+	/* a next attempt past the longest backoff: the clock went back */
 	if (db_query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
-		  "status = 'queued' AND next_attempt <= ? ORDER BY rowid "
-		  "LIMIT ?", "ii", (long long)now, (long long)max))
+		  "status = 'queued' AND (next_attempt <= ? OR next_attempt > "
+		  "?) ORDER BY rowid LIMIT ?", "iii", (long long)now,
+		  (long long)now + BACKOFF_MAX, (long long)max))
 		return -1;
 	return select_mails(st, s, out, n, err);
 }
@@ -210,9 +212,11 @@ int state_claim(struct state *st, long long rowid, time_t now, long ttl,
 	if (state_begin(st, err))
 		return -1;
 	ok = claim_check(st, rowid, now, mine, err);
+	/* the attempt is written before the mail is sent */
 	if (ok > 0 && db_run(st, err, "UPDATE outbox SET claim_owner = ?, "
-			     "claim_expires = ? WHERE rowid = ?", "sii", mine,
-			     (long long)now + ttl, rowid))
+			     "claim_expires = ?, last_attempt = ? WHERE rowid "
+			     "= ?", "siii", mine, (long long)now + ttl,
+			     (long long)now, rowid))
 		ok = -1;
 	if (ok < 0) {
 		state_rollback(st);
@@ -271,6 +275,42 @@ int state_recipient(struct state *st, long long rowid, const char *addr,
 		   rowid, addr, status, reply);
 }
 
+int state_rcpt_finals(struct state *st, long long rowid,
+		      struct addrlist *accepted, struct addrlist *rejected,
+		      struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	const char *addr, *status;
+	int rc, bad = 0;
+
+	if (db_query(st, &s, err, "SELECT address, status FROM "
+		     "outbox_recipients WHERE mail = ? AND status IN "
+		     "('accepted', 'rejected') ORDER BY rowid", "i", rowid))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW && !bad) {
+		addr = (const char *)sqlite3_column_text(s, 0);
+		status = (const char *)sqlite3_column_text(s, 1);
+		if (addr && status)
+			bad = addrlist_add(!strcmp(status, "accepted") ?
+					   accepted : rejected, addr);
+	}
+	sqlite3_finalize(s);
+	if (bad)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+}
+
+int state_message_id_used(struct state *st, const char *message_id,
+			  int *used, struct pb_err *err)
+{
+	long n = 0;
+	int rc = db_count(st, &n, err, "SELECT count(*) FROM outbox WHERE "
+			  "message_id = ?", "s", message_id ? message_id : "");
+
+	*used = n > 0;
+	return rc;
+}
+
 int state_counts(struct state *st, long *queued, long *failed,
 		 struct pb_err *err)
 {
@@ -278,6 +318,30 @@ int state_counts(struct state *st, long *queued, long *failed,
 			"status = 'queued'", "") ||
 	       db_count(st, failed, err, "SELECT count(*) FROM outbox WHERE "
 			"status = 'failed'", "") ? -1 : 0;
+}
+
+int state_sent_clock(struct state *st, long long rowid,
+		     const struct clock_mono *m, struct pb_err *err)
+{
+	if (!m->ok)
+		return 0;
+	return db_run(st, err, "UPDATE outbox SET sent_boot = ?, sent_mono = ? "
+		      "WHERE rowid = ?", "sii", m->boot, m->secs, rowid);
+}
+
+int state_sent_within(struct state *st, time_t now, long secs,
+		      const struct clock_mono *m, long *n, struct pb_err *err)
+{
+	/*
+	 * This boot's mails by the monotonic clock; the others by the wall
+	 * clock, never counting one "sent" in its future (a clock that went
+	 * back would else hold the limit until it caught up).
+	 */
+	return db_count(st, n, err, "SELECT count(*) FROM outbox WHERE status "
+			"= 'sent' AND CASE WHEN ? AND sent_boot = ? THEN "
+			"sent_mono >= ? ELSE sent_at >= ? AND sent_at <= ? END",
+			"isiii", (long long)m->ok, m->ok ? m->boot : "",
+			m->secs - secs, (long long)now - secs, (long long)now);
 }
 
 int state_sent_since(struct state *st, time_t since, long *n,

@@ -3,6 +3,7 @@
  * What ingest has seen (record stage): the manifests already reported or
  * skipped, and the HTTP validators (ETag, Last-Modified) of each source.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "perfbot/state/state.h"
@@ -35,15 +36,30 @@ int state_skip(struct state *st, const char *id, const char *manifest,
 		   why, (long long)now);
 }
 
+/*
+ * A source is kept under its URL with the password masked
+ * ("user:***@"): the state never holds a secret.
+ */
+static int masked(const char *url, char *buf, size_t n, struct pb_err *err)
+{
+	if (snprintf(buf, n, "%s", url) >= (int)n)
+		return pb_fail(err, EX_CONFIG, "sources: a URL longer than %zu "
+			       "bytes", n - 1);
+	pb_mask_credentials(buf);
+	return 0;
+}
+
 int state_source_get(struct state *st, const char *url, char **etag,
 		     char **last_modified, struct pb_err *err)
 {
 	sqlite3_stmt *s;
+	char key[4096];
 	int rc;
 
 	*etag = *last_modified = NULL;
-	if (db_query(st, &s, err, "SELECT etag, last_modified FROM sources "
-		  "WHERE url = ?", "s", url))
+	if (masked(url, key, sizeof(key), err) ||
+	    db_query(st, &s, err, "SELECT etag, last_modified FROM sources "
+		  "WHERE url = ?", "s", key))
 		return -1;
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
@@ -61,7 +77,10 @@ int state_source_set(struct state *st, const char *url, const char *etag,
 		     const char *last_modified, time_t now,
 		     struct pb_err *err)
 {
-	return db_run(st, err, "INSERT OR REPLACE INTO sources (url, etag, "
-		   "last_modified, fetched) VALUES (?, ?, ?, ?)", "sssi", url,
-		   etag, last_modified, (long long)now);
+	char key[4096];
+
+	return masked(url, key, sizeof(key), err) ||
+	       db_run(st, err, "INSERT OR REPLACE INTO sources (url, etag, "
+		   "last_modified, fetched) VALUES (?, ?, ?, ?)", "sssi", key,
+		   etag, last_modified, (long long)now) ? -1 : 0;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perfbot/state/state.h"
@@ -116,15 +117,67 @@ static const char *const migrations[] = {
 	"ALTER TABLE outbox ADD COLUMN claim_owner TEXT;"
 	"ALTER TABLE outbox ADD COLUMN claim_expires INTEGER;"
 	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);",
+	/* 6: a mail may be dropped by the operator (the CHECK is rebuilt,
+	 * with the foreign keys off, see migrate()); its last attempt and
+	 * the monotonic clock of its sending; the operator's actions; mails
+	 * handled but not yet marked on the server; a mail that keeps
+	 * failing to download */
+	"CREATE TABLE outbox_6 ("
+	"  rowid INTEGER PRIMARY KEY,"
+	"  id TEXT NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  manifest TEXT,"
+	"  subject TEXT,"
+	"  status TEXT NOT NULL DEFAULT 'queued'"
+	"    CHECK (status IN ('queued', 'sent', 'failed', 'dropped')),"
+	"  message_id TEXT NOT NULL UNIQUE,"
+	"  sender TEXT NOT NULL,"
+	"  recipients TEXT NOT NULL,"
+	"  message BLOB NOT NULL,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL DEFAULT 0,"
+	"  last_error TEXT,"
+	"  created INTEGER NOT NULL,"
+	"  sent_at INTEGER,"
+	"  report_id TEXT,"
+	"  claim_owner TEXT,"
+	"  claim_expires INTEGER,"
+	"  last_attempt INTEGER,"
+	"  sent_boot TEXT,"
+	"  sent_mono INTEGER,"
+	"  UNIQUE (kind, id));"
+	"INSERT INTO outbox_6 (rowid, id, kind, manifest, subject, status,"
+	"  message_id, sender, recipients, message, attempts, next_attempt,"
+	"  last_error, created, sent_at, report_id, claim_owner,"
+	"  claim_expires) SELECT rowid, id, kind, manifest, subject, status,"
+	"  message_id, sender, recipients, message, attempts, next_attempt,"
+	"  last_error, created, sent_at, report_id, claim_owner,"
+	"  claim_expires FROM outbox;"
+	"DROP VIEW reports;"
+	"DROP TABLE outbox;"
+	"ALTER TABLE outbox_6 RENAME TO outbox;"
+	"CREATE INDEX outbox_due ON outbox (status, next_attempt);"
+	"CREATE VIEW reports AS"
+	"  SELECT id, manifest, status, message_id, recipients, attempts,"
+	"         next_attempt, last_error, sent_at, created"
+	"  FROM outbox WHERE kind = 'report';"
+	"CREATE TABLE actions ("
+	"  at INTEGER NOT NULL,"
+	"  mail INTEGER,"
+	"  id TEXT,"
+	"  action TEXT NOT NULL,"
+	"  detail TEXT,"
+	"  by TEXT);"
+	"CREATE TABLE imap_pending ("
+	"  mailbox TEXT NOT NULL,"
+	"  uidvalidity INTEGER NOT NULL,"
+	"  uid INTEGER NOT NULL,"
+	"  PRIMARY KEY (mailbox, uidvalidity, uid));"
+	"ALTER TABLE mailbox ADD COLUMN stuck_uid INTEGER;"
+	"ALTER TABLE mailbox ADD COLUMN stuck_count INTEGER;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
-
-int db_fail(struct state *st, struct pb_err *err, const char *what)
-{
-	return pb_fail(err, EX_IOERR, "%s: %s: %s", st->path, what,
-		       sqlite3_errmsg(st->db));
-}
 
 static int exec(struct state *st, const char *sql, struct pb_err *err)
 {
@@ -146,6 +199,23 @@ static int user_version(struct state *st, int *v, struct pb_err *err)
 	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "schema version");
 }
 
+/* After a rebuild: no row may point at a row that is not there. */
+static int fk_check(struct state *st, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA foreign_key_check", -1, &s,
+			       NULL))
+		return db_fail(st, err, "foreign key check");
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_ROW)
+		return pb_fail(err, EX_DATAERR, "%s: a migration left a "
+			       "recipient of no mail", st->path);
+	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "foreign key check");
+}
+
 static int migrate(struct state *st, struct pb_err *err)
 {
 	char sql[64];
@@ -163,6 +233,8 @@ static int migrate(struct state *st, struct pb_err *err)
 	for (i = v; i < NMIGRATIONS; i++)
 		if (exec(st, migrations[i], err))
 			goto fail;
+	if (v < NMIGRATIONS && fk_check(st, err))
+		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", NMIGRATIONS);
 	if (exec(st, sql, err) || exec(st, "COMMIT", err))
 		goto fail;
@@ -307,6 +379,34 @@ static void release(struct state *st)
 	free(st);
 }
 
+/*
+ * Read only, writing nothing at all: with no run at work and no -wal
+ * left (everything is in the file itself), the file is opened immutable,
+ * so SQLite makes no -wal or -shm (and a read-only directory is fine);
+ * else as a reader of the WAL, whose files are there already.
+ */
+static int open_read(struct state *st, const char *path, struct pb_err *err)
+{
+	char wal[4096];
+	struct stat sb;
+	char *uri = NULL;
+	int rc, flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX;
+
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	if (state_nobody_writing(path) && (stat(wal, &sb) || sb.st_size == 0)) {
+		uri = state_uri(path, "?immutable=1");
+		if (!uri)
+			return pb_fail(err, EX_OSERR, "out of memory");
+		flags |= SQLITE_OPEN_URI;
+	}
+	rc = open_db(st, uri ? uri : path, flags, 0, err);
+	free(uri);
+	if (rc)
+		return -1;
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+	return check_version(st, err);
+}
+
 static int open_at(struct state *st, const char *path, enum state_mode mode,
 		   struct pb_err *err)
 {
@@ -318,7 +418,10 @@ static int open_at(struct state *st, const char *path, enum state_mode mode,
 	st->path = strdup(path);
 	if (!st->path)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	if (mode == STATE_LOCKED && lock_file(st, path, err))
+	if (!create)
+		return open_read(st, path, err);
+	if (state_marker_check(path, err) ||
+	    (mode == STATE_LOCKED && lock_file(st, path, err)))
 		return -1;
 	/* SQLite names its -wal and -shm after the name it is given. */
 	if (mode == STATE_LOCKED)
@@ -331,14 +434,12 @@ static int open_at(struct state *st, const char *path, enum state_mode mode,
 		return -1;
 	}
 	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-	if (!create) {
-		free(real);
-		return check_version(st, err);
-	}
+	/* foreign keys after the migrations: 6 rebuilds a table (fk_check) */
 	if (exec(st, "PRAGMA journal_mode = WAL", err) ||
-	    exec(st, "PRAGMA foreign_keys = ON", err) ||
 	    exec(st, "PRAGMA synchronous = FULL", err) || migrate(st, err) ||
-	    (real && home_keep(st, real, err))) {
+	    exec(st, "PRAGMA foreign_keys = ON", err) ||
+	    (real && home_keep(st, real, err)) ||
+	    state_marker_keep(path, time(NULL), err)) {
 		free(real);
 		return -1;
 	}
@@ -389,103 +490,4 @@ int state_commit(struct state *st, struct pb_err *err)
 void state_rollback(struct state *st)
 {
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-}
-
-/*
- * Prepare 'sql' and bind arguments by 'types': 's' text (NULL binds
- * NULL), 'i' long long, 'b' blob (pointer, size_t length).
- */
-static int prepare(struct state *st, sqlite3_stmt **s, const char *sql,
-		   const char *types, va_list ap, struct pb_err *err)
-{
-	const char *t;
-	int i = 1, rc = SQLITE_OK;
-
-	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
-		return db_fail(st, err, "prepare");
-	for (t = types; *t && rc == SQLITE_OK; t++, i++) {
-		if (*t == 's') {
-			rc = sqlite3_bind_text(*s, i, va_arg(ap, const char *),
-					       -1, SQLITE_TRANSIENT);
-		} else if (*t == 'i') {
-			rc = sqlite3_bind_int64(*s, i, va_arg(ap, long long));
-		} else {
-			const void *p = va_arg(ap, const void *);
-			size_t n = va_arg(ap, size_t);
-
-			rc = sqlite3_bind_blob64(*s, i, p, n, SQLITE_TRANSIENT);
-		}
-	}
-	if (rc != SQLITE_OK) {
-		sqlite3_finalize(*s);
-		return db_fail(st, err, "bind");
-	}
-	return 0;
-}
-
-/* Prepare and bind a statement that returns rows. */
-int db_query(struct state *st, sqlite3_stmt **s, struct pb_err *err,
-	     const char *sql, const char *types, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, types);
-	rc = prepare(st, s, sql, types, ap, err);
-	va_end(ap);
-	return rc;
-}
-
-/* Run a statement that returns no rows. */
-int db_run(struct state *st, struct pb_err *err, const char *sql,
-	   const char *types, ...)
-{
-	sqlite3_stmt *s;
-	va_list ap;
-	int rc;
-
-	va_start(ap, types);
-	rc = prepare(st, &s, sql, types, ap, err);
-	va_end(ap);
-	if (rc)
-		return -1;
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "write");
-}
-
-int db_count(struct state *st, long *n, struct pb_err *err,
-	     const char *sql, const char *types, ...)
-{
-	sqlite3_stmt *s;
-	va_list ap;
-	int rc;
-
-	*n = 0;
-	va_start(ap, types);
-	rc = prepare(st, &s, sql, types, ap, err);
-	va_end(ap);
-	if (rc)
-		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*n = (long)sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
-}
-
-char *db_column_dup(sqlite3_stmt *s, int col, size_t *len)
-{
-	const void *p = sqlite3_column_blob(s, col);
-	size_t n = (size_t)sqlite3_column_bytes(s, col);
-	char *c = malloc(n + 1);
-
-	if (!c)
-		return NULL;
-	if (n)
-		memcpy(c, p, n);
-	c[n] = '\0';
-	if (len)
-		*len = n;
-	return c;
 }

@@ -30,6 +30,12 @@ static const struct section {
 	{ "failed", "outbox",
 	  "SELECT id, kind, subject, attempts, last_error, created FROM "
 	  "outbox WHERE status = 'failed' ORDER BY rowid DESC LIMIT 20" },
+	{ "dropped", "outbox",
+	  "SELECT id, kind, subject, attempts, last_error, created FROM "
+	  "outbox WHERE status = 'dropped' ORDER BY rowid DESC LIMIT 20" },
+	{ "actions", "actions",
+	  "SELECT at, id, action, detail, by FROM actions ORDER BY rowid "
+	  "DESC LIMIT 20" },
 	{ "retests", "retests",
 	  "SELECT request_id, report_id, runs, requested_by, status, "
 	  "deadline, created FROM retests WHERE status IN ('requested', "
@@ -123,7 +129,9 @@ static long long count(struct state *st, const char *sql, long long arg)
 
 static json_t *counts(struct state *st, time_t now)
 {
-	return json_pack("{s:I, s:I, s:I, s:I}",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I}",
+		"dropped", count(st, "SELECT count(*) FROM outbox WHERE status "
+				 "= 'dropped'", 0),
 		"queued", count(st, "SELECT count(*) FROM outbox WHERE status "
 				"= 'queued'", 0),
 		"sent", count(st, "SELECT count(*) FROM outbox WHERE status = "

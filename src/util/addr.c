@@ -24,6 +24,12 @@ static int atext(int c)
 						     c));
 }
 
+/* UTF-8 (RFC 6531) stands in an address too: what SMTPUTF8 carries. */
+static int atext8(int c)
+{
+	return c >= 0x80 || atext(c);
+}
+
 static int dot_atom(const char *s, size_t n, int (*ok)(int))
 {
 	size_t i;
@@ -39,7 +45,7 @@ static int dot_atom(const char *s, size_t n, int (*ok)(int))
 static int ldh(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '-';
+	       (c >= '0' && c <= '9') || c == '-' || c >= 0x80;
 }
 
 /* A bare addr-spec: dot-atom local part, a host name of LDH labels. */
@@ -53,7 +59,7 @@ static int spec_ok(const char *s, size_t n, const char **why)
 	if (!at || memchr(at + 1, '@', n - (size_t)(at - s) - 1))
 		return *why = "not one address", 0;
 	local = (size_t)(at - s);
-	if (local > 64 || !dot_atom(s, local, atext))
+	if (local > 64 || !dot_atom(s, local, atext8))
 		return *why = "bad local part", 0;
 	if (!dot_atom(at + 1, n - local - 1, ldh))
 		return *why = "bad domain", 0;
@@ -82,17 +88,41 @@ static int name_ok(const char *s, size_t n, const char **why)
 	return 1;
 }
 
+/*
+ * What no address may hold, whatever the mail library would make of it:
+ * a NUL, a C0 or C1 control (CR, LF, NEL), DEL, a Unicode line or
+ * paragraph separator, bytes that are not UTF-8.
+ */
+static const char *bad_bytes(const char *s, size_t n)
+{
+	if (memchr(s, '\0', n))
+		return "a NUL character";
+	if (text_has_control(s, n))
+		return "a control character";
+	if (!utf8_valid(s, n))
+		return "bytes that are not UTF-8";
+	if (memmem(s, n, "\xe2\x80\xa8", 3) || memmem(s, n, "\xe2\x80\xa9", 3))
+		return "a Unicode line or paragraph separator";
+	return NULL;
+}
+
 int addr_check_mailbox(const char *mailbox, char *spec, size_t len,
 		       const char **why)
 {
-	size_t n = strlen(mailbox), b, e;
+	return addr_check_mailbox_n(mailbox, strlen(mailbox), spec, len, why);
+}
+
+int addr_check_mailbox_n(const char *mailbox, size_t n, char *spec,
+			 size_t len, const char **why)
+{
+	size_t b, e;
 	const char *lt, *gt;
 
 	*why = NULL;
 	if (n > ADDR_MAX_MAILBOX)
 		return *why = "longer than 512 bytes", -1;
-	if (text_has_control(mailbox, n))
-		return *why = "a control character", -1;
+	if ((*why = bad_bytes(mailbox, n)))
+		return -1;
 	while (n && mailbox[n - 1] == ' ')
 		n--;
 	for (b = 0; b < n && mailbox[b] == ' '; b++)
@@ -366,4 +396,26 @@ int addrlist_from_json(struct addrlist *l, const char *json,
 		addrlist_cap(l, before);
 	json_decref(a);
 	return *why ? -1 : 0;
+}
+
+/* The local part up to a '+' (or the '@'), and the domain. */
+static int split_plus(const char *a, size_t *local, const char **dom)
+{
+	const char *at = strrchr(a, '@');
+
+	if (!at)
+		return -1;
+	*local = strcspn(a, "+@");
+	*dom = at + 1;
+	return 0;
+}
+
+int addr_same_box(const char *a, const char *b)
+{
+	const char *da, *db;
+	size_t la, lb;
+
+	if (!a || !b || split_plus(a, &la, &da) || split_plus(b, &lb, &db))
+		return 0;
+	return la == lb && !strncasecmp(a, b, la) && !strcasecmp(da, db);
 }

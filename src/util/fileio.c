@@ -90,14 +90,81 @@ int file_read(const char *path, size_t max, int text, struct strbuf *out,
 	return rc;
 }
 
+static int write_all(int fd, const char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The file is written unnamed (O_TMPFILE) and given its name only once
+ * whole and on disk, so that a process killed while writing leaves
+ * nothing behind: 1 done, 0 when the file system cannot (the caller
+ * falls back to a named temporary file), -1 with 'err'.
+ */
+static int write_unnamed(const char *path, const void *data, size_t len,
+			 unsigned mode, struct pb_err *err)
+{
+	char *dir = path_dirname(path), proc[64];
+	struct strbuf tmp = STRBUF_INIT;
+	int fd, rc = -1;
+
+	if (!dir)
+		return pb_fail(err, EX_OSERR, "%s: out of memory", path);
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+	free(dir);
+	if (fd < 0)
+		return 0;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (write_all(fd, data, len) || fchmod(fd, mode) || fsync(fd)) {
+		pb_fail(err, EX_IOERR, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW)) {
+		rc = 1;
+		goto out;
+	}
+	/* the name is taken: a name of its own for the instant of a rename */
+	if (errno != EEXIST || sb_addf(&tmp, "%s.tmp.%ld", path,
+				       (long)getpid()) ||
+	    linkat(AT_FDCWD, proc, AT_FDCWD, tmp.buf, AT_SYMLINK_FOLLOW)) {
+		rc = errno == EEXIST || errno == ENOENT ? 0 :
+			pb_fail(err, EX_CANTCREAT, "%s: %s", path,
+				strerror(errno));
+		goto out;
+	}
+	if (rename(tmp.buf, path)) {
+		pb_fail(err, EX_CANTCREAT, "%s: %s", path, strerror(errno));
+		unlink(tmp.buf);
+		goto out;
+	}
+	rc = 1;
+out:
+	close(fd);
+	sb_release(&tmp);
+	return rc;
+}
+
 int file_write_atomic(const char *path, const void *data, size_t len,
 		      unsigned mode, struct pb_err *err)
 {
 	struct strbuf tmp = STRBUF_INIT;
-	const char *p = data;
-	int fd = -1, rc = -1;
-	ssize_t n;
+	int fd = -1, rc;
 
+	rc = write_unnamed(path, data, len, mode, err);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	rc = -1;
 	if (sb_addf(&tmp, "%s.tmp.%ld", path, (long)getpid()))
 		return pb_fail(err, EX_OSERR, "%s: out of memory", path);
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
@@ -105,17 +172,9 @@ int file_write_atomic(const char *path, const void *data, size_t len,
 		pb_fail(err, EX_CANTCREAT, "%s: %s", tmp.buf, strerror(errno));
 		goto out;
 	}
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			pb_fail(err, EX_IOERR, "%s: %s", tmp.buf,
-				strerror(errno));
-			goto out;
-		}
-		p += n;
-		len -= (size_t)n;
+	if (write_all(fd, data, len)) {
+		pb_fail(err, EX_IOERR, "%s: %s", tmp.buf, strerror(errno));
+		goto out;
 	}
 	if (fsync(fd) || close(fd)) {
 		fd = -1;

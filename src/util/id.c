@@ -33,16 +33,20 @@ static char *hex_id(const char *prefix, unsigned long long h)
 	return sb_detach(&sb, NULL);
 }
 
-char *id_message_id(const char *id, time_t when, const char *domain)
+char *id_message_id_draw(const char *id, time_t when, const char *domain,
+			 int draw)
 {
 	struct strbuf sb = STRBUF_INIT;
+	unsigned long long h = hash_str(id, 0);
 	char stamp[16];
 	struct tm tm;
 
 	gmtime_r(&when, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M", &tm);
-	if (sb_addf(&sb, "%s.%08llx-perfbot@%s", stamp,
-		    hash_str(id, 0) & 0xffffffffULL,
+	/* 64 bits of the id (the time is the stamp): out of reach */
+	if (draw)
+		h = hash_fnv1a(&draw, sizeof(draw), h);
+	if (sb_addf(&sb, "%s.%016llx-perfbot@%s", stamp, h,
 		    domain && *domain ? domain : "localhost")) {
 		sb_release(&sb);
 		return NULL;
@@ -50,25 +54,34 @@ char *id_message_id(const char *id, time_t when, const char *domain)
 	return sb_detach(&sb, NULL);
 }
 
+char *id_message_id(const char *id, time_t when, const char *domain)
+{
+	return id_message_id_draw(id, when, domain, 0);
+}
+
 int id_is_ours(const char *message_id, const char *domain)
 {
 	static const char tail[] = "-perfbot@";
 	const char *p = message_id;
-	size_t i;
+	size_t i, hex;
 
-	if (!p || strlen(p) < 12 + 1 + 8 + sizeof(tail) - 1)
+	if (!p)
 		return 0;
 	for (i = 0; i < 12; i++)
 		if (p[i] < '0' || p[i] > '9')
 			return 0;
 	if (p[12] != '.')
 		return 0;
-	for (i = 13; i < 21; i++)
-		if (!strchr("0123456789abcdef", p[i]))
-			return 0;
-	if (strncmp(p + 21, tail, sizeof(tail) - 1))
+	/* 16 hex digits now, 8 in ids minted before 0.4 */
+	for (hex = 0; p[13 + hex] && strchr("0123456789abcdef", p[13 + hex]);
+	     hex++)
+		;
+	if (hex != 8 && hex != 16)
 		return 0;
-	return !strcasecmp(p + 21 + sizeof(tail) - 1,
+	p += 13 + hex;
+	if (strncmp(p, tail, sizeof(tail) - 1))
+		return 0;
+	return !strcasecmp(p + sizeof(tail) - 1,
 			   domain && *domain ? domain : "localhost");
 }
 

@@ -72,7 +72,7 @@ static void spawn_attr(posix_spawnattr_t *at, unsigned flags)
 }
 
 /* stdin, stdout and stderr per 'flags'; every other descriptor closed. */
-static void spawn_files(posix_spawn_file_actions_t *fa, int out,
+static void spawn_files(posix_spawn_file_actions_t *fa, int out, int errw,
 			unsigned flags)
 {
 	posix_spawn_file_actions_init(fa);
@@ -82,6 +82,8 @@ static void spawn_files(posix_spawn_file_actions_t *fa, int out,
 	posix_spawn_file_actions_adddup2(fa, out, STDOUT_FILENO);
 	if (flags & PROC_STDERR)
 		posix_spawn_file_actions_adddup2(fa, out, STDERR_FILENO);
+	else if (errw >= 0)
+		posix_spawn_file_actions_adddup2(fa, errw, STDERR_FILENO);
 #if defined(__GLIBC__) && __GLIBC_PREREQ(2, 34)
 	posix_spawn_file_actions_addclosefrom_np(fa, STDERR_FILENO + 1);
 #endif
@@ -92,10 +94,11 @@ int proc_start(struct proc *p, char *const argv[], char *const envp[],
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
-	int pfd[2], rc;
+	int pfd[2], efd[2] = { -1, -1 }, rc;
 
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
+	p->errfd = -1;
 	p->code = -1;
 	p->flags = flags;
 	/*
@@ -107,17 +110,28 @@ int proc_start(struct proc *p, char *const argv[], char *const envp[],
 		return rc;
 	if (pipe2(pfd, O_CLOEXEC))
 		return errno;
-	spawn_files(&fa, pfd[1], flags);
+	if ((flags & PROC_STDERR_KEEP) && pipe2(efd, O_CLOEXEC | O_NONBLOCK)) {
+		rc = errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return rc;
+	}
+	spawn_files(&fa, pfd[1], efd[1], flags);
 	spawn_attr(&at, flags);
 	rc = posix_spawnp(&p->pid, argv[0], &fa, &at, argv, envp);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pfd[1]);
+	if (efd[1] >= 0)
+		close(efd[1]);
 	if (rc) {
 		close(pfd[0]);
+		if (efd[0] >= 0)
+			close(efd[0]);
 		p->pid = 0;
 	} else {
 		p->fd = pfd[0];
+		p->errfd = efd[0];
 	}
 	return rc;
 }
@@ -174,6 +188,35 @@ static long ms_left(const struct timespec *end)
 		(end->tv_nsec - now.tv_nsec) / 1000000;
 }
 
+/* What it said on stderr so far: kept up to PROC_ERR_MAX, the rest read
+ * and dropped so that it never blocks on a full pipe. */
+static void drain_err(struct proc *p)
+{
+	char buf[READ_CHUNK];
+	ssize_t n;
+	size_t k;
+
+	while (p->errfd >= 0 && (n = read(p->errfd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				break;
+			return;
+		}
+		k = (size_t)n;
+		if (k > PROC_ERR_MAX - p->errlen)
+			k = PROC_ERR_MAX - p->errlen;
+		memcpy(p->err + p->errlen, buf, k);
+		p->errlen += k;
+		p->err[p->errlen] = '\0';
+	}
+	if (p->errfd >= 0) {	/* its end: closed */
+		close(p->errfd);
+		p->errfd = -1;
+	}
+}
+
 /*
  * Read what is there within 'ms' into 'out'. A piece past the cap is
  * dropped (what fits of it kept), or with 'whole' refused: READ_FULL.
@@ -181,7 +224,7 @@ static long ms_left(const struct timespec *end)
 static enum read_result read_some(struct proc *p, struct strbuf *out,
 				  int ms, int whole)
 {
-	struct pollfd pfd = { p->fd, POLLIN, 0 };
+	struct pollfd pfd[2] = { { p->fd, POLLIN, 0 }, { p->errfd, POLLIN, 0 } };
 	size_t room = out->max - out->len;
 	enum read_result res = READ_GOT;
 	char buf[READ_CHUNK];
@@ -189,11 +232,15 @@ static enum read_result read_some(struct proc *p, struct strbuf *out,
 	ssize_t n;
 	int k;
 
-	k = poll(&pfd, 1, ms);
+	k = poll(pfd, p->errfd >= 0 ? 2 : 1, ms);
 	if (k < 0)
 		return errno == EINTR ? READ_GOT : READ_END;
 	if (k == 0)
 		return READ_NOTHING;
+	if (p->errfd >= 0 && pfd[1].revents)
+		drain_err(p);
+	if (!pfd[0].revents)
+		return READ_GOT;
 	n = read(p->fd, buf, sizeof(buf));
 	if (n < 0)
 		return errno == EINTR || errno == EAGAIN ? READ_GOT : READ_END;
@@ -254,6 +301,7 @@ void proc_wait(struct proc *p, long timeout_ms)
 
 	deadline_in(&end, timeout_ms);
 	while (!p->exited) {
+		drain_err(p);
 		reap(p, WNOHANG);
 		if (p->exited)
 			break;
@@ -264,12 +312,17 @@ void proc_wait(struct proc *p, long timeout_ms)
 		}
 		poll(NULL, 0, WAIT_SLICE_MS);
 	}
+	drain_err(p);
 }
 
 void proc_release(struct proc *p)
 {
 	if (p->fd >= 0)
 		close_output(p);
+	if (p->errfd >= 0) {
+		close(p->errfd);
+		p->errfd = -1;
+	}
 	if (p->pid > 0 && !p->exited)
 		kill_child(p);
 }

@@ -70,7 +70,7 @@ check "imap: login ok, capabilities" grep -q "^imap: imap://127.0.0.1:$IMAP_PORT
 check "no secret in the output" sh -c "! grep -q perfbot-pw '$W/out' '$W/err'"
 PERFBOT_SMTP_PASSWORD=wrong "$PERFBOT" check --connect --config "$CONFIG" >"$W/out" 2>"$W/err"
 check "a wrong password: exit 77" [ $? = 77 ]
-check "it says the login was refused" grep -q "smtp: .*login as 'perfbot' refused" "$W/err"
+check "it says the login was refused" grep -q "smtp.user: .*login as 'perfbot' was refused" "$W/err"
 sed "s#:$SUBMISSION_PORT#:$SMTPS_PORT#; s#url: smtp://#url: smtps://#; 0,/tls: starttls/s//tls: implicit/" "$CONFIG" >"$W/smtps.yaml"
 "$PERFBOT" check --connect --config "$W/smtps.yaml" >"$W/out" 2>"$W/err"
 check "smtps: implicit TLS" grep -q "^smtp: smtps://.*TLS: implicit, certificate verified" "$W/out"

@@ -15,7 +15,7 @@ fetch alice "$uid" >"$W/b-003.eml"
 "$MAILCHECK" "$W/b-003.eml" >"$W/b-003.check" 2>"$W/b-003.body"
 mid=$(sql "SELECT message_id FROM outbox WHERE id = 'b-003'")
 check "message id as recorded" grep -q "^header Message-Id: <$mid>" "$W/b-003.check"
-check "message id form" expr "$mid" : '[0-9]\{12\}\.[0-9a-f]\{8\}-perfbot@example.test$' >/dev/null
+check "message id form" expr "$mid" : '[0-9]\{12\}\.[0-9a-f]\{16\}-perfbot@example.test$'
 check "auto-generated" grep -q "^header Auto-Submitted: auto-generated" "$W/b-003.check"
 check "suppress auto responses" grep -q "^header X-Auto-Response-Suppress: All" "$W/b-003.check"
 check "regression subject" grep -q "^subject: .*aim7.jobs-per-min -18.0% regression" "$W/b-003.check"

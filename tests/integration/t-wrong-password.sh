@@ -3,7 +3,7 @@ make_manifest w-1 004
 PERFBOT_SMTP_PASSWORD=not-the-password "$PERFBOT" run --config "$CONFIG" >"$W/out" 2>"$W/err"
 rc=$?
 check "exit 77 (got $rc)" [ $rc = 77 ]
-check "clear error" grep -Eq "^([0-9TZ:-]+ )?perfbot: smtp: " "$W/err"
+check "clear error" grep -Eq "^([0-9TZ:-]+ )?perfbot: smtp(\.user)?: " "$W/err"
 check "secret not echoed" sh -c "! grep -q not-the-password '$W/err' '$W/out'"
 check "still queued" [ "$(sql "SELECT status FROM outbox WHERE id = 'w-1'")" = queued ]
 check "no attempt burnt" [ "$(sql "SELECT attempts FROM outbox WHERE id = 'w-1'")" = 0 ]

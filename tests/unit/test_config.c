@@ -513,14 +513,15 @@ static void t_bad_urls(void **state)
 	config_release(&f->cfg);
 	load_fails(f, "identity:\n  from: perfbot\n",
 		   "2: 'identity.from' must be a mail address (\"Name "
-		   "<user@domain>\" or user@domain)");
+		   "<user@domain>\" or user@domain): not one address");
 	config_release(&f->cfg);
 	load_fails(f, "recipients:\n  cc: [a@x, nobody]\n",
-		   "2: 'recipients.cc' must be a list of mail addresses");
+		   "2: 'recipients.cc' must be a list of mail addresses: not "
+		   "one address");
 	config_release(&f->cfg);
 	load_fails(f, "commands:\n  allow: [\"@\"]\n",
 		   "2: 'commands.allow' must be a list of mail addresses and "
-		   "@domains");
+		   "@domains: not a domain");
 	config_release(&f->cfg);
 	load_fails(f, "identity:\n  message_id_domain: a b\n",
 		   "2: 'identity.message_id_domain' must be a domain name");

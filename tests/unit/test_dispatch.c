@@ -70,7 +70,7 @@ static int setup(void **state)
 				       "Re: [tree] r1", "paul@example.test",
 				       "Paul", &f->tr };
 	f->a = (struct act_ctx){ f->st, &f->cfg, T0, &f->t, json_array(),
-				 0, 0 };
+				 0, 0, 0 };
 	*state = f;
 	return f->a.pieces && f->tr.report_id && f->tr.subject &&
 		f->tr.recipients && f->tr.message_id ? 0 : -1;
@@ -309,7 +309,7 @@ static void t_reply(void **state)
 {
 	struct fx *f = *state;
 	struct route rt = { ROUTE_REPORT, 1, f->tr, "" };
-	struct auth au = { AUTH_COMMAND, 1, 0, "answered" };
+	struct auth au = { AUTH_COMMAND, 1, 0, "answered", 1 };
 	struct outbox_mail *out = NULL;
 	struct reply r;
 	size_t n = 0;
@@ -321,7 +321,7 @@ static void t_reply(void **state)
 					&f->err), 0);
 	/* not to be told: nothing queued */
 	ask(&r, "ask-2@example.test");
-	au = (struct auth){ AUTH_REFUSE, 0, 0, "refused (already told today)" };
+	au = (struct auth){ AUTH_REFUSE, 0, 0, "refused (already told today)", 0 };
 	assert_int_equal(dispatch_reply(f->st, &f->cfg, T0, &r, &rt, &au,
 					&f->err), 0);
 	au.tell = 1;
@@ -365,7 +365,7 @@ static const char *acted(struct fx *f, struct reply *r, const char *msgid,
 				 NULL };
 
 	rt.tr.recipients = "[\"paul@example.test\",\"list@example.test\"]";
-	*au = (struct auth){ AUTH_COMMAND, 1, 0, "answered" };
+	*au = (struct auth){ AUTH_COMMAND, 1, 0, "answered", 1 };
 	ask_body(r, msgid, body);
 	if (dispatch_reply(f->st, &f->cfg, when, r, &rt, au, &f->err))
 		fail_msg("dispatch_reply: %s", f->err.msg);

@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -430,6 +433,43 @@ static void t_data_path(void **state)
 	free(saved);
 }
 
+/*
+ * A writer killed in the middle of the write (SIGXFSZ past a file size
+ * limit, as sure as a kill -9 at that moment) leaves no file behind: no
+ * half file under the name, no '*.tmp.PID' beside it (issue 25 item 16).
+ */
+static void t_write_killed(void **state)
+{
+	struct fx *f = *state;
+	char path[128];
+	struct rlimit rl = { 4096, 4096 };
+	struct dirent *de;
+	int status = 0, left = 0;
+	pid_t pid;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/request.yaml", f->dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static char big[1 << 20];
+		struct pb_err err;
+
+		signal(SIGXFSZ, SIG_DFL);
+		setrlimit(RLIMIT_FSIZE, &rl);
+		file_write_atomic(path, big, sizeof(big), 0644, &err);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	d = opendir(f->dir);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		left += de->d_name[0] != '.';
+	closedir(d);
+	assert_int_equal(left, 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -452,6 +492,7 @@ int main(void)
 		T(t_write_binary),
 		T(t_write_no_dir),
 		T(t_write_over_directory),
+		T(t_write_killed),
 		cmocka_unit_test(t_path_join),
 		cmocka_unit_test(t_path_dirname),
 		cmocka_unit_test(t_data_path),

@@ -28,21 +28,21 @@ static void t_message_id_format(void **state)
 
 	(void)state;
 	assert_non_null(id);
-	/* FNV-1a 64 of the id, low 32 bits: 0x6e78241a */
-	assert_string_equal(id, "202311142213.6e78241a-perfbot@example.test");
+	/* FNV-1a 64 of the id, all 64 bits */
+	assert_string_equal(id, "202311142213.bd6b46316e78241a-perfbot@example.test");
 	for (i = 0; i < 12; i++)
 		assert_true(id[i] >= '0' && id[i] <= '9');
 	assert_int_equal(id[12], '.');
-	for (i = 13; i < 21; i++)
+	for (i = 13; i < 29; i++)
 		assert_non_null(strchr("0123456789abcdef", id[i]));
-	assert_string_equal(id + 21, "-perfbot@example.test");
+	assert_string_equal(id + 29, "-perfbot@example.test");
 	free(id);
 	/* no domain: localhost */
 	id = id_message_id("hackbench-f017b0a495", 1700000000, NULL);
-	assert_string_equal(id, "202311142213.6e78241a-perfbot@localhost");
+	assert_string_equal(id, "202311142213.bd6b46316e78241a-perfbot@localhost");
 	free(id);
 	id = id_message_id("hackbench-f017b0a495", 1700000000, "");
-	assert_string_equal(id, "202311142213.6e78241a-perfbot@localhost");
+	assert_string_equal(id, "202311142213.bd6b46316e78241a-perfbot@localhost");
 	free(id);
 }
 
@@ -62,14 +62,33 @@ static void t_message_id_stable(void **state)
 	assert_string_equal(a, c);
 	assert_string_not_equal(a, d);
 	assert_memory_equal(a, d, 13);
-	assert_memory_not_equal(a + 13, d + 13, 8);
-	assert_string_equal(d, "202311142213.6e782267-perfbot@d");
-	assert_string_equal(e, "202311142214.6e78241a-perfbot@d");
+	assert_memory_not_equal(a + 13, d + 13, 16);
+	assert_string_equal(d, "202311142213.bd6b45316e782267-perfbot@d");
+	assert_string_equal(e, "202311142214.bd6b46316e78241a-perfbot@d");
 	free(a);
 	free(b);
 	free(c);
 	free(d);
 	free(e);
+}
+
+/* Drawn again: another id, as reproducible; draw 0 is the plain one. */
+static void t_message_id_draw(void **state)
+{
+	char *a = id_message_id_draw("demo-004", T0, "d", 0);
+	char *b = id_message_id_draw("demo-004", T0, "d", 1);
+	char *c = id_message_id_draw("demo-004", T0, "d", 1);
+	char *z = id_message_id("demo-004", T0, "d");
+
+	(void)state;
+	assert_string_equal(a, z);
+	assert_string_not_equal(a, b);
+	assert_string_equal(b, c);
+	assert_memory_equal(a, b, 13);
+	free(a);
+	free(b);
+	free(c);
+	free(z);
 }
 
 /* The report of seed 004 (its Message-ID is in the golden files). */
@@ -79,8 +98,8 @@ static void t_message_id_report(void **state)
 	char *b = id_message_id("demo-004", 0, "x.test");
 
 	(void)state;
-	assert_string_equal(a, "202502141548.7c8c8447-perfbot@example.test");
-	assert_string_equal(b, "197001010000.7c8c8447-perfbot@x.test");
+	assert_string_equal(a, "202502141548.4b086ddf7c8c8447-perfbot@example.test");
+	assert_string_equal(b, "197001010000.4b086ddf7c8c8447-perfbot@x.test");
 	free(a);
 	free(b);
 }
@@ -108,6 +127,10 @@ static void t_is_ours(void **state)
 				"example.test"));
 	assert_false(id_is_ours("ZfQ2c1Ab3cD4eF5g@jane-laptop.example.test",
 				"example.test"));
+	assert_true(id_is_ours("202502141548.7c8c84477c8c8447-perfbot@"
+			       "example.test", "example.test"));
+	assert_false(id_is_ours("202502141548.7c8c84477c8c-perfbot@"
+				"example.test", "example.test"));
 	assert_false(id_is_ours(NULL, "example.test"));
 	assert_false(id_is_ours("", "example.test"));
 }
@@ -291,6 +314,7 @@ int main(void)
 		cmocka_unit_test(t_message_id_stable),
 		cmocka_unit_test(t_message_id_report),
 		cmocka_unit_test(t_is_ours),
+		cmocka_unit_test(t_message_id_draw),
 		cmocka_unit_test(t_report_id),
 		cmocka_unit_test(t_answer_id),
 		cmocka_unit_test(t_retest_request_id),

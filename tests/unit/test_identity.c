@@ -81,8 +81,8 @@ static void t_defaults(void **state)
 	assert_string_equal(f->cfg.identity.name, "perfbot");
 	assert_string_equal(f->cfg.identity.reported_by,
 			    "perfbot <perfbot@localhost>");
-	str_is(identity_message_id(&f->cfg, "demo-004", T0),
-	       "202502141548.7c8c8447-perfbot@localhost");
+	str_is(identity_message_id(&f->cfg, "demo-004", T0, 0),
+	       "202502141548.4b086ddf7c8c8447-perfbot@localhost");
 	str_is(identity_closes_url(&f->cfg, "r1", "a@b"), NULL);
 	str_is(identity_patch_link(&f->cfg, NULL, "p@x"), NULL);
 }
@@ -100,8 +100,8 @@ static void t_configured(void **state)
 	/* Reported-by follows From unless set */
 	assert_string_equal(f->cfg.identity.reported_by,
 			    "Perf Bot <bot@example.test>");
-	str_is(identity_message_id(&f->cfg, "demo-004", T0),
-	       "202502141548.7c8c8447-perfbot@example.test");
+	str_is(identity_message_id(&f->cfg, "demo-004", T0, 0),
+	       "202502141548.4b086ddf7c8c8447-perfbot@example.test");
 	config(f, "identity:\n  reported_by: \"kernel test robot "
 	       "<lkp@example.test>\"\n");
 	assert_string_equal(f->cfg.identity.reported_by,

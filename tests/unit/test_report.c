@@ -43,7 +43,7 @@
 #define PATCH4 "fixtures/patch/pipe-v4.yaml"
 #define PATCH4_ID "20250213180124.868655-5-mirela.sandu@example.test"
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC, as the golden files */
-#define MSGID4 "202502141548.7c8c8447-perfbot@example.test"
+#define MSGID4 "202502141548.4b086ddf7c8c8447-perfbot@example.test"
 #define SUBJECT4 "[linux-next:master] [pipe]  f017b0a495:  " \
 	"hackbench.throughput 10.5% improvement"
 #define ICL2 "128 threads 2 sockets Intel(R) Xeon(R) Gold 6338 CPU @ " \
@@ -100,7 +100,7 @@ static void load_manifest(struct fx *f, const char *path)
 
 static int build(struct fx *f, const char *tmpl, time_t now)
 {
-	struct report_opts o = { tmpl, now, NULL, NULL };
+	struct report_opts o = { tmpl, now, NULL, NULL, 0 };
 
 	report_release(&f->r);
 	memset(&f->err, 0, sizeof(f->err));
@@ -329,7 +329,7 @@ static void t_message_id_stable(void **state)
 	assert_int_equal(build(f, NULL, T0 + 59), 0);
 	assert_string_equal(f->r.message_id, first);	/* same minute */
 	assert_int_equal(build(f, NULL, T0 + 60), 0);
-	assert_string_equal(f->r.message_id, "202502141549.7c8c8447-perfbot@"
+	assert_string_equal(f->r.message_id, "202502141549.4b086ddf7c8c8447-perfbot@"
 			    "example.test");
 	assert_int_equal(f->r.date, T0 + 60);
 }
@@ -477,7 +477,7 @@ static void t_host_dir(void **state)
 	build_ok(f, HACKBENCH, NULL);
 	assert_string_equal(ctx_str(f, "machine"), "a box in the test");
 	/* Defaults without identity.message_id_domain / archive_url. */
-	assert_string_equal(f->r.message_id, "202502141548.7c8c8447-perfbot@"
+	assert_string_equal(f->r.message_id, "202502141548.4b086ddf7c8c8447-perfbot@"
 			    "localhost");
 	assert_true(json_is_null(json_object_get(f->r.ctx, "closes_url")));
 	assert_string_equal(f->r.from, "bot <bot@example.test>");

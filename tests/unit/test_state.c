@@ -30,7 +30,7 @@
 #include "../../src/state/internal.h"
 
 /* src/state/state.c: migrations[] has five entries. */
-#define SCHEMA_VERSION 5
+#define SCHEMA_VERSION 6
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 
 struct fx {
@@ -361,7 +361,7 @@ static void t_upgrade_from_v1(void **state)
 static void t_upgrade_fails_atomically(void **state)
 {
 	struct fx *f = *state;
-	struct state rawst = { NULL, NULL, -1 }, *raw = &rawst;
+	struct state rawst = { NULL, NULL, -1, 0 }, *raw = &rawst;
 
 	make_v1(f, "CREATE TABLE retests (x);");
 	assert_int_equal(state_open(&f->st, f->path, STATE_WRITE, &f->err), -1);
@@ -855,6 +855,44 @@ static void t_failed(void **state)
 	assert_string_equal(ids, "r2");
 	counts(f, 1, 1);
 	assert_int_equal(sent_since(f, 0), 0);
+}
+
+/*
+ * A wall clock that jumps back (issue 25 item 8) neither stretches a
+ * deferral past the longest backoff nor freezes the hourly limit: the
+ * mail is due again, and a mail sent two hours ago by the monotonic clock
+ * is out of the last hour, whatever the wall clock says.
+ */
+static void t_clock_back(void **state)
+{
+	struct fx *f = *state;
+	long long row = queue(f, "r1", "r1@example.test", T0);
+	struct clock_mono then = { 1, "boot-1", 1000 };
+	struct clock_mono now = { 1, "boot-1", 1000 + 7200 };
+	struct clock_mono soon = { 1, "boot-1", 1000 + 10 };
+	struct clock_mono none = { 0, "", 0 };
+	char ids[64];
+	long n = -1;
+
+	assert_int_equal(state_retry(f->st, row, "451 later", T0, &f->err), 0);
+	assert_int_equal(due_ids(f, T0, 10, ids, sizeof(ids)), 0);
+	/* a day back: the deferral of a minute is not a day and a minute */
+	assert_int_equal(due_ids(f, T0 - 86400, 10, ids, sizeof(ids)), 1);
+	assert_int_equal(state_sent(f->st, row, T0, &f->err), 0);
+	assert_int_equal(state_sent_clock(f->st, row, &then, &f->err), 0);
+	assert_int_equal(state_sent_within(f->st, T0 - 86400, 3600, &now, &n,
+					   &f->err), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(state_sent_within(f->st, T0 - 86400, 3600, &soon, &n,
+					   &f->err), 0);
+	assert_int_equal(n, 1);
+	/* no monotonic clock: the wall clock, never in its future */
+	assert_int_equal(state_sent_within(f->st, T0 - 86400, 3600, &none, &n,
+					   &f->err), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(state_sent_within(f->st, T0 + 60, 3600, &none, &n,
+					   &f->err), 0);
+	assert_int_equal(n, 1);
 }
 
 /* state_due: next_attempt honoured, oldest first, at most 'max'. */
@@ -1477,6 +1515,7 @@ int main(int argc, char **argv)
 		T(t_queue_and_read_back),
 		T(t_retry_then_sent),
 		T(t_retry_backoff_capped),
+		T(t_clock_back),
 		T(t_failed),
 		T(t_due_limit_and_order),
 		T(t_queued),

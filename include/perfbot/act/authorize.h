@@ -61,6 +61,7 @@ struct auth {
 			 * another copy of it is still read */
 	char outcome[160];	/* for the record: "answered", "refused",
 				 * "ignored: ..." */
+	int recipient;	/* the sender is one of the report's recipients */
 };
 
 /*

@@ -40,6 +40,7 @@ struct act_ctx {
 				 * while a retest is open */
 	size_t silenced;	/* such requests left unanswered: the open
 				 * retest's repeat was answered already */
+	int acted;		/* a known command was done */
 };
 
 /*

@@ -31,4 +31,15 @@ time_t cli_now(void);
 /* The state file: 'state' of the config, else the XDG state directory. */
 char *cli_state_path(const struct config *cfg);
 
+/*
+ * The state for a command that changes it (requeue, drop): opened under
+ * the run lock, EX_NOINPUT when it was never created.
+ */
+struct state;
+int cli_open_state(const struct config *cfg, struct state **st,
+		   struct pb_err *err);
+
+/* Who runs this command (the user name), for the state's records. */
+const char *cli_who(void);
+
 #endif

@@ -47,10 +47,11 @@ struct answer_thread {
  * (composed_release() it after, whatever the outcome). The answer's id
  * derives from the Message-ID it answers and 'tag' ("" for the immediate
  * answer, the retest request id for its follow-up), so that the outbox
- * never takes it twice.
+ * never takes it twice; 'draw' > 0 gives it another Message-ID (when the
+ * state holds the first: identity.h).
  */
 int answer_compose(const struct config *cfg, const struct answer_thread *t,
-		   const char *tag, json_t *pieces, time_t now,
+		   const char *tag, json_t *pieces, time_t now, int draw,
 		   struct composed *c, struct pb_err *err);
 
 

@@ -17,9 +17,12 @@
 /* The bare address of identity.from: the envelope sender. */
 char *identity_sender(const struct config *cfg);
 
-/* The Message-ID of mail 'id' sent at 'when' (identity.message_id_domain). */
+/*
+ * The Message-ID of mail 'id' sent at 'when' (identity.message_id_domain);
+ * 'draw' > 0 another one when the state holds that (util/id.h).
+ */
 char *identity_message_id(const struct config *cfg, const char *id,
-			  time_t when);
+			  time_t when, int draw);
 
 /*
  * The archive's page of report 'report_id' mailed as 'message_id', for

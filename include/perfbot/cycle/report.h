@@ -5,6 +5,7 @@
 #include "perfbot/config/config.h"
 #include "perfbot/ingest/manifest.h"
 #include "perfbot/render/report.h"
+#include "perfbot/state/state.h"
 
 /*
  * Where a report is made: the one driver of the report flow. A manifest's
@@ -28,5 +29,14 @@
 int report_make(struct report *r, const struct manifest *m,
 		const struct config *cfg, const struct report_opts *o,
 		struct pb_err *err);
+
+/*
+ * report_make() for a report that is to be queued in 'st' (NULL: none):
+ * a Message-ID the state already holds is drawn again (o->draw), at most
+ * ID_DRAWS times, so a collision never stops the run (in ingest.c).
+ */
+int report_make_free(struct report *r, const struct manifest *m,
+		     const struct config *cfg, struct report_opts *o,
+		     struct state *st, struct pb_err *err);
 
 #endif

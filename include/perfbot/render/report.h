@@ -32,6 +32,7 @@ struct report_opts {
 	time_t now;		/* the report's date */
 	const char *confirmation;	/* a line under the evidence, or NULL */
 	const char *force_metric;	/* headline when the filter hides all */
+	int draw;		/* > 0: another Message-ID (identity.h) */
 };
 
 struct report {

@@ -7,6 +7,7 @@
 #include "perfbot/config/config.h"
 #include "perfbot/util/err.h"
 #include "perfbot/util/strbuf.h"
+#include "perfbot/send/smtpreply.h"
 
 /*
  * Sending with libcurl's SMTP: smtp:// with STARTTLS required (default),
@@ -15,31 +16,6 @@
  * TLS is on. One struct smtp is one connection that libcurl reuses for
  * every message of a batch.
  */
-
-enum smtp_outcome {
-	SMTP_ACCEPTED,	/* the server took the message */
-	SMTP_TEMPORARY,	/* connection trouble or a 4xx: try again later */
-	SMTP_PERMANENT,	/* a 5xx for this message: give up on it */
-	SMTP_FATAL,	/* login refused, TLS or configuration: stop */
-};
-
-#define SMTP_MAX_RCPTS 100
-#define SMTP_REPLY_MAX 256
-
-struct smtp_rcpt {
-	char addr[256];
-	int code;		/* the server's reply to RCPT TO, 0: none */
-	char reply[SMTP_REPLY_MAX];
-};
-
-struct smtp_result {
-	enum smtp_outcome outcome;
-	int code;			/* last SMTP reply code, 0 when none */
-	int login_refused;		/* AUTH failed */
-	char reply[SMTP_REPLY_MAX];	/* the server's last reply, or why */
-	struct smtp_rcpt rcpt[SMTP_MAX_RCPTS];
-	size_t nrcpt;
-};
 
 struct smtp;
 
@@ -52,17 +28,30 @@ int smtp_new(struct smtp **out, const struct config *cfg, int reuse,
 	     struct pb_err *err);
 void smtp_free(struct smtp *s);
 
-/* Send one message to 'rcpts' (addr-specs); never fails otherwise. */
+/*
+ * Send one message to 'rcpts' (addr-specs): 'res' says how it went
+ * (smtpreply.h: the outcome by the reply rule, each recipient's reply).
+ * An address whose local part needs SMTPUTF8 goes only to a server that
+ * offers it; else it is refused here with a 553 of perfbot's own.
+ */
 void smtp_send(struct smtp *s, const char *sender, const char *const *rcpts,
 	       size_t nrcpts, const char *msg, size_t len,
 	       struct smtp_result *res);
 
 /*
+ * The one error line of an SMTP_SESSION outcome: "SETTING: host:port:
+ * what it means: the server's reply", with the outcome's exit code.
+ */
+int smtp_session_error(const struct smtp *s, const struct smtp_result *r,
+		       struct pb_err *err);
+
+/*
  * Log in and say what the server offers, for 'perfbot check --connect':
  * one line appended to 'out' (TLS, AUTH, the EHLO capabilities). No mail
- * is sent (the session is EHLO, STARTTLS, AUTH, NOOP). A refused login is
- * EX_NOPERM, a TLS or certificate problem EX_UNAVAILABLE, no connection
- * EX_TEMPFAIL. The password never appears in 'out' or 'err'.
+ * is sent (the session is EHLO, STARTTLS, AUTH, NOOP). Errors as for a
+ * mail's SMTP_SESSION (smtp_session_error()); a login that could not
+ * even be tried (no AUTH offered) is EX_CONFIG. The password never
+ * appears in 'out' or 'err'.
  */
 int smtp_probe(struct smtp *s, struct strbuf *out, struct pb_err *err);
 

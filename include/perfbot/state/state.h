@@ -3,8 +3,11 @@
 #define PERFBOT_STATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
+#include "perfbot/util/addr.h"
+#include "perfbot/util/clock.h"
 #include "perfbot/util/err.h"
 #include "perfbot/util/strbuf.h"
 
@@ -19,7 +22,7 @@
  * a retry sends the very same message with the same Message-ID.
  */
 
-enum mail_status { MAIL_QUEUED, MAIL_SENT, MAIL_FAILED };
+enum mail_status { MAIL_QUEUED, MAIL_SENT, MAIL_FAILED, MAIL_DROPPED };
 
 struct outbox_mail {
 	long long rowid;
@@ -61,6 +64,17 @@ void state_close(struct state *st);
  */
 int state_lock(struct state *st, struct pb_err *err);
 
+/*
+ * Room on the disk for the records of mail handed to the server: the
+ * reserve (a file of 1 MiB beside the state) is made before sending
+ * (EX_IOERR when the disk has no room: nothing is to be sent); a record
+ * that finds the disk full (state_full()) gives it back with
+ * state_unreserve() and is written again, and the sending stops.
+ */
+int state_reserve(struct state *st, struct pb_err *err);
+int state_unreserve(struct state *st);
+int state_full(const struct state *st);
+
 int state_begin(struct state *st, struct pb_err *err);
 int state_commit(struct state *st, struct pb_err *err);
 void state_rollback(struct state *st);
@@ -88,8 +102,9 @@ int state_manifest_text(struct state *st, const char *report_id,
 			struct pb_err *err);
 
 /*
- * The queued mails due at 'now' (next attempt reached), oldest first,
- * at most 'max'. Free with outbox_free().
+ * The queued mails due at 'now' (next attempt reached, or further off
+ * than the longest backoff: the wall clock went back), oldest first, at
+ * most 'max'. Free with outbox_free().
  */
 int state_due(struct state *st, time_t now, size_t max,
 	      struct outbox_mail **out, size_t *n, struct pb_err *err);
@@ -116,10 +131,35 @@ int state_retry(struct state *st, long long rowid, const char *why,
 /* A permanent failure with the server's reason. */
 int state_failed(struct state *st, long long rowid, const char *why,
 		 time_t now, struct pb_err *err);
-/* One recipient's outcome ("accepted" / "rejected" + the reply). */
+/*
+ * One recipient's outcome: "accepted", "rejected" (a 5xx: final),
+ * "deferred" (a 4xx: tried again with the mail's backoff), with the reply.
+ */
 int state_recipient(struct state *st, long long rowid, const char *addr,
 		    const char *status, const char *reply,
 		    struct pb_err *err);
+
+/*
+ * The recipients of mail 'rowid' that have a final answer, appended to
+ * 'accepted' and 'rejected': the ones a next attempt leaves out.
+ */
+int state_rcpt_finals(struct state *st, long long rowid,
+		      struct addrlist *accepted, struct addrlist *rejected,
+		      struct pb_err *err);
+
+/*
+ * The operator's actions (admin.c), each recorded in 'actions' with the
+ * time and 'by' (who asked): requeue the mail 'id' (its id or its
+ * Message-ID; NULL: every failed mail) — a failed or dropped one queued
+ * again with its refused recipients tried again and a fresh backoff, a
+ * queued one due now — and drop one (never sent, kept in the state).
+ * '*n' the mails requeued. EX_NOINPUT when there is no such mail,
+ * EX_DATAERR when it was sent (requeueing it would send it twice).
+ */
+int state_requeue(struct state *st, const char *id, time_t now,
+		  const char *by, long *n, struct pb_err *err);
+int state_drop(struct state *st, const char *id, time_t now, const char *by,
+	       struct pb_err *err);
 
 /* HTTP validators of a url source (NULL when unknown). */
 int state_source_get(struct state *st, const char *url, char **etag,
@@ -128,9 +168,28 @@ int state_source_set(struct state *st, const char *url, const char *etag,
 		     const char *last_modified, time_t now,
 		     struct pb_err *err);
 
+/*
+ * '*used' 1 when a mail of the outbox has this Message-ID: the caller
+ * draws another (util/id.h), at most ID_DRAWS times.
+ */
+#define ID_DRAWS 8
+int state_message_id_used(struct state *st, const char *message_id,
+			  int *used, struct pb_err *err);
+
 /* Counts for the summary line: queued and failed mails. */
 int state_counts(struct state *st, long *queued, long *failed,
 		 struct pb_err *err);
+
+/*
+ * The monotonic clock of a mail's sending (util/clock.h; nothing when it
+ * has none), and the mails sent in the last 'secs' seconds before 'now'
+ * (the hourly budget): by that clock for those of this boot, by the wall
+ * clock, capped at 'now', for the others.
+ */
+int state_sent_clock(struct state *st, long long rowid,
+		     const struct clock_mono *m, struct pb_err *err);
+int state_sent_within(struct state *st, time_t now, long secs,
+		      const struct clock_mono *m, long *n, struct pb_err *err);
 
 /* Mails accepted by the server since 'since' (the hourly budget). */
 int state_sent_since(struct state *st, time_t since, long *n,
@@ -145,6 +204,29 @@ int state_mailbox_get(struct state *st, const char *mailbox,
 int state_mailbox_set(struct state *st, const char *mailbox,
 		      unsigned long uidvalidity, unsigned long last_uid,
 		      struct pb_err *err);
+
+/*
+ * The marks still to be made on the server (marks.c): a handled mail's
+ * UID is added in the transaction that records it and done once \Seen
+ * (or the move) is made; state_marks() lists those of 'uidvalidity' (at
+ * most 'max', free() the list) and forgets those of an older one.
+ */
+int state_mark_add(struct state *st, const char *mailbox,
+		   unsigned long uidvalidity, unsigned long uid,
+		   struct pb_err *err);
+int state_mark_done(struct state *st, const char *mailbox,
+		    unsigned long uidvalidity, unsigned long uid,
+		    struct pb_err *err);
+int state_marks(struct state *st, const char *mailbox,
+		unsigned long uidvalidity, size_t max, uint32_t **uids,
+		size_t *n, struct pb_err *err);
+/*
+ * One more failure to download 'uid' ('*count': how many in a row for
+ * it); moving the mailbox position on clears it.
+ */
+int state_mailbox_stuck(struct state *st, const char *mailbox,
+			unsigned long uidvalidity, unsigned long uid,
+			long *count, struct pb_err *err);
 
 /* '*seen' 1 when a mail with this Message-ID was handled before. */
 int state_inbox_seen(struct state *st, const char *message_id, int *seen,

@@ -24,6 +24,21 @@
  */
 int addr_check_mailbox(const char *mailbox, char *spec, size_t len,
 		       const char **why);
+/*
+ * The same for 'n' bytes (a NUL among them is refused): the one check of
+ * every address perfbot reads, for the configuration and the manifests
+ * alike. No C0 or C1 control, DEL, Unicode line or paragraph separator,
+ * or bytes that are not UTF-8; UTF-8 itself is allowed (RFC 6531), and
+ * sent only to a server that offers SMTPUTF8 (send/smtp.c).
+ */
+int addr_check_mailbox_n(const char *mailbox, size_t n, char *spec,
+			 size_t len, const char **why);
+
+/*
+ * 1 when the bare addresses 'a' and 'b' are the same mailbox, a
+ * sub-address ("perfbot+x@example.test") being its box's (any case).
+ */
+int addr_same_box(const char *a, const char *b);
 
 /* The domain of a bare addr-spec (after its last '@'), or NULL. */
 const char *addr_domain(const char *spec);

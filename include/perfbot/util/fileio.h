@@ -30,8 +30,11 @@ int file_map(const char *path, size_t max, struct file_map *m,
 void file_unmap(struct file_map *m);
 
 /*
- * Write 'len' bytes to 'path' atomically: a temporary file beside it,
- * fsync, rename. 'mode' is the new file's permission bits.
+ * Write 'len' bytes to 'path' atomically: an unnamed file (O_TMPFILE)
+ * in its directory, fsync, then linked to its name, so a process killed
+ * while writing leaves no file behind; where the file system cannot, or
+ * the name exists, a temporary file beside it renamed. 'mode' is the new
+ * file's permission bits.
  */
 int file_write_atomic(const char *path, const void *data, size_t len,
 		      unsigned mode, struct pb_err *err);

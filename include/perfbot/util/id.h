@@ -14,14 +14,22 @@
 
 /*
  * The Message-ID (without brackets) of the mail with id 'id' created at
- * 'when': "YYYYMMDDhhmm.8hex-perfbot@domain", 8hex the low 32 bits of the
- * id's hash; 'domain' NULL or "" is "localhost".
+ * 'when': "YYYYMMDDhhmm.16hex-perfbot@domain", 16hex the 64-bit FNV-1a
+ * hash of the id (so reproducible with SOURCE_DATE_EPOCH, and two mails
+ * of one minute colliding out of reach); 'domain' NULL or "" is
+ * "localhost".
+ * id_message_id_draw() with 'draw' > 0 gives another one for the same
+ * mail, for when the state already holds the first (drawn again, still
+ * reproducibly).
  */
 char *id_message_id(const char *id, time_t when, const char *domain);
+char *id_message_id_draw(const char *id, time_t when, const char *domain,
+			 int draw);
 
 /*
  * 1 when 'message_id' (without brackets) has the shape id_message_id()
- * gives on 'domain' (NULL or "" is "localhost"; compared in any case):
+ * gives on 'domain' (NULL or "" is "localhost"; compared in any case),
+ * or the 8-hex-digit shape of ids minted before 0.4:
  * a mail of the bot's, whichever instance queued it; else 0.
  */
 int id_is_ours(const char *message_id, const char *domain);

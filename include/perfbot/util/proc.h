@@ -19,10 +19,17 @@
 #define PROC_STDERR	0x2	/* stderr into the pipe too, else perfbot's */
 #define PROC_GROUP	0x4	/* a process group of its own: a kill past
 				 * the deadline ends what it started too */
+#define PROC_STDERR_KEEP 0x8	/* stderr into a pipe of its own, read into
+				 * 'err' (its first PROC_ERR_MAX bytes) */
+
+#define PROC_ERR_MAX 1024
 
 struct proc {
 	pid_t pid;
 	int fd;			/* read end of its output, or -1 */
+	int errfd;		/* PROC_STDERR_KEEP: read end of stderr */
+	char err[PROC_ERR_MAX + 1];	/* what it said there */
+	size_t errlen;
 	unsigned flags;
 	int exited;		/* it ended and was reaped */
 	int timed_out;		/* killed past its deadline */

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * poll: the IMAP client over libetpan (imap.h): TLS, the server's
- * certificate verified with GnuTLS before the login, the mailbox
- * selected, new UIDs listed, mails fetched without marking them read and
- * marked handled; for poll.c's mailbox loop and 'perfbot check --connect'.
+ * poll: the IMAP session over libetpan (imaplib.h), run only in the
+ * child process of imapchild.c, so that whatever a hostile server makes
+ * the library do stays there: TLS (a port that speaks the other kind is
+ * recognised and the setting named), the server's certificate verified
+ * with GnuTLS before the login, the mailbox selected, new UIDs listed,
+ * mails fetched without marking them read and never more than the cap
+ * downloaded, marked handled, a mailbox made sure of.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +14,7 @@
 #include <gnutls/x509.h>
 #include <libetpan/libetpan.h>
 
-#include "perfbot/poll/imap.h"
+#include "imaplib.h"
 #include "perfbot/config/secret.h"
 #include "perfbot/util/strbuf.h"
 #include "perfbot/util/yaml.h"
@@ -19,7 +22,7 @@
 #define MAX_CHAIN 16
 
 
-struct imap {
+struct imaplib {
 	mailimap *s;
 	uint32_t uidvalidity;
 };
@@ -127,8 +130,42 @@ static int verify_peer(mailimap *s, const char *host, const char *ca_file,
 				why) : 0;
 }
 
+/* A second look at a port that did not talk as expected: 1 when it does. */
+static int port_speaks(const struct target *t, int tls, long timeout)
+{
+	mailimap *s = mailimap_new(0, NULL);
+	int r;
+
+	if (!s)
+		return 0;
+	mailimap_set_timeout(s, timeout);
+	r = tls ? mailimap_ssl_connect(s, t->host, t->port) :
+		mailimap_socket_connect(s, t->host, t->port);
+	mailimap_free(s);
+	return r == MAILIMAP_NO_ERROR_AUTHENTICATED ||
+	       r == MAILIMAP_NO_ERROR_NON_AUTHENTICATED;
+}
+
+/* No greeting, or no handshake: is it the other kind of TLS? */
+static int connect_failed(const struct target *t, long timeout, int r,
+			  struct pb_err *err)
+{
+	int implicit = t->tls == CFG_TLS_IMPLICIT;
+
+	if (port_speaks(t, !implicit, timeout))
+		return pb_fail(err, EX_CONFIG, implicit ?
+			       "imap.url: %s:%u answers in plain text, not with "
+			       "implicit TLS: use imap://%s:%u (imap.tls: "
+			       "starttls)" : "imap.url: %s:%u speaks implicit "
+			       "TLS (imaps, port 993): use imaps://%s:%u "
+			       "(imap.tls: implicit)", t->host, t->port,
+			       t->host, t->port);
+	return pb_fail(err, EX_TEMPFAIL, "imap: cannot connect to %s:%u "
+		       "(error %d)", t->host, t->port, r);
+}
+
 static int connect_tls(mailimap *s, const struct target *t,
-		       const char *ca_file, struct pb_err *err)
+		       const char *ca_file, long timeout, struct pb_err *err)
 {
 	int r;
 
@@ -138,12 +175,12 @@ static int connect_tls(mailimap *s, const struct target *t,
 		r = mailimap_socket_connect(s, t->host, t->port);
 	if (r != MAILIMAP_NO_ERROR_AUTHENTICATED &&
 	    r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED)
-		return pb_fail(err, EX_TEMPFAIL, "imap: cannot connect to "
-			       "%s:%u (error %d)", t->host, t->port, r);
+		return connect_failed(t, timeout, r, err);
 	if (t->tls == CFG_TLS_STARTTLS &&
 	    mailimap_socket_starttls(s) != MAILIMAP_NO_ERROR)
-		return pb_fail(err, EX_UNAVAILABLE, "imap: %s: STARTTLS "
-			       "failed", t->host);
+		return pb_fail(err, EX_UNAVAILABLE, "imap.tls: %s:%u: STARTTLS "
+			       "failed (imap.tls: none reads in clear text; "
+			       "imaps:// is implicit TLS)", t->host, t->port);
 	if (t->tls == CFG_TLS_NONE)
 		return 0;
 	return verify_peer(s, t->host, ca_file, err);
@@ -172,11 +209,11 @@ static int login_select(mailimap *s, const struct config *cfg,
 	return 0;
 }
 
-int imap_open(struct imap **out, const struct config *cfg,
+int imaplib_open(struct imaplib **out, const struct config *cfg,
 	      struct pb_err *err)
 {
 	struct target t;
-	struct imap *im;
+	struct imaplib *im;
 
 	*out = NULL;
 	if (parse_url(cfg, &t, err))
@@ -187,9 +224,9 @@ int imap_open(struct imap **out, const struct config *cfg,
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
 	mailimap_set_timeout(im->s, cfg->imap.timeout);
-	if (connect_tls(im->s, &t, cfg->imap.ca_file, err) ||
+	if (connect_tls(im->s, &t, cfg->imap.ca_file, cfg->imap.timeout, err) ||
 	    login_select(im->s, cfg, err)) {
-		imap_close(im);
+		imaplib_close(im);
 		return -1;
 	}
 	if (im->s->imap_selection_info)
@@ -198,7 +235,7 @@ int imap_open(struct imap **out, const struct config *cfg,
 	return 0;
 }
 
-void imap_close(struct imap *im)
+void imaplib_close(struct imaplib *im)
 {
 	if (!im)
 		return;
@@ -211,7 +248,7 @@ void imap_close(struct imap *im)
 	free(im);
 }
 
-uint32_t imap_uidvalidity(const struct imap *im)
+uint32_t imaplib_uidvalidity(const struct imaplib *im)
 {
 	return im->uidvalidity;
 }
@@ -223,7 +260,7 @@ static int cmp_uid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int imap_new_uids(struct imap *im, uint32_t after, size_t max,
+int imaplib_new_uids(struct imaplib *im, uint32_t after, size_t max,
 		  uint32_t **uids, size_t *n, struct pb_err *err)
 {
 	struct mailimap_search_key *key;
@@ -266,7 +303,7 @@ int imap_new_uids(struct imap *im, uint32_t after, size_t max,
 }
 
 /* UID FETCH of one attribute; the caller walks and frees the result. */
-static int fetch_att(struct imap *im, uint32_t uid,
+static int fetch_att(struct imaplib *im, uint32_t uid,
 		     struct mailimap_fetch_att *att, clist **result,
 		     struct pb_err *err)
 {
@@ -311,11 +348,42 @@ static struct mailimap_msg_att_static *item(clist *result, int type)
 	return NULL;
 }
 
-int imap_fetch(struct imap *im, uint32_t uid, size_t cap,
-	       struct imap_msg *msg, struct pb_err *err)
+/* The body of one message, 'cap' + 1 bytes at most asked for. */
+static int fetch_body(struct imaplib *im, uint32_t uid, size_t cap,
+		      struct imap_msg *msg, struct pb_err *err)
 {
 	struct mailimap_msg_att_static *st;
-	struct mailimap_section *sec;
+	struct mailimap_section *sec = mailimap_section_new(NULL);
+	clist *result = NULL;
+	size_t n;
+
+	if (fetch_att(im, uid, sec ? mailimap_fetch_att_new_body_peek_section_partial(
+			      sec, 0, (uint32_t)cap + 1) : NULL, &result, err))
+		return -1;
+	st = item(result, MAILIMAP_MSG_ATT_BODY_SECTION);
+	n = st ? st->att_data.att_body_section->sec_length : 0;
+	if (st && n > cap) {	/* more than asked: the size lied */
+		msg->size = (uint32_t)n;
+	} else if (st) {
+		msg->len = n;
+		msg->data = malloc(n + 1);
+		if (msg->data) {
+			memcpy(msg->data,
+			       st->att_data.att_body_section->sec_body_part, n);
+			msg->data[n] = '\0';
+		}
+	}
+	mailimap_fetch_list_free(result);
+	if (st && n <= cap && !msg->data)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return st ? 0 : pb_fail(err, EX_TEMPFAIL, "imap: UID %u: no body",
+				uid);
+}
+
+int imaplib_fetch(struct imaplib *im, uint32_t uid, size_t cap,
+		  struct imap_msg *msg, struct pb_err *err)
+{
+	struct mailimap_msg_att_static *st;
 	clist *result = NULL;
 
 	memset(msg, 0, sizeof(*msg));
@@ -330,35 +398,10 @@ int imap_fetch(struct imap *im, uint32_t uid, size_t cap,
 		return pb_fail(err, EX_TEMPFAIL, "imap: UID %u is gone", uid);
 	if (msg->size > cap)
 		return 0;
-	sec = mailimap_section_new(NULL);
-	if (fetch_att(im, uid, mailimap_fetch_att_new_body_peek_section(sec),
-		      &result, err))
-		return -1;
-	st = item(result, MAILIMAP_MSG_ATT_BODY_SECTION);
-	if (st && st->att_data.att_body_section->sec_length <= cap) {
-		msg->len = st->att_data.att_body_section->sec_length;
-		msg->data = malloc(msg->len + 1);
-		if (msg->data) {
-			memcpy(msg->data,
-			       st->att_data.att_body_section->sec_body_part,
-			       msg->len);
-			msg->data[msg->len] = '\0';
-		}
-	}
-	mailimap_fetch_list_free(result);
-	if (st && !msg->data && msg->len <= cap)
-		return pb_fail(err, EX_OSERR, "out of memory");
-	return st ? 0 : pb_fail(err, EX_TEMPFAIL, "imap: UID %u: no body",
-				uid);
+	return fetch_body(im, uid, cap, msg, err);
 }
 
-void imap_msg_release(struct imap_msg *msg)
-{
-	free(msg->data);
-	memset(msg, 0, sizeof(*msg));
-}
-
-static int mark_seen(struct imap *im, uint32_t uid, struct pb_err *err)
+static int mark_seen(struct imaplib *im, uint32_t uid, struct pb_err *err)
 {
 	struct mailimap_flag_list *fl = mailimap_flag_list_new_empty();
 	struct mailimap_store_att_flags *sa;
@@ -386,7 +429,7 @@ static int mark_seen(struct imap *im, uint32_t uid, struct pb_err *err)
 		pb_fail(err, EX_TEMPFAIL, "imap: cannot mark UID %u seen", uid);
 }
 
-int imap_done(struct imap *im, uint32_t uid, const char *mailbox,
+int imaplib_done(struct imaplib *im, uint32_t uid, const char *mailbox,
 	      struct pb_err *err)
 {
 	struct mailimap_set *set;
@@ -404,7 +447,30 @@ int imap_done(struct imap *im, uint32_t uid, const char *mailbox,
 			uid, mailbox);
 }
 
-int imap_probe(struct imap *im, const struct config *cfg,
+int imaplib_ensure(struct imaplib *im, const char *mailbox, int *created,
+		   struct pb_err *err)
+{
+	clist *list = NULL;
+	int r, n;
+
+	*created = 0;
+	r = mailimap_list(im->s, "", mailbox, &list);
+	n = r == MAILIMAP_NO_ERROR && list ? clist_count(list) : 0;
+	if (list)
+		mailimap_list_result_free(list);
+	if (r != MAILIMAP_NO_ERROR)
+		return pb_fail(err, EX_TEMPFAIL, "imap: LIST '%s' failed "
+			       "(error %d)", mailbox, r);
+	if (n)
+		return 0;
+	if (mailimap_create(im->s, mailbox) != MAILIMAP_NO_ERROR)
+		return pb_fail(err, EX_CONFIG, "imap.processed_mailbox: '%s' "
+			       "does not exist and cannot be created", mailbox);
+	*created = 1;
+	return 0;
+}
+
+int imaplib_probe(struct imaplib *im, const struct config *cfg,
 	       struct strbuf *out, struct pb_err *err)
 {
 	enum cfg_tls tls = cfg->imap.tls;
