@@ -167,11 +167,12 @@ int cmd_compare(int argc, char **argv)
 	log_debug("metric table '%s'", metrics);
 	if (rules_load(&rules, metrics, &err))
 		goto out;
-	for (i = 0; i < a.nargs; i++) {
+	for (i = 0; i < a.nargs; i++)
 		roots[i] = &rr[i];
-		if (result_root_load(&rr[i], a.arg[i], &err))
-			goto out;
-	}
+	/* each root in a thread of its own: reading them is most of it */
+	if (result_root_load_all(rr, (const char *const *)a.arg,
+				 (size_t)a.nargs, &err))
+		goto out;
 	if (ncompare_roots(&nc, roots, (size_t)a.nargs, rules, &err))
 		goto out;
 	rc = o.json ? print_json(&nc, rr, o.all, &err) :

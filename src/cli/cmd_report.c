@@ -70,7 +70,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct cli_report_opts o;
 	struct cli_args a;
-	struct report_opts ro = { NULL, 0, NULL, NULL, 0 };
+	struct report_opts ro = { NULL, 0, NULL, NULL, 0, NULL };
 	struct pb_err err = { 0, "" };
 	struct manifest m;
 	struct config cfg;

@@ -10,6 +10,9 @@
 #include "perfbot/cli/cli.h"
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/cycle/cycle.h"
+#include "perfbot/util/log.h"
+#include "perfbot/util/numparse.h"
+#include "perfbot/util/workers.h"
 
 #define CYCLE_DETAILS \
 	"Needs a configuration file (--config FILE, $PERFBOT_CONFIG, " \
@@ -26,6 +29,7 @@
  */
 struct cli_cycle_opts {
 	int dry_run, now;
+	const char *jobs;
 	const char *config;
 	int quiet, verbose;
 };
@@ -34,6 +38,9 @@ static const struct cli_opt run_opts[] = {
 	CLI_OPT_FLAG("dry-run", struct cli_cycle_opts, dry_run,
 		     "send nothing, change no state: print every mail that "
 		     "would go out as an mbox"),
+	CLI_OPT_STRING("jobs", "N", struct cli_cycle_opts, jobs,
+		       "make N reports at once (else run.jobs; 0: one per "
+		       "core); the outbox is the same for any N"),
 	CLI_OPT_CONFIG(struct cli_cycle_opts),
 	CLI_OPT_QUIET(struct cli_cycle_opts),
 	CLI_OPT_VERBOSE(struct cli_cycle_opts),
@@ -61,7 +68,9 @@ const struct cli_spec run_spec = {
 	"one cron cycle: ingest, queue and send reports, read replies",
 	"Ingests the new manifests of every source, queues the reports worth "
 	"a mail, reads the replies and answers them, follows up finished "
-	"retests and sends what is due.\n" CYCLE_DETAILS,
+	"retests and sends what is due. The reports, confirmations and "
+	"retest follow-ups are compared and rendered by --jobs threads and "
+	"recorded in the order of the manifests.\n" CYCLE_DETAILS,
 	run_opts, sizeof(struct cli_cycle_opts),
 };
 
@@ -93,11 +102,17 @@ static int cycle_command(const struct cli_spec *spec, int argc, char **argv)
 	struct config cfg;
 	struct cycle cy;
 	char *state = NULL;
+	long jobs = 0;
 	time_t now;
 	int rc = cli_parse(spec, argc, argv, &o, &a);
 
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
+	if (o.jobs && parse_long(o.jobs, 0, WORKERS_MAX, &jobs)) {
+		log_error("--jobs: '%s': not a number from 0 to %d", o.jobs,
+			  WORKERS_MAX);
+		return EX_USAGE;
+	}
 	now = cli_now();
 	cli_apply_log(o.quiet, o.verbose, 1);
 	if (cli_load_config(&cfg, o.config, 1, &err)) {
@@ -110,6 +125,7 @@ static int cycle_command(const struct cli_spec *spec, int argc, char **argv)
 			     spec->name);
 	cy.state_path = state;
 	cy.retry_now = o.now;
+	cy.jobs = o.jobs ? jobs : cfg.run.jobs;
 	rc = rc || cycle_run(&cy, &err) ? cli_fail(&err) :
 		cycle_exit_code(&cy);
 	cycle_release(&cy);

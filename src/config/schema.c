@@ -115,6 +115,8 @@ static const struct key schema[] = {
 	N("web.feed_entries", web.feed_entries, 1, 1000, 50),
 	N("web.per_page", web.per_page, 1, 200, 200),
 	N("web.jobs", web.jobs, 0, 64, 0),
+	MAP("run"),
+	N("run.jobs", run.jobs, 0, 64, 0),
 };
 
 #define NKEYS (sizeof(schema) / sizeof(schema[0]))

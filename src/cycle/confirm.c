@@ -147,7 +147,7 @@ static int mail_it(struct state *st, const struct config *cfg,
 		   struct held *h, const char *line, const char *status,
 		   time_t now, struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, line, h->row->metric, 0 };
+	struct report_opts o = { NULL, now, line, h->row->metric, 0, NULL };
 	struct composed c;
 	struct report r;
 	int rc;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The cycle's last steps: delivering the outbox (with the summary line,
- * and why queued mail waits), or, for --dry-run, printing every mail that
- * would go out (the new reports and what was queued already) as an mbox.
+ * and why queued mail waits), or, for --dry-run, printing what was queued
+ * already after the new reports (which ingest printed as it made them):
+ * every mail that would go out, as an mbox.
  */
 #include <stdio.h>
 
@@ -12,7 +13,20 @@
 
 #include "steps.h"
 
-/* --dry-run: what is already queued would go out too. */
+int cycle_print_mail(const char *sender, time_t date, const char *msg,
+		     size_t len, struct pb_err *err)
+{
+	struct strbuf one = STRBUF_INIT;
+	int rc = mbox_append(&one, sender, date, msg, len) ?
+		pb_fail(err, EX_OSERR, "out of memory") : 0;
+
+	if (!rc && fwrite(one.buf, 1, one.len, stdout) != one.len)
+		rc = pb_fail(err, EX_IOERR, "stdout: write failed");
+	sb_release(&one);
+	return rc;
+}
+
+/* --dry-run: what is already queued would go out too (after the new). */
 int cycle_print(struct cycle *cy, struct pb_err *err)
 {
 	struct outbox_mail *q = NULL;
@@ -22,11 +36,10 @@ int cycle_print(struct cycle *cy, struct pb_err *err)
 	if (cy->have_state && state_queued(cy->st, &q, &n, err))
 		return -1;
 	for (i = 0; i < n && !rc; i++)
-		rc = mbox_append(&cy->mbox, q[i].sender, cy->now, q[i].message,
-				 q[i].len);
+		rc = cycle_print_mail(q[i].sender, cy->now, q[i].message,
+				      q[i].len, err);
 	outbox_free(q, n);
-	if (!rc && fwrite(sb_str(&cy->mbox), 1, cy->mbox.len, stdout) !=
-	    cy->mbox.len)
+	if (!rc && fflush(stdout))
 		rc = pb_fail(err, EX_IOERR, "stdout: write failed");
 	return rc;
 }

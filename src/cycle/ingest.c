@@ -5,11 +5,21 @@
  * held for confirmation runs, or recorded as skipped. A bad manifest is
  * reported and counted (the exit code says so) and the others go on; a
  * state that cannot be written stops the cycle.
+ *
+ * The manifests stream through util/workers.h: parsed and checked
+ * against the state in order (start), their reports made and composed
+ * by the workers, which touch no state (work), then, in order again,
+ * checked once more, queued or printed and released (finish), so a
+ * cycle holds a few reports at a time whatever their number, and the
+ * outbox, its Message-IDs and the log are those of one job.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "perfbot/cycle/report.h"
 #include "perfbot/util/log.h"
+#include "perfbot/util/workers.h"
 #include "perfbot/compose/mail.h"
 #include "perfbot/ingest/manifest.h"
 #include "perfbot/send/outbox.h"
@@ -19,16 +29,17 @@
 
 #include "steps.h"
 
-/* Here, not in report.c: the front end's 'report' needs no state. */
-int report_make_free(struct report *r, const struct manifest *m,
+/*
+ * 'r' was made with o->draw: drawn again while the state holds its
+ * Message-ID, at most ID_DRAWS draws in all.
+ */
+static int keep_free(struct report *r, const struct manifest *m,
 		     const struct config *cfg, struct report_opts *o,
 		     struct state *st, struct pb_err *err)
 {
 	int used = 0;
 
-	for (o->draw = 0; o->draw < ID_DRAWS; o->draw++) {
-		if (report_make(r, m, cfg, o, err))
-			return -1;
+	for (;;) {
 		if (!r->worth || !st)
 			return 0;
 		if (state_message_id_used(st, r->message_id, &used, err)) {
@@ -38,9 +49,23 @@ int report_make_free(struct report *r, const struct manifest *m,
 		if (!used)
 			return 0;
 		report_release(r);
+		if (++o->draw >= ID_DRAWS)
+			return pb_fail(err, EX_SOFTWARE, "report: no free "
+				       "Message-ID in %d draws", ID_DRAWS);
+		if (report_make(r, m, cfg, o, err))
+			return -1;
 	}
-	return pb_fail(err, EX_SOFTWARE, "report: no free Message-ID in %d "
-		       "draws", ID_DRAWS);
+}
+
+/* Here, not in report.c: the front end's 'report' needs no state. */
+int report_make_free(struct report *r, const struct manifest *m,
+		     const struct config *cfg, struct report_opts *o,
+		     struct state *st, struct pb_err *err)
+{
+	o->draw = 0;
+	if (report_make(r, m, cfg, o, err))
+		return -1;
+	return keep_free(r, m, cfg, o, st, err);
 }
 
 /* '*s' 1 when the state knows 'id' (there is none for --dry-run, maybe). */
@@ -50,104 +75,275 @@ static int seen(struct cycle *cy, const char *id, int *s, struct pb_err *err)
 	return id && cy->have_state ? state_seen(cy->st, id, s, err) : 0;
 }
 
-/* Queue a report's mail, or print it for --dry-run. */
-static int queue_report(struct cycle *cy, const struct report *r,
-			const struct manifest_text *mt, struct pb_err *err)
-{
-	struct composed c;
-	int rc = report_compose(r, cy->cfg, &c, err);
+/* One manifest on its way through the workers. */
+enum item_kind { ITEM_BAD, ITEM_SEEN, ITEM_JUDGE };
 
-	if (!rc && cy->dry_run) {
-		rc = mbox_append(&cy->mbox, c.sender, c.date, sb_str(&c.msg),
-				 c.msg.len);
-	} else if (!rc) {
-		c.manifest = mt->name;
-		c.manifest_text = mt->text;
-		c.manifest_dir = mt->dir;
-		rc = outbox_queue(cy->st, &c, cy->now, err);
+struct item {
+	const struct manifest_text *mt;
+	enum item_kind kind;
+	struct pb_err err;	/* why it is bad, or why no report */
+	struct manifest m;
+	int made;		/* report_make(): 0, or -1 with 'err' */
+	struct report r;
+	int mailed;		/* 'c' holds its mail: 1, -1 failed ('cerr') */
+	struct composed c;
+	struct pb_err cerr;
+};
+
+/* What the workers share, and each worker's own tables. */
+struct ingest {
+	struct cycle *cy;
+	struct source_batch b;
+	struct item *slot;
+	struct inputs_cache *cache;	/* [worker], then the caller's */
+	struct inputs_opts *io;
+	size_t jobs;
+	int stopped;		/* the state failed (the item said why) */
+};
+
+static void item_release(struct item *it)
+{
+	manifest_release(&it->m);
+	report_release(&it->r);
+	composed_release(&it->c);
+	memset(it, 0, sizeof(*it));
+}
+
+/* The report goes out as a mail: worth one, and not held first. */
+static int to_mail(const struct cycle *cy, const struct report *r)
+{
+	return r->worth && !confirm_wanted(&cy->confirm, r);
+}
+
+/* Queue a report's mail, or print it for --dry-run. */
+static int queue_report(struct cycle *cy, struct item *it,
+			struct pb_err *err)
+{
+	const struct manifest_text *mt = it->mt;
+	struct composed *c = &it->c;
+	int rc = 0;
+
+	if (it->mailed < 0) {
+		*err = it->cerr;
+		rc = -1;
+	} else if (cy->dry_run) {
+		rc = cycle_print_mail(c->sender, c->date, sb_str(&c->msg),
+				      c->msg.len, err);
+	} else {
+		c->manifest = mt->name;
+		c->manifest_text = mt->text;
+		c->manifest_dir = mt->dir;
+		rc = outbox_queue(cy->st, c, cy->now, err);
 		if (!rc)
-			log_info("queued report '%s': %s", r->id, r->subject);
+			log_info("queued report '%s': %s", it->r.id,
+				 it->r.subject);
 	}
 	cy->queued += !rc;
-	composed_release(&c);
 	return rc;
 }
 
-static int judge_manifest(struct cycle *cy, const struct manifest *m,
-			  const struct manifest_text *mt, struct pb_err *err)
+/* The mail of a report made (again) in this thread. */
+static void compose_here(struct cycle *cy, struct item *it)
 {
-	const char *name = mt->name;
-	struct report_opts ro = { NULL, cy->now, NULL, NULL, 0 };
-	struct report r;
+	composed_release(&it->c);
+	it->mailed = 0;
+	if (to_mail(cy, &it->r))
+		it->mailed = report_compose(&it->r, cy->cfg, &it->c,
+					    &it->cerr) ? -1 : 1;
+}
+
+/* The report a worker made, its Message-ID free (drawn again if not). */
+static int made_free(struct ingest *in, struct item *it, struct pb_err *err)
+{
+	struct cycle *cy = in->cy;
+	struct report_opts ro = { NULL, cy->now, NULL, NULL, 0,
+				  &in->io[in->jobs] };
+
+	if (it->made) {
+		*err = it->err;
+		return -1;
+	}
+	if (keep_free(&it->r, &it->m, cy->cfg, &ro,
+		      cy->have_state ? cy->st : NULL, err))
+		return -1;
+	if (ro.draw)	/* drawn again: its mail too */
+		compose_here(cy, it);
+	return 0;
+}
+
+static int judge_manifest(struct ingest *in, struct item *it,
+			  struct pb_err *err)
+{
+	struct cycle *cy = in->cy;
+	const char *name = it->mt->name;
+	struct report *r = &it->r;
 	int rc = 0, s;
 
-	if (report_make_free(&r, m, cy->cfg, &ro, cy->have_state ? cy->st :
-			     NULL, err))
+	if (made_free(in, it, err))
 		return 1;	/* bad input: reported, the run goes on */
-	if (seen(cy, r.id, &s, err))
+	if (seen(cy, r->id, &s, err))
 		rc = -1;
 	else if (s)
 		rc = 0;
-	else if (confirm_wanted(&cy->confirm, &r) && cy->dry_run)
+	else if (confirm_wanted(&cy->confirm, r) && cy->dry_run)
 		log_info("report '%s' would be held for confirmation runs",
-			 r.id);
-	else if (confirm_wanted(&cy->confirm, &r))
-		rc = confirm_hold(cy->st, &cy->confirm, &r, mt, cy->now, err);
-	else if (!r.worth && !cy->dry_run)
-		rc = state_skip(cy->st, r.id ? r.id : name, name,
+			 r->id);
+	else if (confirm_wanted(&cy->confirm, r))
+		rc = confirm_hold(cy->st, &cy->confirm, r, it->mt, cy->now,
+				  err);
+	else if (!r->worth && !cy->dry_run)
+		rc = state_skip(cy->st, r->id ? r->id : name, name,
 				"no change passes the noise filter", cy->now,
 				err);
 	else
-		rc = r.worth ? queue_report(cy, &r, mt, err) : 0;
-	cy->skipped += rc >= 0 && !s && !r.worth &&
-		!confirm_wanted(&cy->confirm, &r);
-	report_release(&r);
+		rc = r->worth ? queue_report(cy, it, err) : 0;
+	cy->skipped += rc >= 0 && !s && !r->worth &&
+		!confirm_wanted(&cy->confirm, r);
 	return rc;
 }
 
-/* 0 done, 1 bad input (reported), -1 state trouble (stop). */
-static int one_manifest(struct cycle *cy, const struct manifest_text *mt)
+/*
+ * In order, before the workers: parse the manifest and see whether the
+ * state knows it (it stays known: finish() need not ask again).
+ */
+static int ingest_start(void *arg, size_t i, size_t slot, struct pb_err *err)
 {
-	struct pb_err err = { 0, "" };
-	struct manifest m;
-	int rc, s;
+	struct ingest *in = arg;
+	struct item *it = &in->slot[slot];
+	const struct manifest_text *mt = &in->b.m[i];
+	int s;
 
-	if (manifest_parse(&m, mt->name, mt->dir, mt->text, mt->len, &err)) {
-		log_error("%s", err.msg);
-		cy->bad++;
-		return 1;
+	memset(it, 0, sizeof(*it));
+	it->mt = mt;
+	it->kind = ITEM_BAD;
+	if (manifest_parse(&it->m, mt->name, mt->dir, mt->text, mt->len,
+			   &it->err))
+		return 0;
+	if (mt->remote && manifest_check_remote(&it->m, &it->err))
+		return 0;
+	if (seen(in->cy, it->m.id, &s, err)) {
+		log_error("%s", err->msg);
+		item_release(it);
+		in->stopped = 1;
+		return -1;
 	}
-	if (mt->remote && manifest_check_remote(&m, &err)) {
-		log_error("%s", err.msg);
-		manifest_release(&m);
-		cy->bad++;
-		return 1;
+	it->kind = s ? ITEM_SEEN : ITEM_JUDGE;
+	return 0;
+}
+
+/* A worker: the report and its mail, from the manifest alone. */
+static void ingest_work(void *arg, size_t worker, size_t slot)
+{
+	struct ingest *in = arg;
+	struct item *it = &in->slot[slot];
+	struct report_opts ro = { NULL, in->cy->now, NULL, NULL, 0,
+				  &in->io[worker] };
+
+	if (it->kind != ITEM_JUDGE)
+		return;
+	it->made = report_make(&it->r, &it->m, in->cy->cfg, &ro, &it->err);
+	if (it->made)
+		return;
+	/* the template context is for 'report --context' only */
+	json_decref(it->r.ctx);
+	it->r.ctx = NULL;
+	compose_here(in->cy, it);
+}
+
+/* In order: 0 done, 1 bad input (reported), -1 state trouble (stop). */
+static int ingest_finish(void *arg, size_t i, size_t slot, struct pb_err *err)
+{
+	struct ingest *in = arg;
+	struct item *it = &in->slot[slot];
+	struct pb_err e = { 0, "" };
+	int rc = 0;
+
+	(void)i;
+	if (it->kind == ITEM_BAD) {
+		log_error("%s", it->err.msg);
+		in->cy->bad++;
+	} else if (it->kind == ITEM_JUDGE) {
+		rc = judge_manifest(in, it, &e);
+		if (rc) {
+			log_error("%s", e.msg);
+			in->cy->bad += rc > 0;
+		}
 	}
-	if (seen(cy, m.id, &s, &err))
-		rc = -1;
-	else
-		rc = s ? 0 : judge_manifest(cy, &m, mt, &err);
-	if (rc) {
-		log_error("%s", err.msg);
-		cy->bad += rc > 0;
+	item_release(it);
+	if (rc < 0) {
+		*err = e;
+		in->stopped = 1;
+		return -1;
 	}
-	manifest_release(&m);
-	return rc;
+	return 0;
+}
+
+static void ingest_drop(void *arg, size_t slot)
+{
+	struct ingest *in = arg;
+
+	item_release(&in->slot[slot]);
+}
+
+static const struct workers_ops ingest_ops = {
+	ingest_start, ingest_work, ingest_finish, ingest_drop,
+};
+
+static int ingest_init(struct ingest *in, struct cycle *cy)
+{
+	size_t i, n;
+
+	memset(in, 0, sizeof(*in));
+	in->cy = cy;
+	in->jobs = workers_count(cy->jobs);
+	n = in->jobs + 1;
+	in->slot = calloc(workers_slots(in->jobs), sizeof(*in->slot));
+	in->cache = calloc(n, sizeof(*in->cache));
+	in->io = calloc(n, sizeof(*in->io));
+	if (!in->slot || !in->cache || !in->io)
+		return -1;
+	for (i = 0; i < n; i++) {
+		inputs_cache_init(&in->cache[i]);
+		in->io[i].cache = &in->cache[i];
+		in->io[i].roots = cy->roots;
+	}
+	return 0;
+}
+
+static void ingest_release(struct ingest *in)
+{
+	size_t i;
+
+	for (i = 0; in->cache && i <= in->jobs; i++)
+		inputs_cache_release(&in->cache[i]);
+	free(in->cache);
+	free(in->io);
+	free(in->slot);
+	sources_release(&in->b);
 }
 
 int cycle_ingest(struct cycle *cy, struct pb_err *err)
 {
-	struct source_batch b;
-	size_t i;
-	int rc = 0;
+	struct pb_err e = { 0, "" };
+	struct ingest in;
+	int rc;
 
+	if (ingest_init(&in, cy)) {
+		ingest_release(&in);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
 	if (sources_collect(cy->cfg, cy->have_state ? cy->st : NULL,
-			    !cy->dry_run, &b, err))
+			    !cy->dry_run, &in.b, err)) {
+		ingest_release(&in);
 		return -1;
-	cy->bad += b.errors;
-	for (i = 0; i < b.n && rc >= 0; i++)
-		rc = one_manifest(cy, &b.m[i]);
-	sources_release(&b);
-	return rc < 0 ? pb_fail(err, EX_IOERR, "run: stopped: the state "
-				"could not be written") : 0;
+	}
+	cy->bad += in.b.errors;
+	rc = workers_run(&ingest_ops, &in, in.b.n, in.jobs, &e);
+	ingest_release(&in);
+	if (rc && !in.stopped)
+		*err = e;
+	else if (rc)
+		pb_fail(err, EX_IOERR, "run: stopped: the state could not be "
+			"written");
+	return rc;
 }

@@ -143,7 +143,7 @@ int report_make(struct report *r, const struct manifest *mf,
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
-	if (report_inputs_load(&in, m, cfg, err))
+	if (report_inputs_load_opts(&in, m, cfg, o->inputs, err))
 		goto out;
 	r->id = m->id ? strdup(m->id) : id_report(m->base.commit,
 		m->head.commit, in.job.axes_keys, in.job.axes_values);

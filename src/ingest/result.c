@@ -6,6 +6,7 @@
  * compare'.
  */
 #include <dirent.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "perfbot/util/fileio.h"
 #include "perfbot/ingest/fetch.h"
 #include "perfbot/ingest/result.h"
+#include "rootcache_internal.h"
 
 static int check_job(struct result_root *rr, struct pb_err *err)
 {
@@ -201,8 +203,65 @@ out:
 	return rc;
 }
 
+struct loader {
+	struct result_root *rr;
+	const char *dir;
+	struct pb_err err;
+	int rc;
+	pthread_t t;
+	int threaded;
+};
+
+static void *load_thread(void *p)
+{
+	struct loader *l = p;
+
+	l->rc = result_root_load(l->rr, l->dir, &l->err);
+	return NULL;
+}
+
+int result_root_load_all(struct result_root *rr, const char *const *dirs,
+			 size_t n, struct pb_err *err)
+{
+	struct loader l[RESULT_MAX_PARALLEL];
+	size_t i;
+	int rc = 0;
+
+	if (n > RESULT_MAX_PARALLEL)
+		return pb_fail(err, EX_SOFTWARE, "%zu result roots at once; at "
+			       "most %d", n, RESULT_MAX_PARALLEL);
+	memset(l, 0, sizeof(l));
+	for (i = 0; i < n; i++) {
+		l[i].rr = &rr[i];
+		l[i].dir = dirs[i];
+		memset(&rr[i], 0, sizeof(rr[i]));
+		/* the first here; one that cannot have a thread here too */
+		l[i].threaded = i > 0 &&
+			!pthread_create(&l[i].t, NULL, load_thread, &l[i]);
+	}
+	for (i = 0; i < n; i++)
+		if (!l[i].threaded)
+			load_thread(&l[i]);
+	for (i = 0; i < n; i++) {
+		if (l[i].threaded)
+			pthread_join(l[i].t, NULL);
+		if (l[i].rc && !rc) {
+			*err = l[i].err;
+			rc = -1;
+		}
+	}
+	for (i = 0; rc && i < n; i++)
+		result_root_release(&rr[i]);
+	return rc;
+}
+
 void result_root_release(struct result_root *rr)
 {
+	if (rr->shared) {
+		root_entry_put(rr->shared);
+		memset(rr, 0, sizeof(*rr));
+		return;
+	}
 	free(rr->metrics);
 	free(rr->name_pool);
 	free(rr->value_pool);

@@ -20,6 +20,7 @@ static int add(struct source_batch *b, const char *name, const char *dir,
 	       char *text, size_t len, int remote, struct pb_err *err)
 {
 	struct manifest_text *nm;
+	char *fit;
 
 	if (b->n == SOURCE_MAX_MANIFESTS) {
 		free(text);
@@ -32,6 +33,10 @@ static int add(struct source_batch *b, const char *name, const char *dir,
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
 	b->m = nm;
+	/* a read leaves room to grow (64 KiB): a cycle of thousands keeps
+	 * every manifest until the end, at its size */
+	if ((fit = realloc(text, len + 1)))
+		text = fit;
 	nm = &b->m[b->n];
 	nm->name = strdup(name);
 	nm->dir = strdup(dir);

@@ -161,9 +161,16 @@ static const char *machine(struct report_inputs *in, const struct config *cfg)
 static int load_roots(struct report_inputs *in, const struct manifest *m,
 		      const struct inputs_opts *o, struct pb_err *err)
 {
-	if (result_root_load(&in->root[BASE], m->base.result_root, err) ||
-	    result_root_load(&in->root[HEAD], m->head.result_root, err))
+	const char *dirs[2] = { m->base.result_root, m->head.result_root };
+
+	if (o && o->roots) {
+		if (root_cache_load(o->roots, &in->root[BASE], dirs[BASE],
+				    err) ||
+		    root_cache_load(o->roots, &in->root[HEAD], dirs[HEAD], err))
+			return -1;
+	} else if (result_root_load_all(in->root, dirs, 2, err)) {
 		return -1;
+	}
 	if (o) {
 		result_root_keep_runs(&in->root[BASE], o->runs[BASE]);
 		result_root_keep_runs(&in->root[HEAD], o->runs[HEAD]);

@@ -3,17 +3,22 @@
  * util: diagnostics on stderr (log.h): "perfbot: " lines at the level the
  * command line set, timestamped for cron when asked, with control
  * characters scrubbed and URL passwords masked; used by every stage.
+ * A thread may capture its lines instead (log_capture()), for its caller
+ * to print them later, in order (log_replay()).
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "perfbot/util/err.h"
 #include "perfbot/util/log.h"
+#include "perfbot/util/strbuf.h"
 #include "perfbot/util/text.h"
 
 static enum log_level level = LOG_WARN;
 static int timestamps;
+static _Thread_local struct strbuf *capture;
 
 void log_set_timestamps(int on)
 {
@@ -30,13 +35,9 @@ enum log_level log_get_level(void)
 	return level;
 }
 
-static void emit(const char *fmt, va_list ap)
+/* One finished line (scrubbed, masked) on stderr, stamped when asked. */
+static void print_line(const char *line)
 {
-	char line[1024];
-
-	vsnprintf(line, sizeof(line), fmt, ap);
-	text_scrub(line, TEXT_CTRL_QMARK);
-	pb_mask_credentials(line);
 	if (timestamps) {
 		char stamp[32];
 		time_t t = time(NULL);
@@ -48,6 +49,35 @@ static void emit(const char *fmt, va_list ap)
 		return;
 	}
 	fprintf(stderr, "perfbot: %s\n", line);
+}
+
+static void emit(const char *fmt, va_list ap)
+{
+	char line[1024];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	text_scrub(line, TEXT_CTRL_QMARK);
+	pb_mask_credentials(line);
+	/* a line that does not fit the capture is printed now, not lost */
+	if (capture && !sb_add(capture, line, strlen(line) + 1))
+		return;
+	print_line(line);
+}
+
+struct strbuf *log_capture(struct strbuf *sb)
+{
+	struct strbuf *old = capture;
+
+	capture = sb;
+	return old;
+}
+
+void log_replay(const struct strbuf *sb)
+{
+	const char *p = sb->buf, *end = sb->buf + sb->len;
+
+	for (; p && p < end; p += strlen(p) + 1)
+		print_line(p);
 }
 
 #define LOG_AT(name, lvl)                              \

@@ -110,7 +110,7 @@ static void report_runs(const struct archive_thread *t,
 /* The inputs again; a report whose roots are gone still has its page. */
 static void load_inputs(struct page *p, struct inputs_cache *cache)
 {
-	struct inputs_opts o = { cache, { 0, 0 } };
+	struct inputs_opts o = { cache, { 0, 0 }, NULL };
 	struct pb_err e = { 0, "" };
 	const struct archive_thread *t = &p->t;
 

@@ -139,6 +139,10 @@ struct cfg_web {
 	long jobs;			/* processes making pages; 0: a core each */
 };
 
+struct cfg_run {
+	long jobs;			/* reports made at once; 0: a core each */
+};
+
 struct config {
 	struct cfg_identity identity;
 	struct cfg_smtp smtp;
@@ -155,6 +159,7 @@ struct config {
 	struct cfg_data data;
 	struct cfg_staging staging;
 	struct cfg_web web;
+	struct cfg_run run;
 
 	/* the file */
 	struct ydoc doc;	/* doc.root is a mapping, or NULL (an empty

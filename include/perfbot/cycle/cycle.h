@@ -6,6 +6,7 @@
 
 #include "perfbot/config/config.h"
 #include "perfbot/cycle/confirm.h"
+#include "perfbot/ingest/rootcache.h"
 #include "perfbot/send/outbox.h"
 #include "perfbot/state/state.h"
 #include "perfbot/util/strbuf.h"
@@ -50,6 +51,8 @@ struct cycle {
 	time_t now;
 	int dry_run;			/* run --dry-run */
 	int retry_now;			/* send --now: ignore the backoff */
+	long jobs;			/* reports made at once (0: a core
+					 * each; util/workers.h) */
 
 	/* what happened */
 	unsigned ran;			/* CYCLE_RAN() of each step begun */
@@ -61,8 +64,8 @@ struct cycle {
 	const enum cycle_step *plan;
 	struct state *st;
 	int have_state;
-	struct strbuf mbox;		/* --dry-run output */
 	struct confirm_config confirm;
+	struct root_cache *roots;	/* the result roots read this cycle */
 };
 
 /*

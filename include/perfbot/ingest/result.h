@@ -32,6 +32,8 @@ struct metric {
 				 * beyond a double) every Integer exactly */
 };
 
+struct root_entry;
+
 struct result_root {
 	char *dir;
 	size_t runs;
@@ -44,6 +46,8 @@ struct result_root {
 	int64_t *exact_pool;	/* the 'exact' lists, when any */
 	struct ydoc job;	/* job.yaml; job.root is a mapping */
 	char *job_text;		/* job.yaml as written */
+	struct root_entry *shared;	/* NULL, or the cached root whose data
+					 * this copy borrows (rootcache.h) */
 };
 
 /*
@@ -61,12 +65,23 @@ int result_root_load(struct result_root *rr, const char *dir,
 		     struct pb_err *err);
 
 /*
+ * result_root_load() of dirs[0 .. n - 1] into rr[0 .. n - 1] (n at most
+ * RESULT_MAX_PARALLEL), each in a thread of its own: two roots are read
+ * in about the time of one on two cores. On failure the error is that of
+ * the first root (in order) that failed, and every root is released.
+ */
+#define RESULT_MAX_PARALLEL 8
+int result_root_load_all(struct result_root *rr, const char *const *dirs,
+			 size_t n, struct pb_err *err);
+
+/*
  * Parse a matrix.json text already in memory (used by tests and by HTTP
  * sources); 'name' names it in messages.
  */
 int result_root_parse_matrix(struct result_root *rr, const char *name,
 			     const char *text, size_t len, struct pb_err *err);
 
+/* Free what 'rr' holds, or give back what it borrows; safe twice. */
 void result_root_release(struct result_root *rr);
 
 /*

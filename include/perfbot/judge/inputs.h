@@ -9,6 +9,7 @@
 #include "perfbot/ingest/job.h"
 #include "perfbot/judge/judge.h"
 #include "perfbot/ingest/manifest.h"
+#include "perfbot/ingest/rootcache.h"
 #include "perfbot/util/yaml.h"
 
 /*
@@ -59,6 +60,10 @@ struct inputs_opts {
 	struct inputs_cache *cache;	/* NULL: every table read afresh */
 	size_t runs[2];		/* not 0: only the first runs[s] runs of side
 				 * s count (the runs a report was made from) */
+	struct root_cache *roots;	/* NULL: both roots read afresh, each
+					 * in a thread; else from this cache
+					 * (ingest/rootcache.h), shared by
+					 * threads */
 };
 
 /*

@@ -33,6 +33,8 @@ struct report_opts {
 	const char *confirmation;	/* a line under the evidence, or NULL */
 	const char *force_metric;	/* headline when the filter hides all */
 	int draw;		/* > 0: another Message-ID (identity.h) */
+	const struct inputs_opts *inputs;	/* NULL, or how the inputs
+						 * are read (inputs.h) */
 };
 
 struct report {

@@ -25,4 +25,19 @@ void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Always printed (errors): "perfbot: <msg>". */
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct strbuf;
+
+/*
+ * The calling thread's lines go into 'sb' (NUL-separated, scrubbed and
+ * masked, levels already applied) instead of stderr, until it is called
+ * again with NULL; returns the capture it replaces. For work done on
+ * another thread whose lines must come out where the work's results are
+ * used (util/workers.h). A line that does not fit 'sb' is printed at
+ * once.
+ */
+struct strbuf *log_capture(struct strbuf *sb);
+
+/* Print the lines captured in 'sb', in order, stamped as they go out. */
+void log_replay(const struct strbuf *sb);
+
 #endif
