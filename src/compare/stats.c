@@ -69,13 +69,14 @@ static double beta_cf(double a, double b, double x)
 double stats_betai(double a, double b, double x)
 {
 	double front;
+	int sign;	/* lgamma_r: lgamma() sets a global, shared by threads */
 
 	if (x <= 0)
 		return 0;
 	if (x >= 1)
 		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
-		    b * log1p(-x));
+	front = exp(lgamma_r(a + b, &sign) - lgamma_r(a, &sign) -
+		    lgamma_r(b, &sign) + a * log(x) + b * log1p(-x));
 	/* the fraction converges fast on this side of the mean */
 	if (x < (a + 1) / (a + b + 2))
 		return front * beta_cf(a, b, x) / a;

@@ -169,7 +169,7 @@ static void t_cache_and_runs(void **state)
 {
 	struct fx *f = *state;
 	struct inputs_cache cache;
-	struct inputs_opts o = { NULL, { 0, 0 } };
+	struct inputs_opts o = { NULL, { 0, 0 }, NULL };
 	struct report_inputs a, b;
 	size_t all[2];
 
