@@ -22,7 +22,7 @@
 #include "perfbot/render/evidence_view.h"
 #include "perfbot/compare/stats.h"
 #include "perfbot/compare/table.h"
-
+#include "perfbot/util/workers.h"
 
 /* The report's manifest as it was when the report was queued. */
 static int load_manifest(struct state *st, const char *report_id,
@@ -412,25 +412,69 @@ static int landed(const struct retest_row *row,
 	       (long)in->root[HEAD].runs >= row->head_runs + row->runs;
 }
 
+/*
+ * One retest on its way through the workers (util/workers.h): the
+ * report's manifest read from the state in order (start), the thread,
+ * the inputs over all runs and the answer's context made by a worker,
+ * which touches no state (work), the answer queued in order (finish).
+ */
+struct followup {
+	const struct retest_row *row;
+	struct manifest m;
+	struct report_inputs in;
+	struct asker a;
+	int loaded;		/* thread, manifest and inputs: 0 or -1 */
+	struct pb_err why;	/* why they did not load */
+	int ready;		/* the runs landed */
+	json_t *ctx;		/* the answer's context, or NULL */
+	const char *verdict;
+	struct pb_err cerr;	/* why there is no context */
+};
+
+static void followup_release(struct followup *f)
+{
+	json_decref(f->ctx);
+	json_decref(f->a.t);
+	report_inputs_release(&f->in);
+	manifest_release(&f->m);
+	memset(f, 0, sizeof(*f));
+}
+
+/* A worker: everything of the answer that the state has no part in. */
+static void prepare(const struct config *cfg, const struct inputs_opts *io,
+		    time_t now, struct followup *f)
+{
+	const struct retest_row *row = f->row;
+
+	if (asker_load(&f->a, row->thread)) {
+		pb_err_clear(&f->why);	/* "its thread is unreadable" */
+		f->loaded = -1;
+		return;
+	}
+	if (f->loaded || report_inputs_load_opts(&f->in, &f->m, cfg, io,
+						 &f->why)) {
+		f->loaded = -1;
+		return;
+	}
+	f->ready = landed(row, &f->in);
+	if (f->ready)
+		f->ctx = result_ctx(row, &f->in, &f->m, &f->a, &f->verdict,
+				    &f->cerr);
+	else if (now > row->deadline)
+		f->ctx = expired_ctx(row, &f->in, &f->cerr);
+}
+
 static int one_retest(struct state *st, const struct config *cfg,
-		      const struct retest_row *row, time_t now,
+		      struct followup *f, time_t now,
 		      struct retest_stats *rs, struct pb_err *err)
 {
+	const struct retest_row *row = f->row;
 	struct thread_report tr = { 0 };
-	struct pb_err why = { 0, "" };
-	struct report_inputs in;
-	struct manifest m;
-	struct asker a;
-	const char *verdict = NULL;
-	json_t *ctx = NULL;
-	int rc = 0, ready;
+	int rc = 0;
 
-	memset(&m, 0, sizeof(m));
-	memset(&in, 0, sizeof(in));
 	pb_err_clear(err);
-	if (asker_load(&a, row->thread) ||
-	    load_manifest(st, row->report_id, &m, err) ||
-	    report_inputs_load(&in, &m, cfg, err)) {
+	if (f->loaded < 0) {
+		*err = f->why;
 		log_warn("retest '%s': %s", row->request_id,
 			 err->msg[0] ? err->msg : "its thread is unreadable");
 		/* gone for good: give up at the deadline, quietly */
@@ -439,49 +483,106 @@ static int one_retest(struct state *st, const struct config *cfg,
 						 "expired", err->msg[0] ?
 						 err->msg : "unreadable", err);
 		rs->expired += now > row->deadline && !rc;
-		goto out;	/* else try again next run */
+		return rc;	/* else try again next run */
 	}
-	thread_of(st, &a, &tr);
-	ready = landed(row, &in);
-	if (ready && !(ctx = result_ctx(row, &in, &m, &a, &verdict, &why))) {
+	thread_of(st, &f->a, &tr);
+	if (f->ready && !f->ctx) {
 		rc = pb_fail(err, EX_SOFTWARE, "retest '%s': cannot build its "
-			     "answer%s%s", row->request_id, why.msg[0] ? ": " :
-			     "", why.msg);
-	} else if (ready) {
-		rc = close_retest(st, cfg, row, &a, "retest-result", ctx,
-				  "done", verdict, now, err);
+			     "answer%s%s", row->request_id, f->cerr.msg[0] ?
+			     ": " : "", f->cerr.msg);
+	} else if (f->ready) {
+		rc = close_retest(st, cfg, row, &f->a, "retest-result", f->ctx,
+				  "done", f->verdict, now, err);
 		rs->done += !rc;
 		log_info("retest '%s' of '%s': %s", row->request_id,
-			 row->report_id, verdict);
+			 row->report_id, f->verdict);
 	} else if (now > row->deadline) {
-		ctx = expired_ctx(row, &in, err);
-		rc = !ctx ? -1 : close_retest(st, cfg, row, &a, "retest-expired",
-				  ctx, "expired", "deadline passed", now, err);
+		rc = !f->ctx ? (*err = f->cerr, -1) :
+			close_retest(st, cfg, row, &f->a, "retest-expired",
+				     f->ctx, "expired", "deadline passed", now,
+				     err);
 		rs->expired += !rc;
 	} else {
 		rs->waiting++;
 	}
-out:
-	json_decref(ctx);
-	json_decref(a.t);
 	thread_report_release(&tr);
-	report_inputs_release(&in);
-	manifest_release(&m);
 	return rc;
 }
 
-int retest_followups(struct state *st, const struct config *cfg,
-		     time_t now, struct retest_stats *rs, struct pb_err *err)
+struct followups {
+	struct state *st;
+	const struct config *cfg;
+	time_t now;
+	struct retest_row *rows;
+	struct followup *slot;
+	struct inputs_opts *io;		/* one per worker */
+	struct retest_stats *rs;
+};
+
+/* In order: the report's manifest as it was queued. */
+static int followup_start(void *arg, size_t i, size_t slot,
+			  struct pb_err *err)
 {
-	struct retest_row *rows = NULL;
-	size_t i, n = 0;
-	int rc = 0;
+	struct followups *fs = arg;
+	struct followup *f = &fs->slot[slot];
+
+	(void)err;
+	memset(f, 0, sizeof(*f));
+	f->row = &fs->rows[i];
+	f->loaded = load_manifest(fs->st, f->row->report_id, &f->m, &f->why);
+	return 0;
+}
+
+static void followup_work(void *arg, size_t worker, size_t slot)
+{
+	struct followups *fs = arg;
+
+	prepare(fs->cfg, &fs->io[worker], fs->now, &fs->slot[slot]);
+}
+
+static int followup_finish(void *arg, size_t i, size_t slot,
+			   struct pb_err *err)
+{
+	struct followups *fs = arg;
+	struct followup *f = &fs->slot[slot];
+	int rc;
+
+	(void)i;
+	rc = one_retest(fs->st, fs->cfg, f, fs->now, fs->rs, err);
+	followup_release(f);
+	return rc;
+}
+
+static void followup_drop(void *arg, size_t slot)
+{
+	struct followups *fs = arg;
+
+	followup_release(&fs->slot[slot]);
+}
+
+static const struct workers_ops followup_ops = {
+	followup_start, followup_work, followup_finish, followup_drop,
+};
+
+int retest_followups(struct state *st, const struct config *cfg,
+		     time_t now, size_t jobs, struct root_cache *roots,
+		     struct retest_stats *rs, struct pb_err *err)
+{
+	struct followups fs = { st, cfg, now, NULL, NULL, NULL, rs };
+	size_t n = 0;
+	int rc = -1;
 
 	memset(rs, 0, sizeof(*rs));
-	if (state_retests_queued(st, &rows, &n, err))
+	if (state_retests_queued(st, &fs.rows, &n, err))
 		return -1;
-	for (i = 0; i < n && !rc; i++)
-		rc = one_retest(st, cfg, &rows[i], now, rs, err);
-	retest_rows_free(rows, n);
+	fs.slot = calloc(workers_slots(jobs), sizeof(*fs.slot));
+	fs.io = inputs_opts_new(jobs, roots);
+	if (!fs.slot || !fs.io)
+		pb_fail(err, EX_OSERR, "out of memory");
+	else
+		rc = workers_run(&followup_ops, &fs, n, jobs, err);
+	inputs_opts_free(fs.io, jobs);
+	free(fs.slot);
+	retest_rows_free(fs.rows, n);
 	return rc;
 }

@@ -23,6 +23,7 @@
 #include "perfbot/render/context.h"
 #include "perfbot/render/evidence_view.h"
 #include "perfbot/render/template.h"
+#include "perfbot/util/workers.h"
 
 int confirm_config_load(const struct config *cfg, struct confirm_config *cc,
 			struct pb_err *err)
@@ -73,31 +74,56 @@ int confirm_hold(struct state *st, const struct confirm_config *cc,
 
 /* ------------------------------------------------------------------ */
 
+/*
+ * One held report on its way through the workers (util/workers.h): its
+ * manifest read from the state in order (start), its inputs loaded and
+ * compared, the verdict of the new runs and the mail it leads to made
+ * by a worker, which touches no state (work), then what the state says
+ * and the farm answers done in order (finish, one_confirm()).
+ */
 struct held {
 	const struct confirm_row *row;
 	struct manifest m;
 	struct report_inputs in;
 	char *name, *text, *dir;
-	int loaded;
+	int parsed;		/* 'm' holds the manifest */
+	int loaded;		/* 'in' holds its inputs */
+	struct pb_err why;	/* when it did not load */
+	/* what the worker could tell ahead */
+	int decided;		/* decide() ran: 0, or -1 with 'derr' */
+	enum verdict v;
+	struct strbuf line;
+	struct pb_err derr;
+	const char *mail_status;	/* the mail made for it, or NULL */
+	int mail_rc;		/* report_make(): 0, or -1 with 'merr' */
+	struct report r;
+	struct composed c;
+	struct pb_err merr;
 };
 
-static int held_load(struct state *st, const struct config *cfg,
-		     struct held *h, struct pb_err *err)
+/* The manifest as kept in the state, parsed: in order, before work. */
+static int held_read(struct state *st, struct held *h, struct pb_err *err)
 {
-	if (h->loaded) {
-		report_inputs_release(&h->in);
-		h->loaded = 0;
-	} else if (state_manifest_text(st, h->row->report_id, &h->name,
-				       &h->text, &h->dir, err)) {
+	if (state_manifest_text(st, h->row->report_id, &h->name, &h->text,
+				&h->dir, err))
 		return -1;
-	} else if (!h->text) {
+	if (!h->text)
 		return pb_fail(err, EX_DATAERR, "report '%s': its manifest was "
 			       "not kept", h->row->report_id);
-	} else if (manifest_parse(&h->m, h->name, h->dir, h->text,
-				  strlen(h->text), err)) {
+	if (manifest_parse(&h->m, h->name, h->dir, h->text, strlen(h->text),
+			   err))
 		return -1;
-	}
-	if (report_inputs_load(&h->in, &h->m, cfg, err))
+	h->parsed = 1;
+	return 0;
+}
+
+/* Its inputs over all runs: by a worker. */
+static int held_load(const struct config *cfg, const struct inputs_opts *io,
+		     struct held *h, struct pb_err *err)
+{
+	if (!h->parsed)
+		return -1;	/* 'why' says why */
+	if (report_inputs_load_opts(&h->in, &h->m, cfg, io, err))
 		return -1;
 	h->loaded = 1;
 	return 0;
@@ -111,6 +137,10 @@ static void held_release(struct held *h)
 	free(h->name);
 	free(h->text);
 	free(h->dir);
+	sb_release(&h->line);
+	report_release(&h->r);
+	composed_release(&h->c);
+	memset(h, 0, sizeof(*h));
 }
 
 /* Ask for the runs on both commits: 0 asked, 1 refused, -1 error. */
@@ -142,28 +172,59 @@ static int landed(const struct held *h)
 	       (long)h->in.root[HEAD].runs >= c->head_runs + c->runs;
 }
 
-/* Build the report over all runs and queue it with its new status. */
+/*
+ * The report over all runs with 'line' under its evidence, and its mail,
+ * from the manifest alone (no Message-ID checked yet): into h->r and
+ * h->c, 0 or -1 with 'err'.
+ */
+static int make_mail(const struct config *cfg, const struct inputs_opts *io,
+		     struct held *h, const char *line, time_t now,
+		     struct pb_err *err)
+{
+	struct report_opts o = { NULL, now, line, h->row->metric, 0, io };
+
+	report_release(&h->r);
+	composed_release(&h->c);
+	if (report_make(&h->r, &h->m, cfg, &o, err))
+		return -1;
+	if (!h->r.worth)
+		return pb_fail(err, EX_DATAERR, "report '%s': nothing to "
+			       "report over all runs", h->row->report_id);
+	json_decref(h->r.ctx);	/* for 'report --context' only */
+	h->r.ctx = NULL;
+	return report_compose(&h->r, cfg, &h->c, err);
+}
+
+/*
+ * Queue the report over all runs with its new status: the mail a worker
+ * made for this status, else made here; with a Message-ID the state
+ * does not hold (drawn again, and made again, when it does).
+ */
 static int mail_it(struct state *st, const struct config *cfg,
 		   struct held *h, const char *line, const char *status,
 		   time_t now, struct pb_err *err)
 {
 	struct report_opts o = { NULL, now, line, h->row->metric, 0, NULL };
-	struct composed c;
-	struct report r;
+	struct composed *c = &h->c;
 	int rc;
 
-	composed_init(&c);
-	if (report_make_free(&r, &h->m, cfg, &o, st, err))
+	if (h->mail_status && !strcmp(h->mail_status, status) &&
+	    !strcmp(sb_str(&h->line), line))
+		rc = h->mail_rc ? (*err = h->merr, -1) : 0;
+	else
+		rc = make_mail(cfg, NULL, h, line, now, err);
+	if (!rc && report_draw_free(&h->r, &h->m, cfg, &o, st, err))
 		return -1;
-	rc = !r.worth ? pb_fail(err, EX_DATAERR, "report '%s': nothing to "
-				"report over all runs", h->row->report_id) :
-		report_compose(&r, cfg, &c, err);
+	if (!rc && o.draw) {	/* drawn again: its mail too */
+		composed_release(c);
+		rc = report_compose(&h->r, cfg, c, err);
+	}
 	if (!rc) {
-		c.manifest = h->name;
-		c.manifest_text = h->text;
-		c.manifest_dir = h->dir;
+		c->manifest = h->name;
+		c->manifest_text = h->text;
+		c->manifest_dir = h->dir;
 		rc = state_begin(st, err);
-		if (!rc && (outbox_queue(st, &c, now, err) ||
+		if (!rc && (outbox_queue(st, c, now, err) ||
 			    state_confirm_set(st, h->row->report_id, status,
 					      line, 1, now, err))) {
 			state_rollback(st);
@@ -173,9 +234,8 @@ static int mail_it(struct state *st, const struct config *cfg,
 		}
 	}
 	if (!rc)
-		log_info("queued report '%s' (%s): %s", r.id, status, r.subject);
-	composed_release(&c);
-	report_release(&r);
+		log_info("queued report '%s' (%s): %s", h->r.id, status,
+			 h->r.subject);
 	return rc;
 }
 
@@ -268,15 +328,12 @@ static int one_confirm(struct state *st, const struct config *cfg,
 		       const struct confirm_config *cc, struct held *h,
 		       time_t now, struct confirm_stats *cs, struct pb_err *err)
 {
-	struct strbuf line = STRBUF_INIT;
 	char why[256] = "";
 	int rc = 0, asked;
-	enum verdict v;
 
-	if (held_load(st, cfg, h, err)) {
+	if (!h->loaded) {
 		log_warn("confirmation of '%s': %s", h->row->report_id,
-			 err->msg);
-		pb_err_clear(err);
+			 h->why.msg);
 		return now > h->row->deadline ?
 			give_up(st, cfg, cc, h, GIVE_UP_UNREADABLE, now, cs,
 				err) : 0;
@@ -305,46 +362,141 @@ static int one_confirm(struct state *st, const struct config *cfg,
 			give_up(st, cfg, cc, h, GIVE_UP_LATE, now, cs,
 				err) : 0;
 	}
-	if (decide(cfg, h, &v, &line, err)) {
-		sb_release(&line);
+	if (h->decided < 0) {
+		*err = h->derr;
 		return -1;
 	}
-	if (v == VERDICT_STABLE) {
-		rc = mail_it(st, cfg, h, sb_str(&line), "confirmed", now, err);
+	if (h->v == VERDICT_STABLE) {
+		rc = mail_it(st, cfg, h, sb_str(&h->line), "confirmed", now,
+			     err);
 		cs->confirmed += !rc;
 	} else {
 		rc = state_confirm_set(st, h->row->report_id, "not reproduced",
-				       line.len ? sb_str(&line) :
+				       h->line.len ? sb_str(&h->line) :
 				       "no verdict on the new runs", 1, now,
 				       err);
 		cs->not_reproduced += !rc;
 		log_info("confirmation of '%s': %s", h->row->report_id,
-			 sb_str(&line));
+			 sb_str(&h->line));
 	}
-	sb_release(&line);
 	return rc;
 }
 
+/* The held reports of one confirm step, and each worker's tables. */
+struct confirm_run {
+	struct state *st;
+	const struct config *cfg;
+	struct confirm_config cc;
+	time_t now;
+	struct confirm_row *rows;
+	struct held *slot;
+	struct inputs_opts *io;		/* one per worker */
+	struct confirm_stats *cs;
+};
+
+/* In order: the manifest kept with the report (what fails is told in
+ * its turn: a confirmation that cannot load waits, or gives up). */
+static int confirm_start(void *arg, size_t i, size_t slot,
+			 struct pb_err *err)
+{
+	struct confirm_run *cr = arg;
+	struct held *h = &cr->slot[slot];
+
+	(void)err;
+	memset(h, 0, sizeof(*h));
+	h->row = &cr->rows[i];
+	sb_init(&h->line, 0);
+	held_read(cr->st, h, &h->why);
+	return 0;
+}
+
+/*
+ * A worker: the inputs over all runs, and when the row says what comes
+ * next without asking the farm, the verdict of the new runs and the mail
+ * (confirmed, or unconfirmed at the deadline).
+ */
+static void confirm_work(void *arg, size_t worker, size_t slot)
+{
+	struct confirm_run *cr = arg;
+	struct held *h = &cr->slot[slot];
+	const struct inputs_opts *io = &cr->io[worker];
+	struct ctx c;
+
+	if (held_load(cr->cfg, io, h, &h->why) ||
+	    !strcmp(h->row->status, "asking"))
+		return;		/* the farm is asked first, in order */
+	if (!landed(h)) {
+		if (cr->now <= h->row->deadline || !cr->cc.mail_on_deadline)
+			return;
+		ctx_init(&c, "confirmation");
+		ctx_int(&c, "runs", h->row->runs);
+		ctx_bool(&c, "unreadable", 0);
+		ctx_bool(&c, "refused", 0);
+		ctx_bool(&c, "late", 1);
+		if (line_of(cr->cfg, "unconfirmed", &c, &h->line, &h->merr))
+			return;	/* give_up() says so */
+		h->mail_status = "unconfirmed";
+		h->mail_rc = make_mail(cr->cfg, io, h, sb_str(&h->line),
+				       cr->now, &h->merr);
+		return;
+	}
+	h->decided = decide(cr->cfg, h, &h->v, &h->line, &h->derr) ? -1 : 1;
+	if (h->decided > 0 && h->v == VERDICT_STABLE) {
+		h->mail_status = "confirmed";
+		h->mail_rc = make_mail(cr->cfg, io, h, sb_str(&h->line),
+				       cr->now, &h->merr);
+	}
+}
+
+static int confirm_finish(void *arg, size_t i, size_t slot,
+			  struct pb_err *err)
+{
+	struct confirm_run *cr = arg;
+	struct held *h = &cr->slot[slot];
+	int rc;
+
+	(void)i;
+	rc = one_confirm(cr->st, cr->cfg, &cr->cc, h, cr->now, cr->cs, err);
+	held_release(h);
+	return rc;
+}
+
+static void confirm_drop(void *arg, size_t slot)
+{
+	struct confirm_run *cr = arg;
+
+	held_release(&cr->slot[slot]);
+}
+
+static const struct workers_ops confirm_ops = {
+	confirm_start, confirm_work, confirm_finish, confirm_drop,
+};
+
 int confirm_step(struct state *st, const struct config *cfg, time_t now,
+		 size_t jobs, struct root_cache *roots,
 		 struct confirm_stats *cs, struct pb_err *err)
 {
-	struct confirm_config cc;
-	struct confirm_row *rows = NULL;
-	size_t i, n = 0;
-	int rc = 0;
+	struct confirm_run cr;
+	size_t n = 0;
+	int rc = -1;
 
+	memset(&cr, 0, sizeof(cr));
+	cr.st = st;
+	cr.cfg = cfg;
+	cr.now = now;
+	cr.cs = cs;
 	memset(cs, 0, sizeof(*cs));
-	if (confirm_config_load(cfg, &cc, err) ||
-	    state_confirms_open(st, &rows, &n, err))
+	if (confirm_config_load(cfg, &cr.cc, err) ||
+	    state_confirms_open(st, &cr.rows, &n, err))
 		return -1;
-	for (i = 0; i < n && !rc; i++) {
-		struct held h;
-
-		memset(&h, 0, sizeof(h));
-		h.row = &rows[i];
-		rc = one_confirm(st, cfg, &cc, &h, now, cs, err);
-		held_release(&h);
-	}
-	confirm_rows_free(rows, n);
+	cr.slot = calloc(workers_slots(jobs), sizeof(*cr.slot));
+	cr.io = inputs_opts_new(jobs, roots);
+	if (!cr.slot || !cr.io)
+		pb_fail(err, EX_OSERR, "out of memory");
+	else
+		rc = workers_run(&confirm_ops, &cr, n, jobs, err);
+	inputs_opts_free(cr.io, jobs);
+	free(cr.slot);
+	confirm_rows_free(cr.rows, n);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "perfbot/cycle/cycle.h"
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/log.h"
+#include "perfbot/util/workers.h"
 #include "perfbot/poll/poll.h"
 #include "perfbot/act/retest.h"
 
@@ -132,7 +133,8 @@ static int confirm_run(struct cycle *cy, struct pb_err *err)
 {
 	struct confirm_stats cs;
 
-	if (confirm_step(cy->st, cy->cfg, cy->now, &cs, err))
+	if (confirm_step(cy->st, cy->cfg, cy->now, workers_count(cy->jobs),
+			 cy->roots, &cs, err))
 		return -1;
 	if (cs.asked || cs.confirmed || cs.not_reproduced || cs.expired ||
 	    cs.waiting || cs.failed)
@@ -148,7 +150,8 @@ static int followup_step(struct cycle *cy, struct pb_err *err)
 {
 	struct retest_stats rs;
 
-	if (retest_followups(cy->st, cy->cfg, cy->now, &rs, err))
+	if (retest_followups(cy->st, cy->cfg, cy->now, workers_count(cy->jobs),
+			     cy->roots, &rs, err))
 		return -1;
 	if (rs.done || rs.expired || rs.waiting)
 		log_info("retests: %ld answered, %ld expired, %ld waiting",

@@ -29,11 +29,7 @@
 
 #include "steps.h"
 
-/*
- * 'r' was made with o->draw: drawn again while the state holds its
- * Message-ID, at most ID_DRAWS draws in all.
- */
-static int keep_free(struct report *r, const struct manifest *m,
+int report_draw_free(struct report *r, const struct manifest *m,
 		     const struct config *cfg, struct report_opts *o,
 		     struct state *st, struct pb_err *err)
 {
@@ -65,7 +61,7 @@ int report_make_free(struct report *r, const struct manifest *m,
 	o->draw = 0;
 	if (report_make(r, m, cfg, o, err))
 		return -1;
-	return keep_free(r, m, cfg, o, st, err);
+	return report_draw_free(r, m, cfg, o, st, err);
 }
 
 /* '*s' 1 when the state knows 'id' (there is none for --dry-run, maybe). */
@@ -95,8 +91,7 @@ struct ingest {
 	struct cycle *cy;
 	struct source_batch b;
 	struct item *slot;
-	struct inputs_cache *cache;	/* [worker], then the caller's */
-	struct inputs_opts *io;
+	struct inputs_opts *io;		/* [worker], then the caller's */
 	size_t jobs;
 	int stopped;		/* the state failed (the item said why) */
 };
@@ -163,8 +158,8 @@ static int made_free(struct ingest *in, struct item *it, struct pb_err *err)
 		*err = it->err;
 		return -1;
 	}
-	if (keep_free(&it->r, &it->m, cy->cfg, &ro,
-		      cy->have_state ? cy->st : NULL, err))
+	if (report_draw_free(&it->r, &it->m, cy->cfg, &ro,
+			     cy->have_state ? cy->st : NULL, err))
 		return -1;
 	if (ro.draw)	/* drawn again: its mail too */
 		compose_here(cy, it);
@@ -291,33 +286,17 @@ static const struct workers_ops ingest_ops = {
 
 static int ingest_init(struct ingest *in, struct cycle *cy)
 {
-	size_t i, n;
-
 	memset(in, 0, sizeof(*in));
 	in->cy = cy;
 	in->jobs = workers_count(cy->jobs);
-	n = in->jobs + 1;
 	in->slot = calloc(workers_slots(in->jobs), sizeof(*in->slot));
-	in->cache = calloc(n, sizeof(*in->cache));
-	in->io = calloc(n, sizeof(*in->io));
-	if (!in->slot || !in->cache || !in->io)
-		return -1;
-	for (i = 0; i < n; i++) {
-		inputs_cache_init(&in->cache[i]);
-		in->io[i].cache = &in->cache[i];
-		in->io[i].roots = cy->roots;
-	}
-	return 0;
+	in->io = inputs_opts_new(in->jobs + 1, cy->roots);
+	return in->slot && in->io ? 0 : -1;
 }
 
 static void ingest_release(struct ingest *in)
 {
-	size_t i;
-
-	for (i = 0; in->cache && i <= in->jobs; i++)
-		inputs_cache_release(&in->cache[i]);
-	free(in->cache);
-	free(in->io);
+	inputs_opts_free(in->io, in->jobs + 1);
 	free(in->slot);
 	sources_release(&in->b);
 }

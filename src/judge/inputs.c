@@ -46,6 +46,38 @@ void inputs_cache_release(struct inputs_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
+struct inputs_opts *inputs_opts_new(size_t n, struct root_cache *roots)
+{
+	struct inputs_opts *io = calloc(n + 1, sizeof(*io));
+	struct inputs_cache *c = calloc(n + 1, sizeof(*c));
+	size_t i;
+
+	if (!io || !c) {
+		free(io);
+		free(c);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		inputs_cache_init(&c[i]);
+		io[i].cache = &c[i];
+		io[i].roots = roots;
+	}
+	io[n].cache = c;	/* the one past the last: the array to free */
+	return io;
+}
+
+void inputs_opts_free(struct inputs_opts *io, size_t n)
+{
+	size_t i;
+
+	if (!io)
+		return;
+	for (i = 0; i < n; i++)
+		inputs_cache_release(io[i].cache);
+	free(io[n].cache);
+	free(io);
+}
+
 /* The rules of 'path' from the cache, loaded into it the first time. */
 static int cached_rules(struct inputs_cache *c, char *path,
 			struct rules **out, struct pb_err *err)

@@ -7,6 +7,7 @@
 
 #include "perfbot/config/config.h"
 #include "perfbot/compose/answer.h"
+#include "perfbot/ingest/rootcache.h"
 #include "perfbot/state/state.h"
 
 /*
@@ -38,8 +39,14 @@ struct retest_stats {
 	long waiting;
 };
 
-/* In each run: the follow-ups of the retests whose runs have landed. */
+/*
+ * In each run: the follow-ups of the retests whose runs have landed.
+ * Their inputs are loaded and compared and their answers built by 'jobs'
+ * threads (util/workers.h), the roots read through 'roots' (NULL: none),
+ * and the answers queued in the order of the retests, as one job does.
+ */
 int retest_followups(struct state *st, const struct config *cfg,
-		     time_t now, struct retest_stats *rs, struct pb_err *err);
+		     time_t now, size_t jobs, struct root_cache *roots,
+		     struct retest_stats *rs, struct pb_err *err);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "perfbot/config/config.h"
 #include "perfbot/render/report.h"
+#include "perfbot/ingest/rootcache.h"
 #include "perfbot/ingest/sources.h"
 #include "perfbot/state/state.h"
 #include "perfbot/judge/trigger.h"
@@ -46,8 +47,15 @@ struct confirm_stats {
 	long asked, confirmed, not_reproduced, expired, waiting, failed;
 };
 
-/* In each run: ask for what is held, decide what has landed. */
+/*
+ * In each run: ask for what is held, decide what has landed. The held
+ * reports are loaded, compared and their mails made by 'jobs' threads
+ * (util/workers.h), their roots read through 'roots' (NULL: none), and
+ * the farm asked and the state written in the order of the holds, so
+ * the outcome is that of one job.
+ */
 int confirm_step(struct state *st, const struct config *cfg, time_t now,
+		 size_t jobs, struct root_cache *roots,
 		 struct confirm_stats *cs, struct pb_err *err);
 
 #endif

@@ -39,4 +39,14 @@ int report_make_free(struct report *r, const struct manifest *m,
 		     const struct config *cfg, struct report_opts *o,
 		     struct state *st, struct pb_err *err);
 
+/*
+ * The second half of report_make_free(), for a report 'r' already made
+ * with o->draw (by a worker thread, without the state): while 'st' holds
+ * its Message-ID it is made again with the next draw (o->draw says which
+ * one was kept). 0, or -1 with 'err' ('r' then released).
+ */
+int report_draw_free(struct report *r, const struct manifest *m,
+		     const struct config *cfg, struct report_opts *o,
+		     struct state *st, struct pb_err *err);
+
 #endif

@@ -67,6 +67,16 @@ struct inputs_opts {
 };
 
 /*
+ * 'n' options, each with a cache of its own (inputs_cache_init()) and
+ * all reading their roots through 'roots' (may be NULL): one for each
+ * thread of a run of util/workers.h, since a cache's rules are used by
+ * one thread at a time. NULL when memory runs out.
+ */
+struct inputs_opts *inputs_opts_new(size_t n, struct root_cache *roots);
+/* Free them and their caches; NULL is fine. */
+void inputs_opts_free(struct inputs_opts *io, size_t n);
+
+/*
  * Load, compare and judge the inputs of manifest 'm'. On failure 'in' is
  * still released with report_inputs_release().
  */
