@@ -16,6 +16,7 @@
 #include "perfbot/compare/axes.h"
 #include "perfbot/util/log.h"
 #include "perfbot/compare/table.h"
+#include "perfbot/util/workers.h"
 
 
 static const struct cli_opt compare_opts[] = {
@@ -143,6 +144,21 @@ static char *metric_table(const char *opt, struct pb_err *err)
 	return path;
 }
 
+/* The metric table, read beside the roots. */
+struct rules_job {
+	const char *path;
+	struct rules *rules;
+	struct pb_err err;
+	int rc;
+};
+
+static void load_rules(void *p)
+{
+	struct rules_job *j = p;
+
+	j->rc = rules_load(&j->rules, j->path, &j->err);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cli_compare_opts o;
@@ -152,6 +168,8 @@ int cmd_compare(int argc, char **argv)
 	struct ncomparison nc = { 0 };
 	struct rules *rules = NULL;
 	struct pb_err err = { 0, "" };
+	struct rules_job rj = { NULL, NULL, { 0, "" }, 0 };
+	struct workers_aside aside;
 	char *metrics = NULL;
 	int i, rc = -1;
 
@@ -165,14 +183,23 @@ int cmd_compare(int argc, char **argv)
 	if (!metrics)
 		goto out;
 	log_debug("metric table '%s'", metrics);
-	if (rules_load(&rules, metrics, &err))
-		goto out;
 	for (i = 0; i < a.nargs; i++)
 		roots[i] = &rr[i];
-	/* each root in a thread of its own: reading them is most of it */
-	if (result_root_load_all(rr, (const char *const *)a.arg,
-				 (size_t)a.nargs, &err))
+	/* the table and each root in a thread of their own: reading them
+	 * is most of a compare; a bad table is told first */
+	rj.path = metrics;
+	workers_aside_start(&aside, load_rules, &rj);
+	rc = result_root_load_all(rr, (const char *const *)a.arg,
+				  (size_t)a.nargs, &err);
+	workers_aside_wait(&aside);
+	rules = rj.rules;
+	if (rj.rc)
+		err = rj.err;
+	if (rj.rc || rc) {
+		rc = -1;
 		goto out;
+	}
+	rc = -1;
 	if (ncompare_roots(&nc, roots, (size_t)a.nargs, rules, &err))
 		goto out;
 	rc = o.json ? print_json(&nc, rr, o.all, &err) :

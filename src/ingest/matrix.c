@@ -92,19 +92,6 @@ static int keep_exact(struct parse *ps, const char *s, size_t len)
 	return 0;
 }
 
-/* Ruby's JSON reads a number without '.' and exponent as an Integer. */
-static int integer_literal(const char *s, const char *end, double v)
-{
-	/* a valid JSON number: its integer part ends at '.', 'e' or the end */
-	if (s < end && *s == '-')
-		s++;
-	while (s < end && (unsigned char)(*s - '0') < 10)
-		s++;
-	if (s < end && (*s == '.' || *s == 'e' || *s == 'E'))
-		return 0;
-	return fabs(v) < 9.2e18;
-}
-
 static int push_metric(struct parse *ps, size_t name, size_t first,
 		       size_t n, int strings)
 {
@@ -160,11 +147,13 @@ static int element(struct parse *ps, const char *name, size_t run,
 						   *lx->p > '9')))
 		return metric_fail(ps, name, run, "not a number");
 	start = lx->p;
-	if (lx_number(lx, &v))
+	if (lx_number(lx, &v, &isint))
 		return -1;
 	if (fabs(v) > 1e300)
 		return metric_fail(ps, name, run, "value out of range");
-	isint = integer_literal(start, lx->p, v);
+	/* Ruby's JSON reads a number without '.' and exponent as an
+	 * Integer (beyond 64 bits it is kept as a Float here) */
+	isint = isint && fabs(v) < 9.2e18;
 	if (isint && fabs(v) >= 9007199254740992.0 &&
 	    keep_exact(ps, start, (size_t)(lx->p - start)))
 		return pb_fail(lx->err, EX_OSERR, "out of memory");

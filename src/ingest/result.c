@@ -6,7 +6,6 @@
  * compare'.
  */
 #include <dirent.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include "perfbot/util/fileio.h"
 #include "perfbot/ingest/fetch.h"
 #include "perfbot/ingest/result.h"
+#include "perfbot/util/workers.h"
 #include "rootcache_internal.h"
 
 static int check_job(struct result_root *rr, struct pb_err *err)
@@ -208,16 +208,14 @@ struct loader {
 	const char *dir;
 	struct pb_err err;
 	int rc;
-	pthread_t t;
-	int threaded;
+	struct workers_aside aside;
 };
 
-static void *load_thread(void *p)
+static void load_one(void *p)
 {
 	struct loader *l = p;
 
 	l->rc = result_root_load(l->rr, l->dir, &l->err);
-	return NULL;
 }
 
 int result_root_load_all(struct result_root *rr, const char *const *dirs,
@@ -235,16 +233,14 @@ int result_root_load_all(struct result_root *rr, const char *const *dirs,
 		l[i].rr = &rr[i];
 		l[i].dir = dirs[i];
 		memset(&rr[i], 0, sizeof(rr[i]));
-		/* the first here; one that cannot have a thread here too */
-		l[i].threaded = i > 0 &&
-			!pthread_create(&l[i].t, NULL, load_thread, &l[i]);
+		/* the first here, the others each beside it */
+		if (i)
+			workers_aside_start(&l[i].aside, load_one, &l[i]);
 	}
-	for (i = 0; i < n; i++)
-		if (!l[i].threaded)
-			load_thread(&l[i]);
+	if (n)
+		load_one(&l[0]);
 	for (i = 0; i < n; i++) {
-		if (l[i].threaded)
-			pthread_join(l[i].t, NULL);
+		workers_aside_wait(&l[i].aside);
 		if (l[i].rc && !rc) {
 			*err = l[i].err;
 			rc = -1;

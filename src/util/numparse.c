@@ -273,10 +273,11 @@ static int convert(uint64_t w, int64_t q, int neg, double *out,
 /*
  * What matrix.json mostly holds, in one pass: -?d+(.d+)? with at most 19
  * digits, no exponent, converted by Clinger's rule. 0 when it does not
- * apply (then the general parser starts again from s).
+ * apply (then the general parser starts again from s); else 1, with
+ * '*is_int' 1 when it has no fraction.
  */
 static inline int plain_decimal(const char *s, const char *end, double *out,
-				const char **endp)
+				const char **endp, int *is_int)
 {
 	const char *p = s + (s < end && *s == '-'), *digits = p, *frac;
 	uint64_t w = 0;
@@ -302,13 +303,15 @@ static inline int plain_decimal(const char *s, const char *end, double *out,
 	d = nfrac ? (double)w / pow10_exact[nfrac] : (double)w;
 	*out = *s == '-' ? -d : d;
 	*endp = p;
+	*is_int = !nfrac;
 	return 1;
 }
 
 /* Everything else, by the grammar; out of line to keep numparse() lean. */
 static __attribute__((noinline)) int general(const char *s, const char *end,
 					     double *out, const char **endp,
-					     enum numparse_path *path)
+					     enum numparse_path *path,
+					     int *is_int)
 {
 	const char *p = s, *run, *frac;
 	uint64_t w = 0;
@@ -360,6 +363,9 @@ static __attribute__((noinline)) int general(const char *s, const char *end,
 	if (p - s > NUMPARSE_MAX_CHARS && !(nsig <= 15 && q >= -22 && q <= 22))
 		return NUMPARSE_TOO_LONG;
 	*endp = p;
+	*is_int = !memchr(s, '.', (size_t)(p - s)) &&
+		!memchr(s, 'e', (size_t)(p - s)) &&
+		!memchr(s, 'E', (size_t)(p - s));
 	if (!w) {
 		*out = neg ? -0.0 : 0.0;
 		*path = NUMPARSE_PATH_ZERO;
@@ -378,24 +384,34 @@ static __attribute__((noinline)) int general(const char *s, const char *end,
 int numparse_ex(const char *s, const char *end, double *out,
 		const char **endp, enum numparse_path *path)
 {
+	int is_int;
+
 #if FLT_EVAL_METHOD == 0
-	if (plain_decimal(s, end, out, endp)) {
+	if (plain_decimal(s, end, out, endp, &is_int)) {
 		*path = *out == 0 ? NUMPARSE_PATH_ZERO : NUMPARSE_PATH_CLINGER;
 		return NUMPARSE_OK;
 	}
 #endif
-	return general(s, end, out, endp, path);
+	return general(s, end, out, endp, path, &is_int);
 }
 
 int numparse(const char *s, const char *end, double *out, const char **endp)
 {
+	int is_int;
+
+	return numparse_int(s, end, out, endp, &is_int);
+}
+
+int numparse_int(const char *s, const char *end, double *out,
+		 const char **endp, int *is_int)
+{
 	enum numparse_path path;
 
 #if FLT_EVAL_METHOD == 0
-	if (plain_decimal(s, end, out, endp))
+	if (plain_decimal(s, end, out, endp, is_int))
 		return NUMPARSE_OK;
 #endif
-	return general(s, end, out, endp, &path);
+	return general(s, end, out, endp, &path, is_int);
 }
 
 /* Strict: an optional '-' then digits, nothing else. */

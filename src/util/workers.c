@@ -252,3 +252,28 @@ int workers_run(const struct workers_ops *ops, void *arg, size_t n,
 	ring_release(&r);
 	return rc;
 }
+
+static void *aside_main(void *p)
+{
+	struct workers_aside *a = p;
+
+	a->fn(a->arg);
+	return NULL;
+}
+
+void workers_aside_start(struct workers_aside *a, void (*fn)(void *arg),
+			 void *arg)
+{
+	a->fn = fn;
+	a->arg = arg;
+	a->threaded = !pthread_create(&a->t, NULL, aside_main, a);
+	if (!a->threaded)
+		fn(arg);
+}
+
+void workers_aside_wait(struct workers_aside *a)
+{
+	if (a->threaded)
+		pthread_join(a->t, NULL);
+	a->threaded = 0;
+}

@@ -39,6 +39,14 @@ enum numparse_path {
 int numparse(const char *s, const char *end, double *out,
 	     const char **endp);
 
+/*
+ * numparse(), and in *is_int 1 when the number is written as an integer,
+ * without a fraction or an exponent (what Ruby's JSON reads as an
+ * Integer), else 0.
+ */
+int numparse_int(const char *s, const char *end, double *out,
+		 const char **endp, int *is_int);
+
 /* numparse(), and in *path the conversion it took. */
 int numparse_ex(const char *s, const char *end, double *out,
 		const char **endp, enum numparse_path *path);

@@ -2,6 +2,7 @@
 #ifndef PERFBOT_WORKERS_H
 #define PERFBOT_WORKERS_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "perfbot/util/err.h"
@@ -56,5 +57,21 @@ size_t workers_slots(size_t jobs);
  */
 int workers_run(const struct workers_ops *ops, void *arg, size_t n,
 		size_t jobs, struct pb_err *err);
+
+/*
+ * One function run beside the caller: in a thread of its own, or, when
+ * none can be made, in the caller's thread at once. workers_aside_wait()
+ * returns once it has run (each started one must be waited for).
+ */
+struct workers_aside {
+	void (*fn)(void *arg);
+	void *arg;
+	int threaded;
+	pthread_t t;
+};
+
+void workers_aside_start(struct workers_aside *a, void (*fn)(void *arg),
+			 void *arg);
+void workers_aside_wait(struct workers_aside *a);
 
 #endif
