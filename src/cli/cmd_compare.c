@@ -200,7 +200,10 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	rc = -1;
-	if (ncompare_roots(&nc, roots, (size_t)a.nargs, rules, &err))
+	/* the filtered view keeps only the rows it shows */
+	if ((o.all ? ncompare_roots : ncompare_roots_shown)(&nc, roots,
+							     (size_t)a.nargs,
+							     rules, &err))
 		goto out;
 	rc = o.json ? print_json(&nc, rr, o.all, &err) :
 		print_table(&nc, rr, (size_t)a.nargs, rules, o.all, &err);

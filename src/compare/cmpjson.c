@@ -90,7 +90,7 @@ json_t *comparison_to_json(const struct comparison *c, int all)
 	o = json_pack("{s:I, s:I, s:I, s:I, s:o}",
 		      "base_runs", (json_int_t)c->runs[BASE],
 		      "head_runs", (json_int_t)c->runs[HEAD],
-		      "metrics", (json_int_t)c->nrows,
+		      "metrics", (json_int_t)c->nmetrics,
 		      "shown", (json_int_t)c->nshown, "rows", rows);
 	return o;
 }

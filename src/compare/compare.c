@@ -155,7 +155,7 @@ static int complete_runs(struct comparison *c, int side,
 		return 0;
 	c->incomplete = 1;
 	for (k = 0; k < rr->runs; k++)
-		n += flag->v[k] != 1;
+		n += metric_values(rr, flag)[k] != 1;
 	c->runs[side] = n;
 	c->cpool[side] = malloc((rr->nmetrics * n + 1) * sizeof(double));
 	c->cints[side] = malloc(rr->nmetrics * n + 1);
@@ -165,17 +165,21 @@ static int complete_runs(struct comparison *c, int side,
 	    !(c->cexact[side] = calloc(rr->nmetrics * n + 1, sizeof(int64_t))))
 		return -1;
 	for (i = 0; i < rr->nmetrics; i++) {
+		const struct metric *mi = &rr->metrics[i];
+		const double *fv = metric_values(rr, flag),
+			*v = metric_values(rr, mi);
+		const unsigned char *isint = metric_ints(rr, mi);
+		const int64_t *exact = metric_exact(rr, mi);
 		double *dv = c->cpool[side] + i * n;
 		unsigned char *di = c->cints[side] + i * n;
 		size_t m = 0;
 
 		for (k = 0; k < rr->runs; k++)
-			if (flag->v[k] != 1) {
-				if (c->cexact[side] && rr->metrics[i].exact)
-					c->cexact[side][i * n + m] =
-						rr->metrics[i].exact[k];
-				dv[m] = rr->metrics[i].v[k];
-				di[m++] = rr->metrics[i].isint[k];
+			if (fv[k] != 1) {
+				if (c->cexact[side] && exact)
+					c->cexact[side][i * n + m] = exact[k];
+				dv[m] = v[k];
+				di[m++] = isint[k];
 			}
 	}
 	return 0;
@@ -190,16 +194,16 @@ static void set_side(struct comparison *c, struct cmp_row *row, int side,
 	row->present[side] = m != NULL;
 	if (m && m->strings)
 		row->strings = 1;
-	row->all[side].v = m ? m->v : c->zeros;
-	row->all[side].isint = m ? m->isint : c->ones;
-	row->all[side].exact = m ? m->exact : NULL;
+	row->all[side].v = m ? metric_values(rr, m) : c->zeros;
+	row->all[side].isint = m ? metric_ints(rr, m) : c->ones;
+	row->all[side].exact = m ? metric_exact(rr, m) : NULL;
 	row->all[side].n = rr->runs;
 	row->complete[side] = row->all[side];
 	row->complete[side].n = n;
 	if (m && c->cpool[side]) {
 		row->complete[side].v = c->cpool[side] + index * n;
 		row->complete[side].isint = c->cints[side] + index * n;
-		row->complete[side].exact = m->exact ?
+		row->complete[side].exact = row->all[side].exact ?
 			c->cexact[side] + index * n : NULL;
 	}
 }
@@ -207,7 +211,7 @@ static void set_side(struct comparison *c, struct cmp_row *row, int side,
 static void set_row(struct comparison *c, const char *name,
 		    const struct metric *b, const struct metric *h)
 {
-	struct cmp_row *row = &c->rows[c->nrows++];
+	struct cmp_row *row = &c->rows[c->nrows];
 
 	memset(row, 0, sizeof(*row));
 	row->name = name;
@@ -228,11 +232,49 @@ static const struct metric *match(const struct result_root *rr, size_t i,
 	return result_root_find(other, name);
 }
 
+/*
+ * Row c->nrows filled and judged; kept (counted in nrows) unless only
+ * the shown rows are, and it is not one.
+ */
+static void add_row(struct comparison *c, const char *name,
+		    const struct metric *b, const struct metric *h,
+		    const struct rules *r, int shown_only)
+{
+	struct cmp_row *row = &c->rows[c->nrows];
+
+	set_row(c, name, b, h);
+	fill_row(c, row, r);
+	c->nshown += row->shown;
+	c->nmetrics++;
+	c->nrows += row->shown || !shown_only;
+}
+
+static int compare_build(struct comparison *c, const struct result_root *base,
+			 const struct result_root *head,
+			 const char *const *more, size_t nmore,
+			 const struct rules *rules, int shown_only,
+			 struct pb_err *err);
+
 int compare_roots(struct comparison *c, const struct result_root *base,
 		  const struct result_root *head, const struct rules *rules,
 		  struct pb_err *err)
 {
-	return compare_roots_with(c, base, head, NULL, 0, rules, err);
+	return compare_build(c, base, head, NULL, 0, rules, 0, err);
+}
+
+int compare_roots_shown(struct comparison *c, const struct result_root *base,
+			const struct result_root *head,
+			const struct rules *rules, struct pb_err *err)
+{
+	return compare_build(c, base, head, NULL, 0, rules, 1, err);
+}
+
+int compare_roots_with(struct comparison *c, const struct result_root *base,
+		       const struct result_root *head,
+		       const char *const *more, size_t nmore,
+		       const struct rules *rules, struct pb_err *err)
+{
+	return compare_build(c, base, head, more, nmore, rules, 0, err);
 }
 
 /* Names of 'more' that neither side has: rows of their own. */
@@ -248,10 +290,13 @@ static size_t count_more(const struct result_root *base,
 	return n;
 }
 
-int compare_roots_with(struct comparison *c, const struct result_root *base,
-		       const struct result_root *head,
-		       const char *const *more, size_t nmore,
-		       const struct rules *rules, struct pb_err *err)
+/* The rows are allocated for every metric but only those kept are
+ * written, so the pages of the others are never touched. */
+static int compare_build(struct comparison *c, const struct result_root *base,
+			 const struct result_root *head,
+			 const char *const *more, size_t nmore,
+			 const struct rules *rules, int shown_only,
+			 struct pb_err *err)
 {
 	size_t i, max_runs, head_only = 0;
 
@@ -275,20 +320,16 @@ int compare_roots_with(struct comparison *c, const struct result_root *base,
 	}
 	memset(c->ones, 1, max_runs + 1);
 	for (i = 0; i < base->nmetrics; i++)
-		set_row(c, base->metrics[i].name, &base->metrics[i],
-			match(base, i, head));
+		add_row(c, base->metrics[i].name, &base->metrics[i],
+			match(base, i, head), rules, shown_only);
 	for (i = 0; i < head->nmetrics; i++)
 		if (!match(head, i, base))
-			set_row(c, head->metrics[i].name, NULL,
-				&head->metrics[i]);
+			add_row(c, head->metrics[i].name, NULL,
+				&head->metrics[i], rules, shown_only);
 	for (i = 0; i < nmore; i++)
 		if (!result_root_find(base, more[i]) &&
 		    !result_root_find(head, more[i]))
-			set_row(c, more[i], NULL, NULL);
-	for (i = 0; i < c->nrows; i++) {
-		fill_row(c, &c->rows[i], rules);
-		c->nshown += c->rows[i].shown;
-	}
+			add_row(c, more[i], NULL, NULL, rules, shown_only);
 	if (rules_check(rules, 0, err)) {	/* a bad regex met on the way */
 		comparison_release(c);
 		return -1;

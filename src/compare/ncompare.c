@@ -59,11 +59,14 @@ static int complete_copy(struct result_root *cut,
 						     "is_incomplete_run");
 	size_t i, k, m, n = 0, nm = 0;
 
+	const double *fv = metric_values(rr, flag);
+
 	memset(cut, 0, sizeof(*cut));
 	strmap_init(&cut->index);
 	for (k = 0; k < rr->runs; k++)
-		n += flag->v[k] != 1;
+		n += fv[k] != 1;
 	cut->runs = n;
+	cut->stride = n;
 	cut->metrics = calloc(rr->nmetrics + 1, sizeof(*cut->metrics));
 	cut->value_pool = calloc(rr->nmetrics * n + 1, sizeof(double));
 	cut->int_pool = malloc(rr->nmetrics * n + 1);
@@ -76,22 +79,24 @@ static int complete_copy(struct result_root *cut,
 	for (i = 0; i < rr->nmetrics; i++) {
 		const struct metric *src = &rr->metrics[i];
 		struct metric *dst = &cut->metrics[nm];
+		const double *sv = metric_values(rr, src);
+		const unsigned char *si = metric_ints(rr, src);
+		const int64_t *se = metric_exact(rr, src);
+		double *dv = cut->value_pool + nm * n;
+		unsigned char *di = cut->int_pool + nm * n;
+		int64_t *de = se ? cut->exact_pool + nm * n : NULL;
 
 		if (src == flag)
 			continue;
 		dst->name = src->name;
 		dst->strings = src->strings;
-		dst->v = cut->value_pool + nm * n;
-		dst->isint = cut->int_pool + nm * n;
-		if (src->exact)
-			dst->exact = cut->exact_pool + nm * n;
+		dst->exact = se ? (uint32_t)nm : METRIC_NO_EXACT;
 		for (k = 0, m = 0; k < rr->runs; k++)
-			if (flag->v[k] != 1) {
-				dst->v[m] = src->v[k];
-				dst->isint[m] = src->isint[k];
-				if (src->exact)
-					((int64_t *)dst->exact)[m] =
-						src->exact[k];
+			if (fv[k] != 1) {
+				dv[m] = sv[k];
+				di[m] = si[k];
+				if (de)
+					de[m] = se[k];
 				m++;
 			}
 		if (strmap_put(&cut->index, dst->name, nm, NULL))
@@ -180,9 +185,10 @@ static int join(struct ncomparison *nc)
 	return 0;
 }
 
-int ncompare_roots(struct ncomparison *nc,
-		   const struct result_root *const *roots, size_t n,
-		   const struct rules *rules, struct pb_err *err)
+static int ncompare(struct ncomparison *nc,
+		    const struct result_root *const *roots, size_t n,
+		    const struct rules *rules, int shown_only,
+		    struct pb_err *err)
 {
 	const struct metric *flag;
 	const char **more = NULL;
@@ -193,6 +199,14 @@ int ncompare_roots(struct ncomparison *nc,
 		return pb_fail(err, EX_USAGE, "compare: %zu result roots; from "
 			       "2 to %d can be compared", n, NCMP_MAX_ROOTS);
 	nc->nroots = n;
+	if (n == 2 && shown_only) {
+		if (compare_roots_shown(&nc->pair[0], roots[0], roots[1], rules,
+					err))
+			goto fail;
+		if (join(nc))
+			goto oom;
+		return 0;
+	}
 	if (n > 2 && names_of_rest(roots, n, &more, &nmore))
 		goto oom;
 	for (k = 1; k < n; k++)
@@ -223,6 +237,20 @@ fail:
 	free(more);
 	ncomparison_release(nc);
 	return -1;
+}
+
+int ncompare_roots(struct ncomparison *nc,
+		   const struct result_root *const *roots, size_t n,
+		   const struct rules *rules, struct pb_err *err)
+{
+	return ncompare(nc, roots, n, rules, 0, err);
+}
+
+int ncompare_roots_shown(struct ncomparison *nc,
+			 const struct result_root *const *roots, size_t n,
+			 const struct rules *rules, struct pb_err *err)
+{
+	return ncompare(nc, roots, n, rules, 1, err);
 }
 
 void ncomparison_release(struct ncomparison *nc)

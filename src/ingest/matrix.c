@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "perfbot/util/addr.h"
 #include "perfbot/ingest/result.h"
@@ -18,12 +20,16 @@
 #include "perfbot/util/text.h"
 #include "matrix_internal.h"
 
-/* A metric while parsing: offsets into the pools. */
+/*
+ * A metric while parsing: offsets into the pools. 32 bits are enough
+ * for each: the names of RESULT_MAX_METRICS take at most 1 GiB, and a
+ * file of RESULT_MAX_MATRIX_BYTES holds fewer values than 2^31.
+ */
 struct pending {
-	size_t name;
-	size_t first;
-	size_t n;
-	int strings;
+	uint32_t name;
+	uint32_t first;
+	uint32_t n;
+	uint32_t strings;
 };
 
 /* An integer literal a double cannot hold exactly. */
@@ -45,7 +51,23 @@ struct parse {
 	long stats_source;	/* its length, -1 when absent */
 	size_t longest;
 	struct strbuf ignored;	/* names of string lists, NUL-separated */
+	const char *kept;	/* a mapping: the first page not handed back */
 };
+
+/* Hand back, every MiB, the mapped pages read past (matrix_parse()). */
+#define DROP_STEP ((size_t)1 << 20)
+
+static void drop_read(struct parse *ps)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), upto;
+
+	if (!ps->kept || (size_t)(ps->lx.p - ps->kept) < DROP_STEP)
+		return;
+	upto = (uintptr_t)ps->lx.p & ~(page - 1);
+	(void)madvise((void *)ps->kept, upto - (uintptr_t)ps->kept,
+		      MADV_DONTNEED);	/* a hint: the pages are only read */
+	ps->kept = (const char *)upto;
+}
 
 static int push_value(struct parse *ps, double v, int isint)
 {
@@ -108,10 +130,10 @@ static int push_metric(struct parse *ps, size_t name, size_t first,
 			return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
 		ps->m = nm;
 	}
-	ps->m[ps->nm].name = name;
-	ps->m[ps->nm].first = first;
-	ps->m[ps->nm].n = n;
-	ps->m[ps->nm].strings = strings;
+	ps->m[ps->nm].name = (uint32_t)name;
+	ps->m[ps->nm].first = (uint32_t)first;
+	ps->m[ps->nm].n = (uint32_t)n;
+	ps->m[ps->nm].strings = (uint32_t)strings;
 	ps->nm++;
 	if (n > ps->longest)
 		ps->longest = n;
@@ -249,6 +271,7 @@ static int members(struct parse *ps)
 			return pb_fail(lx->err, EX_OSERR, "out of memory");
 		if (lx_expect(lx, ':') || value_list(ps, name))
 			return -1;
+		drop_read(ps);
 		skip_ws(lx);
 		if (lx->p < lx->end && *lx->p == ',') {
 			lx->p++;
@@ -307,16 +330,18 @@ static int exact_lists(struct parse *ps, struct result_root *rr)
 	for (i = 0, b = 0; i < ps->nm && b < ps->nbig; i++) {
 		const struct pending *p = &ps->m[i];
 		struct metric *m = &rr->metrics[i];
+		const double *v = metric_values(rr, m);
+		const unsigned char *isint = metric_ints(rr, m);
 		int64_t *e;
 
 		if (ps->big[b].at >= p->first + p->n)
 			continue;
+		m->exact = (uint32_t)used;
 		e = rr->exact_pool + used++ * rr->runs;
 		for (j = 0; j < p->n; j++)
-			e[j] = m->isint[j] ? (int64_t)m->v[j] : 0;
+			e[j] = isint[j] ? (int64_t)v[j] : 0;
 		for (; b < ps->nbig && ps->big[b].at < p->first + p->n; b++)
 			e[ps->big[b].at - p->first] = ps->big[b].v;
-		m->exact = e;
 	}
 	return 0;
 }
@@ -324,12 +349,81 @@ static int exact_lists(struct parse *ps, struct result_root *rr)
 /* How many names ahead finish() asks for their index slot. */
 #define PREFETCH_AHEAD 8
 
+/*
+ * The metrics from the parse, each list padded to the number of runs;
+ * the index of the first with more values than runs, or nm.
+ */
+static size_t lay_out(struct parse *ps, struct result_root *rr, size_t *more)
+{
+	size_t i, bad = ps->nm;
+
+	rr->stride = rr->runs;
+	for (i = 0; i < ps->nm; i++) {
+		struct metric *m = &rr->metrics[i];
+		const struct pending *p = &ps->m[i];
+
+		m->name = rr->name_pool + p->name;
+		m->exact = METRIC_NO_EXACT;
+		m->strings = p->strings;
+		if (p->n > rr->runs) {
+			if (bad == ps->nm) {
+				bad = i;
+				*more = p->n;
+			}
+			continue;
+		}
+		if (ps->vals) {
+			memcpy(rr->value_pool + i * rr->runs,
+			       ps->vals + p->first, p->n * sizeof(double));
+			memcpy(rr->int_pool + i * rr->runs,
+			       ps->ints + p->first, p->n);
+		}
+	}
+	return bad;
+}
+
+/*
+ * The index of the names, up to metric 'bad' (which has too many
+ * values): the first name twice, or the values of 'bad', is the error,
+ * whichever comes first, as they did when both were one loop.
+ */
+static int index_names(struct parse *ps, struct result_root *rr, size_t bad,
+		       size_t more)
+{
+	const char *file = ps->lx.file;
+	size_t i, n = bad < ps->nm ? bad : ps->nm;
+	int twice;
+
+	strmap_init_records(&rr->index, rr->metrics, sizeof(*rr->metrics));
+	if (strmap_reserve(&rr->index, ps->nm))
+		return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
+	for (i = 0; i < n; i++) {
+		const struct metric *m = &rr->metrics[i];
+
+		rr->nmetrics++;
+		if (i + PREFETCH_AHEAD < ps->nm)
+			strmap_prefetch(&rr->index,
+					rr->metrics[i + PREFETCH_AHEAD].name);
+		if (strmap_put(&rr->index, m->name, i, &twice))
+			return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
+		if (twice)
+			return pb_fail(ps->lx.err, EX_DATAERR,
+				       "%s: metric '%.200s' appears twice",
+				       file, m->name);
+	}
+	if (bad < ps->nm)
+		return pb_fail(ps->lx.err, EX_DATAERR,
+			       "%s: metric '%.200s' has %zu values but the "
+			       "result root has %zu runs", file,
+			       rr->metrics[bad].name, more, rr->runs);
+	return 0;
+}
+
 /* Pad every list to the number of runs and index the names. */
 static int finish(struct parse *ps, struct result_root *rr)
 {
 	const char *file = ps->lx.file;
-	size_t i;
-	int twice;
+	size_t bad, more = 0;
 
 	rr->runs = ps->stats_source >= 0 ? (size_t)ps->stats_source :
 		ps->longest;
@@ -354,49 +448,35 @@ static int finish(struct parse *ps, struct result_root *rr)
 	if (!rr->name_pool || !rr->value_pool || !rr->int_pool ||
 	    !rr->metrics)
 		return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
-	if (strmap_reserve(&rr->index, ps->nm))
+	bad = lay_out(ps, rr, &more);
+	if (bad == ps->nm && ps->nbig && exact_lists(ps, rr))
 		return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
-	for (i = 0; i < ps->nm; i++) {
-		struct metric *m = &rr->metrics[i];
-		const struct pending *p = &ps->m[i];
-
-		m->name = rr->name_pool + p->name;
-		m->v = rr->value_pool + i * rr->runs;
-		m->isint = rr->int_pool + i * rr->runs;
-		m->strings = p->strings;
-		if (p->n > rr->runs)
-			return pb_fail(ps->lx.err, EX_DATAERR,
-				       "%s: metric '%.200s' has %zu values but "
-				       "the result root has %zu runs", file,
-				       m->name, p->n, rr->runs);
-		if (ps->vals) {
-			memcpy(m->v, ps->vals + p->first,
-			       p->n * sizeof(double));
-			memcpy(m->isint, ps->ints + p->first, p->n);
-		}
-		rr->nmetrics++;
-		if (i + PREFETCH_AHEAD < ps->nm)
-			strmap_prefetch(&rr->index, rr->name_pool +
-					ps->m[i + PREFETCH_AHEAD].name);
-		if (strmap_put(&rr->index, m->name, i, &twice))
-			return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
-		if (twice)
-			return pb_fail(ps->lx.err, EX_DATAERR,
-				       "%s: metric '%.200s' appears twice",
-				       file, m->name);
-	}
-	if (ps->nbig && exact_lists(ps, rr))
-		return pb_fail(ps->lx.err, EX_OSERR, "out of memory");
-	return check_ignored(ps, rr);
+	/* what the parse kept goes before the index comes */
+	free(ps->vals);
+	free(ps->ints);
+	free(ps->m);
+	ps->vals = NULL;
+	ps->ints = NULL;
+	ps->m = NULL;
+	return index_names(ps, rr, bad, more) || check_ignored(ps, rr) ?
+		-1 : 0;
 }
 
 int result_root_parse_matrix(struct result_root *rr, const char *name,
 			     const char *text, size_t len, struct pb_err *err)
 {
+	return matrix_parse(rr, name, text, len, 0, err);
+}
+
+int matrix_parse(struct result_root *rr, const char *name, const char *text,
+		 size_t len, int mapped, struct pb_err *err)
+{
 	struct parse ps;
 	int rc;
 
 	memset(&ps, 0, sizeof(ps));
+	/* a mapping starts on a page: mmap() gives nothing else */
+	ps.kept = mapped ? text : NULL;
 	ps.lx.p = text;
 	ps.lx.end = text + len;
 	ps.lx.file = name;

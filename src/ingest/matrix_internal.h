@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "perfbot/ingest/result.h"
 #include "perfbot/util/err.h"
 #include "perfbot/util/numparse.h"
 #include "perfbot/util/strbuf.h"
@@ -21,6 +22,15 @@ struct lexer {
 	int line;
 	struct pb_err *err;
 };
+
+/*
+ * result_root_parse_matrix() of a text that is a mapping of the file
+ * (result.c): with 'mapped', the pages read are handed back as the
+ * reader goes (a 200,000-metric file is 22 MB, as much as what is read
+ * from it), so a file never takes more than a few MiB at once.
+ */
+int matrix_parse(struct result_root *rr, const char *name, const char *text,
+		 size_t len, int mapped, struct pb_err *err);
 
 /* EX_DATAERR "<file>:<line>: <what>". */
 int lx_fail(struct lexer *lx, const char *what);

@@ -14,6 +14,7 @@
 #include "perfbot/ingest/fetch.h"
 #include "perfbot/ingest/result.h"
 #include "perfbot/util/workers.h"
+#include "matrix_internal.h"
 #include "rootcache_internal.h"
 
 static int check_job(struct result_root *rr, struct pb_err *err)
@@ -189,8 +190,7 @@ int result_root_load(struct result_root *rr, const char *dir,
 	if (memchr(map.data, '\0', map.len))
 		rc = pb_fail(err, EX_DATAERR, "%s: holds a NUL byte", matrix);
 	else
-		rc = result_root_parse_matrix(rr, matrix, map.data, map.len,
-					      err);
+		rc = matrix_parse(rr, matrix, map.data, map.len, 1, err);
 	file_unmap(&map);
 	if (rc)
 		goto out;

@@ -21,6 +21,7 @@ int runs_cut(struct result_root *cut, const struct result_root *rr,
 		return pb_fail(err, EX_DATAERR, "no runs after the first %zu",
 			       from);
 	cut->runs = n;
+	cut->stride = n;
 	cut->nmetrics = rr->nmetrics;
 	cut->metrics = calloc(rr->nmetrics, sizeof(*cut->metrics));
 	cut->value_pool = calloc(rr->nmetrics * n, sizeof(double));
@@ -29,12 +30,13 @@ int runs_cut(struct result_root *cut, const struct result_root *rr,
 		goto oom;
 	for (i = 0; i < rr->nmetrics; i++) {
 		cut->metrics[i].name = rr->metrics[i].name;
-		cut->metrics[i].v = cut->value_pool + i * n;
-		cut->metrics[i].isint = cut->int_pool + i * n;
+		cut->metrics[i].exact = METRIC_NO_EXACT;
 		cut->metrics[i].strings = rr->metrics[i].strings;
-		memcpy(cut->metrics[i].v, rr->metrics[i].v + from,
+		memcpy(cut->value_pool + i * n,
+		       metric_values(rr, &rr->metrics[i]) + from,
 		       n * sizeof(double));
-		memcpy(cut->metrics[i].isint, rr->metrics[i].isint + from, n);
+		memcpy(cut->int_pool + i * n,
+		       metric_ints(rr, &rr->metrics[i]) + from, n);
 		if (strmap_put(&cut->index, cut->metrics[i].name, i, NULL))
 			goto oom;
 	}

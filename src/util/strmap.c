@@ -59,6 +59,30 @@ void strmap_init(struct strmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void strmap_init_records(struct strmap *m, const void *base, size_t stride)
+{
+	memset(m, 0, sizeof(*m));
+	m->base = base;
+	m->stride = stride;
+}
+
+/* A record's key. */
+static const char *rec_key(const struct strmap *m, size_t val)
+{
+	const char *k;
+
+	memcpy(&k, m->base + val * m->stride, sizeof(k));
+	return k;
+}
+
+/* 32 bits of the hash for a map of records, never 0. */
+static unsigned int hash32(uint64_t h)
+{
+	unsigned int x = (unsigned int)(h >> 32);
+
+	return x ? x : 1;
+}
+
 /*
  * Tables of 2 MiB and more (100,000 metrics and up) get pages of their
  * own from mmap(), with transparent huge pages asked for, as each probe
@@ -72,9 +96,9 @@ void strmap_init(struct strmap *m)
  */
 #define BIG_TABLE ((size_t)2 << 20)
 
-static struct strmap_slot *slots_alloc(size_t cap)
+static void *slots_alloc(size_t cap, size_t each)
 {
-	size_t size = cap * sizeof(struct strmap_slot);
+	size_t size = cap * each;
 	void *p;
 
 	if (size < BIG_TABLE) {
@@ -92,9 +116,9 @@ static struct strmap_slot *slots_alloc(size_t cap)
 	return p;
 }
 
-static void slots_free(struct strmap_slot *slots, size_t cap)
+static void slots_free(void *slots, size_t cap, size_t each)
 {
-	size_t size = cap * sizeof(struct strmap_slot);
+	size_t size = cap * each;
 
 	if (size < BIG_TABLE)
 		free(slots);
@@ -104,7 +128,10 @@ static void slots_free(struct strmap_slot *slots, size_t cap)
 
 void strmap_release(struct strmap *m)
 {
-	slots_free(m->slots, m->cap);
+	if (m->base)
+		slots_free(m->recs, m->cap, sizeof(*m->recs));
+	else
+		slots_free(m->slots, m->cap, sizeof(*m->slots));
 	strmap_init(m);
 }
 
@@ -118,11 +145,45 @@ static size_t slot_of(const struct strmap *m, const char *key, uint64_t h)
 	return i;
 }
 
-static int rehash(struct strmap *m, size_t cap)
+static size_t rec_of(const struct strmap *m, const char *key, unsigned int h)
 {
-	struct strmap_slot *n = slots_alloc(cap);
+	size_t i = (size_t)h & (m->cap - 1);
+
+	while (m->recs[i].hash && (m->recs[i].hash != h ||
+				   strcmp(rec_key(m, m->recs[i].val), key)))
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static int rehash_recs(struct strmap *m, size_t cap)
+{
+	struct strmap_rec *n = slots_alloc(cap, sizeof(*n));
 	size_t i, s;
 
+	if (!n)
+		return -1;
+	for (i = 0; i < m->cap; i++) {
+		if (!m->recs[i].hash)
+			continue;
+		for (s = m->recs[i].hash & (cap - 1); n[s].hash;
+		     s = (s + 1) & (cap - 1))
+			;
+		n[s] = m->recs[i];
+	}
+	slots_free(m->recs, m->cap, sizeof(*m->recs));
+	m->recs = n;
+	m->cap = cap;
+	return 0;
+}
+
+static int rehash(struct strmap *m, size_t cap)
+{
+	struct strmap_slot *n;
+	size_t i, s;
+
+	if (m->base)
+		return rehash_recs(m, cap);
+	n = slots_alloc(cap, sizeof(*n));
 	if (!n)
 		return -1;
 	for (i = 0; i < m->cap; i++) {
@@ -134,7 +195,7 @@ static int rehash(struct strmap *m, size_t cap)
 			;
 		n[s] = m->slots[i];
 	}
-	slots_free(m->slots, m->cap);
+	slots_free(m->slots, m->cap, sizeof(*m->slots));
 	m->slots = n;
 	m->cap = cap;
 	return 0;
@@ -145,7 +206,8 @@ int strmap_reserve(struct strmap *m, size_t n)
 	size_t cap = m->cap ? m->cap : 64;
 
 	while ((n + 1) * 2 > cap) {
-		if (cap > SIZE_MAX / 4 / sizeof(struct strmap_slot))
+		if (cap > SIZE_MAX / 4 / sizeof(struct strmap_slot) ||
+		    (m->base && cap >= (size_t)1 << 31))
 			return -1;
 		cap *= 2;
 	}
@@ -154,8 +216,27 @@ int strmap_reserve(struct strmap *m, size_t n)
 
 void strmap_prefetch(const struct strmap *m, const char *key)
 {
-	if (m->cap)
+	if (m->cap && m->base)
+		__builtin_prefetch(&m->recs[hash32(key_hash(key)) &
+					    (m->cap - 1)], 1);
+	else if (m->cap)
 		__builtin_prefetch(&m->slots[key_hash(key) & (m->cap - 1)], 1);
+}
+
+static int put_rec(struct strmap *m, const char *key, size_t val,
+		   int *present)
+{
+	unsigned int h = hash32(key_hash(key));
+	size_t s = rec_of(m, key, h);
+
+	if (present)
+		*present = m->recs[s].hash != 0;
+	if (m->recs[s].hash)
+		return 0;
+	m->recs[s].hash = h;
+	m->recs[s].val = (unsigned int)val;
+	m->count++;
+	return 0;
 }
 
 int strmap_put(struct strmap *m, const char *key, size_t val, int *present)
@@ -164,8 +245,10 @@ int strmap_put(struct strmap *m, const char *key, size_t val, int *present)
 	size_t s;
 
 	if ((m->count + 1) * 2 > m->cap &&
-	    rehash(m, m->cap ? m->cap * 2 : 64))
+	    (m->cap >= (size_t)1 << 31 || rehash(m, m->cap ? m->cap * 2 : 64)))
 		return -1;
+	if (m->base)
+		return val > 0xffffffffu ? -1 : put_rec(m, key, val, present);
 	s = slot_of(m, key, h);
 	if (present)
 		*present = m->slots[s].hash != 0;
@@ -184,6 +267,13 @@ int strmap_get(const struct strmap *m, const char *key, size_t *val)
 
 	if (!m->cap)
 		return -1;
+	if (m->base) {
+		s = rec_of(m, key, hash32(key_hash(key)));
+		if (!m->recs[s].hash)
+			return -1;
+		*val = m->recs[s].val;
+		return 0;
+	}
 	s = slot_of(m, key, key_hash(key));
 	if (!m->slots[s].hash)
 		return -1;

@@ -120,16 +120,16 @@ static void load_fails(struct fx *f, int code, const char *file, ...)
 			   (const char *)NULL);                          \
 	} while (0)
 
-static void assert_values(const struct metric *m, const double *want,
-			  size_t n)
+static void assert_values(const struct result_root *rr,
+			  const struct metric *m, const double *want, size_t n)
 {
 	size_t i;
 
 	assert_non_null(m);
 	for (i = 0; i < n; i++)
-		if (m->v[i] != want[i])
-			fail_msg("%s[%zu] = %g, want %g", m->name, i, m->v[i],
-				 want[i]);
+		if (metric_values(rr, m)[i] != want[i])
+			fail_msg("%s[%zu] = %g, want %g", m->name, i,
+				 metric_values(rr, m)[i], want[i]);
 }
 
 /* ---- good roots ---- */
@@ -147,9 +147,9 @@ static void t_load_ok(void **state)
 	assert_int_equal(f->rr.runs, 3);
 	assert_int_equal(f->rr.nmetrics, 2);
 	assert_string_equal(f->rr.metrics[0].name, "fsmark.files_per_sec");
-	assert_values(&f->rr.metrics[0], fps, 3);
+	assert_values(&f->rr, &f->rr.metrics[0], fps, 3);
 	assert_string_equal(f->rr.metrics[1].name, "vmstat.system.cs");
-	assert_values(&f->rr.metrics[1], cs, 3);
+	assert_values(&f->rr, &f->rr.metrics[1], cs, 3);
 	assert_string_equal(result_root_job_str(&f->rr, "testcase"), "fsmark");
 	assert_string_equal(result_root_job_str(&f->rr, "tbox_group"),
 			    "lkp-icl-2sp6");
@@ -169,7 +169,7 @@ static void t_metrics_order(void **state)
 	assert_int_equal(f->rr.nmetrics, 5);
 	for (i = 0; i < 5; i++) {
 		assert_string_equal(f->rr.metrics[i].name, want[i]);
-		assert_true(f->rr.metrics[i].v[0] == (double)(i + 1));
+		assert_true(metric_values(&f->rr, &f->rr.metrics[i])[0] == (double)(i + 1));
 	}
 }
 
@@ -181,7 +181,7 @@ static void t_find(void **state)
 	load_ok(f, "{\"a.b\": [1, 2], \"c\": [3, 4], \"d\": [5, 6]}");
 	m = result_root_find(&f->rr, "c");
 	assert_ptr_equal(m, &f->rr.metrics[1]);
-	assert_true(m->v[1] == 4);
+	assert_true(metric_values(&f->rr, m)[1] == 4);
 	assert_ptr_equal(result_root_find(&f->rr, "a.b"), &f->rr.metrics[0]);
 	assert_null(result_root_find(&f->rr, "a"));
 	assert_null(result_root_find(&f->rr, "C"));
@@ -202,7 +202,7 @@ static void t_string_lists_ignored(void **state)
 	assert_null(result_root_find(&f->rr, "stats_source"));
 	m = result_root_find(&f->rr, "kmsg.tags");
 	assert_non_null(m);
-	assert_true(m->strings && m->v[0] == 0 && m->v[1] == 0);
+	assert_true(m->strings && metric_values(&f->rr, m)[0] == 0 && metric_values(&f->rr, m)[1] == 0);
 	assert_true(result_root_find(&f->rr, "mix")->strings);
 	assert_false(result_root_find(&f->rr, "m")->strings);
 	assert_int_equal(f->rr.runs, 2);
@@ -216,16 +216,16 @@ static void t_integer_literals(void **state)
 
 	load_ok(f, "{\"m\": [1, 1.0, 1e2, -0, 20], \"n\": [1]}");
 	m = result_root_find(&f->rr, "m");
-	assert_int_equal(m->isint[0], 1);
-	assert_int_equal(m->isint[1], 0);
-	assert_int_equal(m->isint[2], 0);
-	assert_int_equal(m->isint[3], 1);
-	assert_false(signbit(m->v[3]));
-	assert_int_equal(m->isint[4], 1);
+	assert_int_equal(metric_ints(&f->rr, m)[0], 1);
+	assert_int_equal(metric_ints(&f->rr, m)[1], 0);
+	assert_int_equal(metric_ints(&f->rr, m)[2], 0);
+	assert_int_equal(metric_ints(&f->rr, m)[3], 1);
+	assert_false(signbit(metric_values(&f->rr, m)[3]));
+	assert_int_equal(metric_ints(&f->rr, m)[4], 1);
 	/* the 0 padding is an Integer too */
 	m = result_root_find(&f->rr, "n");
-	assert_int_equal(m->isint[1], 1);
-	assert_true(m->v[1] == 0);
+	assert_int_equal(metric_ints(&f->rr, m)[1], 1);
+	assert_true(metric_values(&f->rr, m)[1] == 0);
 }
 
 static void t_padding(void **state)
@@ -238,9 +238,9 @@ static void t_padding(void **state)
 	/* No stats_source: the longest list gives the runs. */
 	load_ok(f, "{\"a\": [1, 2, 3, 4], \"b\": [5], \"c\": []}");
 	assert_int_equal(f->rr.runs, 4);
-	assert_values(result_root_find(&f->rr, "a"), a, 4);
-	assert_values(result_root_find(&f->rr, "b"), b, 4);
-	assert_values(result_root_find(&f->rr, "c"), c, 4);
+	assert_values(&f->rr, result_root_find(&f->rr, "a"), a, 4);
+	assert_values(&f->rr, result_root_find(&f->rr, "b"), b, 4);
+	assert_values(&f->rr, result_root_find(&f->rr, "c"), c, 4);
 }
 
 static void t_padding_to_stats_source(void **state)
@@ -250,7 +250,7 @@ static void t_padding_to_stats_source(void **state)
 
 	load_ok(f, "{\"a\": [7, 8], \"stats_source\": [\"1\", \"2\", \"3\"]}");
 	assert_int_equal(f->rr.runs, 3);
-	assert_values(result_root_find(&f->rr, "a"), a, 3);
+	assert_values(&f->rr, result_root_find(&f->rr, "a"), a, 3);
 }
 
 static void t_numbers(void **state)
@@ -264,7 +264,7 @@ static void t_numbers(void **state)
 	load_ok(f, "{\"n\": [0, -0.5, 1e300, -1e300, 6.694e+10, 1.385E8,"
 		   " 12345678901234567, 0.1, 123456789.123456789]}");
 	assert_int_equal(f->rr.runs, 9);
-	assert_values(&f->rr.metrics[0], want, 9);
+	assert_values(&f->rr, &f->rr.metrics[0], want, 9);
 }
 
 static void t_whitespace_and_escapes(void **state)
@@ -291,7 +291,7 @@ static void t_exactly_max_runs(void **state)
 	assert_int_equal(sb_adds(sb, "]}"), 0);
 	load_ok(f, sb_str(sb));
 	assert_int_equal(f->rr.runs, RESULT_MAX_RUNS);
-	assert_true(f->rr.metrics[0].v[RESULT_MAX_RUNS - 1] ==
+	assert_true(metric_values(&f->rr, f->rr.metrics)[RESULT_MAX_RUNS - 1] ==
 		    RESULT_MAX_RUNS - 1);
 }
 
@@ -305,7 +305,7 @@ static void t_parse_matrix_direct(void **state)
 						  strlen(text), &f->err), 0);
 	assert_int_equal(f->rr.runs, 2);
 	assert_int_equal(f->rr.nmetrics, 2);
-	assert_values(result_root_find(&f->rr, "y"), y, 2);
+	assert_values(&f->rr, result_root_find(&f->rr, "y"), y, 2);
 	assert_null(f->rr.job.root);
 }
 

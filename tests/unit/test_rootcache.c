@@ -137,7 +137,7 @@ static void t_changed(void **state)
 	write_root(f->root[0], "{\"a.b\": [1, 2, 3, 5]}");
 	touch_later(f->root[0], "matrix.json");
 	load(f, &a, 0);
-	assert_true(result_root_find(&a, "a.b")->v[3] == 5);
+	assert_true(metric_values(&a, result_root_find(&a, "a.b"))[3] == 5);
 	result_root_release(&a);
 	touch_later(f->root[0], "job.yaml");
 	load(f, &a, 0);

@@ -34,7 +34,8 @@ static void t_cut(void **state)
 	assert_int_equal(cut.runs, 2);
 	m = result_root_find(&cut, "b");
 	assert_non_null(m);
-	assert_true(m->v[0] == 40 && m->v[1] == 50);
+	assert_true(metric_values(&cut, m)[0] == 40 &&
+		    metric_values(&cut, m)[1] == 50);
 	result_root_release(&cut);
 	assert_int_equal(runs_cut(&cut, &rr, 5, &err), -1);
 	assert_int_equal(err.code, EX_DATAERR);

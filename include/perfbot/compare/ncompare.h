@@ -37,6 +37,15 @@ struct ncomparison {
 int ncompare_roots(struct ncomparison *nc,
 		   const struct result_root *const *roots, size_t n,
 		   const struct rules *rules, struct pb_err *err);
+
+/*
+ * ncompare_roots() for a caller that shows the filtered view only: with
+ * two roots only the shown rows are kept (compare_roots_shown()); with
+ * more, every row, as a later column may show a metric the first hides.
+ */
+int ncompare_roots_shown(struct ncomparison *nc,
+			 const struct result_root *const *roots, size_t n,
+			 const struct rules *rules, struct pb_err *err);
 void ncomparison_release(struct ncomparison *nc);
 
 /* The cell of row 'r' in column 'col' (1 .. nroots - 1). */

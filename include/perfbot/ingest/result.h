@@ -21,15 +21,19 @@
 #define RESULT_MAX_RUNS 10000
 #define RESULT_MAX_NAME 1024
 
+/*
+ * A metric: its name, and its row in the pools of its root, the values
+ * of metric i at i * stride (metric_values() and the others below): 16
+ * bytes, as a root may hold a million of them.
+ */
+#define METRIC_NO_EXACT UINT32_MAX
 struct metric {
 	const char *name;	/* in name_pool */
-	double *v;		/* 'runs' values in value_pool, 0-padded */
-	unsigned char *isint;	/* per value: written as an integer (Ruby's
-				 * Integer; the padding is one too) */
-	int strings;		/* a list of strings: no values (LKP skips
+	uint32_t exact;		/* METRIC_NO_EXACT, or (when an integer is
+				 * past 2^53, beyond a double) the row of
+				 * exact_pool with every Integer exactly */
+	uint32_t strings;	/* a list of strings: no values (LKP skips
 				 * such metrics) */
-	const int64_t *exact;	/* NULL, or (when an integer is past 2^53,
-				 * beyond a double) every Integer exactly */
 };
 
 struct root_entry;
@@ -37,6 +41,8 @@ struct root_entry;
 struct result_root {
 	char *dir;
 	size_t runs;
+	size_t stride;		/* values a metric has in the pools: runs,
+				 * or more after result_root_keep_runs() */
 	struct metric *metrics;	/* in matrix.json order */
 	size_t nmetrics;
 	struct strmap index;	/* name -> position in metrics */
@@ -93,6 +99,28 @@ void result_root_keep_runs(struct result_root *rr, size_t n);
 /* The metric called 'name', or NULL. */
 const struct metric *result_root_find(const struct result_root *rr,
 				      const char *name);
+
+/* Metric 'm' of 'rr': its 'runs' values, 0-padded. */
+static inline const double *metric_values(const struct result_root *rr,
+					  const struct metric *m)
+{
+	return rr->value_pool + (size_t)(m - rr->metrics) * rr->stride;
+}
+
+/* Per value: written as an integer (Ruby's Integer; the padding is one). */
+static inline const unsigned char *metric_ints(const struct result_root *rr,
+					       const struct metric *m)
+{
+	return rr->int_pool + (size_t)(m - rr->metrics) * rr->stride;
+}
+
+/* NULL, or every Integer exactly (when one is past 2^53). */
+static inline const int64_t *metric_exact(const struct result_root *rr,
+					  const struct metric *m)
+{
+	return m->exact == METRIC_NO_EXACT ? NULL :
+		rr->exact_pool + (size_t)m->exact * rr->stride;
+}
 
 /* A job.yaml value as a string (NULL when absent or not a scalar). */
 const char *result_root_job_str(const struct result_root *rr,
