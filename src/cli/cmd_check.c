@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cli: 'perfbot check'. Loads the configuration, then checks every path
- * and secret it names, the state, the sources, the data files, every
- * template and the scheduler's command, one line a problem (exit 78);
+ * and secret it names, the state, the sources and their manifests, the
+ * data files, every template and the scheduler's command, one line a
+ * problem (exit 78; 65 when only manifests are bad);
  * --connect also logs in to the SMTP and IMAP servers and says what they
  * offer, sending nothing.
  */
@@ -18,6 +19,7 @@
 #include "perfbot/cli/cli.h"
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/util/fileio.h"
+#include "perfbot/ingest/sources.h"
 #include "perfbot/poll/imap.h"
 #include "perfbot/util/log.h"
 #include "perfbot/render/mustache.h"
@@ -51,15 +53,19 @@ const struct cli_spec check_spec = {
 	"validate the configuration (and log in to the servers)",
 	"Checks every value of the configuration, then every path it names "
 	"(state, sources, CA files, password files, data files, templates) "
-	"and the scheduler's command, and prints each problem on its own "
-	"line; exits 78 when there is one. Secrets are fetched to see that "
-	"they can be, and never printed.",
+	"and the scheduler's command, and every manifest of the source "
+	"directories as a run takes it (its result roots, the files it "
+	"attaches, ids unique), and prints each problem on its own line; "
+	"exits 78 when the configuration has one, else 65 when a manifest "
+	"is bad. Secrets are fetched to see that they can be, and never "
+	"printed.",
 	check_opts, sizeof(struct cli_check_opts),
 };
 
 struct checker {
 	const struct config *cfg;
 	int problems;
+	int bad_manifests;	/* not the config's: exit 65, not 78 */
 	int quiet;
 };
 
@@ -197,15 +203,54 @@ static void check_state(struct checker *ck)
 	free(path);
 }
 
+/*
+ * The manifests of the directory sources, taken as a run takes them
+ * (ingest/sources.h): parsed, ids unique, result roots and attached
+ * files there and allowed. A url source's are checked when a run
+ * fetches them.
+ */
+static void check_manifests(struct checker *ck, const char *dir,
+			    struct source_ids *ids)
+{
+	struct pb_err err = { 0, "" };
+	struct source_batch b;
+	struct manifest m;
+	size_t i, n = 0;
+	int taken;
+
+	memset(&b, 0, sizeof(b));
+	if (sources_collect_dir(dir, &b, &err)) {
+		problem(ck, &err);
+		sources_release(&b);
+		return;
+	}
+	ck->bad_manifests += b.errors;
+	for (i = 0; i < b.n; i++) {
+		if (source_take(ck->cfg, ids, &b.m[i], &m, &taken, &err)) {
+			log_error("%s", err.msg);
+			ck->bad_manifests++;
+		} else if (!taken) {
+			log_debug("%s: skipped", err.msg);
+		} else {
+			n++;
+			manifest_release(&m);
+		}
+	}
+	okay(ck, "source '%s': %zu manifest%s", dir, n, n == 1 ? "" : "s");
+	sources_release(&b);
+}
+
 static void check_sources(struct checker *ck)
 {
 	struct pb_err err = { 0, "" };
+	struct source_ids ids;
 	const char *dir, *url;
 	struct stat st;
 	size_t i;
 
 	if (!ck->cfg->nsources)
 		okay(ck, "sources: none (run only reads replies and sends)");
+	source_ids_init(&ids);
 	for (i = 0; i < ck->cfg->nsources; i++) {
 		dir = ck->cfg->sources[i].dir;
 		url = ck->cfg->sources[i].url;
@@ -214,10 +259,14 @@ static void check_sources(struct checker *ck)
 			pb_fail(&err, EX_CONFIG, "sources[%zu].dir: '%s': not "
 				"a directory", i + 1, dir);
 			problem(ck, &err);
+		} else if (dir) {
+			check_manifests(ck, dir, &ids);
 		} else {
-			okay(ck, "source '%s'", dir ? dir : url);
+			okay(ck, "source '%s' (its manifests are checked "
+			     "when a run fetches them)", url);
 		}
 	}
+	source_ids_release(&ids);
 }
 
 /* A data file of the config or the default, found and loaded. */
@@ -403,7 +452,7 @@ static int connect_all(struct checker *ck)
 int cmd_check(int argc, char **argv)
 {
 	struct pb_err err = { 0, "" };
-	struct checker ck = { NULL, 0, 0 };
+	struct checker ck = { NULL, 0, 0, 0 };
 	struct cli_check_opts o;
 	struct cli_args a;
 	struct config cfg;
@@ -432,6 +481,10 @@ int cmd_check(int argc, char **argv)
 	if (ck.problems) {
 		pb_fail(&err, EX_CONFIG, "check: %d problem%s in '%s'",
 			ck.problems, ck.problems == 1 ? "" : "s", cfg.path);
+		rc = cli_fail(&err);
+	} else if (ck.bad_manifests) {
+		pb_fail(&err, EX_DATAERR, "check: %d bad manifest%s",
+			ck.bad_manifests, ck.bad_manifests == 1 ? "" : "s");
 		rc = cli_fail(&err);
 	} else {
 		rc = o.connect ? connect_all(&ck) : 0;

@@ -182,6 +182,8 @@ static int check_list(struct config *cfg, const char *path,
 			rc = check_map(cfg, sb_str(&item), v, iline, err);
 		else if (k->type == K_ARGV && i == 0 && strchr(v->str, '/'))
 			rc = resolve(cfg, v, err);
+		else if (k->type == K_PATHLIST)
+			rc = resolve(cfg, v, err);
 		else if (k->type == K_ADDRLIST && (why = addr_why(v)))
 			rc = bad_addr(cfg, path, iline, "a list of mail "
 				      "addresses", why, err);
@@ -287,6 +289,7 @@ static int check_node(struct config *cfg, const char *path,
 	case K_MAP:
 		return check_map(cfg, path, node, line, err);
 	case K_STRLIST:
+	case K_PATHLIST:
 	case K_MAPLIST:
 	case K_ARGV:
 	case K_ADDRLIST:

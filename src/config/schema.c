@@ -65,6 +65,7 @@ static const struct key schema[] = {
 	L("sources", K_MAPLIST, sources),
 	{ "sources[].dir", K_PATH, 0, 0, NOF, NULL, 0 },
 	{ "sources[].url", K_HTTP_URL, 0, 0, NOF, NULL, 0 },
+	{ "sources[].attach_dirs", K_PATHLIST, 0, 0, NOF, NULL, 0 },
 	MAP("recipients"),
 	B("recipients.to_author", K_BOOL, recipients.to_author, 1),
 	L("recipients.to", K_ADDRLIST, recipients.to),
@@ -216,6 +217,7 @@ static int fill_strv(struct strv *sv, const struct ynode *list)
 static int fill_sources(struct config *cfg, const struct ynode *list)
 {
 	size_t i, n = items_of(list);
+	const struct ynode *dirs;
 
 	if (!n)
 		return 0;
@@ -228,6 +230,10 @@ static int fill_sources(struct config *cfg, const struct ynode *list)
 			ynode_str(ymap_get(list->items[i], "dir"));
 		cfg->sources[i].url =
 			ynode_str(ymap_get(list->items[i], "url"));
+		dirs = ymap_get(list->items[i], "attach_dirs");
+		cfg->sources[i].has_attach_dirs = dirs != NULL;
+		if (fill_strv(&cfg->sources[i].attach_dirs, dirs))
+			return -1;
 	}
 	return 0;
 }
@@ -271,6 +277,7 @@ static int fill_one(struct config *cfg, const struct key *k)
 	case K_MAPLIST:
 		return fill_sources(cfg, node);
 	case K_STRLIST:
+	case K_PATHLIST:
 	case K_ARGV:
 	case K_ADDRLIST:
 	case K_ALLOW:
@@ -315,8 +322,10 @@ void schema_release(struct config *cfg)
 		if (schema[i].off != KEY_NO_FIELD &&
 		    (schema[i].type == K_STRLIST || schema[i].type == K_ARGV ||
 		     schema[i].type == K_ADDRLIST ||
-		     schema[i].type == K_ALLOW))
+		     schema[i].type == K_ALLOW || schema[i].type == K_PATHLIST))
 			free(((struct strv *)((char *)cfg +
 						  schema[i].off))->v);
+	for (i = 0; i < cfg->nsources; i++)
+		free(cfg->sources[i].attach_dirs.v);
 	free(cfg->sources);
 }

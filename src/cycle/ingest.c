@@ -2,9 +2,10 @@
 /*
  * The cycle's ingest step: the manifests of every source, each parsed,
  * its report built and judged, then queued (or printed for --dry-run),
- * held for confirmation runs, or recorded as skipped. A bad manifest is
- * reported and counted (the exit code says so) and the others go on; a
- * state that cannot be written stops the cycle.
+ * held for confirmation runs, or recorded as skipped. A bad manifest (or
+ * a file it names, or a report that cannot be made of it) is reported
+ * and counted (the exit code says so) and the others go on; a state that
+ * cannot be written stops the cycle with the state's own error.
  */
 #include <stdlib.h>
 
@@ -50,12 +51,15 @@ static int seen(struct cycle *cy, const char *id, int *s, struct pb_err *err)
 	return id && cy->have_state ? state_seen(cy->st, id, s, err) : 0;
 }
 
-/* Queue a report's mail, or print it for --dry-run. */
+/*
+ * Queue a report's mail, or print it for --dry-run: 0 done, 1 the mail
+ * could not be made (bad input, reported in 'err'), -1 state trouble.
+ */
 static int queue_report(struct cycle *cy, const struct report *r,
 			const struct manifest_text *mt, struct pb_err *err)
 {
 	struct composed c;
-	int rc = report_compose(r, cy->cfg, &c, err);
+	int rc = report_compose(r, cy->cfg, &c, err) ? 1 : 0;
 
 	if (!rc && cy->dry_run) {
 		rc = mbox_append(&cy->mbox, c.sender, c.date, sb_str(&c.msg),
@@ -73,8 +77,13 @@ static int queue_report(struct cycle *cy, const struct report *r,
 	return rc;
 }
 
+/*
+ * Make, judge and queue (or hold, or skip) the manifest's report: 0 done,
+ * 1 bad input (reported in 'err'), -1 state trouble (in 'err').
+ */
 static int judge_manifest(struct cycle *cy, const struct manifest *m,
-			  const struct manifest_text *mt, struct pb_err *err)
+			  const struct manifest_text *mt,
+			  struct source_ids *ids, struct pb_err *err)
 {
 	const char *name = mt->name;
 	struct report_opts ro = { NULL, cy->now, NULL, NULL, 0 };
@@ -84,7 +93,10 @@ static int judge_manifest(struct cycle *cy, const struct manifest *m,
 	if (report_make_free(&r, m, cy->cfg, &ro, cy->have_state ? cy->st :
 			     NULL, err))
 		return 1;	/* bad input: reported, the run goes on */
-	if (seen(cy, r.id, &s, err))
+	/* an id derived from the commits and job: the same comparison */
+	if (!m->id && r.id && source_ids_claim(ids, r.id, name, err))
+		rc = 1;
+	else if (seen(cy, r.id, &s, err))
 		rc = -1;
 	else if (s)
 		rc = 0;
@@ -99,37 +111,38 @@ static int judge_manifest(struct cycle *cy, const struct manifest *m,
 				err);
 	else
 		rc = r.worth ? queue_report(cy, &r, mt, err) : 0;
-	cy->skipped += rc >= 0 && !s && !r.worth &&
+	cy->skipped += rc == 0 && !s && !r.worth &&
 		!confirm_wanted(&cy->confirm, &r);
 	report_release(&r);
 	return rc;
 }
 
-/* 0 done, 1 bad input (reported), -1 state trouble (stop). */
-static int one_manifest(struct cycle *cy, const struct manifest_text *mt)
+/*
+ * 0 done (or no manifest at all), 1 bad input (reported, counted), -1
+ * state trouble: 'err' says what, and the cycle stops.
+ */
+static int one_manifest(struct cycle *cy, const struct manifest_text *mt,
+			struct source_ids *ids, struct pb_err *err)
 {
-	struct pb_err err = { 0, "" };
 	struct manifest m;
-	int rc, s;
+	int rc, s, taken;
 
-	if (manifest_parse(&m, mt->name, mt->dir, mt->text, mt->len, &err)) {
-		log_error("%s", err.msg);
+	if (source_take(cy->cfg, ids, mt, &m, &taken, err)) {
+		log_error("%s", err->msg);
 		cy->bad++;
 		return 1;
 	}
-	if (mt->remote && manifest_check_remote(&m, &err)) {
-		log_error("%s", err.msg);
-		manifest_release(&m);
-		cy->bad++;
-		return 1;
+	if (!taken) {
+		log_debug("%s: skipped", err->msg);
+		return 0;
 	}
-	if (seen(cy, m.id, &s, &err))
+	if (seen(cy, m.id, &s, err))
 		rc = -1;
 	else
-		rc = s ? 0 : judge_manifest(cy, &m, mt, &err);
-	if (rc) {
-		log_error("%s", err.msg);
-		cy->bad += rc > 0;
+		rc = s ? 0 : judge_manifest(cy, &m, mt, ids, err);
+	if (rc > 0) {
+		log_error("%s", err->msg);
+		cy->bad++;
 	}
 	manifest_release(&m);
 	return rc;
@@ -138,16 +151,18 @@ static int one_manifest(struct cycle *cy, const struct manifest_text *mt)
 int cycle_ingest(struct cycle *cy, struct pb_err *err)
 {
 	struct source_batch b;
+	struct source_ids ids;
 	size_t i;
 	int rc = 0;
 
 	if (sources_collect(cy->cfg, cy->have_state ? cy->st : NULL,
 			    !cy->dry_run, &b, err))
 		return -1;
+	source_ids_init(&ids);
 	cy->bad += b.errors;
 	for (i = 0; i < b.n && rc >= 0; i++)
-		rc = one_manifest(cy, &b.m[i]);
+		rc = one_manifest(cy, &b.m[i], &ids, err);
+	source_ids_release(&ids);
 	sources_release(&b);
-	return rc < 0 ? pb_fail(err, EX_IOERR, "run: stopped: the state "
-				"could not be written") : 0;
+	return rc < 0 ? -1 : 0;
 }

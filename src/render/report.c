@@ -354,7 +354,7 @@ void report_release(struct report *r)
 	free(r->references);
 	free(r->body);
 	free(r->job_yaml);
-	free(r->kconfig_file);
+	free(r->kconfig);
 	free(r->metric);
 	json_decref(r->ctx);
 	memset(r, 0, sizeof(*r));

@@ -358,6 +358,21 @@ static void t_sources(void **state)
 	assert_null(f->cfg.sources[1].dir);
 	assert_string_equal(f->cfg.sources[1].url,
 			    "https://results.example/api");
+	assert_false(f->cfg.sources[0].has_attach_dirs);
+	config_release(&f->cfg);
+	/* attach_dirs: paths, each relative to the config file's directory */
+	load_ok(f, "sources:\n  - dir: m\n    attach_dirs: [k, /srv/k]\n"
+		"  - dir: n\n    attach_dirs: []\n");
+	assert_true(f->cfg.sources[0].has_attach_dirs);
+	assert_int_equal(f->cfg.sources[0].attach_dirs.n, 2);
+	snprintf(want, sizeof(want), "%s/k", f->dir);
+	assert_string_equal(f->cfg.sources[0].attach_dirs.v[0], want);
+	assert_string_equal(f->cfg.sources[0].attach_dirs.v[1], "/srv/k");
+	assert_true(f->cfg.sources[1].has_attach_dirs);
+	assert_int_equal(f->cfg.sources[1].attach_dirs.n, 0);
+	config_release(&f->cfg);
+	load_fails(f, "sources:\n  - dir: m\n    attach_dirs: k\n",
+		   "3: 'sources[].attach_dirs' must be a list");
 	config_release(&f->cfg);
 	/* one of the two, refused when the file loads */
 	load_fails(f, "sources:\n  - dir: a\n  - {}\n",

@@ -74,6 +74,13 @@ struct cfg_imap {
 struct cfg_source {
 	const char *dir;		/* one of the two */
 	const char *url;
+	/*
+	 * Where a manifest of this source may attach files from (its
+	 * kconfig_file); unset (has_attach_dirs 0): the manifest's own
+	 * directory and its result roots (ingest/manifest_files.h).
+	 */
+	struct strv attach_dirs;
+	int has_attach_dirs;
 };
 
 struct cfg_recipients {
