@@ -177,6 +177,25 @@ static const char *own_mail(struct state *st, const struct reply *r,
 	return NULL;
 }
 
+/*
+ * 1 when the thread holds a Message-ID of the bot's shape: a mail of the
+ * bot's that the state does not know (a new or reset state on an old
+ * mailbox), which "no report" would wrongly deny.
+ */
+static int own_thread(const struct reply *r, const struct route_self *self)
+{
+	size_t i;
+
+	if (!self)
+		return 0;
+	if (r->in_reply_to && id_is_ours(r->in_reply_to, self->id_domain))
+		return 1;
+	for (i = 0; i < r->nrefs; i++)
+		if (id_is_ours(r->references[i], self->id_domain))
+			return 1;
+	return 0;
+}
+
 int route_reply(struct state *st, const struct reply *r,
 		const struct route_self *self, struct route *rt,
 		struct pb_err *err)
@@ -208,6 +227,12 @@ int route_reply(struct state *st, const struct reply *r,
 				 &rt->tr, &rt->found, err))
 			return -1;
 		rt->kind = rt->found ? ROUTE_REPORT : ROUTE_NO_REPORT;
+		if (!rt->found && own_thread(r, self)) {
+			rt->kind = ROUTE_LOST;
+			snprintf(rt->outcome, sizeof(rt->outcome), "ignored: a "
+				 "thread of the bot's mail the state does not "
+				 "know");
+		}
 	}
 	return 0;
 }

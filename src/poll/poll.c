@@ -96,6 +96,11 @@ static int decide(struct poll_ctx *cx, const struct reply *r,
 	if (rt->kind == ROUTE_BOUNCE && rt->found)
 		log_warn("report '%s' bounced: %s", rt->tr.report_id,
 			 r->subject ? r->subject : "");
+	if (rt->kind == ROUTE_LOST)
+		log_warn("<%s> from %s answers a mail of the bot's that the "
+			 "state does not know (a new or reset state?): not "
+			 "answered", r->message_id, r->from_addr ?
+			 r->from_addr : "?");
 	if (rt->kind != ROUTE_REPORT && rt->kind != ROUTE_NO_REPORT) {
 		*outcome = rt->outcome;
 		cx->ps->ignored++;

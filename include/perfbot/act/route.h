@@ -22,6 +22,8 @@ enum route_kind {
 	ROUTE_NO_ID,		/* no Message-ID to answer to */
 	ROUTE_NO_COMMANDS,
 	ROUTE_NO_REPORT,	/* commands, in a thread of no report */
+	ROUTE_LOST,		/* commands in a thread of a mail of the
+				 * bot's shape the state does not know */
 	ROUTE_REPORT,		/* commands in the thread of report 'tr' */
 };
 
