@@ -327,6 +327,35 @@ static int check_secrets(struct config *cfg, struct pb_err *err)
 	return 0;
 }
 
+/*
+ * A password comes from one place: two of password, password_env,
+ * password_file and password_command set is refused naming both (the
+ * first found would be used and the other silently ignored).
+ */
+static int check_secret_sources(struct config *cfg, const char *sec,
+				struct pb_err *err)
+{
+	static const char *const keys[] = { "password", "password_env",
+		"password_file", "password_command" };
+	const struct ynode *map = ymap_get(cfg->doc.root, sec), *v;
+	const char *first = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!(v = ymap_get(map, keys[i])))
+			continue;
+		if (!first) {
+			first = keys[i];
+			continue;
+		}
+		return pb_fail(err, EX_CONFIG, "%s:%d: '%s.%s' and '%s.%s' "
+			       "are both set: a password comes from one of "
+			       "them, remove the other", cfg->doc.name,
+			       ynode_line(v), sec, first, sec, keys[i]);
+	}
+	return 0;
+}
+
 /* smtps:// and imaps:// are implicit TLS; smtp:// and imap:// are not. */
 static int check_tls(struct config *cfg, const char *sec, const char *url,
 		     enum cfg_tls tls, struct pb_err *err)
@@ -394,6 +423,8 @@ static int check_doc(struct config *cfg, struct pb_err *err)
 	/* an empty file sets nothing */
 	if ((cfg->doc.root && check_map(cfg, "", cfg->doc.root, 1, err)) ||
 	    problem(cfg, check_secrets(cfg, err), err) ||
+	    problem(cfg, check_secret_sources(cfg, "smtp", err), err) ||
+	    problem(cfg, check_secret_sources(cfg, "imap", err), err) ||
 	    schema_fill(cfg, err) ||
 	    problem(cfg, check_tls(cfg, "smtp", cfg->smtp.url, cfg->smtp.tls,
 				   err), err) ||

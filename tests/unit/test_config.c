@@ -448,12 +448,11 @@ static void t_password_indirect_any_mode(void **state)
 {
 	struct fx *f = *state;
 
-	write_cfg(f, "smtp:\n  password_env: PW\n  password_file: /run/pw\n"
-		  "  password_command: [pass, show, smtp]\n", 0644);
+	write_cfg(f, "smtp:\n  password_command: [pass, show, smtp]\n"
+		  "imap:\n  password_file: /run/pw\n", 0644);
 	assert_int_equal(config_load(&f->cfg, f->path, &f->err), 0);
 	assert_int_equal(f->cfg.smtp.secret.password_command.n, 3);
-	assert_string_equal(f->cfg.smtp.secret.password_file, "/run/pw");
-	assert_string_equal(f->cfg.smtp.secret.password_env, "PW");
+	assert_string_equal(f->cfg.imap.secret.password_file, "/run/pw");
 }
 
 /* ---- getters ---- */

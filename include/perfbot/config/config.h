@@ -31,7 +31,7 @@
 enum cfg_tls { CFG_TLS_STARTTLS, CFG_TLS_IMPLICIT, CFG_TLS_NONE };
 enum cfg_on_deadline { CFG_DEADLINE_MAIL, CFG_DEADLINE_DROP };
 
-/* Where a password comes from (secret.h): at most one is used. */
+/* Where a password comes from (secret.h): at most one is set (config.c refuses two). */
 struct cfg_secret {
 	const char *password;		/* in the file itself (mode 0600) */
 	const char *password_env;
