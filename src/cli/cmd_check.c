@@ -23,6 +23,7 @@
 #include "perfbot/poll/imap.h"
 #include "perfbot/util/log.h"
 #include "perfbot/render/mustache.h"
+#include "perfbot/render/template.h"
 #include "perfbot/compare/rules.h"
 #include "perfbot/act/scheduler.h"
 #include "perfbot/config/secret.h"
@@ -304,50 +305,35 @@ static void check_data(struct checker *ck)
 	free(p);
 }
 
-/* Every template parses and its partials exist (rendered with {}). */
-static int check_template(struct checker *ck, const char *dir,
-			  const char *name)
+/* A template parses and its partials exist (rendered with {}). */
+static int check_template(struct checker *ck, const char *name)
 {
-	struct strbuf out = STRBUF_INIT, rel = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	struct pb_err err = { 0, "" };
 	json_t *ctx = json_object();
-	char *path = NULL;
 	int rc = -1;
 
-	if (!ctx || sb_addf(&rel, "%s.txt", name) ||
-	    !(path = path_join(dir, sb_str(&rel))))
+	if (!ctx)
 		pb_fail(&err, EX_OSERR, "out of memory");
 	else
-		rc = mustache_render_file(path, ctx, NULL, &out, &err);
+		rc = template_render(ck->cfg, name, ctx, &out, &err);
 	if (rc)
 		problem(ck, &err);
 	json_decref(ctx);
-	free(path);
-	sb_release(&rel);
 	sb_release(&out);
 	return rc;
 }
 
-static void check_templates(struct checker *ck)
+/* Each template of 'dir' (its *.txt) checked; how many, in '*count'. */
+static int check_dir_templates(struct checker *ck, const char *dir,
+			       int *count)
 {
-	static const char *const needed[] = { "subject", "answer",
-		"reproduce", NULL };
-	struct pb_err err = { 0, "" };
 	struct dirent *de;
-	char *dir = NULL, name[256];
-	size_t i, n;
-	int bad = 0, count = 0;
-	DIR *d;
+	char name[256];
+	size_t n;
+	int bad = 0;
+	DIR *d = opendir(dir);
 
-	if (data_find(ck->cfg->templates.dir,
-		      "templates.dir in the configuration", &dir, &err)) {
-		problem(ck, &err);
-		return;
-	}
-	bad |= check_template(ck, dir, ck->cfg->templates.report);
-	for (i = 0; needed[i]; i++)
-		bad |= check_template(ck, dir, needed[i]);
-	d = opendir(dir);
 	while (d && (de = readdir(d))) {
 		n = strlen(de->d_name);
 		if (n < 5 || n >= sizeof(name) || de->d_name[0] == '.' ||
@@ -355,13 +341,38 @@ static void check_templates(struct checker *ck)
 			continue;
 		memcpy(name, de->d_name, n - 4);
 		name[n - 4] = '\0';
-		bad |= check_template(ck, dir, name);
-		count++;
+		bad |= check_template(ck, name);
+		(*count)++;
 	}
 	if (d)
 		closedir(d);
+	return bad;
+}
+
+/*
+ * The templates: templates.report, every one perfbot ships (a directory
+ * of the operator's own must have each: a newer perfbot may need one an
+ * older copy lacks), and every other one of the directory.
+ */
+static void check_templates(struct checker *ck)
+{
+	struct pb_err err = { 0, "" };
+	char *dir = NULL, *shipped = NULL;
+	int bad = 0, count = 0, ours = 0;
+
+	if (data_find(ck->cfg->templates.dir,
+		      "templates.dir in the configuration", &dir, &err)) {
+		problem(ck, &err);
+		return;
+	}
+	bad |= check_template(ck, ck->cfg->templates.report);
+	if (!data_find("templates", NULL, &shipped, NULL) &&
+	    strcmp(shipped, dir))
+		bad |= check_dir_templates(ck, shipped, &ours);
+	bad |= check_dir_templates(ck, dir, &count);
 	if (!bad)
 		okay(ck, "templates '%s' (%d parse)", dir, count);
+	free(shipped);
 	free(dir);
 }
 

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "perfbot/util/fileio.h"
 #include "perfbot/state/state.h"
 #include "internal.h"
 
@@ -273,9 +274,15 @@ static int lock_file(struct state *st, const char *path, struct pb_err *err)
 
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
 		  0600);
-	if (fd < 0)
-		return pb_fail(err, EX_CANTCREAT, "%s: %s", path,
-			       strerror(errno));
+	if (fd < 0) {
+		char whose[256] = "";
+		int e = errno;
+
+		if (e == EACCES || e == EPERM || e == EROFS)
+			path_whose(path, whose, sizeof(whose));
+		return pb_fail(err, EX_CANTCREAT, "%s: %s%s", path,
+			       strerror(e), whose);
+	}
 	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return pb_fail(err, EX_CANTCREAT, "%s: not a regular file",
@@ -322,11 +329,13 @@ static int same_file(const char *path, int fd)
 static int open_db(struct state *st, const char *name, int flags,
 		   int create, struct pb_err *err)
 {
+	char whose[256];
+
 	if (sqlite3_open_v2(name, &st->db, flags, NULL) == SQLITE_OK)
 		return 0;
-	return pb_fail(err, create ? EX_CANTCREAT : EX_NOINPUT, "%s: %s",
+	return pb_fail(err, create ? EX_CANTCREAT : EX_NOINPUT, "%s: %s%s",
 		       st->path, st->db ? sqlite3_errmsg(st->db) :
-		       "cannot open");
+		       "cannot open", path_whose(name, whose, sizeof(whose)));
 }
 
 /*

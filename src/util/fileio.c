@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,39 @@ static int read_fd(int fd, const char *path, size_t max, size_t hint,
 	}
 }
 
+/* A user's name, or their number. */
+static void user_name(uid_t uid, char *buf, size_t n)
+{
+	struct passwd pw, *res = NULL;
+	char tmp[1024];
+
+	if (!getpwuid_r(uid, &pw, tmp, sizeof(tmp), &res) && res)
+		snprintf(buf, n, "%s", pw.pw_name);
+	else
+		snprintf(buf, n, "uid %u", (unsigned)uid);
+}
+
+const char *path_whose(const char *path, char *buf, size_t n)
+{
+	char *p = strdup(path), *slash, owner[64], me[64];
+	struct stat st;
+	int found = 0;
+
+	*buf = '\0';
+	while (p && !(found = !stat(p, &st)) && (slash = strrchr(p, '/')) &&
+	       slash != p)
+		*slash = '\0';
+	if (found && st.st_uid != geteuid()) {
+		user_name(st.st_uid, owner, sizeof(owner));
+		user_name(geteuid(), me, sizeof(me));
+		snprintf(buf, n, "; %s is owned by %s (mode %04o) and perfbot "
+			 "runs as %s", strcmp(p, path) ? p : "it", owner,
+			 (unsigned)(st.st_mode & 07777), me);
+	}
+	free(p);
+	return buf;
+}
+
 /*
  * Open 'path' for reading without blocking (a FIFO or a device would hang
  * or never end) and check it is a regular file of at most 'max' bytes.
@@ -59,10 +93,14 @@ static int open_regular(const char *path, size_t max, struct stat *st,
 			struct pb_err *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	char whose[256] = "";
+	int e = errno;
 
+	if (fd < 0 && (e == EACCES || e == EPERM))
+		path_whose(path, whose, sizeof(whose));
 	if (fd < 0)
-		return pb_fail(err, errno == ENOENT ? EX_NOINPUT : EX_IOERR,
-			       "%s: %s", path, strerror(errno));
+		return pb_fail(err, e == ENOENT ? EX_NOINPUT : EX_IOERR,
+			       "%s: %s%s", path, strerror(e), whose);
 	if (file_check_fd(fd, path, max, st, err)) {
 		close(fd);
 		return -1;

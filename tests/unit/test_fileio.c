@@ -218,6 +218,32 @@ static void t_read_fifo(void **state)
 	alarm(0);
 }
 
+/*
+ * Issue 21 item 11: a file another user owns is named as theirs, so that
+ * "Permission denied" says why (a state made by a first run as root).
+ */
+static void t_whose(void **state)
+{
+	struct fx *f = *state;
+	const char *p = put(f, "mine", "x", 1);
+	char buf[256], want[128];
+
+	assert_string_equal(path_whose(p, buf, sizeof(buf)), "");
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(chown(p, 65534, 65534), 0);
+	assert_int_equal(chmod(p, 0600), 0);
+	path_whose(p, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "; it is owned by "));
+	assert_non_null(strstr(buf, " (mode 0600) and perfbot runs as root"));
+	/* a file not there yet: the directory it would be made in */
+	assert_int_equal(chown(f->dir, 65534, 65534), 0);
+	path_whose(in_dir(f, "not-yet/state.db"), buf, sizeof(buf));
+	snprintf(want, sizeof(want), "; %s is owned by ", f->dir);
+	assert_non_null(strstr(buf, want));
+	assert_int_equal(chown(f->dir, 0, 0), 0);
+}
+
 /* Standard input is read as a stream, whatever it is. */
 static void t_read_stdin(void **state)
 {
@@ -526,6 +552,7 @@ int main(void)
 		T(t_read_device),
 		T(t_read_fifo),
 		T(t_read_stdin),
+		T(t_whose),
 		T(t_read_nul_text),
 		T(t_read_other_error),
 		T(t_write_atomic),

@@ -54,6 +54,15 @@ void file_unmap(struct file_map *m);
 int file_write_atomic(const char *path, const void *data, size_t len,
 		      unsigned mode, struct pb_err *err);
 
+/*
+ * Why this user may be refused 'path': "; it is owned by root (mode 0600)
+ * and perfbot runs as nobody" when the file (or, when it does not exist,
+ * the directory it would be made in) belongs to another user; else "".
+ * For the message of an EACCES: a state or config made by another user
+ * (a first run as root) is the usual cause. Returns 'buf'.
+ */
+const char *path_whose(const char *path, char *buf, size_t n);
+
 /* Join a directory and a relative name ('name' absolute: just 'name'). */
 char *path_join(const char *dir, const char *name);
 
