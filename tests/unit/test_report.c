@@ -585,6 +585,44 @@ static void t_mail_no_envelope(void **state)
 	composed_release(&c);
 }
 
+/*
+ * Issue 21 item 15: the headline sentence ends with the commit lines, the
+ * evidence stands below them on lines of at most 80 columns, and a
+ * regression's Reported-by/Closes block comes before "Details are as
+ * below", as in the robot's reports.
+ */
+static void t_layout(void **state)
+{
+	struct fx *f = *state;
+	const char *b, *ev, *commit, *tags, *details, *line, *nl;
+
+	build_ok(f, AIM7, NULL);
+	b = f->r.body;
+	commit = strstr(b, "\ncommit: ");
+	ev = strstr(b, "\nevidence: ");
+	tags = strstr(b, "\n| Reported-by: ");
+	details = strstr(b, "\nDetails are as below:");
+	assert_non_null(commit);
+	assert_non_null(ev);
+	assert_non_null(details);
+	assert_true(f->r.regression);
+	assert_non_null(tags);
+	assert_true(strstr(b, "regression of ") < commit);
+	assert_true(commit < ev && ev < details);
+	assert_true(ev < tags && tags < details);
+	/* the sentence "noticed ... on:" runs on into the commit line */
+	assert_null(strstr(b, "on:\nevidence"));
+	for (line = ev + 1; *line == 'e' || !strncmp(line, "  ", 2);
+	     line = nl + 1) {
+		nl = strchr(line, '\n');
+		assert_non_null(nl);
+		if (nl - line > 80)
+			fail_msg("longer than 80 columns: %.*s",
+				 (int)(nl - line), line);
+	}
+	assert_true(line > ev + 60);
+}
+
 /* kconfig_file: read when the report is made, attached as 'config'. */
 static void t_mail_kconfig(void **state)
 {
@@ -792,7 +830,7 @@ static void t_patch_report(void **state)
 			       "patch link: https://lore.example.test/all/"
 			       PATCH4_ID "/\npatch subject: [PATCH v4 4/5] "
 			       "pipe: don't update {a,c,m}time for anonymous "
-			       "pipes\n\ntestcase: hackbench\n"));
+			       "pipes\n\nevidence: "));
 	/* a fixed date makes the MIME boundary reproducible */
 	setenv("SOURCE_DATE_EPOCH", "1739548080", 1);
 	assert_int_equal(compose_mail(f, &msg, &sender, &rcpts), 0);
@@ -849,7 +887,7 @@ static void t_patch_variants(void **state)
 			    "https://lore.example.test/p");
 	assert_non_null(strstr(f->r.body, "\")\npatch link: https://lore."
 			       "example.test/p\npatch subject: RE: Re: [PATCH]"
-			       " pipe: b\n\ntestcase:"));
+			       " pipe: b\n\nevidence: "));
 	refs = f->r.references;
 	assert_int_equal(count_char(refs, '<'), 20);
 	assert_memory_equal(refs, "<ref-00@x> <ref-12@x> ", 22);
@@ -964,6 +1002,7 @@ int main(void)
 		cmocka_unit_test(t_text_scrub_line),
 		T(t_mail_golden),
 		T(t_mail_no_envelope),
+		T(t_layout),
 		T(t_mail_kconfig),
 		T(t_mail_kconfig_refused),
 		T(t_recipients),
