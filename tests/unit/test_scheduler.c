@@ -664,11 +664,20 @@ static void t_test_request(void **state)
 	free(dir);
 	assert_int_equal(scheduler_results_dir(&f->cfg, RID, &dir, &f->err),
 			 0);
+	/* what the farm wrote for this very request (a crash before it was
+	 * recorded) is taken again: the request id keeps it from running
+	 * twice */
 	tu_put(dir, "matrix.json", "{}", 0644);
 	free(dir);
 	assert_int_equal(scheduler_results_dir(&f->cfg, RID, &dir, &f->err),
-			 -1);
+			 0);
+	free(dir);
+	/* something there that is no directory is not */
+	tu_put(results, "rt-file", "x", 0644);
+	assert_int_equal(scheduler_results_dir(&f->cfg, "rt-file", &dir,
+					       &f->err), -1);
 	assert_int_equal(f->err.code, EX_CANTCREAT);
+	assert_null(dir);
 	assert_int_equal(scheduler_results_dir(&f->cfg, "../x", &dir,
 					       &f->err), -1);
 }
