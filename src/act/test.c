@@ -304,6 +304,8 @@ static int ask_piece(struct act_ctx *a, const struct asking *k,
 	ctx_bool(&x, "attached", p && p->parts > 0);
 	ctx_opt(&x, "name", p ? p->name : NULL);
 	ctx_int(&x, "repaired", p ? (long long)p->repaired : 0);
+	ctx_bool(&x, "any_repaired", p && p->repaired > 0);
+	ctx_bool(&x, "one_repaired", p && p->repaired == 1);
 	return dispatch_piece_of(a, "test-ack", &x, err);
 }
 
