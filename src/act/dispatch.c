@@ -240,8 +240,7 @@ const struct command_def command_table[] = {
 	  "rerun the job N more times on both commits", parse_retest,
 	  check_retest, act_retest },
 	{ "test", CMD_TEST, "test [REPO BRANCH | COMMIT] [N]x",
-	  "run the job N times on the patch in your mail (pasted or "
-	  "attached), a tree or a commit, and compare it with both commits",
+	  "run the job on your mail's patch, a tree or a commit",
 	  parse_test, check_test, test_act },
 	{ "help", CMD_HELP, "help", "list the commands", parse_help,
 	  check_none, act_help },

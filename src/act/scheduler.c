@@ -469,8 +469,8 @@ static int error_line(struct strbuf *out, const char *s, size_t n,
 		return 0;
 	room = SCHED_ERROR_BYTES - out->len;
 	n = utf8_cut(s, n, room > 1 ? room - 1 : 0);
-	if (text_scrub_add(out, s, n, TEXT_UNICODE | TEXT_TAB_SPACE) ||
-	    sb_addc(out, '\n'))
+	if ((*lines && sb_addc(out, '\n')) ||
+	    text_scrub_add(out, s, n, TEXT_UNICODE | TEXT_TAB_SPACE))
 		return -1;
 	(*lines)++;
 	return 1;

@@ -106,8 +106,10 @@ static void take(struct collect *c, GMimePart *part, struct strbuf *b)
 	c->p.hunks += patch_hunks(sb_str(b), b->len);
 	if (name && !c->p.name && !(c->p.name = strdup(name)))
 		c->oom = 1;
-	if ((c->sb.len && c->sb.buf[c->sb.len - 1] != '\n' &&
-	     sb_addc(&c->sb, '\n')) || sb_add(&c->sb, sb_str(b), b->len))
+	/* the line end before a MIME boundary is the boundary's */
+	if (sb_add(&c->sb, sb_str(b), b->len) ||
+	    (c->sb.len && c->sb.buf[c->sb.len - 1] != '\n' &&
+	     sb_addc(&c->sb, '\n')))
 		c->oom = 1;
 }
 

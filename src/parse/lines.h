@@ -74,7 +74,8 @@ void patch_mark(struct line *l, size_t n);
 
 /*
  * Append to 'out' the lines of l[0..n) that patch_mark() marked and that
- * are the sender's (not quoted, not in a forward), each as written up to
+ * are the sender's (not in a forward; a '>' quote is never marked, but
+ * for the mbox escape ">From" of a patch's first line), each as written up to
  * its newline ('end' is the end of the text the lines are in), with the
  * damage mail clients do to a hunk repaired: a context line that lost its
  * leading blank (an empty line, one starting with a tab) or had it turned

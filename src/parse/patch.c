@@ -327,7 +327,7 @@ int patch_extract(const struct line *l, size_t n, const char *end,
 
 	*hunks = *repaired = 0;
 	for (i = 0; i < n && !rc; i++) {
-		if (!l[i].patch || l[i].theirs || l[i].quoted) {
+		if (!l[i].patch || l[i].theirs) {
 			h.old = h.new = 0;
 			continue;
 		}

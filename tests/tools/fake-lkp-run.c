@@ -804,7 +804,9 @@ static int write_job(const struct job *j, const struct tested *t)
 	}
 	built_sha(j, t, sha);
 	if (*j->patch) {
-		p = strstr(sb_str(&t->patch), "\nSubject: ");
+		p = sb_str(&t->patch);
+		p = !strncmp(p, "Subject: ", 9) ? p - 1 :
+			strstr(p, "\nSubject: ");
 		nl = p ? strchr(p + 10, '\n') : NULL;
 		if (p && nl) {
 			p += 10;

@@ -74,10 +74,11 @@ int scheduler_results_dir(const struct config *cfg, const char *request_id,
 /*
  * What the farm wrote into 'result_root'/error when it cannot run a
  * test (the farm's contract: a build that fails, a patch that does not
- * apply): '*found' 1 and its text in 'out', its first SCHED_ERROR_LINES
- * lines of at most SCHED_ERROR_BYTES in all, each line's control
- * characters replaced (it is quoted in the answer), blank lines at both
- * ends dropped; '*found' 0 when there is no such file. -1 with 'err'
+ * apply): '*found' 1 and its text appended to 'out', its first
+ * SCHED_ERROR_LINES lines of at most SCHED_ERROR_BYTES in all, joined by
+ * '\n' (none at the end), each line's control characters replaced (it
+ * is quoted in the answer), blank lines at both ends dropped; '*found' 0
+ * when there is no such file (or it is no regular file). -1 with 'err'
  * when it cannot be read.
  */
 #define SCHED_ERROR_LINES 20
