@@ -98,8 +98,7 @@ static void sides_ctx(struct ctx *parent, const char *key, int commit_base)
 }
 
 static void verdict_ctx(struct ctx *c, const struct verdict_of *vo,
-			const struct config *cfg, const struct test_row *row,
-			double reported)
+			const struct config *cfg, const struct test_row *row)
 {
 	long more = row->runs * 2;
 
@@ -113,7 +112,8 @@ static void verdict_ctx(struct ctx *c, const struct verdict_of *vo,
 	ctx_bool(c, "metric_missing", !vo->b2t->present[HEAD]);
 	ctx_percent(c, "change_base", vo->b2t->change);
 	ctx_percent(c, "change_head", vo->h2t->change);
-	ctx_percent(c, "reported", reported);
+	/* the table's: all runs of both, as the answer shows them */
+	ctx_percent(c, "reported", vo->b2h->change);
 	ctx_evidence(c, "vs_base", &vo->vs_base);
 	ctx_evidence(c, "vs_head", &vo->vs_head);
 	sides_ctx(c, "sides_base", 0);
@@ -175,7 +175,7 @@ static json_t *result_ctx(const struct test_row *row,
 	ctx_int(&c, "base_n", (long long)vo.b2h->n[BASE]);
 	ctx_int(&c, "head_n", (long long)vo.b2h->n[HEAD]);
 	ctx_int(&c, "tested_n", (long long)vo.b2t->n[HEAD]);
-	verdict_ctx(&c, &vo, cfg, row, reported);
+	verdict_ctx(&c, &vo, cfg, row);
 	ctx_str(&c, "table", sb_str(&table));
 	if (ctx_finish(&c, &out, err))
 		out = NULL;
