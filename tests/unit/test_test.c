@@ -470,6 +470,45 @@ static void t_rejected_and_expired(void **state)
 	f->t.message_id = ASK_MSGID;
 }
 
+/*
+ * A farm that writes a result root without the headline metric: the
+ * answer says so, "inconclusive", and shows no tests made on nothing.
+ */
+static void t_metric_missing(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf y = STRBUF_INIT;
+	struct test_stats ts;
+	char buf[256], dir[PATH_MAX], *rid, *text;
+
+	assert_int_equal(sb_addf(&y, "identity:\n  from: \"perfbot "
+				 "<perfbot@example.test>\"\n  message_id_domain: "
+				 "example.test\nstate: %s/perfbot.db\n"
+				 "scheduler:\n  backend: exec\n  argv: "
+				 "[/bin/true]\n  results_dir: %s\n", f->dir,
+				 f->results), 0);
+	tu_load_config(&f->cfg, &f->loaded, f->path, sb_str(&y), &f->err);
+	sb_release(&y);
+	set_patch(f, DIFF("x"));
+	assert_int_equal(act(f, "test 2x"), 1);
+	rid = id_test_request(ASK_MSGID, 0);
+	tu_path(dir, sizeof(dir), f->results, rid);
+	free(rid);
+	tu_put(dir, "job.yaml", "testcase: aim7\ntbox_group: lkp-ivb-ep01\n",
+	       0644);
+	tu_put(dir, "matrix.json", "{\"aim7.time.system_time\": [3500, 3510],"
+	       " \"stats_source\": [\"a\", \"b\"]}", 0644);
+	assert_int_equal(followups(f, T0 + 60, &ts), 1);
+	assert_string_equal(detail(f, buf, sizeof(buf)), "done: inconclusive");
+	text = followup_text(f, 0);
+	assert_non_null(strstr(text, "Verdict: inconclusive.\nThe test's runs "
+			       "have no aim7.jobs-per-min, so nothing can be "
+			       "said of it.\n"));
+	assert_null(strstr(text, "evidence:"));
+	assert_null(strstr(text, "Tested-by"));
+	g_free(text);
+}
+
 /* Refused before the farm is asked: no patch; the forms are shown. */
 static void t_refused(void **state)
 {
@@ -506,6 +545,7 @@ int main(void)
 		T(t_not_fixed),
 		T(t_does_not_apply),
 		T(t_rejected_and_expired),
+		T(t_metric_missing),
 		T(t_refused),
 	};
 #undef T
