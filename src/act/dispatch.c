@@ -15,6 +15,7 @@
 #include "perfbot/send/outbox.h"
 #include "perfbot/act/route.h"
 #include "perfbot/act/retest.h"
+#include "perfbot/act/test.h"
 #include "perfbot/util/strmap.h"
 
 
@@ -152,6 +153,25 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 	return rc ? -1 : 0;
 }
 
+/* ---- test ---- */
+
+static int parse_test(const char *args, struct mail_command *c)
+{
+	return command_parse_test(args, c);
+}
+
+static int check_test(const struct mail_command *c,
+		      const struct command_limits *l, char *why,
+		      size_t whylen)
+{
+	if (c->runs == 0 || (c->runs >= 2 && c->runs <= l->max_runs))
+		return 0;
+	snprintf(why, whylen, "test: N must be between 2 and %d%s",
+		 l->max_runs, c->runs == 1 ? " (one run cannot be tested)" :
+		 "");
+	return -1;
+}
+
 /* ---- help, and a line that is no command ---- */
 
 static int parse_help(const char *args, struct mail_command *c)
@@ -219,6 +239,9 @@ const struct command_def command_table[] = {
 	{ "retest", CMD_RETEST, "retest [N]x",
 	  "rerun the job N more times on both commits", parse_retest,
 	  check_retest, act_retest },
+	{ "test", CMD_TEST, "test [REPO BRANCH | COMMIT] [N]x",
+	  "run the job on your mail's patch, a tree or a commit",
+	  parse_test, check_test, test_act },
 	{ "help", CMD_HELP, "help", "list the commands", parse_help,
 	  check_none, act_help },
 };
@@ -279,6 +302,7 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 	const struct command_def *def;
 	char why[160];
 	struct ctx x;
+	int rc;
 
 	for (i = 0; i < n && i < max; i++) {
 		const struct mail_command *c = &cmds[i];
@@ -293,9 +317,9 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 			ctx_str(&x, "why", why);
 			if (dispatch_piece_of(a, "invalid", &x, err))
 				return -1;
-		} else if (def->act(a, c, i, err)) {
+		} else if ((rc = def->act(a, c, i, err)) < 0) {
 			return -1;
-		} else {
+		} else if (rc == 0) {
 			a->acted = 1;
 		}
 	}
@@ -366,7 +390,7 @@ int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
 	const struct thread_report *tr = rt->kind == ROUTE_REPORT ? &rt->tr :
 		NULL;
 	struct answer_thread t;
-	struct act_ctx a = { st, cfg, now, &t, NULL, 0, 0, 0 };
+	struct act_ctx a = { st, cfg, now, &t, NULL, 0, 0, 0, &r->patch, 0 };
 	size_t sent;
 	int rc;
 

@@ -390,6 +390,25 @@ static void check_web(struct checker *ck)
 	free(dir);
 }
 
+/* Where the result roots of tests are made: a directory perfbot writes. */
+static void check_results_dir(struct checker *ck)
+{
+	const char *dir = ck->cfg->scheduler.results_dir;
+	struct pb_err err = { 0, "" };
+	struct stat st;
+
+	if (!dir)
+		okay(ck, "scheduler.results_dir: not set (test requests are "
+		     "refused until it is)");
+	else if (stat(dir, &st) || !S_ISDIR(st.st_mode) ||
+		 access(dir, W_OK | X_OK)) {
+		pb_fail(&err, EX_CONFIG, "scheduler.results_dir: '%s' is no "
+			"directory perfbot can write", dir);
+		problem(ck, &err);
+	} else
+		okay(ck, "scheduler.results_dir '%s'", dir);
+}
+
 static void check_scheduler(struct checker *ck)
 {
 	struct pb_err err = { 0, "" };
@@ -401,6 +420,7 @@ static void check_scheduler(struct checker *ck)
 		problem(ck, &err);
 	else
 		okay(ck, "scheduler '%s'", ck->cfg->scheduler.backend);
+	check_results_dir(ck);
 }
 
 /* imap.processed_mailbox exists, or is made: said either way. */

@@ -154,6 +154,34 @@ static const char *allow_why(const struct ynode *v)
 	return is_domain(s + 1) ? NULL : "not a domain";
 }
 
+/*
+ * commands.test_repos: a URL pattern a tree test's repository must match
+ * (act/test.c): https:// or git://, then a host ('*' is no host), no
+ * blank, no control character, no "..", no user or password.
+ */
+static const char *repo_pattern_why(const struct ynode *v)
+{
+	const char *s = v->str, *host;
+	size_t i, n = strlen(s);
+
+	if (!strncmp(s, "https://", 8))
+		host = s + 8;
+	else if (!strncmp(s, "git://", 6))
+		host = s + 6;
+	else
+		return "not https:// or git://";
+	if (!*host || *host == '/' || *host == '*' || *host == '.')
+		return "no host";
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f)
+			return "a blank or a control character";
+	if (strstr(s, ".."))
+		return "'..' in it";
+	if (memchr(host, '@', strcspn(host, "/")))
+		return "a user in it";
+	return NULL;
+}
+
 static int check_list(struct config *cfg, const char *path,
 		      const struct key *k, struct ynode *node, int line,
 		      struct pb_err *err)
@@ -190,6 +218,11 @@ static int check_list(struct config *cfg, const char *path,
 		else if (k->type == K_ALLOW && (why = allow_why(v)))
 			rc = bad_addr(cfg, path, iline, "a list of mail "
 				      "addresses and @domains", why, err);
+		else if (k->type == K_REPOLIST && (why = repo_pattern_why(v)))
+			rc = bad_addr(cfg, path, iline, "a list of repository "
+				      "URL patterns (https://HOST/... or "
+				      "git://HOST/..., '*' for any text)", why,
+				      err);
 		if (rc)
 			break;
 	}
@@ -294,6 +327,7 @@ static int check_node(struct config *cfg, const char *path,
 	case K_ARGV:
 	case K_ADDRLIST:
 	case K_ALLOW:
+	case K_REPOLIST:
 		return check_list(cfg, path, k, node, line, err);
 	case K_BOOL:
 		return yaml_as_bool(&cfg->doc, node, path, &b, NULL) ?

@@ -74,6 +74,7 @@ static const struct key schema[] = {
 	MAP("commands"),
 	L("commands.allow", K_ALLOW, commands.allow),
 	S("commands.authserv_id", K_STR, commands.authserv_id, NULL),
+	L("commands.test_repos", K_REPOLIST, commands.test_repos),
 	MAP("limits"),
 	N("limits.mails_per_hour", limits.mails_per_hour, 0, 1000000, 60),
 	N("limits.commands_per_mail", limits.commands_per_mail, 1, 100, 3),
@@ -84,6 +85,11 @@ static const struct key schema[] = {
 	  20),
 	N("limits.refusals_per_day", limits.refusals_per_day, 0, 1000000,
 	  50),
+	N("limits.tests_per_report", limits.tests_per_report, 0, 1000, 5),
+	N("limits.tests_per_sender_per_day", limits.tests_per_sender_per_day,
+	  0, 1000000, 10),
+	N("limits.max_patch_bytes", limits.max_patch_bytes, 1, 10L << 20,
+	  1L << 20),
 	MAP("scheduler"),
 	S("scheduler.backend", K_BACKEND, scheduler.backend, NULL),
 	L("scheduler.argv", K_ARGV, scheduler.argv),
@@ -281,6 +287,7 @@ static int fill_one(struct config *cfg, const struct key *k)
 	case K_ARGV:
 	case K_ADDRLIST:
 	case K_ALLOW:
+	case K_REPOLIST:
 		return node ? fill_strv(at, node) : 0;
 	default:
 		*(const char **)at = s ? s : k->def_s;
@@ -322,7 +329,8 @@ void schema_release(struct config *cfg)
 		if (schema[i].off != KEY_NO_FIELD &&
 		    (schema[i].type == K_STRLIST || schema[i].type == K_ARGV ||
 		     schema[i].type == K_ADDRLIST ||
-		     schema[i].type == K_ALLOW || schema[i].type == K_PATHLIST))
+		     schema[i].type == K_ALLOW || schema[i].type == K_PATHLIST ||
+		     schema[i].type == K_REPOLIST))
 			free(((struct strv *)((char *)cfg +
 						  schema[i].off))->v);
 	for (i = 0; i < cfg->nsources; i++)

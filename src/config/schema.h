@@ -24,6 +24,7 @@ enum ktype {
 	K_MAP, K_STR, K_BOOL, K_INT, K_STRLIST, K_PATHLIST, K_MAPLIST,
 	K_PATH, K_ARGV, K_TLS, K_BACKEND, K_ON_DEADLINE, K_SMTP_URL,
 	K_IMAP_URL, K_HTTP_URL, K_ADDR, K_ADDRLIST, K_ALLOW, K_DOMAIN, K_NAME,
+	K_REPOLIST,	/* URL patterns: https:// or git://, a host */
 };
 
 #define KEY_NO_FIELD ((size_t)-1)

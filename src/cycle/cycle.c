@@ -16,6 +16,7 @@
 #include "perfbot/util/log.h"
 #include "perfbot/poll/poll.h"
 #include "perfbot/act/retest.h"
+#include "perfbot/act/test.h"
 
 #include "steps.h"
 
@@ -136,16 +137,23 @@ static int confirm_run(struct cycle *cy, struct pb_err *err)
 	return 0;
 }
 
-/* Retests whose runs have landed get their follow-up. */
+/* Retests whose runs have landed, and finished tests, get their answer. */
 static int followup_step(struct cycle *cy, struct pb_err *err)
 {
 	struct retest_stats rs;
+	struct test_stats ts;
 
 	if (retest_followups(cy->st, cy->cfg, cy->now, &rs, err))
 		return -1;
 	if (rs.done || rs.expired || rs.waiting)
 		log_info("retests: %ld answered, %ld expired, %ld waiting",
 			 rs.done, rs.expired, rs.waiting);
+	if (test_followups(cy->st, cy->cfg, cy->now, &ts, err))
+		return -1;
+	if (ts.done || ts.failed || ts.expired || ts.waiting)
+		log_info("tests: %ld answered, %ld failed, %ld expired, %ld "
+			 "waiting", ts.done, ts.failed, ts.expired,
+			 ts.waiting);
 	return 0;
 }
 

@@ -3,7 +3,8 @@
  * The state database (record stage): opening it (the run lock, the name
  * the file keeps), the schema and its migrations, transactions, and the
  * statement helpers of internal.h that the other files of the module
- * (queue.c, seen.c, inbox.c, confirms.c, status.c) use on their tables.
+ * (queue.c, seen.c, inbox.c, confirms.c, tests.c, status.c) use on their
+ * tables.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -176,6 +177,28 @@ static const char *const migrations[] = {
 	"  PRIMARY KEY (mailbox, uidvalidity, uid));"
 	"ALTER TABLE mailbox ADD COLUMN stuck_uid INTEGER;"
 	"ALTER TABLE mailbox ADD COLUMN stuck_count INTEGER;",
+	/* 7: tests of a fix, a tree or a commit on the farm (tests.c) */
+	"CREATE TABLE tests ("
+	"  request_id TEXT PRIMARY KEY,"
+	"  report_id TEXT NOT NULL,"
+	"  form TEXT NOT NULL CHECK (form IN ('patch', 'tree', 'commit')),"
+	"  runs INTEGER NOT NULL,"
+	"  requested_by TEXT NOT NULL,"
+	"  reply_message_id TEXT NOT NULL,"
+	"  thread TEXT,"
+	"  commit_sha TEXT NOT NULL,"
+	"  repo TEXT,"
+	"  ref TEXT,"
+	"  patch TEXT,"
+	"  patch_bytes INTEGER,"
+	"  result_root TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  deadline INTEGER NOT NULL,"
+	"  detail TEXT,"
+	"  created INTEGER NOT NULL,"
+	"  decided INTEGER);"
+	"CREATE INDEX tests_report ON tests (report_id, status);"
+	"CREATE INDEX tests_sender ON tests (requested_by, created);",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * record: what the state holds, read back (status.h): the outbox, the
- * retests and confirmations in flight and the mailbox position as one
+ * retests, tests and confirmations in flight and the mailbox position as one
  * JSON object for 'perfbot status'; the next attempt for the send step's
  * summary, and 'send --now'.
  */
@@ -40,6 +40,10 @@ static const struct section {
 	  "SELECT request_id, report_id, runs, requested_by, status, "
 	  "deadline, created FROM retests WHERE status IN ('requested', "
 	  "'queued') ORDER BY created LIMIT 1000" },
+	{ "tests", "tests",
+	  "SELECT request_id, report_id, form, runs, requested_by, repo, ref, "
+	  "status, deadline, created FROM tests WHERE status = 'queued' "
+	  "ORDER BY created LIMIT 1000" },
 	{ "confirmations", "confirms",
 	  "SELECT report_id, metric, reported_change, runs, base_runs, "
 	  "head_runs, status, deadline, detail, created FROM confirms "

@@ -351,7 +351,7 @@ static int outside_value(const char *name)
 {
 	static const char *const outside[] = { "line", "why", "sender",
 		"sender_name", "report_subject", "metric", "usage", "summary",
-		"status", NULL };
+		"status", "repo", "ref", "name", "said", NULL };
 	const char *leaf = strrchr(name, '.');
 	const char *const *o;
 

@@ -118,6 +118,10 @@ static void t_defaults(void **state)
 	assert_int_equal(c->limits.default_runs, 4);
 	assert_int_equal(c->limits.per_sender_per_day, 20);
 	assert_int_equal(c->limits.refusals_per_day, 50);
+	assert_int_equal(c->limits.tests_per_report, 5);
+	assert_int_equal(c->limits.tests_per_sender_per_day, 10);
+	assert_int_equal(c->limits.max_patch_bytes, 1L << 20);
+	assert_int_equal(c->commands.test_repos.n, 0);
 	assert_null(c->scheduler.backend);
 	assert_int_equal(c->scheduler.timeout, 600);
 	assert_int_equal(c->scheduler.deadline, 24 * 3600);
@@ -549,6 +553,32 @@ static void t_bad_urls(void **state)
 	config_release(&f->cfg);
 	load_ok(f, "smtp:\n  url: smtps://h:465\nimap:\n  url: imaps://h\n"
 		"scheduler:\n  url: https://farm/api\n");
+	config_release(&f->cfg);
+	/* commands.test_repos: https:// or git:// URL patterns of a host */
+	load_ok(f, "commands:\n  test_repos: [\"https://git.kernel.org/*\", "
+		"\"git://git.example.test/linux.git\"]\n");
+	assert_int_equal(f->cfg.commands.test_repos.n, 2);
+	assert_string_equal(f->cfg.commands.test_repos.v[1],
+			    "git://git.example.test/linux.git");
+	config_release(&f->cfg);
+	load_fails(f, "commands:\n  test_repos: [\"ssh://git.example.test/*"
+		   "\"]\n", "2: 'commands.test_repos' must be a list of "
+		   "repository URL patterns (https://HOST/... or git://HOST/"
+		   "..., '*' for any text): not https:// or git://");
+	config_release(&f->cfg);
+	load_fails(f, "commands:\n  test_repos: [\"https://*\"]\n",
+		   "2: 'commands.test_repos' must be a list of repository URL "
+		   "patterns (https://HOST/... or git://HOST/..., '*' for any "
+		   "text): no host");
+	config_release(&f->cfg);
+	load_fails(f, "commands:\n  test_repos: [\"https://u@h/x\"]\n",
+		   "2: 'commands.test_repos' must be a list of repository URL "
+		   "patterns (https://HOST/... or git://HOST/..., '*' for any "
+		   "text): a user in it");
+	config_release(&f->cfg);
+	load_fails(f, "limits:\n  max_patch_bytes: 0\n",
+		   "2: 'limits.max_patch_bytes' must be a whole number from 1 "
+		   "to 10485760");
 }
 
 static void t_relative_paths(void **state)

@@ -41,6 +41,9 @@ struct act_ctx {
 	size_t silenced;	/* such requests left unanswered: the open
 				 * retest's repeat was answered already */
 	int acted;		/* a known command was done */
+	const struct reply_patch *patch;	/* the mail's patch, for
+						 * "test"; NULL: none */
+	size_t tests;		/* tests asked by this mail so far */
 };
 
 /*
@@ -62,7 +65,11 @@ struct command_def {
 	/* 0 when 'c' is within 'l', else -1 and a reason in 'why'. */
 	int (*check)(const struct mail_command *c,
 		     const struct command_limits *l, char *why, size_t whylen);
-	/* Do command number 'index' of the mail; 0 or -1 with 'err'. */
+	/*
+	 * Do command number 'index' of the mail: 0 done, 1 answered but
+	 * not done (a refusal: the answer goes to the sender alone), or -1
+	 * with 'err'.
+	 */
 	int (*act)(struct act_ctx *a, const struct mail_command *c,
 		   size_t index, struct pb_err *err);
 };

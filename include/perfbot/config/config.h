@@ -93,6 +93,8 @@ struct cfg_recipients {
 struct cfg_commands {
 	struct strv allow;		/* addresses and @domains */
 	const char *authserv_id;	/* NULL: no DKIM/DMARC/ARC needed */
+	struct strv test_repos;		/* URL patterns a tree test may name;
+					 * none: tree tests refused */
 };
 
 struct cfg_limits {
@@ -103,6 +105,9 @@ struct cfg_limits {
 	long default_runs;
 	long per_sender_per_day;
 	long refusals_per_day;
+	long tests_per_report;
+	long tests_per_sender_per_day;
+	long max_patch_bytes;
 };
 
 struct cfg_scheduler {

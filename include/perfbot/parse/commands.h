@@ -15,11 +15,26 @@
 #define CMD_PARSE_MAX 512	/* a longer line is never a valid command */
 #define CMD_RUNS_SATURATE 1000000	/* larger N are stored as this */
 
-enum cmd_kind { CMD_RETEST, CMD_HELP, CMD_UNKNOWN };
+enum cmd_kind { CMD_RETEST, CMD_HELP, CMD_TEST, CMD_UNKNOWN };
+
+/*
+ * The forms of "test" (command_parse_test()): the patch of the mail on
+ * the reported commit, a tree as it is, a commit of the reported tree;
+ * TEST_MALFORMED is a line that asks for a test in none of them (answered
+ * with the forms).
+ */
+enum test_form { TEST_PATCH, TEST_TREE, TEST_COMMIT, TEST_MALFORMED };
+
+#define CMD_REPO_MAX 400	/* bytes of a test's repository URL, NUL incl. */
+#define CMD_REF_MAX 256		/* of its branch or commit */
 
 struct mail_command {
 	enum cmd_kind kind;
-	int runs;		/* retest: N, 0 = not given (use the default) */
+	int runs;		/* retest, test: N, 0 = not given (use the
+				 * default) */
+	enum test_form form;	/* test */
+	char repo[CMD_REPO_MAX];	/* test URL REF: the URL as written */
+	char ref[CMD_REF_MAX];	/* test URL REF: REF; test COMMIT: COMMIT */
 	char line[CMD_LINE_MAX];	/* as written, trimmed, control
 					 * characters replaced by '?',
 					 * truncated on a UTF-8 boundary */
@@ -59,5 +74,20 @@ int command_parse_line(const char *line, size_t len, const char *prefix,
  * as that. 0, or -1 for anything else (N = 0 included).
  */
 int command_parse_count(const char *args, int *runs);
+
+/*
+ * The arguments of "test", each form with an optional count (N, Nx) at
+ * the end: "" (the patch in the mail), "COMMIT" (7 to 40 hex digits),
+ * "REPO REF" where REPO is written as a repository (a URL "scheme://...",
+ * an scp-like "host:path", a path starting with '/', '~' or '.', a
+ * "file:" one: which of them may be used is the act step's to say, so
+ * a hostile one is answered, not passed over). Fills c->form, c->repo,
+ * c->ref and c->runs. A first word that is no repository, commit or
+ * count is prose: -1. A repository without a REF, a word too many, a
+ * count that does not read, or a value too long for c->repo and c->ref
+ * is TEST_MALFORMED (0): the line asks for a test, and is answered with
+ * the forms.
+ */
+int command_parse_test(const char *args, struct mail_command *c);
 
 #endif
