@@ -370,7 +370,8 @@ static int close_retest(struct state *st, const struct config *cfg,
 			const char *tmpl, json_t *ctx, const char *status,
 			const char *detail, time_t now, struct pb_err *err)
 {
-	struct act_ctx ac = { st, cfg, now, &a->r, json_array(), 0, 0, 0 };
+	struct act_ctx ac = { st, cfg, now, &a->r, json_array(), 0, 0, 0,
+			      NULL };
 	char tag[160];
 	int rc;
 

@@ -438,7 +438,7 @@ static int names_key(const char *name, size_t n, void *arg)
 	return is_name(name, n, k->url) || is_name(name, n, k->message_id);
 }
 
-static int names_report(const char *text, size_t len,
+int commit_names_report(const char *text, size_t len,
 			const struct report_key *k)
 {
 	return commit_names(text, len, names_key, (void *)k) > 0;
@@ -480,11 +480,11 @@ enum commit_match commit_match(const struct commit_msg *m, const char *sha,
 		int closes = !strcasecmp(t->key, "Closes");
 
 		if ((closes || !strcasecmp(t->key, "Link")) &&
-		    names_report(t->value, strlen(t->value), k))
+		    commit_names_report(t->value, strlen(t->value), k))
 			return closes ? MATCH_CLOSES : MATCH_LINK;
 		by_bot |= reported_by_bot(t, bots, nbots);
 	}
-	if (by_bot && names_report(m->text, m->len, k))
+	if (by_bot && commit_names_report(m->text, m->len, k))
 		return MATCH_REPORTED_BY;
 	if (k->title && m->summary && !strcmp(k->title, m->summary))
 		return MATCH_TITLE;

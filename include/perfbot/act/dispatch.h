@@ -29,6 +29,8 @@ struct command_limits {
 	int max_runs;		/* retest N must be 1..max_runs */
 };
 
+struct act_ctx;
+
 /* What acting on one mail needs, and the answer's pieces it adds to. */
 struct act_ctx {
 	struct state *st;
@@ -41,6 +43,8 @@ struct act_ctx {
 	size_t silenced;	/* such requests left unanswered: the open
 				 * retest's repeat was answered already */
 	int acted;		/* a known command was done */
+	const char *reminder_id;	/* the thread is a reminder's (its
+					 * lines name the records), or NULL */
 };
 
 /*

@@ -71,6 +71,14 @@ struct report_key {
 	const char *sha;	/* a sha (prefix) 'fix:' named, or NULL */
 };
 
+/*
+ * 1 when one of the names of 'text' ('len' bytes; commit_names()) is the
+ * link or the Message-ID of 'k' (a link also with or without its last
+ * '/').
+ */
+int commit_names_report(const char *text, size_t len,
+			const struct report_key *k);
+
 enum commit_match {
 	MATCH_NONE, MATCH_CLOSES, MATCH_LINK, MATCH_REPORTED_BY, MATCH_TITLE,
 	MATCH_SHA
