@@ -193,6 +193,18 @@ static int visit(git_repository *repo, const git_oid *id, time_t since,
 	return rc;
 }
 
+int gittree_commit(struct gittree *t, const char *sha, gittree_fn fn,
+		   void *arg, struct pb_err *err)
+{
+	git_oid id;
+	int older;
+
+	if (commit_id(t->repo, sha, &id))
+		return pb_fail(err, EX_SOFTWARE, "tracking.repo: '%s': no "
+			       "commit %.40s", t->path, sha);
+	return visit(t->repo, &id, 0, fn, arg, &older, err);
+}
+
 int gittree_walk(struct gittree *t, const char *tip, const char *hide,
 		 time_t since, size_t max, gittree_fn fn, void *arg,
 		 size_t *walked, int *hidden, struct pb_err *err)

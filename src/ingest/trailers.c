@@ -494,13 +494,12 @@ enum commit_match commit_match(const struct commit_msg *m, const char *sha,
 	return MATCH_NONE;
 }
 
-int commit_reverts(const struct commit_msg *m, const char *fix_commit,
-		   const char *fix_summary)
+int commit_reverts(const char *reverts, const char *revert_title,
+		   const char *fix_commit, const char *fix_summary)
 {
-	if (m->reverts)
-		return fix_commit && strlen(m->reverts) <= strlen(fix_commit) &&
-		       !strncasecmp(fix_commit, m->reverts,
-				    strlen(m->reverts));
-	return m->revert_title && fix_summary &&
-	       !strcmp(m->revert_title, fix_summary);
+	if (reverts)
+		return fix_commit && strlen(reverts) <= strlen(fix_commit) &&
+		       !strncasecmp(fix_commit, reverts, strlen(reverts));
+	return revert_title && fix_summary && !strcmp(revert_title,
+						      fix_summary);
 }

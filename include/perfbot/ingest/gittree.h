@@ -58,6 +58,10 @@ struct git_commit_info {
 typedef int (*gittree_fn)(void *arg, const struct git_commit_info *c,
 			  struct pb_err *err);
 
+/* 'fn' on commit 'sha' (full) alone; EX_SOFTWARE when there is none. */
+int gittree_commit(struct gittree *t, const char *sha, gittree_fn fn,
+		   void *arg, struct pb_err *err);
+
 /*
  * Each commit reachable from 'tip' and not from 'hide' (NULL: none; a
  * sha the repository no longer has is ignored: '*hidden' 0), newest

@@ -97,12 +97,14 @@ enum commit_match commit_match(const struct commit_msg *m, const char *sha,
 			       const char *const *bots, size_t nbots);
 
 /*
- * 1 when 'm' reverts the fix 'fix_commit' (full sha; NULL: unknown)
- * whose title is 'fix_summary' (NULL: unknown): its "This reverts
- * commit" names it, or, naming none, its 'Revert "TITLE"' is its title.
+ * 1 when a commit that reverts 'reverts' (the sha its "This reverts
+ * commit" names, or NULL) and 'revert_title' (its 'Revert "TITLE"', or
+ * NULL) takes away the fix 'fix_commit' (full sha; NULL unknown) whose
+ * title is 'fix_summary' (NULL unknown): the sha names it, or, naming
+ * none, the title is its title.
  */
-int commit_reverts(const struct commit_msg *m, const char *fix_commit,
-		   const char *fix_summary);
+int commit_reverts(const char *reverts, const char *revert_title,
+		   const char *fix_commit, const char *fix_summary);
 
 /* 1 when 's' is 7 to 40 hex digits (a commit's sha or its prefix). */
 int commit_is_sha(const char *s, size_t n);
