@@ -310,6 +310,7 @@ static int said(struct act_ctx *a, const struct mail_command *c,
 	ctx_opt(&x, "reason", r->reason);
 	ctx_bool(&x, "tracking", a->cfg->tracking.repo != NULL);
 	ctx_bool(&x, "quiet", r->no_reminders);
+	ctx_bool(&x, "line_of_reminder", c->ref != 0);
 	ctx_int(&x, "ref", c->ref);
 	ctx_opt(&x, "subject", c->ref ? r->subject : NULL);
 	return dispatch_piece_of(a, "record", &x, err);

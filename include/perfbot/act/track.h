@@ -34,6 +34,14 @@ struct track_stats {
 	long verify;		/* runs asked on the fixes */
 };
 
+/*
+ * For 'perfbot check': the repository opens and each branch has a tip
+ * ('line' says where each points); tracking.verify has a scheduler and
+ * scheduler.results_dir to ask. EX_CONFIG naming the key else.
+ */
+int track_check(const struct config *cfg, char *line, size_t len,
+		struct pb_err *err);
+
 /* One run's walk; nothing when tracking.repo is not set. */
 int track_step(struct state *st, const struct config *cfg, time_t now,
 	       struct track_stats *ts, struct pb_err *err);
