@@ -74,18 +74,26 @@ static char *trimmed(const char *s, size_t n)
 
 /* ---- the message ---- */
 
-/* The first paragraph, its lines joined by ' ' (git's %s). */
+/* The first paragraph, its lines trimmed and joined by ' ' (git's %s). */
 static char *summary_of(const struct line *l, size_t n, size_t *end)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i = 0;
+	size_t i = 0, b, k;
 	char *s;
 
 	while (i < n && blank(&l[i]))
 		i++;
-	for (; i < n && !blank(&l[i]); i++)
-		if ((sb.len && sb_addc(&sb, ' ')) || sb_add(&sb, l[i].s, l[i].n))
+	for (; i < n && !blank(&l[i]); i++) {
+		for (b = 0; b < l[i].n && isspace((unsigned char)l[i].s[b]);
+		     b++)
+			;
+		for (k = l[i].n; k > b && isspace((unsigned char)
+						  l[i].s[k - 1]); k--)
+			;
+		if ((sb.len && sb_addc(&sb, ' ')) ||
+		    sb_add(&sb, l[i].s + b, k - b))
 			break;
+	}
 	*end = i;
 	s = trimmed(sb_str(&sb), sb.len);
 	sb_release(&sb);
@@ -174,8 +182,13 @@ static char *trailer_value(const struct line *l, size_t *i, size_t e,
 	rc = sb_add(&sb, l[*i].s + v, l[*i].n - v);
 	while (!rc && *i + 1 < e && l[*i + 1].n &&
 	       (l[*i + 1].s[0] == ' ' || l[*i + 1].s[0] == '\t')) {
+		size_t k = 0;
+
 		(*i)++;
-		rc = sb_addc(&sb, ' ') || sb_add(&sb, l[*i].s, l[*i].n);
+		while (k < l[*i].n && isspace((unsigned char)l[*i].s[k]))
+			k++;
+		rc = sb_addc(&sb, ' ') || sb_add(&sb, l[*i].s + k,
+						 l[*i].n - k);
 	}
 	if (!rc)
 		value = trimmed(sb_str(&sb), sb.len);
