@@ -323,22 +323,21 @@ static int dup_target(struct act_ctx *a, const struct mail_command *c,
 {
 	char why[160];
 	struct record t;
-	int found, loop;
+	int found, loop, itself;
 
 	if (lifecmd_find_report(a->st, a->cfg, c->arg, root, why, sizeof(why),
 				err))
 		return -1;
 	if (!*root)
 		return piece_invalid(a, c, why, err) ? -1 : 1;
+	itself = !strcmp(*root, r->report_id);
 	loop = dup_root(a->st, r->report_id, root, err);
 	if (loop < 0)
 		return -1;
 	if (loop)
-		return piece_invalid(a, c, !strcmp(c->arg, r->report_id) ||
-				     !strcmp(*root, r->report_id) ?
-				     "a report cannot duplicate itself" :
-				     "that report is a duplicate of this one",
-				     err) ? -1 : 1;
+		return piece_invalid(a, c, itself ? "a report cannot "
+				     "duplicate itself" : "that report is a "
+				     "duplicate of this one", err) ? -1 : 1;
 	if (state_record_get(a->st, *root, &t, &found, err))
 		return -1;
 	*subject = found && t.subject ? strdup(t.subject) : NULL;

@@ -24,6 +24,7 @@
 
 #include <cmocka.h>
 
+#include "perfbot/state/records.h"
 #include "perfbot/state/state.h"
 
 #include "testutil.h"
@@ -355,6 +356,24 @@ static void t_upgrade_from_v1(void **state)
 	thread_report_release(&tr);
 	assert_int_equal(inbox_seen_of(f->st, "x@y", &f->err), 0);
 	counts(f, 1, 0);
+	/* 7: its report has no record row, and reads as open */
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM records"), 0);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM sqlite_master "
+			       "WHERE type = 'table' AND name IN ('records', "
+			       "'record_events', 'tracking', 'reminders')"),
+			 4);
+	{
+		struct record r;
+		int found = 0;
+
+		assert_int_equal(state_record_get(f->st, "old-1", &r, &found,
+						  &f->err), 0);
+		assert_int_equal(found, 1);
+		assert_string_equal(r.status, "open");
+		assert_int_equal(r.stored, 0);
+		assert_int_equal(r.regression, -1);
+		record_release(&r);
+	}
 }
 
 /* A migration that fails leaves the file as it was: one transaction. */

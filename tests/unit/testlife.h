@@ -42,7 +42,7 @@ struct tl {
 /* The identity every life test uses, then 'extra' (YAML). */
 static inline void tl_config(struct tl *t, const char *extra)
 {
-	char yaml[4096];
+	char yaml[8192];
 
 	snprintf(yaml, sizeof(yaml),
 		 "identity:\n"
