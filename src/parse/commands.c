@@ -64,11 +64,11 @@ int command_parse_ref(const char **args, int *ref)
 	if (*p != '<' || !is_digit(p[1]))
 		return 0;
 	for (p++; is_digit(*p); p++)
-		if (n <= CMD_REF_MAX)
+		if (n <= CMD_LINE_REF_MAX)
 			n = n * 10 + (*p - '0');
 	if (*p != '>' || (p[1] && !is_ws(p[1])))
 		return 0;	/* "<1234@host>" is a Message-ID */
-	if (n < 1 || n > CMD_REF_MAX)
+	if (n < 1 || n > CMD_LINE_REF_MAX)
 		return -1;
 	*ref = (int)n;
 	*args = skip_ws(p + 1);

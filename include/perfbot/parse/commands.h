@@ -15,7 +15,7 @@
 #define CMD_PARSE_MAX 512	/* a longer line is never a valid command */
 #define CMD_RUNS_SATURATE 1000000	/* larger N are stored as this */
 #define CMD_ARG_MAX (CMD_PARSE_MAX + 1)	/* a command's text argument */
-#define CMD_REF_MAX 10000	/* "<N>": the lines of a reminder */
+#define CMD_LINE_REF_MAX 10000	/* "<N>": the lines of a reminder */
 
 enum cmd_kind {
 	CMD_RETEST, CMD_HELP, CMD_FIX, CMD_UNFIX, CMD_DUP, CMD_UNDUP,
@@ -76,7 +76,7 @@ int command_parse_count(const char *args, int *runs);
 
 /*
  * A line of a reminder at the start of 'args': "<N>" (N from 1 to
- * CMD_REF_MAX) and the white space after it: '*ref' N and '*args' moved
+ * CMD_LINE_REF_MAX) and the white space after it: '*ref' N and '*args' moved
  * past it; '*ref' 0 when 'args' does not start with one. -1 for a "<N>"
  * out of range.
  */
