@@ -172,7 +172,7 @@ int followup_answer(struct state *st, const struct config *cfg,
 		    struct pb_err *err)
 {
 	struct act_ctx ac = { st, cfg, now, &a->r, json_array(), 0, 0, 0,
-			      NULL, 0 };
+			      NULL, 0, NULL };
 	char tag[240];
 	int rc;
 

@@ -12,6 +12,7 @@
 
 #include "perfbot/act/route.h"
 #include "perfbot/compose/identity.h"
+#include "perfbot/state/records.h"
 #include "perfbot/util/id.h"
 #include "perfbot/util/log.h"
 #include "perfbot/util/strbuf.h"
@@ -196,6 +197,20 @@ static int own_thread(const struct reply *r, const struct route_self *self)
 	return 0;
 }
 
+/* A thread of no report may be a reminder's: In-Reply-To, References. */
+static int reminder_of(struct state *st, const struct reply *r,
+		       struct route *rt, struct pb_err *err)
+{
+	const char *ids[REPLY_MAX_REFS + 1];
+	size_t n = 0, i;
+
+	if (r->in_reply_to)
+		ids[n++] = r->in_reply_to;
+	for (i = r->nrefs; i > 0 && n < REPLY_MAX_REFS + 1; i--)
+		ids[n++] = r->references[i - 1];
+	return state_route_reminder(st, ids, n, &rt->reminder_id, err);
+}
+
 int route_reply(struct state *st, const struct reply *r,
 		const struct route_self *self, struct route *rt,
 		struct pb_err *err)
@@ -224,10 +239,12 @@ int route_reply(struct state *st, const struct reply *r,
 	} else {
 		if (route_lookup(st, r->in_reply_to,
 				 (const char *const *)r->references, r->nrefs,
-				 &rt->tr, &rt->found, err))
+				 &rt->tr, &rt->found, err) ||
+		    (!rt->found && reminder_of(st, r, rt, err)))
 			return -1;
-		rt->kind = rt->found ? ROUTE_REPORT : ROUTE_NO_REPORT;
-		if (!rt->found && own_thread(r, self)) {
+		rt->kind = rt->found ? ROUTE_REPORT : rt->reminder_id ?
+			ROUTE_REMINDER : ROUTE_NO_REPORT;
+		if (rt->kind == ROUTE_NO_REPORT && own_thread(r, self)) {
 			rt->kind = ROUTE_LOST;
 			snprintf(rt->outcome, sizeof(rt->outcome), "ignored: a "
 				 "thread of the bot's mail the state does not "
@@ -240,6 +257,7 @@ int route_reply(struct state *st, const struct reply *r,
 void route_release(struct route *rt)
 {
 	thread_report_release(&rt->tr);
+	free(rt->reminder_id);
 	memset(rt, 0, sizeof(*rt));
 }
 

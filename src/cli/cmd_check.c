@@ -26,6 +26,7 @@
 #include "perfbot/render/template.h"
 #include "perfbot/compare/rules.h"
 #include "perfbot/act/scheduler.h"
+#include "perfbot/act/track.h"
 #include "perfbot/config/secret.h"
 #include "perfbot/send/smtp.h"
 #include "perfbot/state/state.h"
@@ -424,6 +425,29 @@ static void check_scheduler(struct checker *ck)
 }
 
 /* imap.processed_mailbox exists, or is made: said either way. */
+/* The tracked tree and its branches; the reminders. */
+static void check_life(struct checker *ck)
+{
+	const struct cfg_reminders *rm = &ck->cfg->reminders;
+	struct pb_err err = { 0, "" };
+	char line[1024];
+
+	if (!ck->cfg->tracking.repo)
+		okay(ck, "tracking: off (no tracking.repo: fixes are not "
+		     "looked for)");
+	else if (track_check(ck->cfg, line, sizeof(line), &err))
+		problem(ck, &err);
+	else
+		okay(ck, "%s%s", line, ck->cfg->tracking.verify ?
+		     "; each fix is run (tracking.verify)" : "");
+	if (!rm->to.n)
+		okay(ck, "reminders: off (reminders.to is empty)");
+	else
+		okay(ck, "reminders: every %ld s to %zu address%s, of "
+		     "regressions %ld s old or more", rm->every, rm->to.n,
+		     rm->to.n == 1 ? "" : "es", rm->min_age);
+}
+
 static int processed_box(struct checker *ck, struct imap *im,
 			 struct strbuf *out, struct pb_err *err)
 {
@@ -506,6 +530,7 @@ int cmd_check(int argc, char **argv)
 	check_templates(&ck);
 	check_web(&ck);
 	check_scheduler(&ck);
+	check_life(&ck);
 	staging = cfg.staging.redirect_to;
 	if (staging)
 		okay(&ck, "staging: every mail goes to '%s' only", staging);

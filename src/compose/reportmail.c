@@ -57,7 +57,11 @@ int report_compose(const struct report *r, const struct config *cfg,
 	c->id = strdup(r->id);
 	c->message_id = strdup(r->message_id);
 	c->subject = strdup(r->subject);
+	c->metric = r->metric ? strdup(r->metric) : NULL;
+	c->change = r->change;
+	c->regression = r->regression;
 	if (!c->id || !c->message_id || !c->subject ||
+	    (r->metric && !c->metric) ||
 	    mail_envelope(&r->to, &r->cc, &c->rcpts))
 		return pb_fail(err, EX_OSERR, "out of memory");
 	c->sender = addr_spec(r->from);

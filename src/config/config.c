@@ -338,6 +338,12 @@ static int check_node(struct config *cfg, const char *path,
 		return yaml_as_long(&cfg->doc, node, path, k->min, k->max,
 				    &l, NULL) ?
 			bad_type(cfg, path, line, why, err) : 0;
+	case K_DURATION:
+		snprintf(why, sizeof(why), "a duration (seconds, or with a "
+			 "unit: 12h, 30d, 2w) from %lds to %ldd", k->min,
+			 k->max / 86400);
+		return schema_duration(ynode_str(node), k->min, k->max, &l) ?
+			bad_type(cfg, path, line, why, err) : 0;
 	default:
 		return check_string(cfg, path, k, node, line, err);
 	}

@@ -18,6 +18,8 @@
 #define N(p, field, lo, hi, def) { p, K_INT, lo, hi, F(field), NULL, def }
 #define B(p, t, field, def) { p, t, 0, 0, F(field), NULL, def }
 #define L(p, t, field) { p, t, 0, 0, F(field), NULL, 0 }
+#define D(p, field, lo, hi, def) { p, K_DURATION, lo, hi, F(field), NULL, def }
+#define DAY (24L * 3600)
 #define MAP(p) { p, K_MAP, 0, 0, NOF, NULL, 0 }
 
 static const struct key schema[] = {
@@ -122,6 +124,14 @@ static const struct key schema[] = {
 	N("web.feed_entries", web.feed_entries, 1, 1000, 50),
 	N("web.per_page", web.per_page, 1, 200, 200),
 	N("web.jobs", web.jobs, 0, 64, 0),
+	MAP("tracking"),
+	S("tracking.repo", K_PATH, tracking.repo, NULL),
+	L("tracking.branches", K_STRLIST, tracking.branches),
+	B("tracking.verify", K_BOOL, tracking.verify, 0),
+	MAP("reminders"),
+	D("reminders.every", reminders.every, 3600, 366 * DAY, 30 * DAY),
+	L("reminders.to", K_ADDRLIST, reminders.to),
+	D("reminders.min_age", reminders.min_age, 0, 366 * DAY, 14 * DAY),
 };
 
 #define NKEYS (sizeof(schema) / sizeof(schema[0]))
@@ -175,6 +185,38 @@ const struct choice *schema_choice(enum ktype t)
 		if (choices[i].type == t)
 			return &choices[i];
 	return NULL;
+}
+
+int schema_duration(const char *s, long min, long max, long *secs)
+{
+	static const struct { char unit; long secs; } units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', DAY },
+		{ 'w', 7 * DAY },
+	};
+	long n = 0, mul = 1;
+	const char *p = s;
+	size_t i;
+
+	if (!s || *p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (n > (max > 0 ? max : 0))
+			return -1;	/* already past the bound */
+		n = n * 10 + (*p - '0');
+	}
+	if (*p) {
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (*p == units[i].unit)
+				mul = units[i].secs;
+		if (mul == 1 && *p != 's')
+			return -1;
+		if (p[1])
+			return -1;
+	}
+	if (n > max / mul || n * mul < min)
+		return -1;
+	*secs = n * mul;
+	return 0;
 }
 
 /* The node of a dotted path in the document; NULL when absent. */
@@ -275,6 +317,11 @@ static int fill_one(struct config *cfg, const struct key *k)
 		if (!node || yaml_as_bool(&cfg->doc, node, k->path, &b, NULL))
 			b = (int)k->def_l;
 		*(int *)at = b;
+		return 0;
+	case K_DURATION:
+		if (schema_duration(s, k->min, k->max, &l))
+			l = k->def_l;
+		*(long *)at = l;
 		return 0;
 	case K_TLS:
 	case K_ON_DEADLINE:

@@ -15,12 +15,14 @@
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/log.h"
 #include "perfbot/poll/poll.h"
+#include "perfbot/act/remind.h"
 #include "perfbot/act/retest.h"
 #include "perfbot/act/test.h"
+#include "perfbot/act/track.h"
 
 #include "steps.h"
 
-#define PLAN_MAX 8
+#define PLAN_MAX 10
 
 /* Which steps a command performs, in order (a failing one stops it). */
 static const struct plan {
@@ -29,7 +31,8 @@ static const struct plan {
 	enum cycle_step steps[PLAN_MAX];	/* ends with CYCLE_END */
 } plans[] = {
 	{ "run", 0, { CYCLE_OPEN, CYCLE_INGEST, CYCLE_CONFIRM, CYCLE_POLL,
-		      CYCLE_FOLLOWUP, CYCLE_DELIVER } },
+		      CYCLE_FOLLOWUP, CYCLE_TRACK, CYCLE_REMIND,
+		      CYCLE_DELIVER } },
 	{ "run", 1, { CYCLE_OPEN, CYCLE_INGEST, CYCLE_PRINT } },
 	{ "send", 0, { CYCLE_OPEN, CYCLE_DELIVER } },
 	{ "poll", 0, { CYCLE_OPEN, CYCLE_NEED_IMAP, CYCLE_POLL,
@@ -157,6 +160,32 @@ static int followup_step(struct cycle *cy, struct pb_err *err)
 	return 0;
 }
 
+/* Fixes in the tracked tree (nothing when tracking.repo is not set). */
+static int track_run(struct cycle *cy, struct pb_err *err)
+{
+	struct track_stats ts;
+
+	if (track_step(cy->st, cy->cfg, cy->now, &ts, err))
+		return -1;
+	if (ts.branches)
+		log_info("tracking: %ld commits walked on %ld branches, %ld "
+			 "fixes landed, %ld gone", ts.walked, ts.branches,
+			 ts.landed, ts.gone);
+	return 0;
+}
+
+/* The reminder of the open regressions, when one is due. */
+static int remind_run(struct cycle *cy, struct pb_err *err)
+{
+	struct remind_stats rs;
+
+	if (remind_step(cy->st, cy->cfg, cy->now, &rs, err))
+		return -1;
+	if (rs.listed)
+		log_info("reminder: %ld open regressions listed", rs.listed);
+	return 0;
+}
+
 /* The steps by enum cycle_step. */
 static int (*const step_fn[CYCLE_NSTEPS])(struct cycle *, struct pb_err *) = {
 	[CYCLE_OPEN] = open_state,
@@ -167,6 +196,8 @@ static int (*const step_fn[CYCLE_NSTEPS])(struct cycle *, struct pb_err *) = {
 	[CYCLE_POLL] = poll_step,
 	[CYCLE_FOLLOWUP] = followup_step,
 	[CYCLE_DELIVER] = cycle_deliver,
+	[CYCLE_TRACK] = track_run,
+	[CYCLE_REMIND] = remind_run,
 };
 
 int cycle_init(struct cycle *cy, const char *cmd, int dry_run,

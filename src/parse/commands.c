@@ -168,6 +168,38 @@ int command_parse_test(const char *args, struct mail_command *c)
 	return 0;
 }
 
+int command_parse_ref(const char **args, int *ref)
+{
+	const char *p = *args;
+	long n = 0;
+
+	*ref = 0;
+	if (*p != '<' || !is_digit(p[1]))
+		return 0;
+	for (p++; is_digit(*p); p++)
+		if (n <= CMD_LINE_REF_MAX)
+			n = n * 10 + (*p - '0');
+	if (*p != '>' || (p[1] && !is_ws(p[1])))
+		return 0;	/* "<1234@host>" is a Message-ID */
+	if (n < 1 || n > CMD_LINE_REF_MAX)
+		return -1;
+	*ref = (int)n;
+	*args = skip_ws(p + 1);
+	return 0;
+}
+
+void command_keep_arg(struct mail_command *c, const char *args)
+{
+	size_t n;
+
+	args = skip_ws(args);
+	n = strlen(args);
+	while (n && is_ws(args[n - 1]))
+		n--;
+	n = utf8_cut(args, n, CMD_ARG_MAX - 1);
+	text_scrub_to(c->arg, n + 1, args, n, TEXT_TAB_SPACE);
+}
+
 /* Keep the line for echoing back: bounded, no control characters. */
 static void keep_line(struct mail_command *c, const char *s, size_t len)
 {
@@ -197,17 +229,27 @@ static int skip_prefix(const char **s, const char *e, const char *prefix)
 	return 1;
 }
 
-/* 'buf' is the trimmed command text after any prefix. */
+/*
+ * 'buf' is the trimmed command text after any prefix. The word ends at
+ * white space or after a ':' ("fix:TITLE"); "invalid:" is "invalid"
+ * written with a colon, which its parse entry accepts or refuses.
+ */
 static int parse_words(const char *buf, command_lookup_fn lookup,
 		       struct mail_command *c)
 {
 	struct command_word w;
 	size_t n = 0;
 
-	while (buf[n] && !is_ws(buf[n]))
+	while (buf[n] && !is_ws(buf[n]) && (!n || buf[n - 1] != ':'))
 		n++;
-	if (!lookup || lookup(buf, n, &w))
+	if (!lookup)
 		return -1;
+	c->colon = 0;
+	if (lookup(buf, n, &w)) {
+		if (n < 2 || buf[n - 1] != ':' || lookup(buf, n - 1, &w))
+			return -1;
+		c->colon = 1;
+	}
 	c->kind = w.kind;
 	return w.parse(skip_ws(buf + n), c);
 }
@@ -292,6 +334,7 @@ static int parse_plain(const char *line, size_t len, const char *prefix,
 	memset(c, 0, sizeof(*c));
 	keep_line(c, s, (size_t)(e - s));
 	prefixed = skip_prefix(&s, e, prefix);
+	c->prefixed = prefixed;
 	if ((size_t)(e - s) <= CMD_PARSE_MAX && !memchr(s, '\0', (size_t)(e - s))) {
 		memcpy(buf, s, (size_t)(e - s));
 		buf[e - s] = '\0';
@@ -301,6 +344,7 @@ static int parse_plain(const char *line, size_t len, const char *prefix,
 	if (!prefixed)
 		return 0;
 	c->kind = CMD_UNKNOWN;
-	c->runs = 0;
+	c->runs = c->remind_line = c->colon = 0;
+	c->arg[0] = '\0';
 	return 1;
 }

@@ -94,12 +94,13 @@ static int read_rows(struct state *st, sqlite3_stmt *s, size_t size,
 	"   status = 'done' ORDER BY created DESC, rowid DESC LIMIT 1), " \
 	"  (SELECT status FROM retests WHERE report_id = o.id " \
 	"   ORDER BY created DESC, rowid DESC LIMIT 1), " \
-	"  c.status, " \
+	"  c.status, coalesce(l.status, 'open'), " \
 	"  o.status || '/' || coalesce(o.sent_at, '') || '/' || " \
 	"  coalesce(i.sig, '') || '/' || coalesce(a.sig, '') || '/' || " \
 	"  coalesce(r.sig, '') || '/' || coalesce(c.status || ':' || " \
 	"  coalesce(c.detail, '') || ':' || coalesce(c.decided, ''), '') " \
 	"  || coalesce('/' || t.sig, '') " \
+	"  || coalesce('/' || l.status || ':' || l.changed, '') " \
 	"FROM outbox o " \
 	"LEFT JOIN (SELECT report_id, count(*) n, count(*) || ':' || " \
 	"  max(received) || ':' || max(rowid) sig FROM inbox " \
@@ -118,6 +119,7 @@ static int read_rows(struct state *st, sqlite3_stmt *s, size_t size,
 	"LEFT JOIN (SELECT report_id, group_concat(request_id || ':' || " \
 	"  status || ':' || coalesce(detail, ''), '|') sig FROM tests " \
 	"  GROUP BY report_id) t ON t.report_id = o.id " \
+	"LEFT JOIN records l ON l.report_id = o.id " \
 	"WHERE o.kind = 'report' ORDER BY o.created DESC, o.rowid DESC"
 
 static void report_row(struct reader *r, void *item)
@@ -136,8 +138,10 @@ static void report_row(struct reader *r, void *item)
 	a->verdict = col(r, 9);
 	a->retest_status = col(r, 10);
 	a->confirm = col(r, 11);
-	a->stamp = col(r, 12);
-	r->oom |= !a->id || !a->message_id || !a->status || !a->stamp;
+	a->record = col(r, 12);
+	a->stamp = col(r, 13);
+	r->oom |= !a->id || !a->message_id || !a->status || !a->stamp ||
+		!a->record;
 }
 
 int state_archive_reports(struct state *st, struct archive_report **out,
@@ -171,6 +175,7 @@ void archive_reports_free(struct archive_report *r, size_t n)
 		free(r[i].verdict);
 		free(r[i].retest_status);
 		free(r[i].confirm);
+		free(r[i].record);
 		free(r[i].stamp);
 	}
 	free(r);

@@ -199,6 +199,48 @@ static const char *const migrations[] = {
 	"  decided INTEGER);"
 	"CREATE INDEX tests_report ON tests (report_id, status);"
 	"CREATE INDEX tests_sender ON tests (requested_by, created);",
+	/* 8: the life of each report (records.c): its record, every
+	 * transition, the tracked branches' tips, the reminders mailed.
+	 * A report of before has no row: it reads as open. */
+	"CREATE TABLE records ("
+	"  report_id TEXT PRIMARY KEY,"
+	"  status TEXT NOT NULL,"
+	"  metric TEXT,"
+	"  change REAL,"
+	"  regression INTEGER,"
+	"  fix_named TEXT,"
+	"  fix_commit TEXT,"
+	"  fix_summary TEXT,"
+	"  fix_branch TEXT,"
+	"  fix_date INTEGER,"
+	"  dup_of TEXT,"
+	"  reason TEXT,"
+	"  verify_request TEXT,"
+	"  verdict TEXT,"
+	"  no_reminders INTEGER NOT NULL DEFAULT 0,"
+	"  searched INTEGER NOT NULL DEFAULT 0,"
+	"  created INTEGER NOT NULL,"
+	"  changed INTEGER NOT NULL);"
+	"CREATE INDEX records_status ON records (status);"
+	"CREATE TABLE record_events ("
+	"  rowid INTEGER PRIMARY KEY,"
+	"  report_id TEXT NOT NULL,"
+	"  at INTEGER NOT NULL,"
+	"  event TEXT NOT NULL,"
+	"  from_status TEXT NOT NULL,"
+	"  to_status TEXT NOT NULL,"
+	"  by TEXT,"
+	"  detail TEXT,"
+	"  source TEXT);"
+	"CREATE INDEX record_events_report ON record_events (report_id);"
+	"CREATE TABLE tracking ("
+	"  branch TEXT PRIMARY KEY,"
+	"  tip TEXT NOT NULL,"
+	"  walked INTEGER NOT NULL);"
+	"CREATE TABLE reminders ("
+	"  id TEXT PRIMARY KEY,"
+	"  lines TEXT NOT NULL,"
+	"  created INTEGER NOT NULL);",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -51,6 +51,19 @@ static const struct section {
 	  "LIMIT 1000" },
 	{ "mailbox", "mailbox",
 	  "SELECT name, uidvalidity, last_uid FROM mailbox ORDER BY name" },
+	/* the regressions still followed (records.h): a report of before
+	 * the records, without a row, is open */
+	{ "regressions", "records",
+	  "SELECT o.id AS report_id, coalesce(r.status, 'open') AS status, "
+	  "o.subject, r.fix_named, r.fix_commit, r.fix_branch, "
+	  "coalesce(r.changed, o.created) AS changed, o.created FROM outbox o "
+	  "LEFT JOIN records r ON r.report_id = o.id WHERE o.kind = 'report' "
+	  "AND coalesce(r.status, 'open') IN ('open', 'fix named', "
+	  "'fix landed', 'not fixed') AND coalesce(r.regression, 1) != 0 "
+	  "ORDER BY o.created, o.rowid LIMIT 1000" },
+	{ "transitions", "record_events",
+	  "SELECT at, report_id, event, from_status, to_status, by, detail "
+	  "FROM record_events ORDER BY rowid DESC LIMIT 20" },
 };
 
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))

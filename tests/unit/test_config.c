@@ -333,6 +333,67 @@ static void t_int_range(void **state)
 	assert_int_equal(f->cfg.limits.mails_per_hour, 0);
 }
 
+/* The load fails with 'part' in its one error line (EX_CONFIG). */
+static void load_fails_with(struct fx *f, const char *text, const char *part)
+{
+	write_cfg(f, text, 0600);
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), -1);
+	if (!strstr(f->err.msg, part))
+		fail_msg("'%s' lacks '%s'", f->err.msg, part);
+	assert_int_equal(f->err.code, EX_CONFIG);
+}
+
+/* A duration: seconds, or a number and a unit. */
+static void t_durations(void **state)
+{
+	struct fx *f = *state;
+	const struct config *c = &f->cfg;
+
+	load_ok(f, "");
+	assert_int_equal(c->reminders.every, 30L * 86400);
+	assert_int_equal(c->reminders.min_age, 14L * 86400);
+	assert_int_equal(c->reminders.to.n, 0);
+	assert_null(c->tracking.repo);
+	assert_int_equal(c->tracking.verify, 0);
+	config_release(&f->cfg);
+	load_ok(f, "reminders:\n  every: 2w\n  min_age: 36h\n"
+		"  to: [\"Perf <perf@example.test>\"]\n");
+	assert_int_equal(c->reminders.every, 14L * 86400);
+	assert_int_equal(c->reminders.min_age, 36L * 3600);
+	assert_string_equal(c->reminders.to.v[0], "Perf <perf@example.test>");
+	config_release(&f->cfg);
+	load_ok(f, "reminders:\n  every: 7200\n  min_age: 0\n");
+	assert_int_equal(c->reminders.every, 7200);
+	assert_int_equal(c->reminders.min_age, 0);
+	config_release(&f->cfg);
+	load_ok(f, "reminders:\n  every: 90m\n  min_age: 10s\n");
+	assert_int_equal(c->reminders.every, 5400);
+	assert_int_equal(c->reminders.min_age, 10);
+	config_release(&f->cfg);
+	load_fails_with(f, "reminders:\n  every: 30 days\n",
+		   "2: 'reminders.every' must be a duration (seconds, or with "
+		   "a unit: 12h, 30d, 2w) from 3600s to 366d");
+	config_release(&f->cfg);
+	load_fails_with(f, "reminders:\n  every: 59m\n", "'reminders.every' must "
+		   "be a duration");
+	config_release(&f->cfg);
+	load_fails_with(f, "reminders:\n  every: 400d\n", "'reminders.every' must "
+		   "be a duration");
+	config_release(&f->cfg);
+	load_fails_with(f, "reminders:\n  every: 99999999999999999999d\n",
+		   "'reminders.every' must be a duration");
+	config_release(&f->cfg);
+	load_fails_with(f, "reminders:\n  min_age: -1d\n", "'reminders.min_age' "
+		   "must be a duration");
+	config_release(&f->cfg);
+	load_fails_with(f, "reminders:\n  to: [not an address]\n",
+		   "'reminders.to' must be a list of mail addresses");
+	config_release(&f->cfg);
+	load_fails_with(f, "tracking:\n  branch: [master]\n",
+		   "unknown key 'tracking.branch' (did you mean "
+		   "'tracking.branches'?)");
+}
+
 static void t_bad_bool(void **state)
 {
 	struct fx *f = *state;
@@ -667,7 +728,8 @@ int main(void)
 		T(t_list_where_string),
 		T(t_string_where_mapping),
 		T(t_int_range),
-		T(t_bad_bool),
+	T(t_durations),
+	T(t_bad_bool),
 		T(t_sources),
 		T(t_sources_unknown_key),
 		T(t_sources_wrong_kinds),

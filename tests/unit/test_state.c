@@ -24,13 +24,14 @@
 
 #include <cmocka.h>
 
+#include "perfbot/state/records.h"
 #include "perfbot/state/state.h"
 
 #include "testutil.h"
 #include "../../src/state/internal.h"
 
 /* src/state/state.c: migrations[] has seven entries. */
-#define SCHEMA_VERSION 7
+#define SCHEMA_VERSION 8
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 
 struct fx {
@@ -362,6 +363,24 @@ static void t_upgrade_from_v1(void **state)
 	counts(f, 1, 0);
 	/* migration 7 on a file of before it: the tests table, empty */
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM tests"), 0);
+	/* 8: its report has no record row, and reads as open */
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM records"), 0);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM sqlite_master "
+			       "WHERE type = 'table' AND name IN ('records', "
+			       "'record_events', 'tracking', 'reminders')"),
+			 4);
+	{
+		struct record r;
+		int found = 0;
+
+		assert_int_equal(state_record_get(f->st, "old-1", &r, &found,
+						  &f->err), 0);
+		assert_int_equal(found, 1);
+		assert_string_equal(r.status, "open");
+		assert_int_equal(r.stored, 0);
+		assert_int_equal(r.regression, -1);
+		record_release(&r);
+	}
 }
 
 /* A migration that fails leaves the file as it was: one transaction. */

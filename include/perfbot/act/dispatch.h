@@ -29,6 +29,8 @@ struct command_limits {
 	int max_runs;		/* retest N must be 1..max_runs */
 };
 
+struct act_ctx;
+
 /* What acting on one mail needs, and the answer's pieces it adds to. */
 struct act_ctx {
 	struct state *st;
@@ -44,6 +46,8 @@ struct act_ctx {
 	const struct reply_patch *patch;	/* the mail's patch, for
 						 * "test"; NULL: none */
 	size_t tests;		/* tests asked by this mail so far */
+	const char *reminder_id;	/* the thread is a reminder's (its
+					 * lines name the records), or NULL */
 };
 
 /*

@@ -151,6 +151,18 @@ struct cfg_web {
 	long jobs;			/* processes making pages; 0: a core each */
 };
 
+struct cfg_tracking {
+	const char *repo;		/* a local git clone; NULL: no tracking */
+	struct strv branches;		/* the branches walked */
+	int verify;			/* ask the farm to run the fix */
+};
+
+struct cfg_reminders {
+	long every;			/* s between two reminders */
+	struct strv to;			/* empty: no reminders */
+	long min_age;			/* s a report is open before listed */
+};
+
 struct config {
 	struct cfg_identity identity;
 	struct cfg_smtp smtp;
@@ -167,6 +179,8 @@ struct config {
 	struct cfg_data data;
 	struct cfg_staging staging;
 	struct cfg_web web;
+	struct cfg_tracking tracking;
+	struct cfg_reminders reminders;
 
 	/* the file */
 	struct ydoc doc;	/* doc.root is a mapping, or NULL (an empty

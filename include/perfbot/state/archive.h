@@ -25,10 +25,13 @@ struct archive_report {
 	char *verdict;		/* the newest finished retest's, or NULL */
 	char *retest_status;	/* the newest retest's status, or NULL */
 	char *confirm;		/* the confirmation's status, or NULL */
+	char *record;		/* its record's status (records.h), "open"
+				 * when it has no row */
 	/*
 	 * Changes whenever anything the report's page shows changes in the
 	 * state (the mail's status, a reply, an answer, a retest, a test,
-	 * the confirmation): the web archive rebuilds the page then only.
+	 * the confirmation, its record): the web archive rebuilds the page
+	 * then only.
 	 */
 	char *stamp;
 };
