@@ -8,12 +8,14 @@
  * sender, and to strangers) hold.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "perfbot/util/addr.h"
 #include "perfbot/act/authorize.h"
 #include "perfbot/compose/recipients.h"
+#include "perfbot/state/records.h"
 
 #define DAY (24 * 3600)
 
@@ -314,9 +316,13 @@ static int stranger(struct state *st, const struct config *cfg, time_t now,
 	return 0;
 }
 
-int authorize(struct state *st, const struct config *cfg, time_t now,
-	      const struct reply *r, const struct thread_report *tr,
-	      struct auth *au, struct pb_err *err)
+/*
+ * What every sender must pass first: no list, the domains, the MTA's
+ * word, limits.per_sender_per_day. 1 when the mail may be answered.
+ */
+static int sender_may(struct state *st, const struct config *cfg,
+		      time_t now, const struct reply *r, struct auth *au,
+		      struct pb_err *err)
 {
 	long n, cap = cfg->limits.per_sender_per_day;
 
@@ -332,6 +338,67 @@ int authorize(struct state *st, const struct config *cfg, time_t now,
 			 "limits.per_sender_per_day reached");
 		return 0;
 	}
+	return 1;
+}
+
+/* The sender is among the recipients of the report of a named line. */
+static int names_own_line(struct state *st, const struct reply *r,
+			  const char *reminder_id, int *yes,
+			  struct pb_err *err)
+{
+	struct record rec;
+	char *id = NULL;
+	size_t i;
+	int found = 0, rc = 0;
+
+	*yes = 0;
+	for (i = 0; i < r->ncmds && !*yes && !rc; i++) {
+		if (!r->cmds[i].remind_line)
+			continue;
+		rc = state_reminder_line(st, reminder_id, r->cmds[i].remind_line, &id,
+					 err) ||
+		     (id && state_record_get(st, id, &rec, &found, err));
+		if (!rc && id && found)
+			*yes = among(rec.recipients, r->from_addr);
+		if (id && found)
+			record_release(&rec);
+		free(id);
+		id = NULL;
+		found = 0;
+	}
+	return rc ? -1 : 0;
+}
+
+int authorize_reminder(struct state *st, const struct config *cfg,
+		       time_t now, const struct reply *r,
+		       const char *reminder_id, struct auth *au,
+		       struct pb_err *err)
+{
+	int ok = sender_may(st, cfg, now, r, au, err), own = 0;
+
+	if (ok <= 0)
+		return ok;
+	if (!authorize_allowed(cfg, r->from_addr) &&
+	    names_own_line(st, r, reminder_id, &own, err))
+		return -1;
+	if (!authorize_allowed(cfg, r->from_addr) && !own) {
+		au->verdict = AUTH_REFUSE;
+		return stranger(st, cfg, now, r, au, err);
+	}
+	au->verdict = AUTH_COMMAND;
+	au->tell = 1;
+	snprintf(au->outcome, sizeof(au->outcome), "answered");
+	return 0;
+}
+
+int authorize(struct state *st, const struct config *cfg, time_t now,
+	      const struct reply *r, const struct thread_report *tr,
+	      struct auth *au, struct pb_err *err)
+{
+	int ok = sender_may(st, cfg, now, r, au, err);
+
+	if (ok <= 0)
+		return ok;
 	if (!tr) {
 		au->verdict = AUTH_NOREPORT;
 		return stranger(st, cfg, now, r, au, err);

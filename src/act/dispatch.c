@@ -11,10 +11,12 @@
 #include <strings.h>
 
 #include "perfbot/act/dispatch.h"
+#include "perfbot/act/lifecmd.h"
 #include "perfbot/util/id.h"
 #include "perfbot/send/outbox.h"
 #include "perfbot/act/route.h"
 #include "perfbot/act/retest.h"
+#include "perfbot/act/test.h"
 #include "perfbot/util/strmap.h"
 
 
@@ -72,7 +74,7 @@ int dispatch_answer(struct state *st, const struct config *cfg,
 
 static int parse_retest(const char *args, struct mail_command *c)
 {
-	return command_parse_count(args, &c->runs);
+	return c->colon ? -1 : command_parse_count(args, &c->runs);
 }
 
 static int check_retest(const struct mail_command *c,
@@ -127,9 +129,12 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 	struct ctx x;
 	int rc;
 
-	if (!tr)
-		return pb_fail(err, EX_SOFTWARE, "retest: no report in the "
-			       "thread");
+	if (!tr) {	/* a reminder's thread: several reports */
+		ctx_init(&x, "answer");
+		ctx_str(&x, "line", c->line);
+		ctx_str(&x, "why", "retest: answer the report itself");
+		return dispatch_piece_of(a, "invalid", &x, err);
+	}
 	if (state_retest_count(a->st, tr->report_id, &n, &open, err))
 		return -1;
 	if (open) {
@@ -152,12 +157,31 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 	return rc ? -1 : 0;
 }
 
+/* ---- test ---- */
+
+static int parse_test(const char *args, struct mail_command *c)
+{
+	return c->colon ? -1 : command_parse_test(args, c);
+}
+
+static int check_test(const struct mail_command *c,
+		      const struct command_limits *l, char *why,
+		      size_t whylen)
+{
+	if (c->runs == 0 || (c->runs >= 2 && c->runs <= l->max_runs))
+		return 0;
+	snprintf(why, whylen, "test: N must be between 2 and %d%s",
+		 l->max_runs, c->runs == 1 ? " (one run cannot be tested)" :
+		 "");
+	return -1;
+}
+
 /* ---- help, and a line that is no command ---- */
 
 static int parse_help(const char *args, struct mail_command *c)
 {
 	c->runs = 0;
-	return *args ? -1 : 0;
+	return *args || c->colon ? -1 : 0;
 }
 
 static int check_none(const struct mail_command *c,
@@ -219,6 +243,31 @@ const struct command_def command_table[] = {
 	{ "retest", CMD_RETEST, "retest [N]x",
 	  "rerun the job N more times on both commits", parse_retest,
 	  check_retest, act_retest },
+	{ "test", CMD_TEST, "test [REPO BRANCH | COMMIT] [N]x",
+	  "run the job on your mail's patch, a tree or a commit",
+	  parse_test, check_test, test_act },
+	{ "fix", CMD_FIX, "fix: TITLE or SHA",
+	  "name the commit that fixes the regression (its exact title, or "
+	  "7 to 40 hex digits of its sha)", lifecmd_parse_fix, lifecmd_check,
+	  lifecmd_act },
+	{ "unfix", CMD_UNFIX, "unfix", "forget the fix named",
+	  lifecmd_parse_bare, lifecmd_check, lifecmd_act },
+	{ "dup", CMD_DUP, "dup: REPORT",
+	  "a duplicate of another report (its Message-ID, archive link or "
+	  "exact subject)", lifecmd_parse_dup, lifecmd_check, lifecmd_act },
+	{ "undup", CMD_UNDUP, "undup", "not a duplicate after all",
+	  lifecmd_parse_bare, lifecmd_check, lifecmd_act },
+	{ "invalid", CMD_INVALID, "invalid: REASON",
+	  "not a regression (the reason is optional)", lifecmd_parse_invalid,
+	  lifecmd_check, lifecmd_act },
+	{ "reopen", CMD_REOPEN, "reopen", "open it again",
+	  lifecmd_parse_bare, lifecmd_check, lifecmd_act },
+	{ "set", CMD_SET, "set no-reminders",
+	  "leave it out of the reminders", lifecmd_parse_set, lifecmd_check,
+	  lifecmd_act },
+	{ "unset", CMD_UNSET, "unset no-reminders",
+	  "list it in the reminders again", lifecmd_parse_set, lifecmd_check,
+	  lifecmd_act },
 	{ "help", CMD_HELP, "help", "list the commands", parse_help,
 	  check_none, act_help },
 };
@@ -279,6 +328,7 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 	const struct command_def *def;
 	char why[160];
 	struct ctx x;
+	int rc;
 
 	for (i = 0; i < n && i < max; i++) {
 		const struct mail_command *c = &cmds[i];
@@ -293,9 +343,9 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 			ctx_str(&x, "why", why);
 			if (dispatch_piece_of(a, "invalid", &x, err))
 				return -1;
-		} else if (def->act(a, c, i, err)) {
+		} else if ((rc = def->act(a, c, i, err)) < 0) {
 			return -1;
-		} else {
+		} else if (rc == 0) {
 			a->acted = 1;
 		}
 	}
@@ -366,12 +416,14 @@ int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
 	const struct thread_report *tr = rt->kind == ROUTE_REPORT ? &rt->tr :
 		NULL;
 	struct answer_thread t;
-	struct act_ctx a = { st, cfg, now, &t, NULL, 0, 0, 0 };
+	struct act_ctx a = { st, cfg, now, &t, NULL, 0, 0, 0, &r->patch, 0,
+			      NULL };
 	size_t sent;
 	int rc;
 
 	if (!au->tell)
 		return 0;
+	a.reminder_id = rt->kind == ROUTE_REMINDER ? rt->reminder_id : NULL;
 	route_thread(r, tr, &t);
 	switch (au->verdict) {
 	case AUTH_COMMAND:

@@ -12,10 +12,10 @@
 #include "perfbot/compose/answer.h"
 #include "perfbot/render/chart.h"
 #include "perfbot/act/dispatch.h"
+#include "perfbot/act/followup.h"
 #include "perfbot/util/log.h"
 #include "perfbot/render/report.h"
 #include "perfbot/act/retest.h"
-#include "perfbot/act/route.h"
 #include "perfbot/judge/runs.h"
 #include "perfbot/act/scheduler.h"
 #include "perfbot/render/context.h"
@@ -23,69 +23,6 @@
 #include "perfbot/compare/stats.h"
 #include "perfbot/compare/table.h"
 #include "perfbot/util/workers.h"
-
-/* The report's manifest as it was when the report was queued. */
-static int load_manifest(struct state *st, const char *report_id,
-			 struct manifest *m, struct pb_err *err)
-{
-	char *name = NULL, *text = NULL, *dir = NULL;
-	int rc;
-
-	if (state_manifest_text(st, report_id, &name, &text, &dir, err))
-		return -1;
-	if (!text)
-		rc = pb_fail(err, EX_DATAERR, "report '%s': its manifest was "
-			     "not kept", report_id);
-	else
-		rc = manifest_parse(m, name, dir, text, strlen(text), err);
-	free(name);
-	free(text);
-	free(dir);
-	return rc;
-}
-
-/* What an answer in the thread needs, and what the report said. */
-static char *thread_json(const struct answer_thread *r,
-			 const struct report_inputs *in)
-{
-	const struct cmp_row *h = in->verdict.headline;
-	json_t *refs = json_array(), *o;
-	size_t i;
-	char *s;
-
-	for (i = 0; i < r->nrefs; i++)
-		json_array_append_new(refs, json_string(r->references[i]));
-	o = json_pack("{s:s, s:s?, s:o, s:s, s:s, s:s?, s:s, s:f}",
-		      "message_id", r->message_id, "in_reply_to",
-		      r->in_reply_to, "references", refs, "subject",
-		      r->subject ? r->subject : "", "from", r->from_addr,
-		      "from_name", r->from_name, "metric", h ? h->name : "",
-		      "reported_change", h ? h->change : 0.0);
-	s = o ? json_dumps(o, JSON_COMPACT) : NULL;
-	json_decref(o);
-	return s;
-}
-
-/* "commits": the short and full ids of both commits. */
-static void sides_ctx(struct ctx *parent, const struct manifest *m)
-{
-	const struct manifest_side *side[2] = { &m->base, &m->head };
-	static const char *const key[2] = { "base", "head" };
-	struct ctx c, one;
-	int i;
-
-	ctx_init(&c, parent->family);
-	for (i = BASE; i <= HEAD; i++) {
-		const char *sha = side[i]->commit;
-
-		ctx_init(&one, parent->family);
-		ctx_str(&one, "sha", sha);
-		ctx_strn(&one, "short", sha, strlen(sha) < 10 ? strlen(sha) :
-			 10);
-		ctx_child(&c, key[i], &one);
-	}
-	ctx_child(parent, "commits", &c);
-}
 
 static int submit_both(const struct config *cfg, const struct manifest *m,
 		       const struct report_inputs *in, const char *rid,
@@ -119,7 +56,7 @@ static int ask_farm(struct state *st, const struct config *cfg,
 	struct pb_err e = { 0, "" };
 	int rc;
 
-	if (load_manifest(st, report_id, m, &e) ||
+	if (followup_manifest(st, report_id, m, &e) ||
 	    report_inputs_load(in, m, cfg, &e)) {
 		snprintf(why, wl, "%s", e.msg);
 		return 1;
@@ -127,7 +64,7 @@ static int ask_farm(struct state *st, const struct config *cfg,
 	/* a confirmed report whose key metric the filter hides */
 	if (!in->verdict.headline && in->key_metric)
 		judge_force(&in->cmp, in->rules, in->key_metric, &in->verdict);
-	rq->thread = thread_json(r, in);
+	rq->thread = followup_thread_json(r, in);
 	rq->base_runs = (long)in->root[BASE].runs;
 	rq->head_runs = (long)in->root[HEAD].runs;
 	rc = submit_both(cfg, m, in, request_id, runs, r->message_id, why, wl,
@@ -166,7 +103,7 @@ int retest_request(struct state *st, const struct config *cfg,
 	if (!refused) {
 		ctx_int(&c, "runs", runs);
 		ctx_str(&c, "request_id", request_id);
-		sides_ctx(&c, &m);
+		followup_commits_ctx(&c, &m);
 	}
 	*tmpl = refused ? "retest-rejected" : "retest-ack";
 	if (refused)
@@ -178,34 +115,6 @@ out:
 	report_inputs_release(&in);
 	manifest_release(&m);
 	return rc;
-}
-
-/* One commit's per-run values of 'metric' (templates/samples.txt). */
-static void samples_ctx(struct ctx *parent, const char *key,
-			const char *metric, const double *v, size_t n)
-{
-	json_t *values = json_array();
-	char buf[40];
-	struct ctx c, one;
-	size_t i;
-
-	for (i = 0; values && i < n; i++) {
-		json_t *o;
-
-		snprintf(buf, sizeof(buf), "%.15g", v[i]);
-		ctx_init(&one, parent->family);
-		ctx_str(&one, "value", buf);
-		ctx_bool(&one, "last", i + 1 == n);
-		if (ctx_finish(&one, &o, NULL) ||
-		    json_array_append_new(values, o)) {
-			json_decref(values);
-			values = NULL;
-		}
-	}
-	ctx_init(&c, parent->family);
-	ctx_str(&c, "metric", metric);
-	ctx_take(&c, "values", values);
-	ctx_child(parent, key, &c);
 }
 
 static json_t *chart_of(const struct cmp_row *row)
@@ -268,50 +177,14 @@ static void verdict_ctx(struct ctx *c, const struct cmp_row *all,
 	ctx_int(c, "new_head_n", (long long)fresh->n[HEAD]);
 }
 
-/* The mail that asked, as the thread kept with the retest tells it. */
-struct asker {
-	struct answer_thread r;	/* its strings are in 't' */
-	json_t *t;
-	const char *refs[REPLY_MAX_REFS];
-};
-
-static const char *field(const json_t *t, const char *key)
-{
-	return json_string_value(json_object_get(t, key));
-}
-
-static int asker_load(struct asker *a, const char *thread)
-{
-	json_t *refs, *v;
-	size_t i, n = 0;
-
-	memset(a, 0, sizeof(*a));
-	a->t = json_loads(thread ? thread : "", 0, NULL);
-	if (!json_is_object(a->t))
-		return -1;
-	a->r.message_id = field(a->t, "message_id");
-	a->r.subject = field(a->t, "subject");
-	a->r.from_addr = field(a->t, "from");
-	a->r.from_name = field(a->t, "from_name");
-	a->r.in_reply_to = field(a->t, "in_reply_to");
-	refs = json_object_get(a->t, "references");
-	json_array_foreach(refs, i, v)
-		if (i < REPLY_MAX_REFS)
-			a->refs[n++] = json_string_value(v);
-	a->r.references = a->refs;
-	a->r.nrefs = n;
-	return a->r.message_id && a->r.from_addr ? 0 : -1;
-}
-
 static json_t *result_ctx(const struct retest_row *row,
 			  const struct report_inputs *in,
-			  const struct manifest *m, const struct asker *a,
+			  const struct manifest *m,
+			  const struct followup_asker *a,
 			  const char **verdict, struct pb_err *err)
 {
-	const char *metric = json_string_value(json_object_get(a->t,
-								"metric"));
-	double reported = json_real_value(json_object_get(a->t,
-							  "reported_change"));
+	const char *metric = followup_metric(a);
+	double reported = followup_reported(a);
 	const struct cmp_row *h = metric ? comparison_find(&in->cmp, metric) :
 		NULL, *fresh;
 	size_t from[2] = { (size_t)row->base_runs, (size_t)row->head_runs };
@@ -336,10 +209,12 @@ static json_t *result_ctx(const struct retest_row *row,
 	verdict_ctx(&c, h, fresh, reported, verdict);
 	ctx_int(&c, "runs", row->runs);
 	ctx_str(&c, "request_id", row->request_id);
-	sides_ctx(&c, m);
+	followup_commits_ctx(&c, m);
 	ctx_str(&c, "metric", h->name);
-	samples_ctx(&c, "base_samples", h->name, h->v[BASE], h->n[BASE]);
-	samples_ctx(&c, "head_samples", h->name, h->v[HEAD], h->n[HEAD]);
+	followup_samples_ctx(&c, "base_samples", h->name, h->v[BASE],
+			     h->n[BASE]);
+	followup_samples_ctx(&c, "head_samples", h->name, h->v[HEAD],
+			     h->n[HEAD]);
 	ctx_int(&c, "base_n", (long long)h->n[BASE]);
 	ctx_int(&c, "head_n", (long long)h->n[HEAD]);
 	ctx_str(&c, "table", sb_str(&table));
@@ -364,44 +239,13 @@ static json_t *expired_ctx(const struct retest_row *row,
 	return ctx_finish(&c, &o, err) ? NULL : o;
 }
 
-/* Queue the follow-up and close the retest in one transaction. */
-static int close_retest(struct state *st, const struct config *cfg,
-			const struct retest_row *row, const struct asker *a,
-			const char *tmpl, json_t *ctx, const char *status,
-			const char *detail, time_t now, struct pb_err *err)
+/* How a retest ends (followup_finish_fn). */
+static int finish_retest(struct state *st, const char *request_id,
+			 const char *status, const char *detail, time_t now,
+			 struct pb_err *err)
 {
-	struct act_ctx ac = { st, cfg, now, &a->r, json_array(), 0, 0, 0 };
-	char tag[160];
-	int rc;
-
-	rc = dispatch_piece(&ac, tmpl, json_incref(ctx), err);
-	snprintf(tag, sizeof(tag), "result:%s", row->request_id);
-	rc = rc || state_begin(st, err);
-	if (!rc && (dispatch_answer(st, cfg, &a->r, tag, ac.pieces, now, err) ||
-		    state_retest_finish(st, row->request_id, status, detail,
-					err))) {
-		state_rollback(st);
-		rc = -1;
-	} else if (!rc) {
-		rc = state_commit(st, err);
-	}
-	json_decref(ac.pieces);
-	return rc;
-}
-
-/*
- * The report's thread facts (its recipients for the Cc), found as the
- * poll found them: In-Reply-To, then References, the closest first.
- */
-static void thread_of(struct state *st, struct asker *a,
-		      struct thread_report *tr)
-{
-	int found = 0;
-
-	if (route_lookup(st, a->r.in_reply_to, a->r.references, a->r.nrefs,
-			 tr, &found, NULL) || !found)
-		memset(tr, 0, sizeof(*tr));
-	a->r.report = tr->report_id ? tr : NULL;
+	(void)now;
+	return state_retest_finish(st, request_id, status, detail, err);
 }
 
 /* 1 when both roots hold the runs asked for. */
@@ -414,15 +258,17 @@ static int landed(const struct retest_row *row,
 
 /*
  * One retest on its way through the workers (util/workers.h): the
- * report's manifest read from the state in order (start), the thread,
- * the inputs over all runs and the answer's context made by a worker,
- * which touches no state (work), the answer queued in order (finish).
+ * report's manifest and the thread of the mail that asked read from the
+ * state in order (start), the inputs over all runs and the answer's
+ * context made by a worker, which touches no state (work), the answer
+ * queued in order (finish).
  */
 struct followup {
 	const struct retest_row *row;
 	struct manifest m;
 	struct report_inputs in;
-	struct asker a;
+	struct followup_asker a;
+	int asker;		/* 'a' was loaded: to release */
 	int loaded;		/* thread, manifest and inputs: 0 or -1 */
 	struct pb_err why;	/* why they did not load */
 	int ready;		/* the runs landed */
@@ -434,7 +280,8 @@ struct followup {
 static void followup_release(struct followup *f)
 {
 	json_decref(f->ctx);
-	json_decref(f->a.t);
+	if (f->asker)
+		followup_asker_release(&f->a);
 	report_inputs_release(&f->in);
 	manifest_release(&f->m);
 	memset(f, 0, sizeof(*f));
@@ -446,11 +293,6 @@ static void prepare(const struct config *cfg, const struct inputs_opts *io,
 {
 	const struct retest_row *row = f->row;
 
-	if (asker_load(&f->a, row->thread)) {
-		pb_err_clear(&f->why);	/* "its thread is unreadable" */
-		f->loaded = -1;
-		return;
-	}
 	if (f->loaded || report_inputs_load_opts(&f->in, &f->m, cfg, io,
 						 &f->why)) {
 		f->loaded = -1;
@@ -469,7 +311,6 @@ static int one_retest(struct state *st, const struct config *cfg,
 		      struct retest_stats *rs, struct pb_err *err)
 {
 	const struct retest_row *row = f->row;
-	struct thread_report tr = { 0 };
 	int rc = 0;
 
 	pb_err_clear(err);
@@ -485,27 +326,27 @@ static int one_retest(struct state *st, const struct config *cfg,
 		rs->expired += now > row->deadline && !rc;
 		return rc;	/* else try again next run */
 	}
-	thread_of(st, &f->a, &tr);
 	if (f->ready && !f->ctx) {
 		rc = pb_fail(err, EX_SOFTWARE, "retest '%s': cannot build its "
 			     "answer%s%s", row->request_id, f->cerr.msg[0] ?
 			     ": " : "", f->cerr.msg);
 	} else if (f->ready) {
-		rc = close_retest(st, cfg, row, &f->a, "retest-result", f->ctx,
-				  "done", f->verdict, now, err);
+		rc = followup_answer(st, cfg, &f->a, row->request_id,
+				     "retest-result", f->ctx, finish_retest,
+				     "done", f->verdict, now, err);
 		rs->done += !rc;
 		log_info("retest '%s' of '%s': %s", row->request_id,
 			 row->report_id, f->verdict);
 	} else if (now > row->deadline) {
 		rc = !f->ctx ? (*err = f->cerr, -1) :
-			close_retest(st, cfg, row, &f->a, "retest-expired",
-				     f->ctx, "expired", "deadline passed", now,
-				     err);
+			followup_answer(st, cfg, &f->a, row->request_id,
+					"retest-expired", f->ctx,
+					finish_retest, "expired",
+					"deadline passed", now, err);
 		rs->expired += !rc;
 	} else {
 		rs->waiting++;
 	}
-	thread_report_release(&tr);
 	return rc;
 }
 
@@ -519,7 +360,7 @@ struct followups {
 	struct retest_stats *rs;
 };
 
-/* In order: the report's manifest as it was queued. */
+/* In order: the thread that asked and the report's manifest as queued. */
 static int followup_start(void *arg, size_t i, size_t slot,
 			  struct pb_err *err)
 {
@@ -529,7 +370,10 @@ static int followup_start(void *arg, size_t i, size_t slot,
 	(void)err;
 	memset(f, 0, sizeof(*f));
 	f->row = &fs->rows[i];
-	f->loaded = load_manifest(fs->st, f->row->report_id, &f->m, &f->why);
+	f->asker = 1;
+	f->loaded = followup_asker_load(&f->a, fs->st, f->row->thread) ||
+		followup_manifest(fs->st, f->row->report_id, &f->m, &f->why) ?
+		-1 : 0;
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 
 #include "perfbot/act/route.h"
 #include "perfbot/compose/identity.h"
+#include "perfbot/state/records.h"
 #include "perfbot/util/id.h"
 #include "perfbot/util/log.h"
 #include "perfbot/util/strbuf.h"
@@ -177,6 +178,39 @@ static const char *own_mail(struct state *st, const struct reply *r,
 	return NULL;
 }
 
+/*
+ * 1 when the thread holds a Message-ID of the bot's shape: a mail of the
+ * bot's that the state does not know (a new or reset state on an old
+ * mailbox), which "no report" would wrongly deny.
+ */
+static int own_thread(const struct reply *r, const struct route_self *self)
+{
+	size_t i;
+
+	if (!self)
+		return 0;
+	if (r->in_reply_to && id_is_ours(r->in_reply_to, self->id_domain))
+		return 1;
+	for (i = 0; i < r->nrefs; i++)
+		if (id_is_ours(r->references[i], self->id_domain))
+			return 1;
+	return 0;
+}
+
+/* A thread of no report may be a reminder's: In-Reply-To, References. */
+static int reminder_of(struct state *st, const struct reply *r,
+		       struct route *rt, struct pb_err *err)
+{
+	const char *ids[REPLY_MAX_REFS + 1];
+	size_t n = 0, i;
+
+	if (r->in_reply_to)
+		ids[n++] = r->in_reply_to;
+	for (i = r->nrefs; i > 0 && n < REPLY_MAX_REFS + 1; i--)
+		ids[n++] = r->references[i - 1];
+	return state_route_reminder(st, ids, n, &rt->reminder_id, err);
+}
+
 int route_reply(struct state *st, const struct reply *r,
 		const struct route_self *self, struct route *rt,
 		struct pb_err *err)
@@ -205,9 +239,17 @@ int route_reply(struct state *st, const struct reply *r,
 	} else {
 		if (route_lookup(st, r->in_reply_to,
 				 (const char *const *)r->references, r->nrefs,
-				 &rt->tr, &rt->found, err))
+				 &rt->tr, &rt->found, err) ||
+		    (!rt->found && reminder_of(st, r, rt, err)))
 			return -1;
-		rt->kind = rt->found ? ROUTE_REPORT : ROUTE_NO_REPORT;
+		rt->kind = rt->found ? ROUTE_REPORT : rt->reminder_id ?
+			ROUTE_REMINDER : ROUTE_NO_REPORT;
+		if (rt->kind == ROUTE_NO_REPORT && own_thread(r, self)) {
+			rt->kind = ROUTE_LOST;
+			snprintf(rt->outcome, sizeof(rt->outcome), "ignored: a "
+				 "thread of the bot's mail the state does not "
+				 "know");
+		}
 	}
 	return 0;
 }
@@ -215,6 +257,7 @@ int route_reply(struct state *st, const struct reply *r,
 void route_release(struct route *rt)
 {
 	thread_report_release(&rt->tr);
+	free(rt->reminder_id);
 	memset(rt, 0, sizeof(*rt));
 }
 

@@ -8,6 +8,7 @@
  * retries of what failed for now.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -410,22 +411,22 @@ int scheduler_submit(const struct config *cfg, const struct sched_request *rq,
 	return submit_tries(b, cfg, rq, out, why, whylen, err);
 }
 
-/* An empty directory, or one that is not there: 0, else -1 (errno). */
-static int empty_or_none(const char *dir)
+/* 'dir' made, or there as a directory of its own (no link): 0, or -1. */
+static int made_or_there(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int rc = 0;
+	struct stat st;
 
-	if (!d)
-		return errno == ENOENT ? 0 : -1;
-	while (!rc && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			rc = -1;
-	closedir(d);
-	if (rc)
-		errno = EEXIST;
-	return rc;
+	if (!mkdir(dir, 0755))
+		return 0;
+	if (errno != EEXIST)
+		return -1;
+	if (lstat(dir, &st))
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return 0;
 }
 
 int scheduler_results_dir(const struct config *cfg, const char *request_id,
@@ -443,8 +444,7 @@ int scheduler_results_dir(const struct config *cfg, const char *request_id,
 	*dir = path_join(base, request_id);
 	if (!*dir)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	if (empty_or_none(*dir) ||
-	    (mkdir(*dir, 0755) && errno != EEXIST)) {
+	if (made_or_there(*dir)) {
 		pb_fail(err, EX_CANTCREAT, "scheduler.results_dir: '%s': %s",
 			*dir, strerror(errno));
 		free(*dir);
@@ -452,4 +452,104 @@ int scheduler_results_dir(const struct config *cfg, const char *request_id,
 		return -1;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* What the farm says when it cannot run a test                        */
+
+#define SCHED_ERROR_READ ((size_t)64 << 10)	/* read of the file */
+
+/* Append line s[0..n) scrubbed, if the caps leave room; 0 when full. */
+static int error_line(struct strbuf *out, const char *s, size_t n,
+		      size_t *lines)
+{
+	size_t room;
+
+	if (*lines >= SCHED_ERROR_LINES || out->len >= SCHED_ERROR_BYTES)
+		return 0;
+	room = SCHED_ERROR_BYTES - out->len;
+	n = utf8_cut(s, n, room > 1 ? room - 1 : 0);
+	if ((*lines && sb_addc(out, '\n')) ||
+	    text_scrub_add(out, s, n, TEXT_UNICODE | TEXT_TAB_SPACE))
+		return -1;
+	(*lines)++;
+	return 1;
+}
+
+/* A line of blanks (and control characters) only. */
+static int blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] > 0x20 && s[i] != 0x7f)
+			return 0;
+	return 1;
+}
+
+/* The first SCHED_ERROR_READ bytes of 'path': a longer file is cut. */
+static int read_head(const char *path, struct strbuf *out, struct pb_err *err)
+{
+	char buf[4096];
+	ssize_t k;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return pb_fail(err, EX_NOINPUT, "%s: %s", path,
+			       strerror(errno));
+	while (out->len < SCHED_ERROR_READ &&
+	       (k = read(fd, buf, sizeof(buf))) > 0)
+		if (sb_add(out, buf, (size_t)k)) {
+			close(fd);
+			return pb_fail(err, EX_OSERR, "out of memory");
+		}
+	close(fd);
+	if (out->len > SCHED_ERROR_READ)
+		out->len = SCHED_ERROR_READ;
+	return 0;
+}
+
+int scheduler_farm_error(const char *result_root, struct strbuf *out,
+			 int *found, struct pb_err *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	const char *p, *e, *nl, *first = NULL, *last = NULL;
+	char *path = path_join(result_root, "error");
+	size_t lines = 0, len;
+	struct stat st;
+	int more = 1;
+
+	*found = 0;
+	if (!path)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (lstat(path, &st) || !S_ISREG(st.st_mode)) {
+		free(path);
+		return 0;
+	}
+	if (read_head(path, &text, err)) {
+		free(path);
+		sb_release(&text);
+		return -1;
+	}
+	free(path);
+	*found = 1;
+	/* the lines that are not blank, from the first to the last */
+	for (p = text.buf, e = p + text.len; p && p < e; p = nl ? nl + 1 : e) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		if (!blank(p, (size_t)((nl ? nl : e) - p))) {
+			if (!first)
+				first = p;
+			last = nl ? nl : e;
+		}
+	}
+	for (p = first; p && p < last && more > 0; p = nl ? nl + 1 : last) {
+		nl = memchr(p, '\n', (size_t)(last - p));
+		len = (size_t)((nl ? nl : last) - p);
+		while (len && (p[len - 1] == '\r' || p[len - 1] == ' ' ||
+			       p[len - 1] == '\t'))
+			len--;
+		more = error_line(out, p, len, &lines);
+	}
+	sb_release(&text);
+	return more < 0 ? pb_fail(err, EX_OSERR, "out of memory") : 0;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cli: 'perfbot check'. Loads the configuration, then checks every path
- * and secret it names, the state, the sources, the data files, every
- * template and the scheduler's command, one line a problem (exit 78);
+ * and secret it names, the state, the sources and their manifests, the
+ * data files, every template and the scheduler's command, one line a
+ * problem (exit 78; 65 when only manifests are bad);
  * --connect also logs in to the SMTP and IMAP servers and says what they
  * offer, sending nothing.
  */
@@ -18,11 +19,14 @@
 #include "perfbot/cli/cli.h"
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/util/fileio.h"
+#include "perfbot/ingest/sources.h"
 #include "perfbot/poll/imap.h"
 #include "perfbot/util/log.h"
 #include "perfbot/render/mustache.h"
+#include "perfbot/render/template.h"
 #include "perfbot/compare/rules.h"
 #include "perfbot/act/scheduler.h"
+#include "perfbot/act/track.h"
 #include "perfbot/config/secret.h"
 #include "perfbot/send/smtp.h"
 #include "perfbot/state/state.h"
@@ -51,15 +55,19 @@ const struct cli_spec check_spec = {
 	"validate the configuration (and log in to the servers)",
 	"Checks every value of the configuration, then every path it names "
 	"(state, sources, CA files, password files, data files, templates) "
-	"and the scheduler's command, and prints each problem on its own "
-	"line; exits 78 when there is one. Secrets are fetched to see that "
-	"they can be, and never printed.",
+	"and the scheduler's command, and every manifest of the source "
+	"directories as a run takes it (its result roots, the files it "
+	"attaches, ids unique), and prints each problem on its own line; "
+	"exits 78 when the configuration has one, else 65 when a manifest "
+	"is bad. Secrets are fetched to see that they can be, and never "
+	"printed.",
 	check_opts, sizeof(struct cli_check_opts),
 };
 
 struct checker {
 	const struct config *cfg;
 	int problems;
+	int bad_manifests;	/* not the config's: exit 65, not 78 */
 	int quiet;
 };
 
@@ -197,15 +205,54 @@ static void check_state(struct checker *ck)
 	free(path);
 }
 
+/*
+ * The manifests of the directory sources, taken as a run takes them
+ * (ingest/sources.h): parsed, ids unique, result roots and attached
+ * files there and allowed. A url source's are checked when a run
+ * fetches them.
+ */
+static void check_manifests(struct checker *ck, const char *dir,
+			    struct source_ids *ids)
+{
+	struct pb_err err = { 0, "" };
+	struct source_batch b;
+	struct manifest m;
+	size_t i, n = 0;
+	int taken;
+
+	memset(&b, 0, sizeof(b));
+	if (sources_collect_dir(dir, &b, &err)) {
+		problem(ck, &err);
+		sources_release(&b);
+		return;
+	}
+	ck->bad_manifests += b.errors;
+	for (i = 0; i < b.n; i++) {
+		if (source_take(ck->cfg, ids, &b.m[i], &m, &taken, &err)) {
+			log_error("%s", err.msg);
+			ck->bad_manifests++;
+		} else if (!taken) {
+			log_debug("%s: skipped", err.msg);
+		} else {
+			n++;
+			manifest_release(&m);
+		}
+	}
+	okay(ck, "source '%s': %zu manifest%s", dir, n, n == 1 ? "" : "s");
+	sources_release(&b);
+}
+
 static void check_sources(struct checker *ck)
 {
 	struct pb_err err = { 0, "" };
+	struct source_ids ids;
 	const char *dir, *url;
 	struct stat st;
 	size_t i;
 
 	if (!ck->cfg->nsources)
 		okay(ck, "sources: none (run only reads replies and sends)");
+	source_ids_init(&ids);
 	for (i = 0; i < ck->cfg->nsources; i++) {
 		dir = ck->cfg->sources[i].dir;
 		url = ck->cfg->sources[i].url;
@@ -214,10 +261,14 @@ static void check_sources(struct checker *ck)
 			pb_fail(&err, EX_CONFIG, "sources[%zu].dir: '%s': not "
 				"a directory", i + 1, dir);
 			problem(ck, &err);
+		} else if (dir) {
+			check_manifests(ck, dir, &ids);
 		} else {
-			okay(ck, "source '%s'", dir ? dir : url);
+			okay(ck, "source '%s' (its manifests are checked "
+			     "when a run fetches them)", url);
 		}
 	}
+	source_ids_release(&ids);
 }
 
 /* A data file of the config or the default, found and loaded. */
@@ -255,50 +306,35 @@ static void check_data(struct checker *ck)
 	free(p);
 }
 
-/* Every template parses and its partials exist (rendered with {}). */
-static int check_template(struct checker *ck, const char *dir,
-			  const char *name)
+/* A template parses and its partials exist (rendered with {}). */
+static int check_template(struct checker *ck, const char *name)
 {
-	struct strbuf out = STRBUF_INIT, rel = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	struct pb_err err = { 0, "" };
 	json_t *ctx = json_object();
-	char *path = NULL;
 	int rc = -1;
 
-	if (!ctx || sb_addf(&rel, "%s.txt", name) ||
-	    !(path = path_join(dir, sb_str(&rel))))
+	if (!ctx)
 		pb_fail(&err, EX_OSERR, "out of memory");
 	else
-		rc = mustache_render_file(path, ctx, NULL, &out, &err);
+		rc = template_render(ck->cfg, name, ctx, &out, &err);
 	if (rc)
 		problem(ck, &err);
 	json_decref(ctx);
-	free(path);
-	sb_release(&rel);
 	sb_release(&out);
 	return rc;
 }
 
-static void check_templates(struct checker *ck)
+/* Each template of 'dir' (its *.txt) checked; how many, in '*count'. */
+static int check_dir_templates(struct checker *ck, const char *dir,
+			       int *count)
 {
-	static const char *const needed[] = { "subject", "answer",
-		"reproduce", NULL };
-	struct pb_err err = { 0, "" };
 	struct dirent *de;
-	char *dir = NULL, name[256];
-	size_t i, n;
-	int bad = 0, count = 0;
-	DIR *d;
+	char name[256];
+	size_t n;
+	int bad = 0;
+	DIR *d = opendir(dir);
 
-	if (data_find(ck->cfg->templates.dir,
-		      "templates.dir in the configuration", &dir, &err)) {
-		problem(ck, &err);
-		return;
-	}
-	bad |= check_template(ck, dir, ck->cfg->templates.report);
-	for (i = 0; needed[i]; i++)
-		bad |= check_template(ck, dir, needed[i]);
-	d = opendir(dir);
 	while (d && (de = readdir(d))) {
 		n = strlen(de->d_name);
 		if (n < 5 || n >= sizeof(name) || de->d_name[0] == '.' ||
@@ -306,13 +342,38 @@ static void check_templates(struct checker *ck)
 			continue;
 		memcpy(name, de->d_name, n - 4);
 		name[n - 4] = '\0';
-		bad |= check_template(ck, dir, name);
-		count++;
+		bad |= check_template(ck, name);
+		(*count)++;
 	}
 	if (d)
 		closedir(d);
+	return bad;
+}
+
+/*
+ * The templates: templates.report, every one perfbot ships (a directory
+ * of the operator's own must have each: a newer perfbot may need one an
+ * older copy lacks), and every other one of the directory.
+ */
+static void check_templates(struct checker *ck)
+{
+	struct pb_err err = { 0, "" };
+	char *dir = NULL, *shipped = NULL;
+	int bad = 0, count = 0, ours = 0;
+
+	if (data_find(ck->cfg->templates.dir,
+		      "templates.dir in the configuration", &dir, &err)) {
+		problem(ck, &err);
+		return;
+	}
+	bad |= check_template(ck, ck->cfg->templates.report);
+	if (!data_find("templates", NULL, &shipped, NULL) &&
+	    strcmp(shipped, dir))
+		bad |= check_dir_templates(ck, shipped, &ours);
+	bad |= check_dir_templates(ck, dir, &count);
 	if (!bad)
 		okay(ck, "templates '%s' (%d parse)", dir, count);
+	free(shipped);
 	free(dir);
 }
 
@@ -330,6 +391,25 @@ static void check_web(struct checker *ck)
 	free(dir);
 }
 
+/* Where the result roots of tests are made: a directory perfbot writes. */
+static void check_results_dir(struct checker *ck)
+{
+	const char *dir = ck->cfg->scheduler.results_dir;
+	struct pb_err err = { 0, "" };
+	struct stat st;
+
+	if (!dir)
+		okay(ck, "scheduler.results_dir: not set (test requests are "
+		     "refused until it is)");
+	else if (stat(dir, &st) || !S_ISDIR(st.st_mode) ||
+		 access(dir, W_OK | X_OK)) {
+		pb_fail(&err, EX_CONFIG, "scheduler.results_dir: '%s' is no "
+			"directory perfbot can write", dir);
+		problem(ck, &err);
+	} else
+		okay(ck, "scheduler.results_dir '%s'", dir);
+}
+
 static void check_scheduler(struct checker *ck)
 {
 	struct pb_err err = { 0, "" };
@@ -341,9 +421,33 @@ static void check_scheduler(struct checker *ck)
 		problem(ck, &err);
 	else
 		okay(ck, "scheduler '%s'", ck->cfg->scheduler.backend);
+	check_results_dir(ck);
 }
 
 /* imap.processed_mailbox exists, or is made: said either way. */
+/* The tracked tree and its branches; the reminders. */
+static void check_life(struct checker *ck)
+{
+	const struct cfg_reminders *rm = &ck->cfg->reminders;
+	struct pb_err err = { 0, "" };
+	char line[1024];
+
+	if (!ck->cfg->tracking.repo)
+		okay(ck, "tracking: off (no tracking.repo: fixes are not "
+		     "looked for)");
+	else if (track_check(ck->cfg, line, sizeof(line), &err))
+		problem(ck, &err);
+	else
+		okay(ck, "%s%s", line, ck->cfg->tracking.verify ?
+		     "; each fix is run (tracking.verify)" : "");
+	if (!rm->to.n)
+		okay(ck, "reminders: off (reminders.to is empty)");
+	else
+		okay(ck, "reminders: every %ld s to %zu address%s, of "
+		     "regressions %ld s old or more", rm->every, rm->to.n,
+		     rm->to.n == 1 ? "" : "es", rm->min_age);
+}
+
 static int processed_box(struct checker *ck, struct imap *im,
 			 struct strbuf *out, struct pb_err *err)
 {
@@ -403,7 +507,7 @@ static int connect_all(struct checker *ck)
 int cmd_check(int argc, char **argv)
 {
 	struct pb_err err = { 0, "" };
-	struct checker ck = { NULL, 0, 0 };
+	struct checker ck = { NULL, 0, 0, 0 };
 	struct cli_check_opts o;
 	struct cli_args a;
 	struct config cfg;
@@ -426,12 +530,17 @@ int cmd_check(int argc, char **argv)
 	check_templates(&ck);
 	check_web(&ck);
 	check_scheduler(&ck);
+	check_life(&ck);
 	staging = cfg.staging.redirect_to;
 	if (staging)
 		okay(&ck, "staging: every mail goes to '%s' only", staging);
 	if (ck.problems) {
 		pb_fail(&err, EX_CONFIG, "check: %d problem%s in '%s'",
 			ck.problems, ck.problems == 1 ? "" : "s", cfg.path);
+		rc = cli_fail(&err);
+	} else if (ck.bad_manifests) {
+		pb_fail(&err, EX_DATAERR, "check: %d bad manifest%s",
+			ck.bad_manifests, ck.bad_manifests == 1 ? "" : "s");
 		rc = cli_fail(&err);
 	} else {
 		rc = o.connect ? connect_all(&ck) : 0;

@@ -33,11 +33,13 @@ static const struct cli_opt status_opts[] = {
 
 const struct cli_spec status_spec = {
 	"status", "", 0, 0,
-	"the outbox, retests in flight and the mailbox position",
+	"the outbox, retests in flight, open regressions, the mailbox",
 	"Reads the state (never writes it): the queued mail with its next "
 	"attempt and last error, recent failures, retests (and confirmation "
-	"runs) in flight, where the last poll stopped. 'perfbot send --now' "
-	"sends what waits for its backoff.",
+	"runs) in flight, the regressions still open and the latest "
+	"transitions of their records, where the last poll stopped. "
+	"'perfbot send --now' sends what waits for its backoff; 'perfbot show "
+	"REPORT' shows one report's life.",
 	status_opts, sizeof(struct cli_status_opts),
 };
 
@@ -45,7 +47,8 @@ const struct cli_spec status_spec = {
 static int is_time(const char *col)
 {
 	static const char *const names[] = { "next_attempt", "created",
-		"deadline", "sent_at", "received", "seen", "at", NULL };
+		"deadline", "sent_at", "received", "seen", "at", "changed",
+		NULL };
 	size_t i;
 
 	for (i = 0; names[i]; i++)

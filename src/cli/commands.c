@@ -19,6 +19,7 @@ const struct command cli_commands[] = {
 	{ &retest_spec, cmd_retest },
 	{ &check_spec, cmd_check },
 	{ &status_spec, cmd_status },
+	{ &show_spec, cmd_show },
 	{ &requeue_spec, cmd_requeue },
 	{ &drop_spec, cmd_drop },
 	{ &render_spec, cmd_render },

@@ -287,6 +287,7 @@ void composed_release(struct composed *c)
 	free(c->message_id);
 	free(c->subject);
 	free(c->sender);
+	free(c->metric);
 	addrlist_release(&c->rcpts);
 	sb_release(&c->msg);
 	composed_init(c);

@@ -7,18 +7,15 @@
 #include <string.h>
 
 #include "perfbot/util/addr.h"
-#include "perfbot/util/fileio.h"
 #include "perfbot/compose/mail.h"
 #include "perfbot/compose/reportmail.h"
 #include "perfbot/render/template.h"
 
-#define ATTACH_MAX ((size_t)4 << 20)
 
 static int compose_bytes(const struct report *r, const struct config *cfg,
 			 struct strbuf *out, struct pb_err *err)
 {
-	struct strbuf job = STRBUF_INIT, repro = STRBUF_INIT, kconf =
-		STRBUF_INIT;
+	struct strbuf job = STRBUF_INIT, repro = STRBUF_INIT;
 	struct attachment att[3];
 	struct mail m = {
 		.from = r->from, .to = &r->to, .cc = &r->cc,
@@ -32,23 +29,20 @@ static int compose_bytes(const struct report *r, const struct config *cfg,
 
 	if ((sb_adds(&job, r->job_yaml) &&
 	     pb_fail(err, EX_OSERR, "out of memory")) ||
-	    template_render(cfg, "reproduce", r->ctx, &repro, err) ||
-	    (r->kconfig_file &&
-	     file_read(r->kconfig_file, ATTACH_MAX, 1, &kconf, err)))
+	    template_render(cfg, "reproduce", r->ctx, &repro, err))
 		goto out;
 	att[m.natt++] = (struct attachment){ "job.yaml", "text/plain",
 					     sb_str(&job), job.len };
 	att[m.natt++] = (struct attachment){ "reproduce", "text/plain",
 					     sb_str(&repro), repro.len };
-	if (r->kconfig_file)
+	if (r->kconfig)
 		att[m.natt++] = (struct attachment){ "config", "text/plain",
-						     sb_str(&kconf),
-						     kconf.len };
+						     r->kconfig,
+						     r->kconfig_len };
 	rc = mail_compose(&m, out, err);
 out:
 	sb_release(&job);
 	sb_release(&repro);
-	sb_release(&kconf);
 	return rc;
 }
 
@@ -63,7 +57,11 @@ int report_compose(const struct report *r, const struct config *cfg,
 	c->id = strdup(r->id);
 	c->message_id = strdup(r->message_id);
 	c->subject = strdup(r->subject);
+	c->metric = r->metric ? strdup(r->metric) : NULL;
+	c->change = r->change;
+	c->regression = r->regression;
 	if (!c->id || !c->message_id || !c->subject ||
+	    (r->metric && !c->metric) ||
 	    mail_envelope(&r->to, &r->cc, &c->rcpts))
 		return pb_fail(err, EX_OSERR, "out of memory");
 	c->sender = addr_spec(r->from);

@@ -154,6 +154,34 @@ static const char *allow_why(const struct ynode *v)
 	return is_domain(s + 1) ? NULL : "not a domain";
 }
 
+/*
+ * commands.test_repos: a URL pattern a tree test's repository must match
+ * (act/test.c): https:// or git://, then a host ('*' is no host), no
+ * blank, no control character, no "..", no user or password.
+ */
+static const char *repo_pattern_why(const struct ynode *v)
+{
+	const char *s = v->str, *host;
+	size_t i, n = strlen(s);
+
+	if (!strncmp(s, "https://", 8))
+		host = s + 8;
+	else if (!strncmp(s, "git://", 6))
+		host = s + 6;
+	else
+		return "not https:// or git://";
+	if (!*host || *host == '/' || *host == '*' || *host == '.')
+		return "no host";
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f)
+			return "a blank or a control character";
+	if (strstr(s, ".."))
+		return "'..' in it";
+	if (memchr(host, '@', strcspn(host, "/")))
+		return "a user in it";
+	return NULL;
+}
+
 static int check_list(struct config *cfg, const char *path,
 		      const struct key *k, struct ynode *node, int line,
 		      struct pb_err *err)
@@ -182,12 +210,19 @@ static int check_list(struct config *cfg, const char *path,
 			rc = check_map(cfg, sb_str(&item), v, iline, err);
 		else if (k->type == K_ARGV && i == 0 && strchr(v->str, '/'))
 			rc = resolve(cfg, v, err);
+		else if (k->type == K_PATHLIST)
+			rc = resolve(cfg, v, err);
 		else if (k->type == K_ADDRLIST && (why = addr_why(v)))
 			rc = bad_addr(cfg, path, iline, "a list of mail "
 				      "addresses", why, err);
 		else if (k->type == K_ALLOW && (why = allow_why(v)))
 			rc = bad_addr(cfg, path, iline, "a list of mail "
 				      "addresses and @domains", why, err);
+		else if (k->type == K_REPOLIST && (why = repo_pattern_why(v)))
+			rc = bad_addr(cfg, path, iline, "a list of repository "
+				      "URL patterns (https://HOST/... or "
+				      "git://HOST/..., '*' for any text)", why,
+				      err);
 		if (rc)
 			break;
 	}
@@ -287,10 +322,12 @@ static int check_node(struct config *cfg, const char *path,
 	case K_MAP:
 		return check_map(cfg, path, node, line, err);
 	case K_STRLIST:
+	case K_PATHLIST:
 	case K_MAPLIST:
 	case K_ARGV:
 	case K_ADDRLIST:
 	case K_ALLOW:
+	case K_REPOLIST:
 		return check_list(cfg, path, k, node, line, err);
 	case K_BOOL:
 		return yaml_as_bool(&cfg->doc, node, path, &b, NULL) ?
@@ -300,6 +337,12 @@ static int check_node(struct config *cfg, const char *path,
 			 k->min, k->max);
 		return yaml_as_long(&cfg->doc, node, path, k->min, k->max,
 				    &l, NULL) ?
+			bad_type(cfg, path, line, why, err) : 0;
+	case K_DURATION:
+		snprintf(why, sizeof(why), "a duration (seconds, or with a "
+			 "unit: 12h, 30d, 2w) from %lds to %ldd", k->min,
+			 k->max / 86400);
+		return schema_duration(ynode_str(node), k->min, k->max, &l) ?
 			bad_type(cfg, path, line, why, err) : 0;
 	default:
 		return check_string(cfg, path, k, node, line, err);
@@ -321,6 +364,35 @@ static int check_secrets(struct config *cfg, struct pb_err *err)
 			       "make it 0600 or use password_env, "
 			       "password_file or password_command",
 			       cfg->path, (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+/*
+ * A password comes from one place: two of password, password_env,
+ * password_file and password_command set is refused naming both (the
+ * first found would be used and the other silently ignored).
+ */
+static int check_secret_sources(struct config *cfg, const char *sec,
+				struct pb_err *err)
+{
+	static const char *const keys[] = { "password", "password_env",
+		"password_file", "password_command" };
+	const struct ynode *map = ymap_get(cfg->doc.root, sec), *v;
+	const char *first = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!(v = ymap_get(map, keys[i])))
+			continue;
+		if (!first) {
+			first = keys[i];
+			continue;
+		}
+		return pb_fail(err, EX_CONFIG, "%s:%d: '%s.%s' and '%s.%s' "
+			       "are both set: a password comes from one of "
+			       "them, remove the other", cfg->doc.name,
+			       ynode_line(v), sec, first, sec, keys[i]);
+	}
 	return 0;
 }
 
@@ -391,6 +463,8 @@ static int check_doc(struct config *cfg, struct pb_err *err)
 	/* an empty file sets nothing */
 	if ((cfg->doc.root && check_map(cfg, "", cfg->doc.root, 1, err)) ||
 	    problem(cfg, check_secrets(cfg, err), err) ||
+	    problem(cfg, check_secret_sources(cfg, "smtp", err), err) ||
+	    problem(cfg, check_secret_sources(cfg, "imap", err), err) ||
 	    schema_fill(cfg, err) ||
 	    problem(cfg, check_tls(cfg, "smtp", cfg->smtp.url, cfg->smtp.tls,
 				   err), err) ||

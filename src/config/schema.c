@@ -18,6 +18,8 @@
 #define N(p, field, lo, hi, def) { p, K_INT, lo, hi, F(field), NULL, def }
 #define B(p, t, field, def) { p, t, 0, 0, F(field), NULL, def }
 #define L(p, t, field) { p, t, 0, 0, F(field), NULL, 0 }
+#define D(p, field, lo, hi, def) { p, K_DURATION, lo, hi, F(field), NULL, def }
+#define DAY (24L * 3600)
 #define MAP(p) { p, K_MAP, 0, 0, NOF, NULL, 0 }
 
 static const struct key schema[] = {
@@ -65,6 +67,7 @@ static const struct key schema[] = {
 	L("sources", K_MAPLIST, sources),
 	{ "sources[].dir", K_PATH, 0, 0, NOF, NULL, 0 },
 	{ "sources[].url", K_HTTP_URL, 0, 0, NOF, NULL, 0 },
+	{ "sources[].attach_dirs", K_PATHLIST, 0, 0, NOF, NULL, 0 },
 	MAP("recipients"),
 	B("recipients.to_author", K_BOOL, recipients.to_author, 1),
 	L("recipients.to", K_ADDRLIST, recipients.to),
@@ -73,6 +76,7 @@ static const struct key schema[] = {
 	MAP("commands"),
 	L("commands.allow", K_ALLOW, commands.allow),
 	S("commands.authserv_id", K_STR, commands.authserv_id, NULL),
+	L("commands.test_repos", K_REPOLIST, commands.test_repos),
 	MAP("limits"),
 	N("limits.mails_per_hour", limits.mails_per_hour, 0, 1000000, 60),
 	N("limits.commands_per_mail", limits.commands_per_mail, 1, 100, 3),
@@ -83,6 +87,11 @@ static const struct key schema[] = {
 	  20),
 	N("limits.refusals_per_day", limits.refusals_per_day, 0, 1000000,
 	  50),
+	N("limits.tests_per_report", limits.tests_per_report, 0, 1000, 5),
+	N("limits.tests_per_sender_per_day", limits.tests_per_sender_per_day,
+	  0, 1000000, 10),
+	N("limits.max_patch_bytes", limits.max_patch_bytes, 1, 10L << 20,
+	  1L << 20),
 	MAP("scheduler"),
 	S("scheduler.backend", K_BACKEND, scheduler.backend, NULL),
 	L("scheduler.argv", K_ARGV, scheduler.argv),
@@ -117,6 +126,14 @@ static const struct key schema[] = {
 	N("web.jobs", web.jobs, 0, 64, 0),
 	MAP("run"),
 	N("run.jobs", run.jobs, 0, 64, 0),
+	MAP("tracking"),
+	S("tracking.repo", K_PATH, tracking.repo, NULL),
+	L("tracking.branches", K_STRLIST, tracking.branches),
+	B("tracking.verify", K_BOOL, tracking.verify, 0),
+	MAP("reminders"),
+	D("reminders.every", reminders.every, 3600, 366 * DAY, 30 * DAY),
+	L("reminders.to", K_ADDRLIST, reminders.to),
+	D("reminders.min_age", reminders.min_age, 0, 366 * DAY, 14 * DAY),
 };
 
 #define NKEYS (sizeof(schema) / sizeof(schema[0]))
@@ -172,6 +189,38 @@ const struct choice *schema_choice(enum ktype t)
 	return NULL;
 }
 
+int schema_duration(const char *s, long min, long max, long *secs)
+{
+	static const struct { char unit; long secs; } units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', DAY },
+		{ 'w', 7 * DAY },
+	};
+	long n = 0, mul = 1;
+	const char *p = s;
+	size_t i;
+
+	if (!s || *p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (n > (max > 0 ? max : 0))
+			return -1;	/* already past the bound */
+		n = n * 10 + (*p - '0');
+	}
+	if (*p) {
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (*p == units[i].unit)
+				mul = units[i].secs;
+		if (mul == 1 && *p != 's')
+			return -1;
+		if (p[1])
+			return -1;
+	}
+	if (n > max / mul || n * mul < min)
+		return -1;
+	*secs = n * mul;
+	return 0;
+}
+
 /* The node of a dotted path in the document; NULL when absent. */
 static const struct ynode *lookup(const struct config *cfg, const char *path)
 {
@@ -218,6 +267,7 @@ static int fill_strv(struct strv *sv, const struct ynode *list)
 static int fill_sources(struct config *cfg, const struct ynode *list)
 {
 	size_t i, n = items_of(list);
+	const struct ynode *dirs;
 
 	if (!n)
 		return 0;
@@ -230,6 +280,10 @@ static int fill_sources(struct config *cfg, const struct ynode *list)
 			ynode_str(ymap_get(list->items[i], "dir"));
 		cfg->sources[i].url =
 			ynode_str(ymap_get(list->items[i], "url"));
+		dirs = ymap_get(list->items[i], "attach_dirs");
+		cfg->sources[i].has_attach_dirs = dirs != NULL;
+		if (fill_strv(&cfg->sources[i].attach_dirs, dirs))
+			return -1;
 	}
 	return 0;
 }
@@ -266,6 +320,11 @@ static int fill_one(struct config *cfg, const struct key *k)
 			b = (int)k->def_l;
 		*(int *)at = b;
 		return 0;
+	case K_DURATION:
+		if (schema_duration(s, k->min, k->max, &l))
+			l = k->def_l;
+		*(long *)at = l;
+		return 0;
 	case K_TLS:
 	case K_ON_DEADLINE:
 		*(int *)at = s ? (int)word_index(k, s) : (int)k->def_l;
@@ -273,9 +332,11 @@ static int fill_one(struct config *cfg, const struct key *k)
 	case K_MAPLIST:
 		return fill_sources(cfg, node);
 	case K_STRLIST:
+	case K_PATHLIST:
 	case K_ARGV:
 	case K_ADDRLIST:
 	case K_ALLOW:
+	case K_REPOLIST:
 		return node ? fill_strv(at, node) : 0;
 	default:
 		*(const char **)at = s ? s : k->def_s;
@@ -317,8 +378,11 @@ void schema_release(struct config *cfg)
 		if (schema[i].off != KEY_NO_FIELD &&
 		    (schema[i].type == K_STRLIST || schema[i].type == K_ARGV ||
 		     schema[i].type == K_ADDRLIST ||
-		     schema[i].type == K_ALLOW))
+		     schema[i].type == K_ALLOW || schema[i].type == K_PATHLIST ||
+		     schema[i].type == K_REPOLIST))
 			free(((struct strv *)((char *)cfg +
 						  schema[i].off))->v);
+	for (i = 0; i < cfg->nsources; i++)
+		free(cfg->sources[i].attach_dirs.v);
 	free(cfg->sources);
 }

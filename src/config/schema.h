@@ -21,9 +21,11 @@
  * key and its line, and not when the value is first used.
  */
 enum ktype {
-	K_MAP, K_STR, K_BOOL, K_INT, K_STRLIST, K_MAPLIST,
+	K_MAP, K_STR, K_BOOL, K_INT, K_STRLIST, K_PATHLIST, K_MAPLIST,
 	K_PATH, K_ARGV, K_TLS, K_BACKEND, K_ON_DEADLINE, K_SMTP_URL,
 	K_IMAP_URL, K_HTTP_URL, K_ADDR, K_ADDRLIST, K_ALLOW, K_DOMAIN, K_NAME,
+	K_REPOLIST,	/* URL patterns: https:// or git://, a host */
+	K_DURATION,
 };
 
 #define KEY_NO_FIELD ((size_t)-1)
@@ -31,7 +33,7 @@ enum ktype {
 struct key {
 	const char *path;	/* "smtp.url"; list items: "sources[].dir" */
 	enum ktype type;
-	long min, max;		/* K_INT bounds */
+	long min, max;		/* K_INT and K_DURATION bounds (seconds) */
 	size_t off;		/* of the setting in struct config */
 	const char *def_s;	/* default of a string */
 	long def_l;		/* of a number, a bool, a word's index */
@@ -48,6 +50,13 @@ const struct key *schema_find(const char *path);
 /* The schema key closest to an unknown 'path', with the same parent. */
 const char *schema_closest(const char *path);
 const struct choice *schema_choice(enum ktype t);
+
+/*
+ * A duration: whole seconds ("3600"), or a number and a unit ("90s",
+ * "30m", "12h", "30d", "2w"), from 'min' to 'max' seconds: 0 with
+ * '*secs', else -1.
+ */
+int schema_duration(const char *s, long min, long max, long *secs);
 
 /* Fill the typed settings from the checked document, defaults elsewhere. */
 int schema_fill(struct config *cfg, struct pb_err *err);

@@ -16,11 +16,14 @@
 #include "perfbot/util/log.h"
 #include "perfbot/util/workers.h"
 #include "perfbot/poll/poll.h"
+#include "perfbot/act/remind.h"
 #include "perfbot/act/retest.h"
+#include "perfbot/act/test.h"
+#include "perfbot/act/track.h"
 
 #include "steps.h"
 
-#define PLAN_MAX 8
+#define PLAN_MAX 10
 
 /*
  * The result roots kept between the manifests that share them: the last
@@ -36,7 +39,8 @@ static const struct plan {
 	enum cycle_step steps[PLAN_MAX];	/* ends with CYCLE_END */
 } plans[] = {
 	{ "run", 0, { CYCLE_OPEN, CYCLE_INGEST, CYCLE_CONFIRM, CYCLE_POLL,
-		      CYCLE_FOLLOWUP, CYCLE_DELIVER } },
+		      CYCLE_FOLLOWUP, CYCLE_TRACK, CYCLE_REMIND,
+		      CYCLE_DELIVER } },
 	{ "run", 1, { CYCLE_OPEN, CYCLE_INGEST, CYCLE_PRINT } },
 	{ "send", 0, { CYCLE_OPEN, CYCLE_DELIVER } },
 	{ "poll", 0, { CYCLE_OPEN, CYCLE_NEED_IMAP, CYCLE_POLL,
@@ -145,10 +149,11 @@ static int confirm_run(struct cycle *cy, struct pb_err *err)
 	return 0;
 }
 
-/* Retests whose runs have landed get their follow-up. */
+/* Retests whose runs have landed, and finished tests, get their answer. */
 static int followup_step(struct cycle *cy, struct pb_err *err)
 {
 	struct retest_stats rs;
+	struct test_stats ts;
 
 	if (retest_followups(cy->st, cy->cfg, cy->now, workers_count(cy->jobs),
 			     cy->roots, &rs, err))
@@ -156,6 +161,38 @@ static int followup_step(struct cycle *cy, struct pb_err *err)
 	if (rs.done || rs.expired || rs.waiting)
 		log_info("retests: %ld answered, %ld expired, %ld waiting",
 			 rs.done, rs.expired, rs.waiting);
+	if (test_followups(cy->st, cy->cfg, cy->now, &ts, err))
+		return -1;
+	if (ts.done || ts.failed || ts.expired || ts.waiting)
+		log_info("tests: %ld answered, %ld failed, %ld expired, %ld "
+			 "waiting", ts.done, ts.failed, ts.expired,
+			 ts.waiting);
+	return 0;
+}
+
+/* Fixes in the tracked tree (nothing when tracking.repo is not set). */
+static int track_run(struct cycle *cy, struct pb_err *err)
+{
+	struct track_stats ts;
+
+	if (track_step(cy->st, cy->cfg, cy->now, &ts, err))
+		return -1;
+	if (ts.branches)
+		log_info("tracking: %ld commits walked on %ld branches, %ld "
+			 "fixes landed, %ld gone", ts.walked, ts.branches,
+			 ts.landed, ts.gone);
+	return 0;
+}
+
+/* The reminder of the open regressions, when one is due. */
+static int remind_run(struct cycle *cy, struct pb_err *err)
+{
+	struct remind_stats rs;
+
+	if (remind_step(cy->st, cy->cfg, cy->now, &rs, err))
+		return -1;
+	if (rs.listed)
+		log_info("reminder: %ld open regressions listed", rs.listed);
 	return 0;
 }
 
@@ -169,6 +206,8 @@ static int (*const step_fn[CYCLE_NSTEPS])(struct cycle *, struct pb_err *) = {
 	[CYCLE_POLL] = poll_step,
 	[CYCLE_FOLLOWUP] = followup_step,
 	[CYCLE_DELIVER] = cycle_deliver,
+	[CYCLE_TRACK] = track_run,
+	[CYCLE_REMIND] = remind_run,
 };
 
 int cycle_init(struct cycle *cy, const char *cmd, int dry_run,

@@ -41,6 +41,12 @@ int cycle_print(struct cycle *cy, struct pb_err *err)
 	outbox_free(q, n);
 	if (!rc && fflush(stdout))
 		rc = pb_fail(err, EX_IOERR, "stdout: write failed");
+	/* what a preview cannot show without acting: said, not implied */
+	if (!rc)
+		log_info("run --dry-run: printed the new reports and the "
+			 "queued mail; replies were not read, so their "
+			 "answers and the retests' follow-ups are not shown "
+			 "('perfbot poll' and 'perfbot retest' act on them)");
 	return rc;
 }
 

@@ -2,16 +2,18 @@
 /*
  * The cycle's ingest step: the manifests of every source, each parsed,
  * its report built and judged, then queued (or printed for --dry-run),
- * held for confirmation runs, or recorded as skipped. A bad manifest is
- * reported and counted (the exit code says so) and the others go on; a
- * state that cannot be written stops the cycle.
+ * held for confirmation runs, or recorded as skipped. A bad manifest (or
+ * a file it names, or a report that cannot be made of it) is reported
+ * and counted (the exit code says so) and the others go on; a state that
+ * cannot be written stops the cycle with the state's own error.
  *
- * The manifests stream through util/workers.h: parsed and checked
- * against the state in order (start), their reports made and composed
- * by the workers, which touch no state (work), then, in order again,
- * checked once more, queued or printed and released (finish), so a
- * cycle holds a few reports at a time whatever their number, and the
- * outbox, its Message-IDs and the log are those of one job.
+ * The manifests stream through util/workers.h: taken (parsed, their ids
+ * claimed, the files they name checked) and looked up in the state in
+ * order (start), their reports made and composed by the workers, which
+ * touch no state (work), then, in order again, checked once more, queued
+ * or printed and released (finish), so a cycle holds a few reports at a
+ * time whatever their number, and the outbox, its Message-IDs and the
+ * log are those of one job.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +74,12 @@ static int seen(struct cycle *cy, const char *id, int *s, struct pb_err *err)
 }
 
 /* One manifest on its way through the workers. */
-enum item_kind { ITEM_BAD, ITEM_SEEN, ITEM_JUDGE };
+enum item_kind {
+	ITEM_BAD,	/* reported in 'err' */
+	ITEM_NONE,	/* no manifest at all: 'err' says why (--verbose) */
+	ITEM_SEEN,	/* the state knows it */
+	ITEM_JUDGE,	/* its report is made */
+};
 
 struct item {
 	const struct manifest_text *mt;
@@ -90,10 +97,10 @@ struct item {
 struct ingest {
 	struct cycle *cy;
 	struct source_batch b;
+	struct source_ids ids;	/* the ids taken so far, in order */
 	struct item *slot;
 	struct inputs_opts *io;		/* [worker], then the caller's */
 	size_t jobs;
-	int stopped;		/* the state failed (the item said why) */
 };
 
 static void item_release(struct item *it)
@@ -110,7 +117,10 @@ static int to_mail(const struct cycle *cy, const struct report *r)
 	return r->worth && !confirm_wanted(&cy->confirm, r);
 }
 
-/* Queue a report's mail, or print it for --dry-run. */
+/*
+ * Queue a report's mail, or print it for --dry-run: 0 done, 1 the mail
+ * could not be made (bad input, reported in 'err'), -1 state trouble.
+ */
 static int queue_report(struct cycle *cy, struct item *it,
 			struct pb_err *err)
 {
@@ -120,7 +130,7 @@ static int queue_report(struct cycle *cy, struct item *it,
 
 	if (it->mailed < 0) {
 		*err = it->cerr;
-		rc = -1;
+		return 1;
 	} else if (cy->dry_run) {
 		rc = cycle_print_mail(c->sender, c->date, sb_str(&c->msg),
 				      c->msg.len, err);
@@ -176,7 +186,10 @@ static int judge_manifest(struct ingest *in, struct item *it,
 
 	if (made_free(in, it, err))
 		return 1;	/* bad input: reported, the run goes on */
-	if (seen(cy, r->id, &s, err))
+	/* an id derived from the commits and job: the same comparison */
+	if (!it->m.id && r->id && source_ids_claim(&in->ids, r->id, name, err))
+		rc = 1;
+	else if (seen(cy, r->id, &s, err))
 		rc = -1;
 	else if (s)
 		rc = 0;
@@ -192,7 +205,7 @@ static int judge_manifest(struct ingest *in, struct item *it,
 				err);
 	else
 		rc = r->worth ? queue_report(cy, it, err) : 0;
-	cy->skipped += rc >= 0 && !s && !r->worth &&
+	cy->skipped += rc == 0 && !s && !r->worth &&
 		!confirm_wanted(&cy->confirm, r);
 	return rc;
 }
@@ -206,20 +219,19 @@ static int ingest_start(void *arg, size_t i, size_t slot, struct pb_err *err)
 	struct ingest *in = arg;
 	struct item *it = &in->slot[slot];
 	const struct manifest_text *mt = &in->b.m[i];
-	int s;
+	int s, taken;
 
 	memset(it, 0, sizeof(*it));
 	it->mt = mt;
 	it->kind = ITEM_BAD;
-	if (manifest_parse(&it->m, mt->name, mt->dir, mt->text, mt->len,
-			   &it->err))
+	if (source_take(in->cy->cfg, &in->ids, mt, &it->m, &taken, &it->err))
 		return 0;
-	if (mt->remote && manifest_check_remote(&it->m, &it->err))
+	if (!taken) {
+		it->kind = ITEM_NONE;
 		return 0;
+	}
 	if (seen(in->cy, it->m.id, &s, err)) {
-		log_error("%s", err->msg);
 		item_release(it);
-		in->stopped = 1;
 		return -1;
 	}
 	it->kind = s ? ITEM_SEEN : ITEM_JUDGE;
@@ -257,17 +269,18 @@ static int ingest_finish(void *arg, size_t i, size_t slot, struct pb_err *err)
 	if (it->kind == ITEM_BAD) {
 		log_error("%s", it->err.msg);
 		in->cy->bad++;
+	} else if (it->kind == ITEM_NONE) {
+		log_debug("%s: skipped", it->err.msg);
 	} else if (it->kind == ITEM_JUDGE) {
 		rc = judge_manifest(in, it, &e);
-		if (rc) {
+		if (rc > 0) {
 			log_error("%s", e.msg);
-			in->cy->bad += rc > 0;
+			in->cy->bad++;
 		}
 	}
 	item_release(it);
 	if (rc < 0) {
 		*err = e;
-		in->stopped = 1;
 		return -1;
 	}
 	return 0;
@@ -288,6 +301,7 @@ static int ingest_init(struct ingest *in, struct cycle *cy)
 {
 	memset(in, 0, sizeof(*in));
 	in->cy = cy;
+	source_ids_init(&in->ids);
 	in->jobs = workers_count(cy->jobs);
 	in->slot = calloc(workers_slots(in->jobs), sizeof(*in->slot));
 	in->io = inputs_opts_new(in->jobs + 1, cy->roots);
@@ -298,6 +312,7 @@ static void ingest_release(struct ingest *in)
 {
 	inputs_opts_free(in->io, in->jobs + 1);
 	free(in->slot);
+	source_ids_release(&in->ids);
 	sources_release(&in->b);
 }
 
@@ -319,10 +334,7 @@ int cycle_ingest(struct cycle *cy, struct pb_err *err)
 	cy->bad += in.b.errors;
 	rc = workers_run(&ingest_ops, &in, in.b.n, in.jobs, &e);
 	ingest_release(&in);
-	if (rc && !in.stopped)
-		*err = e;
-	else if (rc)
-		pb_fail(err, EX_IOERR, "run: stopped: the state could not be "
-			"written");
+	if (rc)
+		*err = e;	/* the state's own error, or out of memory */
 	return rc;
 }

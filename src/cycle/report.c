@@ -13,6 +13,7 @@
 #include "perfbot/compose/recipients.h"
 #include "perfbot/compose/thread.h"
 #include "perfbot/cycle/report.h"
+#include "perfbot/ingest/manifest_files.h"
 #include "perfbot/judge/trigger.h"
 #include "perfbot/util/id.h"
 
@@ -89,10 +90,20 @@ static int address(struct report *r, const struct report_inputs *in,
 	r->from = strdup(cfg->identity.from);
 	r->date = o->now;
 	r->job_yaml = strdup(in->root[HEAD].job_text);
-	r->kconfig_file = m->kconfig_file ? strdup(m->kconfig_file) : NULL;
-	if (!r->from || !r->job_yaml ||
-	    (m->kconfig_file && !r->kconfig_file))
+	if (!r->from || !r->job_yaml)
 		return pb_fail(err, EX_OSERR, "out of memory");
+	if (m->kconfig_file) {
+		struct strbuf kc = STRBUF_INIT;
+
+		if (manifest_attach(cfg, m, "kconfig_file", m->kconfig_file, &kc,
+				err)) {
+			sb_release(&kc);
+			return -1;
+		}
+		r->kconfig = sb_detach(&kc, &r->kconfig_len);
+		if (!r->kconfig)
+			return pb_fail(err, EX_OSERR, "out of memory");
+	}
 	r->message_id = identity_message_id(cfg, r->id, r->date, o->draw);
 	if (!r->message_id)
 		return pb_fail(err, EX_OSERR, "out of memory");

@@ -20,6 +20,7 @@ static const char *const top_keys[] = {
 	"id", "base", "head", "to", "cc", "notes", "materials_url",
 	"metrics", "kconfig_file", "patch",
 };
+#define NTOP_KEYS (sizeof(top_keys) / sizeof(top_keys[0]))
 static const char *const side_keys[] = {
 	"commit", "subject", "author", "repo", "branch", "tree",
 	"result_root",
@@ -421,7 +422,7 @@ static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
 	if (!ynode_is(root, Y_MAP))
 		return pb_fail(err, EX_DATAERR, "%s: not a mapping",
 			       m->doc.name);
-	if (check_keys(&m->doc, root, top_keys, 10, "", err) ||
+	if (check_keys(&m->doc, root, top_keys, NTOP_KEYS, "", err) ||
 	    load_side(m, "base", dir, &m->base, err) ||
 	    load_side(m, "head", dir, &m->head, err) ||
 	    string_list(m, "to", &m->to, err) ||
@@ -440,17 +441,69 @@ static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
 	return 0;
 }
 
-int manifest_parse(struct manifest *m, const char *name, const char *dir,
-		   const char *text, size_t len, struct pb_err *err)
+/*
+ * Why a YAML document is no manifest at all (a metrics.yaml beside the
+ * manifests), or NULL: a manifest is a mapping that names 'base' or
+ * 'head', or whose keys are all a manifest's (a broken one, then).
+ */
+static const char *not_manifest(const struct ynode *root)
 {
+	size_t i;
+
+	if (!root)
+		return "empty";
+	if (!ynode_is(root, Y_MAP))
+		return "not a mapping";
+	if (ymap_get(root, "base") || ymap_get(root, "head"))
+		return NULL;
+	for (i = 0; i < root->n; i++)
+		if (!known(root->keys[i], top_keys, NTOP_KEYS))
+			return "no 'base' nor 'head', and keys no manifest "
+				"has";
+	return NULL;
+}
+
+static int parse(struct manifest *m, const char *name, const char *dir,
+		 const char *text, size_t len, int sniff, int *is_manifest,
+		 struct pb_err *err)
+{
+	const char *why;
+
 	memset(m, 0, sizeof(*m));
+	*is_manifest = 0;
 	if (yaml_load_str(name, text, len, &m->doc, err))
 		return -1;	/* the loader keeps nothing on failure */
+	if (sniff && (why = not_manifest(m->doc.root))) {
+		pb_fail(err, EX_DATAERR, "%s: not a manifest (%s)", name, why);
+		manifest_release(m);
+		return 0;
+	}
+	*is_manifest = 1;
+	m->dir = strdup(dir);
+	if (!m->dir) {
+		manifest_release(m);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
 	if (load_root(m, dir, err)) {
 		manifest_release(m);
 		return -1;
 	}
 	return 0;
+}
+
+int manifest_parse_any(struct manifest *m, const char *name,
+		       const char *dir, const char *text, size_t len,
+		       int *is_manifest, struct pb_err *err)
+{
+	return parse(m, name, dir, text, len, 1, is_manifest, err);
+}
+
+int manifest_parse(struct manifest *m, const char *name, const char *dir,
+		   const char *text, size_t len, struct pb_err *err)
+{
+	int is;
+
+	return parse(m, name, dir, text, len, 0, &is, err);
 }
 
 int manifest_load(struct manifest *m, const char *path, struct pb_err *err)
@@ -474,6 +527,7 @@ void manifest_release(struct manifest *m)
 {
 	size_t i;
 
+	free(m->dir);
 	free(m->base.result_root);
 	free(m->head.result_root);
 	free(m->metrics);
@@ -518,3 +572,4 @@ int manifest_check_remote(const struct manifest *m, struct pb_err *err)
 				       local[i]);
 	return 0;
 }
+

@@ -14,6 +14,7 @@
 #include "perfbot/ingest/fetch.h"
 #include "perfbot/util/log.h"
 #include "perfbot/ingest/manifest.h"
+#include "perfbot/ingest/manifest_files.h"
 #include "perfbot/ingest/sources.h"
 
 static int add(struct source_batch *b, const char *name, const char *dir,
@@ -57,12 +58,13 @@ static int is_manifest(const struct dirent *d)
 {
 	size_t n = strlen(d->d_name);
 
-	return d->d_name[0] != '.' && n > 5 &&
-	       !strcmp(d->d_name + n - 5, ".yaml");
+	return d->d_name[0] != '.' &&
+	       ((n > 5 && !strcmp(d->d_name + n - 5, ".yaml")) ||
+		(n > 4 && !strcmp(d->d_name + n - 4, ".yml")));
 }
 
-static int from_dir(const char *dir, struct source_batch *b,
-		    struct pb_err *err)
+int sources_collect_dir(const char *dir, struct source_batch *b,
+			struct pb_err *err)
 {
 	struct dirent **ents = NULL;
 	struct strbuf text = STRBUF_INIT;
@@ -179,7 +181,7 @@ int sources_collect(const struct config *cfg, struct state *st,
 	for (i = 0; i < cfg->nsources; i++) {
 		dir = cfg->sources[i].dir;
 		url = cfg->sources[i].url;
-		if ((dir && from_dir(dir, b, err)) ||
+		if ((dir && sources_collect_dir(dir, b, err)) ||
 		    (url && from_url(cfg, url, st, remember, b, err)))
 			return -1;
 	}
@@ -197,4 +199,81 @@ void sources_release(struct source_batch *b)
 	}
 	free(b->m);
 	memset(b, 0, sizeof(*b));
+}
+
+void source_ids_init(struct source_ids *ids)
+{
+	memset(ids, 0, sizeof(*ids));
+	strmap_init(&ids->map);
+}
+
+void source_ids_release(struct source_ids *ids)
+{
+	size_t i;
+
+	for (i = 0; i < ids->n; i++) {
+		free(ids->id[i]);
+		free(ids->where[i]);
+	}
+	free(ids->id);
+	free(ids->where);
+	strmap_release(&ids->map);
+	memset(ids, 0, sizeof(*ids));
+}
+
+int source_ids_claim(struct source_ids *ids, const char *id,
+		     const char *where, struct pb_err *err)
+{
+	char **nid, **nwhere;
+	size_t at;
+
+	if (!strmap_get(&ids->map, id, &at))
+		return pb_fail(err, EX_DATAERR, "%s: id '%s' is the id of %s "
+			       "already: skipped (each manifest needs an id "
+			       "of its own)", where, id, ids->where[at]);
+	nid = realloc(ids->id, (ids->n + 1) * sizeof(*nid));
+	if (nid)
+		ids->id = nid;
+	nwhere = realloc(ids->where, (ids->n + 1) * sizeof(*nwhere));
+	if (nwhere)
+		ids->where = nwhere;
+	if (!nid || !nwhere)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	ids->id[ids->n] = strdup(id);
+	ids->where[ids->n] = strdup(where);
+	if (!ids->id[ids->n] || !ids->where[ids->n] ||
+	    strmap_put(&ids->map, ids->id[ids->n], ids->n, NULL)) {
+		free(ids->id[ids->n]);
+		free(ids->where[ids->n]);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	ids->n++;
+	return 0;
+}
+
+int source_take(const struct config *cfg, struct source_ids *ids,
+		const struct manifest_text *mt, struct manifest *m,
+		int *taken, struct pb_err *err)
+{
+	const struct ynode *id;
+	char where[PB_ERR_MAX];
+
+	if (manifest_parse_any(m, mt->name, mt->dir, mt->text, mt->len, taken,
+			       err)) {
+		*taken = 0;
+		return -1;
+	}
+	if (!*taken)
+		return 0;
+	id = ymap_get(m->doc.root, "id");
+	snprintf(where, sizeof(where), "%s:%d", m->doc.name,
+		 id ? ynode_line(id) : 1);
+	if ((mt->remote && manifest_check_remote(m, err)) ||
+	    (m->id && source_ids_claim(ids, m->id, where, err)) ||
+	    manifest_check_files(m, cfg, err)) {
+		manifest_release(m);
+		*taken = 0;
+		return -1;
+	}
+	return 0;
 }

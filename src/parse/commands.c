@@ -55,6 +55,151 @@ int command_parse_count(const char *args, int *runs)
 	return 0;
 }
 
+/* The next word of '*p' ('*n' bytes), '*p' moved past it; 0 at the end. */
+static int next_word(const char **p, const char **w, size_t *n)
+{
+	const char *s = skip_ws(*p);
+
+	*w = s;
+	while (*s && !is_ws(*s))
+		s++;
+	*n = (size_t)(s - *w);
+	*p = s;
+	return *n > 0;
+}
+
+static int all_hex(const char *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strchr("0123456789abcdefABCDEF", w[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * A count as command_parse_count() reads it ("8", "8x"), in one word; 7
+ * digits or more are a commit's.
+ */
+static int count_word(const char *w, size_t n, int *runs)
+{
+	size_t digits = n && (w[n - 1] == 'x' || w[n - 1] == 'X') ? n - 1 : n;
+	char buf[16];
+
+	if (digits >= 7 || !is_digit(w[0]))
+		return 0;
+	memcpy(buf, w, n);
+	buf[n] = '\0';
+	return !command_parse_count(buf, runs);
+}
+
+/*
+ * Written as a repository: "scheme://", "file:", an scp-like
+ * "host:path" (the ':' before any '/'), a path from '/', '~' or '.'.
+ * Whether it may be used is the act step's to decide.
+ */
+static int repo_word(const char *w, size_t n)
+{
+	const char *colon = memchr(w, ':', n), *slash = memchr(w, '/', n);
+
+	if (n >= 3 && (w[0] == '/' || w[0] == '~' || w[0] == '.'))
+		return 1;
+	if (n > 5 && !strncasecmp(w, "file:", 5))
+		return 1;
+	if (!colon || colon == w)
+		return 0;
+	if ((size_t)(w + n - colon) > 3 && !strncmp(colon, "://", 3))
+		return 1;
+	/* git@host:path, host:path */
+	return (!slash || slash > colon) && (size_t)(w + n - colon) > 1;
+}
+
+static int keep_word(char *dst, size_t cap, const char *w, size_t n)
+{
+	if (n >= cap)
+		return -1;
+	memcpy(dst, w, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+/* A count at 'p' that ends the arguments ("8", "8x", "8 x"): 1. */
+static int count_ends(const char *p, int *runs)
+{
+	const char *w;
+	size_t n;
+
+	if (!next_word(&p, &w, &n) || !count_word(w, n, runs))
+		return 0;
+	if (next_word(&p, &w, &n) && !(n == 1 && (*w == 'x' || *w == 'X') &&
+				       !next_word(&p, &w, &n)))
+		return 0;
+	return 1;
+}
+
+int command_parse_test(const char *args, struct mail_command *c)
+{
+	const char *p = args, *w, *w2;
+	size_t n, n2;
+
+	c->form = TEST_PATCH;
+	c->runs = 0;
+	c->repo[0] = c->ref[0] = '\0';
+	p = skip_ws(p);
+	if (!*p || count_ends(p, &c->runs))
+		return 0;
+	next_word(&p, &w, &n);
+	if (n >= 7 && n <= 40 && all_hex(w, n)) {
+		c->form = TEST_COMMIT;
+		p = skip_ws(p);
+		/* "test deadbeef is the one" is prose */
+		return keep_word(c->ref, sizeof(c->ref), w, n) ||
+		       (*p && !count_ends(p, &c->runs)) ? -1 : 0;
+	}
+	if (!repo_word(w, n))
+		return -1;	/* "test this please" is prose */
+	c->form = TEST_TREE;
+	if (!next_word(&p, &w2, &n2) ||
+	    keep_word(c->repo, sizeof(c->repo), w, n) ||
+	    keep_word(c->ref, sizeof(c->ref), w2, n2) ||
+	    (*skip_ws(p) && !count_ends(p, &c->runs)))
+		c->form = TEST_MALFORMED;
+	return 0;
+}
+
+int command_parse_ref(const char **args, int *ref)
+{
+	const char *p = *args;
+	long n = 0;
+
+	*ref = 0;
+	if (*p != '<' || !is_digit(p[1]))
+		return 0;
+	for (p++; is_digit(*p); p++)
+		if (n <= CMD_LINE_REF_MAX)
+			n = n * 10 + (*p - '0');
+	if (*p != '>' || (p[1] && !is_ws(p[1])))
+		return 0;	/* "<1234@host>" is a Message-ID */
+	if (n < 1 || n > CMD_LINE_REF_MAX)
+		return -1;
+	*ref = (int)n;
+	*args = skip_ws(p + 1);
+	return 0;
+}
+
+void command_keep_arg(struct mail_command *c, const char *args)
+{
+	size_t n;
+
+	args = skip_ws(args);
+	n = strlen(args);
+	while (n && is_ws(args[n - 1]))
+		n--;
+	n = utf8_cut(args, n, CMD_ARG_MAX - 1);
+	text_scrub_to(c->arg, n + 1, args, n, TEXT_TAB_SPACE);
+}
+
 /* Keep the line for echoing back: bounded, no control characters. */
 static void keep_line(struct mail_command *c, const char *s, size_t len)
 {
@@ -84,17 +229,27 @@ static int skip_prefix(const char **s, const char *e, const char *prefix)
 	return 1;
 }
 
-/* 'buf' is the trimmed command text after any prefix. */
+/*
+ * 'buf' is the trimmed command text after any prefix. The word ends at
+ * white space or after a ':' ("fix:TITLE"); "invalid:" is "invalid"
+ * written with a colon, which its parse entry accepts or refuses.
+ */
 static int parse_words(const char *buf, command_lookup_fn lookup,
 		       struct mail_command *c)
 {
 	struct command_word w;
 	size_t n = 0;
 
-	while (buf[n] && !is_ws(buf[n]))
+	while (buf[n] && !is_ws(buf[n]) && (!n || buf[n - 1] != ':'))
 		n++;
-	if (!lookup || lookup(buf, n, &w))
+	if (!lookup)
 		return -1;
+	c->colon = 0;
+	if (lookup(buf, n, &w)) {
+		if (n < 2 || buf[n - 1] != ':' || lookup(buf, n - 1, &w))
+			return -1;
+		c->colon = 1;
+	}
 	c->kind = w.kind;
 	return w.parse(skip_ws(buf + n), c);
 }
@@ -179,6 +334,7 @@ static int parse_plain(const char *line, size_t len, const char *prefix,
 	memset(c, 0, sizeof(*c));
 	keep_line(c, s, (size_t)(e - s));
 	prefixed = skip_prefix(&s, e, prefix);
+	c->prefixed = prefixed;
 	if ((size_t)(e - s) <= CMD_PARSE_MAX && !memchr(s, '\0', (size_t)(e - s))) {
 		memcpy(buf, s, (size_t)(e - s));
 		buf[e - s] = '\0';
@@ -188,6 +344,7 @@ static int parse_plain(const char *line, size_t len, const char *prefix,
 	if (!prefixed)
 		return 0;
 	c->kind = CMD_UNKNOWN;
-	c->runs = 0;
+	c->runs = c->remind_line = c->colon = 0;
+	c->arg[0] = '\0';
 	return 1;
 }

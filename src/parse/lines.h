@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "perfbot/util/strbuf.h"
 #include "perfbot/util/text.h"
 
 /*
@@ -21,6 +22,7 @@ struct line {
 	unsigned char drop;	/* not the sender's text */
 	unsigned char patch;	/* part of a pasted patch or diff: no command,
 				 * no quote, no signature, no original */
+	unsigned char theirs;	/* in a forward somebody else wrote */
 };
 
 static inline int line_blank(const struct line *l)
@@ -69,6 +71,23 @@ static inline int line_dashes(const struct line *l)
  * trailer alone (a cover letter's "-- " and "2.43.0").
  */
 void patch_mark(struct line *l, size_t n);
+
+/*
+ * Append to 'out' the lines of l[0..n) that patch_mark() marked and that
+ * are the sender's (not in a forward; a '>' quote is never marked, but
+ * for the mbox escape ">From" of a patch's first line), each as written up to
+ * its newline ('end' is the end of the text the lines are in), with the
+ * damage mail clients do to a hunk repaired: a context line that lost its
+ * leading blank (an empty line, one starting with a tab) or had it turned
+ * into a no-break space gets its blank back. '*hunks' the hunks found
+ * ("@@ -a,b +c,d @@"), '*repaired' the lines given their blank back.
+ * -1 when 'out' is full.
+ */
+int patch_extract(const struct line *l, size_t n, const char *end,
+		  struct strbuf *out, size_t *hunks, size_t *repaired);
+
+/* The hunks of a patch's text ("@@ -a,b +c,d @@" lines that parse). */
+size_t patch_hunks(const char *text, size_t len);
 
 /*
  * The line count of l[0..n) left once the quoted originals are cut

@@ -269,16 +269,24 @@ static int part_text(GMimePart *part, int html, struct strbuf *text)
 	return rc;
 }
 
-/* The first text/plain that is not an attachment, else text/html. */
-int mime_text(GMimeMessage *msg, struct strbuf *text)
+GMimePart *mime_text_part(GMimeMessage *msg, int *html)
 {
 	GMimeObject *top = g_mime_message_get_mime_part(msg);
 	GMimePart *part = find_text(top, "plain");
-	int html = 0;
 
+	*html = 0;
 	if (!part) {
 		part = find_text(top, "html");
-		html = part != NULL;
+		*html = part != NULL;
 	}
+	return part;
+}
+
+/* The first text/plain that is not an attachment, else text/html. */
+int mime_text(GMimeMessage *msg, struct strbuf *text)
+{
+	int html;
+	GMimePart *part = mime_text_part(msg, &html);
+
 	return part ? part_text(part, html, text) : 0;
 }

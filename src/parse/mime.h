@@ -35,6 +35,21 @@ int mime_is_type(GMimeObject *o, const char *type, const char *subtype);
 int mime_part_bytes(GMimePart *part, struct strbuf *out);
 
 /*
+ * The part that is the reply's text: the first text/plain that is not an
+ * attachment, else the first text/html ('*html' 1); NULL when none.
+ */
+GMimePart *mime_text_part(GMimeMessage *msg, int *html);
+
+/*
+ * The patches attached to 'msg' (attach.c): every part but its text
+ * (mime_text_part()) that is text/x-patch or text/x-diff, or text/plain
+ * or application/octet-stream named *.patch or *.diff or holding a
+ * unified diff, in order, put into r->patch in place of a pasted one
+ * when there is any. -1 when out of memory.
+ */
+int mime_patches(GMimeMessage *msg, struct reply *r);
+
+/*
  * Append the reply's text, before quotes are cut, to 'text': the first
  * text/plain that is not an attachment, else the first text/html as text;
  * in UTF-8 with LF line ends, other control characters '?'. Nothing when

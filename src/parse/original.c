@@ -303,7 +303,7 @@ static size_t forward_end(struct line *l, size_t i, size_t n)
 	if (j == n)
 		return n;
 	for (k = i; k <= j; k++)
-		l[k].drop = 1;
+		l[k].drop = l[k].theirs = 1;
 	return j;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lines.h"
+#include "perfbot/util/strbuf.h"
 
 /* "From <40 hex> Mon Sep 17 00:00:00 2001", maybe escaped ">From". */
 static int from_sha_line(const struct line *l)
@@ -113,6 +114,13 @@ static int hunk_counts(const struct line *l, long *old, long *new)
 	return p + 3 <= e && !memcmp(p, " @@", 3);
 }
 
+/* A context line whose blank a mail client made a no-break space. */
+static int nbsp(const struct line *l)
+{
+	return l->len >= 2 && (unsigned char)l->s[0] == 0xc2 &&
+	       (unsigned char)l->s[1] == 0xa0;
+}
+
 /* A hunk's body line: context (a lost blank too), '-', '+', '\'. */
 static int hunk_line(const struct line *l)
 {
@@ -137,7 +145,7 @@ static size_t hunk_end(const struct line *l, size_t i, size_t n)
 	}
 	for (; j < n && (old > 0 || new > 0); j++) {
 		c = l[j].len ? l[j].s[0] : ' ';
-		if (c == ' ' || c == '\t') {
+		if (c == ' ' || c == '\t' || nbsp(&l[j])) {
 			old--;
 			new--;
 		} else if (c == '-') {
@@ -258,4 +266,97 @@ void patch_mark(struct line *l, size_t n)
 		}
 		i = end - 1;
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The sender's patch, as bytes                                        */
+
+/* Where line 'i' ends as written (its trailing blanks too). */
+static size_t raw_len(const struct line *l, size_t i, size_t n,
+		      const char *end)
+{
+	const char *stop = i + 1 < n ? l[i + 1].s : end;
+	const char *nl = memchr(l[i].s, '\n', (size_t)(stop - l[i].s));
+
+	return (size_t)((nl ? nl : stop) - l[i].s);
+}
+
+/* The hunk being read: the old and new lines still to come. */
+struct hunk_left {
+	long old, new;
+};
+
+/*
+ * One line of a hunk, its blank given back when a mail client took it
+ * (an empty line, a tab first, a no-break space first); 1 when repaired.
+ */
+static int hunk_put(struct hunk_left *h, const char *s, size_t len,
+		    struct strbuf *out, int *rc)
+{
+	char c = len ? s[0] : '\0';
+	int repaired = 0;
+
+	if (c == '-') {
+		h->old--;
+	} else if (c == '+') {
+		h->new--;
+	} else if (c != '\\') {
+		h->old--;
+		h->new--;
+		if (len >= 2 && (unsigned char)s[0] == 0xc2 &&
+		    (unsigned char)s[1] == 0xa0) {
+			s += 2;
+			len -= 2;
+			repaired = 1;
+		} else if (c != ' ') {
+			repaired = 1;
+		}
+		if (repaired)
+			*rc |= sb_addc(out, ' ');
+	}
+	*rc |= sb_add(out, s, len) || sb_addc(out, '\n');
+	return repaired;
+}
+
+int patch_extract(const struct line *l, size_t n, const char *end,
+		  struct strbuf *out, size_t *hunks, size_t *repaired)
+{
+	struct hunk_left h = { 0, 0 };
+	size_t i, len;
+	int rc = 0;
+
+	*hunks = *repaired = 0;
+	for (i = 0; i < n && !rc; i++) {
+		if (!l[i].patch || l[i].theirs) {
+			h.old = h.new = 0;
+			continue;
+		}
+		len = raw_len(l, i, n, end);
+		if (h.old > 0 || h.new > 0) {
+			*repaired += (size_t)hunk_put(&h, l[i].s, len, out, &rc);
+			continue;
+		}
+		if (line_starts(&l[i], "@@ ") &&
+		    hunk_counts(&l[i], &h.old, &h.new))
+			(*hunks)++;
+		rc |= sb_add(out, l[i].s, len) || sb_addc(out, '\n');
+	}
+	return rc ? -1 : 0;
+}
+
+size_t patch_hunks(const char *text, size_t len)
+{
+	const char *p = text, *e = text + len, *nl;
+	struct line one;
+	size_t hunks = 0;
+	long old, new;
+
+	for (; p < e; p = nl ? nl + 1 : e) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		one.s = p;
+		one.len = (size_t)((nl ? nl : e) - p);
+		if (line_starts(&one, "@@ ") && hunk_counts(&one, &old, &new))
+			hunks++;
+	}
+	return hunks;
 }

@@ -217,13 +217,43 @@ static void find_commands(const struct line *l, size_t n,
 	}
 }
 
+/*
+ * The patch in the sender's text: every pasted patch or diff before the
+ * quoted original or forward cut at 'all' (below the signature too, and
+ * below the quoted report), but none in a quote, in a mutt forward or
+ * under an attribution of an original quoted without marks.
+ */
+static int keep_patch(struct line *l, size_t all, const char *text,
+		      size_t len, struct reply *r)
+{
+	struct reply_patch *p = &r->patch;
+	struct strbuf sb;
+	size_t i, n, repaired;
+
+	for (i = 0; i < all && !l[i].patch; i++)
+		;
+	if (i == all)
+		return 0;
+	mark_quotes(l, all);
+	n = unquoted_original_cut(l, all);
+	sb_init(&sb, REPLY_TEXT_MAX);
+	if (patch_extract(l, n, text + len, &sb, &p->hunks, &repaired) ||
+	    (sb.len && !(p->text = sb_detach(&sb, &p->len)))) {
+		sb_release(&sb);
+		return -1;
+	}
+	p->repaired = repaired;
+	sb_release(&sb);
+	return 0;
+}
+
 int quote_read(const char *text, size_t len, const struct reply_opts *o,
 	       struct reply *r)
 {
 	struct strbuf out;
 	struct line *l = NULL;
 	size_t n = split_lines(text, len, &l), all;
-	int dashes;
+	int dashes, rc;
 
 	if (len > 0 && n == 0)
 		return -1;
@@ -244,6 +274,7 @@ int quote_read(const char *text, size_t len, const struct reply_opts *o,
 		return -1;
 	}
 	find_commands(l, n, o, r);
+	rc = keep_patch(l, all, text, len, r);
 	free(l);
-	return 0;
+	return rc;
 }

@@ -266,6 +266,10 @@ int reply_parse(const char *raw, size_t len, const struct reply_opts *o,
 	robots_read_dsn(msg, r);
 	if (read_text(msg, o, r, err))
 		goto out;
+	if (mime_patches(msg, r)) {
+		pb_fail(err, EX_OSERR, "reply: out of memory");
+		goto out;
+	}
 	rc = 0;
 out:
 	if (msg)
@@ -295,5 +299,7 @@ void reply_release(struct reply *r)
 	free(r->dsn_message_id);
 	free(r->text);
 	free(r->signature);
+	free(r->patch.text);
+	free(r->patch.name);
 	memset(r, 0, sizeof(*r));
 }

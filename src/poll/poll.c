@@ -96,13 +96,22 @@ static int decide(struct poll_ctx *cx, const struct reply *r,
 	if (rt->kind == ROUTE_BOUNCE && rt->found)
 		log_warn("report '%s' bounced: %s", rt->tr.report_id,
 			 r->subject ? r->subject : "");
-	if (rt->kind != ROUTE_REPORT && rt->kind != ROUTE_NO_REPORT) {
+	if (rt->kind == ROUTE_LOST)
+		log_warn("<%s> from %s answers a mail of the bot's that the "
+			 "state does not know (a new or reset state?): not "
+			 "answered", r->message_id, r->from_addr ?
+			 r->from_addr : "?");
+	if (rt->kind != ROUTE_REPORT && rt->kind != ROUTE_NO_REPORT &&
+	    rt->kind != ROUTE_REMINDER) {
 		*outcome = rt->outcome;
 		cx->ps->ignored++;
 		return 0;
 	}
-	if (authorize(cx->st, cx->cfg, cx->now, r, rt->kind == ROUTE_REPORT ?
-		      &rt->tr : NULL, &au, err) ||
+	if ((rt->kind == ROUTE_REMINDER ?
+	     authorize_reminder(cx->st, cx->cfg, cx->now, r, rt->reminder_id,
+				&au, err) :
+	     authorize(cx->st, cx->cfg, cx->now, r, rt->kind == ROUTE_REPORT ?
+		       &rt->tr : NULL, &au, err)) ||
 	    dispatch_reply(cx->st, cx->cfg, cx->now, r, rt, &au, err))
 		return -1;
 	/* acting may have changed the outcome (a repeated request) */

@@ -257,7 +257,8 @@ static int context(struct report *r, const struct report_inputs *in,
 		   const struct report_opts *o, const struct report_links *l,
 		   struct pb_err *err)
 {
-	struct strbuf table = STRBUF_INIT, legend = STRBUF_INIT;
+	struct strbuf table = STRBUF_INIT, legend = STRBUF_INIT,
+		conf = STRBUF_INIT;
 	json_t *charts = charts_json(in, err);
 	struct ctx c;
 
@@ -298,10 +299,43 @@ static int context(struct report *r, const struct report_inputs *in,
 	runs_ctx(&c, in);
 	patch_ctx(&c, m, l);
 	ctx_take(&c, "evidence", evidence_list(in));
-	ctx_opt(&c, "confirmation", o->confirmation);
+	/* under the evidence, in lines of 80 columns as it is */
+	if (o->confirmation &&
+	    text_wrap(&conf, o->confirmation, 80, "  ", ", "))
+		c.oom = 1;
+	ctx_opt(&c, "confirmation", o->confirmation ? sb_str(&conf) : NULL);
+	sb_release(&conf);
 	sb_release(&table);
 	sb_release(&legend);
 	return ctx_finish(&c, &r->ctx, err);
+}
+
+/*
+ * headline.evidence_text: the evidence template of the headline's tests
+ * filled into lines of at most 80 columns, for a report template that
+ * gives it lines of its own (the shipped ones, under the commit lines).
+ */
+static int evidence_text(json_t *ctx, const struct config *cfg,
+			 struct pb_err *err)
+{
+	json_t *h = json_object_get(ctx, "headline");
+	json_t *tests = json_object_get(h, "tests");
+	struct strbuf one = STRBUF_INIT, lines = STRBUF_INIT;
+	int rc;
+
+	if (!json_is_object(tests))
+		return 0;
+	rc = template_render(cfg, "evidence", tests, &one, err);
+	while (!rc && one.len && (one.buf[one.len - 1] == '\n' ||
+				  one.buf[one.len - 1] == ' '))
+		sb_setlen(&one, one.len - 1);
+	if (!rc && (text_wrap(&lines, sb_str(&one), 80, "  ", ", ") ||
+		    json_object_set_new(h, "evidence_text",
+					json_string(sb_str(&lines)))))
+		rc = pb_fail(err, EX_OSERR, "out of memory");
+	sb_release(&one);
+	sb_release(&lines);
+	return rc;
 }
 
 /* The body and the subject through their templates. */
@@ -313,7 +347,8 @@ static int render_all(struct report *r, const struct config *cfg,
 	struct strbuf body = STRBUF_INIT, subject = STRBUF_INIT;
 	int rc = -1;
 
-	if (!template_render(cfg, name, r->ctx, &body, err) &&
+	if (!evidence_text(r->ctx, cfg, err) &&
+	    !template_render(cfg, name, r->ctx, &body, err) &&
 	    !template_render(cfg, "subject", r->ctx, &subject, err)) {
 		while (subject.len && (subject.buf[subject.len - 1] == '\n' ||
 				       subject.buf[subject.len - 1] == ' '))
@@ -354,7 +389,7 @@ void report_release(struct report *r)
 	free(r->references);
 	free(r->body);
 	free(r->job_yaml);
-	free(r->kconfig_file);
+	free(r->kconfig);
 	free(r->metric);
 	json_decref(r->ctx);
 	memset(r, 0, sizeof(*r));

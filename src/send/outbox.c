@@ -11,6 +11,7 @@
 #include "perfbot/compose/mail.h"
 #include "perfbot/send/outbox.h"
 #include "perfbot/send/smtp.h"
+#include "perfbot/state/records.h"
 #include "perfbot/util/text.h"
 
 #define BATCH_MAX 100000
@@ -36,6 +37,11 @@ int outbox_queue(struct state *st, const struct composed *c, time_t now,
 		return pb_fail(err, EX_OSERR, "outbox: out of memory");
 	rc = state_queue(st, &m, c->manifest, c->manifest_text,
 			 c->manifest_dir, c->subject, now, err);
+	/* a report's record: its life starts open (state/records.h) */
+	if (!rc && !strcmp(c->kind, "report"))
+		rc = state_record_open(st, c->id, c->metric, c->change,
+				       c->metric ? c->regression : -1, now,
+				       err);
 	free(m.recipients);
 	return rc;
 }

@@ -3,7 +3,8 @@
  * record: the state read back for the web archive (archive.h), read only:
  * the list of every report with what its index line and its status need
  * and a stamp of everything its page shows, and one report's whole
- * thread (its mail, manifest, replies, answers, retests, confirmation).
+ * thread (its mail, manifest, replies, answers, retests, tests,
+ * confirmation).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -93,11 +94,13 @@ static int read_rows(struct state *st, sqlite3_stmt *s, size_t size,
 	"   status = 'done' ORDER BY created DESC, rowid DESC LIMIT 1), " \
 	"  (SELECT status FROM retests WHERE report_id = o.id " \
 	"   ORDER BY created DESC, rowid DESC LIMIT 1), " \
-	"  c.status, " \
+	"  c.status, coalesce(l.status, 'open'), " \
 	"  o.status || '/' || coalesce(o.sent_at, '') || '/' || " \
 	"  coalesce(i.sig, '') || '/' || coalesce(a.sig, '') || '/' || " \
 	"  coalesce(r.sig, '') || '/' || coalesce(c.status || ':' || " \
 	"  coalesce(c.detail, '') || ':' || coalesce(c.decided, ''), '') " \
+	"  || coalesce('/' || t.sig, '') " \
+	"  || coalesce('/' || l.status || ':' || l.changed, '') " \
 	"FROM outbox o " \
 	"LEFT JOIN (SELECT report_id, count(*) n, count(*) || ':' || " \
 	"  max(received) || ':' || max(rowid) sig FROM inbox " \
@@ -113,6 +116,10 @@ static int read_rows(struct state *st, sqlite3_stmt *s, size_t size,
 	"  coalesce(detail, ''), '|') sig FROM retests GROUP BY report_id) r " \
 	"  ON r.report_id = o.id " \
 	"LEFT JOIN confirms c ON c.report_id = o.id " \
+	"LEFT JOIN (SELECT report_id, group_concat(request_id || ':' || " \
+	"  status || ':' || coalesce(detail, ''), '|') sig FROM tests " \
+	"  GROUP BY report_id) t ON t.report_id = o.id " \
+	"LEFT JOIN records l ON l.report_id = o.id " \
 	"WHERE o.kind = 'report' ORDER BY o.created DESC, o.rowid DESC"
 
 static void report_row(struct reader *r, void *item)
@@ -131,8 +138,10 @@ static void report_row(struct reader *r, void *item)
 	a->verdict = col(r, 9);
 	a->retest_status = col(r, 10);
 	a->confirm = col(r, 11);
-	a->stamp = col(r, 12);
-	r->oom |= !a->id || !a->message_id || !a->status || !a->stamp;
+	a->record = col(r, 12);
+	a->stamp = col(r, 13);
+	r->oom |= !a->id || !a->message_id || !a->status || !a->stamp ||
+		!a->record;
 }
 
 int state_archive_reports(struct state *st, struct archive_report **out,
@@ -166,6 +175,7 @@ void archive_reports_free(struct archive_report *r, size_t n)
 		free(r[i].verdict);
 		free(r[i].retest_status);
 		free(r[i].confirm);
+		free(r[i].record);
 		free(r[i].stamp);
 	}
 	free(r);
@@ -223,6 +233,22 @@ static void retest_row(struct reader *r, void *item)
 	a->base_runs = (long)col_int(r, 6);
 	a->head_runs = (long)col_int(r, 7);
 	a->created = (time_t)col_int(r, 8);
+}
+
+static void test_row(struct reader *r, void *item)
+{
+	struct archive_test *a = item;
+
+	a->request_id = col(r, 0);
+	a->requested_by = col(r, 1);
+	a->reply_message_id = col(r, 2);
+	a->status = col(r, 3);
+	a->detail = col(r, 4);
+	a->form = col(r, 5);
+	a->repo = col(r, 6);
+	a->ref = col(r, 7);
+	a->runs = (long)col_int(r, 8);
+	a->created = (time_t)col_int(r, 9);
 }
 
 /* The report's own mail; '*found' 0 when there is none. */
@@ -299,7 +325,7 @@ int state_archive_thread(struct state *st, const char *report_id,
 			 struct archive_thread *t, int *found,
 			 struct pb_err *err)
 {
-	void *replies = NULL, *answers = NULL, *retests = NULL;
+	void *replies = NULL, *answers = NULL, *retests = NULL, *tests = NULL;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -320,10 +346,15 @@ int state_archive_thread(struct state *st, const char *report_id,
 		     "retests WHERE report_id = ? ORDER BY created, rowid",
 		     report_id, sizeof(*t->retests), retest_row, &retests,
 		     &t->nretests, err) ||
+	     list_of(st, "SELECT request_id, requested_by, reply_message_id, "
+		     "status, detail, form, repo, ref, runs, created FROM tests "
+		     "WHERE report_id = ? ORDER BY created, rowid", report_id,
+		     sizeof(*t->tests), test_row, &tests, &t->ntests, err) ||
 	     confirm_of(st, report_id, t, err);
 	t->replies = replies;
 	t->answers = answers;
 	t->retests = retests;
+	t->tests = tests;
 	return rc ? -1 : 0;
 }
 
@@ -353,6 +384,17 @@ void archive_thread_release(struct archive_thread *t)
 		free(t->retests[i].detail);
 	}
 	free(t->retests);
+	for (i = 0; t->tests && i < t->ntests; i++) {
+		free(t->tests[i].request_id);
+		free(t->tests[i].requested_by);
+		free(t->tests[i].reply_message_id);
+		free(t->tests[i].status);
+		free(t->tests[i].detail);
+		free(t->tests[i].form);
+		free(t->tests[i].repo);
+		free(t->tests[i].ref);
+	}
+	free(t->tests);
 	free(t->confirm_status);
 	free(t->confirm_detail);
 	memset(t, 0, sizeof(*t));

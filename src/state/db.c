@@ -60,7 +60,7 @@ int state_full(const struct state *st)
 
 /*
  * Prepare 'sql' and bind arguments by 'types': 's' text (NULL binds
- * NULL), 'i' long long, 'b' blob (pointer, size_t length).
+ * NULL), 'i' long long, 'd' double, 'b' blob (pointer, size_t length).
  */
 static int prepare(struct state *st, sqlite3_stmt **s, const char *sql,
 		   const char *types, va_list ap, struct pb_err *err)
@@ -76,6 +76,8 @@ static int prepare(struct state *st, sqlite3_stmt **s, const char *sql,
 					       -1, SQLITE_TRANSIENT);
 		} else if (*t == 'i') {
 			rc = sqlite3_bind_int64(*s, i, va_arg(ap, long long));
+		} else if (*t == 'd') {
+			rc = sqlite3_bind_double(*s, i, va_arg(ap, double));
 		} else {
 			const void *p = va_arg(ap, const void *);
 			size_t n = va_arg(ap, size_t);

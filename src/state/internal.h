@@ -27,7 +27,7 @@ static inline sqlite3 *state_db(struct state *st)
 int db_fail(struct state *st, struct pb_err *err, const char *what);
 /*
  * Prepare 'sql' and bind by 'types': 's' text (NULL binds NULL), 'i'
- * long long, 'b' blob (pointer, size_t).
+ * long long, 'd' double, 'b' blob (pointer, size_t).
  */
 int db_query(struct state *st, sqlite3_stmt **s, struct pb_err *err,
 	     const char *sql, const char *types, ...);

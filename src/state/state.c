@@ -3,7 +3,8 @@
  * The state database (record stage): opening it (the run lock, the name
  * the file keeps), the schema and its migrations, transactions, and the
  * statement helpers of internal.h that the other files of the module
- * (queue.c, seen.c, inbox.c, confirms.c, status.c) use on their tables.
+ * (queue.c, seen.c, inbox.c, confirms.c, tests.c, status.c) use on their
+ * tables.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "perfbot/util/fileio.h"
 #include "perfbot/state/state.h"
 #include "internal.h"
 
@@ -175,6 +177,70 @@ static const char *const migrations[] = {
 	"  PRIMARY KEY (mailbox, uidvalidity, uid));"
 	"ALTER TABLE mailbox ADD COLUMN stuck_uid INTEGER;"
 	"ALTER TABLE mailbox ADD COLUMN stuck_count INTEGER;",
+	/* 7: tests of a fix, a tree or a commit on the farm (tests.c) */
+	"CREATE TABLE tests ("
+	"  request_id TEXT PRIMARY KEY,"
+	"  report_id TEXT NOT NULL,"
+	"  form TEXT NOT NULL CHECK (form IN ('patch', 'tree', 'commit')),"
+	"  runs INTEGER NOT NULL,"
+	"  requested_by TEXT NOT NULL,"
+	"  reply_message_id TEXT NOT NULL,"
+	"  thread TEXT,"
+	"  commit_sha TEXT NOT NULL,"
+	"  repo TEXT,"
+	"  ref TEXT,"
+	"  patch TEXT,"
+	"  patch_bytes INTEGER,"
+	"  result_root TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  deadline INTEGER NOT NULL,"
+	"  detail TEXT,"
+	"  created INTEGER NOT NULL,"
+	"  decided INTEGER);"
+	"CREATE INDEX tests_report ON tests (report_id, status);"
+	"CREATE INDEX tests_sender ON tests (requested_by, created);",
+	/* 8: the life of each report (records.c): its record, every
+	 * transition, the tracked branches' tips, the reminders mailed.
+	 * A report of before has no row: it reads as open. */
+	"CREATE TABLE records ("
+	"  report_id TEXT PRIMARY KEY,"
+	"  status TEXT NOT NULL,"
+	"  metric TEXT,"
+	"  change REAL,"
+	"  regression INTEGER,"
+	"  fix_named TEXT,"
+	"  fix_commit TEXT,"
+	"  fix_summary TEXT,"
+	"  fix_branch TEXT,"
+	"  fix_date INTEGER,"
+	"  dup_of TEXT,"
+	"  reason TEXT,"
+	"  verify_request TEXT,"
+	"  verdict TEXT,"
+	"  no_reminders INTEGER NOT NULL DEFAULT 0,"
+	"  searched INTEGER NOT NULL DEFAULT 0,"
+	"  created INTEGER NOT NULL,"
+	"  changed INTEGER NOT NULL);"
+	"CREATE INDEX records_status ON records (status);"
+	"CREATE TABLE record_events ("
+	"  rowid INTEGER PRIMARY KEY,"
+	"  report_id TEXT NOT NULL,"
+	"  at INTEGER NOT NULL,"
+	"  event TEXT NOT NULL,"
+	"  from_status TEXT NOT NULL,"
+	"  to_status TEXT NOT NULL,"
+	"  by TEXT,"
+	"  detail TEXT,"
+	"  source TEXT);"
+	"CREATE INDEX record_events_report ON record_events (report_id);"
+	"CREATE TABLE tracking ("
+	"  branch TEXT PRIMARY KEY,"
+	"  tip TEXT NOT NULL,"
+	"  walked INTEGER NOT NULL);"
+	"CREATE TABLE reminders ("
+	"  id TEXT PRIMARY KEY,"
+	"  lines TEXT NOT NULL,"
+	"  created INTEGER NOT NULL);",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -273,9 +339,15 @@ static int lock_file(struct state *st, const char *path, struct pb_err *err)
 
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
 		  0600);
-	if (fd < 0)
-		return pb_fail(err, EX_CANTCREAT, "%s: %s", path,
-			       strerror(errno));
+	if (fd < 0) {
+		char whose[256] = "";
+		int e = errno;
+
+		if (e == EACCES || e == EPERM || e == EROFS)
+			path_whose(path, whose, sizeof(whose));
+		return pb_fail(err, EX_CANTCREAT, "%s: %s%s", path,
+			       strerror(e), whose);
+	}
 	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return pb_fail(err, EX_CANTCREAT, "%s: not a regular file",
@@ -322,11 +394,13 @@ static int same_file(const char *path, int fd)
 static int open_db(struct state *st, const char *name, int flags,
 		   int create, struct pb_err *err)
 {
+	char whose[256];
+
 	if (sqlite3_open_v2(name, &st->db, flags, NULL) == SQLITE_OK)
 		return 0;
-	return pb_fail(err, create ? EX_CANTCREAT : EX_NOINPUT, "%s: %s",
+	return pb_fail(err, create ? EX_CANTCREAT : EX_NOINPUT, "%s: %s%s",
 		       st->path, st->db ? sqlite3_errmsg(st->db) :
-		       "cannot open");
+		       "cannot open", path_whose(name, whose, sizeof(whose)));
 }
 
 /*

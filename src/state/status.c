@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * record: what the state holds, read back (status.h): the outbox, the
- * retests and confirmations in flight and the mailbox position as one
+ * retests, tests and confirmations in flight and the mailbox position as one
  * JSON object for 'perfbot status'; the next attempt for the send step's
  * summary, and 'send --now'.
  */
@@ -40,6 +40,10 @@ static const struct section {
 	  "SELECT request_id, report_id, runs, requested_by, status, "
 	  "deadline, created FROM retests WHERE status IN ('requested', "
 	  "'queued') ORDER BY created LIMIT 1000" },
+	{ "tests", "tests",
+	  "SELECT request_id, report_id, form, runs, requested_by, repo, ref, "
+	  "status, deadline, created FROM tests WHERE status = 'queued' "
+	  "ORDER BY created LIMIT 1000" },
 	{ "confirmations", "confirms",
 	  "SELECT report_id, metric, reported_change, runs, base_runs, "
 	  "head_runs, status, deadline, detail, created FROM confirms "
@@ -47,6 +51,19 @@ static const struct section {
 	  "LIMIT 1000" },
 	{ "mailbox", "mailbox",
 	  "SELECT name, uidvalidity, last_uid FROM mailbox ORDER BY name" },
+	/* the regressions still followed (records.h): a report of before
+	 * the records, without a row, is open */
+	{ "regressions", "records",
+	  "SELECT o.id AS report_id, coalesce(r.status, 'open') AS status, "
+	  "o.subject, r.fix_named, r.fix_commit, r.fix_branch, "
+	  "coalesce(r.changed, o.created) AS changed, o.created FROM outbox o "
+	  "LEFT JOIN records r ON r.report_id = o.id WHERE o.kind = 'report' "
+	  "AND coalesce(r.status, 'open') IN ('open', 'fix named', "
+	  "'fix landed', 'not fixed') AND coalesce(r.regression, 1) != 0 "
+	  "ORDER BY o.created, o.rowid LIMIT 1000" },
+	{ "transitions", "record_events",
+	  "SELECT at, report_id, event, from_status, to_status, by, detail "
+	  "FROM record_events ORDER BY rowid DESC LIMIT 20" },
 };
 
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))

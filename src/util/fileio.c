@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,42 +52,107 @@ static int read_fd(int fd, const char *path, size_t max, size_t hint,
 	}
 }
 
+/* A user's name, or their number. */
+static void user_name(uid_t uid, char *buf, size_t n)
+{
+	struct passwd pw, *res = NULL;
+	char tmp[1024];
+
+	if (!getpwuid_r(uid, &pw, tmp, sizeof(tmp), &res) && res)
+		snprintf(buf, n, "%s", pw.pw_name);
+	else
+		snprintf(buf, n, "uid %u", (unsigned)uid);
+}
+
+const char *path_whose(const char *path, char *buf, size_t n)
+{
+	char *p = strdup(path), *slash, owner[64], me[64];
+	struct stat st;
+	int found = 0;
+
+	*buf = '\0';
+	while (p && !(found = !stat(p, &st)) && (slash = strrchr(p, '/')) &&
+	       slash != p)
+		*slash = '\0';
+	if (found && st.st_uid != geteuid()) {
+		user_name(st.st_uid, owner, sizeof(owner));
+		user_name(geteuid(), me, sizeof(me));
+		snprintf(buf, n, "; %s is owned by %s (mode %04o) and perfbot "
+			 "runs as %s", strcmp(p, path) ? p : "it", owner,
+			 (unsigned)(st.st_mode & 07777), me);
+	}
+	free(p);
+	return buf;
+}
+
+/*
+ * Open 'path' for reading without blocking (a FIFO or a device would hang
+ * or never end) and check it is a regular file of at most 'max' bytes.
+ */
+static int open_regular(const char *path, size_t max, struct stat *st,
+			struct pb_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	char whose[256] = "";
+	int e = errno;
+
+	if (fd < 0 && (e == EACCES || e == EPERM))
+		path_whose(path, whose, sizeof(whose));
+	if (fd < 0)
+		return pb_fail(err, e == ENOENT ? EX_NOINPUT : EX_IOERR,
+			       "%s: %s%s", path, strerror(e), whose);
+	if (file_check_fd(fd, path, max, st, err)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int file_check_fd(int fd, const char *path, size_t max, struct stat *st,
+		  struct pb_err *err)
+{
+	if (fstat(fd, st))
+		return pb_fail(err, EX_IOERR, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st->st_mode))
+		return pb_fail(err, EX_DATAERR, "%s: is a directory", path);
+	if (!S_ISREG(st->st_mode))
+		return pb_fail(err, EX_DATAERR, "%s: not a regular file (%s)",
+			       path, S_ISFIFO(st->st_mode) ? "a FIFO" :
+			       S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ?
+			       "a device" : S_ISSOCK(st->st_mode) ?
+			       "a socket" : "a special file");
+	if ((unsigned long long)st->st_size > max)
+		return pb_fail(err, EX_DATAERR,
+			       "%s: larger than the limit of %zu bytes", path,
+			       max);
+	return 0;
+}
+
+int file_read_fd(int fd, const char *path, size_t max, size_t hint, int text,
+		 struct strbuf *out, struct pb_err *err)
+{
+	sb_reset(out);
+	if (read_fd(fd, path, max, hint, out, err))
+		return -1;
+	if (text && memchr(sb_str(out), '\0', out->len))
+		return pb_fail(err, EX_DATAERR, "%s: holds a NUL byte", path);
+	return 0;
+}
+
 int file_read(const char *path, size_t max, int text, struct strbuf *out,
 	      struct pb_err *err)
 {
 	struct stat st;
-	size_t hint = 0;
 	int fd, rc;
 
-	if (strcmp(path, "-") == 0) {
-		fd = STDIN_FILENO;
-	} else {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return pb_fail(err,
-				       errno == ENOENT ? EX_NOINPUT : EX_IOERR,
-				       "%s: %s", path, strerror(errno));
-		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-			close(fd);
-			return pb_fail(err, EX_DATAERR, "%s: is a directory",
-				       path);
-		}
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		    (unsigned long long)st.st_size > max) {
-			close(fd);
-			return pb_fail(err, EX_DATAERR,
-				       "%s: larger than the limit of %zu bytes",
-				       path, max);
-		}
-		if (S_ISREG(st.st_mode))
-			hint = (size_t)st.st_size;
-	}
-	sb_reset(out);
-	rc = read_fd(fd, path, max, hint, out, err);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (!rc && text && memchr(sb_str(out), '\0', out->len))
-		return pb_fail(err, EX_DATAERR, "%s: holds a NUL byte", path);
+	if (strcmp(path, "-") == 0)
+		return file_read_fd(STDIN_FILENO, "standard input", max, 0,
+				    text, out, err);
+	fd = open_regular(path, max, &st, err);
+	if (fd < 0)
+		return -1;
+	rc = file_read_fd(fd, path, max, (size_t)st.st_size, text, out, err);
+	close(fd);
 	return rc;
 }
 
@@ -336,22 +402,9 @@ int file_map(const char *path, size_t max, struct file_map *m,
 
 	m->data = NULL;
 	m->len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path, max, &st, err);
 	if (fd < 0)
-		return pb_fail(err, errno == ENOENT ? EX_NOINPUT : EX_IOERR,
-			       "%s: %s", path, strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return pb_fail(err, EX_DATAERR, "%s: %s", path,
-			       S_ISDIR(st.st_mode) ? "is a directory" :
-			       "not a regular file");
-	}
-	if ((unsigned long long)st.st_size > max) {
-		close(fd);
-		return pb_fail(err, EX_DATAERR,
-			       "%s: larger than the limit of %zu bytes", path,
-			       max);
-	}
+		return -1;
 	if (st.st_size == 0) {
 		close(fd);
 		m->data = "";

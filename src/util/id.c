@@ -103,15 +103,27 @@ char *id_answer(const char *message_id, const char *tag)
 	return hex_id("a-", hash_str(tag, hash_str(message_id, 0)));
 }
 
-char *id_retest_request(const char *message_id, size_t index)
+/* "<prefix>" and 16 hex digits of the hash of "message_id#index". */
+static char *request_id(const char *prefix, const char *message_id,
+			size_t index)
 {
 	struct strbuf key = STRBUF_INIT;
 	char *id = NULL;
 
 	if (!sb_addf(&key, "%s#%zu", message_id, index))
-		id = hex_id("rt-", hash_fnv1a(key.buf, key.len, 0));
+		id = hex_id(prefix, hash_fnv1a(key.buf, key.len, 0));
 	sb_release(&key);
 	return id;
+}
+
+char *id_retest_request(const char *message_id, size_t index)
+{
+	return request_id("rt-", message_id, index);
+}
+
+char *id_test_request(const char *message_id, size_t index)
+{
+	return request_id("test-", message_id, index);
 }
 
 char *id_confirm_request(const char *report_id)

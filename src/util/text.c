@@ -306,3 +306,98 @@ int text_has_control(const char *s, size_t n)
 	}
 	return 0;
 }
+
+/* The columns of 'n' bytes of UTF-8: its characters. */
+static size_t columns(const char *s, size_t n)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* Text being filled into lines. */
+struct wrap {
+	struct strbuf *out;
+	size_t width;
+	const char *indent;
+	size_t col;		/* of the line so far */
+	int fresh;		/* nothing on the line yet */
+};
+
+static int wrap_break(struct wrap *w)
+{
+	w->col = columns(w->indent, strlen(w->indent));
+	w->fresh = 1;
+	return sb_addc(w->out, '\n') || sb_adds(w->out, w->indent) ? -1 : 0;
+}
+
+/* Put 'n' bytes that go on one line, on this line when they fit. */
+static int wrap_put(struct wrap *w, const char *p, size_t n)
+{
+	size_t c = columns(p, n);
+
+	if (!w->fresh && w->col + 1 + c > w->width && wrap_break(w))
+		return -1;
+	if ((!w->fresh && sb_addc(w->out, ' ')) || sb_add(w->out, p, n))
+		return -1;
+	w->col += c + !w->fresh;
+	w->fresh = 0;
+	return 0;
+}
+
+/* 'n' bytes filled word by word. */
+static int wrap_words(struct wrap *w, const char *p, size_t n)
+{
+	const char *end = p + n, *s;
+
+	while (p < end) {
+		if (*p == ' ') {
+			p++;
+			continue;
+		}
+		for (s = p; p < end && *p != ' '; p++)
+			;
+		if (wrap_put(w, s, (size_t)(p - s)))
+			return -1;
+	}
+	return 0;
+}
+
+int text_wrap(struct strbuf *out, const char *text, size_t width,
+	      const char *indent, const char *sep)
+{
+	struct wrap w = { out, width, indent, 0, 1 };
+	const char *p = text, *nl, *e;
+	size_t n;
+
+	while (*p) {
+		if (*p == '\n') {
+			if (wrap_break(&w))
+				return -1;
+			p++;
+			continue;
+		}
+		while (*p == ' ')
+			p++;
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		/* the next piece: through 'sep', else the rest of the line */
+		e = sep ? strstr(p, sep) : NULL;
+		e = e && e < nl ? e + strlen(sep) : nl;
+		for (n = (size_t)(e - p); n && p[n - 1] == ' '; n--)
+			;
+		if (n && (!sep || columns(p, n) + columns(indent,
+							   strlen(indent)) >
+			  width)) {
+			if (wrap_words(&w, p, n))
+				return -1;
+		} else if (n && wrap_put(&w, p, n)) {
+			return -1;
+		}
+		p = e;
+	}
+	return 0;
+}

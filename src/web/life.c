@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "perfbot/act/regression.h"
 #include "perfbot/web/life.h"
 
 static int is(const char *s, const char *want)
@@ -14,6 +15,8 @@ static int is(const char *s, const char *want)
 
 void web_life_of(const struct archive_report *r, struct web_life *l)
 {
+	int st;
+
 	memset(l, 0, sizeof(*l));
 	l->verdict = r->verdict;
 	l->confirmed = is(r->confirm, "confirmed");
@@ -27,8 +30,12 @@ void web_life_of(const struct archive_report *r, struct web_life *l)
 		l->state = LIFE_UNCONFIRMED;
 	else
 		l->state = LIFE_TESTED;
+	/* the record's word, once it is more than open */
+	st = regression_status_of(r->record);
+	l->record = st > REG_OPEN ? r->record : NULL;
 	/* a change that a retest did not find again is no longer open */
-	l->open = !is(r->verdict, "not reproduced");
+	l->open = !is(r->verdict, "not reproduced") &&
+		  (st < 0 || !regression_closed(st));
 }
 
 void ctx_life(struct ctx *parent, const char *key, const struct web_life *l)
@@ -44,6 +51,7 @@ void ctx_life(struct ctx *parent, const char *key, const struct web_life *l)
 		ctx_bool(&c, names[i], l->state == (enum web_life_state)i);
 	ctx_opt(&c, "verdict", l->verdict);
 	ctx_bool(&c, "was_confirmed", l->confirmed);
+	ctx_opt(&c, "record", l->record);
 	ctx_bool(&c, "open", l->open);
 	ctx_child(parent, key, &c);
 }

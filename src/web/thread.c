@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * web: a report's thread for its page (thread.h): the mails read in it
- * with their commands and answers, the retests with their verdicts, the
- * confirmation.
+ * with their commands and answers, the retests and tests with their
+ * verdicts, the confirmation.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,15 +97,15 @@ static void replies(struct ctx *parent, const struct archive_thread *t,
 	}
 }
 
-/* The follow-up of retest 'rt': the answer to its mail, tagged. */
-static char *followup_id(const struct archive_retest *rt)
+/* The follow-up of a retest or test: the answer to its mail, tagged. */
+static char *followup_id(const char *request_id, const char *reply_message_id)
 {
-	size_t n = strlen(rt->request_id) + 8;
+	size_t n = strlen(request_id) + 8;
 	char *tag = malloc(n), *id = NULL;
 
-	if (tag && rt->reply_message_id) {
-		snprintf(tag, n, "result:%s", rt->request_id);
-		id = id_answer(rt->reply_message_id, tag);
+	if (tag && reply_message_id) {
+		snprintf(tag, n, "result:%s", request_id);
+		id = id_answer(reply_message_id, tag);
 	}
 	free(tag);
 	return id;
@@ -121,7 +121,8 @@ static void one_retest(struct ctx *c, const struct archive_thread *t,
 		       const struct web_mask *m)
 {
 	int done = is(rt->status, "done");
-	char *id = rt->request_id ? followup_id(rt) : NULL;
+	char *id = rt->request_id ? followup_id(rt->request_id,
+						rt->reply_message_id) : NULL;
 
 	text(c, "request_id", m, rt->request_id);
 	ctx_date(c, "date", rt->created);
@@ -152,6 +153,49 @@ static void retests(struct ctx *parent, const struct archive_thread *t,
 	}
 }
 
+static void one_test(struct ctx *c, const struct archive_thread *t,
+		     const struct archive_test *ts, const struct web_mask *m)
+{
+	int done = is(ts->status, "done");
+	char *id = ts->request_id ? followup_id(ts->request_id,
+						ts->reply_message_id) : NULL;
+
+	text(c, "request_id", m, ts->request_id);
+	ctx_date(c, "date", ts->created);
+	ctx_int(c, "runs", ts->runs);
+	text(c, "requested_by", m, ts->requested_by);
+	ctx_bool(c, "form_patch", is(ts->form, "patch"));
+	ctx_bool(c, "form_tree", is(ts->form, "tree"));
+	ctx_bool(c, "form_commit", is(ts->form, "commit"));
+	text(c, "repo", m, ts->repo);
+	text(c, "ref", m, ts->ref);
+	ctx_bool(c, "queued", is(ts->status, "queued"));
+	ctx_bool(c, "done", done);
+	ctx_bool(c, "failed", is(ts->status, "failed"));
+	ctx_bool(c, "rejected", is(ts->status, "rejected"));
+	ctx_bool(c, "expired", is(ts->status, "expired"));
+	/* a refusal's detail is the farm's words: the log's, not the page's;
+	 * what it could not build is in the answer, as mailed */
+	text(c, "verdict", m, done ? ts->detail : NULL);
+	answer(c, t, id, m);
+	free(id);
+}
+
+static void tests(struct ctx *parent, const struct archive_thread *t,
+		  const struct web_mask *m)
+{
+	json_t *list = ctx_list(parent, "tests");
+	struct ctx c;
+	size_t i;
+
+	ctx_bool(parent, "has_tests", t->ntests > 0);
+	for (i = 0; i < t->ntests; i++) {
+		ctx_init(&c, parent->family);
+		one_test(&c, t, &t->tests[i], m);
+		ctx_append(parent, list, &c);
+	}
+}
+
 static void confirmation(struct ctx *parent, const struct archive_thread *t,
 			 const struct web_mask *m)
 {
@@ -178,5 +222,6 @@ void ctx_thread(struct ctx *c, const struct archive_thread *t,
 {
 	replies(c, t, m);
 	retests(c, t, m);
+	tests(c, t, m);
 	confirmation(c, t, m);
 }

@@ -31,6 +31,7 @@ set -- $(search alice Subject "c2c2c2c2c2")
 check "one report in the author's mailbox" [ $# = 1 ]
 fetch_matching alice "$W/cf.eml" "^confirmed by" "$@"
 "$MAILCHECK" "$W/cf.eml" >/dev/null 2>"$W/cf.body"
-check "the confirmation line" grep -q "^confirmed by 13 more runs of the parent and 13 of the commit: on those alone hackbench.throughput changed by +[0-9.]*%, Welch's t-test p = " "$W/cf.body"
+check "the confirmation lines" sh -c "tr '\n' ' ' <'$W/cf.body' | tr -s ' ' | grep -q \"confirmed by 13 more runs of the parent and 13 of the commit: on those alone hackbench.throughput changed by +[0-9.]*%, Welch's t-test p = \""
+check "the confirmation lines within 80 columns" sh -c "sed -n '/^confirmed by/,/^\$/p' '$W/cf.body' | awk 'length > 80 { bad = 1 } END { exit bad }'"
 check "the evidence line over all runs" grep -q "^evidence: 16 runs per side, Welch's t-test p = " "$W/cf.body"
 check "no more requests" [ "$(wc -l <"$W/roots/head/.fake-lkp-requests")" = 1 ]

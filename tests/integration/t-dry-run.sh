@@ -20,3 +20,6 @@ for l in linux-fsdevel@vger.kernel.org linux-kernel@vger.kernel.org linux-mm@kva
 done
 check "one person within the cap" sh -c "sed -n '/^Cc:/,/^[A-Z]/p' '$W/pout' | grep -q 'brauner@example.test'"
 check "the cap named on stderr" grep -q "recipients.max_cc (1) leaves out 2 of the patch's copies: Jan <jan@example.test>, Ann <ann@example.test>" "$W/perr"
+# Issue 21 item 12: what a preview does not show is said, not implied.
+"$PERFBOT" run --dry-run --config "$CONFIG" >"$W/out2" 2>"$W/err2"
+check "dry-run says replies are not read" grep -q "run --dry-run: printed the new reports and the queued mail; replies were not read" "$W/err2"

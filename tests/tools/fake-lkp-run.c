@@ -1,18 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fake-lkp-run: the benchmark farm of the demo and the tests.
- *   fake-lkp-run RESULT_ROOT COMMIT RUNS [REQUEST_ID]
+ *   fake-lkp-run RESULT_ROOT COMMIT RUNS [REQUEST_ID [KIND JOB REPO REF PATCH]]
+ * (the farm's contract of README, as scheduler.argv's placeholders give
+ * it: {result_root} {commit} {runs} {request_id} {kind} {job} {repo}
+ * {ref} {patch}).
+ *
+ * A retest or a confirmation (KIND retest or confirm, or none given)
  * appends RUNS runs to RESULT_ROOT/matrix.json as if the job had run
  * again: every metric gets RUNS values drawn around its existing ones
  * (their mean and standard deviation; never negative when none is,
  * integers when all are, as many decimals as they have), 'stats_source'
- * gets RUNS run names, and the key order is kept. The draws are seeded by
- * the request id and the commit, so the same call gives the same file.
- * A REQUEST_ID already done (listed in RESULT_ROOT/.fake-lkp-requests,
- * which is also the lock against a concurrent run) does nothing.
+ * gets RUNS run names, and the key order is kept.
+ *
+ * A test (KIND test or verify) writes a new result root into the empty
+ * RESULT_ROOT: job.yaml (JOB's, with the commit the farm built and its
+ * subject) and matrix.json with RUNS runs of every metric of the result
+ * root JOB is in (its directory), drawn the same way around those runs.
+ * What the tested tree does is told by directives, a line each, holding
+ * "fake-lkp-run: " and then
+ *   METRIC *FACTOR     that metric's runs are FACTOR times as large
+ *                      (their spread too), e.g. "aim7.jobs-per-min *1.2"
+ *   does not apply     the patch does not apply: RESULT_ROOT/error says
+ *                      so as git would ("error: patch failed: FILE:LINE")
+ *   build fails        the build fails: RESULT_ROOT/error has its error
+ * found in the PATCH file (anywhere: a commit message, a '+' line), or
+ * for a tree (no PATCH) in the lines "REF DIRECTIVE" of the file
+ * fake-lkp-trees beside RESULT_ROOT (in its parent directory): that is
+ * the fake farm's git server. A test that fails writes RESULT_ROOT/error
+ * and exits 65, as a farm that refuses it at once.
+ *
+ * The draws are seeded by the request id and the commit, so the same
+ * call gives the same file. A REQUEST_ID already done (listed in
+ * RESULT_ROOT/.fake-lkp-requests, which is also the lock against a
+ * concurrent run) does nothing.
  * Exit: 0 done, 64 usage, 65 bad input (matrix.json missing or
- * malformed, RUNS not in 1..1000, COMMIT not the commit of job.yaml),
- * 70/73/74 internal, cannot write, I/O error.
+ * malformed, RUNS not in 1..1000, COMMIT not the commit of job.yaml, a
+ * test that fails), 70/73/74 internal, cannot write, I/O error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,12 +50,15 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <libgen.h>
 #include <jansson.h>
 
 #include "perfbot/util/fileio.h"
 #include "perfbot/ingest/result.h"
 #include "perfbot/util/strmap.h"
 #include "perfbot/util/yaml.h"
+
+#include "tool.h"
 
 #define MAX_RUNS 1000
 #define MAX_ID 200
@@ -46,6 +73,8 @@ struct job {
 	const char *commit;
 	long runs;
 	const char *id;		/* NULL: no idempotency */
+	const char *kind;	/* NULL: retest */
+	const char *jobfile, *repo, *ref, *patch;	/* of a test */
 	char *matrix;		/* RESULT_ROOT/matrix.json */
 	int lock;		/* RESULT_ROOT/.fake-lkp-requests */
 	size_t old_runs;
@@ -74,12 +103,23 @@ static int check_args(struct job *j, int argc, char **argv)
 {
 	size_t n;
 
-	if (argc < 4 || argc > 5)
+	if (argc != 4 && argc != 5 && argc != 10)
 		return fail(EX_USAGE, "usage: fake-lkp-run RESULT_ROOT COMMIT "
-			    "RUNS [REQUEST_ID]");
+			    "RUNS [REQUEST_ID [KIND JOB REPO REF PATCH]]");
 	j->root = argv[1];
 	j->commit = argv[2];
-	j->id = argc == 5 ? argv[4] : NULL;
+	j->id = argc >= 5 ? argv[4] : NULL;
+	if (argc == 10) {
+		j->kind = argv[5];
+		j->jobfile = argv[6];
+		j->repo = argv[7];
+		j->ref = argv[8];
+		j->patch = argv[9];
+		if (strcmp(j->kind, "retest") && strcmp(j->kind, "confirm") &&
+		    strcmp(j->kind, "test") && strcmp(j->kind, "verify"))
+			return fail(EX_USAGE, "KIND '%.40s': retest, confirm, "
+				    "test or verify", j->kind);
+	}
 	if (parse_long(argv[3], 1, MAX_RUNS, &j->runs))
 		return fail(EX_DATAERR, "RUNS '%.40s': give a number from 1 "
 			    "to %d", argv[3], MAX_RUNS);
@@ -187,7 +227,14 @@ static int record_done(const struct job *j)
  * Read matrix.json as perfbot does (so that what we write stays
  * loadable) and as jansson does (for the rewrite, in key order).
  */
+static int load_matrix_at(const char *matrix, json_t **out);
+
 static int load_matrix(const struct job *j, json_t **out)
+{
+	return load_matrix_at(j->matrix, out);
+}
+
+static int load_matrix_at(const char *matrix, json_t **out)
 {
 	struct strbuf text = STRBUF_INIT;
 	struct result_root rr;
@@ -197,14 +244,14 @@ static int load_matrix(const struct job *j, json_t **out)
 
 	*out = NULL;
 	memset(&rr, 0, sizeof(rr));
-	if (file_read(j->matrix, RESULT_MAX_MATRIX_BYTES, 1, &text, &err))
+	if (file_read(matrix, RESULT_MAX_MATRIX_BYTES, 1, &text, &err))
 		rc = fail(EX_DATAERR, "%s", err.msg);
-	else if (result_root_parse_matrix(&rr, j->matrix, text.buf, text.len,
+	else if (result_root_parse_matrix(&rr, matrix, text.buf, text.len,
 					  &err))
 		rc = fail(EX_DATAERR, "%s", err.msg);
 	else if (!(*out = json_loadb(text.buf, text.len,
 				     JSON_REJECT_DUPLICATES, &je)))
-		rc = fail(EX_DATAERR, "%s:%d: %s", j->matrix, je.line,
+		rc = fail(EX_DATAERR, "%s:%d: %s", matrix, je.line,
 			  je.text);
 	result_root_release(&rr);
 	sb_release(&text);
@@ -548,6 +595,365 @@ static int run(struct job *j)
 	return rc;
 }
 
+
+/* ------------------------------------------------------------------ */
+/* A test: a new result root                                           */
+
+#define MAX_PATCH_BYTES ((size_t)16 << 20)
+#define MAX_TREES_BYTES ((size_t)1 << 20)
+#define MAX_SCALES 64
+#define TREES "fake-lkp-trees"
+#define MARK "fake-lkp-run: "
+
+struct tested {
+	struct strbuf patch;	/* the PATCH file */
+	int no_apply, build_fails;
+	struct {
+		char metric[RESULT_MAX_NAME + 1];
+		double factor;
+	} scale[MAX_SCALES];
+	size_t nscale;
+};
+
+/* One directive (the text after MARK, to the end of its line). */
+static void directive(struct tested *t, const char *d, size_t n)
+{
+	const char *sp = memchr(d, ' ', n);
+	char num[64];
+	size_t k;
+
+	if (n >= 14 && !strncmp(d, "does not apply", 14)) {
+		t->no_apply = 1;
+	} else if (n >= 11 && !strncmp(d, "build fails", 11)) {
+		t->build_fails = 1;
+	} else if (sp && sp + 1 < d + n && sp[1] == '*' &&
+		   t->nscale < MAX_SCALES &&
+		   (size_t)(sp - d) <= RESULT_MAX_NAME) {
+		k = strcspn(sp + 2, " \t");
+		if (k >= sizeof(num) || sp + 2 + k > d + n)
+			return;
+		memcpy(num, sp + 2, k);
+		num[k] = '\0';
+		memcpy(t->scale[t->nscale].metric, d, (size_t)(sp - d));
+		t->scale[t->nscale].metric[sp - d] = '\0';
+		t->scale[t->nscale].factor = strtod(num, NULL);
+		t->nscale++;
+	}
+}
+
+/* Every MARK of 'text', or the lines of 'text' for 'ref' ("REF ..."). */
+static void directives(struct tested *t, const char *text, size_t len,
+		       const char *ref)
+{
+	const char *p = text, *e = text + len, *nl, *m;
+	size_t n, rn = ref ? strlen(ref) : 0;
+
+	for (; p < e; p = nl ? nl + 1 : e) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		n = (size_t)((nl ? nl : e) - p);
+		if (ref) {
+			if (rn && n > rn && !memcmp(p, ref, rn) && p[rn] == ' ')
+				directive(t, p + rn + 1, n - rn - 1);
+			continue;
+		}
+		m = memmem(p, n, MARK, strlen(MARK));
+		if (m)
+			directive(t, m + strlen(MARK),
+				  n - (size_t)(m - p) - strlen(MARK));
+	}
+}
+
+/* A file of at most 'max' bytes, or nothing when it is not there. */
+static int read_opt(const char *path, size_t max, struct strbuf *out)
+{
+	struct pb_err err;
+
+	if (access(path, F_OK))
+		return 0;
+	if (file_read(path, max, 0, out, &err))
+		return fail(EX_DATAERR, "%s", err.msg);
+	return 0;
+}
+
+static int read_directives(const struct job *j, struct tested *t)
+{
+	struct strbuf trees = STRBUF_INIT;
+	char *dir, *path;
+	int rc;
+
+	if (*j->patch) {
+		if (access(j->patch, R_OK))
+			return fail(EX_DATAERR, "PATCH '%s': %s", j->patch,
+				    strerror(errno));
+		rc = read_opt(j->patch, MAX_PATCH_BYTES, &t->patch);
+		if (!rc)
+			directives(t, t->patch.buf ? t->patch.buf : "",
+				   t->patch.len, NULL);
+		return rc;
+	}
+	dir = strdup(j->root);
+	if (!dir)
+		return fail(EX_SOFTWARE, "out of memory");
+	path = path_join(dirname(dir), TREES);
+	free(dir);
+	if (!path)
+		return fail(EX_SOFTWARE, "out of memory");
+	rc = read_opt(path, MAX_TREES_BYTES, &trees);
+	if (!rc)
+		directives(t, trees.buf ? trees.buf : "", trees.len,
+			   *j->ref ? j->ref : j->commit);
+	free(path);
+	sb_release(&trees);
+	return rc;
+}
+
+/* The value of the patch's first 'key' line ("+++ b/x"), or 'none'. */
+static void patch_field(const struct tested *t, const char *key,
+			const char *skip, const char *none, char *out,
+			size_t n)
+{
+	const char *p = sb_str(&t->patch), *nl;
+	size_t k = strlen(key), m;
+
+	snprintf(out, n, "%s", none);
+	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		m = nl ? (size_t)(nl - p) : strlen(p);
+		if (m <= k || strncmp(p, key, k))
+			continue;
+		p += k;
+		m -= k;
+		if (skip && m > strlen(skip) && !strncmp(p, skip, strlen(skip))) {
+			p += strlen(skip);
+			m -= strlen(skip);
+		}
+		m = strcspn(p, " \t\n,");
+		snprintf(out, n, "%.*s", (int)(m < n ? m : n - 1), p);
+		return;
+	}
+}
+
+/* RESULT_ROOT/error, as git or make would say it; exit 65. */
+static int write_error(const struct job *j, const struct tested *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pb_err err;
+	char file[256], line[32], *path = path_join(j->root, "error");
+	int rc = EX_DATAERR;
+
+	patch_field(t, "+++ ", "b/", "drivers/fake/fake.c", file,
+		    sizeof(file));
+	patch_field(t, "@@ -", NULL, "1", line, sizeof(line));
+	if (t->no_apply)
+		MUST(sb_addf(&sb, "error: patch failed: %s:%s\nerror: %s: "
+			     "patch does not apply\n", file, line, file));
+	else
+		MUST(sb_addf(&sb, "%s:%s:1: error: expected ';' before '}' "
+			     "token\nmake[4]: *** [scripts/Makefile.build:"
+			     "243: %.*s.o] Error 1\n", file, line,
+			     (int)(strlen(file) > 2 ? strlen(file) - 2 : 0),
+			     file));
+	if (!path || file_write_atomic(path, sb.buf, sb.len, 0644, &err))
+		rc = fail(EX_CANTCREAT, "%s: cannot write", j->root);
+	else
+		fail(EX_DATAERR, "%s: %s", j->id ? j->id : "test",
+		     t->no_apply ? "the patch does not apply" :
+		     "the build fails");
+	free(path);
+	sb_release(&sb);
+	return rc;
+}
+
+/* 40 hex digits for the commit the farm built: a hash of what it built. */
+static void built_sha(const struct job *j, const struct tested *t,
+		      char *out)
+{
+	unsigned long long h[3];
+	size_t n = strspn(j->ref, "0123456789abcdef");
+	int k;
+
+	if (!*j->patch && n >= 7 && n <= 40 && !j->ref[n]) {
+		snprintf(out, 41, "%s", j->ref);
+		return;
+	}
+	for (k = 0; k < 3; k++) {
+		h[k] = hash_fnv1a(j->commit, strlen(j->commit), (unsigned)k + 1);
+		h[k] = hash_fnv1a(j->repo, strlen(j->repo), h[k]);
+		h[k] = hash_fnv1a(j->ref, strlen(j->ref), h[k]);
+		if (t->patch.len)
+			h[k] = hash_fnv1a(t->patch.buf, t->patch.len, h[k]);
+	}
+	snprintf(out, 41, "%016llx%016llx%08llx", h[0], h[1], h[2] >> 32);
+}
+
+/* JOB with the commit built and its subject. */
+static int write_job(const struct job *j, const struct tested *t)
+{
+	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT, subj = STRBUF_INIT;
+	const char *p, *nl;
+	char sha[41], *path = path_join(j->root, "job.yaml"), *q;
+	struct pb_err err;
+	json_t *js;
+	int rc = 0;
+
+	if (!path || file_read(j->jobfile, RESULT_MAX_JOB_BYTES, 1, &text,
+			       &err)) {
+		free(path);
+		sb_release(&text);
+		return fail(EX_DATAERR, "JOB '%s': cannot read", j->jobfile);
+	}
+	built_sha(j, t, sha);
+	if (*j->patch) {
+		p = sb_str(&t->patch);
+		p = !strncmp(p, "Subject: ", 9) ? p - 1 :
+			strstr(p, "\nSubject: ");
+		nl = p ? strchr(p + 10, '\n') : NULL;
+		if (p && nl) {
+			p += 10;
+			if (*p == '[' && strchr(p, ']') && strchr(p, ']') < nl)
+				p = strchr(p, ']') + 1;
+			while (*p == ' ')
+				p++;
+			MUST(sb_add(&subj, p, (size_t)(nl - p)));
+		} else {
+			MUST(sb_addf(&subj, "a patch on top of %.12s",
+				     j->commit));
+		}
+	} else {
+		MUST(sb_addf(&subj, "%s at %s", j->ref, j->repo));
+	}
+	for (p = sb_str(&text); *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		if (!strncmp(p, "commit:", 7) || !strncmp(p, "subject:", 8))
+			continue;
+		MUST(sb_add(&out, p, nl ? (size_t)(nl + 1 - p) : strlen(p)));
+	}
+	if (out.len && out.buf[out.len - 1] != '\n')
+		MUST(sb_addc(&out, '\n'));
+	js = json_string(sb_str(&subj));
+	q = js ? json_dumps(js, JSON_ENCODE_ANY) : NULL;
+	MUST(!q || sb_addf(&out, "commit: %s\nsubject: %s\n", sha, q));
+	if (file_write_atomic(path, out.buf, out.len, 0644, &err))
+		rc = fail(EX_CANTCREAT, "%s", err.msg);
+	free(q);
+	json_decref(js);
+	free(path);
+	sb_release(&text);
+	sb_release(&out);
+	sb_release(&subj);
+	return rc;
+}
+
+/* The factor of 'metric' (1 when no directive names it). */
+static double factor_of(const struct tested *t, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < t->nscale; i++)
+		if (!strcmp(t->scale[i].metric, metric))
+			return t->scale[i].factor;
+	return 1;
+}
+
+/* RUNS runs of every metric of 'src', drawn around it, into 'out'. */
+static int draw_root(const struct job *j, const struct tested *t,
+		     json_t *src, json_t *out)
+{
+	const char *key;
+	struct shape sh;
+	json_t *list, *nl;
+	long i;
+
+	json_object_foreach(src, key, list) {
+		unsigned long long seed = hash_fnv1a(key, strlen(key), j->seed);
+		double f = factor_of(t, key);
+
+		if (!strcmp(key, "stats_source")) {
+			nl = json_array();
+			for (i = 0; nl && i < j->runs; i++) {
+				char name[256];
+
+				snprintf(name, sizeof(name), "fake-lkp-run/%s/%ld",
+					 j->id ? j->id : "test", i);
+				if (json_array_append_new(nl, json_string(name)))
+					return -1;
+			}
+		} else if (json_array_size(list) &&
+			   !json_is_number(json_array_get(list, 0))) {
+			continue;	/* strings: no runs to draw */
+		} else {
+			measure(list, &sh);
+			sh.mean *= f;
+			sh.sd *= fabs(f);
+			if (f != 1 && sh.ints && f != floor(f))
+				sh.ints = 0, sh.dec = 2;
+			nl = json_array();
+			for (i = 0; nl && json_array_size(list) && i < j->runs;
+			     i++)
+				if (json_array_append_new(nl, draw(&sh, &seed)))
+					return -1;
+		}
+		if (!nl || json_object_set_new(out, key, nl))
+			return -1;
+	}
+	return 0;
+}
+
+/* The result root of a test, from the result root JOB is in. */
+static int run_test(struct job *j)
+{
+	struct tested t;
+	json_t *src = NULL, *out = NULL;
+	char *jobdir = NULL, *srcm = NULL;
+	struct stat st;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	sb_init(&t.patch, MAX_PATCH_BYTES + 1);
+	if (stat(j->root, &st) || !S_ISDIR(st.st_mode))
+		return fail(EX_DATAERR, "RESULT_ROOT '%s': not a directory",
+			    j->root);
+	rc = lock_root(j);
+	if (!rc && j->id && already_done(j)) {
+		printf("fake-lkp-run: request '%s' already done\n", j->id);
+		return 0;
+	}
+	if (!rc)
+		rc = read_directives(j, &t);
+	if (!rc && (t.no_apply || t.build_fails)) {
+		rc = write_error(j, &t);
+		goto out;
+	}
+	if (!rc && !(jobdir = strdup(j->jobfile)))
+		rc = fail(EX_SOFTWARE, "out of memory");
+	if (!rc && !(srcm = path_join(dirname(jobdir), "matrix.json")))
+		rc = fail(EX_SOFTWARE, "out of memory");
+	if (!rc)
+		rc = load_matrix_at(srcm, &src);
+	if (!rc) {
+		j->seed = seed_of(j);
+		out = json_object();
+		rc = !out || draw_root(j, &t, src, out) ?
+			fail(EX_SOFTWARE, "out of memory") : 0;
+	}
+	if (!rc)
+		rc = write_job(j, &t);
+	if (!rc)
+		rc = write_matrix(j, out);
+	if (!rc && j->id)
+		rc = record_done(j);
+	if (!rc)
+		printf("fake-lkp-run: %s: %ld runs of the test\n", j->root,
+		       j->runs);
+out:
+	json_decref(src);
+	json_decref(out);
+	free(jobdir);
+	free(srcm);
+	sb_release(&t.patch);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct job j;
@@ -561,12 +967,17 @@ int main(int argc, char **argv)
 	j.matrix = path_join(j.root, "matrix.json");
 	if (!j.matrix)
 		return fail(EX_SOFTWARE, "out of memory");
-	if (access(j.matrix, F_OK))
-		rc = fail(EX_DATAERR, "%s: %s", j.matrix, strerror(errno));
-	if (!rc)
-		rc = check_job(&j);
-	if (!rc)
-		rc = run(&j);
+	if (j.kind && (!strcmp(j.kind, "test") || !strcmp(j.kind, "verify"))) {
+		rc = run_test(&j);
+	} else {
+		if (access(j.matrix, F_OK))
+			rc = fail(EX_DATAERR, "%s: %s", j.matrix,
+				  strerror(errno));
+		if (!rc)
+			rc = check_job(&j);
+		if (!rc)
+			rc = run(&j);
+	}
 	if (j.lock >= 0)
 		close(j.lock);
 	free(j.matrix);

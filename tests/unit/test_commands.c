@@ -259,6 +259,120 @@ static void t_check_small_why(void **state)
 	assert_string_equal(why, "retest:");
 }
 
+/* 'line' is a test of 'form' with 'runs', 'repo' and 'ref' (NULL: ""). */
+static void assert_test(const char *line, enum test_form form, int runs,
+			const char *repo, const char *ref)
+{
+	struct mail_command c;
+
+	if (parse(line, PREFIX, &c) != 1)
+		fail_msg("'%s' is not a command", line);
+	assert_int_equal(c.kind, CMD_TEST);
+	if (c.form != form)
+		fail_msg("'%s': form %d, want %d", line, c.form, form);
+	assert_int_equal(c.runs, runs);
+	assert_string_equal(c.repo, repo ? repo : "");
+	assert_string_equal(c.ref, ref ? ref : "");
+}
+
+#define SHA40 "3da90b159b146672f830bcd2489dd3a1f4e9e089"
+#define REPO "https://git.kernel.org/pub/scm/linux/kernel/git/next/linux.git"
+
+/* Issue 18, item 2: the forms of "test", each with a count or not. */
+static void t_test_forms(void **state)
+{
+	(void)state;
+	/* the patch of the mail */
+	assert_test("test", TEST_PATCH, 0, NULL, NULL);
+	assert_test("Test", TEST_PATCH, 0, NULL, NULL);
+	assert_test("test 8x", TEST_PATCH, 8, NULL, NULL);
+	assert_test("test 8", TEST_PATCH, 8, NULL, NULL);
+	assert_test("test 8 x", TEST_PATCH, 8, NULL, NULL);
+	assert_test("TEST 12X", TEST_PATCH, 12, NULL, NULL);
+	assert_test("#perfbot test", TEST_PATCH, 0, NULL, NULL);
+	assert_test("#perfbot: test 4x", TEST_PATCH, 4, NULL, NULL);
+	/* a commit of the reported tree: 7 to 40 hex digits */
+	assert_test("test 3da90b1", TEST_COMMIT, 0, NULL, "3da90b1");
+	assert_test("test 1234567", TEST_COMMIT, 0, NULL, "1234567");
+	assert_test("test " SHA40 " 6x", TEST_COMMIT, 6, NULL, SHA40);
+	assert_test("test " SHA40 " 6", TEST_COMMIT, 6, NULL, SHA40);
+	/* a tree as it is */
+	assert_test("test " REPO " perf-fix", TEST_TREE, 0, REPO, "perf-fix");
+	assert_test("test git://git.example.org/linux.git for-next 4x",
+		    TEST_TREE, 4, "git://git.example.org/linux.git",
+		    "for-next");
+	assert_test("test\t" REPO "\t" SHA40, TEST_TREE, 0, REPO, SHA40);
+	/* written as repositories, refused by the act step, not prose */
+	assert_test("test git@github.com:dev/linux.git fix", TEST_TREE, 0,
+		    "git@github.com:dev/linux.git", "fix");
+	assert_test("test /home/dev/linux fix", TEST_TREE, 0,
+		    "/home/dev/linux", "fix");
+	assert_test("test file:///srv/linux master", TEST_TREE, 0,
+		    "file:///srv/linux", "master");
+	assert_test("test ssh://git.example.org/linux.git master", TEST_TREE,
+		    0, "ssh://git.example.org/linux.git", "master");
+	assert_test("test ../linux master", TEST_TREE, 0, "../linux",
+		    "master");
+	assert_test("test -uhttps://evil.example/x y", TEST_TREE, 0,
+		    "-uhttps://evil.example/x", "y");
+}
+
+/* Grammar errors: a line that asks for a test in none of the forms. */
+static void t_test_malformed(void **state)
+{
+	char line[CMD_PARSE_MAX];
+
+	(void)state;
+	assert_test("test " REPO, TEST_MALFORMED, 0, NULL, NULL);
+	assert_test("test " REPO " a b", TEST_MALFORMED, 0, REPO, "a");
+	assert_test("test " REPO " fix 4x more", TEST_MALFORMED, 4, REPO,
+		    "fix");
+	assert_test("test " REPO " fix please", TEST_MALFORMED, 0, REPO,
+		    "fix");
+	/* a URL too long to keep */
+	memset(line, 'a', sizeof(line));
+	memcpy(line, "test https://", 13);
+	memcpy(line + 450, " fix", 5);
+	assert_test(line, TEST_MALFORMED, 0, NULL, NULL);
+	/* with the prefix, what is no form at all is unknown */
+	assert_cmd("#perfbot test this please", CMD_UNKNOWN, 0);
+	assert_cmd("#perfbot test 0x", CMD_UNKNOWN, 0);
+}
+
+/* What reads as prose stays prose: no answer. */
+static void t_test_prose(void **state)
+{
+	static const char *const prose[] = {
+		"test this please", "test it", "test it again", "test 2 patches",
+		"test 3da90b1 is the culprit", "test 0x", "test -1",
+		"test 8x please", "test the patch below", "tests", "testing",
+		"test: 4x", "> test", "test 1234567x", "test 4 5",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(prose) / sizeof(prose[0]); i++)
+		assert_not_cmd(prose[i], PREFIX);
+}
+
+/* The check step: N from 2 to max_runs, as for a retest. */
+static void t_test_check(void **state)
+{
+	struct mail_command c;
+	char why[128] = "";
+
+	(void)state;
+	assert_int_equal(parse("test 20x", PREFIX, &c), 1);
+	assert_int_equal(command_check(&c, &limits, why, sizeof(why)), 0);
+	assert_int_equal(parse("test 21x", PREFIX, &c), 1);
+	assert_int_equal(command_check(&c, &limits, why, sizeof(why)), -1);
+	assert_string_equal(why, "test: N must be between 2 and 20");
+	assert_int_equal(parse("test " REPO " fix 1x", PREFIX, &c), 1);
+	assert_int_equal(command_check(&c, &limits, why, sizeof(why)), -1);
+	assert_string_equal(why, "test: N must be between 2 and 20 (one run "
+			    "cannot be tested)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +389,10 @@ int main(void)
 		cmocka_unit_test(t_check_bounds),
 		cmocka_unit_test(t_check_help_and_unknown),
 		cmocka_unit_test(t_check_small_why),
+		cmocka_unit_test(t_test_forms),
+		cmocka_unit_test(t_test_malformed),
+		cmocka_unit_test(t_test_prose),
+		cmocka_unit_test(t_test_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -118,6 +118,10 @@ static void t_defaults(void **state)
 	assert_int_equal(c->limits.default_runs, 4);
 	assert_int_equal(c->limits.per_sender_per_day, 20);
 	assert_int_equal(c->limits.refusals_per_day, 50);
+	assert_int_equal(c->limits.tests_per_report, 5);
+	assert_int_equal(c->limits.tests_per_sender_per_day, 10);
+	assert_int_equal(c->limits.max_patch_bytes, 1L << 20);
+	assert_int_equal(c->commands.test_repos.n, 0);
 	assert_null(c->scheduler.backend);
 	assert_int_equal(c->scheduler.timeout, 600);
 	assert_int_equal(c->scheduler.deadline, 24 * 3600);
@@ -329,6 +333,67 @@ static void t_int_range(void **state)
 	assert_int_equal(f->cfg.limits.mails_per_hour, 0);
 }
 
+/* The load fails with 'part' in its one error line (EX_CONFIG). */
+static void load_fails_with(struct fx *f, const char *text, const char *part)
+{
+	write_cfg(f, text, 0600);
+	assert_int_equal(config_load(&f->cfg, f->path, &f->err), -1);
+	if (!strstr(f->err.msg, part))
+		fail_msg("'%s' lacks '%s'", f->err.msg, part);
+	assert_int_equal(f->err.code, EX_CONFIG);
+}
+
+/* A duration: seconds, or a number and a unit. */
+static void t_durations(void **state)
+{
+	struct fx *f = *state;
+	const struct config *c = &f->cfg;
+
+	load_ok(f, "");
+	assert_int_equal(c->reminders.every, 30L * 86400);
+	assert_int_equal(c->reminders.min_age, 14L * 86400);
+	assert_int_equal(c->reminders.to.n, 0);
+	assert_null(c->tracking.repo);
+	assert_int_equal(c->tracking.verify, 0);
+	config_release(&f->cfg);
+	load_ok(f, "reminders:\n  every: 2w\n  min_age: 36h\n"
+		"  to: [\"Perf <perf@example.test>\"]\n");
+	assert_int_equal(c->reminders.every, 14L * 86400);
+	assert_int_equal(c->reminders.min_age, 36L * 3600);
+	assert_string_equal(c->reminders.to.v[0], "Perf <perf@example.test>");
+	config_release(&f->cfg);
+	load_ok(f, "reminders:\n  every: 7200\n  min_age: 0\n");
+	assert_int_equal(c->reminders.every, 7200);
+	assert_int_equal(c->reminders.min_age, 0);
+	config_release(&f->cfg);
+	load_ok(f, "reminders:\n  every: 90m\n  min_age: 10s\n");
+	assert_int_equal(c->reminders.every, 5400);
+	assert_int_equal(c->reminders.min_age, 10);
+	config_release(&f->cfg);
+	load_fails_with(f, "reminders:\n  every: 30 days\n",
+		   "2: 'reminders.every' must be a duration (seconds, or with "
+		   "a unit: 12h, 30d, 2w) from 3600s to 366d");
+	config_release(&f->cfg);
+	load_fails_with(f, "reminders:\n  every: 59m\n", "'reminders.every' must "
+		   "be a duration");
+	config_release(&f->cfg);
+	load_fails_with(f, "reminders:\n  every: 400d\n", "'reminders.every' must "
+		   "be a duration");
+	config_release(&f->cfg);
+	load_fails_with(f, "reminders:\n  every: 99999999999999999999d\n",
+		   "'reminders.every' must be a duration");
+	config_release(&f->cfg);
+	load_fails_with(f, "reminders:\n  min_age: -1d\n", "'reminders.min_age' "
+		   "must be a duration");
+	config_release(&f->cfg);
+	load_fails_with(f, "reminders:\n  to: [not an address]\n",
+		   "'reminders.to' must be a list of mail addresses");
+	config_release(&f->cfg);
+	load_fails_with(f, "tracking:\n  branch: [master]\n",
+		   "unknown key 'tracking.branch' (did you mean "
+		   "'tracking.branches'?)");
+}
+
 static void t_bad_bool(void **state)
 {
 	struct fx *f = *state;
@@ -358,6 +423,21 @@ static void t_sources(void **state)
 	assert_null(f->cfg.sources[1].dir);
 	assert_string_equal(f->cfg.sources[1].url,
 			    "https://results.example/api");
+	assert_false(f->cfg.sources[0].has_attach_dirs);
+	config_release(&f->cfg);
+	/* attach_dirs: paths, each relative to the config file's directory */
+	load_ok(f, "sources:\n  - dir: m\n    attach_dirs: [k, /srv/k]\n"
+		"  - dir: n\n    attach_dirs: []\n");
+	assert_true(f->cfg.sources[0].has_attach_dirs);
+	assert_int_equal(f->cfg.sources[0].attach_dirs.n, 2);
+	snprintf(want, sizeof(want), "%s/k", f->dir);
+	assert_string_equal(f->cfg.sources[0].attach_dirs.v[0], want);
+	assert_string_equal(f->cfg.sources[0].attach_dirs.v[1], "/srv/k");
+	assert_true(f->cfg.sources[1].has_attach_dirs);
+	assert_int_equal(f->cfg.sources[1].attach_dirs.n, 0);
+	config_release(&f->cfg);
+	load_fails(f, "sources:\n  - dir: m\n    attach_dirs: k\n",
+		   "3: 'sources[].attach_dirs' must be a list");
 	config_release(&f->cfg);
 	/* one of the two, refused when the file loads */
 	load_fails(f, "sources:\n  - dir: a\n  - {}\n",
@@ -433,12 +513,11 @@ static void t_password_indirect_any_mode(void **state)
 {
 	struct fx *f = *state;
 
-	write_cfg(f, "smtp:\n  password_env: PW\n  password_file: /run/pw\n"
-		  "  password_command: [pass, show, smtp]\n", 0644);
+	write_cfg(f, "smtp:\n  password_command: [pass, show, smtp]\n"
+		  "imap:\n  password_file: /run/pw\n", 0644);
 	assert_int_equal(config_load(&f->cfg, f->path, &f->err), 0);
 	assert_int_equal(f->cfg.smtp.secret.password_command.n, 3);
-	assert_string_equal(f->cfg.smtp.secret.password_file, "/run/pw");
-	assert_string_equal(f->cfg.smtp.secret.password_env, "PW");
+	assert_string_equal(f->cfg.imap.secret.password_file, "/run/pw");
 }
 
 /* ---- getters ---- */
@@ -535,6 +614,32 @@ static void t_bad_urls(void **state)
 	config_release(&f->cfg);
 	load_ok(f, "smtp:\n  url: smtps://h:465\nimap:\n  url: imaps://h\n"
 		"scheduler:\n  url: https://farm/api\n");
+	config_release(&f->cfg);
+	/* commands.test_repos: https:// or git:// URL patterns of a host */
+	load_ok(f, "commands:\n  test_repos: [\"https://git.kernel.org/*\", "
+		"\"git://git.example.test/linux.git\"]\n");
+	assert_int_equal(f->cfg.commands.test_repos.n, 2);
+	assert_string_equal(f->cfg.commands.test_repos.v[1],
+			    "git://git.example.test/linux.git");
+	config_release(&f->cfg);
+	load_fails(f, "commands:\n  test_repos: [\"ssh://git.example.test/*"
+		   "\"]\n", "2: 'commands.test_repos' must be a list of "
+		   "repository URL patterns (https://HOST/... or git://HOST/"
+		   "..., '*' for any text): not https:// or git://");
+	config_release(&f->cfg);
+	load_fails(f, "commands:\n  test_repos: [\"https://*\"]\n",
+		   "2: 'commands.test_repos' must be a list of repository URL "
+		   "patterns (https://HOST/... or git://HOST/..., '*' for any "
+		   "text): no host");
+	config_release(&f->cfg);
+	load_fails(f, "commands:\n  test_repos: [\"https://u@h/x\"]\n",
+		   "2: 'commands.test_repos' must be a list of repository URL "
+		   "patterns (https://HOST/... or git://HOST/..., '*' for any "
+		   "text): a user in it");
+	config_release(&f->cfg);
+	load_fails(f, "limits:\n  max_patch_bytes: 0\n",
+		   "2: 'limits.max_patch_bytes' must be a whole number from 1 "
+		   "to 10485760");
 }
 
 static void t_relative_paths(void **state)
@@ -623,7 +728,8 @@ int main(void)
 		T(t_list_where_string),
 		T(t_string_where_mapping),
 		T(t_int_range),
-		T(t_bad_bool),
+	T(t_durations),
+	T(t_bad_bool),
 		T(t_sources),
 		T(t_sources_unknown_key),
 		T(t_sources_wrong_kinds),

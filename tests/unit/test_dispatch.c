@@ -70,7 +70,7 @@ static int setup(void **state)
 				       "Re: [tree] r1", "paul@example.test",
 				       "Paul", &f->tr };
 	f->a = (struct act_ctx){ f->st, &f->cfg, T0, &f->t, json_array(),
-				 0, 0, 0 };
+				 0, 0, 0, NULL, 0, NULL };
 	*state = f;
 	return f->a.pieces && f->tr.report_id && f->tr.subject &&
 		f->tr.recipients && f->tr.message_id ? 0 : -1;
@@ -153,7 +153,7 @@ static void t_table(void **state)
 	size_t i, k;
 
 	(void)state;
-	assert_int_equal(command_count, 2);
+	assert_int_equal(command_count, 11);
 	for (i = 0; i < command_count; i++) {
 		const struct command_def *d = &command_table[i];
 

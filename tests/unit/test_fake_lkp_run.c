@@ -4,7 +4,10 @@
  * farm: runs appended to every metric with the right kind of values,
  * stats_source extended, key order and old text kept, perfbot still reads
  * the result root, deterministic, idempotent by request id, and the
- * refusals (exit 64/65, nothing changed). Run from the repository root
+ * refusals (exit 64/65, nothing changed); a test's new result root
+ * (kind test: runs drawn around the job's root, scaled by the patch's
+ * directive, the commit built and its subject in job.yaml) and the
+ * farm's reasons in its error file. Run from the repository root
  * after 'make build/tools/fake-lkp-run'.
  */
 #include <setjmp.h>
@@ -100,12 +103,21 @@ static int teardown(void **state)
 	return 0;
 }
 
+static int run_argv(struct fx *f, const char *const *argv);
+
 /* Run the tool with up to four arguments (NULL ends); its exit code. */
 static int run(struct fx *f, const char *a1, const char *a2, const char *a3,
 	       const char *a4)
 {
-	char errpath[128];
 	const char *argv[] = { TOOL, a1, a2, a3, a4, NULL };
+
+	return run_argv(f, argv);
+}
+
+/* Run the tool with 'argv' (argv[0] TOOL, NULL-terminated). */
+static int run_argv(struct fx *f, const char *const *argv)
+{
+	char errpath[128];
 	struct pb_err err;
 	pid_t pid;
 	int st, fd;
@@ -391,6 +403,111 @@ static void t_refused_not_recorded(void **state)
 	json_decref(m);
 }
 
+/* ------------------------------------------------------------------ */
+/* A test (kind test): a new result root                               */
+
+/* The tool as the exec scheduler runs it for a test into 'out'. */
+static int farm_test(struct fx *f, const char *out, const char *id,
+		    const char *ref, const char *patch)
+{
+	char job[160];
+	const char *argv[] = { TOOL, out, SHA, "3", id, "test",
+			       tu_path(job, sizeof(job), f->root, "job.yaml"),
+			       *ref ? "https://git.example.test/linux.git" : "",
+			       ref, patch, NULL };
+
+	return run_argv(f, argv);
+}
+
+static void t_test_root(void **state)
+{
+	struct fx *f = *state;
+	char out[128], patch[128], path[160];
+	struct result_root rr;
+	struct pb_err err;
+	struct strbuf job = STRBUF_INIT;
+	const struct metric *m;
+	size_t i;
+
+	tu_put(f->root, "job.yaml", "testcase: hackbench\ntbox_group: lkp-x\n"
+	       "commit: " SHA "\nsubject: \"pipe: the reported one\"\n",
+	       0644);
+	tu_path(out, sizeof(out), f->dir, "t1");
+	assert_int_equal(mkdir(out, 0755), 0);
+	tu_put(f->dir, "p.patch", "Subject: [PATCH v2] pipe: fix it\n\n"
+	       "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n"
+	       "+b /* fake-lkp-run: hackbench.throughput *2 */\n", 0644);
+	tu_path(patch, sizeof(patch), f->dir, "p.patch");
+	assert_int_equal(farm_test(f, out, "test-1", "", patch), 0);
+	/* perfbot reads it: 3 runs of every number metric */
+	if (result_root_load(&rr, out, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(rr.runs, 3);
+	m = result_root_find(&rr, "hackbench.throughput");
+	assert_non_null(m);
+	for (i = 0; i < 3; i++)
+		assert_true(metric_values(&rr, m)[i] > 8000 &&
+			    metric_values(&rr, m)[i] < 12000);
+	m = result_root_find(&rr, "perf-stat.ps.instructions");
+	for (i = 0; i < 3; i++)
+		assert_true(metric_values(&rr, m)[i] > 1100000 &&
+			    metric_values(&rr, m)[i] < 1450000);
+	assert_null(result_root_find(&rr, "kmsg.timestamp:last"));
+	/* the commit built (not the one asked) and the patch's subject */
+	assert_string_not_equal(result_root_job_str(&rr, "commit"), SHA);
+	assert_string_equal(result_root_job_str(&rr, "subject"),
+			    "pipe: fix it");
+	assert_string_equal(result_root_job_str(&rr, "testcase"), "hackbench");
+	result_root_release(&rr);
+	/* done once: the same request id again changes nothing */
+	tu_read_text(tu_path(path, sizeof(path), out, "matrix.json"), &job);
+	assert_int_equal(farm_test(f, out, "test-1", "", patch), 0);
+	{
+		struct strbuf again = STRBUF_INIT;
+
+		tu_read_text(path, &again);
+		assert_string_equal(sb_str(&again), sb_str(&job));
+		sb_release(&again);
+	}
+	sb_release(&job);
+}
+
+/* The farm's reasons: a patch that does not apply, a build that fails. */
+static void t_test_fails(void **state)
+{
+	struct fx *f = *state;
+	char out[128], patch[128], path[160];
+	struct strbuf sb = STRBUF_INIT;
+
+	tu_path(out, sizeof(out), f->dir, "t2");
+	assert_int_equal(mkdir(out, 0755), 0);
+	tu_put(f->dir, "p.patch", "--- a/mm/x.c\n+++ b/mm/x.c\n@@ -12,2 "
+	       "+12,2 @@\n-a\n+b fake-lkp-run: does not apply\n", 0644);
+	tu_path(patch, sizeof(patch), f->dir, "p.patch");
+	assert_int_equal(farm_test(f, out, "test-2", "", patch), 65);
+	tu_read_text(tu_path(path, sizeof(path), out, "error"), &sb);
+	assert_string_equal(sb_str(&sb), "error: patch failed: mm/x.c:12\n"
+			    "error: mm/x.c: patch does not apply\n");
+	sb_release(&sb);
+	assert_int_not_equal(access(tu_path(path, sizeof(path), out,
+					    "matrix.json"), F_OK), 0);
+	/* a tree's directive from fake-lkp-trees beside the result root */
+	tu_path(out, sizeof(out), f->dir, "t3");
+	assert_int_equal(mkdir(out, 0755), 0);
+	tu_put(f->dir, "fake-lkp-trees", "other aim7 *2\nbroken build fails\n",
+	       0644);
+	assert_int_equal(farm_test(f, out, "test-3", "broken", ""), 65);
+	tu_read_text(tu_path(path, sizeof(path), out, "error"), &sb);
+	assert_non_null(strstr(sb_str(&sb), "error: expected ';'"));
+	sb_release(&sb);
+	tu_path(out, sizeof(out), f->dir, "t4");
+	assert_int_equal(mkdir(out, 0755), 0);
+	assert_int_equal(farm_test(f, out, "test-4", "other", ""), 0);
+	/* not a directory: refused */
+	tu_path(out, sizeof(out), f->dir, "t5");
+	assert_int_equal(farm_test(f, out, "test-5", "other", ""), 65);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +523,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_refused_not_recorded, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(t_test_root, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_test_fails, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

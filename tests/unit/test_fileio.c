@@ -5,6 +5,7 @@
  * Run from the repository root.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -182,16 +183,81 @@ static void t_read_too_large(void **state)
 	assert_int_equal(f->out.len, 100);
 }
 
-static void t_read_device_capped(void **state)
+/* A device is no regular file: refused at once, nothing read. */
+static void t_read_device(void **state)
 {
 	struct fx *f = *state;
+	struct file_map m;
 
-	/* Not a regular file: the size is unknown up front, the read loop
-	 * must stop at the cap instead of reading forever. */
 	assert_int_equal(file_read("/dev/zero", 1000, 0, &f->out, &f->err), -1);
 	assert_int_equal(f->err.code, EX_DATAERR);
-	assert_msg(&f->err, "/dev/zero", "larger than the limit of 1000");
-	assert_true(f->out.len <= 1000);
+	assert_msg(&f->err, "/dev/zero", "not a regular file (a device)");
+	assert_int_equal(f->out.len, 0);
+	assert_int_equal(file_map("/dev/zero", 1000, &m, &f->err), -1);
+	assert_msg(&f->err, "/dev/zero", "not a regular file (a device)");
+}
+
+/*
+ * A FIFO nobody writes to: opening it to read would wait for a writer
+ * forever (a run holding its lock); it is refused at once instead. The
+ * alarm turns a hang into a failure.
+ */
+static void t_read_fifo(void **state)
+{
+	struct fx *f = *state;
+	const char *p = in_dir(f, "fifo");
+	struct file_map m;
+
+	assert_int_equal(mkfifo(p, 0600), 0);
+	alarm(10);
+	assert_int_equal(file_read(p, 1000, 1, &f->out, &f->err), -1);
+	assert_int_equal(f->err.code, EX_DATAERR);
+	assert_msg(&f->err, p, "not a regular file (a FIFO)");
+	assert_int_equal(file_map(p, 1000, &m, &f->err), -1);
+	assert_msg(&f->err, p, "not a regular file (a FIFO)");
+	alarm(0);
+}
+
+/*
+ * Issue 21 item 11: a file another user owns is named as theirs, so that
+ * "Permission denied" says why (a state made by a first run as root).
+ */
+static void t_whose(void **state)
+{
+	struct fx *f = *state;
+	const char *p = put(f, "mine", "x", 1);
+	char buf[256], want[128];
+
+	assert_string_equal(path_whose(p, buf, sizeof(buf)), "");
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(chown(p, 65534, 65534), 0);
+	assert_int_equal(chmod(p, 0600), 0);
+	path_whose(p, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "; it is owned by "));
+	assert_non_null(strstr(buf, " (mode 0600) and perfbot runs as root"));
+	/* a file not there yet: the directory it would be made in */
+	assert_int_equal(chown(f->dir, 65534, 65534), 0);
+	path_whose(in_dir(f, "not-yet/state.db"), buf, sizeof(buf));
+	snprintf(want, sizeof(want), "; %s is owned by ", f->dir);
+	assert_non_null(strstr(buf, want));
+	assert_int_equal(chown(f->dir, 0, 0), 0);
+}
+
+/* Standard input is read as a stream, whatever it is. */
+static void t_read_stdin(void **state)
+{
+	struct fx *f = *state;
+	const char *p = put(f, "in", "from stdin", 10);
+	int saved = dup(STDIN_FILENO), fd = open(p, O_RDONLY);
+
+	assert_true(saved >= 0 && fd >= 0);
+	assert_int_equal(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	close(fd);
+	assert_int_equal(file_read("-", 100, 1, &f->out, &f->err), 0);
+	assert_string_equal(sb_str(&f->out), "from stdin");
+	assert_int_equal(dup2(saved, STDIN_FILENO), STDIN_FILENO);
+	close(saved);
 }
 
 static void t_read_nul_text(void **state)
@@ -483,7 +549,10 @@ int main(void)
 		T(t_read_missing_dir),
 		T(t_read_directory),
 		T(t_read_too_large),
-		T(t_read_device_capped),
+		T(t_read_device),
+		T(t_read_fifo),
+		T(t_read_stdin),
+		T(t_whose),
 		T(t_read_nul_text),
 		T(t_read_other_error),
 		T(t_write_atomic),

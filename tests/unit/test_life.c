@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for src/web/life.c: where a report is in its life, from
- * what the state holds (a retest running, its verdict, the confirmation),
- * whether it is still open, and the flags the templates read.
+ * what the state holds (its record's status, a retest running, its
+ * verdict, the confirmation), whether it is still open, and the flags
+ * the templates read.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,19 +15,26 @@
 
 #include "perfbot/web/life.h"
 
-static struct web_life of(const char *verdict, long open,
-			  const char *confirm)
+static struct web_life of_record(const char *verdict, long open,
+				 const char *confirm, const char *record)
 {
 	struct archive_report r;
 	struct web_life l;
 
 	memset(&r, 0, sizeof(r));
+	r.record = (char *)record;
 	r.verdict = (char *)verdict;
 	r.retests_open = open;
 	r.retests = open + (verdict != NULL);
 	r.confirm = (char *)confirm;
 	web_life_of(&r, &l);
 	return l;
+}
+
+static struct web_life of(const char *verdict, long open,
+			  const char *confirm)
+{
+	return of_record(verdict, open, confirm, "open");
 }
 
 static void t_states(void **state)
@@ -61,6 +69,36 @@ static void t_states(void **state)
 	assert_true(l.open);
 }
 
+/* The record's status, once it is more than open, says where it is. */
+static void t_record(void **state)
+{
+	struct web_life l;
+
+	(void)state;
+	l = of_record(NULL, 0, NULL, "open");
+	assert_null(l.record);
+	assert_true(l.open);
+	l = of_record("stable", 0, NULL, "fix landed");
+	assert_string_equal(l.record, "fix landed");
+	assert_true(l.open);
+	l = of_record(NULL, 0, NULL, "not fixed");
+	assert_true(l.open);
+	l = of_record(NULL, 0, NULL, "fix named");
+	assert_true(l.open);
+	l = of_record(NULL, 0, "confirmed", "fixed");
+	assert_string_equal(l.record, "fixed");
+	assert_false(l.open);
+	l = of_record(NULL, 0, NULL, "invalid");
+	assert_false(l.open);
+	l = of_record(NULL, 0, NULL, "duplicate");
+	assert_string_equal(l.record, "duplicate");
+	assert_false(l.open);
+	/* a word of a newer perfbot: shown, and followed */
+	l = of_record(NULL, 0, NULL, "archived");
+	assert_null(l.record);
+	assert_true(l.open);
+}
+
 static void t_context(void **state)
 {
 	struct web_life l = of("inconclusive", 0, "confirmed");
@@ -90,6 +128,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_states),
+		cmocka_unit_test(t_record),
 		cmocka_unit_test(t_context),
 	};
 

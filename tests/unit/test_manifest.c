@@ -336,6 +336,34 @@ static void t_not_a_mapping(void **state)
 	parse_fails(f, "", "m.yaml: not a mapping");
 }
 
+/*
+ * A file of a source directory may be no manifest at all (issue 21 item
+ * 9): manifest_parse_any() says so, manifest_parse() names what is wrong.
+ */
+static void t_parse_any(void **state)
+{
+	struct fx *f = *state;
+	int is = -1;
+
+	assert_int_equal(manifest_parse_any(&f->m, "m.yaml", ".",
+					    "report_allowlist_add: [x]\n", 26,
+					    &is, &f->err), 0);
+	assert_int_equal(is, 0);
+	assert_string_equal(f->err.msg, "m.yaml: not a manifest (no 'base' "
+			    "nor 'head', and keys no manifest has)");
+	parse_fails(f, "report_allowlist_add: [x]\n",
+		    "m.yaml:1: unknown key 'report_allowlist_add'");
+	assert_int_equal(manifest_parse_any(&f->m, "m.yaml", "d", MINIMAL,
+					    strlen(MINIMAL), &is, &f->err), 0);
+	assert_int_equal(is, 1);
+	assert_string_equal(f->m.dir, "d");
+	manifest_release(&f->m);
+	/* a manifest's own keys, but broken: an error */
+	assert_int_equal(manifest_parse_any(&f->m, "m.yaml", ".", "id: x\n",
+					    6, &is, &f->err), -1);
+	assert_int_equal(is, 1);
+}
+
 static void t_bad_yaml(void **state)
 {
 	struct fx *f = *state;
@@ -629,6 +657,7 @@ int main(void)
 		T(t_missing_result_root),
 		T(t_missing_side),
 		T(t_not_a_mapping),
+		T(t_parse_any),
 		T(t_bad_yaml),
 		T(t_to_cc),
 		T(t_to_not_list),

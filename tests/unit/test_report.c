@@ -213,7 +213,7 @@ static void t_hackbench(void **state)
 	job = f->r.job_yaml;
 	assert_non_null(strstr(job, "testcase: hackbench\n"));
 	assert_non_null(strstr(job, "commit: f017b0a4951fac8f150232661b2cc0b67e0c57f0\n"));
-	assert_null(f->r.kconfig_file);
+	assert_null(f->r.kconfig);
 	assert_non_null(strstr(f->r.body, "perfbot noticed a 10.5% "
 			       "improvement of hackbench.throughput on:\n"));
 	assert_non_null(strstr(f->r.body, "test machine: " ICL2 "\n"));
@@ -585,12 +585,50 @@ static void t_mail_no_envelope(void **state)
 	composed_release(&c);
 }
 
-/* kconfig_file: attached as 'config'. */
+/*
+ * Issue 21 item 15: the headline sentence ends with the commit lines, the
+ * evidence stands below them on lines of at most 80 columns, and a
+ * regression's Reported-by/Closes block comes before "Details are as
+ * below", as in the robot's reports.
+ */
+static void t_layout(void **state)
+{
+	struct fx *f = *state;
+	const char *b, *ev, *commit, *tags, *details, *line, *nl;
+
+	build_ok(f, AIM7, NULL);
+	b = f->r.body;
+	commit = strstr(b, "\ncommit: ");
+	ev = strstr(b, "\nevidence: ");
+	tags = strstr(b, "\n| Reported-by: ");
+	details = strstr(b, "\nDetails are as below:");
+	assert_non_null(commit);
+	assert_non_null(ev);
+	assert_non_null(details);
+	assert_true(f->r.regression);
+	assert_non_null(tags);
+	assert_true(strstr(b, "regression of ") < commit);
+	assert_true(commit < ev && ev < details);
+	assert_true(ev < tags && tags < details);
+	/* the sentence "noticed ... on:" runs on into the commit line */
+	assert_null(strstr(b, "on:\nevidence"));
+	for (line = ev + 1; *line == 'e' || !strncmp(line, "  ", 2);
+	     line = nl + 1) {
+		nl = strchr(line, '\n');
+		assert_non_null(nl);
+		if (nl - line > 80)
+			fail_msg("longer than 80 columns: %.*s",
+				 (int)(nl - line), line);
+	}
+	assert_true(line > ev + 60);
+}
+
+/* kconfig_file: read when the report is made, attached as 'config'. */
 static void t_mail_kconfig(void **state)
 {
 	struct fx *f = *state;
 	struct strbuf msg = STRBUF_INIT;
-	char *sender = NULL, *rcpts = NULL, path[256];
+	char *sender = NULL, *rcpts = NULL;
 
 	tu_put(f->dir, "config-6.8",
 	       "CONFIG_X86_64=y\n# CONFIG_KASAN is not set\n", 0644);
@@ -599,7 +637,14 @@ static void t_mail_kconfig(void **state)
 		  "cc: [\"Jane <jane@example.test>\", list@example.test]\n"
 		  SEED_MANIFEST);
 	assert_int_equal(build(f, NULL, T0), 0);
-	assert_non_null(f->r.kconfig_file);
+	assert_non_null(f->r.kconfig);
+	/* read once: a file gone by the time the mail is made is no matter */
+	{
+		char gone[256];
+
+		assert_int_equal(unlink(tu_path(gone, sizeof(gone), f->dir,
+						"config-6.8")), 0);
+	}
 	assert_int_equal(compose_mail(f, &msg, &sender, &rcpts), 0);
 	assert_non_null(strstr(sb_str(&msg), "filename=config\n"));
 	assert_non_null(strstr(sb_str(&msg), "\n# CONFIG_KASAN is not set\n"));
@@ -609,17 +654,59 @@ static void t_mail_kconfig(void **state)
 	sb_release(&msg);
 	free(sender);
 	free(rcpts);
-	/* A kernel config gone by the time the mail is made: an error. */
-	free(f->r.kconfig_file);
-	tu_path(path, sizeof(path), f->dir, "gone/config");
-	f->r.kconfig_file = strdup(path);
-	sb_init(&msg, 0);
-	sender = rcpts = NULL;
-	assert_int_equal(compose_mail(f, &msg, &sender, &rcpts), -1);
-	assert_int_equal(f->err.code, EX_NOINPUT);
-	assert_null(sender);
-	assert_null(rcpts);
-	sb_release(&msg);
+}
+
+/* Build with the manifest naming 'kconfig' as its kconfig_file: fails. */
+static void kconfig_refused(struct fx *f, const char *kconfig, int code,
+			    const char *why)
+{
+	char manifest[512], path[256];
+
+	snprintf(manifest, sizeof(manifest), "id: kc-2\nkconfig_file: %s\n"
+		 SEED_MANIFEST, kconfig);
+	tu_path(path, sizeof(path), f->dir, "manifest.yaml");
+	tu_write(path, manifest, 0644);
+	load_manifest(f, path);
+	assert_int_equal(build(f, NULL, T0), -1);
+	assert_int_equal(f->err.code, code);
+	assert_non_null(strstr(f->err.msg, ":2: 'kconfig_file': "));
+	if (!strstr(f->err.msg, why))
+		fail_msg("'%s' does not say '%s'", f->err.msg, why);
+}
+
+/*
+ * Issue 25 items 4 and 5: what a manifest may attach. Never a file
+ * outside its own directory and result roots (a secret of the machine's),
+ * never a file of perfbot's secrets even there, never a FIFO (it would
+ * hang the run) or a device; each refused naming the manifest and key.
+ */
+static void t_mail_kconfig_refused(void **state)
+{
+	struct fx *f = *state;
+	char path[256];
+
+	seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json", NULL,
+		  SEED_MANIFEST);
+	kconfig_refused(f, "/etc/passwd", EX_DATAERR,
+			"not in a directory this manifest may attach files "
+			"from");
+	tu_put(f->dir, "secret", "hunter2\n", 0600);
+	tu_path(path, sizeof(path), f->dir, "secret");
+	f->cfg.smtp.secret.password_file = path;
+	kconfig_refused(f, "secret", EX_DATAERR,
+			"is the file of smtp.password_file, which is never "
+			"mailed");
+	f->cfg.smtp.secret.password_file = NULL;
+	/* a link inside the directory to a file outside it */
+	tu_path(path, sizeof(path), f->dir, "link");
+	assert_int_equal(symlink("/etc/passwd", path), 0);
+	kconfig_refused(f, "link", EX_DATAERR, "not in a directory");
+	tu_path(path, sizeof(path), f->dir, "fifo");
+	assert_int_equal(mkfifo(path, 0600), 0);
+	kconfig_refused(f, "fifo", EX_DATAERR, "not a regular file (a FIFO)");
+	kconfig_refused(f, "missing", EX_NOINPUT, "No such file");
+	kconfig_refused(f, "https://example.test/config", EX_DATAERR,
+			"must be a local file");
 }
 
 /* Recipients: the author (unless recipients.to_author is off), to, cc. */
@@ -743,7 +830,7 @@ static void t_patch_report(void **state)
 			       "patch link: https://lore.example.test/all/"
 			       PATCH4_ID "/\npatch subject: [PATCH v4 4/5] "
 			       "pipe: don't update {a,c,m}time for anonymous "
-			       "pipes\n\ntestcase: hackbench\n"));
+			       "pipes\n\nevidence: "));
 	/* a fixed date makes the MIME boundary reproducible */
 	setenv("SOURCE_DATE_EPOCH", "1739548080", 1);
 	assert_int_equal(compose_mail(f, &msg, &sender, &rcpts), 0);
@@ -800,7 +887,7 @@ static void t_patch_variants(void **state)
 			    "https://lore.example.test/p");
 	assert_non_null(strstr(f->r.body, "\")\npatch link: https://lore."
 			       "example.test/p\npatch subject: RE: Re: [PATCH]"
-			       " pipe: b\n\ntestcase:"));
+			       " pipe: b\n\nevidence: "));
 	refs = f->r.references;
 	assert_int_equal(count_char(refs, '<'), 20);
 	assert_memory_equal(refs, "<ref-00@x> <ref-12@x> ", 22);
@@ -915,7 +1002,9 @@ int main(void)
 		cmocka_unit_test(t_text_scrub_line),
 		T(t_mail_golden),
 		T(t_mail_no_envelope),
+		T(t_layout),
 		T(t_mail_kconfig),
+		T(t_mail_kconfig_refused),
 		T(t_recipients),
 		T(t_recipients_unique),
 		T(t_patch_report),

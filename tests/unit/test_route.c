@@ -305,6 +305,42 @@ static void t_commands(void **state)
 	assert_string_equal(f->rt.tr.report_id, REPORT_ID);
 }
 
+/*
+ * Issue 21 item 3: a thread that holds a Message-ID of the bot's shape the
+ * state does not know (a fresh or reset state on an old mailbox) is no
+ * "no report" case: it is not answered at all.
+ */
+static void t_lost_thread(void **state)
+{
+	struct fx *f = *state;
+	char raw[512];
+
+	snprintf(raw, sizeof(raw), "From: Paul <paul@example.test>\n"
+		 "Message-ID: <lost-1@example.test>\n"
+		 "In-Reply-To: <202502141548.7c8c84477c8c8447-perfbot@"
+		 "example.org>\nSubject: Re: [linux-next:master] report\n\n"
+		 "retest\n");
+	parse_str(f, raw);
+	assert_int_equal(route(f, BOT), ROUTE_LOST);
+	assert_string_equal(f->rt.outcome, "ignored: a thread of the bot's "
+			    "mail the state does not know");
+	/* found through References too, an older id of 8 hex digits */
+	snprintf(raw, sizeof(raw), "From: Paul <paul@example.test>\n"
+		 "Message-ID: <lost-2@example.test>\n"
+		 "References: <202502141548.7c8c8447-perfbot@example.org> "
+		 "<x@example.test>\nIn-Reply-To: <x@example.test>\n"
+		 "Subject: Re: report\n\nretest\n");
+	parse_str(f, raw);
+	assert_int_equal(route(f, BOT), ROUTE_LOST);
+	/* another domain's ids are no thread of this bot's */
+	snprintf(raw, sizeof(raw), "From: Paul <paul@example.test>\n"
+		 "Message-ID: <lost-3@example.test>\n"
+		 "In-Reply-To: <202502141548.7c8c8447-perfbot@example.net>\n"
+		 "Subject: Re: report\n\nretest\n");
+	parse_str(f, raw);
+	assert_int_equal(route(f, BOT), ROUTE_NO_REPORT);
+}
+
 /* In-Reply-To first, then References from the newest. */
 static void t_closest_first(void **state)
 {
@@ -362,6 +398,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(t_no_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_commands, setup, teardown),
+
+		cmocka_unit_test_setup_teardown(t_lost_thread, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_closest_first, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_thread, setup, teardown),

@@ -664,13 +664,74 @@ static void t_test_request(void **state)
 	free(dir);
 	assert_int_equal(scheduler_results_dir(&f->cfg, RID, &dir, &f->err),
 			 0);
+	/* what the farm wrote for this very request (a crash before it was
+	 * recorded) is taken again: the request id keeps it from running
+	 * twice */
 	tu_put(dir, "matrix.json", "{}", 0644);
 	free(dir);
 	assert_int_equal(scheduler_results_dir(&f->cfg, RID, &dir, &f->err),
-			 -1);
+			 0);
+	free(dir);
+	/* something there that is no directory is not */
+	tu_put(results, "rt-file", "x", 0644);
+	assert_int_equal(scheduler_results_dir(&f->cfg, "rt-file", &dir,
+					       &f->err), -1);
 	assert_int_equal(f->err.code, EX_CANTCREAT);
+	assert_null(dir);
 	assert_int_equal(scheduler_results_dir(&f->cfg, "../x", &dir,
 					       &f->err), -1);
+}
+
+/*
+ * The farm's reason a test cannot run (result_root/error): none, its
+ * lines between the blank ones, control characters replaced, capped in
+ * lines and bytes, and never a link or a directory.
+ */
+static void t_farm_error(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf sb = STRBUF_INIT, big = STRBUF_INIT;
+	char root[128], path[160];
+	int found = 1, i;
+
+	tu_path(root, sizeof(root), f->dir, "root");
+	assert_int_equal(mkdir(root, 0755), 0);
+	assert_int_equal(scheduler_farm_error(root, &sb, &found, &f->err), 0);
+	assert_false(found);
+	assert_int_equal(sb.len, 0);
+	tu_put(root, "error", "\n  \n\terror: patch failed: mm/x.c:12\r\n"
+	       "\033[31mmake: Error 1\t \n\n\xe2\x80\xa8x\n\n\n", 0644);
+	assert_int_equal(scheduler_farm_error(root, &sb, &found, &f->err), 0);
+	assert_true(found);
+	assert_string_equal(sb_str(&sb), " error: patch failed: mm/x.c:12\n"
+			    "?[31mmake: Error 1\n\n?x");
+	/* at most SCHED_ERROR_LINES lines of SCHED_ERROR_BYTES in all */
+	for (i = 0; i < 100; i++)
+		assert_int_equal(sb_addf(&big, "line %d\n", i), 0);
+	tu_put(root, "error", sb_str(&big), 0644);
+	sb_reset(&sb);
+	assert_int_equal(scheduler_farm_error(root, &sb, &found, &f->err), 0);
+	assert_string_equal(strrchr(sb_str(&sb), '\n') + 1, "line 19");
+	sb_reset(&big);
+	for (i = 0; i < 5000; i++)
+		assert_int_equal(sb_addc(&big, 'x'), 0);
+	tu_put(root, "error", sb_str(&big), 0644);
+	sb_reset(&sb);
+	assert_int_equal(scheduler_farm_error(root, &sb, &found, &f->err), 0);
+	assert_true(sb.len < SCHED_ERROR_BYTES);
+	/* a link is not followed, a directory not read */
+	tu_path(path, sizeof(path), root, "error");
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink("/etc/passwd", path), 0);
+	sb_reset(&sb);
+	assert_int_equal(scheduler_farm_error(root, &sb, &found, &f->err), 0);
+	assert_false(found);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(scheduler_farm_error(root, &sb, &found, &f->err), 0);
+	assert_false(found);
+	sb_release(&sb);
+	sb_release(&big);
 }
 
 /* ------------------------------------------------------------------ */
@@ -909,6 +970,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(t_bad_values, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(t_farm_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_test_request, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_http_accepted, setup_http,

@@ -167,6 +167,8 @@ static void t_dir(void **state)
 	tu_put(f->mdir, ".hidden.yaml", "id: hidden\n", 0644);
 	tu_put(f->mdir, ".yaml", "id: dot\n", 0644);
 	tu_put(f->mdir, "c.yml", "id: yml\n", 0644);
+	tu_put(f->mdir, ".d.yml", "id: hidden\n", 0644);
+	tu_put(f->mdir, ".yml", "id: dot\n", 0644);
 	tu_put(f->mdir, "d.yaml.bak", "id: bak\n", 0644);
 	tu_put(f->mdir, "yaml", "id: bare\n", 0644);
 	tu_put(f->mdir, "README", "not a manifest\n", 0644);
@@ -174,13 +176,16 @@ static void t_dir(void **state)
 	load(f, yaml);
 	assert_int_equal(collect(f, NULL, 0), 0);
 	assert_int_equal(f->b.errors, 0);
-	assert_int_equal(f->b.n, 3);
+	/* *.yml too (issue 21 item 9) */
+	assert_int_equal(f->b.n, 4);
 	snprintf(want, sizeof(want), "%s/Z.yaml", f->mdir);
 	assert_string_equal(f->b.m[0].name, want);
 	snprintf(want, sizeof(want), "%s/a.yaml", f->mdir);
 	assert_string_equal(f->b.m[1].name, want);
 	snprintf(want, sizeof(want), "%s/b.yaml", f->mdir);
 	assert_string_equal(f->b.m[2].name, want);
+	snprintf(want, sizeof(want), "%s/c.yml", f->mdir);
+	assert_string_equal(f->b.m[3].name, want);
 	assert_string_equal(f->b.m[0].text, "id: Z\n");
 	assert_string_equal(f->b.m[1].text, "id: a\n");
 	assert_string_equal(f->b.m[2].text, "id: b\n");
@@ -250,6 +255,78 @@ static void t_dir_bad_file(void **state)
 	assert_string_equal(f->b.m[0].text, "id: a\n");
 	assert_string_equal(f->b.m[1].text, "id: c\n");
 	assert_logged(f, "b.yaml");
+}
+
+/*
+ * A manifest taken for a run (issue 21 items 2 and 9): a YAML file that is
+ * no manifest is left alone, a second manifest of an id is refused naming
+ * both, a result root it names must be there.
+ */
+static void t_take(void **state)
+{
+	struct fx *f = *state;
+	struct source_ids ids;
+	struct manifest m;
+	char yaml[256], roots[160];
+	const char *good;
+	int taken = -1;
+	size_t i;
+	struct {
+		const char *name, *text;
+		int rc, taken;
+		const char *msg;
+	} c[] = {
+		{ "metrics.yaml", "report_allowlist_add: [a.b]\n", 0, 0,
+		  "metrics.yaml: not a manifest (no 'base' nor 'head', and "
+		  "keys no manifest has)" },
+		{ "list.yaml", "- a\n- b\n", 0, 0,
+		  "list.yaml: not a manifest (not a mapping)" },
+		{ "empty.yaml", "", 0, 0, "empty.yaml: not a manifest (empty)" },
+		{ "a.yaml", NULL, 0, 1, NULL },
+		{ "b.yaml", NULL, -1, 0,
+		  "b.yaml:1: id 'same' is the id of " },
+		/* a manifest's keys only: a broken manifest, not ignored */
+		{ "c.yaml", "id: other\n", -1, 0,
+		  "c.yaml: 'base' must be a mapping" },
+		{ "d.yaml", "id: d\nbase: {commit: aaaaaaa, result_root: r}\n"
+		  "head: {commit: bbbbbbb, result_root: haed}\n", -1, 0,
+		  "d.yaml:3: 'head.result_root': " },
+	};
+
+	snprintf(roots, sizeof(roots), "%s/r", f->mdir);
+	assert_int_equal(mkdir(roots, 0700), 0);
+	tu_put(roots, "matrix.json", "{}\n", 0644);
+	good = "id: same\nbase: {commit: aaaaaaa, result_root: r}\n"
+		"head: {commit: bbbbbbb, result_root: r}\n";
+	snprintf(yaml, sizeof(yaml), "sources:\n  - dir: \"%s\"\n", f->mdir);
+	load(f, yaml);
+	source_ids_init(&ids);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct manifest_text mt = { (char *)c[i].name, f->mdir,
+					    (char *)(c[i].text ? c[i].text :
+						     good), 0, 0 };
+
+		mt.len = strlen(mt.text);
+		f->err.msg[0] = '\0';
+		assert_int_equal(source_take(&f->cfg, &ids, &mt, &m, &taken,
+					     &f->err), c[i].rc);
+		assert_int_equal(taken, c[i].taken);
+		if (c[i].msg && !strstr(f->err.msg, c[i].msg))
+			fail_msg("%s: '%s' does not say '%s'", c[i].name,
+				 f->err.msg, c[i].msg);
+		if (taken)
+			manifest_release(&m);
+	}
+	assert_non_null(strstr(f->err.msg, "no such directory") ?
+			f->err.msg : NULL);
+	/* an id claimed outside a manifest (a derived one) is refused too */
+	assert_int_equal(source_ids_claim(&ids, "same", "z.yaml", &f->err),
+			 -1);
+	assert_string_equal(f->err.msg, "z.yaml: id 'same' is the id of a.yaml:1 "
+			    "already: skipped (each manifest needs an id of "
+			    "its own)");
+	assert_int_equal(source_ids_claim(&ids, "new", "z.yaml", &f->err), 0);
+	source_ids_release(&ids);
 }
 
 static void t_no_sources(void **state)
@@ -551,6 +628,7 @@ int main(void)
 		T(t_dir_shipped),
 		T(t_dir_missing),
 		T(t_dir_bad_file),
+		T(t_take),
 		T(t_no_sources),
 		H(t_url_list),
 		H(t_url_and_dir),

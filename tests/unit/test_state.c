@@ -24,13 +24,14 @@
 
 #include <cmocka.h>
 
+#include "perfbot/state/records.h"
 #include "perfbot/state/state.h"
 
 #include "testutil.h"
 #include "../../src/state/internal.h"
 
-/* src/state/state.c: migrations[] has five entries. */
-#define SCHEMA_VERSION 6
+/* src/state/state.c: migrations[] has seven entries. */
+#define SCHEMA_VERSION 8
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 
 struct fx {
@@ -251,6 +252,11 @@ static void t_open_creates_and_migrates(void **state)
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
 			       "pragma_table_info('outbox') WHERE name = "
 			       "'report_id'"), 1);
+	/* 7: the tests */
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
+			       "pragma_table_info('tests') WHERE name IN "
+			       "('request_id', 'form', 'result_root', 'patch', "
+			       "'decided')"), 5);
 }
 
 /* Reopening changes nothing: same version, same schema, data kept. */
@@ -355,6 +361,26 @@ static void t_upgrade_from_v1(void **state)
 	thread_report_release(&tr);
 	assert_int_equal(inbox_seen_of(f->st, "x@y", &f->err), 0);
 	counts(f, 1, 0);
+	/* migration 7 on a file of before it: the tests table, empty */
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM tests"), 0);
+	/* 8: its report has no record row, and reads as open */
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM records"), 0);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM sqlite_master "
+			       "WHERE type = 'table' AND name IN ('records', "
+			       "'record_events', 'tracking', 'reminders')"),
+			 4);
+	{
+		struct record r;
+		int found = 0;
+
+		assert_int_equal(state_record_get(f->st, "old-1", &r, &found,
+						  &f->err), 0);
+		assert_int_equal(found, 1);
+		assert_string_equal(r.status, "open");
+		assert_int_equal(r.stored, 0);
+		assert_int_equal(r.regression, -1);
+		record_release(&r);
+	}
 }
 
 /* A migration that fails leaves the file as it was: one transaction. */
@@ -1391,6 +1417,57 @@ static void t_confirms(void **state)
 			       "outcome = 'not reproduced'"), 1);
 }
 
+/* Tests (tests.c): recorded once, read back queued, ended, counted. */
+static void t_tests(void **state)
+{
+	struct fx *f = *state;
+	struct test_request a = { "test-1", "r1", "patch", 4,
+				  "paul@example.test", "ask@example.test",
+				  "{}", "c0ffee1", NULL, NULL, "/r/test-1.patch",
+				  120, "/r/test-1", NULL, NULL, T0 + 60 };
+	struct test_request b = { "test-2", "r1", "tree", 8,
+				  "paul@example.test", "ask2@example.test",
+				  "{}", "c0ffee1", "https://git.example/x.git",
+				  "fix", NULL, 0, "/r/test-2", "rejected",
+				  "exit 1", T0 + 60 };
+	struct test_row *rows = NULL;
+	long of_report = 0, of_sender = 0;
+	size_t n = 0;
+
+	assert_int_equal(state_test_add(f->st, &a, T0, &f->err), 0);
+	/* the same request again (a crash before the commit) is one row */
+	assert_int_equal(state_test_add(f->st, &a, T0 + 1, &f->err), 0);
+	assert_int_equal(state_test_add(f->st, &b, T0 + 2, &f->err), 0);
+	assert_int_equal(state_tests_queued(f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].request_id, "test-1");
+	assert_string_equal(rows[0].form, "patch");
+	assert_string_equal(rows[0].patch, "/r/test-1.patch");
+	assert_string_equal(rows[0].result_root, "/r/test-1");
+	assert_null(rows[0].repo);
+	assert_int_equal(rows[0].runs, 4);
+	assert_true(rows[0].deadline == T0 + 60 && rows[0].created == T0);
+	test_rows_free(rows, n);
+	assert_int_equal(state_test_counts(f->st, "r1", "paul@example.test",
+					   T0 + 1, &of_report, &of_sender,
+					   &f->err), 0);
+	assert_int_equal(of_report, 2);
+	assert_int_equal(of_sender, 1);
+	assert_int_equal(state_test_finish(f->st, "test-1", "done", "fixed",
+					   T0 + 30, &f->err), 0);
+	assert_int_equal(state_tests_queued(f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 0);
+	test_rows_free(rows, n);
+	assert_int_equal(q_int(f->st, "SELECT decided FROM tests WHERE "
+			       "request_id = 'test-1'"), T0 + 30);
+	/* a form that is none of the three is never recorded */
+	a.request_id = "test-3";
+	a.form = "other";
+	assert_int_equal(state_test_add(f->st, &a, T0, &f->err), 0);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM tests WHERE "
+			       "request_id = 'test-3'"), 0);
+}
+
 static void t_retest_open_status(void **state)
 {
 	struct fx *f = *state;
@@ -1530,6 +1607,7 @@ int main(int argc, char **argv)
 		T(t_retests),
 		T(t_retest_open_status),
 		T(t_confirms),
+		T(t_tests),
 		T(t_retests_queued_order),
 		T(t_manifest_text),
 		T(t_close_twice),

@@ -119,7 +119,23 @@ static void t_missing(void **state)
 	assert_int_equal(template_render(&f->cfg, "gone", f->ctx, &f->out,
 					 &f->err), -1);
 	assert_int_equal(f->err.code, EX_NOINPUT);
-	assert_non_null(strstr(f->err.msg, "t/gone.txt"));
+	assert_non_null(strstr(f->err.msg, "template 'gone': no "));
+	assert_non_null(strstr(f->err.msg, "t/gone.txt in templates.dir"));
+	/* issue 21 item 11: what is close is offered */
+	assert_int_equal(template_render(&f->cfg, "helo", f->ctx, &f->out,
+					 &f->err), -1);
+	assert_non_null(strstr(f->err.msg, "(did you mean 'hello'?)"));
+	/* a template perfbot ships, missing from the operator's directory */
+	assert_int_equal(template_render(&f->cfg, "evidence", f->ctx, &f->out,
+					 &f->err), -1);
+	assert_non_null(strstr(f->err.msg, "; perfbot ships one: "));
+	assert_non_null(strstr(f->err.msg, "templates/evidence.txt"));
+	/* templates.report is named by its key */
+	f->cfg.templates.report = "reprot";
+	assert_int_equal(template_render(&f->cfg, "reprot", f->ctx, &f->out,
+					 &f->err), -1);
+	assert_non_null(strstr(f->err.msg, "templates.report: 'reprot': no "
+			       "template "));
 	/* the directory itself gone */
 	config_release(&f->cfg);
 	f->loaded = 0;

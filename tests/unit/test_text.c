@@ -592,6 +592,37 @@ static void t_same_as_the_tree(void **state)
 	}
 }
 
+static void wrap_is(const char *in, size_t width, const char *sep,
+		    const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(text_wrap(&sb, in, width, "  ", sep), 0);
+	assert_string_equal(sb_str(&sb), want);
+	sb_release(&sb);
+}
+
+/* Filling text into lines (the report's evidence line, issue 21 item 15). */
+static void t_wrap(void **state)
+{
+	(void)state;
+	wrap_is("", 10, NULL, "");
+	wrap_is("short", 10, NULL, "short");
+	wrap_is("aaa bbb ccc ddd", 7, NULL, "aaa bbb\n  ccc\n  ddd");
+	/* a word longer than a line stands alone, unbroken */
+	wrap_is("a verylongword b", 6, NULL, "a\n  verylongword\n  b");
+	/* width counts characters, not bytes */
+	wrap_is("\xc3\xa9\xc3\xa9\xc3\xa9 abc", 7, NULL,
+		"\xc3\xa9\xc3\xa9\xc3\xa9 abc");
+	/* clauses stay whole: "p = 1" is never split */
+	wrap_is("x, p = 1, q = 2", 9, ", ", "x, p = 1,\n  q = 2");
+	wrap_is("x, p = 1, q = 2", 8, ", ", "x,\n  p = 1,\n  q = 2");
+	/* a clause longer than a line is broken at its spaces */
+	wrap_is("a, bb cc dd ee", 8, ", ", "a, bb cc\n  dd ee");
+	/* newlines end lines; runs of spaces are one */
+	wrap_is("a\nb   c", 10, NULL, "a\n  b c");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -613,6 +644,7 @@ int main(void)
 		cmocka_unit_test(t_scrub_at),
 		cmocka_unit_test(t_scrub_line),
 		cmocka_unit_test(t_same_as_the_tree),
+		cmocka_unit_test(t_wrap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -82,4 +82,16 @@ int authorize(struct state *st, const struct config *cfg, time_t now,
 	      const struct reply *r, const struct thread_report *tr,
 	      struct auth *au, struct pb_err *err);
 
+/*
+ * The same for a reply in the thread of reminder 'reminder_id', whose
+ * commands name its lines ("invalid <2>"): the sender may command when
+ * in commands.allow or among the recipients of the report of one line
+ * its commands name (each command is held to its own line when done);
+ * the answer goes to the sender alone ('recipient' 0).
+ */
+int authorize_reminder(struct state *st, const struct config *cfg,
+		       time_t now, const struct reply *r,
+		       const char *reminder_id, struct auth *au,
+		       struct pb_err *err);
+
 #endif

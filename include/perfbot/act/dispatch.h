@@ -29,6 +29,8 @@ struct command_limits {
 	int max_runs;		/* retest N must be 1..max_runs */
 };
 
+struct act_ctx;
+
 /* What acting on one mail needs, and the answer's pieces it adds to. */
 struct act_ctx {
 	struct state *st;
@@ -41,6 +43,11 @@ struct act_ctx {
 	size_t silenced;	/* such requests left unanswered: the open
 				 * retest's repeat was answered already */
 	int acted;		/* a known command was done */
+	const struct reply_patch *patch;	/* the mail's patch, for
+						 * "test"; NULL: none */
+	size_t tests;		/* tests asked by this mail so far */
+	const char *reminder_id;	/* the thread is a reminder's (its
+					 * lines name the records), or NULL */
 };
 
 /*
@@ -62,7 +69,11 @@ struct command_def {
 	/* 0 when 'c' is within 'l', else -1 and a reason in 'why'. */
 	int (*check)(const struct mail_command *c,
 		     const struct command_limits *l, char *why, size_t whylen);
-	/* Do command number 'index' of the mail; 0 or -1 with 'err'. */
+	/*
+	 * Do command number 'index' of the mail: 0 done, 1 answered but
+	 * not done (a refusal: the answer goes to the sender alone), or -1
+	 * with 'err'.
+	 */
 	int (*act)(struct act_ctx *a, const struct mail_command *c,
 		   size_t index, struct pb_err *err);
 };

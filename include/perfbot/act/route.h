@@ -13,7 +13,8 @@
  * never answer (RFC 3834, robots, its own, also when relayed back to it),
  * one without a Message-ID or
  * without commands, or commands in a thread whose report is found (or
- * not) through the bot's own mails in its References.
+ * not) through the bot's own mails in its References, or in the thread
+ * of a reminder (whose lines name the reports).
  */
 
 enum route_kind {
@@ -22,15 +23,20 @@ enum route_kind {
 	ROUTE_NO_ID,		/* no Message-ID to answer to */
 	ROUTE_NO_COMMANDS,
 	ROUTE_NO_REPORT,	/* commands, in a thread of no report */
+	ROUTE_LOST,		/* commands in a thread of a mail of the
+				 * bot's shape the state does not know */
 	ROUTE_REPORT,		/* commands in the thread of report 'tr' */
+	ROUTE_REMINDER,		/* commands in the thread of a reminder */
 };
 
 struct route {
 	enum route_kind kind;
 	int found;		/* ROUTE_BOUNCE: 'tr' is the bounced report */
 	struct thread_report tr;	/* ROUTE_REPORT, or a found bounce */
-	char outcome[160];	/* for the record, but for ROUTE_NO_REPORT
-				 * and ROUTE_REPORT (authorize decides) */
+	char outcome[160];	/* for the record, but for ROUTE_NO_REPORT,
+				 * ROUTE_REPORT and ROUTE_REMINDER
+				 * (authorize decides) */
+	char *reminder_id;	/* ROUTE_REMINDER: its id (records.h) */
 };
 
 /*

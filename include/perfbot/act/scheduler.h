@@ -6,6 +6,7 @@
 
 #include "perfbot/config/config.h"
 #include "perfbot/util/err.h"
+#include "perfbot/util/strbuf.h"
 
 /*
  * Asking the benchmark farm for more runs (the 'scheduler' section):
@@ -60,12 +61,30 @@ const char *sched_or_empty(const char *s);
 
 /*
  * The new, empty result root of a test or verify request:
- * scheduler.results_dir/<request_id>/, created (a crash that left it
- * empty takes it again; one that holds a file is EX_CANTCREAT).
- * Newly allocated in '*dir'.
+ * scheduler.results_dir/<request_id>/, created. One a crash left (after
+ * the farm was asked, before the request was recorded) is taken again as
+ * it is, empty or holding what the farm wrote for this very request: the
+ * request id is the idempotency key, so asking again runs nothing twice.
+ * Something there that is no directory of its own (a file, a link) is
+ * EX_CANTCREAT. Newly allocated in '*dir'.
  */
 int scheduler_results_dir(const struct config *cfg, const char *request_id,
 			  char **dir, struct pb_err *err);
+
+/*
+ * What the farm wrote into 'result_root'/error when it cannot run a
+ * test (the farm's contract: a build that fails, a patch that does not
+ * apply): '*found' 1 and its text appended to 'out', its first
+ * SCHED_ERROR_LINES lines of at most SCHED_ERROR_BYTES in all, joined by
+ * '\n' (none at the end), each line's control characters replaced (it
+ * is quoted in the answer), blank lines at both ends dropped; '*found' 0
+ * when there is no such file (or it is no regular file). -1 with 'err'
+ * when it cannot be read.
+ */
+#define SCHED_ERROR_LINES 20
+#define SCHED_ERROR_BYTES 2000
+int scheduler_farm_error(const char *result_root, struct strbuf *out,
+			 int *found, struct pb_err *err);
 
 enum sched_outcome {
 	SCHED_ACCEPTED,

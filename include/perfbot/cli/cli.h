@@ -41,7 +41,7 @@ struct cli_global_opts {
 
 extern const struct cli_spec compare_spec, report_spec, render_spec,
 	run_spec, send_spec, poll_spec, retest_spec, check_spec, status_spec,
-	web_spec, requeue_spec, drop_spec;
+	web_spec, requeue_spec, drop_spec, show_spec;
 
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -52,6 +52,7 @@ int cmd_poll(int argc, char **argv);
 int cmd_retest(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 int cmd_web(int argc, char **argv);
 int cmd_requeue(int argc, char **argv);
 int cmd_drop(int argc, char **argv);

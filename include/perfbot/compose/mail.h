@@ -63,7 +63,7 @@ int mail_envelope(const struct addrlist *to, const struct addrlist *cc,
 /*
  * A mail ready for the outbox, as compose hands it over: the bytes and
  * what the state keeps beside them (its ids, the envelope, the subject
- * for listings). report_compose() and the answers fill one;
+ * for listings, a report's headline for its record). report_compose() and the answers fill one;
  * outbox_queue() stores it. Every string is owned (composed_release()
  * frees it) but the three of the manifest, which the one who queues a
  * report sets so that retests and confirmations can build it again.
@@ -81,6 +81,9 @@ struct composed {
 	const char *manifest;	/* a report's manifest: its name, */
 	const char *manifest_text;	/* text */
 	const char *manifest_dir;	/* and directory, or NULL */
+	char *metric;		/* a report's headline, for its record */
+	double change;		/* its %change */
+	int regression;		/* 1, or 0 for an improvement */
 };
 
 void composed_init(struct composed *c);

@@ -31,7 +31,7 @@
 enum cfg_tls { CFG_TLS_STARTTLS, CFG_TLS_IMPLICIT, CFG_TLS_NONE };
 enum cfg_on_deadline { CFG_DEADLINE_MAIL, CFG_DEADLINE_DROP };
 
-/* Where a password comes from (secret.h): at most one is used. */
+/* Where a password comes from (secret.h): at most one is set (config.c refuses two). */
 struct cfg_secret {
 	const char *password;		/* in the file itself (mode 0600) */
 	const char *password_env;
@@ -74,6 +74,13 @@ struct cfg_imap {
 struct cfg_source {
 	const char *dir;		/* one of the two */
 	const char *url;
+	/*
+	 * Where a manifest of this source may attach files from (its
+	 * kconfig_file); unset (has_attach_dirs 0): the manifest's own
+	 * directory and its result roots (ingest/manifest_files.h).
+	 */
+	struct strv attach_dirs;
+	int has_attach_dirs;
 };
 
 struct cfg_recipients {
@@ -86,6 +93,8 @@ struct cfg_recipients {
 struct cfg_commands {
 	struct strv allow;		/* addresses and @domains */
 	const char *authserv_id;	/* NULL: no DKIM/DMARC/ARC needed */
+	struct strv test_repos;		/* URL patterns a tree test may name;
+					 * none: tree tests refused */
 };
 
 struct cfg_limits {
@@ -96,6 +105,9 @@ struct cfg_limits {
 	long default_runs;
 	long per_sender_per_day;
 	long refusals_per_day;
+	long tests_per_report;
+	long tests_per_sender_per_day;
+	long max_patch_bytes;
 };
 
 struct cfg_scheduler {
@@ -143,6 +155,18 @@ struct cfg_run {
 	long jobs;			/* reports made at once; 0: a core each */
 };
 
+struct cfg_tracking {
+	const char *repo;		/* a local git clone; NULL: no tracking */
+	struct strv branches;		/* the branches walked */
+	int verify;			/* ask the farm to run the fix */
+};
+
+struct cfg_reminders {
+	long every;			/* s between two reminders */
+	struct strv to;			/* empty: no reminders */
+	long min_age;			/* s a report is open before listed */
+};
+
 struct config {
 	struct cfg_identity identity;
 	struct cfg_smtp smtp;
@@ -160,6 +184,8 @@ struct config {
 	struct cfg_staging staging;
 	struct cfg_web web;
 	struct cfg_run run;
+	struct cfg_tracking tracking;
+	struct cfg_reminders reminders;
 
 	/* the file */
 	struct ydoc doc;	/* doc.root is a mapping, or NULL (an empty

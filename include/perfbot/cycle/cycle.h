@@ -16,6 +16,7 @@
  * its lock, ingest the manifests of every source (judge them, queue the
  * reports worth a mail or hold them for confirmation runs), ask for and
  * decide confirmations, read the replies, follow up finished retests,
+ * walk the tracked tree for fixes, queue the reminder when it is due,
  * deliver what is due; and the exit code of it all. One table in cycle.c
  * says which steps 'run', 'run --dry-run', 'send', 'poll' and 'retest'
  * perform, in order; the first step that fails stops the cycle. A mail
@@ -37,6 +38,9 @@ enum cycle_step {
 	CYCLE_POLL,		/* read the replies, answer (when imap.url) */
 	CYCLE_FOLLOWUP,		/* retests whose runs landed: answered */
 	CYCLE_DELIVER,		/* send what is due; the summary line */
+	CYCLE_TRACK,		/* the tracked tree: fixes landed (when
+				 * tracking.repo) */
+	CYCLE_REMIND,		/* the reminder of what is open, when due */
 	CYCLE_NSTEPS
 };
 

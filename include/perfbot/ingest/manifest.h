@@ -47,6 +47,7 @@ struct manifest_patch {
 
 struct manifest {
 	struct ydoc doc;
+	char *dir;		/* relative paths in it are relative to this */
 	const char *id;		/* NULL: derived from commits and job */
 	struct manifest_side base, head;
 	struct strv to;		/* addresses */
@@ -62,6 +63,16 @@ int manifest_load(struct manifest *m, const char *path, struct pb_err *err);
 /* Parse a manifest held in memory ('name' for messages, 'dir' for paths). */
 int manifest_parse(struct manifest *m, const char *name, const char *dir,
 		   const char *text, size_t len, struct pb_err *err);
+/*
+ * The same for a file of a source directory, which may hold YAML files
+ * that are no manifests (a metrics.yaml beside them): a document that is
+ * no mapping, or names neither 'base' nor 'head' and has keys no manifest
+ * has, is 0 with *is_manifest 0 and 'err' saying why (for --verbose), 'm'
+ * released; else as manifest_parse() with *is_manifest 1.
+ */
+int manifest_parse_any(struct manifest *m, const char *name,
+		       const char *dir, const char *text, size_t len,
+		       int *is_manifest, struct pb_err *err);
 void manifest_release(struct manifest *m);
 
 /*

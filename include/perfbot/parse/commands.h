@@ -14,12 +14,38 @@
 #define CMD_LINE_MAX 160	/* bytes kept of a command line, NUL included */
 #define CMD_PARSE_MAX 512	/* a longer line is never a valid command */
 #define CMD_RUNS_SATURATE 1000000	/* larger N are stored as this */
+#define CMD_ARG_MAX (CMD_PARSE_MAX + 1)	/* a command's text argument */
+#define CMD_LINE_REF_MAX 10000	/* "<N>": the lines of a reminder */
 
-enum cmd_kind { CMD_RETEST, CMD_HELP, CMD_UNKNOWN };
+enum cmd_kind {
+	CMD_RETEST, CMD_HELP, CMD_TEST, CMD_FIX, CMD_UNFIX, CMD_DUP, CMD_UNDUP,
+	CMD_INVALID, CMD_REOPEN, CMD_SET, CMD_UNSET, CMD_UNKNOWN
+};
+
+/*
+ * The forms of "test" (command_parse_test()): the patch of the mail on
+ * the reported commit, a tree as it is, a commit of the reported tree;
+ * TEST_MALFORMED is a line that asks for a test in none of them (answered
+ * with the forms).
+ */
+enum test_form { TEST_PATCH, TEST_TREE, TEST_COMMIT, TEST_MALFORMED };
+
+#define CMD_REPO_MAX 400	/* bytes of a test's repository URL, NUL incl. */
+#define CMD_REF_MAX 256		/* of its branch or commit */
 
 struct mail_command {
 	enum cmd_kind kind;
-	int runs;		/* retest: N, 0 = not given (use the default) */
+	int runs;		/* retest, test: N, 0 = not given (use the
+				 * default) */
+	enum test_form form;	/* test */
+	char repo[CMD_REPO_MAX];	/* test URL REF: the URL as written */
+	char ref[CMD_REF_MAX];	/* test URL REF: REF; test COMMIT: COMMIT */
+	int remind_line;	/* "<N>": line N of a reminder, 0 none */
+	int prefixed;		/* the line had the prefix ("#perfbot") */
+	int colon;		/* the word was written with a ':' after it */
+	char arg[CMD_ARG_MAX];	/* a text argument (a title, a Message-ID,
+				 * a reason), trimmed, control characters
+				 * replaced by '?'; "" when none */
 	char line[CMD_LINE_MAX];	/* as written, trimmed, control
 					 * characters replaced by '?',
 					 * truncated on a UTF-8 boundary */
@@ -45,10 +71,13 @@ typedef int (*command_lookup_fn)(const char *word, size_t len,
  * no newline) is a command, and fill 'c' when it is. The line is trimmed
  * and matched case-insensitively. 'prefix' ("#perfbot", may be NULL) is
  * optional before the command, followed by whitespace or ':'; the words
- * are looked up with 'lookup' (NULL: none is a command). Without the
- * prefix a line is a command only when it is exactly a valid one, so prose
- * such as "retest the patch please" is not; with the prefix, a line that
- * is not a valid command is CMD_UNKNOWN. Returns 1 for a command, else 0.
+ * are looked up with 'lookup' (NULL: none is a command). The word ends
+ * at white space or after a ':' ("fix:TITLE"); a word that ends in ':'
+ * and is no command itself is looked up without it, with 'c->colon' set
+ * for its parse entry to accept or refuse. Without the prefix a line is
+ * a command only when it is exactly a valid one, so prose such as
+ * "retest the patch please" is not; with the prefix, a line that is not
+ * a valid command is CMD_UNKNOWN. Returns 1 for a command, else 0.
  */
 int command_parse_line(const char *line, size_t len, const char *prefix,
 		       command_lookup_fn lookup, struct mail_command *c);
@@ -59,5 +88,31 @@ int command_parse_line(const char *line, size_t len, const char *prefix,
  * as that. 0, or -1 for anything else (N = 0 included).
  */
 int command_parse_count(const char *args, int *runs);
+
+/*
+ * The arguments of "test", each form with an optional count (N, Nx) at
+ * the end: "" (the patch in the mail), "COMMIT" (7 to 40 hex digits),
+ * "REPO REF" where REPO is written as a repository (a URL "scheme://...",
+ * an scp-like "host:path", a path starting with '/', '~' or '.', a
+ * "file:" one: which of them may be used is the act step's to say, so
+ * a hostile one is answered, not passed over). Fills c->form, c->repo,
+ * c->ref and c->runs. A first word that is no repository, commit or
+ * count is prose: -1. A repository without a REF, a word too many, a
+ * count that does not read, or a value too long for c->repo and c->ref
+ * is TEST_MALFORMED (0): the line asks for a test, and is answered with
+ * the forms.
+ */
+int command_parse_test(const char *args, struct mail_command *c);
+
+/*
+ * A line of a reminder at the start of 'args': "<N>" (N from 1 to
+ * CMD_LINE_REF_MAX) and the white space after it: '*ref' N and '*args' moved
+ * past it; '*ref' 0 when 'args' does not start with one. -1 for a "<N>"
+ * out of range.
+ */
+int command_parse_ref(const char **args, int *ref);
+
+/* Keep 'args' (trimmed, at most CMD_ARG_MAX - 1 bytes) as c->arg. */
+void command_keep_arg(struct mail_command *c, const char *args);
 
 #endif

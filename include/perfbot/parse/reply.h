@@ -25,6 +25,27 @@
 #define REPLY_MAX_AUTH 8	/* Authentication-Results headers kept */
 #define REPLY_MAX_SIGNATURE 8	/* lines kept of the signature */
 
+/*
+ * The patch the sender gave with the mail: the attached ones, in order,
+ * when there are any (a part that is not the mail's text: text/x-patch,
+ * text/x-diff, or text/plain or application/octet-stream named *.patch
+ * or *.diff or holding a diff), their bytes as they are but CRLF line
+ * ends made LF; else every patch or diff pasted into the sender's own
+ * text (parse/patch.c: below a "--" line, the signature or the quoted
+ * report too), with the blanks mail clients take from context lines given
+ * back. Never one in a quote, a quoted or forwarded original, or an
+ * attached message (message/rfc822).
+ */
+struct reply_patch {
+	char *text;		/* NULL when the mail has none */
+	size_t len;
+	size_t hunks;		/* "@@ -a,b +c,d @@" hunks in it */
+	size_t repaired;	/* context lines given their blank back */
+	size_t parts;		/* attachments it is made of; 0: inline */
+	int binary;		/* a NUL or another control byte: no text */
+	char *name;		/* the first attachment's file name, or NULL */
+};
+
 struct reply {
 	char *message_id;	/* without <>, NULL when absent */
 	char *in_reply_to;	/* the first id of In-Reply-To, without <> */
@@ -59,6 +80,7 @@ struct reply {
 	char *signature;	/* the lines under its "-- " line (at most
 				 * REPLY_MAX_SIGNATURE, blanks trimmed), NULL
 				 * when none: how the bot knows its own text */
+	struct reply_patch patch;	/* the sender's patch, if any */
 	struct mail_command cmds[REPLY_MAX_COMMANDS];
 	size_t ncmds;
 	size_t ncmds_seen;	/* command lines found, even beyond the cap */

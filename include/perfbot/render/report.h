@@ -51,7 +51,8 @@ struct report {
 	char *references;	/* the patch's thread, or NULL */
 	char *body;
 	char *job_yaml;		/* the head's job.yaml text, for attaching */
-	char *kconfig_file;	/* or NULL */
+	char *kconfig;		/* the kconfig_file's text, or NULL */
+	size_t kconfig_len;
 	json_t *ctx;		/* the template context */
 	/* what the confirmation needs (trigger.h) */
 	char *metric;		/* the headline, or the candidate key metric */

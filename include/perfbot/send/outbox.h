@@ -25,7 +25,7 @@
 /*
  * Queue the composed mail 'c' at 'now': its bytes, ids, envelope (the
  * recipients stored as the state's JSON list) and subject, and for a
- * report its manifest. EX_SOFTWARE when 'c' lacks an id, a Message-ID, a
+ * report its manifest and its record (open, with its headline). EX_SOFTWARE when 'c' lacks an id, a Message-ID, a
  * sender or a recipient; the state's errors else. Opens no transaction:
  * a caller that records more with it wraps both in one.
  */

@@ -12,7 +12,7 @@
  * every report the outbox holds with what its index line needs, and for
  * one report everything its page shows: the mail as queued, the manifest
  * it was made from, the replies read in its thread, the answers sent,
- * its retests and its confirmation. Every string is malloc'd (NULL where
+ * its retests, its tests and its confirmation. Every string is malloc'd (NULL where
  * the state has none); each list is oldest first unless said otherwise.
  */
 
@@ -25,10 +25,13 @@ struct archive_report {
 	char *verdict;		/* the newest finished retest's, or NULL */
 	char *retest_status;	/* the newest retest's status, or NULL */
 	char *confirm;		/* the confirmation's status, or NULL */
+	char *record;		/* its record's status (records.h), "open"
+				 * when it has no row */
 	/*
 	 * Changes whenever anything the report's page shows changes in the
-	 * state (the mail's status, a reply, an answer, a retest, the
-	 * confirmation): the web archive rebuilds the page then only.
+	 * state (the mail's status, a reply, an answer, a retest, a test,
+	 * the confirmation, its record): the web archive rebuilds the page
+	 * then only.
 	 */
 	char *stamp;
 };
@@ -59,6 +62,15 @@ struct archive_retest {
 	time_t created;
 };
 
+struct archive_test {
+	char *request_id, *requested_by, *reply_message_id, *status;
+	char *form;		/* "patch", "tree", "commit" */
+	char *repo, *ref;	/* a tree's or a commit's, or NULL */
+	char *detail;		/* the verdict, or why it ended */
+	long runs;
+	time_t created;
+};
+
 struct archive_thread {
 	struct archive_mail report;
 	char *manifest, *text, *dir;	/* what it was made from, or NULL */
@@ -68,6 +80,8 @@ struct archive_thread {
 	size_t nanswers;
 	struct archive_retest *retests;
 	size_t nretests;
+	struct archive_test *tests;
+	size_t ntests;
 	char *confirm_status, *confirm_detail;	/* NULL: never held */
 	long confirm_runs;
 	time_t confirm_decided;

@@ -318,6 +318,58 @@ int state_retest_count(struct state *st, const char *report_id, long *n,
 int state_retest_open_since(struct state *st, const char *report_id,
 			    time_t *since, struct pb_err *err);
 
+/* ---- tests of a fix, a tree or a commit (tests.c) ---- */
+
+/*
+ * A "test" asked in a report's thread: its status is 'queued' (the farm
+ * has it) until its result root is complete ('done', the verdict in
+ * 'detail'), the farm wrote why it cannot run it ('failed', its words in
+ * 'detail'), or the deadline passed ('expired'); 'rejected' when the farm
+ * did not take it (its reason in 'detail', for the operator).
+ */
+struct test_request {
+	const char *request_id;
+	const char *report_id;
+	const char *form;	/* "patch", "tree", "commit" */
+	int runs;
+	const char *requested_by;
+	const char *reply_message_id;	/* the mail that asked */
+	const char *thread;	/* JSON: what an answer in the thread needs */
+	const char *commit;	/* the commit built on (the farm's 'commit') */
+	const char *repo, *ref;	/* a tree's, or NULL */
+	const char *patch;	/* the saved patch's path, or NULL */
+	long patch_bytes;
+	const char *result_root;
+	const char *status;	/* "queued", "rejected", "failed" */
+	const char *detail;
+	time_t deadline;
+};
+int state_test_add(struct state *st, const struct test_request *rq,
+		   time_t now, struct pb_err *err);
+
+/* A queued test, as read back (every string malloc'd, NULL when none). */
+struct test_row {
+	char *request_id, *report_id, *form, *thread;
+	char *commit, *repo, *ref, *patch, *result_root;
+	int runs;
+	time_t deadline, created;
+};
+/* The queued tests, oldest first. Free with test_rows_free(). */
+int state_tests_queued(struct state *st, struct test_row **out, size_t *n,
+		       struct pb_err *err);
+void test_rows_free(struct test_row *r, size_t n);
+/* A test ends: 'status' and 'detail', decided at 'now'. */
+int state_test_finish(struct state *st, const char *request_id,
+		      const char *status, const char *detail, time_t now,
+		      struct pb_err *err);
+/*
+ * The tests asked for report 'report_id' (all of them), and those
+ * 'sender' asked since 'since' (of any report): the limits' counts.
+ */
+int state_test_counts(struct state *st, const char *report_id,
+		      const char *sender, time_t since, long *of_report,
+		      long *of_sender, struct pb_err *err);
+
 /* ---- reports held for confirmation runs (confirms.c) ---- */
 
 /*

@@ -9,16 +9,31 @@
 
 /*
  * Read a whole regular file (or "-" for stdin) into 'out', refusing files
- * larger than 'max' bytes. A missing file is EX_NOINPUT; a file too large,
- * a directory or one holding a NUL byte (when 'text' is set) is
+ * larger than 'max' bytes. The file is opened without blocking and must
+ * be a regular file: a FIFO or a device is refused at once (EX_DATAERR),
+ * never waited on. A missing file is EX_NOINPUT; a file too large, a
+ * directory or one holding a NUL byte (when 'text' is set) is
  * EX_DATAERR. The message names the path.
  */
 int file_read(const char *path, size_t max, int text, struct strbuf *out,
 	      struct pb_err *err);
 
 /*
+ * The pieces of file_read() for a caller that opens the file itself
+ * (ingest/manifest_files.c checks what it opened): file_check_fd() fills 'st' and
+ * refuses what is no regular file or is larger than 'max';
+ * file_read_fd() reads the descriptor ('hint': its size, or 0) into
+ * 'out'. 'path' names it in messages.
+ */
+struct stat;
+int file_check_fd(int fd, const char *path, size_t max, struct stat *st,
+		  struct pb_err *err);
+int file_read_fd(int fd, const char *path, size_t max, size_t hint, int text,
+		 struct strbuf *out, struct pb_err *err);
+
+/*
  * Map a whole regular file read-only (pre-faulted), refusing files larger
- * than 'max'; for big inputs this saves a copy and thousands of page
+ * than 'max' and anything but a regular file; for big inputs this saves a copy and thousands of page
  * faults. Errors as file_read(). Release with file_unmap().
  */
 struct file_map {
@@ -38,6 +53,15 @@ void file_unmap(struct file_map *m);
  */
 int file_write_atomic(const char *path, const void *data, size_t len,
 		      unsigned mode, struct pb_err *err);
+
+/*
+ * Why this user may be refused 'path': "; it is owned by root (mode 0600)
+ * and perfbot runs as nobody" when the file (or, when it does not exist,
+ * the directory it would be made in) belongs to another user; else "".
+ * For the message of an EACCES: a state or config made by another user
+ * (a first run as root) is the usual cause. Returns 'buf'.
+ */
+const char *path_whose(const char *path, char *buf, size_t n);
 
 /* Join a directory and a relative name ('name' absolute: just 'name'). */
 char *path_join(const char *dir, const char *name);

@@ -54,6 +54,9 @@ char *id_answer(const char *message_id, const char *tag);
  */
 char *id_retest_request(const char *message_id, size_t index);
 
+/* The same for a test: "test-" and 16 hex digits of that hash. */
+char *id_test_request(const char *message_id, size_t index);
+
 /* The confirmation request of report 'report_id': "confirm-<id>". */
 char *id_confirm_request(const char *report_id);
 

@@ -115,4 +115,16 @@ int text_scrub_add(struct strbuf *sb, const char *s, size_t n,
  */
 void text_scrub_line(char *s);
 
+/*
+ * Append 'text' to 'out' filled into lines of at most 'width' columns
+ * (characters, not bytes); each line after the first starts with
+ * 'indent' (counted in the width). With 'sep' (", "), lines break only
+ * after it, so that a clause stays whole ("p = 0.002" never split), and
+ * a clause longer than a line is broken at spaces; without, at any
+ * space. A word longer than a line stands alone, unbroken; a newline in
+ * 'text' ends a line there; runs of spaces are one. 0, or -1 on ENOMEM.
+ */
+int text_wrap(struct strbuf *out, const char *text, size_t width,
+	      const char *indent, const char *sep);
+
 #endif

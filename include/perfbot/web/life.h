@@ -6,12 +6,12 @@
 #include "perfbot/state/archive.h"
 
 /*
- * Where a report is in its life, as the web archive shows it. Until
- * perfbot follows a regression's whole life (a fix named, landed,
- * fixed, invalid, duplicate), this is what the state knows: the
- * confirmation runs' verdict, the retests' verdicts, or only the runs it
- * was mailed on. web_life_of() is the one place that decides it, so that
- * a lifecycle replaces that function and nothing else; the words are
+ * Where a report is in its life, as the web archive shows it: the status
+ * of its record (state/records.h: fix named, fix landed, fixed, not
+ * fixed, invalid, duplicate) when it is not open; for an open one, what
+ * the state knows of its runs: the confirmation runs' verdict, the
+ * retests' verdicts, or only the runs it was mailed on. web_life_of()
+ * is the one place that decides it; the words are
  * templates/web/life.html's.
  */
 
@@ -28,7 +28,10 @@ struct web_life {
 	const char *verdict;	/* the newest retest's: "stable", "not
 				 * reproduced", "inconclusive"; or NULL */
 	int confirmed;		/* its confirmation runs confirmed it */
-	int open;		/* still to look at (open.html) */
+	const char *record;	/* its record's status when not "open" */
+	int open;		/* still to look at (open.html): its record
+				 * not closed, and no retest that did not
+				 * reproduce it */
 };
 
 /* Decide 'l' from what the state holds of report 'r' (borrowed). */
@@ -36,7 +39,7 @@ void web_life_of(const struct archive_report *r, struct web_life *l);
 
 /*
  * {state, tested, confirmed, unconfirmed, retesting, retested, verdict,
- *  was_confirmed, open} under 'key'.
+ *  was_confirmed, record, open} under 'key'.
  */
 void ctx_life(struct ctx *c, const char *key, const struct web_life *l);
 

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * 'perfbot show REPORT': one report's life, read only: its record and
+ * every transition of it, the mails read in its thread with their
+ * commands and outcomes, the answers sent, its retests and its
+ * confirmation; as text or JSON.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "perfbot/cli/cli.h"
+#include "perfbot/cli/clicommon.h"
+#include "perfbot/compose/identity.h"
+#include "perfbot/state/archive.h"
+#include "perfbot/state/records.h"
+#include "perfbot/state/state.h"
+#include "perfbot/state/status.h"
+#include "perfbot/util/log.h"
+#include "perfbot/util/text.h"
+
+struct cli_show_opts {
+	int json;
+	const char *config;
+	int quiet, verbose;
+};
+
+static const struct cli_opt show_opts[] = {
+	CLI_OPT_FLAG("json", struct cli_show_opts, json,
+		     "print it as one JSON object (times in Unix seconds)"),
+	CLI_OPT_CONFIG(struct cli_show_opts),
+	CLI_OPT_QUIET(struct cli_show_opts),
+	CLI_OPT_VERBOSE(struct cli_show_opts),
+	CLI_OPT_END,
+};
+
+const struct cli_spec show_spec = {
+	"show", "REPORT", 1, 1,
+	"one report's life: its record, history, thread and runs",
+	"REPORT is the report's id or its Message-ID (with or without <>). "
+	"Reads the state (never writes it): the report's status (open, fix "
+	"named, fix landed, fixed, not fixed, invalid, duplicate) and what it "
+	"rests on, every transition with who or what made it and when, the "
+	"mails read in its thread with their commands and what was done, the "
+	"answers sent, its retests and its confirmation.",
+	show_opts, sizeof(struct cli_show_opts),
+};
+
+/* Everything 'show' prints, read from the state. */
+struct life {
+	struct record r;
+	struct record_event *ev;
+	size_t nev;
+	struct archive_thread t;
+	char *link;
+};
+
+static void life_release(struct life *l)
+{
+	record_release(&l->r);
+	record_events_free(l->ev, l->nev);
+	archive_thread_release(&l->t);
+	free(l->link);
+	memset(l, 0, sizeof(*l));
+}
+
+static int life_load(struct state *st, const struct config *cfg,
+		     const char *key, struct life *l, struct pb_err *err)
+{
+	char *id = NULL;
+	int found = 0, rc;
+
+	memset(l, 0, sizeof(*l));
+	if (state_record_find(st, key, &id, err))
+		return -1;
+	if (!id)
+		return pb_fail(err, EX_NOINPUT, "show: '%s': no such report "
+			       "(give its id or Message-ID, as 'perfbot "
+			       "status' shows them)", key);
+	rc = state_record_get(st, id, &l->r, &found, err) ||
+	     state_record_events(st, id, &l->ev, &l->nev, err) ||
+	     state_archive_thread(st, id, &l->t, &found, err);
+	free(id);
+	if (!rc)
+		l->link = identity_closes_url(cfg, l->r.report_id,
+					      l->r.message_id);
+	return rc ? -1 : 0;
+}
+
+/* ---- JSON ---- */
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *time_or_null(time_t t)
+{
+	return t ? json_integer((json_int_t)t) : json_null();
+}
+
+static json_t *record_json(const struct life *l)
+{
+	const struct record *r = &l->r;
+
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+			 " s:o, s:o, s:b, s:I}", "status", r->status,
+			 "metric", str_or_null(r->metric), "change",
+			 r->metric ? json_real(r->change) : json_null(),
+			 "regression", r->regression < 0 ? json_null() :
+			 json_boolean(r->regression), "fix_named",
+			 str_or_null(r->fix_named), "fix_commit",
+			 str_or_null(r->fix_commit), "fix_summary",
+			 str_or_null(r->fix_summary), "fix_branch",
+			 str_or_null(r->fix_branch), "fix_date",
+			 time_or_null(r->fix_date), "dup_of",
+			 str_or_null(r->dup_of), "reason",
+			 str_or_null(r->reason), "verdict",
+			 str_or_null(r->verdict), "no_reminders",
+			 r->no_reminders, "changed", (json_int_t)r->changed);
+}
+
+static json_t *history_json(const struct life *l)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < l->nev; i++) {
+		const struct record_event *e = &l->ev[i];
+
+		if (json_array_append_new(a, json_pack(
+			"{s:I, s:s, s:s, s:s, s:o, s:o, s:o}", "at",
+			(json_int_t)e->at, "event", e->event, "from", e->from,
+			"to", e->to, "by", str_or_null(e->by), "detail",
+			str_or_null(e->detail), "source",
+			str_or_null(e->source)))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *thread_json(const struct life *l)
+{
+	json_t *a = json_array(), *cmds;
+	size_t i;
+
+	for (i = 0; a && i < l->t.nreplies; i++) {
+		const struct archive_reply *m = &l->t.replies[i];
+
+		cmds = m->commands ? json_loads(m->commands, 0, NULL) : NULL;
+		if (json_array_append_new(a, json_pack(
+			"{s:I, s:s, s:o, s:s, s:o}", "received",
+			(json_int_t)m->received, "message_id",
+			m->message_id ? m->message_id : "", "sender",
+			str_or_null(m->sender), "outcome",
+			m->outcome ? m->outcome : "", "commands",
+			cmds ? cmds : json_array()))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *answers_json(const struct life *l)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < l->t.nanswers; i++) {
+		const struct archive_mail *m = &l->t.answers[i];
+
+		if (json_array_append_new(a, json_pack(
+			"{s:s, s:s, s:s, s:I, s:o}", "id", m->id ? m->id : "",
+			"message_id", m->message_id ? m->message_id : "",
+			"status", m->status ? m->status : "", "created",
+			(json_int_t)m->created, "sent_at",
+			time_or_null(m->sent_at)))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *retests_json(const struct life *l)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < l->t.nretests; i++) {
+		const struct archive_retest *r = &l->t.retests[i];
+
+		if (json_array_append_new(a, json_pack(
+			"{s:s, s:o, s:s, s:o, s:I, s:I}", "request_id",
+			r->request_id ? r->request_id : "", "requested_by",
+			str_or_null(r->requested_by), "status",
+			r->status ? r->status : "", "detail",
+			str_or_null(r->detail), "runs", (json_int_t)r->runs,
+			"created", (json_int_t)r->created))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *life_json(const struct life *l)
+{
+	const struct record *r = &l->r;
+	json_t *confirm = l->t.confirm_status ? json_pack(
+		"{s:s, s:o, s:I, s:o}", "status", l->t.confirm_status,
+		"detail", str_or_null(l->t.confirm_detail), "runs",
+		(json_int_t)l->t.confirm_runs, "decided",
+		time_or_null(l->t.confirm_decided)) : json_null();
+
+	return json_pack("{s:{s:s, s:o, s:o, s:o, s:I, s:o, s:o}, s:o, s:o, "
+			 "s:o, s:o, s:o, s:o}", "report", "id", r->report_id,
+			 "message_id", str_or_null(r->message_id), "subject",
+			 str_or_null(r->subject), "mail_status",
+			 str_or_null(r->mail_status), "created",
+			 (json_int_t)r->mailed, "sent_at",
+			 time_or_null(l->t.report.sent_at), "link",
+			 str_or_null(l->link), "record", record_json(l),
+			 "history", history_json(l), "thread", thread_json(l),
+			 "answers", answers_json(l), "retests",
+			 retests_json(l), "confirmation", confirm);
+}
+
+/* ---- text ---- */
+
+/* 's' on one line, its control characters never reaching the terminal. */
+static void put(const char *s)
+{
+	char *c = strdup(s ? s : "");
+
+	if (!c)
+		return;
+	text_scrub_line(c);
+	fputs(c, stdout);
+	free(c);
+}
+
+static void when(time_t t, time_t now)
+{
+	char buf[96];
+
+	if (!t) {
+		fputs("never", stdout);
+		return;
+	}
+	status_when(t, now, buf, sizeof(buf));
+	fputs(buf, stdout);
+}
+
+static void print_record(const struct life *l, time_t now)
+{
+	const struct record *r = &l->r;
+
+	fputs("report: ", stdout);
+	put(r->report_id);
+	fputs(" <", stdout);
+	put(r->message_id);
+	fputs(">\n  subject: ", stdout);
+	put(r->subject);
+	fputs("\n  mailed: ", stdout);
+	when(r->mailed, now);
+	printf(" (%s)\n", r->mail_status ? r->mail_status : "?");
+	if (r->metric) {
+		fputs("  headline: ", stdout);
+		put(r->metric);
+		printf(" %+.1f%%%s\n", r->change, r->regression == 0 ?
+		       " (an improvement)" : "");
+	}
+	if (l->link) {
+		fputs("  link: ", stdout);
+		put(l->link);
+		putchar('\n');
+	}
+	printf("status: %s, since ", r->status);
+	when(r->changed, now);
+	putchar('\n');
+	if (r->fix_named) {
+		fputs("  fix named: ", stdout);
+		put(r->fix_named);
+		putchar('\n');
+	}
+	if (r->fix_commit) {
+		printf("  fix landed: %.40s (\"", r->fix_commit);
+		put(r->fix_summary);
+		fputs("\") on ", stdout);
+		put(r->fix_branch);
+		fputs(", committed ", stdout);
+		when(r->fix_date, now);
+		putchar('\n');
+	}
+	if (r->verdict)
+		printf("  verified: %s\n", r->verdict);
+	if (r->dup_of) {
+		fputs("  duplicate of: ", stdout);
+		put(r->dup_of);
+		putchar('\n');
+	}
+	if (r->reason) {
+		fputs("  invalid: ", stdout);
+		put(r->reason);
+		putchar('\n');
+	}
+	printf("  reminders: %s\n", r->no_reminders ? "no" : "yes");
+}
+
+static void print_history(const struct life *l, time_t now)
+{
+	size_t i;
+
+	printf("history: %zu\n", l->nev);
+	for (i = 0; i < l->nev; i++) {
+		const struct record_event *e = &l->ev[i];
+
+		fputs("  ", stdout);
+		when(e->at, now);
+		printf(": %s -> %s: ", e->from, e->to);
+		put(e->event);
+		if (e->detail) {
+			fputs(" ", stdout);
+			put(e->detail);
+		}
+		fputs(", by ", stdout);
+		put(e->by);
+		if (e->source) {
+			fputs(" (", stdout);
+			put(e->source);
+			putchar(')');
+		}
+		putchar('\n');
+	}
+}
+
+static void print_thread(const struct life *l, time_t now)
+{
+	size_t i;
+
+	printf("thread: %zu\n", l->t.nreplies);
+	for (i = 0; i < l->t.nreplies; i++) {
+		const struct archive_reply *m = &l->t.replies[i];
+
+		fputs("  ", stdout);
+		when(m->received, now);
+		fputs(" from ", stdout);
+		put(m->sender ? m->sender : "?");
+		fputs(": ", stdout);
+		put(m->outcome);
+		if (m->commands) {
+			fputs(": ", stdout);
+			put(m->commands);
+		}
+		putchar('\n');
+	}
+	printf("answers: %zu\n", l->t.nanswers);
+	for (i = 0; i < l->t.nanswers; i++) {
+		const struct archive_mail *m = &l->t.answers[i];
+
+		fputs("  ", stdout);
+		when(m->created, now);
+		fputs(" <", stdout);
+		put(m->message_id);
+		printf(">: %s\n", m->status ? m->status : "?");
+	}
+}
+
+static void print_runs(const struct life *l, time_t now)
+{
+	size_t i;
+
+	printf("retests: %zu\n", l->t.nretests);
+	for (i = 0; i < l->t.nretests; i++) {
+		const struct archive_retest *r = &l->t.retests[i];
+
+		fputs("  ", stdout);
+		when(r->created, now);
+		printf(": %ldx, ", r->runs);
+		put(r->status);
+		if (r->detail) {
+			fputs(": ", stdout);
+			put(r->detail);
+		}
+		fputs(", asked by ", stdout);
+		put(r->requested_by);
+		putchar('\n');
+	}
+	if (!l->t.confirm_status)
+		return;
+	fputs("confirmation: ", stdout);
+	put(l->t.confirm_status);
+	if (l->t.confirm_detail) {
+		fputs(": ", stdout);
+		put(l->t.confirm_detail);
+	}
+	putchar('\n');
+}
+
+static int print(const struct life *l, int json, time_t now,
+		 struct pb_err *err)
+{
+	json_t *o;
+	int rc;
+
+	if (!json) {
+		print_record(l, now);
+		print_history(l, now);
+		print_thread(l, now);
+		print_runs(l, now);
+		return fflush(stdout) ? pb_fail(err, EX_IOERR, "stdout: write "
+						"failed") : 0;
+	}
+	o = life_json(l);
+	if (!o)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+	fputc('\n', stdout);
+	json_decref(o);
+	return rc || fflush(stdout) ? pb_fail(err, EX_IOERR, "stdout: write "
+					      "failed") : 0;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct pb_err err = { 0, "" };
+	struct state *st = NULL;
+	struct cli_show_opts o;
+	struct cli_args a;
+	struct config cfg;
+	struct life l;
+	char *path = NULL;
+	int rc = cli_parse(&show_spec, argc, argv, &o, &a);
+
+	if (rc)
+		return rc > 0 ? 0 : EX_USAGE;
+	cli_apply_log(o.quiet, o.verbose, 0);
+	memset(&l, 0, sizeof(l));
+	if (cli_load_config(&cfg, o.config, 1, &err))
+		return cli_fail(&err);
+	path = cli_state_path(&cfg);
+	if (!path)
+		rc = pb_fail(&err, EX_CONFIG, "state: not set, and no $HOME "
+			     "for the default place");
+	else if (access(path, F_OK))
+		rc = pb_fail(&err, EX_NOINPUT, "%s: not created yet: nothing "
+			     "has run", path);
+	else
+		rc = state_open(&st, path, STATE_READ, &err) ||
+		     life_load(st, &cfg, a.arg[0], &l, &err) ||
+		     print(&l, o.json, cli_now(), &err);
+	life_release(&l);
+	state_close(st);
+	free(path);
+	config_release(&cfg);
+	return rc ? cli_fail(&err) : 0;
+}

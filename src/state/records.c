@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record: the life of each report (records.h): its record read with the
+ * report's own facts (a report without a row reads as open), written with
+ * its transition, the transitions read back, the tips of the tracked
+ * branches, the reminders and the report of each of their lines.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/state/records.h"
+
+#include "internal.h"
+
+/*
+ * A record and its report: a report without a row reads as open, its
+ * headline unknown. Its last activity is the newest of its transitions,
+ * the mails read in its thread and the answers sent there (each table
+ * grouped once, not once a report).
+ */
+#define RECORD_SQL \
+	"SELECT o.id, coalesce(r.status, 'open'), r.metric, r.change, " \
+	"  coalesce(r.regression, -1), r.fix_named, r.fix_commit, " \
+	"  r.fix_summary, r.fix_branch, coalesce(r.fix_date, 0), r.dup_of, " \
+	"  r.reason, r.verify_request, r.verdict, " \
+	"  coalesce(r.no_reminders, 0), coalesce(r.searched, 0), " \
+	"  coalesce(r.created, o.created), coalesce(r.changed, o.created), " \
+	"  r.report_id IS NOT NULL, o.subject, o.message_id, o.recipients, " \
+	"  o.status, o.created, max(coalesce(r.changed, o.created), " \
+	"  coalesce(i.at, 0), coalesce(a.at, 0)) " \
+	"FROM outbox o LEFT JOIN records r ON r.report_id = o.id " \
+	"LEFT JOIN (SELECT report_id, max(received) at FROM inbox " \
+	"  WHERE report_id IS NOT NULL GROUP BY report_id) i " \
+	"  ON i.report_id = o.id " \
+	"LEFT JOIN (SELECT report_id, max(created) at FROM outbox " \
+	"  WHERE kind = 'answer' GROUP BY report_id) a " \
+	"  ON a.report_id = o.id " \
+	"WHERE o.kind = 'report' "
+
+static char *col(sqlite3_stmt *s, int i, int *oom)
+{
+	char *v;
+
+	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+		return NULL;
+	v = db_column_dup(s, i, NULL);
+	*oom |= !v;
+	return v;
+}
+
+static time_t col_time(sqlite3_stmt *s, int i)
+{
+	return (time_t)sqlite3_column_int64(s, i);
+}
+
+/* One row of RECORD_SQL; -1 when out of memory. */
+static int record_row(sqlite3_stmt *s, struct record *r)
+{
+	int oom = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->report_id = col(s, 0, &oom);
+	r->status = col(s, 1, &oom);
+	r->metric = col(s, 2, &oom);
+	r->change = sqlite3_column_double(s, 3);
+	r->regression = sqlite3_column_int(s, 4);
+	r->fix_named = col(s, 5, &oom);
+	r->fix_commit = col(s, 6, &oom);
+	r->fix_summary = col(s, 7, &oom);
+	r->fix_branch = col(s, 8, &oom);
+	r->fix_date = col_time(s, 9);
+	r->dup_of = col(s, 10, &oom);
+	r->reason = col(s, 11, &oom);
+	r->verify_request = col(s, 12, &oom);
+	r->verdict = col(s, 13, &oom);
+	r->no_reminders = sqlite3_column_int(s, 14);
+	r->searched = sqlite3_column_int(s, 15);
+	r->created = col_time(s, 16);
+	r->changed = col_time(s, 17);
+	r->stored = sqlite3_column_int(s, 18);
+	r->subject = col(s, 19, &oom);
+	r->message_id = col(s, 20, &oom);
+	r->recipients = col(s, 21, &oom);
+	r->mail_status = col(s, 22, &oom);
+	r->mailed = col_time(s, 23);
+	r->activity = col_time(s, 24);
+	return oom || !r->report_id || !r->status ? -1 : 0;
+}
+
+void record_release(struct record *r)
+{
+	char **s[] = { &r->report_id, &r->status, &r->metric, &r->fix_named,
+		&r->fix_commit, &r->fix_summary, &r->fix_branch, &r->dup_of,
+		&r->reason, &r->verify_request, &r->verdict, &r->subject,
+		&r->message_id, &r->recipients, &r->mail_status };
+	size_t i;
+
+	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		free(*s[i]);
+	memset(r, 0, sizeof(*r));
+}
+
+void records_free(struct record *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; r && i < n; i++)
+		record_release(&r[i]);
+	free(r);
+}
+
+int state_record_open(struct state *st, const char *report_id,
+		      const char *metric, double change, int regression,
+		      time_t now, struct pb_err *err)
+{
+	return db_run(st, err, "INSERT OR IGNORE INTO records (report_id, "
+		      "status, metric, change, regression, created, changed) "
+		      "VALUES (?, 'open', ?, ?, ?, ?, ?)", "ssdiii", report_id,
+		      metric, change, (long long)regression, (long long)now,
+		      (long long)now);
+}
+
+int state_record_get(struct state *st, const char *report_id,
+		     struct record *r, int *found, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	*found = 0;
+	if (db_query(st, &s, err, RECORD_SQL "AND o.id = ?", "s", report_id))
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*found = 1;
+		if (record_row(s, r)) {
+			sqlite3_finalize(s);
+			record_release(r);
+			return pb_fail(err, EX_OSERR, "out of memory");
+		}
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+		db_fail(st, err, "read");
+}
+
+/* The first column of the first row as a new string, NULL when none. */
+static int one_string(struct state *st, sqlite3_stmt *s, char **out,
+		      struct pb_err *err)
+{
+	int rc = sqlite3_step(s), oom = 0;
+
+	*out = NULL;
+	if (rc == SQLITE_ROW)
+		*out = col(s, 0, &oom);
+	sqlite3_finalize(s);
+	if (oom)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+		db_fail(st, err, "read");
+}
+
+int state_record_find(struct state *st, const char *key, char **report_id,
+		      struct pb_err *err)
+{
+	size_t n = strlen(key);
+	sqlite3_stmt *s;
+	char *bare;
+	int rc;
+
+	*report_id = NULL;
+	/* a Message-ID as mail headers write it */
+	bare = n > 2 && key[0] == '<' && key[n - 1] == '>' ?
+		strndup(key + 1, n - 2) : strdup(key);
+	if (!bare)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	rc = db_query(st, &s, err, "SELECT id FROM outbox WHERE kind = "
+		      "'report' AND (id = ?1 OR message_id = ?2) ORDER BY "
+		      "id = ?1 DESC LIMIT 1", "ss", key, bare) ||
+	     one_string(st, s, report_id, err);
+	free(bare);
+	return rc ? -1 : 0;
+}
+
+int state_record_by_subject(struct state *st, const char *subject,
+			    char **ids, size_t max, size_t *n,
+			    struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc, oom = 0;
+
+	*n = 0;
+	if (db_query(st, &s, err, "SELECT id FROM outbox WHERE kind = "
+		     "'report' AND subject = ? ORDER BY rowid", "s", subject))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n < max)
+			ids[*n] = col(s, 0, &oom);
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (oom) {
+		for (; *n; (*n)--)
+			if (*n <= max)
+				free(ids[*n - 1]);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+}
+
+int state_records(struct state *st, const char *statuses,
+		  int regressions_only, struct record **out, size_t *n,
+		  struct pb_err *err)
+{
+	struct record *v = NULL, *nv;
+	size_t cap = 0;
+	sqlite3_stmt *s;
+	int rc, oom = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (db_query(st, &s, err, RECORD_SQL "AND (?1 IS NULL OR "
+		     "coalesce(r.status, 'open') IN (SELECT value FROM "
+		     "json_each(?1))) AND (?2 = 0 OR coalesce(r.regression, "
+		     "-1) != 0) ORDER BY o.created, o.rowid", "si", statuses,
+		     (long long)regressions_only))
+		return -1;
+	while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				oom = 1;
+				break;
+			}
+			v = nv;
+		}
+		oom = record_row(s, &v[*n]) != 0;
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (oom) {
+		records_free(v, *n);
+		*n = 0;
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	*out = v;
+	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+}
+
+int state_record_put(struct state *st, const struct record *r,
+		     const struct record_event *ev, time_t now,
+		     struct pb_err *err)
+{
+	if (db_run(st, err, "INSERT INTO records (report_id, status, metric, "
+		   "change, regression, fix_named, fix_commit, fix_summary, "
+		   "fix_branch, fix_date, dup_of, reason, verify_request, "
+		   "verdict, no_reminders, searched, created, changed) VALUES "
+		   "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+		   "?14, ?15, ?16, ?17, ?18) ON CONFLICT (report_id) DO UPDATE "
+		   "SET status = ?2, fix_named = ?6, fix_commit = ?7, "
+		   "fix_summary = ?8, fix_branch = ?9, fix_date = ?10, "
+		   "dup_of = ?11, reason = ?12, verify_request = ?13, "
+		   "verdict = ?14, no_reminders = ?15, searched = ?16, "
+		   "changed = ?18", "sssdissssissssiiii", r->report_id,
+		   r->status, r->metric, r->change, (long long)r->regression,
+		   r->fix_named, r->fix_commit, r->fix_summary, r->fix_branch,
+		   (long long)r->fix_date, r->dup_of, r->reason,
+		   r->verify_request, r->verdict, (long long)r->no_reminders,
+		   (long long)r->searched, (long long)(r->stored ? r->created :
+						       now), (long long)now))
+		return -1;
+	if (!ev)
+		return 0;
+	return db_run(st, err, "INSERT INTO record_events (report_id, at, "
+		      "event, from_status, to_status, by, detail, source) "
+		      "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", "sissssss",
+		      r->report_id, (long long)now, ev->event, ev->from,
+		      ev->to, ev->by, ev->detail, ev->source);
+}
+
+void record_events_free(struct record_event *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; e && i < n; i++) {
+		free(e[i].event);
+		free(e[i].from);
+		free(e[i].to);
+		free(e[i].by);
+		free(e[i].detail);
+		free(e[i].source);
+	}
+	free(e);
+}
+
+int state_record_events(struct state *st, const char *report_id,
+			struct record_event **out, size_t *n,
+			struct pb_err *err)
+{
+	struct record_event *v = NULL, *nv;
+	sqlite3_stmt *s;
+	int rc, oom = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (db_query(st, &s, err, "SELECT at, event, from_status, to_status, "
+		     "by, detail, source FROM record_events WHERE report_id = "
+		     "? ORDER BY rowid", "s", report_id))
+		return -1;
+	while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		nv = realloc(v, (*n + 1) * sizeof(*v));
+		if (!nv) {
+			oom = 1;
+			break;
+		}
+		v = nv;
+		memset(&v[*n], 0, sizeof(*v));
+		v[*n].at = col_time(s, 0);
+		v[*n].event = col(s, 1, &oom);
+		v[*n].from = col(s, 2, &oom);
+		v[*n].to = col(s, 3, &oom);
+		v[*n].by = col(s, 4, &oom);
+		v[*n].detail = col(s, 5, &oom);
+		v[*n].source = col(s, 6, &oom);
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (oom) {
+		record_events_free(v, *n);
+		*n = 0;
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	*out = v;
+	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+}
+
+int state_track_tip(struct state *st, const char *branch, char **tip,
+		    struct pb_err *err)
+{
+	sqlite3_stmt *s;
+
+	*tip = NULL;
+	if (db_query(st, &s, err, "SELECT tip FROM tracking WHERE branch = ?",
+		     "s", branch))
+		return -1;
+	return one_string(st, s, tip, err);
+}
+
+int state_track_set(struct state *st, const char *branch, const char *tip,
+		    time_t now, struct pb_err *err)
+{
+	return db_run(st, err, "INSERT OR REPLACE INTO tracking (branch, tip, "
+		      "walked) VALUES (?, ?, ?)", "ssi", branch, tip,
+		      (long long)now);
+}
+
+int state_reminder_last(struct state *st, time_t *when, long *count,
+			struct pb_err *err)
+{
+	long at;
+
+	*when = 0;
+	if (db_count(st, count, err, "SELECT count(*) FROM reminders", "") ||
+	    db_count(st, &at, err, "SELECT coalesce(max(created), 0) FROM "
+		     "reminders", ""))
+		return -1;
+	*when = (time_t)at;
+	return 0;
+}
+
+int state_reminder_add(struct state *st, const char *id, const char *lines,
+		       time_t now, struct pb_err *err)
+{
+	return db_run(st, err, "INSERT INTO reminders (id, lines, created) "
+		      "VALUES (?, ?, ?)", "ssi", id, lines, (long long)now);
+}
+
+int state_route_reminder(struct state *st, const char *const *ids,
+			 size_t n, char **reminder_id, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	size_t i;
+
+	*reminder_id = NULL;
+	for (i = 0; i < n && !*reminder_id; i++) {
+		if (!ids[i])
+			continue;
+		if (db_query(st, &s, err, "SELECT r.id FROM outbox m JOIN "
+			     "reminders r ON r.id = m.id WHERE m.kind = "
+			     "'reminder' AND m.message_id = ?", "s", ids[i]) ||
+		    one_string(st, s, reminder_id, err))
+			return -1;
+	}
+	return 0;
+}
+
+int state_reminder_line(struct state *st, const char *id, long line,
+			char **report_id, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+
+	*report_id = NULL;
+	if (line < 1)
+		return 0;
+	if (db_query(st, &s, err, "SELECT json_extract(lines, '$[' || ? || "
+		     "']') FROM reminders WHERE id = ?", "is",
+		     (long long)(line - 1), id))
+		return -1;
+	return one_string(st, s, report_id, err);
+}
