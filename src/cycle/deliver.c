@@ -29,16 +29,22 @@ int cycle_print_mail(const char *sender, time_t date, const char *msg,
 /* --dry-run: what is already queued would go out too (after the new). */
 int cycle_print(struct cycle *cy, struct pb_err *err)
 {
-	struct outbox_mail *q = NULL;
+	struct outbox_mail m;
+	long long *q = NULL;
 	size_t i, n = 0;
-	int rc = 0;
+	int rc = 0, found;
 
-	if (cy->have_state && state_queued(cy->st, &q, &n, err))
+	/* one mail's bytes at a time, however long the queue */
+	if (cy->have_state && state_queued_rows(cy->st, &q, &n, err))
 		return -1;
-	for (i = 0; i < n && !rc; i++)
-		rc = cycle_print_mail(q[i].sender, cy->now, q[i].message,
-				      q[i].len, err);
-	outbox_free(q, n);
+	for (i = 0; i < n && !rc; i++) {
+		rc = state_mail(cy->st, q[i], &m, &found, err);
+		if (!rc && found)
+			rc = cycle_print_mail(m.sender, cy->now, m.message,
+					      m.len, err);
+		outbox_mail_release(&m);
+	}
+	free(q);
 	if (!rc && fflush(stdout))
 		rc = pb_fail(err, EX_IOERR, "stdout: write failed");
 	/* what a preview cannot show without acting: said, not implied */

@@ -301,17 +301,19 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 		   int reuse, struct send_stats *ss, struct pb_err *err)
 {
 	const char *staging = cfg->staging.redirect_to;
-	struct outbox_mail *due = NULL;
+	struct outbox_mail m;
 	struct smtp *smtp = NULL;
+	long long *due = NULL;
 	char *redirect = NULL;
 	struct clock_mono mono;
 	struct smtp_result r;
 	struct attempt a;
 	size_t i, n = 0;
 	long left, ttl;
-	int rc = -1, c;
+	int rc = -1, c, found;
 
 	memset(ss, 0, sizeof(*ss));
+	memset(&m, 0, sizeof(m));
 	if (staging && !(redirect = addr_spec(staging)))
 		return pb_fail(err, EX_CONFIG, "staging.redirect_to: '%s' is "
 			       "not a mail address", staging);
@@ -319,14 +321,16 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 	ttl = 2 * cfg->smtp.timeout + 60;
 	clock_mono_now(&mono);
 	left = budget(st, cfg, now, &mono, err);
-	if (left < 0 || state_due(st, now, BATCH_MAX, &due, &n, err))
+	/* rowids only: one mail's bytes are in memory at a time */
+	if (left < 0 || state_due_rows(st, now, BATCH_MAX, &due, &n, err))
 		return -1;
 	log_debug("send: %zu mail%s due, %ld more this hour allowed", n,
 		  n == 1 ? "" : "s", left);
 	/* room for the records of what the server takes, or nothing goes */
-	if (n && (state_reserve(st, err) || smtp_new(&smtp, cfg, reuse, err)))
+	if (n && left > 0 && (state_reserve(st, err) ||
+			      smtp_new(&smtp, cfg, reuse, err)))
 		goto out;
-	if (n && redirect)
+	if (n && left > 0 && redirect)
 		log_info("staging: %zu mail%s go%s to '%s' only", n,
 			 n == 1 ? "" : "s", n == 1 ? "es" : "", redirect);
 	for (i = 0; i < n; i++) {
@@ -335,18 +339,25 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 				 "wait for the next run", n - i);
 			break;
 		}
-		if (state_claim(st, due[i].rowid, now, ttl, &c, err))
+		outbox_mail_release(&m);
+		if (state_mail(st, due[i], &m, &found, err))
+			goto out;
+		if (!found) {	/* gone meanwhile (dropped) */
+			left++;
+			continue;
+		}
+		if (state_claim(st, m.rowid, now, ttl, &c, err))
 			goto out;
 		if (!c) {
 			log_info("%s '%s' is another sender's; skipped",
-				 due[i].kind, due[i].id);
+				 m.kind, m.id);
 			left++;
 			continue;
 		}
 		memset(&a, 0, sizeof(a));
-		c = send_one(st, smtp, &due[i], redirect, now, &r, &a, err);
+		c = send_one(st, smtp, &m, redirect, now, &r, &a, err);
 		if (c >= 0)
-			tell(&due[i], &r, &a);
+			tell(&m, &r, &a);
 		ss->sent += c >= 0 && !a.pending && a.accepted.n;
 		ss->failed += c >= 0 && !a.pending && !a.accepted.n &&
 			r.outcome != SMTP_SESSION;
@@ -361,7 +372,8 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 	rc = 0;
 out:
 	smtp_free(smtp);
-	outbox_free(due, n);
+	outbox_mail_release(&m);
+	free(due);
 	free(redirect);
 	return rc;
 }

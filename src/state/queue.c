@@ -117,6 +117,81 @@ int state_due(struct state *st, time_t now, size_t max,
 	return select_mails(st, s, out, n, err);
 }
 
+/* The first column of every row of 's' (finalized), as rowids. */
+static int select_rows(struct state *st, sqlite3_stmt *s, long long **out,
+		       size_t *n, struct pb_err *err)
+{
+	long long *v = NULL, *nv;
+	size_t cap = 0;
+	int rc;
+
+	*n = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[(*n)++] = sqlite3_column_int64(s, 0);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		*out = NULL;
+		*n = 0;
+		return rc == SQLITE_ROW ? pb_fail(err, EX_OSERR, "out of memory")
+			: db_fail(st, err, "read");
+	}
+	*out = v;
+	return 0;
+}
+
+int state_due_rows(struct state *st, time_t now, size_t max,
+		   long long **rows, size_t *n, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+
+	if (db_query(st, &s, err, "SELECT rowid FROM outbox WHERE status = "
+		  "'queued' AND (next_attempt <= ? OR next_attempt > ?) ORDER "
+		  "BY rowid LIMIT ?", "iii", (long long)now, (long long)now +
+		  BACKOFF_MAX, (long long)max))
+		return -1;
+	return select_rows(st, s, rows, n, err);
+}
+
+int state_queued_rows(struct state *st, long long **rows, size_t *n,
+		      struct pb_err *err)
+{
+	sqlite3_stmt *s;
+
+	if (db_query(st, &s, err, "SELECT rowid FROM outbox WHERE status = "
+		  "'queued' ORDER BY rowid", ""))
+		return -1;
+	return select_rows(st, s, rows, n, err);
+}
+
+int state_mail(struct state *st, long long rowid, struct outbox_mail *m,
+	       int *found, struct pb_err *err)
+{
+	struct outbox_mail *v = NULL;
+	sqlite3_stmt *s;
+	size_t n = 0;
+
+	*found = 0;
+	memset(m, 0, sizeof(*m));
+	if (db_query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
+		  "rowid = ?", "i", rowid) || select_mails(st, s, &v, &n, err))
+		return -1;
+	if (n) {
+		*m = v[0];
+		*found = 1;
+	}
+	free(v);
+	return 0;
+}
+
 int state_queued(struct state *st, struct outbox_mail **out, size_t *n,
 		 struct pb_err *err)
 {
@@ -128,18 +203,23 @@ int state_queued(struct state *st, struct outbox_mail **out, size_t *n,
 	return select_mails(st, s, out, n, err);
 }
 
+void outbox_mail_release(struct outbox_mail *m)
+{
+	free(m->id);
+	free(m->kind);
+	free(m->message_id);
+	free(m->sender);
+	free(m->recipients);
+	free(m->message);
+	memset(m, 0, sizeof(*m));
+}
+
 void outbox_free(struct outbox_mail *m, size_t n)
 {
 	size_t i;
 
-	for (i = 0; m && i < n; i++) {
-		free(m[i].id);
-		free(m[i].kind);
-		free(m[i].message_id);
-		free(m[i].sender);
-		free(m[i].recipients);
-		free(m[i].message);
-	}
+	for (i = 0; m && i < n; i++)
+		outbox_mail_release(&m[i]);
 	free(m);
 }
 

@@ -944,6 +944,53 @@ static void t_due_limit_and_order(void **state)
 	assert_string_equal(ids, "r1 r2 r3 r4");
 }
 
+/*
+ * The rowids alone, in the same order as the mails (state_due_rows,
+ * state_queued_rows), and one mail by its rowid (state_mail).
+ */
+static void t_rows_and_one_mail(void **state)
+{
+	struct fx *f = *state;
+	long long r1, r2, r3, *rows = NULL;
+	struct outbox_mail m;
+	size_t n = 99;
+	int found = -1;
+
+	assert_int_equal(state_due_rows(f->st, T0, 10, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 0);
+	free(rows);
+	r1 = queue(f, "r1", "r1@example.test", T0);
+	r2 = queue(f, "r2", "r2@example.test", T0);
+	r3 = queue(f, "r3", "r3@example.test", T0);
+	assert_int_equal(state_retry(f->st, r1, "busy", T0, &f->err), 0);
+	assert_int_equal(state_due_rows(f->st, T0, 10, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 2);
+	assert_true(rows[0] == r2 && rows[1] == r3);
+	free(rows);
+	assert_int_equal(state_due_rows(f->st, T0, 1, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 1);
+	assert_true(rows[0] == r2);
+	free(rows);
+	assert_int_equal(state_queued_rows(f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(n, 3);
+	assert_true(rows[0] == r1 && rows[1] == r2 && rows[2] == r3);
+	free(rows);
+	assert_int_equal(state_mail(f->st, r2, &m, &found, &f->err), 0);
+	assert_int_equal(found, 1);
+	assert_true(m.rowid == r2);
+	assert_string_equal(m.id, "r2");
+	assert_string_equal(m.message_id, "r2@example.test");
+	assert_string_equal(m.kind, "report");
+	assert_non_null(m.message);
+	assert_true(m.len > 0);
+	outbox_mail_release(&m);
+	assert_null(m.id);
+	assert_int_equal(state_mail(f->st, r3 + 100, &m, &found, &f->err), 0);
+	assert_int_equal(found, 0);
+	assert_null(m.message);
+	outbox_mail_release(&m);
+}
+
 /* state_queued: every queued mail whatever its next attempt. */
 static void t_queued(void **state)
 {
@@ -1595,6 +1642,7 @@ int main(int argc, char **argv)
 		T(t_clock_back),
 		T(t_failed),
 		T(t_due_limit_and_order),
+		T(t_rows_and_one_mail),
 		T(t_queued),
 		T(t_recipients),
 		T(t_seen_and_skip),

@@ -108,10 +108,30 @@ int state_manifest_text(struct state *st, const char *report_id,
  */
 int state_due(struct state *st, time_t now, size_t max,
 	      struct outbox_mail **out, size_t *n, struct pb_err *err);
+
+/*
+ * The same mails as rowids only, so that a batch holds one mail's bytes
+ * at a time (state_mail() reads each in its turn): those state_due()
+ * selects, and every queued one (state_queued()), oldest first. Free
+ * with free().
+ */
+int state_due_rows(struct state *st, time_t now, size_t max,
+		   long long **rows, size_t *n, struct pb_err *err);
+int state_queued_rows(struct state *st, long long **rows, size_t *n,
+		      struct pb_err *err);
+
+/*
+ * The mail of outbox row 'rowid' into 'm' (outbox_mail_release() after):
+ * '*found' 0 when there is none.
+ */
+int state_mail(struct state *st, long long rowid, struct outbox_mail *m,
+	       int *found, struct pb_err *err);
 /* Every queued mail whatever its next attempt (for --dry-run). */
 int state_queued(struct state *st, struct outbox_mail **out, size_t *n,
 		 struct pb_err *err);
 void outbox_free(struct outbox_mail *m, size_t n);
+/* One mail's strings freed, 'm' zeroed (not freed itself). */
+void outbox_mail_release(struct outbox_mail *m);
 
 /*
  * Claim a queued mail before sending it, in one transaction: '*claimed'
