@@ -95,12 +95,14 @@ static int table_of(const struct ncomparison *nc, const struct fixrun *f,
 }
 
 /* What the sides of an evidence line are (templates/evidence.txt). */
-static void sides_ctx(struct ctx *parent, const char *key, int commit_base)
+static void sides_ctx(struct ctx *parent, const char *key, int commit_base,
+		      int fix)
 {
 	struct ctx c;
 
 	ctx_init(&c, parent->family);
 	ctx_bool(&c, "test_side", 1);
+	ctx_bool(&c, "fix_side", fix);
 	ctx_bool(&c, "commit_base", commit_base);
 	ctx_child(parent, key, &c);
 }
@@ -124,8 +126,8 @@ static void verdict_ctx(struct ctx *c, const struct verdict_of *vo,
 	ctx_percent(c, "reported", vo->b2h->change);
 	ctx_evidence(c, "vs_base", &vo->vs_base);
 	ctx_evidence(c, "vs_head", &vo->vs_head);
-	sides_ctx(c, "sides_base", 0);
-	sides_ctx(c, "sides_head", 1);
+	sides_ctx(c, "sides_base", 0, f->fix);
+	sides_ctx(c, "sides_head", 1, f->fix);
 	ctx_int(c, "more_runs", more > f->runs ? more : f->runs);
 }
 

@@ -37,7 +37,7 @@ static json_t *result_ctx(const struct test_row *row,
 {
 	struct fixrun f = { in, m, tested, followup_metric(a),
 			    followup_reported(a), row->commit, NULL, row->runs,
-			    cfg->limits.max_runs };
+			    cfg->limits.max_runs, 0 };
 	enum fix_verdict v;
 	json_t *out = NULL;
 	struct ctx c;

@@ -43,6 +43,7 @@ struct fixrun {
 	const char *subject;	/* the tested column's, NULL: job.yaml's */
 	int runs;		/* asked for */
 	long max_runs;		/* limits.max_runs, for "test again" */
+	int fix;		/* a landed fix: its evidence says "fix" */
 };
 
 /*
