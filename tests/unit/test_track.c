@@ -311,7 +311,7 @@ static void t_verify_on_landing(void **state)
 	struct track_stats ts;
 	struct verify_row *v = NULL;
 	struct record r;
-	char extra[1024];
+	char extra[PATH_MAX + 512];
 
 	snprintf(extra, sizeof(extra), "tracking:\n  repo: %s\n"
 		 "  branches: [master]\n  verify: true\n"
