@@ -3,8 +3,9 @@
  * act: the findings of a walk of the tracked tree applied (track.c walks):
  * in the order of the commits, each through the state machine of
  * act/regression.c, a transition that changes the status answered in
- * the report's thread (templates/tracked.txt); the branch's new tip kept
- * in the same transaction.
+ * the report's thread (templates/tracked.txt), a landed fix handed to the
+ * farm for a run on it (tracking.verify, verify.c); the branch's new tip
+ * kept in the same transaction.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "perfbot/act/dispatch.h"
 #include "perfbot/act/regression.h"
+#include "perfbot/act/verify.h"
 #include "perfbot/util/log.h"
 
 #include "track_internal.h"
@@ -61,10 +63,14 @@ int track_answer(struct state *st, const struct config *cfg,
 	return rc ? -1 : 0;
 }
 
-/* The piece of a transition of the tree: landed, reverted, gone. */
+/*
+ * The piece of a transition of the tree: landed, reverted, gone;
+ * 'verify' 1 when the farm was asked for a run on the fix, -1 when it
+ * did not take the request, 0 when none was asked.
+ */
 static json_t *tree_ctx(const struct tracker *t, const struct record *before,
 			const struct record *r, const struct hit *h,
-			int left)
+			int left, int verify)
 {
 	const char *sha = h->revert || left ? before->fix_commit : h->sha;
 	struct ctx c;
@@ -88,8 +94,8 @@ static json_t *tree_ctx(const struct tracker *t, const struct record *before,
 	ctx_bool(&c, "by_trailer", h->how == MATCH_CLOSES ||
 		 h->how == MATCH_LINK || h->how == MATCH_REPORTED_BY);
 	ctx_str(&c, "status", r->status);
-	ctx_bool(&c, "verify", t->cfg->tracking.verify && !h->revert &&
-		 !left);
+	ctx_bool(&c, "verify", verify > 0);
+	ctx_bool(&c, "verify_refused", verify < 0);
 	return ctx_finish(&c, &o, NULL) ? NULL : o;
 }
 
@@ -101,7 +107,7 @@ static int apply(struct tracker *t, size_t i, const struct reg_change *ch,
 	struct record_event ev = { 0 };
 	struct record before = { 0 };
 	char why[160], tag[128];
-	int rc;
+	int rc, verify = 0;
 
 	before.fix_commit = r->fix_commit ? strdup(r->fix_commit) : NULL;
 	before.fix_summary = r->fix_summary ? strdup(r->fix_summary) : NULL;
@@ -114,6 +120,16 @@ static int apply(struct tracker *t, size_t i, const struct reg_change *ch,
 		return rc < 0 && !strcmp(why, "out of memory") ?
 			pb_fail(err, EX_OSERR, "out of memory") : 0;
 	}
+	/* a fix landed (or rewritten): the farm asked for a run on it */
+	if (ch->ev == REG_EV_LANDED && t->cfg->tracking.verify &&
+	    regression_status_of(r->status) == REG_FIX_LANDED) {
+		if (verify_ask(t->st, t->cfg, r, t->now, &verify, err)) {
+			record_release(&before);
+			return -1;
+		}
+		t->ts->verify += verify;
+		verify = verify ? 1 : -1;
+	}
 	ev.event = (char *)regression_event_name(ch->ev);
 	ev.from = before.status;
 	ev.to = r->status;
@@ -124,7 +140,7 @@ static int apply(struct tracker *t, size_t i, const struct reg_change *ch,
 		 "reverted" : "landed", t->branch, h->sha);
 	rc = state_record_put(t->st, r, &ev, t->now, err);
 	if (!rc && strcmp(before.status, r->status)) {
-		json_t *ctx = tree_ctx(t, &before, r, h, left);
+		json_t *ctx = tree_ctx(t, &before, r, h, left, verify);
 
 		rc = !ctx ? pb_fail(err, EX_OSERR, "out of memory") :
 			track_answer(t->st, t->cfg, r, "tracked", ctx, tag,

@@ -2,8 +2,8 @@
 /*
  * 'perfbot show REPORT': one report's life, read only: its record and
  * every transition of it, the mails read in its thread with their
- * commands and outcomes, the answers sent, its retests and its
- * confirmation; as text or JSON.
+ * commands and outcomes, the answers sent, its retests, its confirmation
+ * and the run on its landed fix; as text or JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +45,8 @@ const struct cli_spec show_spec = {
 	"named, fix landed, fixed, not fixed, invalid, duplicate) and what it "
 	"rests on, every transition with who or what made it and when, the "
 	"mails read in its thread with their commands and what was done, the "
-	"answers sent, its retests and its confirmation.",
+	"answers sent, its retests, its confirmation and the run on its "
+	"landed fix (tracking.verify).",
 	show_opts, sizeof(struct cli_show_opts),
 };
 
@@ -55,6 +56,7 @@ struct life {
 	struct record_event *ev;
 	size_t nev;
 	struct archive_thread t;
+	struct verify_row *verify;	/* the run on the fix, or NULL */
 	char *link;
 };
 
@@ -63,6 +65,7 @@ static void life_release(struct life *l)
 	record_release(&l->r);
 	record_events_free(l->ev, l->nev);
 	archive_thread_release(&l->t);
+	verify_rows_free(l->verify, l->verify ? 1 : 0);
 	free(l->link);
 	memset(l, 0, sizeof(*l));
 }
@@ -82,7 +85,9 @@ static int life_load(struct state *st, const struct config *cfg,
 			       "status' shows them)", key);
 	rc = state_record_get(st, id, &l->r, &found, err) ||
 	     state_record_events(st, id, &l->ev, &l->nev, err) ||
-	     state_archive_thread(st, id, &l->t, &found, err);
+	     state_archive_thread(st, id, &l->t, &found, err) ||
+	     (l->r.verify_request && state_verify_get(st, l->r.verify_request,
+						      &l->verify, err));
 	free(id);
 	if (!rc)
 		l->link = identity_closes_url(cfg, l->r.report_id,
@@ -210,6 +215,23 @@ static json_t *retests_json(const struct life *l)
 	return a;
 }
 
+/* The run on the landed fix: its request, status and verdict. */
+static json_t *verify_json(const struct life *l)
+{
+	const struct verify_row *v = l->verify;
+
+	if (!v)
+		return json_null();
+	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:I, s:o}",
+			 "request_id", v->request_id, "commit", v->commit,
+			 "status", v->status, "verdict",
+			 str_or_null(!strcmp(v->status, "done") ? v->detail :
+				     NULL), "detail", str_or_null(v->detail),
+			 "runs", (json_int_t)v->runs, "created",
+			 (json_int_t)v->created, "decided",
+			 time_or_null(v->decided));
+}
+
 static json_t *life_json(const struct life *l)
 {
 	const struct record *r = &l->r;
@@ -220,7 +242,7 @@ static json_t *life_json(const struct life *l)
 		time_or_null(l->t.confirm_decided)) : json_null();
 
 	return json_pack("{s:{s:s, s:o, s:o, s:o, s:I, s:o, s:o}, s:o, s:o, "
-			 "s:o, s:o, s:o, s:o}", "report", "id", r->report_id,
+			 "s:o, s:o, s:o, s:o, s:o}", "report", "id", r->report_id,
 			 "message_id", str_or_null(r->message_id), "subject",
 			 str_or_null(r->subject), "mail_status",
 			 str_or_null(r->mail_status), "created",
@@ -229,7 +251,8 @@ static json_t *life_json(const struct life *l)
 			 str_or_null(l->link), "record", record_json(l),
 			 "history", history_json(l), "thread", thread_json(l),
 			 "answers", answers_json(l), "retests",
-			 retests_json(l), "confirmation", confirm);
+			 retests_json(l), "confirmation", confirm, "verify",
+			 verify_json(l));
 }
 
 /* ---- text ---- */
@@ -391,6 +414,20 @@ static void print_runs(const struct life *l, time_t now)
 		}
 		fputs(", asked by ", stdout);
 		put(r->requested_by);
+		putchar('\n');
+	}
+	if (l->verify) {
+		fputs("run on the fix: ", stdout);
+		put(l->verify->request_id);
+		printf(" (%.12s, %dx), ", l->verify->commit,
+		       l->verify->runs);
+		put(l->verify->status);
+		if (l->verify->detail) {
+			fputs(": ", stdout);
+			put(l->verify->detail);
+		}
+		fputs(", asked ", stdout);
+		when(l->verify->created, now);
 		putchar('\n');
 	}
 	if (!l->t.confirm_status)

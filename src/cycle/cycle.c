@@ -20,6 +20,7 @@
 #include "perfbot/act/retest.h"
 #include "perfbot/act/test.h"
 #include "perfbot/act/track.h"
+#include "perfbot/act/verify.h"
 
 #include "steps.h"
 
@@ -149,11 +150,15 @@ static int confirm_run(struct cycle *cy, struct pb_err *err)
 	return 0;
 }
 
-/* Retests whose runs have landed, and finished tests, get their answer. */
+/*
+ * Retests whose runs have landed, finished tests and the runs on landed
+ * fixes get their answer.
+ */
 static int followup_step(struct cycle *cy, struct pb_err *err)
 {
 	struct retest_stats rs;
 	struct test_stats ts;
+	struct verify_stats vs;
 
 	if (retest_followups(cy->st, cy->cfg, cy->now, workers_count(cy->jobs),
 			     cy->roots, &rs, err))
@@ -167,6 +172,12 @@ static int followup_step(struct cycle *cy, struct pb_err *err)
 		log_info("tests: %ld answered, %ld failed, %ld expired, %ld "
 			 "waiting", ts.done, ts.failed, ts.expired,
 			 ts.waiting);
+	if (verify_followups(cy->st, cy->cfg, cy->now, &vs, err))
+		return -1;
+	if (vs.done || vs.failed || vs.expired || vs.dropped || vs.waiting)
+		log_info("runs on fixes: %ld answered, %ld failed, %ld "
+			 "expired, %ld dropped, %ld waiting", vs.done,
+			 vs.failed, vs.expired, vs.dropped, vs.waiting);
 	return 0;
 }
 
@@ -179,8 +190,9 @@ static int track_run(struct cycle *cy, struct pb_err *err)
 		return -1;
 	if (ts.branches)
 		log_info("tracking: %ld commits walked on %ld branches, %ld "
-			 "fixes landed, %ld gone", ts.walked, ts.branches,
-			 ts.landed, ts.gone);
+			 "fixes landed, %ld gone, %ld runs on fixes asked",
+			 ts.walked, ts.branches, ts.landed, ts.gone,
+			 ts.verify);
 	return 0;
 }
 

@@ -100,7 +100,8 @@ static int read_rows(struct state *st, sqlite3_stmt *s, size_t size,
 	"  coalesce(r.sig, '') || '/' || coalesce(c.status || ':' || " \
 	"  coalesce(c.detail, '') || ':' || coalesce(c.decided, ''), '') " \
 	"  || coalesce('/' || t.sig, '') " \
-	"  || coalesce('/' || l.status || ':' || l.changed, '') " \
+	"  || coalesce('/' || l.status || ':' || l.changed, ''), " \
+	"  l.verdict " \
 	"FROM outbox o " \
 	"LEFT JOIN (SELECT report_id, count(*) n, count(*) || ':' || " \
 	"  max(received) || ':' || max(rowid) sig FROM inbox " \
@@ -140,6 +141,7 @@ static void report_row(struct reader *r, void *item)
 	a->confirm = col(r, 11);
 	a->record = col(r, 12);
 	a->stamp = col(r, 13);
+	a->record_verdict = col(r, 14);
 	r->oom |= !a->id || !a->message_id || !a->status || !a->stamp ||
 		!a->record;
 }
@@ -176,6 +178,7 @@ void archive_reports_free(struct archive_report *r, size_t n)
 		free(r[i].retest_status);
 		free(r[i].confirm);
 		free(r[i].record);
+		free(r[i].record_verdict);
 		free(r[i].stamp);
 	}
 	free(r);

@@ -241,6 +241,21 @@ static const char *const migrations[] = {
 	"  id TEXT PRIMARY KEY,"
 	"  lines TEXT NOT NULL,"
 	"  created INTEGER NOT NULL);",
+	/* 9: the farm's runs on landed fixes (verifies.c): the record's
+	 * verify_request names its row */
+	"CREATE TABLE verifies ("
+	"  request_id TEXT PRIMARY KEY,"
+	"  report_id TEXT NOT NULL,"
+	"  commit_sha TEXT NOT NULL,"
+	"  runs INTEGER NOT NULL,"
+	"  result_root TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  detail TEXT,"
+	"  deadline INTEGER NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  decided INTEGER);"
+	"CREATE INDEX verifies_status ON verifies (status, created);"
+	"CREATE INDEX verifies_report ON verifies (report_id);",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

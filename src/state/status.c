@@ -56,11 +56,17 @@ static const struct section {
 	{ "regressions", "records",
 	  "SELECT o.id AS report_id, coalesce(r.status, 'open') AS status, "
 	  "o.subject, r.fix_named, r.fix_commit, r.fix_branch, "
+	  "r.verify_request, r.verdict, "
 	  "coalesce(r.changed, o.created) AS changed, o.created FROM outbox o "
 	  "LEFT JOIN records r ON r.report_id = o.id WHERE o.kind = 'report' "
 	  "AND coalesce(r.status, 'open') IN ('open', 'fix named', "
 	  "'fix landed', 'not fixed') AND coalesce(r.regression, 1) != 0 "
 	  "ORDER BY o.created, o.rowid LIMIT 1000" },
+	/* the runs on landed fixes (verifies.c): in flight, then the last */
+	{ "verifies", "verifies",
+	  "SELECT request_id, report_id, commit_sha, runs, status, detail, "
+	  "deadline, created, decided FROM verifies ORDER BY status = "
+	  "'queued' DESC, created DESC, request_id LIMIT 100" },
 	{ "transitions", "record_events",
 	  "SELECT at, report_id, event, from_status, to_status, by, detail "
 	  "FROM record_events ORDER BY rowid DESC LIMIT 20" },

@@ -126,6 +126,17 @@ char *id_test_request(const char *message_id, size_t index)
 	return request_id("test-", message_id, index);
 }
 
+char *id_verify_request(const char *report_id, const char *commit)
+{
+	struct strbuf key = STRBUF_INIT;
+	char *id = NULL;
+
+	if (!sb_addf(&key, "%s#%s", report_id, commit))
+		id = hex_id("verify-", hash_fnv1a(key.buf, key.len, 0));
+	sb_release(&key);
+	return id;
+}
+
 char *id_confirm_request(const char *report_id)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -33,6 +33,7 @@ void web_life_of(const struct archive_report *r, struct web_life *l)
 	/* the record's word, once it is more than open */
 	st = regression_status_of(r->record);
 	l->record = st > REG_OPEN ? r->record : NULL;
+	l->fix_verdict = l->record ? r->record_verdict : NULL;
 	/* a change that a retest did not find again is no longer open */
 	l->open = !is(r->verdict, "not reproduced") &&
 		  (st < 0 || !regression_closed(st));
@@ -52,6 +53,7 @@ void ctx_life(struct ctx *parent, const char *key, const struct web_life *l)
 	ctx_opt(&c, "verdict", l->verdict);
 	ctx_bool(&c, "was_confirmed", l->confirmed);
 	ctx_opt(&c, "record", l->record);
+	ctx_opt(&c, "fix_verdict", l->fix_verdict);
 	ctx_bool(&c, "open", l->open);
 	ctx_child(parent, key, &c);
 }

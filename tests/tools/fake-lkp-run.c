@@ -27,7 +27,9 @@
  * found in the PATCH file (anywhere: a commit message, a '+' line), or
  * for a tree (no PATCH) in the lines "REF DIRECTIVE" of the file
  * fake-lkp-trees beside RESULT_ROOT (in its parent directory): that is
- * the fake farm's git server. A test that fails writes RESULT_ROOT/error
+ * the fake farm's git server. A verify (a landed fix: COMMIT, no REPO,
+ * REF or PATCH) builds COMMIT as it is, its directives the lines
+ * "COMMIT DIRECTIVE" of fake-lkp-trees. A test that fails writes RESULT_ROOT/error
  * and exits 65, as a farm that refuses it at once.
  *
  * The draws are seeded by the request id and the commit, so the same
@@ -629,8 +631,11 @@ static void directive(struct tested *t, const char *d, size_t n)
 	} else if (sp && sp + 1 < d + n && sp[1] == '*' &&
 		   t->nscale < MAX_SCALES &&
 		   (size_t)(sp - d) <= RESULT_MAX_NAME) {
-		k = strcspn(sp + 2, " \t");
-		if (k >= sizeof(num) || sp + 2 + k > d + n)
+		/* the factor ends the line (of the trees file) or a blank */
+		for (k = 0; sp + 2 + k < d + n && !strchr(" \t\r\n", sp[2 + k]);
+		     k++)
+			;
+		if (k >= sizeof(num))
 			return;
 		memcpy(num, sp + 2, k);
 		num[k] = '\0';
@@ -776,6 +781,11 @@ static void built_sha(const struct job *j, const struct tested *t,
 		snprintf(out, 41, "%s", j->ref);
 		return;
 	}
+	/* a verify builds the commit itself */
+	if (!strcmp(j->kind, "verify")) {
+		snprintf(out, 41, "%s", j->commit);
+		return;
+	}
 	for (k = 0; k < 3; k++) {
 		h[k] = hash_fnv1a(j->commit, strlen(j->commit), (unsigned)k + 1);
 		h[k] = hash_fnv1a(j->repo, strlen(j->repo), h[k]);
@@ -819,6 +829,8 @@ static int write_job(const struct job *j, const struct tested *t)
 			MUST(sb_addf(&subj, "a patch on top of %.12s",
 				     j->commit));
 		}
+	} else if (!strcmp(j->kind, "verify")) {
+		MUST(sb_addf(&subj, "commit %.12s", j->commit));
 	} else {
 		MUST(sb_addf(&subj, "%s at %s", j->ref, j->repo));
 	}

@@ -190,6 +190,25 @@ static void t_retest_request_id(void **state)
 	free(b);
 }
 
+/* Stable across runs (a crash asks again with the same id), per commit. */
+static void t_verify_request_id(void **state)
+{
+	char *a = id_verify_request("r1", "abc123");
+	char *b = id_verify_request("r1", "abc123");
+	char *c = id_verify_request("r1", "abc124");
+	char want[32];
+
+	(void)state;
+	snprintf(want, sizeof(want), "verify-%016llx",
+		 hash_fnv1a("r1#abc123", 9, 0));
+	assert_string_equal(a, want);
+	assert_string_equal(a, b);
+	assert_string_not_equal(a, c);
+	free(a);
+	free(b);
+	free(c);
+}
+
 static void t_confirm_request_id(void **state)
 {
 	char *a = id_confirm_request("demo-004");
@@ -318,6 +337,7 @@ int main(void)
 		cmocka_unit_test(t_report_id),
 		cmocka_unit_test(t_answer_id),
 		cmocka_unit_test(t_retest_request_id),
+		cmocka_unit_test(t_verify_request_id),
 		cmocka_unit_test(t_confirm_request_id),
 		cmocka_unit_test(t_boundary_reproducible),
 		cmocka_unit_test(t_boundary_random),

@@ -2,7 +2,8 @@
 /*
  * Unit tests for src/web/life.c: where a report is in its life, from
  * what the state holds (its record's status, a retest running, its
- * verdict, the confirmation), whether it is still open, and the flags
+ * verdict, the confirmation, the verdict of the run on its fix), whether
+ * it is still open, and the flags
  * the templates read.
  */
 #include <setjmp.h>
@@ -93,6 +94,19 @@ static void t_record(void **state)
 	l = of_record(NULL, 0, NULL, "duplicate");
 	assert_string_equal(l.record, "duplicate");
 	assert_false(l.open);
+	/* the run on the landed fix: its verdict beside the record's */
+	{
+		struct archive_report r;
+
+		memset(&r, 0, sizeof(r));
+		r.record = (char *)"not fixed";
+		r.record_verdict = (char *)"partly fixed";
+		web_life_of(&r, &l);
+		assert_string_equal(l.fix_verdict, "partly fixed");
+		r.record = (char *)"open";
+		web_life_of(&r, &l);
+		assert_null(l.fix_verdict);
+	}
 	/* a word of a newer perfbot: shown, and followed */
 	l = of_record(NULL, 0, NULL, "archived");
 	assert_null(l.record);

@@ -5,7 +5,7 @@
  * written with its transitions and read back with its report's facts and
  * last activity, found by id, Message-ID or subject, listed by status;
  * the tips of the tracked branches; the reminders, their lines and the
- * threads that answer them.
+ * threads that answer them; the runs on landed fixes (verifies.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -210,6 +210,49 @@ static void t_tracking(void **state)
 	assert_null(tip);
 }
 
+/* A run on a fix: recorded once, read back, queued until it ends. */
+static void t_verifies(void **state)
+{
+	struct tl *t = *state;
+	struct verify_request rq = { "verify-1", "r1", "abc", 6, "/x/verify-1",
+				     NULL, NULL, TL_T0 + 3600 };
+	struct verify_row *v = NULL;
+	size_t n = 0;
+
+	assert_int_equal(state_verify_get(t->st, "verify-1", &v, &t->err), 0);
+	assert_null(v);
+	assert_int_equal(state_verify_add(t->st, &rq, TL_T0, &t->err), 0);
+	/* asked again after a crash: the first is kept */
+	rq.runs = 9;
+	assert_int_equal(state_verify_add(t->st, &rq, TL_T0 + 5, &t->err), 0);
+	rq = (struct verify_request){ "verify-2", "r2", "def", 4, "/x/v2",
+				      "rejected", "exit 1", TL_T0 };
+	assert_int_equal(state_verify_add(t->st, &rq, TL_T0 + 1, &t->err), 0);
+	assert_int_equal(state_verifies_queued(t->st, &v, &n, &t->err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(v[0].request_id, "verify-1");
+	assert_string_equal(v[0].status, "queued");
+	assert_int_equal(v[0].runs, 6);
+	assert_int_equal(v[0].deadline, TL_T0 + 3600);
+	assert_int_equal(v[0].created, TL_T0);
+	assert_null(v[0].detail);
+	verify_rows_free(v, n);
+	assert_int_equal(state_verify_finish(t->st, "verify-1", "done", "fixed",
+					     TL_T0 + 60, &t->err), 0);
+	assert_int_equal(state_verifies_queued(t->st, &v, &n, &t->err), 0);
+	assert_int_equal(n, 0);
+	verify_rows_free(v, n);
+	assert_int_equal(state_verify_get(t->st, "verify-1", &v, &t->err), 0);
+	assert_string_equal(v->status, "done");
+	assert_string_equal(v->detail, "fixed");
+	assert_int_equal(v->decided, TL_T0 + 60);
+	verify_rows_free(v, 1);
+	assert_int_equal(state_verify_get(t->st, "verify-2", &v, &t->err), 0);
+	assert_string_equal(v->status, "rejected");
+	assert_string_equal(v->detail, "exit 1");
+	verify_rows_free(v, 1);
+}
+
 static void t_reminders(void **state)
 {
 	struct tl *t = *state;
@@ -260,6 +303,7 @@ static void t_reminders(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(t_verifies, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_report_of_before, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_open_put_events, setup,

@@ -30,8 +30,8 @@
 #include "testutil.h"
 #include "../../src/state/internal.h"
 
-/* src/state/state.c: migrations[] has seven entries. */
-#define SCHEMA_VERSION 8
+/* src/state/state.c: migrations[] has nine entries. */
+#define SCHEMA_VERSION 9
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 
 struct fx {
@@ -369,6 +369,12 @@ static void t_upgrade_from_v1(void **state)
 			       "WHERE type = 'table' AND name IN ('records', "
 			       "'record_events', 'tracking', 'reminders')"),
 			 4);
+	/* 9: the runs on landed fixes, none */
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM verifies"), 0);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
+			       "pragma_table_info('verifies') WHERE name IN "
+			       "('request_id', 'report_id', 'commit_sha', "
+			       "'result_root', 'status', 'deadline')"), 6);
 	{
 		struct record r;
 		int found = 0;

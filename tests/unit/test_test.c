@@ -153,7 +153,7 @@ static int setup(void **state)
 				       "Re: report", "alice@example.test",
 				       "Joanna", &f->tr };
 	f->a = (struct act_ctx){ f->st, &f->cfg, T0, &f->t, json_array(),
-				 0, 0, 0, &f->patch, 0 };
+				 0, 0, 0, &f->patch, 0, NULL };
 	*state = f;
 	return f->a.pieces ? 0 : -1;
 }

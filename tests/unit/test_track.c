@@ -103,6 +103,8 @@ static void t_closes_lands_once(void **state)
 			       "trailer"));
 	assert_non_null(strstr(m->message, "The report's status is now \"fix "
 			       "landed\"."));
+	/* without tracking.verify no run is asked */
+	assert_null(strstr(m->message, "benchmark farm"));
 	/* to the report's recipients, in its thread */
 	assert_non_null(strstr(m->recipients, "dev@example.test"));
 	assert_non_null(strstr(m->recipients, "list@example.test"));
@@ -298,6 +300,45 @@ static void t_closed_not_followed(void **state)
 	assert_int_equal(answers(t, "r1"), 0);
 }
 
+/*
+ * tracking.verify: the landing asks the farm in its transaction; a report
+ * whose manifest was not kept cannot be run, so the request is recorded
+ * rejected and the landing's answer says the farm did not take it.
+ */
+static void t_verify_on_landing(void **state)
+{
+	struct tl *t = *state;
+	struct track_stats ts;
+	struct verify_row *v = NULL;
+	struct record r;
+	char extra[PATH_MAX + 512];
+
+	snprintf(extra, sizeof(extra), "tracking:\n  repo: %s\n"
+		 "  branches: [master]\n  verify: true\n"
+		 "scheduler:\n  backend: exec\n  argv: [/bin/true]\n"
+		 "  results_dir: %s\n", t->repo, t->dir);
+	tl_config(t, extra);
+	step(t, TL_T0 + 60, &ts);
+	tl_commit(t, "aim7: fix the regression\n\nCloses: " TL_ARCHIVE
+		  "r1@example.test\n", TL_T0 + TL_DAY);
+	step(t, TL_T0 + 2 * TL_DAY, &ts);
+	assert_int_equal(ts.landed, 1);
+	assert_int_equal(ts.verify, 0);
+	tl_record(t, "r1", &r);
+	assert_string_equal(r.status, "fix landed");
+	assert_non_null(r.verify_request);
+	assert_int_equal(state_verify_get(t->st, r.verify_request, &v,
+					  &t->err), 0);
+	assert_non_null(v);
+	assert_string_equal(v->status, "rejected");
+	assert_non_null(strstr(v->detail, "manifest was not kept"));
+	verify_rows_free(v, 1);
+	record_release(&r);
+	assert_non_null(tl_mail_with(t, "I could not have the job run on that "
+				     "commit: the benchmark farm did not take"));
+	assert_int_equal(answers(t, "r1"), 1);
+}
+
 static void t_off_and_check(void **state)
 {
 	struct tl *t = *state;
@@ -336,6 +377,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(t_force_push, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_closed_not_followed, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_verify_on_landing, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_off_and_check, setup,
 						teardown),

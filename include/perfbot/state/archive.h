@@ -27,6 +27,8 @@ struct archive_report {
 	char *confirm;		/* the confirmation's status, or NULL */
 	char *record;		/* its record's status (records.h), "open"
 				 * when it has no row */
+	char *record_verdict;	/* what the run on its landed fix said
+				 * (tracking.verify), or NULL */
 	/*
 	 * Changes whenever anything the report's page shows changes in the
 	 * state (the mail's status, a reply, an answer, a retest, a test,

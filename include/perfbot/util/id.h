@@ -57,6 +57,13 @@ char *id_retest_request(const char *message_id, size_t index);
 /* The same for a test: "test-" and 16 hex digits of that hash. */
 char *id_test_request(const char *message_id, size_t index);
 
+/*
+ * The run on the fix 'commit' of report 'report_id' (tracking.verify):
+ * "verify-" and 16 hex digits of the hash of "report_id#commit", so a
+ * landing found again after a crash asks the farm with the same id.
+ */
+char *id_verify_request(const char *report_id, const char *commit);
+
 /* The confirmation request of report 'report_id': "confirm-<id>". */
 char *id_confirm_request(const char *report_id);
 

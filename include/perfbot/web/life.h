@@ -29,6 +29,8 @@ struct web_life {
 				 * reproduced", "inconclusive"; or NULL */
 	int confirmed;		/* its confirmation runs confirmed it */
 	const char *record;	/* its record's status when not "open" */
+	const char *fix_verdict;	/* the run on its landed fix's, or
+					 * NULL */
 	int open;		/* still to look at (open.html): its record
 				 * not closed, and no retest that did not
 				 * reproduce it */
@@ -39,7 +41,7 @@ void web_life_of(const struct archive_report *r, struct web_life *l);
 
 /*
  * {state, tested, confirmed, unconfirmed, retesting, retested, verdict,
- *  was_confirmed, record, open} under 'key'.
+ *  was_confirmed, record, fix_verdict, open} under 'key'.
  */
 void ctx_life(struct ctx *c, const char *key, const struct web_life *l);
 
