@@ -230,7 +230,8 @@ int track_apply_branch(struct tracker *t, const char *tip, int rewritten,
 	size_t i;
 	int rc;
 
-	qsort(t->hits, t->nhits, sizeof(*t->hits), by_time);
+	if (t->nhits)	/* qsort() takes no NULL, even for nothing */
+		qsort(t->hits, t->nhits, sizeof(*t->hits), by_time);
 	if (state_begin(t->st, err))
 		return -1;
 	rc = 0;
