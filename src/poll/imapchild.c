@@ -34,11 +34,15 @@
 #define SESSION_TIMES 10	/* the whole session */
 #define CHILD_MEM (512L << 20)	/* the child's address space, at least */
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
+/*
+ * AddressSanitizer and ThreadSanitizer reserve terabytes of address
+ * space: under them the child's RLIMIT_AS would kill it at start.
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UNDER_SANITIZER 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define UNDER_SANITIZER 1
 #endif
 #endif
 
@@ -185,7 +189,7 @@ static void child_setup(int fd, const struct config *cfg)
 	}
 	dup2(fd, 3);
 	close_range(4, ~0U, 0);
-#ifndef UNDER_ASAN
+#ifndef UNDER_SANITIZER
 	rl.rlim_cur = rl.rlim_max = mem;
 	setrlimit(RLIMIT_AS, &rl);
 #else
