@@ -268,7 +268,6 @@ struct followup {
 	struct manifest m;
 	struct report_inputs in;
 	struct followup_asker a;
-	int asker;		/* 'a' was loaded: to release */
 	int loaded;		/* thread, manifest and inputs: 0 or -1 */
 	struct pb_err why;	/* why they did not load */
 	int ready;		/* the runs landed */
@@ -280,8 +279,7 @@ struct followup {
 static void followup_release(struct followup *f)
 {
 	json_decref(f->ctx);
-	if (f->asker)
-		followup_asker_release(&f->a);
+	followup_asker_release(&f->a);
 	report_inputs_release(&f->in);
 	manifest_release(&f->m);
 	memset(f, 0, sizeof(*f));
@@ -370,7 +368,6 @@ static int followup_start(void *arg, size_t i, size_t slot,
 	(void)err;
 	memset(f, 0, sizeof(*f));
 	f->row = &fs->rows[i];
-	f->asker = 1;
 	f->loaded = followup_asker_load(&f->a, fs->st, f->row->thread) ||
 		followup_manifest(fs->st, f->row->report_id, &f->m, &f->why) ?
 		-1 : 0;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/act/fixrun.h"
 #include "perfbot/act/followup.h"
 #include "perfbot/act/scheduler.h"
 #include "perfbot/act/test.h"
@@ -255,22 +256,6 @@ void test_form_ctx(struct ctx *x, const char *form, const char *repo,
 	ctx_opt(x, "ref", ref);
 }
 
-void test_said_ctx(struct ctx *x, const struct strbuf *said)
-{
-	json_t *lines = json_array();
-	const char *p = sb_str(said), *nl;
-
-	for (; lines && *p; p = nl ? nl + 1 : p + strlen(p)) {
-		nl = strchr(p, '\n');
-		if (json_array_append_new(lines, json_stringn(p, nl ?
-				(size_t)(nl - p) : strlen(p)))) {
-			json_decref(lines);
-			lines = NULL;
-		}
-	}
-	ctx_take(x, "said", lines);
-}
-
 /* The piece that answers the asking: ack, the farm's reason, refusal. */
 static int ask_piece(struct act_ctx *a, const struct asking *k,
 		     struct pb_err *err)
@@ -288,7 +273,7 @@ static int ask_piece(struct act_ctx *a, const struct asking *k,
 		return dispatch_piece_of(a, "test-rejected", &x, err);
 	followup_commits_ctx(&x, &k->m);
 	if (k->failed) {
-		test_said_ctx(&x, &k->said);
+		fixrun_said_ctx(&x, &k->said);
 		return dispatch_piece_of(a, "test-failed", &x, err);
 	}
 	ctx_int(&x, "patch_bytes", p && p->text ? (long long)p->len : 0);

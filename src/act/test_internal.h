@@ -21,7 +21,4 @@ extern const char *const test_form_names[3];
 void test_form_ctx(struct ctx *x, const char *form, const char *repo,
 		   const char *ref);
 
-/* "said": the farm's words (result_root/error), a line each. */
-void test_said_ctx(struct ctx *x, const struct strbuf *said);
-
 #endif

@@ -72,7 +72,7 @@ static json_t *end_ctx(const struct test_row *row, const struct manifest *m,
 	test_form_ctx(&c, row->form, row->repo, row->ref);
 	followup_commits_ctx(&c, m);
 	if (said)
-		test_said_ctx(&c, said);
+		fixrun_said_ctx(&c, said);
 	return ctx_finish(&c, &o, err) ? NULL : o;
 }
 

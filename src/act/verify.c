@@ -238,22 +238,13 @@ static int answer_end(struct state *st, const struct config *cfg,
 		      const char *tmpl, const char *status, long landed,
 		      time_t now, struct pb_err *err)
 {
-	json_t *lines = json_array(), *ctx = NULL;
-	const char *p = sb_str(&f->said), *nl;
+	json_t *ctx = NULL;
 	struct ctx c;
 
-	for (; lines && *p; p = nl ? nl + 1 : p + strlen(p)) {
-		nl = strchr(p, '\n');
-		if (json_array_append_new(lines, json_stringn(p, nl ?
-				(size_t)(nl - p) : strlen(p)))) {
-			json_decref(lines);
-			lines = NULL;
-		}
-	}
 	ctx_init(&c, "answer");
 	fix_ctx(&c, row, &f->r);
 	ctx_int(&c, "tested_n", landed);
-	ctx_take(&c, "said", lines);
+	fixrun_said_ctx(&c, &f->said);
 	ctx_str(&c, "status", f->r.status);
 	if (ctx_finish(&c, &ctx, err))
 		return -1;

@@ -131,7 +131,8 @@ static int queue_report(struct cycle *cy, struct item *it,
 	if (it->mailed < 0) {
 		*err = it->cerr;
 		return 1;
-	} else if (cy->dry_run) {
+	}
+	if (cy->dry_run) {
 		rc = cycle_print_mail(c->sender, c->date, sb_str(&c->msg),
 				      c->msg.len, err);
 	} else {

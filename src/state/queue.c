@@ -102,16 +102,22 @@ static int select_mails(struct state *st, sqlite3_stmt *s,
 
 #define MAIL_COLUMNS "rowid, id, kind, message_id, sender, recipients, " \
 		     "message, attempts"
+/*
+ * The mail due at ?1 and at most ?3 of it, oldest first (a next attempt
+ * past ?2, the longest backoff, means the clock went back); every queued
+ * mail. Each for the mails and for their rowids alike.
+ */
+#define DUE_WHERE "status = 'queued' AND (next_attempt <= ? OR " \
+		  "next_attempt > ?) ORDER BY rowid LIMIT ?"
+#define QUEUED_WHERE "status = 'queued' ORDER BY rowid"
 
 int state_due(struct state *st, time_t now, size_t max,
 	      struct outbox_mail **out, size_t *n, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 
-	/* a next attempt past the longest backoff: the clock went back */
 	if (db_query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
-		  "status = 'queued' AND (next_attempt <= ? OR next_attempt > "
-		  "?) ORDER BY rowid LIMIT ?", "iii", (long long)now,
+		  DUE_WHERE, "iii", (long long)now,
 		  (long long)now + BACKOFF_MAX, (long long)max))
 		return -1;
 	return select_mails(st, s, out, n, err);
@@ -153,10 +159,9 @@ int state_due_rows(struct state *st, time_t now, size_t max,
 {
 	sqlite3_stmt *s;
 
-	if (db_query(st, &s, err, "SELECT rowid FROM outbox WHERE status = "
-		  "'queued' AND (next_attempt <= ? OR next_attempt > ?) ORDER "
-		  "BY rowid LIMIT ?", "iii", (long long)now, (long long)now +
-		  BACKOFF_MAX, (long long)max))
+	if (db_query(st, &s, err, "SELECT rowid FROM outbox WHERE " DUE_WHERE,
+		  "iii", (long long)now, (long long)now + BACKOFF_MAX,
+		  (long long)max))
 		return -1;
 	return select_rows(st, s, rows, n, err);
 }
@@ -166,8 +171,8 @@ int state_queued_rows(struct state *st, long long **rows, size_t *n,
 {
 	sqlite3_stmt *s;
 
-	if (db_query(st, &s, err, "SELECT rowid FROM outbox WHERE status = "
-		  "'queued' ORDER BY rowid", ""))
+	if (db_query(st, &s, err, "SELECT rowid FROM outbox WHERE "
+		  QUEUED_WHERE, ""))
 		return -1;
 	return select_rows(st, s, rows, n, err);
 }
@@ -198,7 +203,7 @@ int state_queued(struct state *st, struct outbox_mail **out, size_t *n,
 	sqlite3_stmt *s;
 
 	if (db_query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
-		  "status = 'queued' ORDER BY rowid", ""))
+		  QUEUED_WHERE, ""))
 		return -1;
 	return select_mails(st, s, out, n, err);
 }

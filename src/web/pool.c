@@ -13,20 +13,15 @@
 #include <unistd.h>
 
 #include "perfbot/util/strbuf.h"
+#include "perfbot/util/workers.h"
 #include "perfbot/web/pool.h"
 
-#define POOL_MAX 64
+#define POOL_MAX WORKERS_MAX	/* as many processes as threads */
 #define MIN_PER_WORKER 8	/* fewer items are not worth a fork */
 
 size_t pool_workers(long jobs)
 {
-	long n = jobs > 0 ? jobs : sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (n < 1)
-		n = 1;
-	if (jobs <= 0 && n > 8)
-		n = 8;
-	return (size_t)(n > POOL_MAX ? POOL_MAX : n);
+	return workers_count(jobs);	/* the cycle's rule for its threads */
 }
 
 /* Each item here, one after the other. */

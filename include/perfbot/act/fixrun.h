@@ -9,6 +9,7 @@
 #include "perfbot/ingest/result.h"
 #include "perfbot/judge/inputs.h"
 #include "perfbot/render/context.h"
+#include "perfbot/util/strbuf.h"
 
 /*
  * act: a run of the report's job on a tree of its own, judged as a fix
@@ -60,5 +61,8 @@ struct fixrun {
  */
 int fixrun_ctx(struct ctx *c, const struct fixrun *f, enum fix_verdict *v,
 	       struct pb_err *err);
+
+/* "said": the farm's words (result_root/error), a line each. */
+void fixrun_said_ctx(struct ctx *x, const struct strbuf *said);
 
 #endif
