@@ -6,10 +6,18 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "perfbot/web/strip.h"
 
-#define LEFT 72.0		/* room for the axis labels */
+/*
+ * Room for the axis labels, right-aligned 10px left of the plot: the
+ * longest strip_tick_label() writes (8 characters; 10 in e-notation)
+ * at the ticks' 10px (templates/web/style.css), a digit about 6.4px
+ * wide in a common sans-serif.
+ */
+#define LEFT 80.0
 #define RIGHT 12.0
 #define TOP 14.0
 #define BOTTOM 30.0		/* room for the side labels */
@@ -51,6 +59,61 @@ static void coord(struct ctx *c, const char *key, double v)
 		t /= 10;
 	} while (t);
 	ctx_str(c, key, p);
+}
+
+/* The digits of "%.*e" regrouped by thousands under their prefix. */
+void strip_tick_label(double v, int digits, char *buf, size_t len)
+{
+	static const char *const up[] = { "", "k", "M", "G", "T", "P", "E" };
+	static const char *const down[] = { "", "m", "\xc2\xb5" /* micro */,
+		"n", "p", "f", "a" };
+	char e[48], mant[16], *p, *end;
+	long exp10;
+	int group, shift, n = 0, i;
+
+	if (digits < 3 || digits > 15)
+		digits = 3;
+	if (v == 0 || !isfinite(v)) {
+		snprintf(buf, len, "%g", v == 0 ? 0.0 : v);
+		return;
+	}
+	snprintf(e, sizeof(e), "%.*e", digits - 1, v);	/* -1.94e+07 */
+	p = strchr(e, 'e');
+	exp10 = p ? strtol(p + 1, &end, 10) : 0;
+	group = (int)(exp10 >= 0 ? exp10 / 3 : -((-exp10 + 2) / 3));
+	if (!p || group > 6 || group < -6) {
+		snprintf(buf, len, "%.2e", v);
+		return;
+	}
+	for (i = v < 0; e + i < p; i++)		/* the digits alone */
+		if (e[i] != '.')
+			mant[n++] = e[i];
+	mant[n] = '\0';
+	shift = (int)(exp10 - 3L * group);	/* 0, 1 or 2 */
+	while (n > shift + 1 && mant[n - 1] == '0')
+		mant[--n] = '\0';
+	snprintf(buf, len, "%s%.*s%s%s%s", v < 0 ? "-" : "", shift + 1, mant,
+		 n > shift + 1 ? "." : "", n > shift + 1 ? mant + shift + 1 : "",
+		 group >= 0 ? up[group] : down[-group]);
+}
+
+/*
+ * The two ticks: 3 significant digits, more (up to 5) while they would
+ * read the same though the values differ.
+ */
+static void ticks(struct ctx *c, const struct frame *f)
+{
+	char hi[32], lo[32];
+	int d = 3;
+
+	do {
+		strip_tick_label(f->hi, d, hi, sizeof(hi));
+		strip_tick_label(f->lo, d, lo, sizeof(lo));
+	} while (f->hi > f->lo && !strcmp(hi, lo) && ++d <= 5);
+	ctx_str(c, "max", hi);
+	ctx_str(c, "min", lo);
+	fmt(c, "max_value", "%.15g", f->hi);
+	fmt(c, "min_value", "%.15g", f->lo);
 }
 
 static double y_of(const struct frame *f, double v)
@@ -146,8 +209,7 @@ void ctx_strip(struct ctx *parent, json_t *list, const struct cmp_row *row,
 	fmt(&c, "axis_x", "%.1f", LEFT - 6);
 	fmt(&c, "top", "%.1f", f.top);
 	fmt(&c, "bottom", "%.1f", f.bottom);
-	fmt(&c, "max", "%.6g", f.hi);
-	fmt(&c, "min", "%.6g", f.lo);
+	ticks(&c, &f);
 	sides = ctx_list(&c, "sides");
 	side_ctx(&c, sides, &f, row, BASE, LEFT + plot * 0.25);
 	side_ctx(&c, sides, &f, row, HEAD, LEFT + plot * 0.75);

@@ -2,17 +2,20 @@
 /*
  * Unit tests for src/web/strip.c: the geometry of a strip plot (a dot per
  * run, inside the plot, the largest value at the top; the means; a
- * constant metric in the middle; one run in the column's centre) and the
- * numbers as the SVG takes them.
+ * constant metric in the middle; one run in the column's centre), the
+ * numbers as the SVG takes them, and the ticks' labels (3 significant
+ * digits and an SI prefix, short enough for the room left for them).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "perfbot/web/strip.h"
 
@@ -114,11 +117,101 @@ static void t_flat_and_single(void **state)
 	json_decref(s);
 }
 
+static const char *label(double v, int digits)
+{
+	static char buf[32];
+
+	strip_tick_label(v, digits, buf, sizeof(buf));
+	return buf;
+}
+
+static void t_tick_labels(void **state)
+{
+	(void)state;
+	assert_string_equal(label(19495600, 3), "19.5M");
+	assert_string_equal(label(1.95496e+07, 3), "19.5M");
+	assert_string_equal(label(1200, 3), "1.2k");
+	assert_string_equal(label(40183, 3), "40.2k");
+	assert_string_equal(label(448.6, 3), "449");
+	assert_string_equal(label(0.35, 3), "350m");
+	assert_string_equal(label(0.59, 3), "590m");
+	assert_string_equal(label(1, 3), "1");
+	assert_string_equal(label(0, 3), "0");
+	assert_string_equal(label(-0.00123, 3), "-1.23m");
+	assert_string_equal(label(2.5e-6, 3), "2.5\xc2\xb5");
+	assert_string_equal(label(2.147e9, 3), "2.15G");
+	assert_string_equal(label(6.694e10, 3), "66.9G");
+	/* rounding carries into the next prefix */
+	assert_string_equal(label(999.7, 3), "1k");
+	assert_string_equal(label(999600, 3), "1M");
+	/* more digits when asked */
+	assert_string_equal(label(1999000, 4), "1.999M");
+	assert_string_equal(label(448.65, 5), "448.65");
+	/* past the prefixes */
+	assert_string_equal(label(1e22, 3), "1.00e+22");
+	assert_string_equal(label(-1.5e-20, 3), "-1.50e-20");
+	/* out of range digits: 3 */
+	assert_string_equal(label(123456, 1), "123k");
+}
+
+/* The room strip.c leaves: 8 characters up to 5 digits, 10 past the
+ * prefixes. */
+static void t_tick_width(void **state)
+{
+	static const double m[] = { 1, 1.5, 9.99949, 9.99951, 9.99999,
+		1.23456, 4.4444 };
+	const unsigned char *p;
+	size_t i, chars;
+	int e, d, sign;
+	char buf[32];
+
+	(void)state;
+	for (e = -300; e <= 300; e++)
+		for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+			for (d = 3; d <= 5; d++)
+				for (sign = -1; sign <= 1; sign += 2) {
+					strip_tick_label(sign * m[i] *
+							 pow(10, e), d, buf,
+							 sizeof(buf));
+					for (p = (const unsigned char *)buf,
+					     chars = 0; *p; p++)
+						chars += (*p & 0xc0) != 0x80;
+					if (chars > (e >= -18 && e < 20 ?
+						     8u : 10u))
+						fail_msg("%s: %zu characters",
+							 buf, chars);
+				}
+}
+
+/* Ticks that would read the same get more digits (up to 5). */
+static void t_ticks_apart(void **state)
+{
+	static const double b[] = { 448.60, 448.62 }, h[] = { 448.65 };
+	static const double fb[] = { 5, 5 }, fh[] = { 5 };
+	json_t *s = strip(b, 2, h, 1);
+
+	(void)state;
+	assert_string_equal(json_string_value(json_object_get(s, "max")),
+			    "448.65");
+	assert_string_equal(json_string_value(json_object_get(s, "min")),
+			    "448.6");
+	assert_string_equal(json_string_value(json_object_get(s,
+				"max_value")), "448.65");
+	json_decref(s);
+	s = strip(fb, 2, fh, 1);
+	assert_string_equal(json_string_value(json_object_get(s, "max")), "5");
+	assert_string_equal(json_string_value(json_object_get(s, "min")), "5");
+	json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_geometry),
 		cmocka_unit_test(t_flat_and_single),
+		cmocka_unit_test(t_tick_labels),
+		cmocka_unit_test(t_tick_width),
+		cmocka_unit_test(t_ticks_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
