@@ -244,7 +244,8 @@ int web_lists(const struct web_site *s, struct site_tree *t,
 {
 	struct list_kind all = { "all", NULL, "" }, open = { "open", NULL, "" };
 	const struct web_entry **v = calloc(n + 1, sizeof(*v)), **g = NULL;
-	struct lists l = { s, t, { { NULL, 0 }, { NULL, 0 }, NULL }, NULL };
+	struct lists l = { s, t, { { NULL, 0 }, { NULL, 0 }, NULL, NULL, 0 },
+			   NULL };
 	size_t i, nopen = 0, ng = 0;
 	struct web_life life;
 	int rc = -1;

@@ -22,6 +22,8 @@ void web_mask_init(struct web_mask *m, const char *hidden)
 	addrlist_init(&m->allowed);
 	addrlist_init(&m->known);
 	m->hidden = hidden;
+	m->ids = NULL;
+	m->nids = 0;
 }
 
 void web_mask_release(struct web_mask *m)
@@ -48,6 +50,46 @@ static int add_all(struct addrlist *l, const char *mailboxes)
 			rc = addrlist_add_specs(l, json_string_value(v));
 	json_decref(list);
 	return rc;
+}
+
+static int cmp_ids(const void *a, const void *b)
+{
+	return strcasecmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void web_ids_sort(const char **ids, size_t n)
+{
+	if (n)
+		qsort(ids, n, sizeof(*ids), cmp_ids);
+}
+
+void web_mask_ids(struct web_mask *m, const char *const *ids, size_t n)
+{
+	m->ids = ids;
+	m->nids = n;
+}
+
+/* A span of a text (never a NUL in it), looked up among the ids. */
+struct span {
+	const char *s;
+	size_t n;
+};
+
+static int cmp_span(const void *key, const void *item)
+{
+	const struct span *k = key;
+	const char *id = *(const char *const *)item;
+	int c = strncasecmp(k->s, id, k->n);
+
+	return c ? c : id[k->n] ? -1 : 0;
+}
+
+static int shown_id(const struct web_mask *m, const char *s, size_t n)
+{
+	struct span k = { s, n };
+
+	return m->nids && bsearch(&k, m->ids, m->nids, sizeof(*m->ids),
+				  cmp_span) != NULL;
 }
 
 int web_mask_allow(struct web_mask *m, const char *mailboxes)
@@ -161,7 +203,7 @@ static int mask_into(const struct web_mask *m, const char *s, size_t n,
 			i++;
 			continue;
 		}
-		if (!allowed(m, s + a, b - a)) {
+		if (!allowed(m, s + a, b - a) && !shown_id(m, s + a, b - a)) {
 			rc = sb_add(out, s + from, a - from) ||
 			     sb_adds(out, m->hidden);
 			from = b;

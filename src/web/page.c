@@ -15,6 +15,7 @@
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/strmap.h"
 #include "perfbot/util/version.h"
+#include "perfbot/web/mask.h"
 #include "perfbot/web/page.h"
 
 #define ASSET_MAX ((size_t)1 << 20)
@@ -153,8 +154,26 @@ int web_site_init(struct web_site *s, const struct config *cfg, time_t now,
 	return 0;
 }
 
+int web_site_ids(struct web_site *s, const struct archive_report *rows,
+		 size_t n, struct pb_err *err)
+{
+	size_t i;
+
+	free(s->ids);
+	s->nids = 0;
+	s->ids = malloc((n ? n : 1) * sizeof(*s->ids));
+	if (!s->ids)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	for (i = 0; i < n; i++)
+		if (rows[i].message_id)
+			s->ids[s->nids++] = rows[i].message_id;
+	web_ids_sort(s->ids, s->nids);
+	return 0;
+}
+
 void web_site_release(struct web_site *s)
 {
+	free(s->ids);
 	free(s->dir);
 	free(s->hidden);
 	free(s->domain);

@@ -31,6 +31,7 @@ struct page {
 	int have_mf;
 	struct report_inputs in;
 	int have_in;
+	struct record rec, dup;	/* its record; the one it duplicates */
 };
 
 char *web_report_path(const char *id)
@@ -77,6 +78,7 @@ static int page_mask(struct page *p)
 	int rc = 0;
 
 	web_mask_init(&p->m, p->s->hidden);
+	web_mask_ids(&p->m, p->s->ids, p->s->nids);
 	if (cfg->web.show_addresses)
 		rc = web_mask_allow(&p->m, t->report.recipients) ||
 		     web_mask_allow(&p->m, cfg->identity.from);
@@ -264,6 +266,8 @@ static int context(const struct page *p, json_t **out, struct pb_err *err)
 	ctx_str(&c, "message_id", p->row->message_id);
 	web_life_of(p->row, &life);
 	ctx_life(&c, "life", &life);
+	ctx_life_record(&c, "record_facts", &p->rec, p->dup.report_id ? &p->dup :
+			NULL, &p->m);
 	delivery(&c, p->row);
 	commit(&c, "commit", p, HEAD);
 	commit(&c, "base", p, BASE);
@@ -371,8 +375,26 @@ int web_summary_from_json(struct web_summary *s, const json_t *j)
 
 /* ---- the page ---- */
 
+/* Its record, and the record of the report it duplicates. */
+static int records(struct page *p, struct state *st, struct pb_err *err)
+{
+	int found = 0;
+
+	if (state_record_get(st, p->row->id, &p->rec, &found, err))
+		return -1;
+	if (!found)
+		return pb_fail(err, EX_SOFTWARE, "report '%s' left the state",
+			       p->row->id);
+	if (p->rec.dup_of && state_record_get(st, p->rec.dup_of, &p->dup,
+					      &found, err))
+		return -1;
+	return 0;
+}
+
 static void page_release(struct page *p)
 {
+	record_release(&p->rec);
+	record_release(&p->dup);
 	archive_thread_release(&p->t);
 	web_mask_release(&p->m);
 	if (p->have_in)
@@ -400,6 +422,8 @@ int web_report_page(const struct web_site *s, struct state *st,
 			row->id);
 		goto out;
 	}
+	if (records(&p, st, err))
+		goto out;
 	if (page_mask(&p)) {
 		pb_fail(err, EX_OSERR, "out of memory");
 		goto out;

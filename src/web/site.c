@@ -180,6 +180,7 @@ static int open_all(struct build *b, const struct config *cfg,
 	if (web_site_init(&b->s, cfg, b->o->now, err) ||
 	    state_open(&b->st, b->o->state, STATE_READ, err) ||
 	    state_archive_reports(b->st, &b->rows, &b->n, err) ||
+	    web_site_ids(&b->s, b->rows, b->n, err) ||
 	    site_open(&b->t, b->o->out, err))
 		return -1;
 	b->sums = calloc(b->n + 1, sizeof(*b->sums));

@@ -2,8 +2,9 @@
 /*
  * web: status.html (statuspage.h), the parts of 'perfbot status' as a
  * page: each row's values as the page may show them, times as dates,
- * links to the reports that have a page.
+ * links to the reports that have a page, whether a part has rows.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,8 @@
 static int is_time(const char *col)
 {
 	static const char *const names[] = { "next_attempt", "created",
-		"deadline", "sent_at", "received", "seen", NULL };
+		"deadline", "sent_at", "received", "seen", "changed", "decided",
+		"at", NULL };
 	size_t i;
 
 	for (i = 0; names[i]; i++)
@@ -49,26 +51,29 @@ static void value(struct ctx *c, const char *col, json_t *v,
 	}
 }
 
-/* The page of the report a row is about, when it has one. */
-static void report_href(struct ctx *c, const char *part, json_t *row)
+/*
+ * The page of the report a row is about, when it has one: its
+ * report_id's, or for a mail of the outbox its id when it is a report.
+ */
+static void report_href(struct ctx *c, json_t *row)
 {
 	const char *kind = json_string_value(json_object_get(row, "kind"));
-	const char *id = json_string_value(json_object_get(row, "id"));
+	const char *id = json_string_value(json_object_get(row, "report_id"));
 	char *href;
 
-	if (!strcmp(part, "retests"))
-		id = json_string_value(json_object_get(row, "report_id"));
-	else if (!kind || strcmp(kind, "report"))
-		id = NULL;
+	if (!id && kind && !strcmp(kind, "report"))
+		id = json_string_value(json_object_get(row, "id"));
 	href = id ? web_report_path(id) : NULL;
 	ctx_opt(c, "href", href);
 	free(href);
 }
 
+/* Part 'name''s rows, and has_<name> (a part without rows says so). */
 static void part(struct ctx *parent, const char *name, json_t *rows,
 		 const struct web_mask *m)
 {
 	json_t *list = ctx_list(parent, name), *row, *v;
+	char has[64];
 	const char *col;
 	struct ctx c;
 	size_t i;
@@ -77,9 +82,11 @@ static void part(struct ctx *parent, const char *name, json_t *rows,
 		ctx_init(&c, parent->family);
 		json_object_foreach(row, col, v)
 			value(&c, col, v, m);
-		report_href(&c, name, row);
+		report_href(&c, row);
 		ctx_append(parent, list, &c);
 	}
+	snprintf(has, sizeof(has), "has_%s", name);
+	ctx_bool(parent, has, json_array_size(rows) > 0);
 }
 
 static void outbox(struct ctx *parent, json_t *ob)
@@ -99,8 +106,9 @@ static void outbox(struct ctx *parent, json_t *ob)
 int web_status(const struct web_site *s, struct state *st,
 	       struct strbuf *out, struct pb_err *err)
 {
-	static const char *const parts[] = { "queued", "failed", "retests",
-		"confirmations", "mailbox", NULL };
+	static const char *const parts[] = { "queued", "failed",
+		"regressions", "retests", "tests", "confirmations", "mailbox",
+		NULL };
 	json_t *o = NULL, *ctx = NULL, *rows;
 	struct web_mask m;
 	struct ctx c;

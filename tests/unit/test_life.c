@@ -3,8 +3,9 @@
  * Unit tests for src/web/life.c: where a report is in its life, from
  * what the state holds (its record's status, a retest running, its
  * verdict, the confirmation, the verdict of the run on its fix), whether
- * it is still open, and the flags
- * the templates read.
+ * it is still open, and the flags the templates read; what its record's
+ * status rests on (the fix named or landed, the report it duplicates,
+ * why it is invalid).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,7 +45,7 @@ static void t_states(void **state)
 
 	(void)state;
 	l = of(NULL, 0, NULL);
-	assert_int_equal(l.state, LIFE_TESTED);
+	assert_int_equal(l.state, LIFE_MAILED);
 	assert_true(l.open);
 	l = of(NULL, 0, "confirmed");
 	assert_int_equal(l.state, LIFE_CONFIRMED);
@@ -128,7 +129,7 @@ static void t_context(void **state)
 	assert_string_equal(json_string_value(json_object_get(life, "state")),
 			    "retested");
 	assert_true(json_is_true(json_object_get(life, "retested")));
-	assert_true(json_is_false(json_object_get(life, "tested")));
+	assert_true(json_is_false(json_object_get(life, "mailed")));
 	assert_true(json_is_false(json_object_get(life, "confirmed")));
 	assert_true(json_is_true(json_object_get(life, "was_confirmed")));
 	assert_true(json_is_true(json_object_get(life, "open")));
@@ -138,12 +139,104 @@ static void t_context(void **state)
 	json_decref(o);
 }
 
+/* The facts of a record, each only in the status it belongs to. */
+static json_t *facts(const char *status, const struct record *dup)
+{
+	struct record r;
+	struct pb_err err = { 0, "" };
+	struct web_mask m;
+	json_t *o = NULL, *f;
+	struct ctx c;
+
+	memset(&r, 0, sizeof(r));
+	r.report_id = (char *)"r2";
+	r.status = (char *)status;
+	r.fix_named = (char *)"mm: fix it (thanks to <a@b.test>)";
+	r.fix_commit = (char *)"d0f8c0aed1bf61a811108c7b5ee32066a9b4cadf";
+	r.fix_summary = (char *)"mm: fix it";
+	r.fix_branch = (char *)"master";
+	r.fix_date = 1739550000;
+	r.dup_of = (char *)"r 1";
+	r.reason = (char *)"<b>misconfigured</b>";
+	web_mask_init(&m, "[hidden]");
+	ctx_init(&c, "test");
+	ctx_life_record(&c, "facts", &r, dup, &m);
+	assert_int_equal(ctx_finish(&c, &o, &err), 0);
+	web_mask_release(&m);
+	f = json_incref(json_object_get(o, "facts"));
+	json_decref(o);
+	return f;
+}
+
+static const char *at(json_t *o, const char *a, const char *b)
+{
+	json_t *v = json_object_get(o, a);
+
+	return json_string_value(b ? json_object_get(v, b) : v);
+}
+
+static void t_record_facts(void **state)
+{
+	struct record d;
+	json_t *f;
+
+	(void)state;
+	f = facts("fix named", NULL);
+	assert_string_equal(at(f, "fix_named", NULL),
+			    "mm: fix it (thanks to <[hidden]>)");
+	assert_true(json_is_null(json_object_get(f, "fix")));
+	assert_true(json_is_null(json_object_get(f, "dup")));
+	assert_true(json_is_null(json_object_get(f, "reason")));
+	json_decref(f);
+	/* a fix that landed: its commit, whatever the verdict after */
+	f = facts("fix landed", NULL);
+	assert_true(json_is_null(json_object_get(f, "fix_named")));
+	assert_string_equal(at(f, "fix", "sha"),
+			    "d0f8c0aed1bf61a811108c7b5ee32066a9b4cadf");
+	assert_string_equal(at(f, "fix", "subject"), "mm: fix it");
+	assert_string_equal(at(f, "fix", "branch"), "master");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+		json_object_get(f, "fix"), "date"), "iso")),
+		"2025-02-14T16:20:00Z");
+	json_decref(f);
+	f = facts("fixed", NULL);
+	assert_non_null(at(f, "fix", "sha"));
+	json_decref(f);
+	f = facts("not fixed", NULL);
+	assert_non_null(at(f, "fix", "sha"));
+	json_decref(f);
+	/* open again (a revert, 'unfix'): no fix shown */
+	f = facts("open", NULL);
+	assert_true(json_is_null(json_object_get(f, "fix")));
+	assert_true(json_is_null(json_object_get(f, "fix_named")));
+	json_decref(f);
+	/* a duplicate: the report it duplicates, its page and subject */
+	memset(&d, 0, sizeof(d));
+	d.report_id = (char *)"r 1";
+	d.subject = (char *)"[x] a -5% regression";
+	f = facts("duplicate", &d);
+	assert_string_equal(at(f, "dup", "id"), "r 1");
+	assert_string_equal(at(f, "dup", "href"), "r/r~201.html");
+	assert_string_equal(at(f, "dup", "subject"), "[x] a -5% regression");
+	assert_true(json_is_null(json_object_get(f, "fix")));
+	json_decref(f);
+	f = facts("duplicate", NULL);
+	assert_true(json_is_null(json_object_get(json_object_get(f, "dup"),
+						 "subject")));
+	json_decref(f);
+	f = facts("invalid", NULL);
+	assert_string_equal(at(f, "reason", NULL), "<b>misconfigured</b>");
+	assert_true(json_is_null(json_object_get(f, "dup")));
+	json_decref(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_states),
 		cmocka_unit_test(t_record),
 		cmocka_unit_test(t_context),
+		cmocka_unit_test(t_record_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

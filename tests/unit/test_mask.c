@@ -3,7 +3,8 @@
  * Unit tests for src/web/mask.c: what of a text from outside the web
  * archive shows (controls replaced, invalid UTF-8 repaired, every address
  * hidden but the allowed ones, those in URLs and the Message-IDs left
- * alone, known ones in any form hidden) and which URLs a link may take.
+ * alone, known ones in any form hidden, the reports' Message-IDs shown
+ * wherever they are) and which URLs a link may take.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,6 +85,35 @@ static void t_known(void **state)
 	web_mask_release(&m);
 }
 
+/* The reports' Message-IDs look like addresses; they are shown. */
+static void t_ids(void **state)
+{
+	const char *ids[] = { "202502141548.7dc3-perfbot@example.test",
+		"202502141548.0001-perfbot@example.test",
+		"202502141548.7dc3-perfbot@example.test.x" };
+	struct web_mask m;
+
+	(void)state;
+	web_ids_sort(ids, 3);
+	assert_string_equal(ids[0], "202502141548.0001-perfbot@example.test");
+	web_mask_init(&m, H);
+	is(&m, "dup: <202502141548.7dc3-perfbot@example.test>",
+	   "dup: <" H ">");
+	web_mask_ids(&m, ids, 3);
+	is(&m, "dup: <202502141548.7dc3-perfbot@example.test>",
+	   "dup: <202502141548.7dc3-perfbot@example.test>");
+	is(&m, "dup: 202502141548.0001-PERFBOT@Example.test",
+	   "dup: 202502141548.0001-PERFBOT@Example.test");
+	is(&m, "<202502141548.7dc3-perfbot@example.test.x>",
+	   "<202502141548.7dc3-perfbot@example.test.x>");
+	/* not one of them: a part, a longer one, an address */
+	is(&m, "<7dc3-perfbot@example.test>", "<" H ">");
+	is(&m, "<202502141548.7dc3-perfbot@example.tes>", "<" H ">");
+	is(&m, "<x202502141548.0001-perfbot@example.test>", "<" H ">");
+	is(&m, "perfbot@example.test", H);
+	web_mask_release(&m);
+}
+
 static void t_plain(void **state)
 {
 	char *s = web_plain_dup("<2025.ab-perfbot@x.test>\x01");
@@ -123,6 +153,7 @@ int main(void)
 		cmocka_unit_test(t_controls),
 		cmocka_unit_test(t_addresses),
 		cmocka_unit_test(t_known),
+		cmocka_unit_test(t_ids),
 		cmocka_unit_test(t_plain),
 		cmocka_unit_test(t_urls),
 	};

@@ -4,18 +4,24 @@
  * 'perfbot run' queues one (seed 004): its facts, the comparison, the
  * mail with the report's own addresses (none with web.show_addresses
  * off), links only to http(s) (a javascript: materials URL dropped), the
- * archive link of identity.archive_url; a report whose roots are gone
- * still has its page; the summary and its JSON; the pages' paths.
+ * archive link of identity.archive_url; "open" alone for a report
+ * nothing ran on since; what its record's status rests on (the fix
+ * that landed, the report it duplicates with a link, why it is
+ * invalid); the reports' Message-IDs shown in a reply's commands, other
+ * addresses not; a report whose roots are gone still has its page; the
+ * summary and its JSON; the pages' paths.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "perfbot/state/records.h"
 #include "perfbot/web/reportpage.h"
 
 #include "testweb.h"
@@ -64,6 +70,7 @@ static void page(struct fx *f, const char *id)
 	sb_reset(&f->page);
 	assert_int_equal(web_site_init(&s, &f->w.cfg, TW_T0, &f->w.err), 0);
 	assert_int_equal(state_archive_reports(f->w.st, &r, &n, &f->w.err), 0);
+	assert_int_equal(web_site_ids(&s, r, n, &f->w.err), 0);
 	for (i = 0; i < n && strcmp(r[i].id, id); i++)
 		;
 	assert_true(i < n);
@@ -100,6 +107,9 @@ static void t_page(void **state)
 	assert_true(has(f, "<a href=\"../t/hackbench.html\">hackbench</a>"));
 	assert_true(has(f, "on 6 runs of the parent and 6 of the commit"));
 	assert_true(has(f, "<p>No reply yet.</p>"));
+	/* nothing ran on it since it was mailed: no "(tested)" */
+	assert_true(has(f, "<dt>Status</dt>\n<dd>open</dd>"));
+	assert_false(has(f, "tested"));
 	assert_int_equal(tw_count(sb_str(&f->page), "<circle "),
 			 tw_count(sb_str(&f->page), "<figure ") * 12);
 	assert_true(f->sum.ok);
@@ -151,6 +161,104 @@ static void t_report_runs(void **state)
 	assert_false(has(f, "the farm said no"));
 	assert_true(has(f, "Running: the runs have not all landed yet."));
 	assert_int_equal(f->sum.base_n, 4);
+}
+
+/* Report 'id''s record made 'status', with 'fill' filling it. */
+static void record(struct fx *f, const char *id, const char *status,
+		   void (*fill)(struct record *))
+{
+	struct record r;
+	int found = 0;
+
+	assert_int_equal(state_record_get(f->w.st, id, &r, &found, &f->w.err),
+			 0);
+	assert_true(found);
+	free(r.status);
+	r.status = strdup(status);
+	fill(&r);
+	assert_int_equal(state_record_put(f->w.st, &r, NULL, TW_T0 + 60,
+					  &f->w.err), 0);
+	record_release(&r);
+}
+
+static void landed(struct record *r)
+{
+	r->fix_named = strdup("pipe: fix it");
+	r->fix_commit = strdup("d0f8c0aed1bf61a811108c7b5ee32066a9b4cadf");
+	r->fix_summary = strdup("pipe: fix it");
+	r->fix_branch = strdup("master");
+	r->fix_date = TW_T0 + 1800;
+}
+
+static void dup_of_r1(struct record *r)
+{
+	r->dup_of = strdup("r1");
+}
+
+static void misconfigured(struct record *r)
+{
+	r->reason = strdup("the base kernel was misconfigured");
+}
+
+/* A report's id's Message-ID, newly allocated. */
+static char *message_id(struct fx *f, const char *id)
+{
+	struct record r;
+	int found = 0;
+	char *mid;
+
+	assert_int_equal(state_record_get(f->w.st, id, &r, &found, &f->w.err),
+			 0);
+	mid = strdup(r.message_id);
+	record_release(&r);
+	return mid;
+}
+
+/* What a record's status rests on, on its page. */
+static void t_record_facts(void **state)
+{
+	struct fx *f = *state;
+	char *mid, cmds[512], want[512];
+	struct inbox_entry e = { "reply-1@example.test", 1, 1,
+				 "bob@example.test", "r2", "answered", cmds };
+
+	tw_report(&f->w, "r1", NULL, NULL, TW_T0);
+	tw_report(&f->w, "r2", NULL, NULL, TW_T0);
+	tw_report(&f->w, "r3", NULL, NULL, TW_T0);
+	record(f, "r1", "fix landed", landed);
+	record(f, "r2", "duplicate", dup_of_r1);
+	record(f, "r3", "invalid", misconfigured);
+	mid = message_id(f, "r1");
+	snprintf(cmds, sizeof(cmds), "[\"dup: <%s>\", \"cc <eve@x.test>\"]",
+		 mid);
+	assert_int_equal(state_inbox_record(f->w.st, &e, TW_T0 + 60,
+					    &f->w.err), 0);
+
+	page(f, "r1");
+	assert_true(has(f, "<dd>fix landed</dd>"));
+	assert_true(has(f, "<dt>Fix</dt>\n<dd><code>d0f8c0aed1bf61a811108c7b5ee"
+			"32066a9b4cadf</code> (\"pipe: fix it\") in master, "
+			"committed <time datetime=\"2025-02-14T16:18:00Z\">"));
+	assert_false(has(f, "<dt>Fix named</dt>"));
+
+	page(f, "r2");
+	assert_true(has(f, "<dd>duplicate</dd>"));
+	assert_true(has(f, "<dt>Duplicate of</dt>\n<dd><a href=\"../r/r1.html"
+			"\">[pipe]  f017b0a495:  hackbench.throughput 10.5% "
+			"improvement</a></dd>"));
+	/* its Message-ID is no address; the other address is */
+	snprintf(want, sizeof(want), "<li><code>dup: &lt;%s&gt;</code></li>",
+		 mid);
+	assert_true(has(f, want));
+	assert_true(has(f, "<li><code>cc &lt;[address hidden]&gt;</code></li>"));
+	assert_false(has(f, "eve@x.test"));
+	assert_false(has(f, "<dt>Fix</dt>"));
+
+	page(f, "r3");
+	assert_true(has(f, "<dt>Why invalid</dt>\n<dd>the base kernel was "
+			"misconfigured</dd>"));
+	assert_false(has(f, "<dt>Duplicate of</dt>"));
+	free(mid);
 }
 
 /* Roots gone: the page says so and shows the mail. */
@@ -221,6 +329,7 @@ int main(void)
 		T(t_page),
 		T(t_no_addresses),
 		T(t_report_runs),
+		T(t_record_facts),
 		T(t_roots_gone),
 		cmocka_unit_test(t_summary_json),
 		cmocka_unit_test(t_paths),

@@ -2,8 +2,10 @@
 /*
  * Unit tests for src/web/statuspage.c: status.html, what 'perfbot
  * status' shows: the counts, the queued mail with its next attempt and
- * last error, the failures with their reasons, the retests in flight with
- * a link to their report, the mailbox; no address, no state path.
+ * last error, the failures with their reasons, the regressions followed
+ * with their fixes, the retests and tests with a link to their report,
+ * the mailbox; a part without rows says "None." (no empty table); no
+ * address, no state path.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "perfbot/state/records.h"
 #include "perfbot/web/statuspage.h"
 
 #include "testweb.h"
@@ -92,11 +95,78 @@ static void t_status(void **state)
 	assert_false(has(f, "alice@"));
 }
 
+static void render(struct fx *f)
+{
+	struct web_site s;
+
+	sb_reset(&f->out);
+	assert_int_equal(web_site_init(&s, &f->w.cfg, TW_T0, &f->w.err), 0);
+	if (web_status(&s, f->w.st, &f->out, &f->w.err))
+		fail_msg("%s", f->w.err.msg);
+	web_site_release(&s);
+}
+
+/* A state with nothing in it: every part says so, no empty table. */
+static void t_empty(void **state)
+{
+	struct fx *f = *state;
+
+	render(f);
+	assert_int_equal(tw_count(sb_str(&f->out), "<p>None.</p>"), 6);
+	assert_true(has(f, "<h2>The mailbox</h2>\n<p>None read yet.</p>"));
+	assert_false(has(f, "<table"));
+	assert_true(has(f, "<h2>Regressions followed</h2>\n<p>None.</p>"));
+	assert_true(has(f, "<h2>Tests in flight</h2>\n<p>None.</p>"));
+}
+
+/* The regressions followed, with their fix, and the tests in flight. */
+static void t_regressions_tests(void **state)
+{
+	struct fx *f = *state;
+	struct test_request t = { .request_id = "test-1", .report_id = "r1",
+		.form = "tree", .runs = 3, .requested_by = "alice@example.test",
+		.reply_message_id = "m@x", .thread = "{}",
+		.commit = "f017b0a4951fac8f150232661b2cc0b67e0c57f0",
+		.repo = "https://git.example.test/linux.git", .ref = "fix-1",
+		.result_root = "/results/test-1", .status = "queued",
+		.deadline = TW_T0 + 3600 };
+	struct record r;
+	int found = 0;
+
+	/* a regression's record (the report queued after keeps it) */
+	assert_int_equal(state_record_open(f->w.st, "r1", "hackbench.throughput",
+					   -10.5, 1, TW_T0, &f->w.err), 0);
+	tw_report(&f->w, "r1", NULL, NULL, TW_T0);
+	assert_int_equal(state_record_get(f->w.st, "r1", &r, &found,
+					  &f->w.err), 0);
+	free(r.status);
+	r.status = strdup("fix landed");
+	r.fix_commit = strdup("d0f8c0aed1bf61a811108c7b5ee32066a9b4cadf");
+	r.fix_branch = strdup("master");
+	assert_int_equal(state_record_put(f->w.st, &r, NULL, TW_T0 + 120,
+					  &f->w.err), 0);
+	record_release(&r);
+	assert_int_equal(state_test_add(f->w.st, &t, TW_T0, &f->w.err), 0);
+	render(f);
+	assert_true(has(f, "<tr><td><a href=\"r/r1.html\">r1</a>: ["));
+	assert_true(has(f, "<td>fix landed</td><td><code>d0f8c0aed1bf61a8111"
+			"08c7b5ee32066a9b4cadf</code> in master</td><td><time "
+			"datetime=\"2025-02-14T15:50:00Z\">"));
+	assert_true(has(f, "<tr><td>test-1</td><td><a href=\"r/r1.html\">r1"
+			"</a></td><td>tree https://git.example.test/linux.git "
+			"fix-1</td><td class=\"num\">3</td><td>[address "
+			"hidden]</td><td>queued</td>"));
+	assert_false(has(f, "<tbody>\n</tbody>"));
+	assert_false(has(f, "alice@"));
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(t_status),
+		T(t_empty),
+		T(t_regressions_tests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

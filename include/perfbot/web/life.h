@@ -4,19 +4,23 @@
 
 #include "perfbot/render/context.h"
 #include "perfbot/state/archive.h"
+#include "perfbot/state/records.h"
+#include "perfbot/web/mask.h"
 
 /*
  * Where a report is in its life, as the web archive shows it: the status
  * of its record (state/records.h: fix named, fix landed, fixed, not
  * fixed, invalid, duplicate) when it is not open; for an open one, what
  * the state knows of its runs: the confirmation runs' verdict, the
- * retests' verdicts, or only the runs it was mailed on. web_life_of()
- * is the one place that decides it; the words are
- * templates/web/life.html's.
+ * retests' verdicts, or nothing more than that it was mailed (on the
+ * runs it had). web_life_of() is the one place that decides it; the
+ * words are templates/web/life.html's. What the status rests on (the
+ * fix named, the commit that landed, the report it duplicates, why it is
+ * invalid) is ctx_life_record()'s.
  */
 
 enum web_life_state {
-	LIFE_TESTED,		/* mailed on the runs it had */
+	LIFE_MAILED,		/* mailed on the runs it had, nothing since */
 	LIFE_CONFIRMED,		/* confirmation runs confirmed it first */
 	LIFE_UNCONFIRMED,	/* mailed when its confirmation runs were late */
 	LIFE_RETESTING,		/* a retest is running */
@@ -40,9 +44,20 @@ struct web_life {
 void web_life_of(const struct archive_report *r, struct web_life *l);
 
 /*
- * {state, tested, confirmed, unconfirmed, retesting, retested, verdict,
+ * {state, mailed, confirmed, unconfirmed, retesting, retested, verdict,
  *  was_confirmed, record, fix_verdict, open} under 'key'.
  */
 void ctx_life(struct ctx *c, const char *key, const struct web_life *l);
+
+/*
+ * What record 'r''s status rests on, under 'key', each only in the
+ * status it belongs to: {fix_named ("fix named"), fix: {sha, subject,
+ * branch, date} (a fix that landed: "fix landed", "fixed", "not
+ * fixed"), dup: {id, href, subject} ("duplicate"; 'dup' that report's
+ * record, or NULL when the state has none), reason ("invalid")}, the
+ * others null. Every text from outside goes through 'm'.
+ */
+void ctx_life_record(struct ctx *c, const char *key, const struct record *r,
+		     const struct record *dup, const struct web_mask *m);
 
 #endif

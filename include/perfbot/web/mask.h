@@ -16,14 +16,18 @@
  * is on). An address is an addr-spec (local@domain, as broadly as mail
  * allows), or one of the 'known' strings (every address of the thread,
  * whatever its form); one inside an http(s) URL is left alone (archive
- * links hold Message-IDs, which look like addresses). HTML escaping is
- * the templates' (the engine's HTML mode); this is what comes before it.
+ * links hold Message-IDs, which look like addresses), and so is one
+ * that is a Message-ID of the 'ids' (the reports': 'dup: <ID>' names
+ * one). HTML escaping is the templates' (the engine's HTML mode); this
+ * is what comes before it.
  */
 
 struct web_mask {
 	struct addrlist allowed;	/* bare addresses shown as they are */
 	struct addrlist known;		/* strings hidden wherever they are */
 	const char *hidden;		/* what a hidden address becomes */
+	const char *const *ids;		/* Message-IDs shown (borrowed) */
+	size_t nids;
 };
 
 void web_mask_init(struct web_mask *m, const char *hidden);
@@ -36,6 +40,15 @@ void web_mask_release(struct web_mask *m);
  */
 int web_mask_allow(struct web_mask *m, const char *mailboxes);
 int web_mask_know(struct web_mask *m, const char *mailboxes);
+
+/*
+ * The Message-IDs (bare, sorted by web_ids_sort()) shown wherever they
+ * are; borrowed: they must outlive 'm'.
+ */
+void web_mask_ids(struct web_mask *m, const char *const *ids, size_t n);
+
+/* Sort 'ids' as web_mask_ids() wants them (case aside, as addresses). */
+void web_ids_sort(const char **ids, size_t n);
 
 /* Append s[0..n) as the archive may show it; -1 when 'out' is full. */
 int web_text(const struct web_mask *m, const char *s, size_t n,

@@ -8,6 +8,7 @@
 
 #include "perfbot/config/config.h"
 #include "perfbot/render/context.h"
+#include "perfbot/state/archive.h"
 #include "perfbot/util/err.h"
 #include "perfbot/util/strbuf.h"
 
@@ -29,10 +30,21 @@ struct web_site {
 				 * else the From's domain */
 	unsigned long long key;
 	time_t now;
+	const char **ids;	/* the reports' Message-IDs (borrowed from
+				 * the rows of web_site_ids()), sorted */
+	size_t nids;
 };
 
 int web_site_init(struct web_site *s, const struct config *cfg, time_t now,
 		  struct pb_err *err);
+/*
+ * The Message-IDs of the reports 'rows' (borrowed: they must outlive
+ * 's'), which the pages show though they look like addresses
+ * (mask.h). 0, or -1 when out of memory.
+ */
+int web_site_ids(struct web_site *s, const struct archive_report *rows,
+		 size_t n, struct pb_err *err);
+
 /* Safe on a zeroed site, after a failed init, and twice. */
 void web_site_release(struct web_site *s);
 

@@ -8,11 +8,12 @@
 
 /*
  * status.html (templates/web/status.html): what 'perfbot status' shows,
- * read from the state now (state/status.h: each of its parts, so a part
- * it gains is shown too): the outbox's counts, the queued mail with its
- * next attempt and last error, the failures with their reasons, the
- * retests and confirmations in flight, where the last poll stopped. Every
- * address is hidden; the state's path is not shown.
+ * read from the state now (state/status.h): the outbox's counts, the
+ * queued mail with its next attempt and last error, the failures with
+ * their reasons, the regressions still followed with their fixes, the
+ * retests, tests and confirmations (those state_status() lists), where
+ * the last poll stopped; each part with has_<part>, so that one without
+ * rows says so. Every address is hidden; the state's path is not shown.
  */
 int web_status(const struct web_site *s, struct state *st,
 	       struct strbuf *out, struct pb_err *err);
