@@ -13,7 +13,7 @@
 #define SIM_MEAN 100.0
 #define SIM_MAX_TRIALS 10000000L
 
-void seq_rule_design(const void *ctx, const double *base, size_t nb,
+void seq_rule_design(void *ctx, const double *base, size_t nb,
 		     const double *head, size_t nh, struct seq_decision *out)
 {
 	seq_decide(ctx, base, nb, head, nh, out);
@@ -34,7 +34,7 @@ static void draw(struct prng *r, const struct seq_world *w, double mean,
 }
 
 /* One trial; its answer and the runs a side it took go into 'oc'. */
-static void trial(seq_rule_fn rule, const void *ctx,
+static void trial(seq_rule_fn rule, void *ctx,
 		  const struct seq_world *w, struct prng *r, double *v[2],
 		  struct seq_oc *oc)
 {
@@ -64,7 +64,7 @@ static void trial(seq_rule_fn rule, const void *ctx,
 	oc->runs_max = (long)used > oc->runs_max ? (long)used : oc->runs_max;
 }
 
-int seq_simulate(seq_rule_fn rule, const void *ctx,
+int seq_simulate(seq_rule_fn rule, void *ctx,
 		 const struct seq_world *w, struct seq_oc *oc,
 		 struct pb_err *err)
 {

@@ -313,7 +313,8 @@ static void look_bounds(const struct seq_params *p, struct seq_look *l,
 				 (prev ? prev->beta_spent : 0), l->z1_upper);
 	l->t_lower = l->z1_lower >= l->z1_upper ? l->t_upper :
 		fmin(alt_t(l->z1_lower, l->df, l->drift), l->t_upper);
-	l->p_lower = isinf(l->t_lower) ? 1 : stats_t_cdf(-l->t_lower, l->df);
+	l->p_lower = isinf(l->t_lower) ? 1 : l->t_lower >= l->t_upper ?
+		l->p_upper : stats_t_cdf(-l->t_lower, l->df);
 	l->z0_lower = null_z(l->t_lower, l->df);
 }
 

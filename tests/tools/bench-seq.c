@@ -41,7 +41,7 @@ struct fixed {
 	long runs;
 };
 
-static void fixed_rule(const void *ctx, const double *base, size_t nb,
+static void fixed_rule(void *ctx, const double *base, size_t nb,
 		       const double *head, size_t nh,
 		       struct seq_decision *out)
 {
@@ -75,7 +75,7 @@ static void fixed_rule(const void *ctx, const double *base, size_t nb,
 		SEQ_INCONCLUSIVE;
 }
 
-static void run(seq_rule_fn rule, const void *ctx, double cv, double shift,
+static void run(seq_rule_fn rule, void *ctx, double cv, double shift,
 		enum seq_noise noise, long n, struct seq_oc *oc)
 {
 	struct seq_world w = { cv, shift, noise, n, seed, SEQ_MAX_RUNS };
@@ -125,7 +125,7 @@ static void planned(struct seq_design *d, double cv)
 	design_or_die(d, &p);
 }
 
-static void confirmation_table(const struct seq_design *dflt)
+static void confirmation_table(struct seq_design *dflt)
 {
 	static const double cvs[] = { 0.01, 0.02, 0.05 };
 	static const double shifts[] = { 0, 0.02, 0.05, 0.10 };

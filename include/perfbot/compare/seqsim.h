@@ -38,20 +38,21 @@ struct seq_oc {
 	long runs_max;
 };
 
-/* A rule: answers as seq_decide() does; 'ctx' is its own. */
-typedef void (*seq_rule_fn)(const void *ctx, const double *base, size_t nb,
+/* A rule: answers as seq_decide() does; 'ctx' is its own (a rule may
+ * keep counts there). */
+typedef void (*seq_rule_fn)(void *ctx, const double *base, size_t nb,
 			    const double *head, size_t nh,
 			    struct seq_decision *out);
 
 /* seq_decide() as a rule; 'ctx' is a struct seq_design. */
-void seq_rule_design(const void *ctx, const double *base, size_t nb,
+void seq_rule_design(void *ctx, const double *base, size_t nb,
 		     const double *head, size_t nh, struct seq_decision *out);
 
 /*
  * Run the trials. Returns 0, or -1 with 'err' on a world out of range
  * (EX_DATAERR) or no memory (EX_OSERR).
  */
-int seq_simulate(seq_rule_fn rule, const void *ctx,
+int seq_simulate(seq_rule_fn rule, void *ctx,
 		 const struct seq_world *w, struct seq_oc *oc,
 		 struct pb_err *err);
 
