@@ -67,44 +67,52 @@ static void refused(const struct seq_params *p, const char *what)
 	assert_int_equal(d.nlooks, 0);
 }
 
+/* A parameter out of range: where it is, its type, the value, and the
+ * word the refusal must hold. */
+struct bad_param {
+	size_t off;
+	char type;	/* 'd' double, 'i' int, 'z' size_t, 'l' long */
+	double v;
+	const char *what;
+};
+
 static void t_params_refused(void **state)
 {
+	static const struct bad_param bad[] = {
+		{ offsetof(struct seq_params, alpha), 'd', 0, "alpha" },
+		{ offsetof(struct seq_params, alpha), 'd', NAN, "alpha" },
+		{ offsetof(struct seq_params, power), 'd', 0.005, "power" },
+		{ offsetof(struct seq_params, cv), 'd', -1, "cv" },
+		{ offsetof(struct seq_params, shift), 'd', INFINITY, "shift" },
+		{ offsetof(struct seq_params, direction), 'i', 2, "direction" },
+		{ offsetof(struct seq_params, beta_shape), 'd', 41, "shape" },
+		{ offsetof(struct seq_params, nlooks), 'z', 0, "looks" },
+		{ offsetof(struct seq_params, looks[1]), 'l', 3,
+		  "not increasing" },
+		{ offsetof(struct seq_params, looks[0]), 'l', 1,
+		  "not increasing" },
+		{ offsetof(struct seq_params, looks[2]), 'l', SEQ_MAX_RUNS + 1,
+		  "not increasing" },
+	};
 	struct seq_params p;
+	size_t i;
 
 	(void)state;
-	seq_params_default(&p);
-	p.alpha = 0;
-	refused(&p, "alpha");
-	seq_params_default(&p);
-	p.alpha = NAN;
-	refused(&p, "alpha");
-	seq_params_default(&p);
-	p.power = 0.005;
-	refused(&p, "power");
-	seq_params_default(&p);
-	p.cv = -1;
-	refused(&p, "cv");
-	seq_params_default(&p);
-	p.shift = INFINITY;
-	refused(&p, "shift");
-	seq_params_default(&p);
-	p.direction = 2;
-	refused(&p, "direction");
-	seq_params_default(&p);
-	p.beta_shape = 41;
-	refused(&p, "shape");
-	seq_params_default(&p);
-	p.nlooks = 0;
-	refused(&p, "looks");
-	seq_params_default(&p);
-	p.looks[1] = 3;
-	refused(&p, "not increasing");
-	seq_params_default(&p);
-	p.looks[0] = 1;
-	refused(&p, "not increasing");
-	seq_params_default(&p);
-	p.looks[2] = SEQ_MAX_RUNS + 1;
-	refused(&p, "not increasing");
+	for (i = 0; i < N(bad); i++) {
+		char *at;
+
+		seq_params_default(&p);
+		at = (char *)&p + bad[i].off;
+		if (bad[i].type == 'd')
+			*(double *)(void *)at = bad[i].v;
+		else if (bad[i].type == 'i')
+			*(int *)(void *)at = (int)bad[i].v;
+		else if (bad[i].type == 'z')
+			*(size_t *)(void *)at = (size_t)bad[i].v;
+		else
+			*(long *)(void *)at = (long)bad[i].v;
+		refused(&p, bad[i].what);
+	}
 }
 
 static void design(struct seq_design *d, const struct seq_params *p)
@@ -264,6 +272,33 @@ static void t_carried_alpha(void **state)
 	assert_true(second.look[0].t_upper > first.look[0].t_upper);
 }
 
+/* The fixture of the tests below: the default design and its answers. */
+struct fx {
+	struct seq_params p;
+	struct seq_design d;
+	struct seq_decision dec;
+	struct seq_oc oc;
+};
+
+static int setup(void **state)
+{
+	static struct fx f;
+	struct pb_err err = { 0, "" };
+
+	memset(&f, 0, sizeof(f));
+	seq_params_default(&f.p);
+	if (seq_design_init(&f.d, &f.p, &err))
+		return -1;
+	*state = &f;
+	return 0;
+}
+
+/* The design again, after a test changed its parameters. */
+static void redesign(struct fx *f)
+{
+	design(&f->d, &f->p);
+}
+
 static void decide(const struct seq_design *d, const double *b, size_t nb,
 		   const double *h, size_t nh, struct seq_decision *out)
 {
@@ -282,84 +317,77 @@ static const double same3[] = { 100.4, 98.9, 100.6 };
 
 static void t_decide_clear(void **state)
 {
-	struct seq_params p;
-	struct seq_design d;
-	struct seq_decision dec;
+	struct fx *f = *state;
 
-	(void)state;
-	seq_params_default(&p);
-	design(&d, &p);
-	decide(&d, base3, 3, up20, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_CHANGED);
-	assert_int_equal(dec.look, 0);
-	assert_false(dec.last);
-	assert_true(fabs(dec.change - 20) < 1e-9);
-	assert_true(dec.p <= d.look[0].p_upper && dec.t >= dec.t_upper);
-	assert_true(dec.ci.ok && dec.ci.lo < 20 && dec.ci.hi > 20);
-	assert_true(dec.ci.lo > 0);
-	assert_int_equal(dec.way, 1);
-	assert_true(dec.alpha_spent == d.look[0].alpha_spent);
+	decide(&f->d, base3, 3, up20, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_CHANGED);
+	assert_int_equal(f->dec.look, 0);
+	assert_false(f->dec.last);
+	assert_true(fabs(f->dec.change - 20) < 1e-9);
+	assert_true(f->dec.p <= f->d.look[0].p_upper);
+	assert_true(f->dec.t >= f->dec.t_upper);
+	assert_true(f->dec.ci.ok && f->dec.ci.lo < 20 && f->dec.ci.hi > 20);
+	assert_true(f->dec.ci.lo > 0);
+	assert_int_equal(f->dec.way, 1);
+	assert_true(f->dec.alpha_spent == f->d.look[0].alpha_spent);
 	/* no change at all: not changed at the first look */
-	decide(&d, base3, 3, same3, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_NOT_CHANGED);
-	assert_true(dec.p > d.look[0].p_lower && dec.t < dec.t_lower);
-	assert_true(dec.ci.lo < 0 && dec.ci.hi > 0);
+	decide(&f->d, base3, 3, same3, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_NOT_CHANGED);
+	assert_true(f->dec.p > f->d.look[0].p_lower);
+	assert_true(f->dec.t < f->dec.t_lower);
+	assert_true(f->dec.ci.lo < 0 && f->dec.ci.hi > 0);
 	/* a clear change the other way is "not changed" the way tested */
-	decide(&d, up20, 3, base3, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_NOT_CHANGED);
-	p.direction = -1;
-	design(&d, &p);
-	decide(&d, up20, 3, base3, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_CHANGED);
-	assert_int_equal(dec.way, -1);
+	decide(&f->d, up20, 3, base3, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_NOT_CHANGED);
+	f->p.direction = -1;
+	redesign(f);
+	decide(&f->d, up20, 3, base3, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_CHANGED);
+	assert_int_equal(f->dec.way, -1);
 	/* either way: changed both ways, the way seen */
-	p.direction = 0;
-	design(&d, &p);
-	decide(&d, up20, 3, base3, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_CHANGED);
-	assert_int_equal(dec.way, -1);
-	decide(&d, base3, 3, up20, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_CHANGED);
-	assert_int_equal(dec.way, 1);
-	assert_true(fabs(seq_alpha_spent(&d, 99) - p.alpha) < 1e-15);
+	f->p.direction = 0;
+	redesign(f);
+	decide(&f->d, up20, 3, base3, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_CHANGED);
+	assert_int_equal(f->dec.way, -1);
+	decide(&f->d, base3, 3, up20, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_CHANGED);
+	assert_int_equal(f->dec.way, 1);
+	assert_true(fabs(seq_alpha_spent(&f->d, 99) - f->p.alpha) < 1e-15);
 }
 
 static void t_decide_more(void **state)
 {
+	struct fx *f = *state;
 	static const double b5[] = { 100, 102, 98, 101, 99 };
 	static const double h5[] = { 103, 104.5, 101, 102.5, 102.2 };
-	struct seq_params p;
-	struct seq_design d;
-	struct seq_decision dec;
 
-	(void)state;
-	seq_params_default(&p);
-	design(&d, &p);
-	decide(&d, NULL, 0, NULL, 0, &dec);
-	assert_int_equal(dec.answer, SEQ_MORE);
-	assert_int_equal(dec.more[0], 3);
-	assert_int_equal(dec.more[1], 3);
+	decide(&f->d, NULL, 0, NULL, 0, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_MORE);
+	assert_int_equal(f->dec.more[0], 3);
+	assert_int_equal(f->dec.more[1], 3);
 	/* the sides apart: each is told what it lacks */
-	decide(&d, b5, 2, h5, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_MORE);
-	assert_int_equal(dec.look, 0);
-	assert_int_equal(dec.more[0], 1);
-	assert_int_equal(dec.more[1], 0);
+	decide(&f->d, b5, 2, h5, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_MORE);
+	assert_int_equal(f->dec.look, 0);
+	assert_int_equal(f->dec.more[0], 1);
+	assert_int_equal(f->dec.more[1], 0);
 	/* +3% at 3 runs, CV 1.5%: between the bounds, on to 5 */
-	decide(&d, b5, 3, h5, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_MORE);
-	assert_int_equal(dec.look, 1);
-	assert_int_equal(dec.more[0], 2);
-	assert_int_equal(dec.more[1], 2);
-	assert_true(dec.p < d.look[0].p_lower && dec.p > d.look[0].p_upper);
-	assert_true(dec.t > dec.t_lower && dec.t < dec.t_upper);
+	decide(&f->d, b5, 3, h5, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_MORE);
+	assert_int_equal(f->dec.look, 1);
+	assert_int_equal(f->dec.more[0], 2);
+	assert_int_equal(f->dec.more[1], 2);
+	assert_true(f->dec.p < f->d.look[0].p_lower);
+	assert_true(f->dec.p > f->d.look[0].p_upper);
+	assert_true(f->dec.t > f->dec.t_lower && f->dec.t < f->dec.t_upper);
 	/* 4 and 5 runs are judged at the look of 3, asking the rest */
-	decide(&d, b5, 4, h5, 5, &dec);
-	assert_int_equal(dec.n[0], 4);
-	assert_int_equal(dec.n[1], 5);
-	if (dec.answer == SEQ_MORE) {
-		assert_int_equal(dec.more[0], 1);
-		assert_int_equal(dec.more[1], 0);
+	decide(&f->d, b5, 4, h5, 5, &f->dec);
+	assert_int_equal(f->dec.n[0], 4);
+	assert_int_equal(f->dec.n[1], 5);
+	if (f->dec.answer == SEQ_MORE) {
+		assert_int_equal(f->dec.more[0], 1);
+		assert_int_equal(f->dec.more[1], 0);
 	}
 	assert_string_equal(seq_answer_name(SEQ_MORE), "more runs");
 	assert_string_equal(seq_answer_name(SEQ_NOT_CHANGED), "not changed");
@@ -367,31 +395,26 @@ static void t_decide_more(void **state)
 
 static void t_decide_degenerate(void **state)
 {
+	struct fx *f = *state;
 	static const double c100[] = { 100, 100, 100 };
 	static const double c110[] = { 110, 110, 110 };
 	static const double bad[] = { 100, NAN, 101 };
-	struct seq_params p;
-	struct seq_design d;
-	struct seq_decision dec;
 
-	(void)state;
-	seq_params_default(&p);
-	design(&d, &p);
-	decide(&d, c100, 3, c110, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_CHANGED);
-	decide(&d, c110, 3, c100, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_NOT_CHANGED);
-	decide(&d, c100, 3, c100, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_NOT_CHANGED);
-	decide(&d, c100, 3, bad, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_INCONCLUSIVE);
-	assert_non_null(dec.why);
-	assert_non_null(strstr(dec.why, "finite"));
-	assert_false(dec.ci.ok);
+	decide(&f->d, c100, 3, c110, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_CHANGED);
+	decide(&f->d, c110, 3, c100, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_NOT_CHANGED);
+	decide(&f->d, c100, 3, c100, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_NOT_CHANGED);
+	decide(&f->d, c100, 3, bad, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_INCONCLUSIVE);
+	assert_non_null(f->dec.why);
+	assert_non_null(strstr(f->dec.why, "finite"));
+	assert_false(f->dec.ci.ok);
 	/* a design with no looks (never initialised) decides nothing */
-	memset(&d, 0, sizeof(d));
-	decide(&d, c100, 3, c110, 3, &dec);
-	assert_int_equal(dec.answer, SEQ_INCONCLUSIVE);
+	memset(&f->d, 0, sizeof(f->d));
+	decide(&f->d, c100, 3, c110, 3, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_INCONCLUSIVE);
 }
 
 /*
@@ -401,32 +424,27 @@ static void t_decide_degenerate(void **state)
  */
 static void t_decide_noisy(void **state)
 {
+	struct fx *f = *state;
 	static const double b[] = { 100, 110, 90, 105, 95, 108, 92, 101 };
 	static const double h[] = { 101, 89, 111, 96, 104, 93, 107, 99 };
-	struct seq_params p;
-	struct seq_design d;
-	struct seq_decision dec;
 
-	(void)state;
-	seq_params_default(&p);
-	design(&d, &p);
-	decide(&d, b, 3, h, 3, &dec);
-	assert_true(dec.p > d.look[0].p_lower);
-	assert_true(dec.cv > 0.05);
-	assert_int_equal(dec.answer, SEQ_MORE);
-	assert_true(dec.noisy);
-	decide(&d, b, 8, h, 8, &dec);
-	assert_int_equal(dec.answer, SEQ_INCONCLUSIVE);
-	assert_true(dec.noisy && dec.last);
-	assert_non_null(strstr(dec.why, "noisier"));
+	decide(&f->d, b, 3, h, 3, &f->dec);
+	assert_true(f->dec.p > f->d.look[0].p_lower);
+	assert_true(f->dec.cv > 0.05);
+	assert_int_equal(f->dec.answer, SEQ_MORE);
+	assert_true(f->dec.noisy);
+	decide(&f->d, b, 8, h, 8, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_INCONCLUSIVE);
+	assert_true(f->dec.noisy && f->dec.last);
+	assert_non_null(strstr(f->dec.why, "noisier"));
 	/* the same runs, a design for that noise (the same shift in
 	 * standard deviations): not changed */
-	p.cv = 0.08;
-	p.shift = 0.2;
-	design(&d, &p);
-	decide(&d, b, 8, h, 8, &dec);
-	assert_int_equal(dec.answer, SEQ_NOT_CHANGED);
-	assert_false(dec.noisy);
+	f->p.cv = 0.08;
+	f->p.shift = 0.2;
+	redesign(f);
+	decide(&f->d, b, 8, h, 8, &f->dec);
+	assert_int_equal(f->dec.answer, SEQ_NOT_CHANGED);
+	assert_false(f->dec.noisy);
 }
 
 /*
@@ -435,30 +453,28 @@ static void t_decide_noisy(void **state)
  */
 static void t_decide_inconclusive_at_cap(void **state)
 {
-	struct seq_params p;
-	struct seq_design d;
-	struct seq_decision dec;
+	struct fx *f = *state;
 	struct prng r;
 	double b[8], h[8];
 	int i, t, seen = 0;
 
-	(void)state;
-	seq_params_default(&p);
-	p.shift = 0.02;
-	design(&d, &p);
-	assert_int_equal(d.nlooks, 3);
-	assert_true(d.look[2].t_lower < d.look[2].t_upper);
+	seq_params_default(&f->p);
+	f->p.shift = 0.02;
+	redesign(f);
+	assert_int_equal(f->d.nlooks, 3);
+	assert_true(f->d.look[2].t_lower < f->d.look[2].t_upper);
 	prng_seed(&r, 11);
 	for (t = 0; t < 2000 && !seen; t++) {
 		for (i = 0; i < 8; i++) {
 			b[i] = 100 + 2 * prng_normal(&r);
 			h[i] = 101 + 2 * prng_normal(&r);
 		}
-		decide(&d, b, 8, h, 8, &dec);
-		if (dec.answer == SEQ_INCONCLUSIVE) {
-			assert_true(dec.last && !dec.noisy && !dec.why);
-			assert_true(dec.p > d.look[2].p_upper &&
-				    dec.p <= d.look[2].p_lower);
+		decide(&f->d, b, 8, h, 8, &f->dec);
+		if (f->dec.answer == SEQ_INCONCLUSIVE) {
+			assert_true(f->dec.last && !f->dec.noisy);
+			assert_null(f->dec.why);
+			assert_true(f->dec.p > f->d.look[2].p_upper &&
+				    f->dec.p <= f->d.look[2].p_lower);
 			seen = 1;
 		}
 	}
@@ -468,37 +484,33 @@ static void t_decide_inconclusive_at_cap(void **state)
 /* Every answer follows the rule the header states, on random runs. */
 static void t_decide_rule(void **state)
 {
-	struct seq_params p;
-	struct seq_design d;
-	struct seq_decision dec;
+	struct fx *f = *state;
 	struct prng r;
 	double b[8], h[8];
 	int i, t;
 
-	(void)state;
-	seq_params_default(&p);
-	design(&d, &p);
 	prng_seed(&r, 12);
 	for (t = 0; t < 3000; t++) {
 		size_t n = 3 + (size_t)(t % 6), k = n >= 8 ? 2 : n >= 5;
-		const struct seq_look *l = &d.look[k];
+		const struct seq_look *l = &f->d.look[k];
 
 		for (i = 0; i < 8; i++) {
 			b[i] = 100 + 2 * prng_normal(&r);
 			h[i] = 102 + 2 * prng_normal(&r);
 		}
-		decide(&d, b, n, h, n, &dec);
-		assert_int_equal(dec.last, dec.look + 1 == d.nlooks);
-		if (dec.p <= l->p_upper)
-			assert_int_equal(dec.answer, SEQ_CHANGED);
-		else if (dec.noisy)
-			assert_int_equal(dec.answer, k == 2 ?
+		decide(&f->d, b, n, h, n, &f->dec);
+		assert_int_equal(f->dec.last, f->dec.look + 1 == f->d.nlooks);
+		if (f->dec.p <= l->p_upper)
+			assert_int_equal(f->dec.answer, SEQ_CHANGED);
+		else if (f->dec.noisy)
+			assert_int_equal(f->dec.answer, k == 2 ?
 					 SEQ_INCONCLUSIVE : SEQ_MORE);
-		else if (dec.p > l->p_lower || l->t_lower >= l->t_upper)
-			assert_int_equal(dec.answer, SEQ_NOT_CHANGED);
+		else if (f->dec.p > l->p_lower || l->t_lower >= l->t_upper)
+			assert_int_equal(f->dec.answer, SEQ_NOT_CHANGED);
 		else
-			assert_int_equal(dec.answer, SEQ_MORE);
-		assert_int_equal(dec.look, dec.answer == SEQ_MORE ? k + 1 : k);
+			assert_int_equal(f->dec.answer, SEQ_MORE);
+		assert_int_equal(f->dec.look,
+				 f->dec.answer == SEQ_MORE ? k + 1 : k);
 	}
 }
 
@@ -518,6 +530,17 @@ static void simulate(struct seq_design *d, const struct mc *m,
 	assert_int_equal(oc->trials, TRIALS);
 }
 
+/* The shares of the trials of the last simulation. */
+static double share(const struct fx *f, long count)
+{
+	return seq_oc_share(&f->oc, count);
+}
+
+static double changed(const struct fx *f)
+{
+	return share(f, f->oc.changed);
+}
+
 /* 3 standard errors of a share p over the trials */
 static double mc_error(double p)
 {
@@ -533,58 +556,50 @@ static double mc_error(double p)
  */
 static void t_monte_carlo_default(void **state)
 {
+	struct fx *f = *state;
 	static const struct mc none = { 0.02, 0, SEQ_NOISE_NORMAL };
 	static const struct mc shift = { 0.02, 0.05, SEQ_NOISE_NORMAL };
 	static const struct mc none3 = { 0.02, 0, SEQ_NOISE_T3 };
 	static const struct mc shift3 = { 0.02, 0.05, SEQ_NOISE_T3 };
-	struct seq_params p;
-	struct seq_design d;
-	struct seq_oc oc;
 
-	(void)state;
-	seq_params_default(&p);
-	design(&d, &p);
-	simulate(&d, &none, 1, &oc);
-	assert_true(seq_oc_share(&oc, oc.changed) <= 0.01 + mc_error(0.01));
-	assert_true(oc.runs < 4.1);
-	assert_true(oc.runs_max == 8);
-	simulate(&d, &shift, 2, &oc);
-	assert_true(seq_oc_share(&oc, oc.changed) >= 0.96 - mc_error(0.96));
-	assert_true(oc.runs < 6.5);
-	simulate(&d, &none3, 3, &oc);
-	assert_true(seq_oc_share(&oc, oc.changed) <= 0.01 + mc_error(0.01));
-	simulate(&d, &shift3, 4, &oc);
-	assert_true(seq_oc_share(&oc, oc.changed) >= 0.95 - mc_error(0.95));
+	simulate(&f->d, &none, 1, &f->oc);
+	assert_true(changed(f) <= 0.01 + mc_error(0.01));
+	assert_true(f->oc.runs < 4.1);
+	assert_true(f->oc.runs_max == 8);
+	simulate(&f->d, &shift, 2, &f->oc);
+	assert_true(changed(f) >= 0.96 - mc_error(0.96));
+	assert_true(f->oc.runs < 6.5);
+	simulate(&f->d, &none3, 3, &f->oc);
+	assert_true(changed(f) <= 0.01 + mc_error(0.01));
+	simulate(&f->d, &shift3, 4, &f->oc);
+	assert_true(changed(f) >= 0.95 - mc_error(0.95));
 }
 
 /* The other directions: down, and either way. */
 static void t_monte_carlo_directions(void **state)
 {
+	struct fx *f = *state;
 	static const struct mc down = { 0.02, -0.05, SEQ_NOISE_NORMAL };
 	static const struct mc up = { 0.02, 0.05, SEQ_NOISE_NORMAL };
 	static const struct mc none = { 0.02, 0, SEQ_NOISE_NORMAL };
-	struct seq_params p;
-	struct seq_design d;
-	struct seq_oc oc;
 
-	(void)state;
-	seq_params_default(&p);
-	p.direction = -1;
-	design(&d, &p);
-	simulate(&d, &down, 5, &oc);
-	assert_true(seq_oc_share(&oc, oc.changed) >= 0.96 - mc_error(0.96));
-	simulate(&d, &up, 6, &oc);
-	assert_true(seq_oc_share(&oc, oc.changed) < 0.001);
+	seq_params_default(&f->p);
+	f->p.direction = -1;
+	redesign(f);
+	simulate(&f->d, &down, 5, &f->oc);
+	assert_true(changed(f) >= 0.96 - mc_error(0.96));
+	simulate(&f->d, &up, 6, &f->oc);
+	assert_true(changed(f) < 0.001);
 	/* either way at the same alpha, half of it a side: 8 runs no
 	 * longer reach 96% (the integration says 93.6%); the simulation
 	 * agrees with it */
-	p.direction = 0;
-	design(&d, &p);
-	assert_true(d.power > 0.92 && d.power < 0.96);
-	simulate(&d, &none, 7, &oc);
-	assert_true(seq_oc_share(&oc, oc.changed) <= 0.01 + mc_error(0.01));
-	simulate(&d, &down, 8, &oc);
-	assert_true(fabs(seq_oc_share(&oc, oc.changed) - d.power) < 0.015);
+	f->p.direction = 0;
+	redesign(f);
+	assert_true(f->d.power > 0.92 && f->d.power < 0.96);
+	simulate(&f->d, &none, 7, &f->oc);
+	assert_true(changed(f) <= 0.01 + mc_error(0.01));
+	simulate(&f->d, &down, 8, &f->oc);
+	assert_true(fabs(changed(f) - f->d.power) < 0.015);
 }
 
 /*
@@ -594,22 +609,19 @@ static void t_monte_carlo_directions(void **state)
  */
 static void t_monte_carlo_retest(void **state)
 {
+	struct fx *f = *state;
 	static const struct mc real = { 0.02, 0.05, SEQ_NOISE_NORMAL };
 	static const struct mc none = { 0.02, 0, SEQ_NOISE_NORMAL };
-	struct seq_params p;
-	struct seq_design d;
-	struct seq_oc oc;
 
-	(void)state;
-	seq_params_default(&p);
-	p.nlooks = seq_looks(4, 20, p.looks, SEQ_MAX_LOOKS);
-	design(&d, &p);
-	assert_int_equal(d.look[0].n, 4);
-	simulate(&d, &real, 9, &oc);
-	assert_true(seq_oc_share(&oc, oc.not_changed) <= 0.05);
-	assert_true(seq_oc_share(&oc, oc.changed) >= 0.96 - mc_error(0.96));
-	simulate(&d, &none, 10, &oc);
-	assert_true(seq_oc_share(&oc, oc.changed) <= 0.01 + mc_error(0.01));
+	seq_params_default(&f->p);
+	f->p.nlooks = seq_looks(4, 20, f->p.looks, SEQ_MAX_LOOKS);
+	redesign(f);
+	assert_int_equal(f->d.look[0].n, 4);
+	simulate(&f->d, &real, 9, &f->oc);
+	assert_true(share(f, f->oc.not_changed) <= 0.05);
+	assert_true(changed(f) >= 0.96 - mc_error(0.96));
+	simulate(&f->d, &none, 10, &f->oc);
+	assert_true(changed(f) <= 0.01 + mc_error(0.01));
 }
 
 int main(void)
@@ -621,15 +633,15 @@ int main(void)
 		cmocka_unit_test(t_two_looks_integration),
 		cmocka_unit_test(t_default_design),
 		cmocka_unit_test(t_carried_alpha),
-		cmocka_unit_test(t_decide_clear),
-		cmocka_unit_test(t_decide_more),
-		cmocka_unit_test(t_decide_degenerate),
-		cmocka_unit_test(t_decide_noisy),
-		cmocka_unit_test(t_decide_inconclusive_at_cap),
-		cmocka_unit_test(t_decide_rule),
-		cmocka_unit_test(t_monte_carlo_default),
-		cmocka_unit_test(t_monte_carlo_directions),
-		cmocka_unit_test(t_monte_carlo_retest),
+		cmocka_unit_test_setup(t_decide_clear, setup),
+		cmocka_unit_test_setup(t_decide_more, setup),
+		cmocka_unit_test_setup(t_decide_degenerate, setup),
+		cmocka_unit_test_setup(t_decide_noisy, setup),
+		cmocka_unit_test_setup(t_decide_inconclusive_at_cap, setup),
+		cmocka_unit_test_setup(t_decide_rule, setup),
+		cmocka_unit_test_setup(t_monte_carlo_default, setup),
+		cmocka_unit_test_setup(t_monte_carlo_directions, setup),
+		cmocka_unit_test_setup(t_monte_carlo_retest, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
