@@ -39,7 +39,9 @@
  *   - the design keeps the fewest looks whose bounds meet (every path
  *     stops by the last), so no alpha is left unspent; when no prefix of
  *     the looks closes, a gap stays at the last look: "inconclusive"
- *     there (the noise assumed is too high for the shift at those runs).
+ *     there (the noise assumed is too high for the shift at those runs);
+ *   - "not changed" needs the runs no noisier than assumed beyond chance
+ *     (the noise gate of seq_decide()).
  * The unit test checks alpha and power of the default design by a seeded
  * simulation over normal and t3 noise (tests/unit/test_sequential.c).
  *
@@ -74,9 +76,9 @@ void seq_params_default(struct seq_params *p);
 
 /*
  * Looks from 'first' to 'cap' runs a side, each about 1.6 times the one
- * before (at least 2 more): 3, 5, 8, 13, 20 for 3 and 20. Returns how
- * many were written (at most 'max'; the last is always 'cap' when
- * 'max' > 1), 0 when first < SEQ_MIN_RUNS or cap < first.
+ * before (at least 2 more, none within 2 of the cap): 3, 5, 8, 13, 20
+ * for 3 and 20. Returns how many were written (at most 'max', the last
+ * always 'cap'), 0 when first < SEQ_MIN_RUNS, cap < first or max is 0.
  */
 size_t seq_looks(long first, long cap, long *looks, size_t max);
 
@@ -119,8 +121,9 @@ struct seq_design {
 int seq_design_init(struct seq_design *d, const struct seq_params *p,
 		    struct pb_err *err);
 
-/* The alpha a look spends at most: 0 before the first, the cumulative
- * spending at look 'look' (0-based; past the last, the last's). */
+/* The alpha spent at most up to and with look 'look' (0-based; past the
+ * last, the last's; either way, both halves); 0 for a design with no
+ * looks. */
 double seq_alpha_spent(const struct seq_design *d, size_t look);
 
 enum seq_answer {
@@ -151,7 +154,8 @@ struct seq_decision {
 	struct change_ci ci;	/* repeated confidence interval of the
 				 * %change: covers the true change at every
 				 * look at once with 1 - 2 alpha at least */
-	const char *why;	/* no test possible: why (INCONCLUSIVE) */
+	const char *why;	/* INCONCLUSIVE for want of a test, or for the
+				 * noise gate at the last look: why */
 };
 
 /*
