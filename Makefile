@@ -59,7 +59,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC = $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all check check-build demo bench bench-sim install deps unit golden \
+.PHONY: all check check-build demo bench bench-sim bench-seq install deps unit golden \
 	integration faults lint clean fuzz
 all: perfbot
 
@@ -156,6 +156,12 @@ bench: deps
 SIM_TRIALS ?= 1000
 bench-sim: $(BUILD)/tools/bench-sim
 	@$(BUILD)/tools/bench-sim $(SIM_TRIALS)
+
+# The sequential decision against the fixed rule (issue 32); also a part
+# of 'bench' (scripts/bench-seq).
+SEQ_TRIALS ?= 20000
+bench-seq: $(BUILD)/tools/bench-seq
+	@BENCH_SEQ_TRIALS=$(SEQ_TRIALS) sh scripts/bench-seq
 
 # libFuzzer targets for every parser (clang): 'make fuzz FUZZ_SECONDS=60'.
 # Not part of 'check'; the corpora start from the fixtures.

@@ -9,10 +9,15 @@
  * (trigger_weak: mail now, or ask for confirmation runs), the
  * confirmation on the new runs alone (runs_compare_new, confirm_verdict),
  * and, for a mailed report, a "retest 4x" verdict on its new runs.
+ * Beside today's confirmation it runs the sequential decision of issue
+ * 32 (seq_params_default(): 3, 5, 8 new runs a side as it asks for
+ * them, in the reported direction, on the new runs alone) on runs drawn
+ * from a generator of its own, so that today's columns stay as they were.
  *   bench-sim [TRIALS [METRICS.yaml]]   (1000, config/metrics.yaml)
  * Prints one row per cell: the share mailed with confirmation (and with
  * the noise filter alone, as before), the runs spent a side (mean and
- * maximum), and the retest verdicts of the mailed reports.
+ * maximum), the retest verdicts of the mailed reports, and the
+ * sequential confirmation's share mailed and runs a side.
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +32,8 @@
 #include "perfbot/judge/runs.h"
 #include "perfbot/util/strbuf.h"
 #include "perfbot/judge/trigger.h"
+#include "perfbot/compare/sequential.h"
+#include "perfbot/util/prng.h"
 
 #define METRIC "hackbench.throughput"
 #define TESTCASE "hackbench"
@@ -91,7 +98,41 @@ struct cell {
 	long trials, filter, mailed, direct, confirmed;
 	long runs_sum, runs_max;
 	long rt_stable, rt_notrep, rt_inconcl;
+	long seq_mailed, seq_runs_sum, seq_runs_max;
 };
+
+/* The sequential confirmation's designs (up, down) and generator. */
+static struct seq_design seq_design[2];
+static struct prng seq_rng;
+
+/*
+ * New runs of both sides drawn as the design in the reported direction
+ * asks for them, decided on them alone: their number a side, and
+ * whether the report is mailed (changed).
+ */
+static long seq_confirm(const struct side sd[2], double reported, int *mail)
+{
+	double v[2][MAX_VALUES];
+	size_t n[2] = { 0, 0 };
+	struct seq_decision dec;
+	int s;
+
+	for (;;) {
+		seq_decide(&seq_design[reported < 0], v[BASE], n[BASE],
+			   v[HEAD], n[HEAD], &dec);
+		if (dec.answer != SEQ_MORE)
+			break;
+		for (s = BASE; s <= HEAD; s++) {
+			long k;
+
+			for (k = 0; k < dec.more[s] && n[s] < MAX_VALUES; k++)
+				v[s][n[s]++] = sd[s].mean +
+					sd[s].sd * prng_normal(&seq_rng);
+		}
+	}
+	*mail = dec.answer == SEQ_CHANGED;
+	return (long)(n[BASE] > n[HEAD] ? n[BASE] : n[HEAD]);
+}
 
 /* The verdict on 'k' new runs of both sides after the first 'from'. */
 static enum verdict fresh_verdict(struct side sd[2], const size_t from[2],
@@ -138,8 +179,8 @@ static int trial(const struct confirm_policy *p, const struct rules *rules,
 	struct evidence ev;
 	struct pb_err err = { 0, "" };
 	double reported = 0;
-	int mail = 0, s;
-	long spent = (long)n;
+	int mail = 0, seq_mail = 0, s;
+	long spent = (long)n, seq_spent = (long)n;
 
 	memset(sd, 0, sizeof(sd));
 	memset(&ev, 0, sizeof(ev));
@@ -165,9 +206,10 @@ static int trial(const struct confirm_policy *p, const struct rules *rules,
 	act = trigger_action(p, j.headline != NULL,
 			     !j.headline && trigger_candidate(key), &ev);
 	if (act == TRIGGER_MAIL) {
-		mail = 1;
+		mail = seq_mail = 1;
 		c->direct++;
 	} else if (act == TRIGGER_CONFIRM) {
+		seq_spent += seq_confirm(sd, h->change, &seq_mail);
 		size_t from[2] = { n, n };
 		long more = confirm_runs(p, n);
 
@@ -186,6 +228,10 @@ static int trial(const struct confirm_policy *p, const struct rules *rules,
 	c->mailed += mail;
 	c->runs_sum += spent;
 	c->runs_max = spent > c->runs_max ? spent : c->runs_max;
+	c->seq_mailed += seq_mail;
+	c->seq_runs_sum += seq_spent;
+	c->seq_runs_max = seq_spent > c->seq_runs_max ? seq_spent :
+		c->seq_runs_max;
 	if (mail)
 		retest(sd, rules, reported, c);
 	for (s = BASE; s <= HEAD; s++)
@@ -210,8 +256,16 @@ int main(int argc, char **argv)
 	struct pb_err err = { 0, "" };
 	struct rules *rules = NULL;
 	size_t a, b, k;
-	long t;
+	long t, extra[2] = { 0, 0 }, held = 0;
+	struct seq_params sp;
 
+	seq_params_default(&sp);
+	if (seq_design_init(&seq_design[0], &sp, &err))
+		return 70;
+	sp.direction = -1;
+	if (seq_design_init(&seq_design[1], &sp, &err))
+		return 70;
+	prng_seed(&seq_rng, 32);
 	/* the policy of confirm: {enabled: true} with its defaults */
 	if (!config_load(&defaults, NULL, &err)) {
 		p.total_runs = defaults.confirm.total_runs;
@@ -232,7 +286,8 @@ int main(int argc, char **argv)
 	       TRIGGER_P_CANDIDATE, trials);
 	printf("| CV | runs | shift | mailed | filter alone | runs a side "
 	       "(mean/max) | retest 4x: stable / not reproduced / "
-	       "inconclusive |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+	       "inconclusive | sequential: mailed | runs a side (mean/max) "
+	       "|\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
 	for (a = 0; a < 3; a++)
 		for (b = 0; b < 3; b++)
 			for (k = 0; k < 4; k++) {
@@ -245,15 +300,31 @@ int main(int argc, char **argv)
 						return 70;
 				printf("| %.0f%% | %zu | %.0f%% | %.1f%% | "
 				       "%.1f%% | %.1f / %ld | %.0f%% / %.0f%% "
-				       "/ %.0f%% |\n", cvs[a] * 100, ns[b],
+				       "/ %.0f%% | %.1f%% | %.1f / %ld |\n",
+				       cvs[a] * 100, ns[b],
 				       shifts[k] * 100, pct(c.mailed, c.trials),
 				       pct(c.filter, c.trials),
 				       (double)c.runs_sum / (double)c.trials,
 				       c.runs_max, pct(c.rt_stable, c.mailed),
 				       pct(c.rt_notrep, c.mailed),
-				       pct(c.rt_inconcl, c.mailed));
+				       pct(c.rt_inconcl, c.mailed),
+				       pct(c.seq_mailed, c.trials),
+				       (double)c.seq_runs_sum /
+				       (double)c.trials, c.seq_runs_max);
+				/* issue 32's loop: CV 2%, 3 runs, 0 and 5% */
+				if (a == 1 && b == 0 && (k == 0 || k == 2)) {
+					extra[0] += 2 * (c.runs_sum -
+							 3 * c.trials);
+					extra[1] += 2 * (c.seq_runs_sum -
+							 3 * c.trials);
+					held += c.trials;
+				}
 				fflush(stdout);
 			}
+	printf("\nextra runs asked per comparison, both sides, CV 2%%, 3 "
+	       "runs, shifts 0 and 5%%: today %.1f, sequential %.1f\n",
+	       (double)extra[0] / (double)held,
+	       (double)extra[1] / (double)held);
 	rules_free(rules);
 	return 0;
 }

@@ -474,6 +474,50 @@ static void t_fix_verdict(void **state)
 			    "partly fixed");
 }
 
+/* The normal and chi-square quantiles, the t quantile's far tails. */
+static void t_quantiles(void **state)
+{
+	static const double ps[] = { 1e-300, 1e-12, 1e-4, 0.01, 0.3, 0.5,
+				     0.7, 0.99, 1 - 1e-12 };
+	static const double dfs[] = { 1, 1.5, 2, 3.1, 7, 30, 1000 };
+	size_t i, j;
+
+	(void)state;
+	/* the printed table: 1.959964, 2.326348, 3.090232 */
+	assert_true(fabs(stats_norm_quantile(0.975) - 1.959964) < 1e-6);
+	assert_true(fabs(stats_norm_quantile(0.01) + 2.326348) < 1e-6);
+	assert_true(fabs(stats_norm_quantile(0.999) - 3.090232) < 1e-6);
+	assert_true(fabs(stats_norm_quantile(0.5)) < 1e-15);
+	assert_true(isinf(stats_norm_quantile(0)) &&
+		    stats_norm_quantile(0) < 0);
+	for (i = 0; i < N(ps); i++) {
+		double z = stats_norm_quantile(ps[i]), back = stats_norm_cdf(z);
+
+		assert_true(isfinite(z));
+		assert_true(fabs(back - ps[i]) <= 1e-12 * fmin(ps[i], 1) +
+			    1e-15 || fabs(back / ps[i] - 1) < 1e-10);
+	}
+	/* the Cauchy quantile is tan(pi (p - 1/2)) = -1 / tan(pi p) */
+	assert_true(fabs(stats_t_quantile(1e-10, 1) *
+			 -tan(M_PI * 1e-10) - 1) < 1e-10);
+	for (i = 1; i < N(ps) - 1; i++)
+		for (j = 0; j < N(dfs); j++) {
+			double t = stats_t_quantile(ps[i], dfs[j]);
+			double back = ps[i] < 0.5 ? stats_t_cdf(t, dfs[j]) :
+				1 - stats_t_cdf(t, dfs[j]);
+			double want = ps[i] < 0.5 ? ps[i] : 1 - ps[i];
+
+			assert_true(fabs(back / want - 1) < 1e-8);
+		}
+	/* chi-square table: 18.307 (0.95, 10), 3.247 (0.025, 10), 37.566
+	 * (0.99, 20); Wilson and Hilferty within 1% */
+	assert_true(fabs(stats_chi2_quantile(0.95, 10) / 18.307 - 1) < 0.01);
+	assert_true(fabs(stats_chi2_quantile(0.025, 10) / 3.247 - 1) < 0.01);
+	assert_true(fabs(stats_chi2_quantile(0.99, 20) / 37.566 - 1) < 0.01);
+	assert_true(stats_chi2_quantile(0, 4) == 0);
+	assert_true(isinf(stats_chi2_quantile(1, 4)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -495,6 +539,7 @@ int main(void)
 		cmocka_unit_test(t_verdict_uses_mann_whitney),
 		cmocka_unit_test(t_mwu_exact_ties_small),
 		cmocka_unit_test(t_fix_verdict),
+		cmocka_unit_test(t_quantiles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

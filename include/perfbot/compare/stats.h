@@ -80,6 +80,11 @@ double stats_mw_min_p(size_t nb, size_t nh);
 /* Student's t distribution: P(T <= t) and its inverse. */
 double stats_t_cdf(double t, double df);
 double stats_t_quantile(double p, double df);
+/* The standard normal distribution: P(Z <= z) and its inverse. */
+double stats_norm_cdf(double z);
+double stats_norm_quantile(double p);
+/* The chi-square quantile (Wilson and Hilferty's approximation). */
+double stats_chi2_quantile(double p, double df);
 /* The regularized incomplete beta function I_x(a, b). */
 double stats_betai(double a, double b, double x);
 

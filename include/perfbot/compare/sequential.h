@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_SEQUENTIAL_H
+#define PERFBOT_SEQUENTIAL_H
+
+#include <stddef.h>
+
+#include "perfbot/compare/stats.h"
+#include "perfbot/util/err.h"
+
+/*
+ * Decide with the fewest runs: a group-sequential comparison of two
+ * commits. The farm runs both sides in batches ("looks": 3, then 5, then
+ * 8 runs a side in all); after each batch one call, seq_decide(), says
+ * "changed", "not changed", or "run K more a side" (and, at the last look
+ * without a decision, "inconclusive").
+ *
+ * The method (README "Deciding with the fewest runs"):
+ *   - the statistic is Welch's t of the runs so far, turned the way the
+ *     design looks (head above base for direction +1);
+ *   - alpha is spent over the looks by the Hwang-Shih-DeCani function
+ *     alpha (1 - e^(-g t)) / (1 - e^(-g)) of the look's share t of the
+ *     last look's runs (g = -4 is like O'Brien-Fleming, 1 like Pocock),
+ *     and beta = 1 - power the same way under the shift assumed ('shift'
+ *     / 'cv' standard deviations of a run);
+ *   - the bounds are found look by look by the recursive numerical
+ *     integration of Armitage, McPherson and Rowe (Jennison and
+ *     Turnbull, "Group Sequential Methods", ch. 19) over the looks'
+ *     joint normal law, the t bounds being carried to it through their
+ *     law at the look's nominal degrees of freedom (the mean of Welch's
+ *     with n runs a side of equal variance, 3.1 for 3): the t law
+ *     under no change, the noncentral t under the shift (its law by
+ *     quadrature over the chi-square of the variance);
+ *   - the efficacy bound is non-binding: alpha is computed as if the
+ *     futility bound were not there, so it holds when a caller goes on;
+ *   - at a look, "changed" when Welch's one-sided p at its own degrees of
+ *     freedom is at most the efficacy bound's p at the nominal ones (so
+ *     alpha holds at any df), "not changed" when it is above the
+ *     futility bound's;
+ *   - the design keeps the fewest looks whose bounds meet (every path
+ *     stops by the last), so no alpha is left unspent; when no prefix of
+ *     the looks closes, a gap stays at the last look: "inconclusive"
+ *     there (the noise assumed is too high for the shift at those runs);
+ *   - "not changed" needs the runs no noisier than assumed beyond chance
+ *     (the noise gate of seq_decide()).
+ * The unit test checks alpha and power of the default design by a seeded
+ * simulation over normal and t3 noise (tests/unit/test_sequential.c).
+ *
+ * Carrying alpha: a design spends at most seq_alpha_spent() of its
+ * 'alpha' up to a look; a later test of the same hypothesis (a second
+ * retest of one report) starts a design with the budget left, so that the
+ * chance of ever saying "changed" on no change stays within the first
+ * budget (Bonferroni over the tests).
+ */
+
+#define SEQ_MAX_LOOKS 16
+#define SEQ_MIN_RUNS 2		/* a side, at the first look: Welch needs 2 */
+#define SEQ_MAX_RUNS 1000	/* a side, at the last look */
+#define SEQ_NOISE_GATE 0.95	/* see seq_decide() */
+
+struct seq_params {
+	double alpha;	/* the type I error to spend, (0, 0.5): one-sided
+			 * in 'direction'; split in halves when it is 0 */
+	double power;	/* 1 - beta at 'shift': (alpha, 1) */
+	double shift;	/* the relative change to detect, > 0: 0.05 = 5% */
+	double cv;	/* the noise assumed: a run's sd / mean, > 0 */
+	int direction;	/* +1 head above base, -1 below, 0 either way */
+	double alpha_shape, beta_shape;	/* Hwang-Shih-DeCani g, [-40, 40] */
+	size_t nlooks;	/* 1 to SEQ_MAX_LOOKS */
+	long looks[SEQ_MAX_LOOKS];	/* runs a side in all, increasing */
+};
+
+/* The default design: alpha 1% one-sided, power 96% on a 5% shift at CV
+ * 2%, looks at 3, 5 and 8 runs a side, direction +1, spending shapes -2
+ * (alpha) and -1 (beta). */
+void seq_params_default(struct seq_params *p);
+
+/*
+ * Looks from 'first' to 'cap' runs a side, each about 1.6 times the one
+ * before (at least 2 more, none within 2 of the cap): 3, 5, 8, 13, 20
+ * for 3 and 20. Returns how many were written (at most 'max', the last
+ * always 'cap'), 0 when first < SEQ_MIN_RUNS, cap < first or max is 0.
+ */
+size_t seq_looks(long first, long cap, long *looks, size_t max);
+
+/*
+ * One look. Its bounds are set on the t scale at the look's nominal
+ * degrees of freedom; the integration follows each of them on the normal
+ * scale of the law it is under: z0_* under no change (the t law), z1_*
+ * under the shift (the noncentral t).
+ */
+struct seq_look {
+	long n;			/* runs a side */
+	double df;		/* nominal: Welch's mean with equal variances */
+	double alpha_spent;	/* up to and with this look */
+	double beta_spent;
+	double t_upper;		/* efficacy bound at df */
+	double t_lower;		/* futility bound at df; -INFINITY: none */
+	double p_upper;		/* their one-sided p at df: Welch's p at or */
+	double p_lower;		/* below p_upper is "changed", above p_lower
+				 * "not changed", whatever its own df */
+	double drift;		/* the statistic's mean under the shift */
+	double z0_upper, z0_lower;	/* the integration's bounds under */
+	double z1_upper, z1_lower;	/* no change and under the shift */
+};
+
+struct seq_design {
+	struct seq_params par;
+	size_t nlooks;	/* the looks used: fewer than par.nlooks when the
+			 * bounds meet before the last */
+	struct seq_look look[SEQ_MAX_LOOKS];
+	/* on the normal scale, futility obeyed (the integration) */
+	double alpha;	/* P(changed | no change) */
+	double power;	/* P(changed | shift) */
+	double runs0, runs1;	/* expected runs a side: no change, shift */
+};
+
+/*
+ * Compute the design's bounds. Returns 0, or -1 with 'err' (EX_DATAERR)
+ * naming the parameter out of range. 'd' is always written.
+ */
+int seq_design_init(struct seq_design *d, const struct seq_params *p,
+		    struct pb_err *err);
+
+/* The alpha spent at most up to and with look 'look' (0-based; past the
+ * last, the last's; either way, both halves); 0 for a design with no
+ * looks. */
+double seq_alpha_spent(const struct seq_design *d, size_t look);
+
+enum seq_answer {
+	SEQ_MORE,		/* run 'more' a side, then ask again */
+	SEQ_CHANGED,		/* the efficacy bound is crossed */
+	SEQ_NOT_CHANGED,	/* the futility bound is crossed */
+	SEQ_INCONCLUSIVE,	/* the last look, between the bounds, or no
+				 * test possible ('why') */
+};
+
+struct seq_decision {
+	enum seq_answer answer;
+	size_t look;		/* the look decided at (MORE: the next one) */
+	int last;		/* that look is the design's last */
+	long more[2];		/* MORE: runs to add, base and head */
+	size_t n[2];		/* runs seen, base and head */
+	double change;		/* % of the base mean, head against base */
+	double t, df;		/* Welch's t (head - base) and its df */
+	double p;		/* one-sided p of t in the design's direction
+				 * (either way: in the observed direction) */
+	int way;		/* +1 up, -1 down: the direction tested */
+	double t_upper;		/* the bounds on the t scale at this df, */
+	double t_lower;		/* 'way' up (t_lower -INFINITY: none) */
+	double alpha_spent;	/* the design's up to this look */
+	double cv;		/* the runs' pooled sd / base mean */
+	int noisy;		/* below the futility bound, but 'cv' above
+				 * the noise gate: MORE or INCONCLUSIVE */
+	struct change_ci ci;	/* repeated confidence interval of the
+				 * %change: covers the true change at every
+				 * look at once with 1 - 2 alpha at least */
+	const char *why;	/* INCONCLUSIVE for want of a test, or for the
+				 * noise gate at the last look: why */
+};
+
+/*
+ * One look: the runs of both sides so far (every run since the design
+ * began; confirmation and retests pass the new runs alone). The look is
+ * the last of the design whose runs both sides have; fewer runs than the
+ * first look ask for MORE. Runs past the last look are judged at the
+ * last. Two constant samples are "changed" when they differ in the
+ * direction tested and "not changed" otherwise; values that are not
+ * finite, or fewer than 2 runs at a look, are INCONCLUSIVE with 'why'.
+ * "Not changed" also needs the runs' pooled CV within the upper
+ * SEQ_NOISE_GATE quantile of a sample CV at the design's 'cv' (chi-square
+ * at the runs' degrees of freedom): noisier runs would make the futility
+ * bound, set for the noise assumed, say "not changed" of real changes;
+ * they get MORE instead (no alpha is spent: the efficacy bound does not
+ * count on the futility bound), or INCONCLUSIVE at the last look.
+ * Nothing is allocated; the same runs always give the same answer.
+ */
+void seq_decide(const struct seq_design *d, const double *base, size_t nb,
+		const double *head, size_t nh, struct seq_decision *out);
+
+/* "more runs", "changed", "not changed", "inconclusive". */
+const char *seq_answer_name(enum seq_answer a);
+
+#endif
