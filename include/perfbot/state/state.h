@@ -90,7 +90,9 @@ int state_skip(struct state *st, const char *id, const char *manifest,
 /*
  * The row of one composed mail (outbox_queue() of send/outbox.c is the
  * way in): a report's with the manifest's name, text and directory kept
- * (NULL for an answer).
+ * (NULL for an answer). A mail of the same kind and id queued before
+ * (whatever its status) is left as it is: an answer due twice is
+ * queued once, and that is no error.
  */
 int state_queue(struct state *st, const struct outbox_mail *m,
 		const char *manifest, const char *text, const char *dir,
