@@ -23,7 +23,7 @@ TEST_PC = cmocka
 
 CFLAGS ?= -O2 -g
 CPPFLAGS += -Iinclude -D_GNU_SOURCE -DPERFBOT_DATADIR='"$(DATADIR)"' \
-	-DPERFBOT_BINDIR='"$(BINDIR)"'
+	-DPERFBOT_BINDIR='"$(BINDIR)"' -DPERFBOT_DOCDIR='"$(DOCDIR)"'
 BASE_CFLAGS = -std=c11 -Wall -Wextra -MMD -MP
 ifdef DEVELOPER
 BASE_CFLAGS += -Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wvla \
@@ -191,8 +191,15 @@ install: perfbot $(BUILD)/tools/fake-lkp-run
 	install -m 644 config/*.yaml $(DESTDIR)$(DATADIR)/config/
 	install -m 644 config/hosts/*.yaml $(DESTDIR)$(DATADIR)/config/hosts/
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
-	install -m 644 config/man/perfbot.1 $(DESTDIR)$(MANDIR)/man1/
-	install -m 644 config/man/perfbot.yaml.5 $(DESTDIR)$(MANDIR)/man5/
+	# the pages name the installed files, under this PREFIX
+	sed 's#/usr/local/#$(PREFIX)/#g' config/man/perfbot.1 \
+		>$(DESTDIR)$(MANDIR)/man1/perfbot.1
+	for p in perfbot.yaml.5 perfbot-manifest.5; do \
+		sed 's#/usr/local/#$(PREFIX)/#g' config/man/$$p \
+			>$(DESTDIR)$(MANDIR)/man5/$$p || exit 1; done
+	chmod 644 $(DESTDIR)$(MANDIR)/man1/perfbot.1 \
+		$(DESTDIR)$(MANDIR)/man5/perfbot.yaml.5 \
+		$(DESTDIR)$(MANDIR)/man5/perfbot-manifest.5
 	install -d $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(LIBEXECDIR)
 	install -m 644 config/contrib/perfbot.cron config/contrib/perfbot.timer \
 		config/contrib/perfbot.yaml $(DESTDIR)$(DOCDIR)/examples/
@@ -200,6 +207,12 @@ install: perfbot $(BUILD)/tools/fake-lkp-run
 		-e 's#after .make install PREFIX=/usr/local.#as installed#' \
 		config/contrib/perfbot.service >$(DESTDIR)$(DOCDIR)/examples/perfbot.service
 	chmod 644 $(DESTDIR)$(DOCDIR)/examples/perfbot.service
+	install -d $(DESTDIR)$(DOCDIR)/examples/sample/base \
+		$(DESTDIR)$(DOCDIR)/examples/sample/head
+	install -m 644 config/contrib/sample/manifest.yaml \
+		$(DESTDIR)$(DOCDIR)/examples/sample/
+	install -m 644 config/contrib/sample/base/* $(DESTDIR)$(DOCDIR)/examples/sample/base/
+	install -m 644 config/contrib/sample/head/* $(DESTDIR)$(DOCDIR)/examples/sample/head/
 	install -m 755 $(BUILD)/tools/fake-lkp-run $(DESTDIR)$(LIBEXECDIR)/fake-lkp-run
 
 clean:
