@@ -22,6 +22,7 @@ const struct command cli_commands[] = {
 	{ &show_spec, cmd_show },
 	{ &requeue_spec, cmd_requeue },
 	{ &drop_spec, cmd_drop },
+	{ &state_spec, cmd_state },
 	{ &render_spec, cmd_render },
 	{ &web_spec, cmd_web },
 	{ NULL, NULL },

@@ -1,0 +1,33 @@
+# Issue 29 item 12: 'perfbot state backup FILE' copies the state (SQLite's
+# online backup) while a run holds the state's lock, into one checked
+# file of mode 0600 that 'perfbot status' reads as the state; the state
+# itself is refused as FILE, a state never made is 66.
+make_manifest bk-1 004
+"$PERFBOT" run --config "$CONFIG" >"$W/out" 2>"$W/err"
+check "run: exit 0 (got $?)" [ $? = 0 ]
+flock "$W/state.db" sleep 5 &
+holder=$!
+sleep 0.5
+t0=$(date +%s)
+timeout 20 "$PERFBOT" state backup "$W/copy.db" --config "$CONFIG" >"$W/bout" 2>"$W/berr"
+rc=$?
+t1=$(date +%s)
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+check "backup under a held run lock: exit 0 (got $rc)" [ $rc = 0 ]
+check "backup: at once, not after the lock ($((t1 - t0)) s)" [ $((t1 - t0)) -lt 4 ]
+check "backup: said" grep -q "^backed up '$W/state.db' to '$W/copy.db': [0-9]* pages, [0-9]* bytes" "$W/bout"
+check "backup: mode 0600" [ "$(stat -c %a "$W/copy.db")" = 600 ]
+check "backup: one file" [ ! -e "$W/copy.db-wal" ]
+check "backup: the report's mail in it" [ "$(sqlite3 "$W/copy.db" "SELECT status FROM outbox WHERE id = 'bk-1'")" = sent ]
+check "backup: integrity ok" [ "$(sqlite3 "$W/copy.db" 'PRAGMA integrity_check')" = ok ]
+sed "s#^state: .*#state: $W/copy.db#" "$CONFIG" >"$W/restored.yaml"
+"$PERFBOT" status --json --config "$W/restored.yaml" >"$W/sout" 2>"$W/serr"
+check "status reads the copy" grep -q '"sent": 1' "$W/sout"
+"$PERFBOT" state backup "$W/state.db" --config "$CONFIG" >/dev/null 2>"$W/e2"
+check "the state itself refused: 64 (got $?)" [ $? = 64 ]
+check "the state itself: said" grep -q "that is the state itself" "$W/e2"
+sed "s#^state: .*#state: $W/none.db#" "$CONFIG" >"$W/none.yaml"
+"$PERFBOT" state backup "$W/x.db" --config "$W/none.yaml" >/dev/null 2>"$W/e3"
+check "no state yet: 66 (got $?)" [ $? = 66 ]
+check "no state yet: nothing made" [ ! -e "$W/x.db" ]
