@@ -201,12 +201,16 @@ install: perfbot $(BUILD)/tools/fake-lkp-run
 		$(DESTDIR)$(MANDIR)/man5/perfbot.yaml.5 \
 		$(DESTDIR)$(MANDIR)/man5/perfbot-manifest.5
 	install -d $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(LIBEXECDIR)
-	install -m 644 config/contrib/perfbot.cron config/contrib/perfbot.timer \
+	install -m 644 config/contrib/perfbot.cron config/contrib/*.timer \
 		config/contrib/perfbot.yaml $(DESTDIR)$(DOCDIR)/examples/
-	sed -e 's#^ExecStart=/usr/local/bin/perfbot #ExecStart=$(BINDIR)/perfbot #' \
-		-e 's#after .make install PREFIX=/usr/local.#as installed#' \
-		config/contrib/perfbot.service >$(DESTDIR)$(DOCDIR)/examples/perfbot.service
-	chmod 644 $(DESTDIR)$(DOCDIR)/examples/perfbot.service
+	# the services name the installed binary and examples
+	for u in perfbot perfbot-web perfbot-fetch perfbot-backup; do \
+		sed -e 's#/usr/local/bin/perfbot #$(BINDIR)/perfbot #' \
+			-e 's#/usr/local/share/doc/perfbot/#$(DOCDIR)/#g' \
+			-e 's#after .make install PREFIX=/usr/local.#as installed#' \
+			config/contrib/$$u.service \
+			>$(DESTDIR)$(DOCDIR)/examples/$$u.service || exit 1; \
+		chmod 644 $(DESTDIR)$(DOCDIR)/examples/$$u.service; done
 	install -d $(DESTDIR)$(DOCDIR)/examples/sample/base \
 		$(DESTDIR)$(DOCDIR)/examples/sample/head
 	install -m 644 config/contrib/sample/manifest.yaml \
