@@ -31,3 +31,25 @@ sed "s#^state: .*#state: $W/none.db#" "$CONFIG" >"$W/none.yaml"
 "$PERFBOT" state backup "$W/x.db" --config "$W/none.yaml" >/dev/null 2>"$W/e3"
 check "no state yet: 66 (got $?)" [ $? = 66 ]
 check "no state yet: nothing made" [ ! -e "$W/x.db" ]
+
+# 'perfbot state prune': the result roots of requests over for
+# scheduler.results_keep, only those perfbot made under results_dir.
+mkdir -p "$W/results/t-1/0" "$W/results/t-2" "$W/results/mine"
+echo '{}' >"$W/results/t-1/matrix.json"
+echo 'diff' >"$W/results/t-1.patch"
+"$PERFBOT" state prune --config "$CONFIG" >/dev/null 2>"$W/p0"
+check "prune without results_keep: 78 (got $?)" [ $? = 78 ]
+check "prune without results_keep: said" grep -q "scheduler.results_keep: not set" "$W/p0"
+printf 'scheduler:\n  results_dir: %s/results\n  results_keep: 30d\n' "$W" >>"$CONFIG"
+old=$(( $(date +%s) - 40 * 86400 ))
+for t in t-1:$old t-2:$(date +%s); do
+	sql "INSERT INTO tests (request_id, report_id, form, runs, requested_by, reply_message_id, commit_sha, result_root, status, deadline, created, decided) VALUES ('${t%%:*}', 'bk-1', 'patch', 3, 'a@example.test', '<m@x>', 'abc', '$W/results/${t%%:*}', 'done', 0, ${t#*:}, ${t#*:})"
+done
+"$PERFBOT" state prune --dry-run --config "$CONFIG" >"$W/p1" 2>&1
+check "prune --dry-run: says one" grep -q "^prune: would remove 1 result root" "$W/p1"
+check "prune --dry-run: removes nothing" [ -f "$W/results/t-1/matrix.json" ]
+"$PERFBOT" state prune --config "$CONFIG" >"$W/p2" 2>&1
+check "prune: exit 0 (got $?)" [ $? = 0 ]
+check "prune: the old root gone, its patch too" sh -c "[ ! -e '$W/results/t-1' ] && [ ! -e '$W/results/t-1.patch' ]"
+check "prune: the recent one kept" [ -d "$W/results/t-2" ]
+check "prune: a directory no request names kept" [ -d "$W/results/mine" ]
