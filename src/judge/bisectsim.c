@@ -15,6 +15,7 @@
 #define BASE_SHA "0000000000000000000000000000000000000000"
 
 struct trial {
+	int heavy;
 	struct bisect_range r;
 	unsigned char *fails;	/* per point */
 	size_t culprit;
@@ -23,7 +24,8 @@ struct trial {
 
 static double draw(struct prng *g, const struct trial *t, size_t at)
 {
-	return (at >= t->culprit ? t->bad : t->good) + t->sd * prng_normal(g);
+	return (at >= t->culprit ? t->bad : t->good) + t->sd *
+		(t->heavy ? prng_student_unit(g, 3) : prng_normal(g));
 }
 
 static int draw_runs(struct bisect *b, struct prng *g, const struct trial *t,
@@ -122,7 +124,7 @@ int bisect_simulate(const struct bisect_params *par,
 		    const struct seq_design *d, const struct bisect_world *w,
 		    struct bisect_oc *oc, struct pb_err *err)
 {
-	struct trial t = { { NULL, 0 }, NULL, 0, 0, 0, 0 };
+	struct trial t = { 0, { NULL, 0 }, NULL, 0, 0, 0, 0 };
 	struct prng g;
 	long i;
 	int rc = -1;
@@ -139,6 +141,7 @@ int bisect_simulate(const struct bisect_params *par,
 	}
 	for (i = 0; i < w->commits; i++)
 		snprintf(t.r.c[i].sha, GIT_SHA_HEX, "%040lx", (unsigned long)i + 1);
+	t.heavy = w->heavy;
 	t.good = 100;
 	t.bad = 100 * (1 + (par->direction ? par->direction : 1) * w->shift);
 	t.sd = 100 * w->cv;

@@ -158,7 +158,7 @@ static void header(void)
 
 int main(int argc, char **argv)
 {
-	struct bisect_world w = { 1000, 0.05, 0.02, 0.05, 10, 0, 0 };
+	struct bisect_world w = { 1000, 0.05, 0.02, 0.05, 10, 0, 0, 0 };
 	struct bisect_params par;
 	char name[64];
 
@@ -197,6 +197,12 @@ int main(int argc, char **argv)
 	w.shift = 0.10;
 	bayes("shift 10%", &par, &w);
 	w.shift = 0.05;
+	w.heavy = 1;
+	bayes("t3 noise", &par, &w);
+	w.heavy = 0;
+	w.fail = 0.20;
+	bayes("20% fail to build", &par, &w);
+	w.fail = 0.05;
 	w.commits = 10000;
 	bayes("10,000 commits", &par, &w);
 	return 0;

@@ -115,7 +115,7 @@ static void drive(struct fx *f, struct bisect_step *st)
 
 static void t_monte_carlo(void **state)
 {
-	struct bisect_world w = { 300, 0.05, 0.02, 0.05, 10, 300, 7 };
+	struct bisect_world w = { 300, 0.05, 0.02, 0.05, 10, 300, 7, 0 };
 	struct bisect_params par;
 	struct seq_params sp;
 	struct seq_design d;
@@ -140,6 +140,13 @@ static void t_monte_carlo(void **state)
 	assert_int_equal(bisect_simulate(&par, &d, &w, &again, &err), 0);
 	assert_int_equal(again.exact, oc.exact);
 	assert_true(again.runs == oc.runs);
+	/* outliers the model does not expect: still no wrong culprit */
+	w.heavy = 1;
+	w.trials = 100;
+	assert_int_equal(bisect_simulate(&par, &d, &w, &oc, &err), 0);
+	assert_true(oc.exact >= 90);
+	assert_true(oc.wrong <= 1);
+	w.heavy = 0;
 	/* a smaller shift than the runs can see: inconclusive, not wrong */
 	w.shift = 0.02;
 	w.trials = 100;

@@ -25,6 +25,8 @@ struct bisect_world {
 	long end_runs;		/* runs at base and head, 1..1000 */
 	long trials;		/* 1..10,000,000 */
 	uint64_t seed;
+	int heavy;		/* 1: Student's t3 noise of that deviation
+				 * (outliers the model does not expect) */
 };
 
 /* What the bisections ended with, over the trials. */
