@@ -186,8 +186,28 @@ static int connect_tls(mailimap *s, const struct target *t,
 	return verify_peer(s, t->host, ca_file, err);
 }
 
-static int login_select(mailimap *s, const struct config *cfg,
-			struct pb_err *err)
+/*
+ * A failed LOGIN: refused by the server (a NO or BAD: the password), or
+ * no answer within imap.timeout, or the connection lost (try again).
+ */
+static int login_failed(const struct target *t, const char *user, int r,
+			long timeout, struct pb_err *err)
+{
+	if (r == MAILIMAP_ERROR_LOGIN)
+		return pb_fail(err, EX_NOPERM, "imap: login as '%s' refused",
+			       user);
+	if (r == MAILIMAP_ERROR_STREAM)
+		return pb_fail(err, EX_TEMPFAIL, "imap: %s:%u: LOGIN as '%s': "
+			       "no answer within %ld s (imap.timeout), or the "
+			       "connection broke", t->host, t->port, user,
+			       timeout);
+	return pb_fail(err, EX_PROTOCOL, "imap: %s:%u: LOGIN as '%s': the "
+		       "server's answer could not be read (error %d)",
+		       t->host, t->port, user, r);
+}
+
+static int login_select(mailimap *s, const struct target *t,
+			const struct config *cfg, struct pb_err *err)
 {
 	const char *user = cfg->imap.user;
 	const char *mbox = cfg->imap.mailbox;
@@ -201,8 +221,7 @@ static int login_select(mailimap *s, const struct config *cfg,
 	r = mailimap_login(s, user, pw ? pw : "");
 	secret_free(pw);
 	if (r != MAILIMAP_NO_ERROR)
-		return pb_fail(err, EX_NOPERM, "imap: login as '%s' refused",
-			       user);
+		return login_failed(t, user, r, cfg->imap.timeout, err);
 	if (mailimap_select(s, mbox) != MAILIMAP_NO_ERROR)
 		return pb_fail(err, EX_UNAVAILABLE, "imap: cannot select "
 			       "'%s'", mbox);
@@ -225,7 +244,7 @@ int imaplib_open(struct imaplib **out, const struct config *cfg,
 	}
 	mailimap_set_timeout(im->s, cfg->imap.timeout);
 	if (connect_tls(im->s, &t, cfg->imap.ca_file, cfg->imap.timeout, err) ||
-	    login_select(im->s, cfg, err)) {
+	    login_select(im->s, &t, cfg, err)) {
 		imaplib_close(im);
 		return -1;
 	}
