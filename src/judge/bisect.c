@@ -417,6 +417,10 @@ static int verify(struct bisect *b, const struct seq_design *d,
 		}
 		ask(st, st->v.parent, st->v.seq.more[0]);
 		ask(st, st->v.culprit, st->v.seq.more[1]);
+		if (!st->nask) {	/* more of nothing: it will not decide */
+			finish(b, st, BISECT_WHY_UNSURE);
+			return 0;
+		}
 		st->phase = b->phase;
 		count(b, st);
 		return 0;

@@ -170,7 +170,9 @@ static int root_from(struct bisect *b, json_t *root, struct pb_err *err)
 		return pb_fail(err, EX_DATAERR, "bisect: fewer than 2 points");
 	if (bisect_alloc(b, json_array_size(points) - 1, err))
 		return -1;
-	if (culprit < 0 || (size_t)culprit > b->n)
+	/* a bisection verifying or done names a candidate, never the base */
+	if (culprit < (b->phase == BISECT_VERIFY ||
+		       b->phase == BISECT_CULPRIT) || (size_t)culprit > b->n)
 		return pb_fail(err, EX_DATAERR, "bisect: culprit %lld: no such "
 			       "point", (long long)culprit);
 	b->culprit = (size_t)culprit;

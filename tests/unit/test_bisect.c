@@ -359,6 +359,8 @@ static void t_json_refused(void **state)
 		{ "\"max_runs\":80", "\"max_runs\":-3" },
 		{ "\"phase\":\"search\"", "\"phase\":\"done\"" },
 		{ "\"culprit\":0", "\"culprit\":9" },
+		/* done, naming the base: its parent would be before it */
+		{ "\"phase\":\"search\"", "\"phase\":\"culprit\"" },
 		{ "\"why\":0", "\"why\":99" },
 		{ "0000000000000000000000000000000000000000",
 		  "000000000000000000000000000000000000000G" },
