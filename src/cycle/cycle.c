@@ -107,7 +107,8 @@ static int open_state(struct cycle *cy, struct pb_err *err)
 	    state_open(&cy->st, path, STATE_LOCKED, err))
 		return -1;
 	cy->have_state = 1;	/* locked before SQLite opened it */
-	return state_lock(cy->st, err);
+	/* a damaged state is refused here, not half-used by the steps */
+	return state_lock(cy->st, err) || state_check(cy->st, err) ? -1 : 0;
 }
 
 /* 'perfbot poll' is about the mailbox: without one it has nothing to do. */

@@ -259,6 +259,38 @@ static void t_open_creates_and_migrates(void **state)
 			       "'decided')"), 5);
 }
 
+/*
+ * state_check(): a good state passes; one whose inbox root page is
+ * garbage fails, EX_IOERR, saying it is damaged (issue 29 item 22).
+ */
+static void t_check(void **state)
+{
+	struct fx *f = *state;
+	char page[4096];
+	long long root, size;
+	int fd;
+
+	reopen(f, STATE_WRITE);
+	assert_int_equal(state_check(f->st, &f->err), 0);
+	root = q_int(f->st, "SELECT rootpage FROM sqlite_master WHERE name = "
+		     "'inbox'");
+	size = q_int(f->st, "PRAGMA page_size");
+	assert_true(size <= (long long)sizeof(page));
+	state_close(f->st);
+	f->open = 0;
+	memset(page, 0x5a, sizeof(page));
+	fd = open(f->path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, page, (size_t)size, (root - 1) * size),
+			 size);
+	close(fd);
+	reopen(f, STATE_WRITE);
+	assert_int_equal(state_check(f->st, &f->err), -1);
+	assert_int_equal(f->err.code, EX_IOERR);
+	assert_non_null(strstr(f->err.msg, ": check: damaged ("));
+	assert_non_null(strstr(f->err.msg, "restore it from a backup"));
+}
+
 /* Reopening changes nothing: same version, same schema, data kept. */
 static void t_reopen_is_noop(void **state)
 {
@@ -1640,6 +1672,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		T_EMPTY(t_open_creates_and_migrates),
 		T(t_reopen_is_noop),
+		T(t_check),
 		T_EMPTY(t_upgrade_from_v1),
 		T_EMPTY(t_upgrade_fails_atomically),
 		T(t_open_newer_schema),

@@ -65,6 +65,15 @@ void state_close(struct state *st);
 int state_lock(struct state *st, struct pb_err *err);
 
 /*
+ * SQLite's quick check of every page of the state (PRAGMA quick_check:
+ * the pages and their records, not the indexes' contents; a few ms for a
+ * state of thousands of mails): 0, or -1 with EX_IOERR naming the first
+ * problem, so that a run refuses a damaged state at its open rather than
+ * when a step meets the bad page.
+ */
+int state_check(struct state *st, struct pb_err *err);
+
+/*
  * Room on the disk for the records of mail handed to the server: the
  * reserve (a file of 1 MiB beside the state) is made before sending
  * (EX_IOERR when the disk has no room: nothing is to be sent); a record
