@@ -383,8 +383,9 @@ int state_test_finish(struct state *st, const char *request_id,
 		      const char *status, const char *detail, time_t now,
 		      struct pb_err *err);
 /*
- * The tests asked for report 'report_id' (all of them), and those
- * 'sender' asked since 'since' (of any report): the limits' counts.
+ * The tests asked for report 'report_id' (all but those the farm could
+ * not build or apply: 'failed'), and those 'sender' asked since 'since'
+ * (of any report, all): the limits' counts.
  */
 int state_test_counts(struct state *st, const char *report_id,
 		      const char *sender, time_t since, long *of_report,
