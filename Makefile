@@ -59,7 +59,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC = $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all check check-build demo bench bench-sim bench-seq install deps unit golden \
+.PHONY: all check check-build demo bench bench-sim bench-seq bench-bisect install deps unit golden \
 	integration faults lint clean fuzz
 all: perfbot
 
@@ -162,6 +162,12 @@ bench-sim: $(BUILD)/tools/bench-sim
 SEQ_TRIALS ?= 20000
 bench-seq: $(BUILD)/tools/bench-seq
 	@BENCH_SEQ_TRIALS=$(SEQ_TRIALS) sh scripts/bench-seq
+
+# The probabilistic bisection beside a fixed-runs one (issue 33); also a
+# part of 'bench' (scripts/bench-bisect).
+BISECT_TRIALS ?= 2000
+bench-bisect: $(BUILD)/tools/bench-bisect
+	@BENCH_BISECT_TRIALS=$(BISECT_TRIALS) sh scripts/bench-bisect
 
 # libFuzzer targets for every parser (clang): 'make fuzz FUZZ_SECONDS=60'.
 # Not part of 'check'; the corpora start from the fixtures.
