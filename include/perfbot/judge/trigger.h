@@ -18,7 +18,7 @@
  */
 
 #define TRIGGER_P_STRONG 0.001
-#define TRIGGER_P_CANDIDATE 0.3
+#define TRIGGER_P_CANDIDATE 0.5
 #define CONFIRM_LEAST_RUNS 4
 
 struct confirm_policy {
