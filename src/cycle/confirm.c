@@ -325,10 +325,13 @@ static int decide(const struct config *cfg, const struct confirm_config *cc,
 		seq_decide(&d, row->v[BASE], row->n[BASE], row->v[HEAD],
 			   row->n[HEAD], &dec);
 		if (dec.answer == SEQ_MORE) {
-			long n = dec.more[BASE] > dec.more[HEAD] ?
-				dec.more[BASE] : dec.more[HEAD];
+			/* the next look's new runs a side in all, counted
+			 * from the fewer side's held ones */
+			long fewer = cr->base_runs < cr->head_runs ?
+				cr->base_runs : cr->head_runs;
+			long n = d.look[dec.look].n - fewer;
 
-			*more = cr->runs + (n > 0 ? n : 1);
+			*more = n > cr->runs ? n : cr->runs + 1;
 			runs_new_release(&rn);
 			return 0;
 		}
