@@ -33,3 +33,13 @@ check "... the log names the recipient and the reply" grep -q "recipient perf-re
 "$PERFBOT" send --now --config "$CONFIG" >"$W/out" 2>"$W/err4"
 check "healed: the other recipient alone" [ "$(wc -l <"$S/accepted")" = 2 ] && [ "$(tail -n1 "$S/accepted" | sed 's/.* to //')" = perf-reports@example.test ]
 check "... the mail sent" [ "$(sql "SELECT status FROM outbox WHERE id = 'q-1'")" = sent ]
+
+# send --now counts what it tries, and only what goes now is "sent"
+check "a retry the server defers again is not counted sent" grep -q "send: 0 sent, 1 queued" "$W/err2"
+make_manifest q-2
+printf 'greeting 554 5.7.1 no service\n' >"$S/script"
+"$PERFBOT" run --config "$CONFIG" >"$W/out" 2>"$W/err5"
+: >"$S/script"
+"$PERFBOT" send --now --config "$CONFIG" >"$W/out" 2>"$W/err6"
+check "send --now: says it tries the one queued mail" grep -q "send: 1 queued mail tried now" "$W/err6"
+check "send --now: and sends it" grep -q "send: 1 sent, 0 queued, 0 failed" "$W/err6"
