@@ -126,8 +126,9 @@ static int verify_peer(mailimap *s, const char *host, const char *ca_file,
 		gnutls_x509_trust_list_deinit(tl, 1);
 	if (chain)
 		mailstream_certificate_chain_free(chain);
-	return status ? pb_fail(err, EX_UNAVAILABLE, "imap: %s: %s", host,
-				why) : 0;
+	return status ? pb_fail(err, EX_UNAVAILABLE, "imap.ca_file: %s: %s%s",
+				host, why, ca_file ? "" : " (by the system's "
+				"CAs: imap.ca_file is not set)") : 0;
 }
 
 /* A second look at a port that did not talk as expected: 1 when it does. */
@@ -223,8 +224,8 @@ static int login_select(mailimap *s, const struct target *t,
 	if (r != MAILIMAP_NO_ERROR)
 		return login_failed(t, user, r, cfg->imap.timeout, err);
 	if (mailimap_select(s, mbox) != MAILIMAP_NO_ERROR)
-		return pb_fail(err, EX_UNAVAILABLE, "imap: cannot select "
-			       "'%s'", mbox);
+		return pb_fail(err, EX_UNAVAILABLE, "imap.mailbox: cannot "
+			       "select '%s' on the server", mbox);
 	return 0;
 }
 

@@ -25,3 +25,10 @@ printf 'refuse LOGIN\n' >"$F/script"
 rc=$?
 check "LOGIN refused: exit 77 (got $rc)" [ $rc = 77 ]
 check "... says so" grep -q "perfbot: imap: login as 'perfbot' refused" "$W/err"
+
+# issue 29 item 11: a mailbox that cannot be selected names imap.mailbox
+printf 'refuse SELECT\n' >"$F/script"
+"$PERFBOT" poll --config "$CONFIG" >"$W/out" 2>"$W/err"
+rc=$?
+check "SELECT refused: exit 69 (got $rc)" [ $rc = 69 ]
+check "... names imap.mailbox" grep -q "perfbot: imap.mailbox: cannot select 'INBOX'" "$W/err"
