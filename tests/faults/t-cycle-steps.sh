@@ -38,6 +38,8 @@ title="pipe: keep the time update for named pipes"
 reply "fix: $title"
 "$PERFBOT" run --config "$CONFIG" >"$W/out" 2>"$W/err1"
 check "fix: named" [ "$(sql "SELECT status FROM records WHERE report_id = 'c-1'")" = "fix named" ]
+# issue 29 item 11: the log says which command was answered
+check "the log names the command answered" grep -q "mail <steps-1@example.test> from alice@example.test: answered (fix: $title)$" "$W/err1"
 env $GITENV git -C "$W/repo" commit -q --allow-empty -m "$title"
 "$PERFBOT" run --config "$CONFIG" >"$W/out" 2>"$W/err2"
 check "the fix landed" [ "$(sql "SELECT status FROM records WHERE report_id = 'c-1'")" = "fix landed" ]
