@@ -249,6 +249,9 @@ static const char *url_why(const char *host)
 		    strchr("\"<>\\^`|", *p))
 			return "a blank, a control character or one of "
 				"\" < > \\ ^ ` | in it";
+	for (p = host; p < end; p++)	/* user:password@ is no port */
+		if (*p == '@')
+			host = p + 1;
 	colon = host[0] == '[' ? strstr(host, "]:") : NULL;
 	colon = colon ? colon + 1 : memchr(host, ':', (size_t)(end - host));
 	if (!colon)

@@ -679,6 +679,12 @@ static void t_values_that_break_out(void **state)
 		   "2: 'web.base_url': 'https://x/\"><script>': a blank, a "
 		   "control character or one of \" < > \\ ^ ` | in it");
 	config_release(&f->cfg);
+	load_ok(f, "sources:\n  - url: \"http://u:p@h:8080/list\"\n");
+	config_release(&f->cfg);
+	load_fails(f, "sources:\n  - url: \"http://u:p@h:80800/list\"\n",
+		   "2: 'sources[].url': 'http://u:*@h:80800/list': a port out "
+		   "of 1 to 65535");
+	config_release(&f->cfg);
 	load_ok(f, "smtp:\n  url: smtp://h:65535\nidentity:\n  name: "
 		"\"perf bot\"\n  reported_by: \"Bot <bot@x>\"\n"
 		"  archive_url: \"https://x/r/{report_id}.html\"\n"
