@@ -138,6 +138,35 @@ static int count_ends(const char *p, int *runs)
 	return 1;
 }
 
+/*
+ * A word of shell syntax ("test -d /sys/x || {", "test $a = b"): such a
+ * line is a script's, not a request.
+ */
+static int shell_word(const char *w, size_t n)
+{
+	static const char *const ops[] = { "||", "&&", "|", ";", "{", "}",
+		"[", "]", "!", "=", "==", "!=", "-a", "-o", "then", NULL };
+	const char *const *o;
+
+	if (n && (w[0] == '$' || w[0] == '"' || w[0] == '\''))
+		return 1;
+	for (o = ops; *o; o++)
+		if (strlen(*o) == n && !memcmp(*o, w, n))
+			return 1;
+	return n && (w[n - 1] == ';' || w[n - 1] == '{');
+}
+
+static int shell_line(const char *p)
+{
+	const char *w;
+	size_t n;
+
+	while (next_word(&p, &w, &n))
+		if (shell_word(w, n))
+			return 1;
+	return 0;
+}
+
 int command_parse_test(const char *args, struct mail_command *c)
 {
 	const char *p = args, *w, *w2;
@@ -147,8 +176,13 @@ int command_parse_test(const char *args, struct mail_command *c)
 	c->runs = 0;
 	c->repo[0] = c->ref[0] = '\0';
 	p = skip_ws(p);
-	if (!*p || count_ends(p, &c->runs))
+	if (shell_line(p))
+		return -1;
+	/* "Test 30" is a heading: a count alone needs its 'x' ("test 8x") */
+	if (!*p || (count_ends(p, &c->runs) &&
+		    (c->prefixed || strpbrk(p, "xX"))))
 		return 0;
+	c->runs = 0;
 	next_word(&p, &w, &n);
 	if (n >= 7 && n <= 40 && all_hex(w, n)) {
 		c->form = TEST_COMMIT;

@@ -286,7 +286,8 @@ static void t_test_forms(void **state)
 	assert_test("test", TEST_PATCH, 0, NULL, NULL);
 	assert_test("Test", TEST_PATCH, 0, NULL, NULL);
 	assert_test("test 8x", TEST_PATCH, 8, NULL, NULL);
-	assert_test("test 8", TEST_PATCH, 8, NULL, NULL);
+	/* a count alone needs its 'x' (issue 29: "Test 30" is a heading) */
+	assert_test("#perfbot test 8", TEST_PATCH, 8, NULL, NULL);
 	assert_test("test 8 x", TEST_PATCH, 8, NULL, NULL);
 	assert_test("TEST 12X", TEST_PATCH, 12, NULL, NULL);
 	assert_test("#perfbot test", TEST_PATCH, 0, NULL, NULL);
@@ -347,6 +348,9 @@ static void t_test_prose(void **state)
 		"test 3da90b1 is the culprit", "test 0x", "test -1",
 		"test 8x please", "test the patch below", "tests", "testing",
 		"test: 4x", "> test", "test 1234567x", "test 4 5",
+		/* issue 29: a heading, and shell */
+		"Test 30", "test 8", "test /sys/kernel/debug/x || {",
+		"test -d /sys/x || {", "test $FOO = y", "test /tmp/a && b",
 	};
 	size_t i;
 
