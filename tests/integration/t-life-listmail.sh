@@ -37,3 +37,16 @@ life_mail alice@example.test lm-real@example.test "$rmid" "$rsub" 'The kconfig r
 life_settle $((k + 1))
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "a command below such text still counts" [ "$(life_status lm-1)" = invalid ]
+# near-misses: answered to their sender alone with the form meant
+life_mail alice@example.test lm-bare@example.test "$rmid" "$rsub" 'fix:\n\nthe one in the other thread'
+life_mail alice@example.test lm-typo@example.test "$rmid" "$rsub" 'Odd.\n\nretset 3x'
+life_settle $((k + 3))
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
+check "near-misses: the run exits 0" [ $? = 0 ]
+for m in bare:'fix: TITLE or SHA' typo:'retest 3x'; do
+	check "lm-${m%%:*}: answered" life_wait alice In-Reply-To "lm-${m%%:*}@example.test" 1
+	life_body alice "$W/${m%%:*}" "Did you mean" In-Reply-To "lm-${m%%:*}@example.test"
+	check "lm-${m%%:*}: with the form meant" grep -qF "Did you mean \"${m#*:}\"?" "$W/${m%%:*}"
+	check "lm-${m%%:*}: to the sender alone" sh -c "! grep -q '^header Cc:' '$W/${m%%:*}.check'"
+done
+check "no retest asked" [ "$(sql "SELECT count(*) FROM retests")" = 0 ]
