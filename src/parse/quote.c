@@ -224,6 +224,18 @@ static int part_of_other(const struct line *l, size_t i)
 				  (last >= 'A' && last <= 'Z')));
 }
 
+/*
+ * "Fix:" over an indented line is a heading (a commit message's "Fix:"
+ * then the error it fixes), no "fix:" whose title was left out.
+ */
+static int heading(const struct line *l, size_t i, size_t n,
+		   const struct mail_command *c)
+{
+	i = skip_blank(l, i + 1, n);
+	return c->near == CMD_NEAR_BARE && i < n && l[i].len &&
+	       text_is_space(l[i].s[0]);
+}
+
 static void find_commands(const struct line *l, size_t n,
 			  const struct reply_opts *o, struct reply *r)
 {
@@ -235,7 +247,7 @@ static void find_commands(const struct line *l, size_t n,
 	for (i = 0; i < n; i++) {
 		if (l[i].drop || l[i].quoted || part_of_other(l, i) ||
 		    !command_parse_line(l[i].s, l[i].len, o->prefix, o->lookup,
-					&c))
+					&c) || heading(l, i, n, &c))
 			continue;
 		r->ncmds_seen++;
 		if (r->ncmds < REPLY_MAX_COMMANDS)

@@ -1790,6 +1790,10 @@ static void t_list_mail_shapes(void **state)
 		"The script does:\n\ntest /sys/kernel/debug/foo || {\n\techo gone\n}\n",
 		"Thanks!\n\n30.09.2017, 18.30, \"Sam - Doe\" <sam@example.test>:\n"
 		"Test\n\nthe rest of the original\n",
+		/* a commit message's "Fix:" over what it fixes: no near-miss */
+		"---\nFrom: Dev <dev@example.test>\n\nFix:\n\n"
+		"  Documentation/foo.rst:9: ERROR: Unexpected indentation\n\n"
+		"when building the docs.\n",
 	};
 	struct reply *r = *state;
 	struct strbuf sb;
