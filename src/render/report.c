@@ -174,10 +174,12 @@ static void headline_ctx(struct ctx *parent, const struct report_inputs *in)
 		c.oom = 1;
 	ctx_str(&c, "metric", h->name);
 	ctx_str(&c, "change", sb_str(&ch));
-	ctx_str(&c, "kind", in->verdict.regression ? "regression" :
-		"improvement");
+	/* no known direction: neither word, only "change" */
+	ctx_str(&c, "kind", in->verdict.unknown ? "change" :
+		in->verdict.regression ? "regression" : "improvement");
 	ctx_bool(&c, "regression", in->verdict.regression);
-	ctx_bool(&c, "improvement", !in->verdict.regression);
+	ctx_bool(&c, "improvement", !in->verdict.regression &&
+		 !in->verdict.unknown);
 	ctx_evidence(&c, "tests", &ev);
 	ctx_take(&c, "evidence", evidence_json(&ev));
 	ctx_child(parent, "headline", &c);
@@ -293,7 +295,7 @@ static int context(struct report *r, const struct report_inputs *in,
 	ctx_take(&c, "charts", charts);
 	ctx_take(&c, "chart_legend", text_json(&legend));
 	ctx_opt(&c, "closes_url", l->closes_url);
-	ctx_bool(&c, "regression", r->regression);
+	ctx_bool(&c, "regression", r->regression > 0);
 	ctx_str(&c, "reported_by", cfg->identity.reported_by);
 	ctx_strings(&c, "to", (const char *const *)r->to.v, r->to.n);
 	runs_ctx(&c, in);
@@ -371,7 +373,7 @@ int report_render(struct report *r, const struct report_inputs *in,
 		  const struct report_opts *o, const struct report_links *l,
 		  struct pb_err *err)
 {
-	r->regression = in->verdict.regression;
+	r->regression = in->verdict.unknown ? -1 : in->verdict.regression;
 	if (context(r, in, m, cfg, o, l, err))
 		return -1;
 	return render_all(r, cfg, o, err);
