@@ -327,7 +327,17 @@ static int evidence_text(json_t *ctx, const struct config *cfg,
 
 	if (!json_is_object(tests))
 		return 0;
+	/* a report says what its tests showed, never which were impossible */
+	if (!json_is_true(json_object_get(json_object_get(tests, "welch"),
+					  "ok")) &&
+	    !json_is_true(json_object_get(json_object_get(tests,
+							  "mann_whitney"),
+					  "ok")))
+		return 0;
+	if (json_object_set_new(tests, "report", json_true()))
+		return pb_fail(err, EX_OSERR, "out of memory");
 	rc = template_render(cfg, "evidence", tests, &one, err);
+	json_object_del(tests, "report");
 	while (!rc && one.len && (one.buf[one.len - 1] == '\n' ||
 				  one.buf[one.len - 1] == ' '))
 		sb_setlen(&one, one.len - 1);
