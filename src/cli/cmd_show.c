@@ -45,8 +45,8 @@ const struct cli_spec show_spec = {
 	"named, fix landed, fixed, not fixed, invalid, duplicate) and what it "
 	"rests on, every transition with who or what made it and when, the "
 	"mails read in its thread with their commands and what was done, the "
-	"answers sent, its retests, its confirmation and the run on its "
-	"landed fix (tracking.verify).",
+	"answers sent, its retests, its tests (in flight and over), its "
+	"confirmation and the run on its landed fix (tracking.verify).",
 	show_opts, sizeof(struct cli_show_opts),
 };
 
@@ -215,6 +215,31 @@ static json_t *retests_json(const struct life *l)
 	return a;
 }
 
+/* The tests asked in the thread, in flight and over (issue 29 item 10). */
+static json_t *tests_json(const struct life *l)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < l->t.ntests; i++) {
+		const struct archive_test *t = &l->t.tests[i];
+
+		if (json_array_append_new(a, json_pack(
+			"{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:I, s:I}",
+			"request_id", t->request_id ? t->request_id : "",
+			"form", str_or_null(t->form), "repo",
+			str_or_null(t->repo), "ref", str_or_null(t->ref),
+			"requested_by", str_or_null(t->requested_by),
+			"status", t->status ? t->status : "", "detail",
+			str_or_null(t->detail), "runs", (json_int_t)t->runs,
+			"created", (json_int_t)t->created))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 /* The run on the landed fix: its request, status and verdict. */
 static json_t *verify_json(const struct life *l)
 {
@@ -242,7 +267,8 @@ static json_t *life_json(const struct life *l)
 		time_or_null(l->t.confirm_decided)) : json_null();
 
 	return json_pack("{s:{s:s, s:o, s:o, s:o, s:I, s:o, s:o}, s:o, s:o, "
-			 "s:o, s:o, s:o, s:o, s:o}", "report", "id", r->report_id,
+			 "s:o, s:o, s:o, s:o, s:o, s:o}", "report", "id",
+			 r->report_id,
 			 "message_id", str_or_null(r->message_id), "subject",
 			 str_or_null(r->subject), "mail_status",
 			 str_or_null(r->mail_status), "created",
@@ -251,8 +277,8 @@ static json_t *life_json(const struct life *l)
 			 str_or_null(l->link), "record", record_json(l),
 			 "history", history_json(l), "thread", thread_json(l),
 			 "answers", answers_json(l), "retests",
-			 retests_json(l), "confirmation", confirm, "verify",
-			 verify_json(l));
+			 retests_json(l), "tests", tests_json(l),
+			 "confirmation", confirm, "verify", verify_json(l));
 }
 
 /* ---- text ---- */
@@ -414,6 +440,24 @@ static void print_runs(const struct life *l, time_t now)
 		}
 		fputs(", asked by ", stdout);
 		put(r->requested_by);
+		putchar('\n');
+	}
+	printf("tests: %zu\n", l->t.ntests);
+	for (i = 0; i < l->t.ntests; i++) {
+		const struct archive_test *t = &l->t.tests[i];
+
+		fputs("  ", stdout);
+		when(t->created, now);
+		printf(": %ldx, ", t->runs);
+		put(t->form);
+		fputs(", ", stdout);
+		put(t->status);
+		if (t->detail) {
+			fputs(": ", stdout);
+			put(t->detail);
+		}
+		fputs(", asked by ", stdout);
+		put(t->requested_by);
 		putchar('\n');
 	}
 	if (l->verify) {

@@ -110,3 +110,11 @@ int state_confirm_set(struct state *st, const char *report_id,
 	return db_run(st, err, "UPDATE manifests SET outcome = ? WHERE id = ?",
 		      "ss", status, report_id);
 }
+
+int state_confirm_more(struct state *st, const char *report_id,
+		       const char *request_id, long runs, struct pb_err *err)
+{
+	return db_run(st, err, "UPDATE confirms SET status = 'asking', "
+		      "request_id = ?, runs = ? WHERE report_id = ?", "sis",
+		      request_id, (long long)runs, report_id);
+}

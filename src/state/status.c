@@ -44,6 +44,13 @@ static const struct section {
 	  "SELECT request_id, report_id, form, runs, requested_by, repo, ref, "
 	  "status, deadline, created FROM tests WHERE status = 'queued' "
 	  "ORDER BY created LIMIT 1000" },
+	/* the tests over, newest first: what 'tests_per_report' counts
+	 * can be seen (issue 29 item 10) */
+	{ "finished_tests", "tests",
+	  "SELECT request_id, report_id, form, runs, requested_by, repo, ref, "
+	  "status, detail, created, decided FROM tests WHERE status <> "
+	  "'queued' ORDER BY coalesce(decided, created) DESC, request_id "
+	  "LIMIT 100" },
 	{ "confirmations", "confirms",
 	  "SELECT report_id, metric, reported_change, runs, base_runs, "
 	  "head_runs, status, deadline, detail, created FROM confirms "

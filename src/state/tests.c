@@ -115,8 +115,11 @@ int state_test_counts(struct state *st, const char *report_id,
 		      const char *sender, time_t since, long *of_report,
 		      long *of_sender, struct pb_err *err)
 {
+	/* a test the farm could not build or apply ran nothing: it does not
+	 * use up one of the report's tests */
 	return db_count(st, of_report, err, "SELECT count(*) FROM tests "
-			"WHERE report_id = ?", "s", report_id) ||
+			"WHERE report_id = ? AND status <> 'failed'", "s",
+			report_id) ||
 	       db_count(st, of_sender, err, "SELECT count(*) FROM tests "
 			"WHERE requested_by = ? AND created >= ?", "si",
 			sender, (long long)since) ? -1 : 0;

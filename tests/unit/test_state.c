@@ -1513,6 +1513,16 @@ static void t_tests(void **state)
 	test_rows_free(rows, n);
 	assert_int_equal(q_int(f->st, "SELECT decided FROM tests WHERE "
 			       "request_id = 'test-1'"), T0 + 30);
+	/* issue 29 item 10: a test the farm could not build does not use
+	 * up one of the report's tests (the sender's day counts it) */
+	assert_int_equal(state_test_finish(f->st, "test-2", "failed",
+					   "build failed", T0 + 31, &f->err),
+			 0);
+	assert_int_equal(state_test_counts(f->st, "r1", "paul@example.test",
+					   T0, &of_report, &of_sender,
+					   &f->err), 0);
+	assert_int_equal(of_report, 1);
+	assert_int_equal(of_sender, 2);
 	/* a form that is none of the three is never recorded */
 	a.request_id = "test-3";
 	a.form = "other";

@@ -383,8 +383,9 @@ int state_test_finish(struct state *st, const char *request_id,
 		      const char *status, const char *detail, time_t now,
 		      struct pb_err *err);
 /*
- * The tests asked for report 'report_id' (all of them), and those
- * 'sender' asked since 'since' (of any report): the limits' counts.
+ * The tests asked for report 'report_id' (all but those the farm could
+ * not build or apply: 'failed'), and those 'sender' asked since 'since'
+ * (of any report, all): the limits' counts.
  */
 int state_test_counts(struct state *st, const char *report_id,
 		      const char *sender, time_t since, long *of_report,
@@ -403,7 +404,7 @@ int state_test_counts(struct state *st, const char *report_id,
 struct confirm_row {
 	char *report_id, *request_id, *metric, *status;
 	double reported_change;
-	long runs;		/* asked a side */
+	long runs;		/* new runs asked a side, in all */
 	long base_runs, head_runs;	/* runs when it was held */
 	time_t deadline;
 };
@@ -423,6 +424,13 @@ void confirm_rows_free(struct confirm_row *r, size_t n);
 int state_confirm_set(struct state *st, const char *report_id,
 		      const char *status, const char *detail, int final,
 		      time_t now, struct pb_err *err);
+
+/*
+ * The next look of a sequential confirmation: 'runs' new runs a side in
+ * all under a new request id, status 'asking' again.
+ */
+int state_confirm_more(struct state *st, const char *report_id,
+		       const char *request_id, long runs, struct pb_err *err);
 
 /* Backoff after 'attempts' failures: 60 s doubling, at most 6 hours. */
 long state_backoff(int attempts);
