@@ -44,6 +44,12 @@ static const struct list_spec {
 	[L_JOB_OPTIONS] = { "job_program_options", PAT_WHOLE, E_NAME },
 	[L_JOB_MONITORS] = { "job_monitors", PAT_WHOLE, E_NAME },
 	[L_JOB_WRAPPER] = { "job_wrapper_options", PAT_WHOLE, E_NAME },
+	/* LKP's KPI index: which stat a bisection follows, which way */
+	[L_INDEX_PERF] = { "index_perf", PAT_WHOLE, E_VALUE },
+	[L_INDEX_PERF_ALL] = { "index_perf_all", PAT_WHOLE, E_VALUE },
+	[L_INDEX_LATENCY] = { "index_latency", PAT_WHOLE, E_VALUE },
+	[L_INDEX_LATENCY_ALL] = { "index_latency_all", PAT_WHOLE, E_VALUE },
+	[L_KPI_DENY] = { "kpi_denylist", PAT_WHOLE, E_PLAIN },
 };
 
 static const struct table_format default_format = {
@@ -456,7 +462,7 @@ static long first_n(const struct rules *r, int list, const char *name,
 	return patlist_first(r->l[list].pl, name, len);
 }
 
-static long first(const struct rules *r, int list, const char *name)
+long rules_first(const struct rules *r, int list, const char *name)
 {
 	return first_n(r, list, name, strlen(name));
 }
@@ -493,7 +499,7 @@ int rules_is_perf(const struct rules *r, const char *name)
 
 int rules_is_absolute(const struct rules *r, const char *name)
 {
-	return first(r, L_ABSOLUTE, name) >= 0;
+	return rules_first(r, L_ABSOLUTE, name) >= 0;
 }
 
 size_t rules_family(const struct rules *r, enum rules_family f,
@@ -501,7 +507,7 @@ size_t rules_family(const struct rules *r, enum rules_family f,
 {
 	static const int lists[FAM_COUNT] = { L_FAM_INCOMPLETE, L_FAM_UNPAIRED,
 					      L_FAM_MONITORED };
-	long i = first(r, lists[f], name);
+	long i = rules_first(r, lists[f], name);
 
 	return i < 0 ? 0 : (size_t)r->l[lists[f]].val[i].v;
 }
@@ -510,7 +516,7 @@ int rules_threshold_ok(const struct rules *r, const char *name, double max,
 		       double delta)
 {
 	const struct value *v;
-	long i = first(r, L_THRESHOLDS, name);
+	long i = rules_first(r, L_THRESHOLDS, name);
 
 	if (i >= 0) {
 		v = &r->l[L_THRESHOLDS].val[i];
@@ -519,7 +525,7 @@ int rules_threshold_ok(const struct rules *r, const char *name, double max,
 		/* Ruby: Integer / 2 divides whole numbers */
 		return !(v->integer && delta < (double)((long)v->v / 2));
 	}
-	i = first(r, L_FALLBACKS, name);
+	i = rules_first(r, L_FALLBACKS, name);
 	if (i < 0)
 		return 1;
 	v = &r->l[L_FALLBACKS].val[i];
@@ -544,11 +550,4 @@ long rules_perf_profile(const struct rules *r)
 const struct table_format *rules_format(const struct rules *r)
 {
 	return &r->fmt;
-}
-
-int rules_direction(const struct rules *r, const char *name)
-{
-	long i = first(r, L_DIRECTION, name);
-
-	return i < 0 ? 0 : (int)r->l[L_DIRECTION].val[i].v;
 }

@@ -21,7 +21,8 @@ enum { L_FAILURE, L_PASS, L_FAILURE_EXCLUDE, L_DENY, L_ALLOW,
 	L_REPORT_ALLOW, L_PERF_PREFIXES, L_PERF_PROGRAMS, L_PERF_PATTERNS,
 	L_ABSOLUTE, L_FAM_INCOMPLETE, L_FAM_UNPAIRED, L_FAM_MONITORED,
 	L_THRESHOLDS, L_FALLBACKS, L_DIRECTION, L_JOB_OPTIONS, L_JOB_MONITORS,
-	L_JOB_WRAPPER, L_COUNT };
+	L_JOB_WRAPPER, L_INDEX_PERF, L_INDEX_PERF_ALL, L_INDEX_LATENCY,
+	L_INDEX_LATENCY_ALL, L_KPI_DENY, L_COUNT };
 
 
 /* What an entry of a list carries besides its pattern. */
@@ -64,6 +65,9 @@ struct rules {
 	long perf_profile;
 	struct table_format fmt;
 };
+
+/* The index of the first entry of list 'list' matching 'name', or -1. */
+long rules_first(const struct rules *r, int list, const char *name);
 
 /* Index the programs and monitors once every file is loaded. */
 int rules_index_programs(struct rules *r);

@@ -217,12 +217,36 @@ int stats_welch(const double *base, size_t nb, const double *head,
 	return 0;
 }
 
+/*
+ * The interval of log(head mean / base mean) by the delta method (each
+ * side's squared standard error over its squared mean, Welch's degrees
+ * of freedom on those), as a %change: 100 (e^x - 1) never reaches
+ * -100%, as a ratio of positive means cannot. 0 when it is not finite.
+ */
+static int log_ratio_ci(double mb, double vb, size_t nb, double mh,
+			double vh, size_t nh, double level,
+			struct change_ci *ci)
+{
+	double qb = vb / ((double)nb * mb * mb);
+	double qh = vh / ((double)nh * mh * mh);
+	double se = sqrt(qb + qh), df, q, l;
+
+	df = (qb + qh) * (qb + qh) /
+		(qb * qb / (double)(nb - 1) + qh * qh / (double)(nh - 1));
+	if (!(se > 0) || !isfinite(df))
+		return 0;
+	q = stats_t_quantile(0.5 + level / 2, df);
+	l = log(mh / mb);
+	ci->lo = 100 * expm1(l - q * se);
+	ci->hi = 100 * expm1(l + q * se);
+	return isfinite(ci->lo) && isfinite(ci->hi);
+}
+
 int stats_change_ci(const double *base, size_t nb, const double *head,
 		    size_t nh, double level, struct change_ci *ci)
 {
 	struct welch w;
-	double mb = 0, q, lo, hi;
-	size_t i;
+	double mb, vb, mh, vh, q, lo, hi;
 
 	memset(ci, 0, sizeof(*ci));
 	stats_welch(base, nb, head, nh, &w);
@@ -230,26 +254,29 @@ int stats_change_ci(const double *base, size_t nb, const double *head,
 		ci->why = w.why;
 		return 0;
 	}
-	for (i = 0; i < nb; i++)
-		mb += base[i];
-	mb /= (double)nb;
+	mean_var(base, nb, &mb, &vb);
+	mean_var(head, nh, &mh, &vh);
 	/* a base mean lost in its own rounding is 0 too */
 	if (fabs(mb) <= STATS_REL_TOL * fabs(mb + w.diff) || mb == 0) {
 		ci->why = why_zero;
 		return 0;
 	}
-	q = stats_t_quantile(0.5 + level / 2, w.df);
-	/* the %change divides by the signed base mean, so does its interval */
-	lo = 100 * (w.diff - q * w.se) / mb;
-	hi = 100 * (w.diff + q * w.se) / mb;
-	ci->lo = fmin(lo, hi);
-	ci->hi = fmax(lo, hi);
-	if (!isfinite(ci->lo) || !isfinite(ci->hi)) {
+	if (mb > 0 && mh > 0) {
+		ci->ok = log_ratio_ci(mb, vb, nb, mh, vh, nh, level, ci);
+	} else {
+		/* a sign on either side: the %change divides by the signed
+		 * base mean, linearly, and may pass -100% */
+		q = stats_t_quantile(0.5 + level / 2, w.df);
+		lo = 100 * (w.diff - q * w.se) / mb;
+		hi = 100 * (w.diff + q * w.se) / mb;
+		ci->lo = fmin(lo, hi);
+		ci->hi = fmax(lo, hi);
+		ci->ok = isfinite(ci->lo) && isfinite(ci->hi);
+	}
+	if (!ci->ok) {
 		ci->lo = ci->hi = 0;
 		ci->why = why_nonfinite;
-		return 0;
 	}
-	ci->ok = 1;
 	return 0;
 }
 

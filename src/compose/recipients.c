@@ -74,36 +74,20 @@ static void left_out_log(struct left_out *lo, const char *what, size_t max,
 }
 
 /*
- * The patch's own To and Cc into the Cc: every list the patch was sent
- * to, and of the others (people) the first 'max' new ones; whoever the
- * cap leaves out is logged (so --dry-run shows it too).
+ * The patch's own To and Cc into the Cc, whole: the people its author
+ * chose (issue 31); recipients.max_cc caps only what perfbot adds on its
+ * own (an answer's copies). Each address once, none already in To.
  */
 static int patch_copies(struct addrlist *cc, const struct manifest *m,
-			const struct config *cfg, const struct addrlist *to,
-			size_t max)
+			const struct addrlist *to)
 {
 	const struct strv *lists[2] = { &m->patch.to, &m->patch.cc };
-	struct left_out lo = { STRBUF_INIT, 0 };
-	size_t i, people = 0, before;
+	size_t i;
 	int l, rc = 0;
 
-	sb_init(&lo.names, 1024);
 	for (l = 0; l < 2 && !rc; l++)
-		for (i = 0; i < lists[l]->n && !rc; i++) {
-			const char *a = lists[l]->v[i];
-			int list = recipients_is_list(cfg, a);
-
-			if (addrlist_has(cc, a) || (to && addrlist_has(to, a)))
-				continue;
-			if (!list && people >= max) {
-				left_out_add(&lo, a);
-				continue;
-			}
-			before = cc->n;
-			rc = addrlist_add_unique(cc, a, to);
-			people += !list && cc->n > before;
-		}
-	left_out_log(&lo, m->doc.name, max, "the patch's copies");
+		for (i = 0; i < lists[l]->n && !rc; i++)
+			rc = addrlist_add_unique(cc, lists[l]->v[i], to);
 	return rc;
 }
 
@@ -117,7 +101,7 @@ int recipients_report(const struct manifest *m, const struct config *cfg,
 		rc = addrlist_add_unique(to, m->head.author, NULL);
 	if (rc || add_all(to, &m->to, NULL) ||
 	    add_all(to, &cfg->recipients.to, NULL) ||
-	    patch_copies(cc, m, cfg, to, max_cc(cfg)) ||
+	    patch_copies(cc, m, to) ||
 	    add_all(cc, &m->cc, to) ||
 	    add_all(cc, &cfg->recipients.cc, to))
 		return to->n >= ADDRLIST_MAX || cc->n >= ADDRLIST_MAX ?

@@ -18,7 +18,7 @@
 
 static const char *const top_keys[] = {
 	"id", "base", "head", "to", "cc", "notes", "materials_url",
-	"metrics", "kconfig_file", "patch",
+	"metrics", "kconfig_file", "patch", "headline",
 };
 #define NTOP_KEYS (sizeof(top_keys) / sizeof(top_keys[0]))
 static const char *const side_keys[] = {
@@ -432,6 +432,7 @@ static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
 		return -1;
 	m->id = ynode_str(ymap_get(root, "id"));
 	m->materials_url = ynode_str(ymap_get(root, "materials_url"));
+	m->headline = ynode_str(ymap_get(root, "headline"));
 	s = ynode_str(ymap_get(root, "metrics"));
 	if (s && resolve(dir, s, &m->metrics, err))
 		return -1;

@@ -5,6 +5,7 @@
  * testcase and host tables give what the report says about them.
  */
 #include <ctype.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,12 +217,102 @@ int report_inputs_load(struct report_inputs *in, const struct manifest *m,
 	return report_inputs_load_opts(in, m, cfg, NULL, err);
 }
 
+/* The value of the job's parameter 'key' (n bytes), or NULL. */
+static const char *param(const struct job_axes *ax, const char *key,
+			 size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < ax->nparams; i++)
+		if (strlen(ax->params[i].key) == n &&
+		    !strncmp(ax->params[i].key, key, n))
+			return ax->params[i].value;
+	return NULL;
+}
+
+/*
+ * 'pat' with each '{key}' replaced by the job's parameter, its ERE
+ * characters escaped, anchored to the whole name; NULL when the job has
+ * no such parameter (or memory ran out).
+ */
+static char *expand(const struct job_axes *ax, const char *pat)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p, *end, *v;
+	int bad = sb_addc(&sb, '^') || sb_addc(&sb, '(');
+
+	for (p = pat; *p && !bad; p++) {
+		if (*p != '{' || !(end = strchr(p, '}')) || end == p + 1) {
+			bad = sb_addc(&sb, *p);
+			continue;
+		}
+		if (!(v = param(ax, p + 1, (size_t)(end - p - 1))))
+			bad = 1;
+		for (; v && *v && !bad; v++)
+			bad = (strchr("\\.[]()*+?{}|^$", *v) &&
+			       sb_addc(&sb, '\\')) || sb_addc(&sb, *v);
+		p = end;
+	}
+	if (bad || sb_adds(&sb, ")$")) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb, NULL);
+}
+
+/* Add 'pat' expanded; a pattern that is no valid ERE is an error. */
+static int add_candidate(struct report_inputs *in, const char *pat,
+			 const char *where, struct pb_err *err)
+{
+	char *e = expand(&in->axes, pat);
+	regex_t re;
+
+	if (!e)
+		return 0;	/* a parameter this job does not have */
+	if (regcomp(&re, e, REG_EXTENDED | REG_NOSUB)) {
+		free(e);
+		return pb_fail(err, EX_CONFIG, "%s: headline '%.200s' is no "
+			       "valid regular expression", where, pat);
+	}
+	regfree(&re);
+	if (in->ncands == INPUTS_MAX_CANDIDATES) {
+		free(e);
+		return 0;
+	}
+	in->cands[in->ncands++] = e;
+	return 0;
+}
+
+/*
+ * The operator's headline candidates: the manifest's 'headline', then
+ * the testcase's in config/testcases.yaml (a string or a list).
+ */
+static int candidates(struct report_inputs *in, const struct manifest *m,
+		      struct pb_err *err)
+{
+	const struct ynode *tc = ymap_get(in->testcases.root, in->testcase);
+	const struct ynode *h = ymap_get(tc, "headline");
+	size_t i;
+
+	if (m->headline && add_candidate(in, m->headline, m->doc.name, err))
+		return -1;
+	if (ynode_is(h, Y_STR))
+		return add_candidate(in, h->str, in->testcases.name, err);
+	for (i = 0; ynode_is(h, Y_SEQ) && i < h->n; i++)
+		if (ynode_is(h->items[i], Y_STR) &&
+		    add_candidate(in, h->items[i]->str, in->testcases.name,
+				  err))
+			return -1;
+	return 0;
+}
+
 int report_inputs_load_opts(struct report_inputs *in,
 			    const struct manifest *m, const struct config *cfg,
 			    const struct inputs_opts *o, struct pb_err *err)
 {
 	struct inputs_cache *cache = o ? o->cache : NULL;
-	const char *key, *dirs;
+	struct judge_opts jo = { 0 };
+	const char *dirs;
 	long dir = 0;
 
 	memset(in, 0, sizeof(*in));
@@ -233,15 +324,18 @@ int report_inputs_load_opts(struct report_inputs *in,
 	in->testcase = in->job.testcase;
 	in->machine = machine(in, cfg);
 	if (compare_roots(&in->cmp, &in->root[BASE], &in->root[HEAD],
-			  in->rules, err))
+			  in->rules, err) || candidates(in, m, err))
 		return -1;
-	key = report_inputs_testcase(in, "headline");
-	in->key_metric = key;
 	dirs = report_inputs_testcase(in, "direction");
 	if (dirs)
 		parse_long(dirs, -1, 1, &dir);
-	return judge(&in->cmp, in->rules, in->testcase, key, (int)dir,
-		     &in->verdict);
+	jo.candidates = (const char *const *)in->cands;
+	jo.ncandidates = in->ncands;
+	jo.direction = (int)dir;
+	if (judge(&in->cmp, in->rules, &jo, &in->verdict))
+		return -1;
+	in->key_metric = in->verdict.key ? in->verdict.key->name : NULL;
+	return 0;
 }
 
 void report_inputs_release(struct report_inputs *in)
@@ -256,5 +350,7 @@ void report_inputs_release(struct report_inputs *in)
 	if (!in->testcases_borrowed)
 		ydoc_release(&in->testcases);
 	ydoc_release(&in->host);
+	while (in->ncands)
+		free(in->cands[--in->ncands]);
 	memset(in, 0, sizeof(*in));
 }

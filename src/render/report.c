@@ -174,10 +174,12 @@ static void headline_ctx(struct ctx *parent, const struct report_inputs *in)
 		c.oom = 1;
 	ctx_str(&c, "metric", h->name);
 	ctx_str(&c, "change", sb_str(&ch));
-	ctx_str(&c, "kind", in->verdict.regression ? "regression" :
-		"improvement");
+	/* no known direction: neither word, only "change" */
+	ctx_str(&c, "kind", in->verdict.unknown ? "change" :
+		in->verdict.regression ? "regression" : "improvement");
 	ctx_bool(&c, "regression", in->verdict.regression);
-	ctx_bool(&c, "improvement", !in->verdict.regression);
+	ctx_bool(&c, "improvement", !in->verdict.regression &&
+		 !in->verdict.unknown);
 	ctx_evidence(&c, "tests", &ev);
 	ctx_take(&c, "evidence", evidence_json(&ev));
 	ctx_child(parent, "headline", &c);
@@ -293,7 +295,7 @@ static int context(struct report *r, const struct report_inputs *in,
 	ctx_take(&c, "charts", charts);
 	ctx_take(&c, "chart_legend", text_json(&legend));
 	ctx_opt(&c, "closes_url", l->closes_url);
-	ctx_bool(&c, "regression", r->regression);
+	ctx_bool(&c, "regression", r->regression > 0);
 	ctx_str(&c, "reported_by", cfg->identity.reported_by);
 	ctx_strings(&c, "to", (const char *const *)r->to.v, r->to.n);
 	runs_ctx(&c, in);
@@ -325,7 +327,17 @@ static int evidence_text(json_t *ctx, const struct config *cfg,
 
 	if (!json_is_object(tests))
 		return 0;
+	/* a report says what its tests showed, never which were impossible */
+	if (!json_is_true(json_object_get(json_object_get(tests, "welch"),
+					  "ok")) &&
+	    !json_is_true(json_object_get(json_object_get(tests,
+							  "mann_whitney"),
+					  "ok")))
+		return 0;
+	if (json_object_set_new(tests, "report", json_true()))
+		return pb_fail(err, EX_OSERR, "out of memory");
 	rc = template_render(cfg, "evidence", tests, &one, err);
+	json_object_del(tests, "report");
 	while (!rc && one.len && (one.buf[one.len - 1] == '\n' ||
 				  one.buf[one.len - 1] == ' '))
 		sb_setlen(&one, one.len - 1);
@@ -371,7 +383,7 @@ int report_render(struct report *r, const struct report_inputs *in,
 		  const struct report_opts *o, const struct report_links *l,
 		  struct pb_err *err)
 {
-	r->regression = in->verdict.regression;
+	r->regression = in->verdict.unknown ? -1 : in->verdict.regression;
 	if (context(r, in, m, cfg, o, l, err))
 		return -1;
 	return render_all(r, cfg, o, err);

@@ -37,7 +37,6 @@
 #include "perfbot/util/prng.h"
 
 #define METRIC "hackbench.throughput"
-#define TESTCASE "hackbench"
 #define BASE_MEAN 100000.0
 #define MAX_VALUES 64
 #define RETEST_RUNS 4
@@ -221,7 +220,7 @@ static int trial(const struct confirm_policy *p, const struct rules *rules,
 			return -1;
 	}
 	if (compare_roots(&cmp, &sd[BASE].rr, &sd[HEAD].rr, rules, &err) ||
-	    judge(&cmp, rules, TESTCASE, METRIC, 0, &j)) {
+	    judge(&cmp, rules, NULL, &j)) {
 		fprintf(stderr, "bench-sim: %s\n", err.msg);
 		return -1;
 	}

@@ -200,7 +200,12 @@ static void t_cache_and_runs(void **state)
 	assert_int_equal(cache.nrules, 0);
 }
 
-/* The testcase's direction and headline come from the testcase table. */
+/*
+ * The testcase table's headline candidates: one that names no metric is
+ * passed over (LKP's choice stands); a list is tried in order with the
+ * job's parameters put in ('{ipc}' is 'pipe'; '{nosuch}' drops the
+ * candidate); the manifest's 'headline' comes before the table's.
+ */
 static void t_testcase_table(void **state)
 {
 	struct fx *f = *state;
@@ -210,15 +215,38 @@ static void t_testcase_table(void **state)
 	config(f, "data:\n  testcases: testcases.yaml\n");
 	seed_manifest(f, NULL);
 	assert_int_equal(load(f), 0);
-	assert_string_equal(f->in.key_metric, "no.such.metric");
+	assert_string_equal(f->in.key_metric, "hackbench.throughput");
+	assert_string_equal(f->in.verdict.headline->name,
+			    "hackbench.throughput");
 	assert_string_equal(report_inputs_testcase(&f->in, "description"),
 			    "mine");
-	/* a testcase the table does not know */
-	tu_put(f->dir, "testcases.yaml", "other: { headline: x }\n", 0644);
+	tu_put(f->dir, "testcases.yaml", "hackbench:\n  headline: ['hack"
+	       "bench.{nosuch}', 'hackbench.{ipc}', 'hackbench.throughput_"
+	       "(avg|{ipc})', 'hackbench.throughput']\n", 0644);
 	config(f, "data:\n  testcases: testcases.yaml\n");
 	assert_int_equal(load(f), 0);
-	assert_null(f->in.key_metric);
+	assert_int_equal(f->in.ncands, 3);
+	assert_string_equal(f->in.cands[1], "^(hackbench.throughput_(avg|"
+			    "pipe))$");
+	assert_string_equal(f->in.verdict.headline->name,
+			    "hackbench.throughput_avg");
+	/* the manifest's own headline first */
+	seed_manifest(f, "headline: hackbench.throughput_best\n");
+	assert_int_equal(load(f), 0);
+	assert_string_equal(f->in.verdict.headline->name,
+			    "hackbench.throughput_best");
+	/* a testcase the table does not know: LKP's choice */
+	tu_put(f->dir, "testcases.yaml", "other: { headline: x }\n", 0644);
+	config(f, "data:\n  testcases: testcases.yaml\n");
+	seed_manifest(f, NULL);
+	assert_int_equal(load(f), 0);
+	assert_string_equal(f->in.key_metric, "hackbench.throughput");
 	assert_null(report_inputs_testcase(&f->in, "description"));
+	/* a candidate that is no regular expression */
+	tu_put(f->dir, "testcases.yaml", "hackbench: { headline: 'a(' }\n",
+	       0644);
+	config(f, "data:\n  testcases: testcases.yaml\n");
+	fails(f, EX_CONFIG, "headline 'a(' is no valid regular expression");
 }
 
 /* No host file: the tbox_group stands for the machine. */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for judging a comparison (src/judge/judge.c): the headline
- * metric (the key metric when shown, else the most changed shown
- * benchmark metric with a direction), no headline when nothing is worth a
- * mail, and regression against improvement for metrics where higher or
- * lower is better. Rows are built in memory; the directions come from the
+ * metric LKP would follow (its KPI stats in index-perf order, never a
+ * monitor nor '<testcase>.time.*'), the operator's candidates before it,
+ * no headline when nothing is worth a mail, and regression, improvement
+ * or (no direction known) change. Rows are built in memory; the directions come from the
  * shipped config/metrics.yaml (tests run from the repository root).
  */
 #include <stdarg.h>
@@ -82,11 +82,19 @@ static const struct cmp_row *add(struct fixture *f, const char *name,
 	return row;
 }
 
-static void run(struct fixture *f, const char *key, int key_direction)
+static void run_with(struct fixture *f, const char *const *cands,
+		     size_t n, int direction)
+{
+	struct judge_opts o = { cands, n, direction };
+
+	memset(&f->j, 0x55, sizeof(f->j));
+	assert_int_equal(judge(&f->c, f->r, &o, &f->j), 0);
+}
+
+static void run(struct fixture *f)
 {
 	memset(&f->j, 0x55, sizeof(f->j));
-	assert_int_equal(judge(&f->c, f->r, "hackbench", key, key_direction,
-			       &f->j), 0);
+	assert_int_equal(judge(&f->c, f->r, NULL, &f->j), 0);
 }
 
 static void expect(struct fixture *f, const struct cmp_row *headline,
@@ -95,109 +103,152 @@ static void expect(struct fixture *f, const struct cmp_row *headline,
 	assert_ptr_equal(f->j.headline, headline);
 	assert_int_equal(f->j.direction, direction);
 	assert_int_equal(f->j.regression, regression);
-}
-
-/* The key metric is the headline when shown, even if others moved more. */
-static void t_key_metric(void **state)
-{
-	struct fixture *f = *state;
-	const struct cmp_row *tp = add(f, "hackbench.throughput", 10.5, 1);
-
-	add(f, "hackbench.ops", -30, 1);
-	add(f, "hackbench.latency", 80, 1);
-	run(f, "hackbench.throughput", 0);
-	expect(f, tp, 1, 0);
-}
-
-/* Higher is better: a drop of the key metric is a regression. */
-static void t_key_metric_regression(void **state)
-{
-	struct fixture *f = *state;
-	const struct cmp_row *tp = add(f, "hackbench.throughput", -8, 1);
-
-	run(f, "hackbench.throughput", 0);
-	expect(f, tp, 1, 1);
-}
-
-/* Lower is better (elapsed time, latency): a rise is a regression. */
-static void t_key_lower_is_better(void **state)
-{
-	struct fixture *f = *state;
-	const struct cmp_row *up = add(f, "hackbench.time.elapsed_time", 8, 1);
-	const struct cmp_row *down = add(f, "hackbench.latency", -20, 1);
-
-	run(f, "hackbench.time.elapsed_time", 0);
-	expect(f, up, -1, 1);
-	run(f, "hackbench.latency", 0);
-	expect(f, down, -1, 0);
-}
-
-/* The testcase table's direction wins over the rules' one. */
-static void t_key_direction_given(void **state)
-{
-	struct fixture *f = *state;
-	const struct cmp_row *score = add(f, "hackbench.median", 5, 1);
-	const struct cmp_row *tp = add(f, "hackbench.throughput", 5, 1);
-
-	/* no direction in the rules for 'median': the table says -1 */
-	run(f, "hackbench.median", -1);
-	expect(f, score, -1, 1);
-	run(f, "hackbench.median", 1);
-	expect(f, score, 1, 0);
-	/* the table overrides a known direction too */
-	run(f, "hackbench.throughput", -1);
-	expect(f, tp, -1, 1);
+	assert_int_equal(f->j.unknown, direction == 0);
 }
 
 /*
- * The key metric not shown: the shown benchmark metric with a direction
- * that changed most. Not a perf-stat metric (not the benchmark's), not
- * one without a direction, not a failure, not a dropped one.
+ * The robot's filebench report: sum_operations/s -85% is the headline, a
+ * regression, although the run's own time moved more: '<testcase>.time.*'
+ * is never a KPI stat (lib/stats.rb kpi_stat?).
  */
-static void t_fallback_most_changed(void **state)
+static void t_time_never(void **state)
 {
 	struct fixture *f = *state;
 	const struct cmp_row *ops;
 
-	/* the key metric, dropped by the filter */
-	add(f, "hackbench.throughput", 50, 0);
-	add(f, "hackbench.per_process_ops", 10, 1);
-	ops = add(f, "hackbench.ops", -30, 1);
-	add(f, "hackbench.latency", 20, 1);
-	add(f, "hackbench.median", 80, 1);		/* no direction */
-	add(f, "perf-stat.i.ipc", 90, 1);	/* not the benchmark's */
-	add(f, "dmesg.WARNING:at_foo", 100, 1);		/* a failure */
-	add(f, "hackbench.workload", 200, 0);		/* dropped */
-	run(f, "hackbench.throughput", 0);
+	add(f, "filebench.time.elapsed_time", 1831.5, 1);
+	add(f, "filebench.time.elapsed_time.max", 1831.5, 1);
+	ops = add(f, "filebench.sum_operations/s", -85, 1);
+	add(f, "filebench.sum_writes/s", -86, 1);
+	run(f);
 	expect(f, ops, 1, 1);
+	/* only the time moved: nothing to report */
+	f->rows[2].shown = f->rows[3].shown = 0;
+	run(f);
+	assert_null(f->j.headline);
 }
 
-/* Fallback to a lower-is-better metric: regression when it rises. */
-static void t_fallback_lower_is_better(void **state)
-{
-	struct fixture *f = *state;
-	const struct cmp_row *lat = add(f, "hackbench.latency", 20, 1);
-
-	add(f, "hackbench.throughput", -5, 1);
-	run(f, "hackbench.nope", 0);
-	expect(f, lat, -1, 1);
-	f->rows[0].change = -20;
-	run(f, "hackbench.nope", 0);
-	expect(f, lat, -1, 0);
-}
-
-/* No key metric known, or a key that is a failure metric: fallback. */
-static void t_fallback_without_key(void **state)
+/* Monitors (perf-stat, proc-vmstat, ...) never head a report. */
+static void t_monitor_never(void **state)
 {
 	struct fixture *f = *state;
 	const struct cmp_row *tp;
 
-	add(f, "dmesg.oops", 100, 1);
-	tp = add(f, "hackbench.throughput", 12, 1);
-	run(f, NULL, 0);
+	add(f, "perf-stat.i.ipc", 90, 1);
+	add(f, "proc-vmstat.nr_active_anon", -50, 1);
+	add(f, "turbostat.Avg_MHz", 20, 1);
+	add(f, "dmesg.WARNING:at_foo", 100, 1);		/* a failure */
+	run(f);
+	assert_null(f->j.headline);
+	tp = add(f, "hackbench.throughput", 10.5, 1);
+	run(f);
 	expect(f, tp, 1, 0);
-	run(f, "dmesg.oops", 0);
-	expect(f, tp, 1, 0);
+}
+
+/*
+ * The index-perf weight first (stress-ng.*_per_sec), a stat of no index
+ * last, whatever their changes; a hidden stat is no headline but is the
+ * key the judgement follows.
+ */
+static void t_index_first(void **state)
+{
+	struct fixture *f = *state;
+	const struct cmp_row *ops, *hidden;
+
+	add(f, "stress-ng.metamix.ops", -99, 1);
+	ops = add(f, "stress-ng.metamix.ops_per_sec", -98.4, 1);
+	run(f);
+	expect(f, ops, 1, 1);
+	assert_ptr_equal(f->j.key, ops);
+	f->rows[1].shown = 0;
+	hidden = ops;
+	run(f);
+	assert_string_equal(f->j.headline->name, "stress-ng.metamix.ops");
+	assert_ptr_equal(f->j.key, hidden);
+}
+
+/*
+ * Equal weights (fio's _iops and _bw_MBps are both 1 in
+ * index-perf-all.yaml): index-perf.yaml's order decides, iops first, as
+ * the robot's fio reports; an index-latency stat (fio.*%) comes after.
+ */
+static void t_equal_weights(void **state)
+{
+	struct fixture *f = *state;
+	const struct cmp_row *iops;
+
+	add(f, "fio.write_bw_MBps", -6.5, 1);
+	add(f, "fio.write_clat_90%_us", 30, 1);
+	iops = add(f, "fio.write_iops", -6.5, 1);
+	add(f, "fio.latency_100us%", 40, 1);
+	run(f);
+	expect(f, iops, 1, 1);
+	/* netperf: Throughput_Mbps, not the bigger workload change */
+	f->c.nrows = 0;
+	add(f, "netperf.workload", 40, 1);
+	iops = add(f, "netperf.Throughput_Mbps", 12, 1);
+	run(f);
+	expect(f, iops, 1, 0);
+}
+
+/* lmbench3: a bandwidth (index-perf) before a latency (index-latency)
+ * before a stat of no index; lower latency is better. */
+static void t_latency(void **state)
+{
+	struct fixture *f = *state;
+	const struct cmp_row *bw, *lat;
+
+	add(f, "lmbench3.Select.100fd.tcp", 50, 1);
+	lat = add(f, "lmbench3.TCP.localhost.latency", 20, 1);
+	run(f);
+	expect(f, lat, -1, 1);
+	bw = add(f, "lmbench3.PIPE.bandwidth.MB/sec", 5, 1);
+	run(f);
+	expect(f, bw, 1, 0);
+}
+
+/* No direction known: the change heads as a change, never an
+ * improvement; LKP's denylist is never a headline. */
+static void t_unknown_direction(void **state)
+{
+	struct fixture *f = *state;
+	const struct cmp_row *med;
+
+	add(f, "vm-scalability.stddev", 300, 1);
+	add(f, "vm-scalability.time.user_time", -50, 1);
+	med = add(f, "vm-scalability.free_time", 30, 1);
+	run(f);
+	expect(f, med, 0, 0);
+	f->rows[2].change = -30;
+	run(f);
+	expect(f, med, 0, 0);
+}
+
+/*
+ * The operator's candidates: the first that names a shown row heads the
+ * report; the first that names any row is the key; one that names none
+ * is passed over; their direction wins over the rules'.
+ */
+static void t_candidates(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const cands[] = {
+		"^(fio\\.nothing)$", "^(fio\\.write_clat_mean_us)$",
+		"^(fio\\.write_bw_MBps)$",
+	};
+	const struct cmp_row *bw, *clat;
+
+	add(f, "fio.write_iops", -30, 1);
+	bw = add(f, "fio.write_bw_MBps", -6.5, 1);
+	clat = add(f, "fio.write_clat_mean_us", 7, 0);
+	run_with(f, cands, 3, 0);
+	expect(f, bw, 1, 1);
+	assert_ptr_equal(f->j.key, clat);
+	run_with(f, cands, 3, -1);
+	expect(f, bw, -1, 0);
+	/* no candidate names a row: LKP's choice */
+	run_with(f, cands, 1, 0);
+	assert_string_equal(f->j.headline->name, "fio.write_iops");
 }
 
 /* Nothing shown: no headline, and judge() still succeeds. */
@@ -207,22 +258,9 @@ static void t_nothing_shown(void **state)
 
 	add(f, "hackbench.throughput", 10, 0);
 	add(f, "hackbench.ops", -30, 0);
-	run(f, "hackbench.throughput", 0);
+	run(f);
 	assert_null(f->j.headline);
-	run(f, NULL, 0);
-	assert_null(f->j.headline);
-}
-
-/* Only changes without a benchmark direction: nothing worth a mail. */
-static void t_nothing_with_direction(void **state)
-{
-	struct fixture *f = *state;
-
-	add(f, "hackbench.median", 10, 1);
-	add(f, "perf-stat.i.cycles", -30, 1);
-	add(f, "dmesg.oops", 100, 1);
-	run(f, "hackbench.throughput", 0);
-	assert_null(f->j.headline);
+	assert_string_equal(f->j.key->name, "hackbench.throughput");
 }
 
 /* A confirmed change the filter hides is forced to be the headline. */
@@ -250,8 +288,9 @@ static void t_empty(void **state)
 {
 	struct fixture *f = *state;
 
-	run(f, "hackbench.throughput", 0);
+	run(f);
 	assert_null(f->j.headline);
+	assert_null(f->j.key);
 }
 
 /* End to end through compare_roots: the 10.5% of the hackbench report. */
@@ -269,8 +308,7 @@ static void t_compare_roots_end_to_end(void **state)
 	assert_int_equal(compare_roots(&f->real, &f->root[BASE],
 				       &f->root[HEAD], f->r,
 				       &err), 0);
-	assert_int_equal(judge(&f->real, f->r, "hackbench",
-			       "hackbench.throughput", 0, &f->j), 0);
+	assert_int_equal(judge(&f->real, f->r, NULL, &f->j), 0);
 	assert_non_null(f->j.headline);
 	assert_string_equal(f->j.headline->name, "hackbench.throughput");
 	assert_true(f->j.headline->change > 10.49 &&
@@ -282,8 +320,7 @@ static void t_compare_roots_end_to_end(void **state)
 	assert_int_equal(compare_roots(&f->real, &f->root[HEAD],
 				       &f->root[BASE], f->r,
 				       &err), 0);
-	assert_int_equal(judge(&f->real, f->r, "hackbench", NULL, 0, &f->j),
-			 0);
+	assert_int_equal(judge(&f->real, f->r, NULL, &f->j), 0);
 	assert_non_null(f->j.headline);
 	assert_string_equal(f->j.headline->name, "hackbench.throughput");
 	assert_int_equal(f->j.regression, 1);
@@ -294,15 +331,14 @@ static void t_compare_roots_end_to_end(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(t_key_metric),
-		T(t_key_metric_regression),
-		T(t_key_lower_is_better),
-		T(t_key_direction_given),
-		T(t_fallback_most_changed),
-		T(t_fallback_lower_is_better),
-		T(t_fallback_without_key),
+		T(t_time_never),
+		T(t_monitor_never),
+		T(t_index_first),
+		T(t_equal_weights),
+		T(t_latency),
+		T(t_unknown_direction),
+		T(t_candidates),
 		T(t_nothing_shown),
-		T(t_nothing_with_direction),
 		T(t_empty),
 		T(t_forced),
 		T(t_compare_roots_end_to_end),

@@ -418,6 +418,48 @@ static void t_not_worth(void **state)
 	assert_string_equal(f->r.id, first);
 }
 
+/* seed 004's job with 'base' and 'head' as the headline's runs */
+static void runs_copy(struct fx *f, const char *base, const char *head)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char path[256];
+
+	mkdir_in(f, "base");
+	mkdir_in(f, "head");
+	copy(f, SEED4 "/base/job.yaml", "base/job.yaml", NULL, NULL);
+	copy(f, SEED4 "/head/job.yaml", "head/job.yaml", NULL, NULL);
+	assert_int_equal(sb_addf(&sb, "{\"hackbench.throughput\": %s}",
+				 base), 0);
+	tu_put(f->dir, "base/matrix.json", sb_str(&sb), 0644);
+	sb_reset(&sb);
+	assert_int_equal(sb_addf(&sb, "{\"hackbench.throughput\": %s}",
+				 head), 0);
+	tu_put(f->dir, "head/matrix.json", sb_str(&sb), 0644);
+	sb_release(&sb);
+	tu_path(path, sizeof(path), f->dir, "manifest.yaml");
+	tu_write(path, SEED_MANIFEST, 0644);
+	load_manifest(f, path);
+}
+
+/*
+ * A first report says what its tests showed and never which could not be
+ * made: constant runs leave Welch's test (and the interval) out of the
+ * line. (Fewer than 3 runs a side never pass the noise filter, so a
+ * report always has the Mann-Whitney test.)
+ */
+static void t_no_impossible_tests(void **state)
+{
+	struct fx *f = *state;
+
+	runs_copy(f, "[1000, 1000, 1000]", "[1200, 1200, 1200]");
+	assert_int_equal(build(f, NULL, T0), 0);
+	assert_int_equal(f->r.worth, 1);
+	assert_non_null(strstr(f->r.body, "evidence: 3 runs per side, "
+			       "Mann-Whitney U test p = 0.1000 (exact)"));
+	assert_null(strstr(f->r.body, "not possible"));
+	assert_null(strstr(f->r.body, "no confidence interval"));
+}
+
 /* ------------------------------------------------------------------ */
 /* the test machine                                                    */
 
@@ -995,6 +1037,7 @@ int main(void)
 		T(t_classic_template),
 		T(t_template_errors),
 		T(t_regression),
+		T(t_no_impossible_tests),
 		T(t_not_worth),
 		T(t_host_missing),
 		T(t_host_not_a_path),

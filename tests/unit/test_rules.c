@@ -235,8 +235,44 @@ static void t_shipped_direction(void **state)
 	assert_int_equal(rules_direction(r, "fio.write_clat_mean_us"), -1);
 	assert_int_equal(rules_direction(r, "aim7.time.elapsed_time"), -1);
 	assert_int_equal(rules_direction(r, "will-it-scale.latency"), -1);
-	assert_int_equal(rules_direction(r, "vm-scalability.median"), 0);
+	/* index-perf-all.yaml names it, perfbot's own list does not */
+	assert_int_equal(rules_direction(r, "vm-scalability.median"), 1);
+	assert_int_equal(rules_direction(r, "fsmark.app_overhead"), -1);
+	assert_int_equal(rules_direction(r, "lmbench3.TCP.latency"), -1);
+	assert_int_equal(rules_direction(r, "vm-scalability.free_time"), 0);
 	assert_int_equal(rules_direction(r, "meminfo.Active"), 0);
+}
+
+/* LKP's KPI index (etc/index-*.yaml) and kpi_stat?. */
+static void t_shipped_kpi(void **state)
+{
+	const struct rules *r = load_shipped(*state);
+	struct kpi_rank k;
+
+	rules_kpi_rank(r, "fio.write_iops", &k);
+	assert_true(k.indexed && k.primary && !k.latency);
+	assert_int_equal(k.weight, 1);
+	assert_int_equal(k.pos, 8);	/* index-perf.yaml's 9th entry */
+	rules_kpi_rank(r, "stress-ng.metamix.ops_per_sec", &k);
+	assert_true(k.indexed && !k.primary && k.weight == 1);
+	rules_kpi_rank(r, "nepim.x.kbps_in", &k);
+	assert_int_equal(k.weight, 0);	/* 0.5, and LKP's to_i */
+	assert_int_equal(k.direction, 1);
+	rules_kpi_rank(r, "sysbench-fileio.latency_max_ms", &k);
+	assert_true(k.indexed && k.latency && k.direction == -1);
+	assert_int_equal(k.weight, KPI_NO_WEIGHT);
+	rules_kpi_rank(r, "stress-ng.metamix.ops", &k);
+	assert_false(k.indexed);
+	assert_int_equal(k.weight, KPI_NO_WEIGHT);
+	assert_true(rules_is_kpi(r, "filebench.sum_operations/s"));
+	assert_true(rules_is_kpi(r, "netperf.workload"));
+	assert_false(rules_is_kpi(r, "filebench.time.elapsed_time"));
+	assert_false(rules_is_kpi(r, "kbuild.time.elapsed_time"));
+	assert_false(rules_is_kpi(r, "perf-stat.i.ipc"));
+	assert_false(rules_is_kpi(r, "proc-vmstat.nr_active_anon"));
+	assert_false(rules_is_kpi(r, "vm-scalability.stddev"));
+	assert_false(rules_is_kpi(r, "unixbench.incomplete_result"));
+	assert_false(rules_is_kpi(r, "nodot"));
 }
 
 /* etc/perf-metrics-threshold.yaml, keys anchored as /^KEY$/. */
@@ -674,6 +710,7 @@ int main(void)
 		T(t_shipped_absolute),
 		T(t_shipped_families),
 		T(t_shipped_direction),
+		T(t_shipped_kpi),
 		T(t_shipped_thresholds),
 		T(t_shipped_fallbacks),
 		T(t_shipped_format_defaults),

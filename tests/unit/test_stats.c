@@ -172,6 +172,24 @@ static void t_change_ci(void **state)
 	assert_true(ci.lo > -18.5 && ci.hi < -17.6);
 }
 
+/*
+ * A throughput that collapsed, noisily: the linear interval of the
+ * %change reaches below -100% (-108% here), which no throughput can
+ * fall to; on the log scale it stays above it and holds the change.
+ */
+static void t_change_ci_above_minus_100(void **state)
+{
+	const double b[] = { 1000, 1300, 700 };
+	const double h[] = { 80, 10, 150 };
+	struct change_ci ci;
+
+	(void)state;
+	assert_int_equal(stats_change_ci(b, 3, h, 3, 0.95, &ci), 0);
+	assert_true(ci.ok);
+	assert_true(ci.lo > -100 && ci.lo < -92 && ci.hi > -92 &&
+		    ci.hi < 0);
+}
+
 static void t_verdicts(void **state)
 {
 	const double c5[] = { 5, 5, 5, 5 }, c7[] = { 7, 7, 7, 7 };
@@ -529,6 +547,7 @@ int main(void)
 		cmocka_unit_test(t_mwu_critical_value),
 		cmocka_unit_test(t_mwu_ties),
 		cmocka_unit_test(t_change_ci),
+		cmocka_unit_test(t_change_ci_above_minus_100),
 		cmocka_unit_test(t_verdicts),
 		cmocka_unit_test(t_scipy_reference),
 		cmocka_unit_test(t_constant_unequal_sizes),

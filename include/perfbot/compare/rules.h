@@ -79,8 +79,40 @@ long rules_perf_profile(const struct rules *r);
 /* The number formats (defaults when the file has no 'format'). */
 const struct table_format *rules_format(const struct rules *r);
 
-/* +1 when higher is better, -1 when lower is better, 0 when unknown. */
+/*
+ * +1 when higher is better, -1 when lower is better, 0 when unknown: the
+ * sign LKP's KPI index gives (lib/stats.rb kpi_stat_direction: the
+ * index-perf lists, then the index-latency ones), else perfbot's own
+ * 'direction' list.
+ */
 int rules_direction(const struct rules *r, const char *name);
+
+/*
+ * Where a stat stands in LKP's KPI index (etc/index-perf.yaml and
+ * index-perf-all.yaml, then etc/index-latency.yaml and
+ * index-latency-all.yaml, each entry matching the whole name): the
+ * order in which the headline is chosen.
+ */
+#define KPI_NO_WEIGHT (-255)	/* lib/stats.rb: "less than any weight" */
+struct kpi_rank {
+	int indexed;	/* in one of the lists */
+	int latency;	/* in an index-latency list (and no index-perf one) */
+	long weight;	/* the index-perf weight as LKP's to_i, else
+			 * KPI_NO_WEIGHT */
+	int primary;	/* in index-perf.yaml or index-latency.yaml itself,
+			 * not only in an -all list */
+	long pos;	/* the entry's place in its list */
+	int direction;	/* the sign of the entry's value, 0 when none */
+};
+void rules_kpi_rank(const struct rules *r, const char *name,
+		    struct kpi_rank *k);
+
+/*
+ * LKP's kpi_stat?: a stat of a benchmark program of lkp-tests (its
+ * 'job_program_options', not a monitor), neither '<program>.time.*' nor
+ * on 'kpi_denylist'.
+ */
+int rules_is_kpi(const struct rules *r, const char *name);
 
 /*
  * lkp-tests' programs as a job's axes need them (lib/job.rb Job#axes,

@@ -67,7 +67,11 @@ int stats_welch(const double *base, size_t nb, const double *head,
 		size_t nh, struct welch *w);
 int stats_mann_whitney(const double *base, size_t nb, const double *head,
 		       size_t nh, struct mann_whitney *m);
-/* 'level' 0.95: the interval of the %change 100 (head - base) / base. */
+/*
+ * 'level' 0.95: the interval of the %change 100 (head - base) / base; of
+ * two positive means on the log scale (the ratio's delta-method interval,
+ * never below -100%), else linear in the difference of the means.
+ */
 int stats_change_ci(const double *base, size_t nb, const double *head,
 		    size_t nh, double level, struct change_ci *ci);
 /* The three together; -1 only when memory ran out. */

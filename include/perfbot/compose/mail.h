@@ -83,7 +83,8 @@ struct composed {
 	const char *manifest_dir;	/* and directory, or NULL */
 	char *metric;		/* a report's headline, for its record */
 	double change;		/* its %change */
-	int regression;		/* 1, or 0 for an improvement */
+	int regression;		/* 1, 0 for an improvement, -1 for a
+				 * change of no known direction */
 };
 
 void composed_init(struct composed *c);

@@ -54,6 +54,8 @@ struct manifest {
 	struct strv cc;
 	struct strv notes;	/* extra lines for the report */
 	const char *materials_url;
+	const char *headline;	/* the headline metric (a POSIX ERE for the
+				 * whole name, '{param}' the job's), or NULL */
 	char *metrics;		/* a metric rules file of its own, or NULL */
 	char *kconfig_file;	/* attached to the mail, or NULL */
 	struct manifest_patch patch;

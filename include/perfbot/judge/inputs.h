@@ -20,6 +20,7 @@
  * from it; retest follow-ups and confirmations load it again to compare
  * over all runs.
  */
+#define INPUTS_MAX_CANDIDATES 16
 struct report_inputs {
 	struct rules *rules;
 	struct result_root root[2];
@@ -31,7 +32,11 @@ struct report_inputs {
 	struct ydoc host;
 	const char *testcase;
 	const char *machine;	/* the host's description, or tbox_group */
-	const char *key_metric;	/* the testcase's headline, or NULL */
+	const char *key_metric;	/* the stat the judgement follows (a row's
+				 * name; shown or not), or NULL */
+	char *cands[INPUTS_MAX_CANDIDATES];	/* the operator's headline
+						 * candidates, expanded */
+	size_t ncands;
 	int rules_borrowed;	/* rules are a cache's, */
 	int testcases_borrowed;	/* and so are the testcases */
 };

@@ -6,28 +6,41 @@
 #include "perfbot/compare/rules.h"
 
 /*
- * Judging a comparison: the headline metric (the testcase's key metric
- * from config/testcases.yaml when the filter shows it, else the shown
- * benchmark metric with a known direction that changed most), its
- * direction, and whether the change is a regression or an improvement.
- * A comparison whose benchmark metrics show no change is not worth a mail.
+ * Judging a comparison: the headline metric and whether its change is a
+ * regression, an improvement or, when no direction is known, only a
+ * change. The headline is the stat LKP would follow (lib/stats.rb): a
+ * KPI stat (rules_is_kpi) the noise filter shows, the first in LKP's
+ * order (rules_kpi_rank: index-perf weight, index-latency, the entry's
+ * place); the operator's candidates, when one names a metric of the
+ * comparison, come first. A comparison with no such metric shown is not
+ * worth a mail.
  */
 
 struct judgement {
 	const struct cmp_row *headline;	/* NULL: nothing worth a mail */
-	int direction;			/* +1 higher is better, -1 lower */
-	int regression;			/* 1 regression, 0 improvement */
+	const struct cmp_row *key;	/* the stat followed, shown or not
+					 * (NULL: none): the confirmation
+					 * candidate */
+	int direction;			/* +1 higher is better, -1 lower, 0
+					 * unknown */
+	int regression;			/* 1 regression, else 0 */
+	int unknown;			/* no direction: a change, neither */
 };
 
 /*
- * 'key_metric' is the testcase's headline metric (NULL when unknown) and
- * 'key_direction' its direction when the testcase table gives one (0:
- * take it from the rules). Returns 0, with j->headline NULL when nothing
- * is worth reporting.
+ * The operator's headline candidates, in order: POSIX EREs matched
+ * against the whole metric name (the job's parameters already put in),
+ * and their direction (0: the rules'). 'o' may be NULL.
  */
+struct judge_opts {
+	const char *const *candidates;
+	size_t ncandidates;
+	int direction;
+};
+
+/* Returns 0, with j->headline NULL when nothing is worth reporting. */
 int judge(const struct comparison *c, const struct rules *rules,
-	  const char *testcase, const char *key_metric, int key_direction,
-	  struct judgement *j);
+	  const struct judge_opts *o, struct judgement *j);
 
 /*
  * The headline forced to 'metric' although the noise filter hides it:

@@ -39,7 +39,7 @@ struct report_opts {
 
 struct report {
 	int worth;		/* 0: no benchmark change worth a mail */
-	int regression;
+	int regression;		/* 1, 0 improvement, -1 a change (no direction) */
 	char *id;		/* the manifest id or the derived one */
 	char *message_id;	/* without the angle brackets */
 	time_t date;
