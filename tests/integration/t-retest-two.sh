@@ -39,11 +39,11 @@ set -- $(search alice In-Reply-To one@example.test)
 fetch_matching alice "$W/one.eml" "could not do" "$@"
 "$MAILCHECK" "$W/one.eml" >/dev/null 2>"$W/one.body"
 check "retest 1x refused with the reason" grep -q "one more run a side cannot be tested" "$W/one.body"
-check "nothing asked of the farm for 1x" [ "$(sql "SELECT count(*) FROM retests")" = 0 ]
+check "nothing asked of the farm for 1x" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest'")" = 0 ]
 ask two "retest 2x"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
-check "retest 2x done" [ "$(sql "SELECT status FROM retests")" = done ]
+check "retest 2x done" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest'")" = done ]
 set -- $(search alice In-Reply-To two@example.test)
 fetch_matching alice "$W/two.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/two.eml" >/dev/null 2>"$W/two.body"
