@@ -23,7 +23,7 @@ TEST_PC = cmocka
 
 CFLAGS ?= -O2 -g
 CPPFLAGS += -Iinclude -D_GNU_SOURCE -DPERFBOT_DATADIR='"$(DATADIR)"' \
-	-DPERFBOT_BINDIR='"$(BINDIR)"'
+	-DPERFBOT_BINDIR='"$(BINDIR)"' -DPERFBOT_DOCDIR='"$(DOCDIR)"'
 BASE_CFLAGS = -std=c11 -Wall -Wextra -MMD -MP
 ifdef DEVELOPER
 BASE_CFLAGS += -Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wvla \
@@ -59,7 +59,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC = $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all check check-build demo bench bench-sim bench-seq install deps unit golden \
+.PHONY: all check check-build demo bench bench-sim bench-seq bench-bisect install deps unit golden \
 	integration faults lint clean fuzz
 all: perfbot
 
@@ -163,6 +163,12 @@ SEQ_TRIALS ?= 20000
 bench-seq: $(BUILD)/tools/bench-seq
 	@BENCH_SEQ_TRIALS=$(SEQ_TRIALS) sh scripts/bench-seq
 
+# The probabilistic bisection beside a fixed-runs one (issue 33); also a
+# part of 'bench' (scripts/bench-bisect).
+BISECT_TRIALS ?= 2000
+bench-bisect: $(BUILD)/tools/bench-bisect
+	@BENCH_BISECT_TRIALS=$(BISECT_TRIALS) sh scripts/bench-bisect
+
 # libFuzzer targets for every parser (clang): 'make fuzz FUZZ_SECONDS=60'.
 # Not part of 'check'; the corpora start from the fixtures.
 FUZZ_SECONDS ?= 30
@@ -191,15 +197,32 @@ install: perfbot $(BUILD)/tools/fake-lkp-run
 	install -m 644 config/*.yaml $(DESTDIR)$(DATADIR)/config/
 	install -m 644 config/hosts/*.yaml $(DESTDIR)$(DATADIR)/config/hosts/
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
-	install -m 644 config/man/perfbot.1 $(DESTDIR)$(MANDIR)/man1/
-	install -m 644 config/man/perfbot.yaml.5 $(DESTDIR)$(MANDIR)/man5/
+	# the pages name the installed files, under this PREFIX
+	sed 's#/usr/local/#$(PREFIX)/#g' config/man/perfbot.1 \
+		>$(DESTDIR)$(MANDIR)/man1/perfbot.1
+	for p in perfbot.yaml.5 perfbot-manifest.5; do \
+		sed 's#/usr/local/#$(PREFIX)/#g' config/man/$$p \
+			>$(DESTDIR)$(MANDIR)/man5/$$p || exit 1; done
+	chmod 644 $(DESTDIR)$(MANDIR)/man1/perfbot.1 \
+		$(DESTDIR)$(MANDIR)/man5/perfbot.yaml.5 \
+		$(DESTDIR)$(MANDIR)/man5/perfbot-manifest.5
 	install -d $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(LIBEXECDIR)
-	install -m 644 config/contrib/perfbot.cron config/contrib/perfbot.timer \
+	install -m 644 config/contrib/perfbot.cron config/contrib/*.timer \
 		config/contrib/perfbot.yaml $(DESTDIR)$(DOCDIR)/examples/
-	sed -e 's#^ExecStart=/usr/local/bin/perfbot #ExecStart=$(BINDIR)/perfbot #' \
-		-e 's#after .make install PREFIX=/usr/local.#as installed#' \
-		config/contrib/perfbot.service >$(DESTDIR)$(DOCDIR)/examples/perfbot.service
-	chmod 644 $(DESTDIR)$(DOCDIR)/examples/perfbot.service
+	# the services name the installed binary and examples
+	for u in perfbot perfbot-web perfbot-fetch perfbot-backup; do \
+		sed -e 's#/usr/local/bin/perfbot #$(BINDIR)/perfbot #' \
+			-e 's#/usr/local/share/doc/perfbot/#$(DOCDIR)/#g' \
+			-e 's#after .make install PREFIX=/usr/local.#as installed#' \
+			config/contrib/$$u.service \
+			>$(DESTDIR)$(DOCDIR)/examples/$$u.service || exit 1; \
+		chmod 644 $(DESTDIR)$(DOCDIR)/examples/$$u.service; done
+	install -d $(DESTDIR)$(DOCDIR)/examples/sample/base \
+		$(DESTDIR)$(DOCDIR)/examples/sample/head
+	install -m 644 config/contrib/sample/manifest.yaml \
+		$(DESTDIR)$(DOCDIR)/examples/sample/
+	install -m 644 config/contrib/sample/base/* $(DESTDIR)$(DOCDIR)/examples/sample/base/
+	install -m 644 config/contrib/sample/head/* $(DESTDIR)$(DOCDIR)/examples/sample/head/
 	install -m 755 $(BUILD)/tools/fake-lkp-run $(DESTDIR)$(LIBEXECDIR)/fake-lkp-run
 
 clean:

@@ -341,31 +341,51 @@ static int sender_may(struct state *st, const struct config *cfg,
 	return 1;
 }
 
-/* The sender is among the recipients of the report of a named line. */
-static int names_own_line(struct state *st, const struct reply *r,
-			  const char *reminder_id, int *yes,
-			  struct pb_err *err)
+/* The sender is among the recipients of the report of line 'line'. */
+static int owns_line(struct state *st, const struct reply *r,
+		     const char *reminder_id, long line, int *yes, int *end,
+		     struct pb_err *err)
 {
 	struct record rec;
 	char *id = NULL;
+	int found = 0;
+
+	*yes = *end = 0;
+	if (state_reminder_line(st, reminder_id, line, &id, err) ||
+	    (id && state_record_get(st, id, &rec, &found, err))) {
+		free(id);
+		return -1;
+	}
+	*end = !id;
+	if (id && found) {
+		*yes = among(rec.recipients, r->from_addr);
+		record_release(&rec);
+	}
+	free(id);
+	return 0;
+}
+
+/*
+ * The sender is among the recipients of a report the reminder lists: of
+ * a line a command names, else of any line. Such a sender may give
+ * commands in its thread; each command is then held to the line it
+ * names (act/lifecmd.c), and one that names none is told how to.
+ */
+static int owns_a_line(struct state *st, const struct reply *r,
+		       const char *reminder_id, int *yes, struct pb_err *err)
+{
 	size_t i;
-	int found = 0, rc = 0;
+	long line;
+	int end = 0, rc = 0;
 
 	*yes = 0;
-	for (i = 0; i < r->ncmds && !*yes && !rc; i++) {
-		if (!r->cmds[i].remind_line)
-			continue;
-		rc = state_reminder_line(st, reminder_id, r->cmds[i].remind_line, &id,
-					 err) ||
-		     (id && state_record_get(st, id, &rec, &found, err));
-		if (!rc && id && found)
-			*yes = among(rec.recipients, r->from_addr);
-		if (id && found)
-			record_release(&rec);
-		free(id);
-		id = NULL;
-		found = 0;
-	}
+	for (i = 0; i < r->ncmds && !*yes && !rc; i++)
+		if (r->cmds[i].remind_line)
+			rc = owns_line(st, r, reminder_id,
+				       r->cmds[i].remind_line, yes, &end, err);
+	for (line = 1; line <= CMD_LINE_REF_MAX && !*yes && !end && !rc;
+	     line++)
+		rc = owns_line(st, r, reminder_id, line, yes, &end, err);
 	return rc ? -1 : 0;
 }
 
@@ -379,7 +399,7 @@ int authorize_reminder(struct state *st, const struct config *cfg,
 	if (ok <= 0)
 		return ok;
 	if (!authorize_allowed(cfg, r->from_addr) &&
-	    names_own_line(st, r, reminder_id, &own, err))
+	    owns_a_line(st, r, reminder_id, &own, err))
 		return -1;
 	if (!authorize_allowed(cfg, r->from_addr) && !own) {
 		au->verdict = AUTH_REFUSE;

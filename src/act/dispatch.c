@@ -71,6 +71,19 @@ int dispatch_answer(struct state *st, const struct config *cfg,
 					  ID_DRAWS);
 }
 
+int dispatch_not_here(struct act_ctx *a, const struct mail_command *c,
+		      const char *word, struct pb_err *err)
+{
+	char why[64];
+	struct ctx x;
+
+	snprintf(why, sizeof(why), "%s: answer the report itself", word);
+	ctx_init(&x, "answer");
+	ctx_str(&x, "line", c->line);
+	ctx_str(&x, "why", why);
+	return dispatch_piece_of(a, "invalid", &x, err) ? -1 : 1;
+}
+
 /* ---- retest ---- */
 
 static int parse_retest(const char *args, struct mail_command *c)
@@ -129,12 +142,8 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 	struct ctx x;
 	int rc;
 
-	if (!tr) {	/* a reminder's thread: several reports */
-		ctx_init(&x, "answer");
-		ctx_str(&x, "line", c->line);
-		ctx_str(&x, "why", "retest: answer the report itself");
-		return dispatch_piece_of(a, "invalid", &x, err);
-	}
+	if (!tr)	/* a reminder's thread: several reports */
+		return dispatch_not_here(a, c, "retest", err);
 	if (state_request_tally(a->st, "retest", tr->report_id, NULL, 0, &t,
 				err))
 		return -1;

@@ -346,7 +346,10 @@ static int dup_target(struct act_ctx *a, const struct mail_command *c,
 	return 0;
 }
 
-/* Write the transition and say so; 'why' when it was refused. */
+/*
+ * Write the transition and say so: 0, 1 when it was refused (the reason
+ * said), -1 when the state or a template fails.
+ */
 static int transition(struct act_ctx *a, const struct mail_command *c,
 		      struct record *r, const struct reg_change *ch,
 		      const char *dup_subject, struct pb_err *err)
@@ -362,7 +365,7 @@ static int transition(struct act_ctx *a, const struct mail_command *c,
 	if (rc < 0 && !strcmp(why, "out of memory"))
 		rc = pb_fail(err, EX_OSERR, "out of memory");
 	else if (rc < 0)
-		rc = piece_invalid(a, c, why, err);
+		rc = piece_invalid(a, c, why, err) ? -1 : 1;
 	else if (rc == 0) {
 		ev.event = (char *)regression_event_name(ch->ev);
 		ev.from = from;
@@ -371,12 +374,12 @@ static int transition(struct act_ctx *a, const struct mail_command *c,
 		ev.detail = (char *)ch->arg;
 		ev.source = (char *)a->t->message_id;
 		rc = state_record_put(a->st, r, &ev, a->now, err) ||
-		     said(a, c, r, 0, dup_subject, err);
+		     said(a, c, r, 0, dup_subject, err) ? -1 : 0;
 	} else {
-		rc = said(a, c, r, 1, dup_subject, err);
+		rc = said(a, c, r, 1, dup_subject, err) ? -1 : 0;
 	}
 	free(from);
-	return rc ? -1 : 0;
+	return rc;
 }
 
 int lifecmd_act(struct act_ctx *a, const struct mail_command *c,
@@ -391,7 +394,7 @@ int lifecmd_act(struct act_ctx *a, const struct mail_command *c,
 	memset(&r, 0, sizeof(r));
 	rc = target(a, c, &r, err);
 	if (rc)
-		return rc < 0 ? -1 : 0;
+		return rc;
 	ch.ev = event_of[c->kind];
 	if (c->kind == CMD_FIX) {
 		fix_arg(c->arg, fix, sizeof(fix));
@@ -407,5 +410,6 @@ int lifecmd_act(struct act_ctx *a, const struct mail_command *c,
 	free(root);
 	free(subject);
 	record_release(&r);
-	return rc < 0 ? -1 : 0;
+	/* a refusal (1) is answered to the sender alone: dispatch.h */
+	return rc < 0 ? -1 : rc;
 }

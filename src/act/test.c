@@ -340,9 +340,8 @@ int test_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 	char *rid;
 	int rc;
 
-	if (!tr)
-		return pb_fail(err, EX_SOFTWARE, "test: no report in the "
-			       "thread");
+	if (!tr)	/* a reminder's thread: several reports */
+		return dispatch_not_here(a, c, "test", err);
 	if (c->form == TEST_MALFORMED)
 		return refuse(a, c, "forms", err);
 	if (a->tests++)

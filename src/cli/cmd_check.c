@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checkunit.h"
 #include "perfbot/cli/cli.h"
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/util/fileio.h"
@@ -36,6 +37,7 @@
 
 struct cli_check_opts {
 	int connect;
+	const char *unit;
 	const char *config;
 	int quiet, verbose;
 };
@@ -44,6 +46,10 @@ static const struct cli_opt check_opts[] = {
 	CLI_OPT_FLAG("connect", struct cli_check_opts, connect,
 		     "also log in to the SMTP and IMAP servers and say what "
 		     "they offer (TLS, AUTH, capabilities); nothing is sent"),
+	CLI_OPT_STRING("unit", "FILE", struct cli_check_opts, unit,
+		       "check the paths perfbot writes against this systemd "
+		       "unit (else against the installed units that run this "
+		       "configuration)"),
 	CLI_OPT_CONFIG(struct cli_check_opts),
 	CLI_OPT_QUIET(struct cli_check_opts),
 	CLI_OPT_VERBOSE(struct cli_check_opts),
@@ -57,7 +63,9 @@ const struct cli_spec check_spec = {
 	"(state, sources, CA files, password files, data files, templates) "
 	"and the scheduler's command, and every manifest of the source "
 	"directories as a run takes it (its result roots, the files it "
-	"attaches, ids unique), and prints each problem on its own line; "
+	"attaches, ids unique), and whether the systemd unit that runs "
+	"perfbot lets it write where it writes, and prints each problem on "
+	"its own line; "
 	"exits 78 when the configuration has one, else 65 when a manifest "
 	"is bad. Secrets are fetched to see that they can be, and never "
 	"printed.",
@@ -531,6 +539,7 @@ int cmd_check(int argc, char **argv)
 	check_web(&ck);
 	check_scheduler(&ck);
 	check_life(&ck);
+	ck.problems += check_units(&cfg, o.unit, ck.quiet);
 	staging = cfg.staging.redirect_to;
 	if (staging)
 		okay(&ck, "staging: every mail goes to '%s' only", staging);

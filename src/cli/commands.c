@@ -22,6 +22,7 @@ const struct command cli_commands[] = {
 	{ &show_spec, cmd_show },
 	{ &requeue_spec, cmd_requeue },
 	{ &drop_spec, cmd_drop },
+	{ &state_spec, cmd_state },
 	{ &render_spec, cmd_render },
 	{ &web_spec, cmd_web },
 	{ NULL, NULL },
@@ -54,6 +55,17 @@ void cli_usage(FILE *f)
 	cli_help_options(&global_spec, f);
 	fprintf(f, "\n'perfbot COMMAND --help' shows a command's options; "
 		"'perfbot --version' the version.\n");
+	/* where a new operator starts: README "A first report" */
+	fprintf(f, "\nTo start: copy the example configuration\n"
+		"  %s/config/perfbot.yaml\n"
+		"to ~/.config/perfbot/perfbot.yaml and the sample manifest "
+		"with its result roots\n"
+		"  %s/examples/sample/\n"
+		"beside it; set the servers and 'sources: [{dir: sample}]', "
+		"then run\n'perfbot check --connect' and 'perfbot run "
+		"--dry-run' (README, \"A first report\").\n"
+		"Manuals: perfbot(1), perfbot.yaml(5), "
+		"perfbot-manifest(5).\n", PERFBOT_DATADIR, PERFBOT_DOCDIR);
 }
 
 const struct command *cli_find_command(const char *name)

@@ -98,6 +98,7 @@ static const struct key schema[] = {
 	S("scheduler.spool_dir", K_PATH, scheduler.spool_dir, NULL),
 	S("scheduler.url", K_HTTP_URL, scheduler.url, NULL),
 	S("scheduler.results_dir", K_PATH, scheduler.results_dir, NULL),
+	D("scheduler.results_keep", scheduler.results_keep, 0, 3660 * DAY, 0),
 	N("scheduler.timeout", scheduler.timeout, 1, 86400, 600),
 	N("scheduler.deadline", scheduler.deadline, 60, 30L * 86400,
 	  24 * 3600),

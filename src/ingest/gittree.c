@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ingest: the tracked tree read with libgit2 (gittree.h), the only file
- * that uses it: branches to commits, ancestry, sha prefixes, and the walk
- * of the commits a branch gained.
+ * ingest: the tracked tree read with libgit2 (gittree.h): branches to
+ * commits, ancestry, sha prefixes, and the walk of the commits a branch
+ * gained. bisect_range.c, the other file that uses libgit2, lists a
+ * bisection's candidates through gittree_internal.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,14 +12,9 @@
 #include <git2.h>
 
 #include "perfbot/ingest/gittree.h"
+#include "gittree_internal.h"
 
-struct gittree {
-	git_repository *repo;
-	char *path;
-};
-
-/* libgit2's last error, or 'dflt'. */
-static const char *git_why(const char *dflt)
+const char *gittree_why(const char *dflt)
 {
 	const git_error *e = git_error_last();
 
@@ -32,7 +28,7 @@ int gittree_open(struct gittree **out, const char *path, struct pb_err *err)
 	*out = NULL;
 	if (git_libgit2_init() < 0)
 		return pb_fail(err, EX_SOFTWARE, "tracking.repo: libgit2 did "
-			       "not start: %s", git_why("unknown error"));
+			       "not start: %s", gittree_why("unknown error"));
 	t = calloc(1, sizeof(*t));
 	if (!t || !(t->path = strdup(path))) {
 		free(t);
@@ -43,7 +39,7 @@ int gittree_open(struct gittree **out, const char *path, struct pb_err *err)
 	if (git_repository_open_ext(&t->repo, path,
 				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL)) {
 		pb_fail(err, EX_CONFIG, "tracking.repo: '%s': not a git "
-			"repository: %s", path, git_why("cannot open"));
+			"repository: %s", path, gittree_why("cannot open"));
 		gittree_close(t);
 		return -1;
 	}
@@ -106,8 +102,7 @@ int gittree_tip(struct gittree *t, const char *branch, char tip[GIT_SHA_HEX],
 	return 0;
 }
 
-/* The commit of a full sha: 0, or -1 when the repository has none. */
-static int commit_id(git_repository *repo, const char *sha, git_oid *id)
+int gittree_commit_id(git_repository *repo, const char *sha, git_oid *id)
 {
 	git_commit *c = NULL;
 
@@ -125,10 +120,10 @@ int gittree_contains(struct gittree *t, const char *tip, const char *sha,
 	int rc;
 
 	*yes = 0;
-	if (commit_id(t->repo, tip, &a))
+	if (gittree_commit_id(t->repo, tip, &a))
 		return pb_fail(err, EX_SOFTWARE, "tracking.repo: '%s': no "
 			       "commit %.40s", t->path, tip);
-	if (commit_id(t->repo, sha, &b))
+	if (gittree_commit_id(t->repo, sha, &b))
 		return 0;	/* gone: not on the branch */
 	if (git_oid_equal(&a, &b)) {
 		*yes = 1;
@@ -137,7 +132,7 @@ int gittree_contains(struct gittree *t, const char *tip, const char *sha,
 	rc = git_graph_descendant_of(t->repo, &a, &b);
 	if (rc < 0)
 		return pb_fail(err, EX_SOFTWARE, "tracking.repo: '%s': %s",
-			       t->path, git_why("history unreadable"));
+			       t->path, gittree_why("history unreadable"));
 	*yes = rc;
 	return 0;
 }
@@ -176,7 +171,7 @@ static int visit(git_repository *repo, const git_oid *id, time_t since,
 	*older = 0;
 	if (git_commit_lookup(&c, repo, id))
 		return pb_fail(err, EX_SOFTWARE, "tracking.repo: %s",
-			       git_why("a commit is unreadable"));
+			       gittree_why("a commit is unreadable"));
 	ci.time = (time_t)git_commit_time(c);
 	if (since && ci.time < since) {
 		*older = 1;
@@ -199,7 +194,7 @@ int gittree_commit(struct gittree *t, const char *sha, gittree_fn fn,
 	git_oid id;
 	int older;
 
-	if (commit_id(t->repo, sha, &id))
+	if (gittree_commit_id(t->repo, sha, &id))
 		return pb_fail(err, EX_SOFTWARE, "tracking.repo: '%s': no "
 			       "commit %.40s", t->path, sha);
 	return visit(t->repo, &id, 0, fn, arg, &older, err);
@@ -215,19 +210,19 @@ int gittree_walk(struct gittree *t, const char *tip, const char *hide,
 
 	*walked = 0;
 	*hidden = 0;
-	if (commit_id(t->repo, tip, &id))
+	if (gittree_commit_id(t->repo, tip, &id))
 		return pb_fail(err, EX_SOFTWARE, "tracking.repo: '%s': no "
 			       "commit %.40s", t->path, tip);
 	if (git_revwalk_new(&w, t->repo) ||
 	    git_revwalk_sorting(w, GIT_SORT_TIME) || git_revwalk_push(w, &id)) {
 		pb_fail(err, EX_SOFTWARE, "tracking.repo: '%s': %s", t->path,
-			git_why("cannot walk"));
+			gittree_why("cannot walk"));
 		goto out;
 	}
-	if (hide && !commit_id(t->repo, hide, &from)) {
+	if (hide && !gittree_commit_id(t->repo, hide, &from)) {
 		if (git_revwalk_hide(w, &from)) {
 			pb_fail(err, EX_SOFTWARE, "tracking.repo: '%s': %s",
-				t->path, git_why("cannot walk"));
+				t->path, gittree_why("cannot walk"));
 			goto out;
 		}
 		*hidden = 1;
@@ -239,7 +234,7 @@ int gittree_walk(struct gittree *t, const char *tip, const char *hide,
 	}
 	if (!older && *walked < max && r != GIT_ITEROVER) {
 		pb_fail(err, EX_SOFTWARE, "tracking.repo: '%s': %s", t->path,
-			git_why("the walk failed"));
+			gittree_why("the walk failed"));
 		goto out;
 	}
 	rc = 0;

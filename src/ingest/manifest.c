@@ -443,18 +443,30 @@ static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
 
 /*
  * Why a YAML document is no manifest at all (a metrics.yaml beside the
- * manifests), or NULL: a manifest is a mapping that names 'base' or
- * 'head', or whose keys are all a manifest's (a broken one, then).
+ * manifests), or NULL. Decided from the document's shape, never its
+ * name: a manifest's 'base' and 'head' are mappings, where a metric
+ * table's 'base' is a file name. So a mapping with a 'base' or 'head'
+ * mapping is a manifest; a 'base' string with no 'head' is a metric
+ * table's; otherwise a mapping whose keys are all a manifest's is one
+ * (a broken one, then).
  */
 static const char *not_manifest(const struct ynode *root)
 {
+	const struct ynode *base, *head;
 	size_t i;
 
 	if (!root)
 		return "empty";
 	if (!ynode_is(root, Y_MAP))
 		return "not a mapping";
-	if (ymap_get(root, "base") || ymap_get(root, "head"))
+	base = ymap_get(root, "base");
+	head = ymap_get(root, "head");
+	if (ynode_is(base, Y_MAP) || ynode_is(head, Y_MAP))
+		return NULL;
+	if (ynode_is(base, Y_STR) && !head)
+		return "its 'base' is a string, as a metric table's; a "
+			"manifest's is a mapping";
+	if (base || head)
 		return NULL;
 	for (i = 0; i < root->n; i++)
 		if (!known(root->keys[i], top_keys, NTOP_KEYS))

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * render: the tests of a change as template values (evidence_view.h),
- * for the sentences of templates/evidence.txt, retest-result.txt and
- * confirmation.txt.
+ * for the sentences of templates/evidence.txt, retest-result.txt,
+ * decided.txt and confirmation.txt.
  */
 #include <stdio.h>
 
@@ -47,13 +47,24 @@ static void welch_ctx(struct ctx *parent, const struct welch *w)
 	ctx_child(parent, "welch", &c);
 }
 
-static void mw_ctx(struct ctx *parent, const struct mann_whitney *m)
+/*
+ * 'agrees': it decided the way the verdicts need (p < 0.05); 'cannot':
+ * so few runs cannot reach 0.05 (3 a side: its least p is 0.1), so
+ * Welch's test alone decided (stats_verdict()), and no sentence may say
+ * that it agreed.
+ */
+static void mw_ctx(struct ctx *parent, const struct mann_whitney *m,
+		   const size_t n[2])
 {
+	double least = stats_mw_min_p(n[0], n[1]);
 	struct ctx c;
 
 	ctx_init(&c, parent->family);
 	ctx_bool(&c, "ok", m->ok);
 	p_value(&c, "p", m->ok, m->p);
+	ctx_bool(&c, "agrees", m->ok && m->p < 0.05);
+	ctx_bool(&c, "cannot", least >= 0.05);
+	p_value(&c, "least_p", 1, least);
 	ctx_bool(&c, "exact", m->ok && m->exact);
 	ctx_opt(&c, "why", m->ok ? NULL : m->why);
 	ctx_child(parent, "mann_whitney", &c);
@@ -87,7 +98,7 @@ void ctx_evidence(struct ctx *parent, const char *key,
 	ctx_bool(&c, "per_side", ev->n[0] == ev->n[1]);
 	ctx_bool(&c, "one", ev->n[0] == 1);
 	welch_ctx(&c, &ev->w);
-	mw_ctx(&c, &ev->mw);
+	mw_ctx(&c, &ev->mw, ev->n);
 	ci_ctx(&c, ev);
 	ctx_child(parent, key, &c);
 }

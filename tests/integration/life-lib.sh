@@ -18,6 +18,10 @@ life_tracking() {	# the config's tracking section, on $W/repo's master
 	printf 'tracking:\n  repo: %s/repo\n  branches: [master]\n' "$W" >>"$CONFIG"
 }
 
+life_reminders() {	# the config's reminders section: hourly, to the list
+	printf 'reminders:\n  to: ["Perf <perf-reports@example.test>"]\n  every: 1h\n  min_age: 0\n' >>"$CONFIG"
+}
+
 # life_mail FROM MESSAGE-ID IN-REPLY-TO SUBJECT BODY: sent to the bot
 life_mail() {
 	{

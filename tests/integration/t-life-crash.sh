@@ -17,12 +17,7 @@ for k in $(seq 1 $reports); do
 done
 life_repo
 life_tracking
-cat >>"$CONFIG" <<EOC
-reminders:
-  to: ["Perf <perf-reports@example.test>"]
-  every: 1h
-  min_age: 0
-EOC
+life_reminders
 SOURCE_DATE_EPOCH=$base "$PERFBOT" run --quiet --config "$CONFIG" 2>"$W/e0"
 check "the reports are mailed" [ "$(sql "SELECT count(*) FROM reports WHERE status = 'sent'")" = $reports ]
 # 'per' commits on master, the one in the middle closing report 'k'

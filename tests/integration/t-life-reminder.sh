@@ -6,12 +6,7 @@
 make_manifest lr-1 003
 make_manifest lr-2 002
 make_manifest lr-3 003
-cat >>"$CONFIG" <<EOC
-reminders:
-  to: ["Perf <perf-reports@example.test>"]
-  every: 1h
-  min_age: 0
-EOC
+life_reminders
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e0"
 check "three reports mailed, no reminder of mail not sent yet" [ "$(sql "SELECT group_concat(kind || ':' || status, ' ') FROM outbox")" = "report:sent report:sent report:sent" ]
 # lr-3 fixed (as a run on its fix would leave it)

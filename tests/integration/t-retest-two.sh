@@ -50,3 +50,17 @@ fetch_matching alice "$W/two.eml" "^Verdict:" "$@"
 check "2 new runs a side come back stable" grep -q "^Verdict: stable\.$" "$W/two.body"
 check "the follow-up says the tests alone decided" grep -q "verdict rests on the tests alone" "$W/two.body"
 check "and does not claim the filter showed it" sh -c "! grep -q 'the noise filter shows it' '$W/two.body'"
+# 3 more runs a side: the filter judges them, but the exact Mann-Whitney
+# p cannot go below 0.1 (p = 0.1000), so Welch alone decides, and the answer says so
+# rather than that the Mann-Whitney test agreed (issue 29 item 6)
+ask three "retest 3x"
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e5"
+check "retest 3x done" [ "$(sql "SELECT group_concat(status) FROM requests WHERE kind = 'retest'")" = done,done ]
+set -- $(search alice In-Reply-To three@example.test)
+fetch_matching alice "$W/three.eml" "^Verdict:" "$@"
+"$MAILCHECK" "$W/three.eml" >/dev/null 2>"$W/three.body"
+check "3 new runs a side come back stable" grep -q "^Verdict: stable\.$" "$W/three.body"
+check "the exact Mann-Whitney p is 0.1" grep -q "Mann-Whitney U test: p = 0.1000 (exact)" "$W/three.body"
+check "no claim that it agrees" sh -c "! grep -qi 'Mann-Whitney test agree' '$W/three.body'"
+check "Welch alone decided" grep -q "^Welch's p < 0.01; the Mann-Whitney test cannot decide on 3 runs a side (its least p is 0.1000), so Welch's test alone decided\.$" "$W/three.body"

@@ -29,8 +29,13 @@
  * fake-lkp-trees beside RESULT_ROOT (in its parent directory): that is
  * the fake farm's git server. A verify (a landed fix: COMMIT, no REPO,
  * REF or PATCH) builds COMMIT as it is, its directives the lines
- * "COMMIT DIRECTIVE" of fake-lkp-trees. A test that fails writes RESULT_ROOT/error
- * and exits 65, as a farm that refuses it at once.
+ * "COMMIT DIRECTIVE" of fake-lkp-trees. A bisect (KIND bisect: COMMIT,
+ * its full sha, in the git repository at REPO; REF and PATCH empty) builds
+ * COMMIT as it is over a planted truth: a line "SHA METRIC *FACTOR" of
+ * fake-lkp-trees applies to SHA and to every commit that contains it
+ * (SHA the culprit, read with libgit2), a line "SHA build fails" to SHA
+ * alone. A test that fails writes RESULT_ROOT/error and exits 65, as a
+ * farm that refuses it at once.
  *
  * The draws are seeded by the request id and the commit, so the same
  * call gives the same file. A REQUEST_ID already done (listed in
@@ -56,6 +61,7 @@
 #include <jansson.h>
 
 #include "perfbot/util/fileio.h"
+#include "perfbot/ingest/gittree.h"
 #include "perfbot/ingest/result.h"
 #include "perfbot/util/strmap.h"
 #include "perfbot/util/yaml.h"
@@ -118,9 +124,10 @@ static int check_args(struct job *j, int argc, char **argv)
 		j->ref = argv[8];
 		j->patch = argv[9];
 		if (strcmp(j->kind, "retest") && strcmp(j->kind, "confirm") &&
-		    strcmp(j->kind, "test") && strcmp(j->kind, "verify"))
+		    strcmp(j->kind, "test") && strcmp(j->kind, "verify") &&
+		    strcmp(j->kind, "bisect"))
 			return fail(EX_USAGE, "KIND '%.40s': retest, confirm, "
-				    "test or verify", j->kind);
+				    "test, verify or bisect", j->kind);
 	}
 	if (parse_long(argv[3], 1, MAX_RUNS, &j->runs))
 		return fail(EX_DATAERR, "RUNS '%.40s': give a number from 1 "
@@ -680,6 +687,47 @@ static int read_opt(const char *path, size_t max, struct strbuf *out)
 	return 0;
 }
 
+/*
+ * The planted truth of a bisect: each line "SHA DIRECTIVE" of 'text'
+ * whose SHA is COMMIT, or (a factor, not a failure) an ancestor of it.
+ */
+static int planted(const struct job *j, struct tested *t, const char *text,
+		   size_t len)
+{
+	const char *p = text, *e = text + len, *nl, *sp;
+	char sha[GIT_SHA_HEX], full[GIT_SHA_HEX];
+	struct gittree *g = NULL;
+	struct pb_err err;
+	size_t n;
+	int found, yes, rc = 0;
+
+	if (gittree_open(&g, j->repo, &err))
+		return fail(EX_DATAERR, "REPO: %s", err.msg);
+	if (gittree_contains(g, j->commit, j->commit, &yes, &err))
+		rc = fail(EX_DATAERR, "COMMIT %s: %s", j->commit, err.msg);
+	for (; !rc && p < e; p = nl ? nl + 1 : e) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		sp = memchr(p, ' ', (size_t)((nl ? nl : e) - p));
+		if (!sp || sp - p >= GIT_SHA_HEX)
+			continue;
+		memcpy(sha, p, (size_t)(sp - p));
+		sha[sp - p] = '\0';
+		if (gittree_resolve(g, sha, full, &found, &err) || !found)
+			continue;
+		n = (size_t)((nl ? nl : e) - sp - 1);
+		yes = !strcmp(full, j->commit);
+		/* a factor is inherited, a failure is the commit's own */
+		if (!yes && !(n >= 11 && !strncmp(sp + 1, "build fails", 11)) &&
+		    gittree_contains(g, j->commit, full, &yes, &err))
+			rc = fail(EX_DATAERR, "COMMIT %s: %s", j->commit,
+				  err.msg);
+		if (yes)
+			directive(t, sp + 1, n);
+	}
+	gittree_close(g);
+	return rc;
+}
+
 static int read_directives(const struct job *j, struct tested *t)
 {
 	struct strbuf trees = STRBUF_INIT;
@@ -704,7 +752,9 @@ static int read_directives(const struct job *j, struct tested *t)
 	if (!path)
 		return fail(EX_SOFTWARE, "out of memory");
 	rc = read_opt(path, MAX_TREES_BYTES, &trees);
-	if (!rc)
+	if (!rc && !strcmp(j->kind, "bisect"))
+		rc = planted(j, t, sb_str(&trees), trees.len);
+	else if (!rc)
 		directives(t, trees.buf ? trees.buf : "", trees.len,
 			   *j->ref ? j->ref : j->commit);
 	free(path);
@@ -781,8 +831,8 @@ static void built_sha(const struct job *j, const struct tested *t,
 		snprintf(out, 41, "%s", j->ref);
 		return;
 	}
-	/* a verify builds the commit itself */
-	if (!strcmp(j->kind, "verify")) {
+	/* a verify or a bisect builds the commit itself */
+	if (!strcmp(j->kind, "verify") || !strcmp(j->kind, "bisect")) {
 		snprintf(out, 41, "%s", j->commit);
 		return;
 	}
@@ -829,7 +879,7 @@ static int write_job(const struct job *j, const struct tested *t)
 			MUST(sb_addf(&subj, "a patch on top of %.12s",
 				     j->commit));
 		}
-	} else if (!strcmp(j->kind, "verify")) {
+	} else if (!strcmp(j->kind, "verify") || !strcmp(j->kind, "bisect")) {
 		MUST(sb_addf(&subj, "commit %.12s", j->commit));
 	} else {
 		MUST(sb_addf(&subj, "%s at %s", j->ref, j->repo));
@@ -979,7 +1029,8 @@ int main(int argc, char **argv)
 	j.matrix = path_join(j.root, "matrix.json");
 	if (!j.matrix)
 		return fail(EX_SOFTWARE, "out of memory");
-	if (j.kind && (!strcmp(j.kind, "test") || !strcmp(j.kind, "verify"))) {
+	if (j.kind && (!strcmp(j.kind, "test") || !strcmp(j.kind, "verify") ||
+		       !strcmp(j.kind, "bisect"))) {
 		rc = run_test(&j);
 	} else {
 		if (access(j.matrix, F_OK))

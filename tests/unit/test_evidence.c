@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -61,11 +62,12 @@ static void t_json_no_test(void **state)
 	json_decref(j);
 }
 
-/* The line under the headline: templates/evidence.txt over the view. */
-static char *line_of(const struct evidence *ev)
+/* templates/<name>.txt over the view, without a last newline. */
+static char *render_of(const char *name, const struct evidence *ev)
 {
 	struct pb_err err = { 0, "" };
 	struct strbuf sb = STRBUF_INIT;
+	char path[64];
 	struct ctx c;
 	json_t *j, *tests;
 
@@ -73,12 +75,58 @@ static char *line_of(const struct evidence *ev)
 	ctx_evidence(&c, "tests", ev);
 	assert_int_equal(ctx_finish(&c, &j, &err), 0);
 	tests = json_object_get(j, "tests");
-	assert_int_equal(mustache_render_file("templates/evidence.txt", tests,
-					      NULL, &sb, &err), 0);
+	snprintf(path, sizeof(path), "templates/%s.txt", name);
+	assert_int_equal(mustache_render_file(path, tests, NULL, &sb, &err),
+			 0);
 	json_decref(j);
-	assert_true(sb.len > 0 && sb.buf[sb.len - 1] == '\n');
-	sb_setlen(&sb, sb.len - 1);
+	if (sb.len > 0 && sb.buf[sb.len - 1] == '\n')
+		sb_setlen(&sb, sb.len - 1);
 	return sb_detach(&sb, NULL);
+}
+
+/* The line under the headline: templates/evidence.txt over the view. */
+static char *line_of(const struct evidence *ev)
+{
+	return render_of("evidence", ev);
+}
+
+/*
+ * How a change that holds was decided (templates/decided.txt): the
+ * Mann-Whitney test agrees only when it decided; on 3 runs a side its
+ * exact p cannot go below 0.1, and the sentence says Welch alone did.
+ */
+static void t_decided(void **state)
+{
+	static const double b3[] = { 100000, 101000, 99000 };
+	static const double h3[] = { 110000, 111000, 109000 };
+	static const double seven[] = { 7, 7, 7 };
+	struct evidence ev;
+	char *s;
+
+	(void)state;
+	assert_int_equal(stats_evidence(b3, 3, h3, 3, &ev), 0);
+	assert_true(ev.w.ok && ev.w.p < 0.01 && ev.mw.ok && ev.mw.p >= 0.1);
+	s = render_of("decided", &ev);
+	assert_string_equal(s, "Welch's p < 0.01; the Mann-Whitney test "
+			    "cannot decide on 3 runs a side (its least p is "
+			    "0.1000), so Welch's test alone decided");
+	free(s);
+	stats_evidence(b3, 3, head, 4, &ev);
+	s = render_of("decided", &ev);
+	assert_non_null(strstr(s, "cannot decide on 3 and 4 runs (its least "
+			       "p is 0.0571)"));
+	free(s);
+	stats_evidence(base, 4, head, 4, &ev);
+	s = render_of("decided", &ev);
+	assert_string_equal(s, "Welch's p < 0.01, the Mann-Whitney test "
+			    "agreeing");
+	free(s);
+	/* constant sides: no Welch p either */
+	stats_evidence(same, 4, seven, 3, &ev);
+	s = render_of("decided", &ev);
+	assert_string_equal(s, "the runs of each side are all alike, and the "
+			    "sides differ");
+	free(s);
 }
 
 static void t_line(void **state)
@@ -139,6 +187,7 @@ int main(void)
 		cmocka_unit_test(t_percent_as_reported),
 		cmocka_unit_test(t_json_no_test),
 		cmocka_unit_test(t_line),
+		cmocka_unit_test(t_decided),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,9 @@
  * refusals (exit 64/65, nothing changed); a test's new result root
  * (kind test: runs drawn around the job's root, scaled by the patch's
  * directive, the commit built and its subject in job.yaml) and the
- * farm's reasons in its error file. Run from the repository root
+ * farm's reasons in its error file; a bisect's planted truth over a git
+ * repository the test makes with libgit2 (the culprit's factor in every
+ * commit that contains it, a build failure in its commit alone). Run from the repository root
  * after 'make build/tools/fake-lkp-run'.
  */
 #include <setjmp.h>
@@ -23,8 +25,10 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <git2.h>
 
 #include "perfbot/util/fileio.h"
+#include "perfbot/ingest/gittree.h"
 #include "perfbot/ingest/result.h"
 
 #include "testutil.h"
@@ -508,6 +512,113 @@ static void t_test_fails(void **state)
 	assert_int_equal(farm_test(f, out, "test-5", "other", ""), 65);
 }
 
+/* ------------------------------------------------------------------ */
+/* A bisect (kind bisect): a planted truth over a real repository      */
+
+/* 'n' commits in a line in a new bare repository <dir>/git. */
+static void git_line(struct fx *f, char sha[][GIT_SHA_HEX], size_t n)
+{
+	git_repository *repo = NULL;
+	git_treebuilder *tb = NULL;
+	git_signature *sig = NULL;
+	git_commit *parent = NULL;
+	git_tree *tree = NULL;
+	git_oid tid, id;
+	char path[128], msg[32];
+	size_t i;
+
+	git_libgit2_init();
+	tu_path(path, sizeof(path), f->dir, "git");
+	assert_int_equal(git_repository_init(&repo, path, 1), 0);
+	assert_int_equal(git_treebuilder_new(&tb, repo, NULL), 0);
+	assert_int_equal(git_treebuilder_write(&tid, tb), 0);
+	assert_int_equal(git_tree_lookup(&tree, repo, &tid), 0);
+	assert_int_equal(git_signature_new(&sig, "Dev", "dev@example.test",
+					   1739548080, 0), 0);
+	for (i = 0; i < n; i++) {
+		const git_commit *parents[1] = { parent };
+
+		snprintf(msg, sizeof(msg), "commit %zu\n", i);
+		assert_int_equal(git_commit_create(&id, repo, NULL, sig, sig,
+						   NULL, msg, tree, parent ? 1 : 0,
+						   parents), 0);
+		git_oid_tostr(sha[i], GIT_SHA_HEX, &id);
+		git_commit_free(parent);
+		assert_int_equal(git_commit_lookup(&parent, repo, &id), 0);
+	}
+	git_commit_free(parent);
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_treebuilder_free(tb);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+}
+
+/* The tool as a bisect of 'sha' into a new <dir>/<name>; its exit. */
+static int farm_bisect(struct fx *f, const char *name, const char *sha,
+		       char *out, size_t n)
+{
+	char job[160], repo[128];
+	const char *argv[] = { TOOL, out, sha, "4", name, "bisect",
+			       tu_path(job, sizeof(job), f->root, "job.yaml"),
+			       tu_path(repo, sizeof(repo), f->dir, "git"), "",
+			       "", NULL };
+
+	tu_path(out, n, f->dir, name);
+	assert_int_equal(mkdir(out, 0755), 0);
+	return run_argv(f, argv);
+}
+
+/* The mean of hackbench.throughput in result root 'dir'. */
+static double throughput(const char *dir, const char *sha)
+{
+	struct result_root rr;
+	struct pb_err err;
+	const struct metric *m;
+	double s = 0;
+	size_t i;
+
+	if (result_root_load(&rr, dir, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(rr.runs, 4);
+	assert_string_equal(result_root_job_str(&rr, "commit"), sha);
+	m = result_root_find(&rr, "hackbench.throughput");
+	assert_non_null(m);
+	for (i = 0; i < 4; i++)
+		s += metric_values(&rr, m)[i] / 4;
+	result_root_release(&rr);
+	return s;
+}
+
+static void t_bisect(void **state)
+{
+	struct fx *f = *state;
+	char sha[5][GIT_SHA_HEX], trees[256], out[128], path[160];
+	struct strbuf sb = STRBUF_INIT;
+
+	git_line(f, sha, 5);
+	tu_put(f->root, "job.yaml", "testcase: hackbench\ntbox_group: lkp-x\n"
+	       "commit: " SHA "\n", 0644);
+	/* the culprit is sha[2] (given short); sha[3] does not build */
+	snprintf(trees, sizeof(trees), "%.12s hackbench.throughput *0.5\n"
+		 "%s build fails\n", sha[2], sha[3]);
+	tu_put(f->dir, "fake-lkp-trees", trees, 0644);
+	assert_int_equal(farm_bisect(f, "b1", sha[1], out, sizeof(out)), 0);
+	assert_true(throughput(out, sha[1]) > 4000);
+	assert_int_equal(farm_bisect(f, "b2", sha[2], out, sizeof(out)), 0);
+	assert_true(throughput(out, sha[2]) < 3000);
+	/* inherited past the commit that did not build */
+	assert_int_equal(farm_bisect(f, "b4", sha[4], out, sizeof(out)), 0);
+	assert_true(throughput(out, sha[4]) < 3000);
+	assert_int_equal(farm_bisect(f, "b3", sha[3], out, sizeof(out)), 65);
+	tu_read_text(tu_path(path, sizeof(path), out, "error"), &sb);
+	assert_non_null(strstr(sb_str(&sb), "error: expected ';'"));
+	sb_release(&sb);
+	/* a commit the repository does not have */
+	assert_int_equal(farm_bisect(f, "b5", OTHER, out, sizeof(out)), 65);
+	assert_non_null(strstr(sb_str(&f->err), "COMMIT " OTHER));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +636,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(t_test_root, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_test_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_bisect, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -162,8 +162,8 @@ static void t_round_trip(void **state)
 	tl_status_is(t, "r1", "open");
 	mail(t, "a4@example.test", DEV, "r1", "reopen", out);
 	assert_non_null(strstr(answer_to(t, "a4@example.test"),
-			       "Nothing to change: the report's status is "
-			       "\"open\" already."));
+			       "This report is open still: its status is "
+			       "\"open\", and \"reopen\" opens a report"));
 	mail(t, "a5@example.test", DEV, "r1", "unfix", out);
 	assert_non_null(strstr(answer_to(t, "a5@example.test"),
 			       "I could not do \"unfix\": no fix is named."));
@@ -199,10 +199,26 @@ static void t_sha_and_reminders(void **state)
 	record_release(&r);
 	assert_non_null(strstr(answer_to(t, "b2@example.test"),
 			       "left out of the reminders"));
+	/* reopen on a fix named: what reopen is for, no contradiction */
+	mail(t, "b4@example.test", DEV, "r1", "reopen", out);
+	assert_null(strstr(answer_to(t, "b4@example.test"), "Nothing to "
+			   "change"));
+	assert_non_null(strstr(answer_to(t, "b4@example.test"),
+			       "This report is open still: its status is "
+			       "\"fix named\",\nwith the fix \"0123abcdef99\" "
+			       "named, and \"reopen\" opens a report that is\n"
+			       "fixed, invalid or a duplicate. To forget the "
+			       "fix named, write \"unfix\".\nIt is left out of "
+			       "the reminders (\"unset no-reminders\" lists it "
+			       "again).\n"));
+	tl_status_is(t, "r1", "fix named");
 	mail(t, "b3@example.test", DEV, "r1", "unset no-reminders", out);
 	tl_record(t, "r1", &r);
 	assert_int_equal(r.no_reminders, 0);
 	record_release(&r);
+	mail(t, "b5@example.test", DEV, "r1", "reopen", out);
+	assert_non_null(strstr(answer_to(t, "b5@example.test"), "It is listed "
+			       "in the reminders until it is fixed."));
 }
 
 /* A stranger's command changes nothing; commands.allow may. */
@@ -263,6 +279,11 @@ static void t_dup(void **state)
 	mail(t, "d8@example.test", DEV, "r1", "dup: r1", out);
 	assert_non_null(strstr(answer_to(t, "d8@example.test"),
 			       "a report cannot duplicate itself"));
+	/* a refusal goes to its sender alone, never to the list */
+	assert_null(strstr(tl_mail_with(t, "In-Reply-To: <d7@example.test>")->
+			   recipients, "list@example.test"));
+	assert_null(strstr(tl_mail_with(t, "In-Reply-To: <d8@example.test>")->
+			   recipients, "list@example.test"));
 	mail(t, "d9@example.test", DEV, "r1", "dup: no such thing", out);
 	assert_non_null(strstr(answer_to(t, "d9@example.test"),
 			       "I know no report with that Message-ID, link or "

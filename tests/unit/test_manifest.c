@@ -364,6 +364,43 @@ static void t_parse_any(void **state)
 	assert_int_equal(is, 1);
 }
 
+/*
+ * Issue 29 item 8: a metric table that starts from another ('base:
+ * FILE') is no manifest; the shape decides (a manifest's 'base' is a
+ * mapping), not the file's name nor the key alone.
+ */
+static void t_parse_any_metric_base(void **state)
+{
+	struct fx *f = *state;
+	static const char table[] =
+		"base: ../config/metrics.yaml\n"
+		"report_allowlist_add:\n  - foo.bar\n";
+	static const char only_base[] = "base: metrics.yaml\n";
+	static const char str_sides[] = "base: abc\nhead: def\n";
+	static const char map_base[] = "base: {commit: x}\nfoo: 1\n";
+	int is = -1;
+
+	assert_int_equal(manifest_parse_any(&f->m, "metrics.yaml", ".", table,
+					    strlen(table), &is, &f->err), 0);
+	assert_int_equal(is, 0);
+	assert_string_equal(f->err.msg, "metrics.yaml: not a manifest (its "
+			    "'base' is a string, as a metric table's; a "
+			    "manifest's is a mapping)");
+	assert_int_equal(manifest_parse_any(&f->m, "x.yaml", ".", only_base,
+					    strlen(only_base), &is, &f->err), 0);
+	assert_int_equal(is, 0);
+	/* a manifest's shape, broken: an error, whatever the name */
+	assert_int_equal(manifest_parse_any(&f->m, "metrics.yaml", ".",
+					    str_sides, strlen(str_sides), &is,
+					    &f->err), -1);
+	assert_int_equal(is, 1);
+	assert_int_equal(manifest_parse_any(&f->m, "metrics.yaml", ".",
+					    map_base, strlen(map_base), &is,
+					    &f->err), -1);
+	assert_int_equal(is, 1);
+	assert_non_null(strstr(f->err.msg, "unknown key 'foo'"));
+}
+
 static void t_bad_yaml(void **state)
 {
 	struct fx *f = *state;
@@ -658,6 +695,7 @@ int main(void)
 		T(t_missing_side),
 		T(t_not_a_mapping),
 		T(t_parse_any),
+		T(t_parse_any_metric_base),
 		T(t_bad_yaml),
 		T(t_to_cc),
 		T(t_to_not_list),

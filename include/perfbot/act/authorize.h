@@ -86,7 +86,8 @@ int authorize(struct state *st, const struct config *cfg, time_t now,
  * The same for a reply in the thread of reminder 'reminder_id', whose
  * commands name its lines ("invalid <2>"): the sender may command when
  * in commands.allow or among the recipients of the report of one line
- * its commands name (each command is held to its own line when done);
+ * of the reminder (each command is held to the line it names when done,
+ * and one that names none is told how to);
  * the answer goes to the sender alone ('recipient' 0).
  */
 int authorize_reminder(struct state *st, const struct config *cfg,

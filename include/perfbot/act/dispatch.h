@@ -109,6 +109,14 @@ int dispatch_piece_of(struct act_ctx *a, const char *tmpl, struct ctx *c,
 		      struct pb_err *err);
 
 /*
+ * The answer to a command of one report ('word': "retest", "test") in a
+ * thread of several (a reminder's): "answer the report itself", as a
+ * refusal (1; -1 when rendering fails).
+ */
+int dispatch_not_here(struct act_ctx *a, const struct mail_command *c,
+		      const char *word, struct pb_err *err);
+
+/*
  * Compose the answer to 't' made of 'pieces' (compose/answer.h) and
  * queue it in the outbox. Opens no transaction.
  */

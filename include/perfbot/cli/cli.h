@@ -42,6 +42,7 @@ struct cli_global_opts {
 extern const struct cli_spec compare_spec, report_spec, render_spec,
 	run_spec, send_spec, poll_spec, retest_spec, check_spec, status_spec,
 	web_spec, requeue_spec, drop_spec, show_spec;
+extern const struct cli_spec state_spec;
 
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -56,6 +57,7 @@ int cmd_show(int argc, char **argv);
 int cmd_web(int argc, char **argv);
 int cmd_requeue(int argc, char **argv);
 int cmd_drop(int argc, char **argv);
+int cmd_state(int argc, char **argv);
 
 /* The commands of perfbot-full (commands.c), ending with { NULL }. */
 extern const struct command cli_commands[];

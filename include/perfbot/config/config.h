@@ -116,6 +116,7 @@ struct cfg_scheduler {
 	const char *spool_dir;
 	const char *url;
 	const char *results_dir;	/* new result roots of tests */
+	long results_keep;		/* s they are kept when over; 0 ever */
 	long timeout;			/* s, one call */
 	long deadline;			/* s, a retest's results */
 };

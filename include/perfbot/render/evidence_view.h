@@ -14,7 +14,9 @@
  *
  *   base_n, head_n, per_side (the same runs a side), one (one run)
  *   welch         { ok, p ("0.0012", "3e-11"), why }
- *   mann_whitney  { ok, p, exact, why }
+ *   mann_whitney  { ok, p, exact, why, agrees (p < 0.05), cannot (so
+ *                   few runs cannot reach 0.05: Welch alone decides),
+ *                   least_p (the least p these runs allow) }
  *   ci            { ok, low, high ("-12.3%"), why, why_own (the reason
  *                   when it is not Welch's, else null) }
  */
