@@ -137,7 +137,7 @@ static void bench_manifest(struct strbuf *sb, const char *roots, long i)
 static int bench_mail(const struct config *cfg, const char *roots,
 		      time_t now, struct composed *c, struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, NULL, NULL };
+	struct report_opts o = { .now = now };
 	struct strbuf text = STRBUF_INIT;
 	struct manifest m;
 	struct report r;

@@ -318,7 +318,7 @@ static void ask(struct reply *r, const char *msgid)
 static void t_reply(void **state)
 {
 	struct fx *f = *state;
-	struct route rt = { ROUTE_REPORT, 1, f->tr, "" };
+	struct route rt = { .kind = ROUTE_REPORT, .found = 1, .tr = f->tr };
 	struct auth au = { AUTH_COMMAND, 1, 0, "answered", 1 };
 	struct outbox_mail *out = NULL;
 	struct reply r;
@@ -370,7 +370,7 @@ static void t_reply(void **state)
 static const char *acted(struct fx *f, struct reply *r, const char *msgid,
 			 const char *body, time_t when, struct auth *au)
 {
-	struct route rt = { ROUTE_REPORT, 1, f->tr, "" };
+	struct route rt = { .kind = ROUTE_REPORT, .found = 1, .tr = f->tr };
 	struct inbox_entry e = { msgid, 1, 0, "paul@example.test", "r1", NULL,
 				 NULL };
 

@@ -117,7 +117,7 @@ static inline void tw_manifest(const struct tw *w, struct strbuf *sb,
 static inline void tw_report(struct tw *w, const char *id, const char *roots,
 			     const char *extra, time_t now)
 {
-	struct report_opts o = { NULL, now, NULL, NULL };
+	struct report_opts o = { .now = now };
 	struct strbuf text = STRBUF_INIT;
 	char seed[PATH_MAX + 32];
 	struct manifest m;
