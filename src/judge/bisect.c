@@ -116,6 +116,7 @@ void bisect_release(struct bisect *b)
 			free(b->p[i].runs);
 	free(b->p);
 	free(b->post);
+	free(b->log);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -157,10 +158,39 @@ int bisect_add_runs(struct bisect *b, size_t at, const double *v, size_t n,
 		pt->runs = grown;
 		pt->cap = cap;
 	}
+	if (n && bisect_log(b, at, n, b->rounds, err))
+		return -1;
 	if (n)
 		memcpy(pt->runs + pt->nruns, v, n * sizeof(*v));
 	pt->nruns += n;
 	return 0;
+}
+
+int bisect_log(struct bisect *b, size_t at, size_t n, long round,
+	       struct pb_err *err)
+{
+	if (b->nlog == b->logcap) {
+		size_t cap = b->logcap ? 2 * b->logcap : 16;
+		struct bisect_batch *grown = realloc(b->log,
+						     cap * sizeof(*grown));
+
+		if (!grown)
+			return pb_fail(err, EX_OSERR, "out of memory");
+		b->log = grown;
+		b->logcap = cap;
+	}
+	b->log[b->nlog].at = at;
+	b->log[b->nlog].n = n;
+	b->log[b->nlog].round = round;
+	b->nlog++;
+	return 0;
+}
+
+int bisect_judged(const struct bisect *b, size_t at)
+{
+	if (b->phase != BISECT_CULPRIT || at > b->n || b->p[at].skipped)
+		return 0;
+	return at < b->culprit ? -1 : 1;
 }
 
 int bisect_skip(struct bisect *b, size_t at, struct pb_err *err)
@@ -417,6 +447,10 @@ static int verify(struct bisect *b, const struct seq_design *d,
 		}
 		ask(st, st->v.parent, st->v.seq.more[0]);
 		ask(st, st->v.culprit, st->v.seq.more[1]);
+		if (!st->nask) {	/* more of nothing: it will not decide */
+			finish(b, st, BISECT_WHY_UNSURE);
+			return 0;
+		}
 		st->phase = b->phase;
 		count(b, st);
 		return 0;

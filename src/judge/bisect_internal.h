@@ -15,4 +15,8 @@ int bisect_params_check(const struct bisect_params *p, struct pb_err *err);
 /* b->p and b->post for 'n' candidates (1..BISECT_RANGE_MAX), zeroed. */
 int bisect_alloc(struct bisect *b, size_t n, struct pb_err *err);
 
+/* Append a batch to b->log (bisect_add_runs() does it). */
+int bisect_log(struct bisect *b, size_t at, size_t n, long round,
+	       struct pb_err *err);
+
 #endif

@@ -34,21 +34,40 @@ static json_t *point_json(const struct bisect_point *pt)
 	return o;
 }
 
+static json_t *log_json(const struct bisect *b)
+{
+	json_t *log = json_array();
+	size_t i;
+
+	for (i = 0; log && i < b->nlog; i++)
+		if (json_array_append_new(log, json_pack("[I, I, I]",
+			(json_int_t)b->log[i].at, (json_int_t)b->log[i].n,
+			(json_int_t)b->log[i].round))) {
+			json_decref(log);
+			return NULL;
+		}
+	return log;
+}
+
 char *bisect_to_json(const struct bisect *b)
 {
-	json_t *root, *points = json_array();
+	json_t *root, *points = json_array(), *log = log_json(b);
 	char *text = NULL;
 	size_t i;
 
-	if (!points)
+	if (!points || !log) {
+		json_decref(points);
+		json_decref(log);
 		return NULL;
+	}
 	for (i = 0; b->p && i <= b->n; i++)
 		if (json_array_append_new(points, point_json(&b->p[i]))) {
 			json_decref(points);
+			json_decref(log);
 			return NULL;
 		}
 	root = json_pack("{s:i, s:s, s:{s:f, s:I, s:I, s:i, s:i, s:i}, "
-			 "s:I, s:I, s:s, s:I, s:i, s:o}",
+			 "s:I, s:I, s:s, s:I, s:i, s:o, s:o}",
 			 "version", BISECT_JSON_VERSION, "metric", b->metric,
 			 "params", "confidence", b->par.confidence,
 			 "max_runs", (json_int_t)b->par.max_runs,
@@ -60,7 +79,7 @@ char *bisect_to_json(const struct bisect *b)
 			 "rounds", (json_int_t)b->rounds,
 			 "phase", bisect_phase_name(b->phase),
 			 "culprit", (json_int_t)b->culprit, "why", b->why,
-			 "points", points);
+			 "points", points, "log", log);
 	if (root)
 		text = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
@@ -128,24 +147,64 @@ static int phase_of(const char *name, enum bisect_phase *ph)
 	return -1;
 }
 
+/*
+ * The order the runs came in: batches of a point's next runs that add up
+ * to each point's runs, in rounds that were.
+ */
+static int log_from(struct bisect *b, json_t *log, struct pb_err *err)
+{
+	json_int_t at, n, round;
+	size_t *left = calloc(b->n + 1, sizeof(*left)), i;
+	json_t *e;
+	int rc = -1;
+
+	if (!left)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	for (i = 0; i <= b->n; i++)
+		left[i] = b->p[i].nruns;
+	b->nlog = 0;
+	json_array_foreach(log, i, e) {
+		if (json_unpack(e, "[I, I, I]", &at, &n, &round) || at < 0 ||
+		    (size_t)at > b->n || n < 1 || (size_t)n > left[at] ||
+		    round < 0 || round > b->rounds) {
+			pb_fail(err, EX_DATAERR, "bisect: log[%zu]: malformed "
+				"or out of range", i);
+			goto out;
+		}
+		left[at] -= (size_t)n;
+		if (bisect_log(b, (size_t)at, (size_t)n, (long)round, err))
+			goto out;
+	}
+	for (i = 0; i <= b->n; i++)
+		if (left[i]) {
+			pb_fail(err, EX_DATAERR, "bisect: the log misses runs of "
+				"points[%zu]", i);
+			goto out;
+		}
+	rc = 0;
+out:
+	free(left);
+	return rc;
+}
+
 static int root_from(struct bisect *b, json_t *root, struct pb_err *err)
 {
 	json_int_t max_runs, max_rounds, runs, rounds, culprit;
 	const char *metric, *phase;
-	json_t *points, *pt;
+	json_t *points, *pt, *log;
 	int version;
 	size_t i;
 
 	if (json_unpack(root, "{s:i, s:s, s:{s:F, s:I, s:I, s:i, s:i, s:i}, "
-			"s:I, s:I, s:s, s:I, s:i, s:o}", "version", &version,
+			"s:I, s:I, s:s, s:I, s:i, s:o, s:o}", "version", &version,
 			"metric", &metric, "params", "confidence",
 			&b->par.confidence, "max_runs", &max_runs,
 			"max_rounds", &max_rounds, "per_round",
 			&b->par.per_round, "runs_each", &b->par.runs_each,
 			"direction", &b->par.direction, "runs", &runs,
 			"rounds", &rounds, "phase", &phase, "culprit",
-			&culprit, "why", &b->why, "points", &points) ||
-	    !json_is_array(points))
+			&culprit, "why", &b->why, "points", &points, "log",
+			&log) || !json_is_array(points) || !json_is_array(log))
 		return pb_fail(err, EX_DATAERR, "bisect: a field is missing "
 			       "or malformed");
 	if (version != BISECT_JSON_VERSION)
@@ -170,14 +229,16 @@ static int root_from(struct bisect *b, json_t *root, struct pb_err *err)
 		return pb_fail(err, EX_DATAERR, "bisect: fewer than 2 points");
 	if (bisect_alloc(b, json_array_size(points) - 1, err))
 		return -1;
-	if (culprit < 0 || (size_t)culprit > b->n)
+	/* a bisection verifying or done names a candidate, never the base */
+	if (culprit < (b->phase == BISECT_VERIFY ||
+		       b->phase == BISECT_CULPRIT) || (size_t)culprit > b->n)
 		return pb_fail(err, EX_DATAERR, "bisect: culprit %lld: no such "
 			       "point", (long long)culprit);
 	b->culprit = (size_t)culprit;
 	json_array_foreach(points, i, pt)
 		if (point_from(b, i, pt, err))
 			return -1;
-	return 0;
+	return log_from(b, log, err);
 }
 
 int bisect_from_json(struct bisect *b, const char *json, struct pb_err *err)

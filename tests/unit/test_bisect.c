@@ -175,6 +175,7 @@ static void t_skip(void **state)
 	size_t k;
 
 	(void)state;
+	assert_int_equal(bisect_judged(&f->b, 0), 0);
 	/* the culprit's parent and the commit before it do not build */
 	f->fails[19] = f->fails[20] = 1;
 	start(f, 10);
@@ -203,6 +204,13 @@ static void t_skip(void **state)
 	assert_int_equal(bisect_skip(&f->b, 39, &f->err), 0);
 	assert_int_equal(bisect_add_runs(&f->b, 39, &v, 1, &f->err), -1);
 	assert_non_null(strstr(f->err.msg, "did not build"));
+	/* the charts' good and bad samples */
+	assert_int_equal(bisect_judged(&f->b, 0), -1);
+	assert_int_equal(bisect_judged(&f->b, 18), -1);
+	assert_int_equal(bisect_judged(&f->b, 19), 0);
+	assert_int_equal(bisect_judged(&f->b, 21), 1);
+	assert_int_equal(bisect_judged(&f->b, 40), 1);
+	assert_int_equal(bisect_judged(&f->b, 41), 0);
 	/* once done, always the same answer */
 	assert_int_equal(bisect_next(&f->b, &f->d, &st, &f->err), 0);
 	assert_int_equal(st.phase, BISECT_CULPRIT);
@@ -322,6 +330,18 @@ static void t_json(void **state)
 	assert_int_equal(back.runs, f->b.runs);
 	assert_int_equal(back.rounds, 2);
 	assert_true(back.p[6].skipped);
+	/* the order the runs came in: the ends first, then by round */
+	assert_int_equal(back.nlog, f->b.nlog);
+	assert_int_equal(back.log[0].at, 0);
+	assert_int_equal(back.log[0].n, 10);
+	assert_int_equal(back.log[1].at, 30);
+	assert_int_equal(back.log[1].round, 0);
+	for (k = 2; k < back.nlog; k++) {
+		assert_int_equal(back.log[k].at, f->b.log[k].at);
+		assert_int_equal(back.log[k].n, 2);
+		assert_true(back.log[k].round >= 1 && back.log[k].round <= 2);
+		assert_true(back.log[k].round >= back.log[k - 1].round);
+	}
 	assert_int_equal(back.p[4].marks, BISECT_MERGE);
 	assert_string_equal(back.p[4].tag, "v6.13");
 	assert_string_equal(back.metric, "hackbench.throughput");
@@ -359,11 +379,19 @@ static void t_json_refused(void **state)
 		{ "\"max_runs\":80", "\"max_runs\":-3" },
 		{ "\"phase\":\"search\"", "\"phase\":\"done\"" },
 		{ "\"culprit\":0", "\"culprit\":9" },
+		/* done, naming the base: its parent would be before it */
+		{ "\"phase\":\"search\"", "\"phase\":\"culprit\"" },
 		{ "\"why\":0", "\"why\":99" },
 		{ "0000000000000000000000000000000000000000",
 		  "000000000000000000000000000000000000000G" },
 		{ "\"runs\":[", "\"runs\":[\"x\"," },
 		{ "\"skipped\":false", "\"skipped\":true" },
+		/* the log: more runs than the point has, fewer, a round
+		 * that was not, not a batch */
+		{ "\"log\":[[0,3,0]", "\"log\":[[0,4,0]" },
+		{ "\"log\":[[0,3,0]", "\"log\":[[0,2,0]" },
+		{ "\"log\":[[0,3,0]", "\"log\":[[0,3,1]" },
+		{ "\"log\":[[0,3,0]", "\"log\":[[0,3]" },
 	};
 	char *text, *p, buf[8192];
 	size_t i;

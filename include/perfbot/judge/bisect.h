@@ -96,6 +96,14 @@ enum bisect_why {
 	BISECT_WHY_COUNT
 };
 
+/* Runs of one point as they came: the order of the charts. */
+struct bisect_batch {
+	size_t at;		/* the point */
+	size_t n;		/* its next n runs */
+	long round;		/* asked in round 'round' (0: before the
+				 * first, the report's own) */
+};
+
 struct bisect {
 	struct bisect_params par;
 	char metric[BISECT_METRIC_MAX];
@@ -107,6 +115,8 @@ struct bisect {
 	int why;		/* INCONCLUSIVE: enum bisect_why */
 	double *post;		/* post[k]: P(first bad is p[k]), k 1..n;
 				 * as of the last bisect_next() */
+	struct bisect_batch *log;	/* every bisect_add_runs(), in order */
+	size_t nlog, logcap;
 };
 
 /*
@@ -183,6 +193,13 @@ void bisect_posterior(struct bisect *b);
 
 /* The candidate of the highest posterior (the head on ties). */
 size_t bisect_top(const struct bisect *b);
+
+/*
+ * How the verdict judges point 'at' (for the charts: bisect-good and
+ * bisect-bad samples): -1 good (before the culprit), +1 bad (the culprit
+ * and after), 0 when there is no culprit yet or 'at' did not build.
+ */
+int bisect_judged(const struct bisect *b, size_t at);
 
 /* "search", "verify", "culprit", "inconclusive". */
 const char *bisect_phase_name(enum bisect_phase ph);
