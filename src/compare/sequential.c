@@ -24,7 +24,9 @@ void seq_params_default(struct seq_params *p)
 	p->nlooks = seq_looks(3, 8, p->looks, SEQ_MAX_LOOKS);
 }
 
-size_t seq_looks(long first, long cap, long *looks, size_t max)
+/* Looks from 'first' to 'cap', each about 'ratio' times the one before. */
+static size_t looks_by(long first, long cap, double ratio, long *looks,
+		       size_t max)
 {
 	size_t k = 0;
 	long n = first;
@@ -32,7 +34,7 @@ size_t seq_looks(long first, long cap, long *looks, size_t max)
 	if (first < SEQ_MIN_RUNS || cap < first || max < 1)
 		return 0;
 	while (k + 1 < max && n < cap) {
-		long next = (long)ceil((double)n * 1.6 - 0.5);
+		long next = (long)ceil((double)n * ratio - 0.5);
 
 		looks[k++] = n;
 		n = next < n + 2 ? n + 2 : next;
@@ -42,6 +44,26 @@ size_t seq_looks(long first, long cap, long *looks, size_t max)
 	}
 	looks[k++] = cap;
 	return k;
+}
+
+size_t seq_looks(long first, long cap, long *looks, size_t max)
+{
+	return looks_by(first, cap, 1.6, looks, max);
+}
+
+void seq_params_confirm(struct seq_params *p, long initial, long cap,
+			double spent0)
+{
+	long first = initial + SEQ_CONFIRM_FIRST;
+
+	seq_params_default(p);
+	p->alpha = SEQ_CONFIRM_ALPHA - (spent0 > 0 ? spent0 : 0);
+	if (first < SEQ_MIN_RUNS)
+		first = SEQ_MIN_RUNS;
+	if (cap > SEQ_MAX_RUNS)
+		cap = SEQ_MAX_RUNS;
+	p->nlooks = looks_by(first, cap > first ? cap : first,
+			     SEQ_CONFIRM_RATIO, p->looks, SEQ_MAX_LOOKS);
 }
 
 double seq_alpha_spent(const struct seq_design *d, size_t look)

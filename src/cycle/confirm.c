@@ -2,10 +2,13 @@
 /*
  * act: confirmation runs before a weak report is mailed (confirm.h). The
  * cycle's ingest holds such a report; each run's confirm step asks the
- * scheduler for more runs of both commits, then lets the new runs alone
- * decide: mailed as confirmed, recorded as not reproduced, or at the
- * deadline mailed marked unconfirmed or dropped.
+ * scheduler for the next look's runs of both commits, then lets the
+ * sequential decision over all runs (seq_params_confirm(): the held runs
+ * are look 0) decide: mailed as confirmed, recorded as not reproduced,
+ * the next look's runs asked for, or at the deadline mailed marked
+ * unconfirmed or dropped.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,7 @@
 #include "perfbot/cycle/confirm.h"
 #include "perfbot/state/requests.h"
 #include "perfbot/compare/evidence.h"
+#include "perfbot/compare/sequential.h"
 #include "perfbot/util/id.h"
 #include "perfbot/util/log.h"
 #include "perfbot/ingest/manifest.h"
@@ -39,6 +43,24 @@ int confirm_config_load(const struct config *cfg, struct confirm_config *cc,
 	return 0;
 }
 
+/*
+ * The design of a report held with 'base' and 'head' runs and reported
+ * as 'change' (%): the fewer side's runs are look 0; with min_runs, look
+ * 0 could have mailed at once (Welch's p < TRIGGER_P_STRONG), which
+ * spends half of it a direction.
+ */
+static int design_of(const struct confirm_policy *p, long base, long head,
+		     double change, struct seq_design *d, struct pb_err *err)
+{
+	long fewer = base < head ? base : head;
+	struct seq_params sp;
+
+	seq_params_confirm(&sp, fewer, p->total_runs, fewer >= p->min_runs ?
+			   TRIGGER_P_STRONG / 2 : 0);
+	sp.direction = change < 0 ? -1 : 1;
+	return seq_design_init(d, &sp, err);
+}
+
 int confirm_wanted(const struct confirm_config *cc, const struct report *r)
 {
 	return r->metric && trigger_action(&cc->policy, r->worth, r->candidate,
@@ -53,15 +75,22 @@ int confirm_hold(struct state *st, const struct confirm_config *cc,
 	size_t fewer = r->runs[BASE] < r->runs[HEAD] ? r->runs[BASE] :
 		r->runs[HEAD];
 	struct request_new c = { .kind = "confirm", .status = "asking" };
+	struct seq_design d;
 	int rc;
 
 	if (!rid)
 		return pb_fail(err, EX_OSERR, "out of memory");
+	if (design_of(&cc->policy, (long)r->runs[BASE], (long)r->runs[HEAD],
+		      r->change, &d, err)) {
+		free(rid);
+		return -1;
+	}
 	c.report_id = r->id;
 	c.request_id = rid;
 	c.metric = r->metric;
 	c.reported_change = r->change;
-	c.runs = confirm_runs(&cc->policy, fewer);
+	/* the first look's runs (the fixed rule asked confirm_runs()) */
+	c.runs = d.look[0].n - (long)fewer;
 	c.base_runs = (long)r->runs[BASE];
 	c.head_runs = (long)r->runs[HEAD];
 	c.deadline = now + cc->deadline;
@@ -83,7 +112,7 @@ int confirm_hold(struct state *st, const struct confirm_config *cc,
  * and the farm answers done in order (finish, one_confirm()).
  */
 struct held {
-	const struct request *row;
+	struct request *row;	/* a later look changes it */
 	struct manifest m;
 	struct report_inputs in;
 	char *name, *text, *dir;
@@ -93,6 +122,8 @@ struct held {
 	/* what the worker could tell ahead */
 	int decided;		/* decide() ran: 0, or -1 with 'derr' */
 	enum verdict v;
+	long more;		/* the decision asks for the next look: new
+				 * runs a side in all, else 0 */
 	struct strbuf line;
 	struct pb_err derr;
 	const char *mail_status;	/* the mail made for it, or NULL */
@@ -151,12 +182,16 @@ static int ask(const struct config *cfg, struct held *h, char *why,
 	const struct manifest_side *sides[2] = { &h->m.base, &h->m.head };
 	enum sched_outcome out = SCHED_ACCEPTED;
 	int s;
-
+	const long held[2] = { h->row->base_runs, h->row->head_runs };
 	for (s = BASE; s <= HEAD && out == SCHED_ACCEPTED; s++) {
+		/* what the look lacks on this side (a later look: the runs
+		 * landed so far counted) */
+		long lack = held[s] + h->row->runs - (long)h->in.root[s].runs;
 		struct sched_request rq = {
 			h->row->request_id, h->in.root[s].job.name,
 			sides[s]->commit, sides[s]->result_root,
-			(int)h->row->runs, NULL, "confirm", NULL, NULL, NULL,
+			(int)(lack > 0 ? lack : 1), NULL, "confirm", NULL, NULL,
+			NULL,
 		};
 
 		if (scheduler_submit(cfg, &rq, &out, why, wl, err))
@@ -260,32 +295,56 @@ static int line_of(const struct config *cfg, const char *name,
 }
 
 /*
- * The verdict of the new runs alone ('*v'), and the line that tells it
+ * The sequential decision over all runs ('*v'; '*more' the new runs a
+ * side in all the next look needs, else 0), and the line that tells it
  * (templates/confirmation.txt; empty when the metric is not among the
- * new runs).
+ * runs).
  */
-static int decide(const struct config *cfg, const struct held *h,
-		  enum verdict *v, struct strbuf *line, struct pb_err *err)
+static int decide(const struct config *cfg, const struct confirm_config *cc,
+		  const struct held *h, enum verdict *v, long *more,
+		  struct strbuf *line, struct pb_err *err)
 {
-	const size_t from[2] = { (size_t)h->row->base_runs,
-				 (size_t)h->row->head_runs };
+	const size_t from[2] = { 0, 0 };
+	const struct request *cr = h->row;
 	const struct cmp_row *row;
+	struct seq_decision dec;
+	struct seq_design d;
 	struct evidence ev;
 	struct runs_new rn;
 	struct ctx c;
 	int rc = 0;
 
 	*v = VERDICT_INCONCLUSIVE;
+	*more = 0;
+	if (design_of(&cc->policy, cr->base_runs, cr->head_runs,
+		      cr->reported_change, &d, err))
+		return -1;
 	if (runs_compare_new(&rn, &h->in.root[BASE], &h->in.root[HEAD], from,
 			     h->in.rules, err)) {
 		pb_err_clear(err);
 		return 0;
 	}
-	row = comparison_find(&rn.cmp, h->row->metric);
+	row = comparison_find(&rn.cmp, cr->metric);
 	if (row && !evidence_of_row(row, &ev)) {
-		*v = confirm_verdict(row, h->row->reported_change);
+		seq_decide(&d, row->v[BASE], row->n[BASE], row->v[HEAD],
+			   row->n[HEAD], &dec);
+		if (dec.answer == SEQ_MORE) {
+			/* the next look's new runs a side in all, counted
+			 * from the fewer side's held ones */
+			long fewer = cr->base_runs < cr->head_runs ?
+				cr->base_runs : cr->head_runs;
+			long n = d.look[dec.look].n - fewer;
+
+			*more = n > cr->runs ? n : cr->runs + 1;
+			runs_new_release(&rn);
+			return 0;
+		}
+		*v = dec.answer == SEQ_CHANGED ? VERDICT_STABLE :
+			VERDICT_NOT_REPRODUCED;
 		ctx_init(&c, "confirmation");
 		ctx_bool(&c, "confirmed", *v == VERDICT_STABLE);
+		ctx_int(&c, "base_more", (long)row->n[BASE] - cr->base_runs);
+		ctx_int(&c, "head_more", (long)row->n[HEAD] - cr->head_runs);
 		ctx_str(&c, "metric", row->name);
 		ctx_percent(&c, "change", row->change);
 		ctx_evidence(&c, "tests", &ev);
@@ -329,12 +388,61 @@ static int give_up(struct state *st, const struct config *cfg,
 	return rc;
 }
 
+/* Ask the farm for the look's runs: 'queued' once it has them. */
+static int ask_now(struct state *st, const struct config *cfg,
+		   const struct confirm_config *cc, struct held *h,
+		   time_t now, struct confirm_stats *cs, struct pb_err *err)
+{
+	char why[256] = "";
+	int asked = ask(cfg, h, why, sizeof(why), err);
+
+	if (asked < 0) {	/* the farm is away: ask again later */
+		log_warn("confirmation of '%s': %s", h->row->report_id,
+			 err->msg);
+		pb_err_clear(err);
+		cs->failed++;
+		return 0;
+	}
+	if (asked > 0)
+		return give_up(st, cfg, cc, h, GIVE_UP_REFUSED, now, cs, err);
+	if (state_confirm_set(st, h->row->request_id, h->row->report_id,
+			      "queued", NULL, NULL, now, err))
+		return -1;
+	cs->asked++;
+	return 0;	/* the runs are looked for from the next run on */
+}
+
+/*
+ * The decision asks for the next look: the row asks again, under the
+ * look's own request id (the farm runs each once), recorded before the
+ * farm is asked, as at the hold.
+ */
+static int next_look(struct state *st, const struct config *cfg,
+		     const struct confirm_config *cc, struct held *h,
+		     time_t now, struct confirm_stats *cs, struct pb_err *err)
+{
+	struct request *row = h->row;
+	char *rid = id_confirm_look(row->report_id, h->more);
+
+	if (!rid)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (state_confirm_more(st, row->report_id, rid, h->more, err)) {
+		free(rid);
+		return -1;
+	}
+	log_info("confirmation of '%s': undecided at %ld new runs a side, "
+		 "asking for %ld in all", row->report_id, row->runs, h->more);
+	free(row->request_id);
+	row->request_id = rid;
+	row->runs = h->more;
+	return ask_now(st, cfg, cc, h, now, cs, err);
+}
+
 static int one_confirm(struct state *st, const struct config *cfg,
 		       const struct confirm_config *cc, struct held *h,
 		       time_t now, struct confirm_stats *cs, struct pb_err *err)
 {
-	char why[256] = "";
-	int rc = 0, asked;
+	int rc = 0;
 
 	if (!h->loaded) {
 		log_warn("confirmation of '%s': %s", h->row->report_id,
@@ -343,25 +451,8 @@ static int one_confirm(struct state *st, const struct config *cfg,
 			give_up(st, cfg, cc, h, GIVE_UP_UNREADABLE, now, cs,
 				err) : 0;
 	}
-	if (!strcmp(h->row->status, "asking")) {
-		asked = ask(cfg, h, why, sizeof(why), err);
-		if (asked < 0) {	/* the farm is away: ask again later */
-			log_warn("confirmation of '%s': %s", h->row->report_id,
-				 err->msg);
-			pb_err_clear(err);
-			cs->failed++;
-			return 0;
-		}
-		if (asked > 0)
-			return give_up(st, cfg, cc, h, GIVE_UP_REFUSED, now, cs,
-				       err);
-		if (state_confirm_set(st, h->row->request_id,
-				      h->row->report_id, "queued", NULL, NULL,
-				      now, err))
-			return -1;
-		cs->asked++;
-		return 0;	/* the runs are looked for from the next run on */
-	}
+	if (!strcmp(h->row->status, "asking"))
+		return ask_now(st, cfg, cc, h, now, cs, err);
 	if (!landed(h)) {
 		cs->waiting += now <= h->row->deadline;
 		return now > h->row->deadline ?
@@ -372,6 +463,8 @@ static int one_confirm(struct state *st, const struct config *cfg,
 		*err = h->derr;
 		return -1;
 	}
+	if (h->more)
+		return next_look(st, cfg, cc, h, now, cs, err);
 	if (h->v == VERDICT_STABLE) {
 		rc = mail_it(st, cfg, h, sb_str(&h->line), "confirmed", now,
 			     err);
@@ -447,8 +540,9 @@ static void confirm_work(void *arg, size_t worker, size_t slot)
 				       cr->now, &h->merr);
 		return;
 	}
-	h->decided = decide(cr->cfg, h, &h->v, &h->line, &h->derr) ? -1 : 1;
-	if (h->decided > 0 && h->v == VERDICT_STABLE) {
+	h->decided = decide(cr->cfg, &cr->cc, h, &h->v, &h->more, &h->line,
+			    &h->derr) ? -1 : 1;
+	if (h->decided > 0 && !h->more && h->v == VERDICT_STABLE) {
 		h->mail_status = "confirmed";
 		h->mail_rc = make_mail(cr->cfg, io, h, sb_str(&h->line),
 				       cr->now, &h->merr);

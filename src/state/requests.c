@@ -209,8 +209,11 @@ int state_request_tally(struct state *st, const char *kind,
 	int rc;
 
 	memset(t, 0, sizeof(*t));
+	/* one the farm could not build or apply ran nothing: it does not
+	 * use up one of the report's */
 	if (db_query(st, &s, err, "SELECT (SELECT count(*) FROM requests "
-		     "WHERE kind = ?1 AND report_id = ?2), (SELECT count(*) "
+		     "WHERE kind = ?1 AND report_id = ?2 AND status <> "
+		     "'failed'), (SELECT count(*) "
 		     "FROM requests WHERE kind = ?1 AND requested_by = ?3 AND "
 		     "created >= ?4), status, created FROM (SELECT 1) LEFT "
 		     "JOIN (SELECT status, created FROM requests WHERE kind = "
@@ -270,4 +273,13 @@ int state_confirm_set(struct state *st, const char *request_id,
 		return -1;
 	return db_run(st, err, "UPDATE manifests SET outcome = ? WHERE id = ?",
 		      "ss", outcome, report_id);
+}
+
+int state_confirm_more(struct state *st, const char *report_id,
+		       const char *request_id, long runs, struct pb_err *err)
+{
+	return db_run(st, err, "UPDATE requests SET status = 'asking', "
+		      "request_id = ?, runs = ? WHERE kind = 'confirm' AND "
+		      "report_id = ?", "sis", request_id, (long long)runs,
+		      report_id);
 }

@@ -45,6 +45,13 @@ static const struct section {
 	  "SELECT request_id, report_id, form, runs, requested_by, repo, ref, "
 	  "status, deadline, created FROM requests WHERE kind = 'test' AND "
 	  "status IN ('asking', 'queued') ORDER BY created, rowid LIMIT 1000" },
+	/* the tests over, newest first: what 'tests_per_report' counts
+	 * can be seen (issue 29 item 10) */
+	{ "finished_tests", "requests",
+	  "SELECT request_id, report_id, form, runs, requested_by, repo, ref, "
+	  "status, detail, created, decided FROM requests WHERE kind = 'test' "
+	  "AND status NOT IN ('asking', 'queued') ORDER BY coalesce(decided, "
+	  "created) DESC, request_id LIMIT 100" },
 	{ "confirmations", "requests",
 	  "SELECT report_id, metric, reported_change, runs, base_runs, "
 	  "head_runs, status, deadline, "

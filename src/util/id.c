@@ -148,6 +148,17 @@ char *id_confirm_request(const char *report_id)
 	return sb_detach(&sb, NULL);
 }
 
+char *id_confirm_look(const char *report_id, long runs)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (sb_addf(&sb, "confirm-%s-%ld", report_id, runs)) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb, NULL);
+}
+
 /* Bytes that stand for themselves in a file name (none is uppercase). */
 static int name_plain(unsigned char c, size_t at)
 {

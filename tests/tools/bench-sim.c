@@ -9,10 +9,11 @@
  * (trigger_weak: mail now, or ask for confirmation runs), the
  * confirmation on the new runs alone (runs_compare_new, confirm_verdict),
  * and, for a mailed report, a "retest 4x" verdict on its new runs.
- * Beside today's confirmation it runs the sequential decision of issue
- * 32 (seq_params_default(): 3, 5, 8 new runs a side as it asks for
- * them, in the reported direction, on the new runs alone) on runs drawn
- * from a generator of its own, so that today's columns stay as they were.
+ * Beside the fixed confirmation it runs the sequential confirmation of
+ * issue 32 (seq_params_confirm(): the held runs are look 0, then 6, 8,
+ * 11, 16 runs a side in all for 3 held ones, as the decision asks for
+ * them, in the reported direction, on all the runs) on runs drawn from
+ * a generator of its own, so that the fixed columns stay as they were.
  *   bench-sim [TRIALS [METRICS.yaml]]   (1000, config/metrics.yaml)
  * Prints one row per cell: the share mailed with confirmation (and with
  * the noise filter alone, as before), the runs spent a side (mean and
@@ -101,25 +102,52 @@ struct cell {
 	long seq_mailed, seq_runs_sum, seq_runs_max;
 };
 
-/* The sequential confirmation's designs (up, down) and generator. */
-static struct seq_design seq_design[2];
+/* The sequential confirmation's designs (by held runs; up, down) and
+ * generator. */
+static struct seq_design seq_design[MAX_VALUES][2];
+static int seq_made[MAX_VALUES][2];
 static struct prng seq_rng;
 
-/*
- * New runs of both sides drawn as the design in the reported direction
- * asks for them, decided on them alone: their number a side, and
- * whether the report is mailed (changed).
- */
-static long seq_confirm(const struct side sd[2], double reported, int *mail)
+static const struct seq_design *seq_design_for(const struct confirm_policy *p,
+					       size_t n, int down)
 {
+	struct pb_err err = { 0, "" };
+	struct seq_params sp;
+
+	if (!seq_made[n][down]) {
+		/* with min_runs, look 0 may mail at once: its alpha */
+		seq_params_confirm(&sp, (long)n, p->total_runs,
+				   (long)n >= p->min_runs ?
+				   TRIGGER_P_STRONG / 2 : 0);
+		sp.direction = down ? -1 : 1;
+		if (seq_design_init(&seq_design[n][down], &sp, &err)) {
+			fprintf(stderr, "bench-sim: %s\n", err.msg);
+			exit(70);
+		}
+		seq_made[n][down] = 1;
+	}
+	return &seq_design[n][down];
+}
+
+/*
+ * Runs of both sides drawn as the design in the reported direction asks
+ * for them, decided on all runs, the held ones first: the runs a side in
+ * all, and whether the report is mailed (changed).
+ */
+static long seq_confirm(const struct confirm_policy *p,
+			const struct side sd[2], double reported, int *mail)
+{
+	const struct seq_design *d = seq_design_for(p, sd[BASE].n,
+						    reported < 0);
 	double v[2][MAX_VALUES];
-	size_t n[2] = { 0, 0 };
+	size_t n[2] = { sd[BASE].n, sd[HEAD].n };
 	struct seq_decision dec;
 	int s;
 
+	memcpy(v[BASE], sd[BASE].v, n[BASE] * sizeof(double));
+	memcpy(v[HEAD], sd[HEAD].v, n[HEAD] * sizeof(double));
 	for (;;) {
-		seq_decide(&seq_design[reported < 0], v[BASE], n[BASE],
-			   v[HEAD], n[HEAD], &dec);
+		seq_decide(d, v[BASE], n[BASE], v[HEAD], n[HEAD], &dec);
 		if (dec.answer != SEQ_MORE)
 			break;
 		for (s = BASE; s <= HEAD; s++) {
@@ -209,7 +237,7 @@ static int trial(const struct confirm_policy *p, const struct rules *rules,
 		mail = seq_mail = 1;
 		c->direct++;
 	} else if (act == TRIGGER_CONFIRM) {
-		seq_spent += seq_confirm(sd, h->change, &seq_mail);
+		seq_spent = seq_confirm(p, sd, h->change, &seq_mail);
 		size_t from[2] = { n, n };
 		long more = confirm_runs(p, n);
 
@@ -257,14 +285,7 @@ int main(int argc, char **argv)
 	struct rules *rules = NULL;
 	size_t a, b, k;
 	long t, extra[2] = { 0, 0 }, held = 0;
-	struct seq_params sp;
 
-	seq_params_default(&sp);
-	if (seq_design_init(&seq_design[0], &sp, &err))
-		return 70;
-	sp.direction = -1;
-	if (seq_design_init(&seq_design[1], &sp, &err))
-		return 70;
 	prng_seed(&seq_rng, 32);
 	/* the policy of confirm: {enabled: true} with its defaults */
 	if (!config_load(&defaults, NULL, &err)) {

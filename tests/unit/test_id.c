@@ -216,6 +216,10 @@ static void t_confirm_request_id(void **state)
 	(void)state;
 	assert_string_equal(a, "confirm-demo-004");
 	free(a);
+	/* a later look: its own request, by the new runs a side in all */
+	a = id_confirm_look("demo-004", 5);
+	assert_string_equal(a, "confirm-demo-004-5");
+	free(a);
 }
 
 static int hex(const char *s, size_t n)

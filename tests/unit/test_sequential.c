@@ -624,6 +624,46 @@ static void t_monte_carlo_retest(void **state)
 	assert_true(changed(f) <= 0.01 + mc_error(0.01));
 }
 
+/*
+ * The confirmation's design for a report held with 3 runs a side and
+ * confirm.total_runs 16: looks at 6, 8, 11, 16 runs a side in all. The
+ * held runs were chosen for looking changed, but only by a futility
+ * stop at look 0, so the design alone (from no runs, as here) bounds
+ * its alpha: at or below SEQ_CONFIRM_ALPHA within the Monte Carlo error
+ * under normal and t3 noise, power at or above 96% on 5% at CV 2%, and
+ * at most 3 runs a side of 8 new on average under a change.
+ */
+static void t_monte_carlo_confirm(void **state)
+{
+	struct fx *f = *state;
+	static const long want[] = { 6, 8, 11, 16 };
+	static const struct mc none = { 0.02, 0, SEQ_NOISE_NORMAL };
+	static const struct mc shift = { 0.02, 0.05, SEQ_NOISE_NORMAL };
+	static const struct mc none3 = { 0.02, 0, SEQ_NOISE_T3 };
+
+	seq_params_confirm(&f->p, 3, 16, 0);
+	looks_are(f->p.looks, f->p.nlooks, want, 4);
+	assert_true(f->p.alpha == SEQ_CONFIRM_ALPHA);
+	redesign(f);
+	simulate(&f->d, &none, 11, &f->oc);
+	assert_true(changed(f) <= SEQ_CONFIRM_ALPHA +
+		    mc_error(SEQ_CONFIRM_ALPHA));
+	simulate(&f->d, &none3, 12, &f->oc);
+	assert_true(changed(f) <= SEQ_CONFIRM_ALPHA +
+		    mc_error(SEQ_CONFIRM_ALPHA));
+	simulate(&f->d, &shift, 13, &f->oc);
+	assert_true(changed(f) >= 0.96 - mc_error(0.96));
+	assert_true(f->oc.runs < 8);
+	/* look 0 that may mail at once: its alpha comes off */
+	seq_params_confirm(&f->p, 8, 16, 0.0005);
+	assert_true(fabs(f->p.alpha - 0.0045) < 1e-12);
+	assert_int_equal(f->p.looks[0], 11);
+	/* a cap below the first look: the first look */
+	seq_params_confirm(&f->p, 3, 4, 0);
+	assert_int_equal(f->p.nlooks, 1);
+	assert_int_equal(f->p.looks[0], 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -642,6 +682,7 @@ int main(void)
 		cmocka_unit_test_setup(t_monte_carlo_default, setup),
 		cmocka_unit_test_setup(t_monte_carlo_directions, setup),
 		cmocka_unit_test_setup(t_monte_carlo_retest, setup),
+		cmocka_unit_test_setup(t_monte_carlo_confirm, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

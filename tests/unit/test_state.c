@@ -1666,6 +1666,17 @@ static void t_tests(void **state)
 	request_rows_free(rows, n);
 	assert_int_equal(q_int(f->st, "SELECT decided FROM requests WHERE "
 			       "request_id = 'test-1'"), T0 + 30);
+	/* issue 29 item 10: a test the farm could not build does not use
+	 * up one of the report's tests (the sender's day counts it) */
+	assert_int_equal(state_request_set(f->st, "test-2", "failed", NULL,
+					   "build failed", T0 + 31, &f->err),
+			 0);
+	assert_int_equal(state_request_tally(f->st, "test", "r1",
+					     "paul@example.test", T0, &t,
+					     &f->err), 0);
+	assert_int_equal(t.of_report, 1);
+	assert_int_equal(t.of_sender, 2);
+	request_tally_release(&t);
 	/* a form that is none of the three is never recorded */
 	a.request_id = "test-3";
 	a.form = "other";

@@ -10,15 +10,15 @@
  * confirmation confirm? A report the noise filter would mail is mailed
  * straight away only when its headline metric has at least 'min_runs'
  * runs a side, Welch's p below TRIGGER_P_STRONG and a Mann-Whitney test
- * that agrees; otherwise it waits for 'runs' more runs of both commits and
- * is mailed only when those new runs alone give the verdict "stable"
- * (stats_verdict: the filter shows it on them, Welch's p < 0.01 the same
- * way, Mann-Whitney agrees). The same functions serve 'perfbot run' and
- * the simulation benchmark (make bench-sim).
+ * that agrees; otherwise it is confirmed by the sequential decision
+ * (seq_params_confirm(), cycle/confirm.c). confirm_runs() and
+ * confirm_verdict() are the fixed rule it replaced (13 new runs a side,
+ * "stable" on them alone), kept for the simulation benchmarks (make
+ * bench-sim, make bench-seq).
  */
 
 #define TRIGGER_P_STRONG 0.001
-#define TRIGGER_P_CANDIDATE 0.3
+#define TRIGGER_P_CANDIDATE 0.5
 #define CONFIRM_LEAST_RUNS 4
 
 struct confirm_policy {

@@ -91,7 +91,8 @@ int state_request_set(struct state *st, const char *request_id,
 
 /* What the limits of a kind count. */
 struct request_tally {
-	long of_report;		/* asked for the report, ever */
+	long of_report;		/* asked for the report, ever (but those
+				 * that ran nothing: 'failed') */
 	long of_sender;		/* asked by the sender since 'since' */
 	char *open_status;	/* the report's newest open one's, or NULL */
 	time_t open_since;	/* when it was asked, 0 when none is open */
@@ -119,5 +120,12 @@ int state_confirm_set(struct state *st, const char *request_id,
 		      const char *report_id, const char *status,
 		      const char *verdict, const char *detail, time_t now,
 		      struct pb_err *err);
+
+/*
+ * The next look of a sequential confirmation: 'runs' new runs a side in
+ * all under a new request id, status 'asking' again.
+ */
+int state_confirm_more(struct state *st, const char *report_id,
+		       const char *request_id, long runs, struct pb_err *err);
 
 #endif

@@ -66,6 +66,9 @@ char *id_verify_request(const char *report_id, const char *commit);
 
 /* The confirmation request of report 'report_id': "confirm-<id>". */
 char *id_confirm_request(const char *report_id);
+/* The request of a later look of a confirmation, 'runs' new runs a side
+ * in all: "confirm-<report id>-<runs>"; NULL when out of memory. */
+char *id_confirm_look(const char *report_id, long runs);
 
 /*
  * The name of 'id' (a report id, a testcase) as a file name and a URL
