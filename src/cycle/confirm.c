@@ -261,11 +261,9 @@ static int mail_it(struct state *st, const struct config *cfg,
 		c->manifest_dir = h->dir;
 		rc = state_begin(st, err);
 		if (!rc && (outbox_queue(st, c, now, err) ||
-			    state_confirm_set(st, h->row->request_id,
-					      h->row->report_id,
-					      strcmp(status, "confirmed") ?
-					      "expired" : "done", status, line,
-					      now, err))) {
+			    state_confirm_set(st, h->row, strcmp(status,
+					      "confirmed") ? "expired" : "done",
+					      status, line, now, err))) {
 			state_rollback(st);
 			rc = -1;
 		} else if (!rc) {
@@ -379,8 +377,7 @@ static int give_up(struct state *st, const struct config *cfg,
 		rc = mail_it(st, cfg, h, sb_str(&line), "unconfirmed", now,
 			     err);
 	else
-		rc = state_confirm_set(st, h->row->request_id,
-				       h->row->report_id, "expired", NULL,
+		rc = state_confirm_set(st, h->row, "expired", NULL,
 				       sb_str(&line), now, err);
 	cs->expired += !rc;
 	log_info("confirmation of '%s': %s", h->row->report_id, sb_str(&line));
@@ -405,8 +402,7 @@ static int ask_now(struct state *st, const struct config *cfg,
 	}
 	if (asked > 0)
 		return give_up(st, cfg, cc, h, GIVE_UP_REFUSED, now, cs, err);
-	if (state_confirm_set(st, h->row->request_id, h->row->report_id,
-			      "queued", NULL, NULL, now, err))
+	if (state_confirm_set(st, h->row, "queued", NULL, NULL, now, err))
 		return -1;
 	cs->asked++;
 	return 0;	/* the runs are looked for from the next run on */
@@ -470,10 +466,8 @@ static int one_confirm(struct state *st, const struct config *cfg,
 			     err);
 		cs->confirmed += !rc;
 	} else {
-		rc = state_confirm_set(st, h->row->request_id,
-				       h->row->report_id, "done",
-				       "not reproduced", h->line.len ?
-				       sb_str(&h->line) :
+		rc = state_confirm_set(st, h->row, "done", "not reproduced",
+				       h->line.len ? sb_str(&h->line) :
 				       "no verdict on the new runs", now, err);
 		cs->not_reproduced += !rc;
 		log_info("confirmation of '%s': %s", h->row->report_id,

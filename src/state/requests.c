@@ -260,19 +260,18 @@ int state_confirm_hold(struct state *st, const struct request_new *c,
 	return state_commit(st, err);
 }
 
-int state_confirm_set(struct state *st, const char *request_id,
-		      const char *report_id, const char *status,
-		      const char *verdict, const char *detail, time_t now,
-		      struct pb_err *err)
+int state_confirm_set(struct state *st, const struct request *c,
+		      const char *status, const char *verdict,
+		      const char *detail, time_t now, struct pb_err *err)
 {
 	const char *outcome = verdict ? verdict :
 		is_open(status) ? "confirming" : status;
 
-	if (state_request_set(st, request_id, status, verdict, detail, now,
+	if (state_request_set(st, c->request_id, status, verdict, detail, now,
 			      err))
 		return -1;
 	return db_run(st, err, "UPDATE manifests SET outcome = ? WHERE id = ?",
-		      "ss", outcome, report_id);
+		      "ss", outcome, c->report_id);
 }
 
 int state_confirm_more(struct state *st, const char *report_id,

@@ -235,7 +235,8 @@ static void t_thread(void **state)
 	retest(f, "rt-1", "r1", T0 + 30);
 	assert_int_equal(state_confirm_hold(f->st, &c, "x.yaml", "id: x\n",
 					    "/m", T0, &f->err), 0);
-	assert_int_equal(state_confirm_set(f->st, "confirm-r1", "r1", "done",
+	assert_int_equal(state_confirm_set(f->st, &(struct request){
+		.request_id = "confirm-r1", .report_id = "r1" }, "done",
 					   "confirmed", "yes", T0 + 40,
 					   &f->err), 0);
 	assert_int_equal(state_archive_thread(f->st, "r1", &t, &found,

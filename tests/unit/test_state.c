@@ -1592,7 +1592,8 @@ static void t_confirms(void **state)
 	assert_true(rows[0].runs == 13 && rows[0].base_runs == 3 &&
 		    rows[0].deadline == T0 + 100);
 	request_rows_free(rows, n);
-	assert_int_equal(state_confirm_set(f->st, "confirm-r1", "r1", "queued",
+	assert_int_equal(state_confirm_set(f->st, &(struct request){
+		.request_id = "confirm-r1", .report_id = "r1" }, "queued",
 					   NULL, NULL, T0, &f->err), 0);
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM manifests WHERE "
 			       "outcome = 'confirming'"), 1);
@@ -1601,7 +1602,8 @@ static void t_confirms(void **state)
 	assert_int_equal(n, 1);
 	assert_string_equal(rows[0].status, "queued");
 	request_rows_free(rows, n);
-	assert_int_equal(state_confirm_set(f->st, "confirm-r1", "r1", "done",
+	assert_int_equal(state_confirm_set(f->st, &(struct request){
+		.request_id = "confirm-r1", .report_id = "r1" }, "done",
 					   "not reproduced", "why", T0,
 					   &f->err), 0);
 	assert_int_equal(state_requests_open(f->st, "confirm", &rows, &n,

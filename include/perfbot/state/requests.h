@@ -116,10 +116,9 @@ int state_confirm_hold(struct state *st, const struct request_new *c,
  * outcome with it: the verdict, else "confirming" while open, else the
  * status.
  */
-int state_confirm_set(struct state *st, const char *request_id,
-		      const char *report_id, const char *status,
-		      const char *verdict, const char *detail, time_t now,
-		      struct pb_err *err);
+int state_confirm_set(struct state *st, const struct request *c,
+		      const char *status, const char *verdict,
+		      const char *detail, time_t now, struct pb_err *err);
 
 /*
  * The next look of a sequential confirmation: 'runs' new runs a side in
