@@ -239,9 +239,16 @@ static int act_help(struct act_ctx *a, const struct mail_command *c,
 static int act_unknown(struct act_ctx *a, const struct mail_command *c,
 		       struct pb_err *err)
 {
+	const struct command_def *def = c->near == CMD_NEAR_BARE ?
+		command_by_name(c->arg, strlen(c->arg)) : NULL;
 	struct ctx x;
 
 	ctx_init(&x, "answer");
+	if (c->near) {	/* the form meant: a name's usage, or the line */
+		ctx_str(&x, "line", c->line);
+		ctx_str(&x, "meant", def ? def->usage : c->arg);
+		return dispatch_piece_of(a, "near", &x, err);
+	}
 	ctx_str(&x, "line", c->line);
 	ctx_take(&x, "commands", command_list());
 	return dispatch_piece_of(a, "unknown", &x, err);

@@ -266,25 +266,36 @@ static const enum reg_event event_of[] = {
 };
 
 /*
- * What 'fix:' names: a sha ("SHA", or git's reference form 'SHA
- * ("TITLE")') in lower case, or the title as written.
+ * What 'fix:' names: a sha in lower case, with its title when given in
+ * git's reference form ('sha ("TITLE")': both are looked for in the
+ * tracked tree, so that a patch applied again under another sha is
+ * found by its title), or the title as written.
  */
 static void fix_arg(const char *arg, char *out, size_t n)
 {
-	size_t k = 0;
+	const char *title;
+	size_t k, tn, i;
 
-	while (arg[k] && !isspace((unsigned char)arg[k]))
-		k++;
-	if (commit_is_sha(arg, k) &&
-	    (!arg[k] || !strncmp(skip_ws(arg + k), "(\"", 2))) {
-		size_t i;
-
-		for (i = 0; i < k && i + 1 < n; i++)
-			out[i] = (char)tolower((unsigned char)arg[i]);
-		out[i] = '\0';
+	if (!commit_ref(arg, &k, &title, &tn)) {
+		snprintf(out, n, "%s", arg);
 		return;
 	}
-	snprintf(out, n, "%s", arg);
+	for (i = 0; i < k && i + 1 < n; i++)
+		out[i] = (char)tolower((unsigned char)arg[i]);
+	out[i] = '\0';
+	if (title)
+		snprintf(out + i, n - i, " (\"%.*s\")", (int)tn, title);
+}
+
+void lifecmd_fix_shown(const char *fix_named, char *buf, size_t n)
+{
+	const char *title;
+	size_t k, tn;
+
+	if (commit_ref(fix_named, &k, &title, &tn) && title)
+		snprintf(buf, n, "%s", fix_named);
+	else
+		snprintf(buf, n, "\"%s\"", fix_named);
 }
 
 /* The piece that says what the command did. */
@@ -292,6 +303,7 @@ static int said(struct act_ctx *a, const struct mail_command *c,
 		const struct record *r, int same, const char *dup_subject,
 		struct pb_err *err)
 {
+	char shown[CMD_ARG_MAX + 8];
 	struct ctx x;
 
 	ctx_init(&x, "answer");
@@ -305,7 +317,12 @@ static int said(struct act_ctx *a, const struct mail_command *c,
 	ctx_bool(&x, "no_reminders", c->kind == CMD_SET);
 	ctx_bool(&x, "reminders", c->kind == CMD_UNSET);
 	ctx_str(&x, "status", r->status);
-	ctx_opt(&x, "fix_named", r->fix_named);
+	if (r->fix_named) {
+		lifecmd_fix_shown(r->fix_named, shown, sizeof(shown));
+		ctx_str(&x, "fix_named", shown);
+	} else {
+		ctx_opt(&x, "fix_named", NULL);
+	}
 	ctx_opt(&x, "dup_subject", dup_subject);
 	ctx_opt(&x, "dup_of", r->dup_of);
 	ctx_opt(&x, "reason", r->reason);

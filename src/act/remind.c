@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/act/lifecmd.h"
 #include "perfbot/act/regression.h"
 #include "perfbot/act/remind.h"
 #include "perfbot/compose/identity.h"
@@ -56,7 +57,7 @@ static void fix_of(const struct record *r, char *buf, size_t n)
 		snprintf(buf, n, "%.12s in %s", r->fix_commit,
 			 r->fix_branch ? r->fix_branch : "?");
 	else if (r->fix_named)
-		snprintf(buf, n, "\"%.200s\"", r->fix_named);
+		lifecmd_fix_shown(r->fix_named, buf, n);
 }
 
 static void line_ctx(const struct config *cfg, struct ctx *g, json_t *lines,

@@ -31,10 +31,35 @@ static const char followed_json[] = "[\"open\", \"fix named\", "
 
 /* ---- what names the records ---- */
 
-static int named_sha(const struct record *r)
+/*
+ * What 'fix:' named of record 'r', into '*copy' (malloc'd, NULL for a
+ * title): a sha, and with git's reference form its title as a second
+ * key, so that a patch applied again under another sha is found too.
+ */
+static int fix_keys(const struct record *r, struct report_key *k,
+		    char **copy)
 {
-	return r->fix_named && commit_is_sha(r->fix_named,
-					     strlen(r->fix_named));
+	const char *title;
+	size_t n, tn;
+
+	*copy = NULL;
+	k->sha = k->title = NULL;
+	if (!r->fix_named)
+		return 0;
+	if (!commit_ref(r->fix_named, &n, &title, &tn)) {
+		k->title = r->fix_named;
+		return 0;
+	}
+	*copy = strdup(r->fix_named);
+	if (!*copy)
+		return -1;
+	(*copy)[n] = '\0';
+	k->sha = *copy;
+	if (title) {
+		(*copy)[title - r->fix_named + tn] = '\0';
+		k->title = *copy + (title - r->fix_named);
+	}
+	return 0;
 }
 
 static int keys_make(struct tracker *t, struct pb_err *err)
@@ -42,8 +67,10 @@ static int keys_make(struct tracker *t, struct pb_err *err)
 	size_t i;
 
 	t->urls = calloc(t->nrecs + 1, sizeof(*t->urls));
+	t->named = calloc(t->nrecs + 1, sizeof(*t->named));
 	t->keys = calloc(t->nrecs + 1, sizeof(*t->keys));
-	if (!t->urls || !t->keys || strmap_reserve(&t->names, 2 * t->nrecs))
+	if (!t->urls || !t->named || !t->keys ||
+	    strmap_reserve(&t->names, 2 * t->nrecs))
 		return pb_fail(err, EX_OSERR, "out of memory");
 	for (i = 0; i < t->nrecs; i++) {
 		struct record *r = &t->recs[i];
@@ -53,9 +80,8 @@ static int keys_make(struct tracker *t, struct pb_err *err)
 						 r->message_id);
 		k->url = t->urls[i];
 		k->message_id = r->message_id;
-		k->sha = named_sha(r) ? r->fix_named : NULL;
-		k->title = r->fix_named && !k->sha ? r->fix_named : NULL;
-		if ((k->url && strmap_put(&t->names, k->url, i, NULL)) ||
+		if (fix_keys(r, k, &t->named[i]) ||
+		    (k->url && strmap_put(&t->names, k->url, i, NULL)) ||
 		    (k->message_id && strmap_put(&t->names, k->message_id, i,
 						 NULL)) ||
 		    (k->title && strmap_put(&t->titles, k->title, i, NULL)))
@@ -88,7 +114,10 @@ static void tracker_release(struct tracker *t)
 	free(t->hits);
 	for (i = 0; t->urls && i < t->nrecs; i++)
 		free(t->urls[i]);
+	for (i = 0; t->named && i < t->nrecs; i++)
+		free(t->named[i]);
 	free(t->urls);
+	free(t->named);
 	free(t->keys);
 	strmap_release(&t->names);
 	strmap_release(&t->titles);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "perfbot/act/dispatch.h"
 #include "perfbot/act/regression.h"
@@ -64,6 +65,22 @@ int track_answer(struct state *st, const struct config *cfg,
 }
 
 /*
+ * The sha 'fix:' named when the fix landed by its title under another
+ * (a patch applied again, as maintainers do), else NULL.
+ */
+static const char *landed_elsewhere(const struct tracker *t,
+				    const struct record *r,
+				    const struct hit *h)
+{
+	const char *named = t->keys[r - t->recs].sha;
+
+	if (h->revert || h->how != MATCH_TITLE || !named ||
+	    !strncasecmp(h->sha, named, strlen(named)))
+		return NULL;
+	return named;
+}
+
+/*
  * The piece of a transition of the tree: landed, reverted, gone;
  * 'verify' 1 when the farm was asked for a run on the fix, -1 when it
  * did not take the request, 0 when none was asked.
@@ -91,6 +108,7 @@ static json_t *tree_ctx(const struct tracker *t, const struct record *before,
 	ctx_strn(&c, "revert_short", h->sha, strnlen(h->sha, 12));
 	ctx_str(&c, "revert_summary", h->summary ? h->summary : "");
 	ctx_str(&c, "how", commit_match_name(h->how));
+	ctx_opt(&c, "other_sha", landed_elsewhere(t, r, h));
 	ctx_bool(&c, "by_trailer", h->how == MATCH_CLOSES ||
 		 h->how == MATCH_LINK || h->how == MATCH_REPORTED_BY);
 	ctx_str(&c, "status", r->status);

@@ -35,6 +35,7 @@ struct tracker {
 	struct record *recs;
 	size_t nrecs;
 	char **urls;
+	char **named;		/* the sha and title a fix: named, split */
 	struct report_key *keys;
 	struct strmap names;	/* archive links and Message-IDs */
 	struct strmap titles;	/* titles named by fix: */

@@ -15,6 +15,7 @@
 #include "perfbot/compose/recipients.h"
 #include "perfbot/render/template.h"
 #include "perfbot/compose/thread.h"
+#include "perfbot/compose/values.h"
 
 int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 		 char **out, struct pb_err *err)
@@ -22,7 +23,9 @@ int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 	struct strbuf sb = STRBUF_INIT;
 
 	*out = NULL;
-	if (template_render(cfg, name, ctx, &sb, err)) {
+	/* here every value of an answer enters the mail */
+	if (values_scrub(ctx, err) ||
+	    template_render(cfg, name, ctx, &sb, err)) {
 		sb_release(&sb);
 		return -1;
 	}

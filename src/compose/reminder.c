@@ -8,6 +8,7 @@
 
 #include "perfbot/compose/identity.h"
 #include "perfbot/compose/reminder.h"
+#include "perfbot/compose/values.h"
 #include "perfbot/render/template.h"
 #include "perfbot/util/text.h"
 
@@ -56,6 +57,8 @@ int reminder_compose(const struct config *cfg, const char *id, json_t *ctx,
 	if (!c->id || !c->sender || !c->message_id ||
 	    mail_envelope(&to, NULL, &c->rcpts))
 		goto oom;
+	if (values_scrub(ctx, err))
+		goto out;
 	c->subject = subject_of(cfg, ctx, err);
 	if (!c->subject || template_render(cfg, "reminder", ctx, &body, err))
 		goto out;

@@ -19,6 +19,7 @@
 #include "perfbot/util/log.h"
 #include "perfbot/util/strbuf.h"
 #include "perfbot/util/suggest.h"
+#include "perfbot/util/text.h"
 
 static int check_node(struct config *cfg, const char *path,
 		      struct ynode *node, int line, struct pb_err *err);
@@ -230,6 +231,39 @@ static int check_list(struct config *cfg, const char *path,
 	return rc;
 }
 
+/*
+ * What makes a URL with a host unusable: a character no URL holds (a
+ * blank, a control, '"', '<', '>', '\\', '^', '`', '|': such a value
+ * would break out of a page's attribute or a mail's line; '{' '}' are
+ * kept for the {placeholders} of identity.archive_url), or a port that
+ * is not 1 to 65535. 'host' is just after "://".
+ */
+static const char *url_why(const char *host)
+{
+	const char *p, *end = host + strcspn(host, "/?#");
+	const char *colon;
+	long port = 0;
+
+	for (p = host; *p; p++)
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f ||
+		    strchr("\"<>\\^`|", *p))
+			return "a blank, a control character or one of "
+				"\" < > \\ ^ ` | in it";
+	colon = host[0] == '[' ? strstr(host, "]:") : NULL;
+	colon = colon ? colon + 1 : memchr(host, ':', (size_t)(end - host));
+	if (!colon)
+		return NULL;
+	for (p = colon + 1; p < end; p++) {
+		if (!isdigit((unsigned char)*p))
+			return "a port that is not a number";
+		port = port * 10 + (*p - '0');
+		if (port > 65535)
+			break;
+	}
+	return port >= 1 && port <= 65535 ? NULL :
+		"a port out of 1 to 65535";
+}
+
 /* One of the words, or a URL of one of the schemes with a host. */
 static int check_choice(struct config *cfg, const char *path, int line,
 			const struct choice *c, const char *v,
@@ -249,7 +283,12 @@ static int check_choice(struct config *cfg, const char *path, int line,
 		} else if (!c->scheme) {
 			goto out;
 		} else if (sep && sep[3] && sep[3] != '/' &&
-			   !strpbrk(sep, " \t")) {
+			   url_why(sep + 3)) {
+			rc = pb_fail(err, EX_CONFIG, "%s:%d: '%s': '%.64s': %s",
+				     cfg->doc.name, line, path, v,
+				     url_why(sep + 3));
+			goto out;
+		} else if (sep && sep[3] && sep[3] != '/') {
 			goto out;
 		} else {
 			rc = pb_fail(err, EX_CONFIG, "%s:%d: '%s': '%.64s' "
@@ -300,6 +339,9 @@ static int check_string(struct config *cfg, const char *path,
 		return bad_addr(cfg, path, line, "a mail address (\"Name "
 				"<user@domain>\" or user@domain)",
 				addr_why(node), err);
+	if (k->type == K_LINE && text_has_control(v, strlen(v)))
+		return bad_type(cfg, path, line, "one line of text, without "
+				"control characters", err);
 	if (k->type == K_DOMAIN && !is_domain(v))
 		return bad_type(cfg, path, line, "a domain name", err);
 	if (k->type == K_NAME && (!*v || strchr(v, '/')))

@@ -26,6 +26,8 @@ enum ktype {
 	K_IMAP_URL, K_HTTP_URL, K_ADDR, K_ADDRLIST, K_ALLOW, K_DOMAIN, K_NAME,
 	K_REPOLIST,	/* URL patterns: https:// or git://, a host */
 	K_DURATION,
+	K_LINE,		/* text that goes into a header or a mail: one
+			 * line, no control character */
 };
 
 #define KEY_NO_FIELD ((size_t)-1)

@@ -33,7 +33,13 @@
  */
 #define CYCLE_ROOTS_IDLE ((size_t)32 << 20)
 
-/* Which steps a command performs, in order (a failing one stops it). */
+/*
+ * Which steps a command performs, in order. A failing step is said (one
+ * line) and its exit code kept, and the next steps run all the same:
+ * one broken part (a tracked repository gone, an answer that cannot be
+ * queued) must not hold back the mail of the others. Only the steps
+ * without which there is nothing to do stop the cycle (stops()).
+ */
 static const struct plan {
 	const char *cmd;
 	int dry_run;
@@ -101,7 +107,8 @@ static int open_state(struct cycle *cy, struct pb_err *err)
 	    state_open(&cy->st, path, STATE_LOCKED, err))
 		return -1;
 	cy->have_state = 1;	/* locked before SQLite opened it */
-	return state_lock(cy->st, err);
+	/* a damaged state is refused here, not half-used by the steps */
+	return state_lock(cy->st, err) || state_check(cy->st, err) ? -1 : 0;
 }
 
 /* 'perfbot poll' is about the mailbox: without one it has nothing to do. */
@@ -208,6 +215,12 @@ static int remind_run(struct cycle *cy, struct pb_err *err)
 	return 0;
 }
 
+/* No state (or, for 'poll', no mailbox): nothing after can run. */
+static int stops(enum cycle_step step)
+{
+	return step == CYCLE_OPEN || step == CYCLE_NEED_IMAP;
+}
+
 /* The steps by enum cycle_step. */
 static int (*const step_fn[CYCLE_NSTEPS])(struct cycle *, struct pb_err *) = {
 	[CYCLE_OPEN] = open_state,
@@ -251,14 +264,27 @@ int cycle_run(struct cycle *cy, struct pb_err *err)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	for (s = cy->plan; s < cy->plan + PLAN_MAX && *s != CYCLE_END; s++) {
 		cy->ran |= CYCLE_RAN(*s);
-		if (step_fn[*s](cy, err))
+		if (!step_fn[*s](cy, err))
+			continue;
+		if (stops(*s))
 			return -1;
+		/* said now, in its place among the log lines; the next
+		 * steps start outside any transaction it left open */
+		log_error("%s", err->msg);
+		if (!cy->failed)
+			cy->failed = err->code ? err->code : EX_SOFTWARE;
+		cy->steps_failed++;
+		if (cy->have_state && !cy->dry_run)
+			state_rollback(cy->st);
+		pb_err_clear(err);
 	}
 	return 0;
 }
 
 int cycle_exit_code(const struct cycle *cy)
 {
+	if (cy->failed)
+		return cy->failed;
 	if (cy->bad)
 		return EX_DATAERR;
 	if (cy->poll_failed)

@@ -82,10 +82,13 @@ int cycle_deliver(struct cycle *cy, struct pb_err *err)
 	int rc = 0;
 
 	if (cy->retry_now) {
-		rc = state_retry_now(cy->st, cy->now, &reset, err);
+		/* every queued mail, the due ones and those made due */
+		rc = state_retry_now(cy->st, cy->now, &reset, err) ||
+		     state_counts(cy->st, &queued, &failed, err);
 		if (!rc)
-			log_info("%s: %ld queued mail%s tried now", cy->cmd,
-				 reset, reset == 1 ? "" : "s");
+			log_info("%s: %ld queued mail%s tried now (%ld of "
+				 "them held back by their backoff)", cy->cmd,
+				 queued, queued == 1 ? "" : "s", reset);
 	}
 	if (!rc)
 		rc = outbox_deliver(cy->st, cy->cfg, cy->now, 1, ss, err);

@@ -62,7 +62,11 @@ static void hex_of(const git_oid *id, char out[GIT_SHA_HEX])
 	git_oid_tostr(out, GIT_SHA_HEX, id);
 }
 
-/* The commit a name points at (peeling tags). */
+/*
+ * The commit a name points at (peeling tags): 0; -1 when there is no
+ * such reference; -2 when there is, but what it points at cannot be read
+ * (a damaged repository: 'id' is then what it points at, or zero).
+ */
 static int commit_of_ref(git_repository *repo, const char *name, git_oid *id)
 {
 	static const char *const forms[] = { "refs/heads/%s",
@@ -84,22 +88,35 @@ static int commit_of_ref(git_repository *repo, const char *name, git_oid *id)
 	rc = git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT);
 	if (!rc)
 		git_oid_cpy(id, git_object_id(obj));
+	else if (git_reference_target(ref))
+		git_oid_cpy(id, git_reference_target(ref));
+	else
+		memset(id, 0, sizeof(*id));
 	git_object_free(obj);
 	git_reference_free(ref);
-	return rc ? -1 : 0;
+	return rc ? -2 : 0;
 }
 
 int gittree_tip(struct gittree *t, const char *branch, char tip[GIT_SHA_HEX],
 		struct pb_err *err)
 {
 	git_oid id;
+	int rc;
 
 	tip[0] = '\0';
-	if (commit_of_ref(t->repo, branch, &id))
+	rc = commit_of_ref(t->repo, branch, &id);
+	if (rc == -1)
 		return pb_fail(err, EX_CONFIG, "tracking.branches: '%s': no "
 			       "such branch in '%s'", branch, t->path);
 	hex_of(&id, tip);
-	return 0;
+	if (!rc)
+		return 0;
+	/* the branch is there, its commit is not */
+	pb_fail(err, EX_DATAERR, "tracking.repo: '%s': branch '%s' points at "
+		"%s, which cannot be read (a damaged repository?): %s",
+		t->path, branch, tip, gittree_why("no such object"));
+	tip[0] = '\0';
+	return -1;
 }
 
 int gittree_commit_id(git_repository *repo, const char *sha, git_oid *id)
@@ -170,7 +187,8 @@ static int visit(git_repository *repo, const git_oid *id, time_t since,
 
 	*older = 0;
 	if (git_commit_lookup(&c, repo, id))
-		return pb_fail(err, EX_SOFTWARE, "tracking.repo: %s",
+		return pb_fail(err, EX_DATAERR, "tracking.repo: %s (a "
+			       "damaged repository?)",
 			       gittree_why("a commit is unreadable"));
 	ci.time = (time_t)git_commit_time(c);
 	if (since && ci.time < since) {
@@ -233,8 +251,8 @@ int gittree_walk(struct gittree *t, const char *tip, const char *hide,
 		*walked += !older;
 	}
 	if (!older && *walked < max && r != GIT_ITEROVER) {
-		pb_fail(err, EX_SOFTWARE, "tracking.repo: '%s': %s", t->path,
-			gittree_why("the walk failed"));
+		pb_fail(err, EX_DATAERR, "tracking.repo: '%s': %s (a damaged "
+			"repository?)", t->path, gittree_why("the walk failed"));
 		goto out;
 	}
 	rc = 0;

@@ -236,6 +236,35 @@ int commit_is_sha(const char *s, size_t n)
 	return 1;
 }
 
+int commit_ref(const char *s, size_t *sha_len, const char **title,
+	       size_t *title_len)
+{
+	size_t k = 0, n = strlen(s);
+	const char *p;
+
+	*title = NULL;
+	*title_len = 0;
+	while (k < n && !isspace((unsigned char)s[k]))
+		k++;
+	if (!commit_is_sha(s, k))
+		return 0;
+	*sha_len = k;
+	for (p = s + k; isspace((unsigned char)*p); p++)
+		;
+	if (!*p)
+		return 1;
+	if (strncmp(p, "(\"", 2))
+		return 0;
+	p += 2;
+	n = strlen(p);
+	/* a title cut short (no '")' at its end) is left out */
+	if (n > 2 && !strcmp(p + n - 2, "\")")) {
+		*title = p;
+		*title_len = n - 2;
+	}
+	return 1;
+}
+
 /* "This reverts commit SHA" (git revert's words). */
 static int reverts_of(struct commit_msg *m)
 {

@@ -160,13 +160,39 @@ static int timed(const struct line *l)
 	return 0;
 }
 
-/* Gmail's in some languages: "ср, 30 апр. 2025 г. в 15:19, Dev <d@x>:". */
+/* A time written with a dot between commas: ", 18.30,". */
+static int dotted_time(const struct line *l)
+{
+	size_t i;
+
+	for (i = 0; i + 5 < l->len; i++) {
+		const char *p = l->s + i;
+		size_t h = 0;
+
+		if (p[0] != ',' || p[1] != ' ')
+			continue;
+		while (h < 2 && i + 2 + h < l->len && p[2 + h] >= '0' &&
+		       p[2 + h] <= '9')
+			h++;
+		if (h && i + h + 5 < l->len && p[2 + h] == '.' &&
+		    p[3 + h] >= '0' && p[3 + h] <= '9' && p[4 + h] >= '0' &&
+		    p[4 + h] <= '9' && p[5 + h] == ',')
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Gmail's in some languages: "ср, 30 апр. 2025 г. в 15:19, Dev <d@x>:";
+ * one with the time written "18.30": "30.09.2017, 18.30, Dev <d@x>:".
+ */
 static int dated_address(const struct line *l)
 {
 	size_t n = l->len;
 
 	return n > 4 && n <= MAX_ATTRIBUTION && !memcmp(l->s + n - 2, ">:", 2) &&
-	       memchr(l->s, '<', n) && memchr(l->s, '@', n) && timed(l);
+	       memchr(l->s, '<', n) && memchr(l->s, '@', n) &&
+	       (timed(l) || dotted_time(l));
 }
 
 /* Zoho's "---- On Wed, 24 Feb 2021 14:02:50 +0530 d@x wrote ----". */

@@ -138,6 +138,35 @@ static int count_ends(const char *p, int *runs)
 	return 1;
 }
 
+/*
+ * A word of shell syntax ("test -d /sys/x || {", "test $a = b"): such a
+ * line is a script's, not a request.
+ */
+static int shell_word(const char *w, size_t n)
+{
+	static const char *const ops[] = { "||", "&&", "|", ";", "{", "}",
+		"[", "]", "!", "=", "==", "!=", "-a", "-o", "then", NULL };
+	const char *const *o;
+
+	if (n && (w[0] == '$' || w[0] == '"' || w[0] == '\''))
+		return 1;
+	for (o = ops; *o; o++)
+		if (strlen(*o) == n && !memcmp(*o, w, n))
+			return 1;
+	return n && (w[n - 1] == ';' || w[n - 1] == '{');
+}
+
+static int shell_line(const char *p)
+{
+	const char *w;
+	size_t n;
+
+	while (next_word(&p, &w, &n))
+		if (shell_word(w, n))
+			return 1;
+	return 0;
+}
+
 int command_parse_test(const char *args, struct mail_command *c)
 {
 	const char *p = args, *w, *w2;
@@ -147,8 +176,13 @@ int command_parse_test(const char *args, struct mail_command *c)
 	c->runs = 0;
 	c->repo[0] = c->ref[0] = '\0';
 	p = skip_ws(p);
-	if (!*p || count_ends(p, &c->runs))
+	if (shell_line(p))
+		return -1;
+	/* "Test 30" is a heading: a count alone needs its 'x' ("test 8x") */
+	if (!*p || (count_ends(p, &c->runs) &&
+		    (c->prefixed || strpbrk(p, "xX"))))
 		return 0;
+	c->runs = 0;
 	next_word(&p, &w, &n);
 	if (n >= 7 && n <= 40 && all_hex(w, n)) {
 		c->form = TEST_COMMIT;
@@ -255,6 +289,105 @@ static int parse_words(const char *buf, command_lookup_fn lookup,
 }
 
 /*
+ * One edit from 'w' ('n' letters): each variant in turn into 'v' (a
+ * letter left out, two swapped, one changed or added); 1 while there is
+ * one more. 'k' counts the variants.
+ */
+static int variant(const char *w, size_t n, size_t k, char *v)
+{
+	size_t pos;
+
+	if (k < n) {		/* left out */
+		memcpy(v, w, k);
+		memcpy(v + k, w + k + 1, n - k - 1);
+		v[n - 1] = '\0';
+		return 1;
+	}
+	k -= n;
+	if (k + 1 < n) {	/* swapped */
+		memcpy(v, w, n);
+		v[k] = w[k + 1];
+		v[k + 1] = w[k];
+		v[n] = '\0';
+		return 1;
+	}
+	k -= n ? n - 1 : 0;
+	if (k < 26 * n) {	/* changed */
+		memcpy(v, w, n);
+		v[k / 26] = (char)('a' + k % 26);
+		v[n] = '\0';
+		return 1;
+	}
+	k -= 26 * n;
+	if (k < 26 * (n + 1)) {	/* added */
+		pos = k / 26;
+		memcpy(v, w, pos);
+		v[pos] = (char)('a' + k % 26);
+		memcpy(v + pos + 1, w + pos, n - pos);
+		v[n + 1] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+#define NEAR_MIN 5		/* the shortest command name a typo is read for */
+#define NEAR_MAX 12
+
+/*
+ * "retset 3x": one word of letters one edit from a command of NEAR_MIN
+ * letters or more, and the rest as that command reads it; the line
+ * meant into c->arg.
+ */
+static int near_typo(const char *buf, command_lookup_fn lookup,
+		     struct mail_command *c)
+{
+	char v[NEAR_MAX + 2], fixed[CMD_PARSE_MAX + 2];
+	struct mail_command t;
+	struct command_word w;
+	size_t n = 0, k, j;
+
+	while (buf[n] && ((buf[n] >= 'a' && buf[n] <= 'z') ||
+			  (buf[n] >= 'A' && buf[n] <= 'Z')))
+		n++;
+	/* one word, and a count at most: prose is never looked at */
+	if (n < NEAR_MIN - 1 || n > NEAR_MAX || (buf[n] && !is_ws(buf[n])) ||
+	    command_parse_count(skip_ws(buf + n), &t.runs))
+		return 0;
+	/* a command's word with an 's' ("retests") is a word of prose */
+	if ((buf[n - 1] == 's' || buf[n - 1] == 'S') && !lookup(buf, n - 1, &w))
+		return 0;
+	for (k = 0; variant(buf, n, k, v); k++) {
+		if (strlen(v) < NEAR_MIN || lookup(v, strlen(v), &w))
+			continue;
+		for (j = 0; v[j]; j++)	/* in lower case, as the help has it */
+			v[j] = (char)(v[j] | 0x20);
+		snprintf(fixed, sizeof(fixed), "%s%s", v, buf + n);
+		memset(&t, 0, sizeof(t));
+		if (w.parse(skip_ws(buf + n), &t))
+			continue;
+		command_keep_arg(c, fixed);
+		c->near = CMD_NEAR_TYPO;
+		return 1;
+	}
+	return 0;
+}
+
+/* "fix:" or "dup:" with nothing after it: the command's name in c->arg. */
+static int near_bare(const char *buf, command_lookup_fn lookup,
+		     struct mail_command *c)
+{
+	struct command_word w;
+	size_t n = strlen(buf);
+
+	if (n < 2 || buf[n - 1] != ':' || lookup(buf, n - 1, &w) ||
+	    (w.kind != CMD_FIX && w.kind != CMD_DUP))
+		return 0;
+	snprintf(c->arg, sizeof(c->arg), "%.*s", (int)(n - 1), buf);
+	c->near = CMD_NEAR_BARE;
+	return 1;
+}
+
+/*
  * What mail clients write around a command that is no character of it:
  * the Unicode spaces they write for a plain one (U+00A0 no-break, U+1680,
  * U+2000 to U+200A, U+202F narrow no-break, U+205F, U+3000 ideographic)
@@ -340,6 +473,13 @@ static int parse_plain(const char *line, size_t len, const char *prefix,
 		buf[e - s] = '\0';
 		if (!parse_words(buf, lookup, c))
 			return 1;
+		c->runs = c->remind_line = c->colon = 0;
+		c->arg[0] = '\0';
+		if (lookup && (near_bare(buf, lookup, c) ||
+			       near_typo(buf, lookup, c))) {
+			c->kind = CMD_UNKNOWN;
+			return 1;
+		}
 	}
 	if (!prefixed)
 		return 0;

@@ -79,10 +79,16 @@ static int minus_plus(const struct line *l, size_t i, size_t n)
 	       line_starts(&l[i + 1], "+++ ");
 }
 
-/* Where a diff starts: "diff --git", or "--- "/"+++ " then "@@". */
+/*
+ * Where a diff starts: "diff --git", a combined diff's "diff --cc" or
+ * "diff --combined" (a merge's, as merge-fixup mails paste them), or
+ * "--- "/"+++ " then "@@".
+ */
 static int diff_start(const struct line *l, size_t i, size_t n)
 {
 	return line_starts(&l[i], "diff --git ") ||
+	       line_starts(&l[i], "diff --cc ") ||
+	       line_starts(&l[i], "diff --combined ") ||
 	       (minus_plus(l, i, n) && i + 2 < n && line_starts(&l[i + 2], "@@ "));
 }
 
@@ -169,6 +175,42 @@ static size_t skip_blank(const struct line *l, size_t i, size_t n)
 	return i;
 }
 
+/* A combined diff's body line: a column of ' ', '-', '+' per parent. */
+static int combined_line(const struct line *l, size_t parents)
+{
+	size_t k;
+
+	if (l->len < parents)
+		return 0;
+	for (k = 0; k < parents; k++)
+		if (!strchr(" -+", l->s[k]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Past a combined diff's hunk ("@@@ -a,b -c,d +e,f @@@", one '@' more
+ * than its parents) at 'i': its body lines, and blank ones (a context
+ * line that lost its blanks) that more body lines follow.
+ */
+static size_t combined_hunk_end(const struct line *l, size_t i, size_t n)
+{
+	size_t parents = 0, j, k;
+
+	while (parents < l[i].len && l[i].s[parents] == '@')
+		parents++;
+	parents--;
+	for (j = i + 1; j < n; j++) {
+		if (combined_line(&l[j], parents))
+			continue;
+		k = skip_blank(l, j, n);
+		if (k == j || k == n || !combined_line(&l[k], parents))
+			break;
+		j = k;
+	}
+	return j;
+}
+
 /* A "-- " then git's version at 'i': past it, else 'i'. */
 static size_t trailer_end(const struct line *l, size_t i, size_t n)
 {
@@ -200,6 +242,8 @@ static size_t diff_end(const struct line *l, size_t i, size_t n)
 			j += 2;
 		} else if (line_starts(&l[j], "@@ ")) {
 			j = hunk_end(l, j, n);
+		} else if (line_starts(&l[j], "@@@")) {
+			j = combined_hunk_end(l, j, n);
 		} else if (line_blank(&l[j]) &&
 			   (k = skip_blank(l, j, n)) < n &&
 			   (file_header(&l[k]) || minus_plus(l, k, n) ||

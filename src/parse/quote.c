@@ -198,6 +198,44 @@ static int emit_text(const struct line *l, size_t n, struct strbuf *out)
 	return rc;
 }
 
+/*
+ * Lines the sender wrote as part of something else, never as a command:
+ * indented by a tab or four blanks (code, Kconfig's "help", a commit
+ * message as git log shows it), the rest of a shell line ended by '\\',
+ * or the rest of a line of prose a mail client wrapped (a line above
+ * of the length they wrap at that ends in a word: "... in the thread at"
+ * then "fix: https://...").
+ */
+#define WRAPPED_MIN 60		/* a line that long (as mail clients wrap */
+#define WRAPPED_MAX 100		/* them) that ends in a word */
+
+static int part_of_other(const struct line *l, size_t i)
+{
+	const struct line *up = i ? &l[i - 1] : NULL;
+	char last;
+
+	if (l[i].len && (l[i].s[0] == '\t' || line_starts(&l[i], "    ")))
+		return 1;
+	if (!up || up->quoted || up->drop || line_blank(up))
+		return 0;
+	last = up->s[up->len - 1];
+	return last == '\\' || (up->len >= WRAPPED_MIN &&
+				 up->len <= WRAPPED_MAX && ((last >= 'a' && last <= 'z') ||
+				  (last >= 'A' && last <= 'Z')));
+}
+
+/*
+ * "Fix:" over an indented line is a heading (a commit message's "Fix:"
+ * then the error it fixes), no "fix:" whose title was left out.
+ */
+static int heading(const struct line *l, size_t i, size_t n,
+		   const struct mail_command *c)
+{
+	i = skip_blank(l, i + 1, n);
+	return c->near == CMD_NEAR_BARE && i < n && l[i].len &&
+	       text_is_space(l[i].s[0]);
+}
+
 static void find_commands(const struct line *l, size_t n,
 			  const struct reply_opts *o, struct reply *r)
 {
@@ -207,9 +245,9 @@ static void find_commands(const struct line *l, size_t n,
 	if (!o)
 		return;
 	for (i = 0; i < n; i++) {
-		if (l[i].drop || l[i].quoted ||
+		if (l[i].drop || l[i].quoted || part_of_other(l, i) ||
 		    !command_parse_line(l[i].s, l[i].len, o->prefix, o->lookup,
-					&c))
+					&c) || heading(l, i, n, &c))
 			continue;
 		r->ncmds_seen++;
 		if (r->ncmds < REPLY_MAX_COMMANDS)

@@ -126,8 +126,9 @@ static int verify_peer(mailimap *s, const char *host, const char *ca_file,
 		gnutls_x509_trust_list_deinit(tl, 1);
 	if (chain)
 		mailstream_certificate_chain_free(chain);
-	return status ? pb_fail(err, EX_UNAVAILABLE, "imap: %s: %s", host,
-				why) : 0;
+	return status ? pb_fail(err, EX_UNAVAILABLE, "imap.ca_file: %s: %s%s",
+				host, why, ca_file ? "" : " (by the system's "
+				"CAs: imap.ca_file is not set)") : 0;
 }
 
 /* A second look at a port that did not talk as expected: 1 when it does. */
@@ -186,8 +187,28 @@ static int connect_tls(mailimap *s, const struct target *t,
 	return verify_peer(s, t->host, ca_file, err);
 }
 
-static int login_select(mailimap *s, const struct config *cfg,
-			struct pb_err *err)
+/*
+ * A failed LOGIN: refused by the server (a NO or BAD: the password), or
+ * no answer within imap.timeout, or the connection lost (try again).
+ */
+static int login_failed(const struct target *t, const char *user, int r,
+			long timeout, struct pb_err *err)
+{
+	if (r == MAILIMAP_ERROR_LOGIN)
+		return pb_fail(err, EX_NOPERM, "imap: login as '%s' refused",
+			       user);
+	if (r == MAILIMAP_ERROR_STREAM)
+		return pb_fail(err, EX_TEMPFAIL, "imap: %s:%u: LOGIN as '%s': "
+			       "no answer within %ld s (imap.timeout), or the "
+			       "connection broke", t->host, t->port, user,
+			       timeout);
+	return pb_fail(err, EX_PROTOCOL, "imap: %s:%u: LOGIN as '%s': the "
+		       "server's answer could not be read (error %d)",
+		       t->host, t->port, user, r);
+}
+
+static int login_select(mailimap *s, const struct target *t,
+			const struct config *cfg, struct pb_err *err)
 {
 	const char *user = cfg->imap.user;
 	const char *mbox = cfg->imap.mailbox;
@@ -201,11 +222,10 @@ static int login_select(mailimap *s, const struct config *cfg,
 	r = mailimap_login(s, user, pw ? pw : "");
 	secret_free(pw);
 	if (r != MAILIMAP_NO_ERROR)
-		return pb_fail(err, EX_NOPERM, "imap: login as '%s' refused",
-			       user);
+		return login_failed(t, user, r, cfg->imap.timeout, err);
 	if (mailimap_select(s, mbox) != MAILIMAP_NO_ERROR)
-		return pb_fail(err, EX_UNAVAILABLE, "imap: cannot select "
-			       "'%s'", mbox);
+		return pb_fail(err, EX_UNAVAILABLE, "imap.mailbox: cannot "
+			       "select '%s' on the server", mbox);
 	return 0;
 }
 
@@ -225,7 +245,7 @@ int imaplib_open(struct imaplib **out, const struct config *cfg,
 	}
 	mailimap_set_timeout(im->s, cfg->imap.timeout);
 	if (connect_tls(im->s, &t, cfg->imap.ca_file, cfg->imap.timeout, err) ||
-	    login_select(im->s, cfg, err)) {
+	    login_select(im->s, &t, cfg, err)) {
 		imaplib_close(im);
 		return -1;
 	}

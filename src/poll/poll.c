@@ -20,6 +20,7 @@
 #include "perfbot/poll/poll.h"
 #include "perfbot/parse/reply.h"
 #include "perfbot/act/route.h"
+#include "perfbot/util/text.h"
 
 #define POLL_MAX_MESSAGES 5000
 #define STUCK_TRIES 3		/* downloads of one mail that fail in a row */
@@ -47,6 +48,25 @@ static void synthetic_id(const struct poll_ctx *cx, uint32_t uid, char *buf,
 		 cx->mailbox);
 }
 
+/* The log's " (retest 4x, unfix)": the commands of 'r', one line. */
+static void said_cmds(const struct reply *r, char *buf, size_t len)
+{
+	struct strbuf sb;
+	size_t i;
+	int rc = 0;
+
+	sb_init(&sb, len > 16 ? len - 16 : 1);
+	buf[0] = '\0';
+	for (i = 0; r && i < r->ncmds && !rc; i++)
+		rc = sb_adds(&sb, i ? ", " : " (") ||
+		     text_scrub_add(&sb, r->cmds[i].line,
+				    strlen(r->cmds[i].line),
+				    TEXT_UNICODE | TEXT_CTRL_SPACE);
+	if (sb.len)
+		snprintf(buf, len, "%s%s)", sb_str(&sb), rc ? ", ..." : "");
+	sb_release(&sb);
+}
+
 static int record(struct poll_ctx *cx, const char *msgid, uint32_t uid,
 		  const struct reply *r, const char *report_id,
 		  const char *outcome, struct pb_err *err)
@@ -66,10 +86,14 @@ static int record(struct poll_ctx *cx, const char *msgid, uint32_t uid,
 	rc = state_inbox_record(cx->st, &e, cx->now, err);
 	free((char *)e.commands);
 	json_decref(cmds);
-	if (!rc && !cx->said)
-		log_info("mail <%s>%s%s: %s", msgid, r && r->from_addr ?
+	if (!rc && !cx->said) {
+		char cmdl[200];
+
+		said_cmds(r, cmdl, sizeof(cmdl));
+		log_info("mail <%s>%s%s: %s%s", msgid, r && r->from_addr ?
 			 " from " : "", r && r->from_addr ? r->from_addr : "",
-			 outcome);
+			 outcome, cmdl);
+	}
 	return rc;
 }
 

@@ -358,7 +358,9 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 		c = send_one(st, smtp, &m, redirect, now, &r, &a, err);
 		if (c >= 0)
 			tell(&m, &r, &a);
-		ss->sent += c >= 0 && !a.pending && a.accepted.n;
+		/* sent now, not taken by an earlier attempt */
+		ss->sent += c >= 0 && !a.pending && a.accepted.n &&
+			r.outcome != SMTP_SESSION;
 		ss->failed += c >= 0 && !a.pending && !a.accepted.n &&
 			r.outcome != SMTP_SESSION;
 		ss->deferred += c >= 0 && (a.pending ||

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <curl/curl.h>
 
 #include "perfbot/util/curl.h"
@@ -203,6 +204,8 @@ static void connection_options(struct smtp *s)
 	}
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, s->connect_timeout);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, s->timeout);
+	/* every reply, the QUIT's at the close too (else 120 s) */
+	curl_easy_setopt(c, CURLOPT_SERVER_RESPONSE_TIMEOUT, s->timeout);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
 	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, debug_cb);
@@ -322,6 +325,22 @@ static void diagnose_tls(struct smtp *s, struct smtp_result *res)
 		 s->what);
 }
 
+/*
+ * A server that let a reply time out is silent: libcurl keeps its
+ * connection and would send it QUIT at the close, waiting once more for
+ * a reply (smtp.timeout again). Shut the socket down now, so that the
+ * close finds it gone at once and no later mail is sent over it.
+ */
+static void drop_silent(struct smtp *s, CURLcode rc)
+{
+	curl_socket_t fd = CURL_SOCKET_BAD;
+
+	if (rc == CURLE_OPERATION_TIMEDOUT &&
+	    curl_easy_getinfo(s->curl, CURLINFO_ACTIVESOCKET, &fd) == CURLE_OK &&
+	    fd != CURL_SOCKET_BAD)
+		shutdown(fd, SHUT_RDWR);
+}
+
 static void judge(struct smtp *s, CURLcode rc, struct smtp_result *res)
 {
 	struct smtp_setup su = { s->tls != CFG_TLS_NONE, s->user,
@@ -332,6 +351,7 @@ static void judge(struct smtp *s, CURLcode rc, struct smtp_result *res)
 		s->caps_known = 1;
 		s->caps = s->tr.caps;
 	}
+	drop_silent(s, rc);
 	if (tr == SMTP_TR_NOAUTH && s->tr.auth_sent)
 		tr = SMTP_TR_REFUSED;	/* the AUTH reply tells */
 	smtp_judge(&s->tr, tr, &su, res);

@@ -371,15 +371,23 @@ void smtp_judge(const struct smtp_trace *t, enum smtp_transport tr,
 	res->setting = NULL;
 	res->code = 0;
 	res->reply[0] = res->why[0] = '\0';
+	/*
+	 * The message taken is delivered to the recipients the server took,
+	 * whatever it said to others (a 421 to one RCPT, then 250 to the
+	 * data) or after it (a QUIT unanswered): sent again, it would reach
+	 * them twice. The others keep their own replies. (A refused greeting,
+	 * EHLO, AUTH or sender still decides, as the reply rule says.)
+	 */
+	if (t->eod_code / 100 == 2 &&
+	    (!t->fail_code || t->fail_at == SMTP_PH_RCPT)) {
+		res->code = t->eod_code;
+		memcpy(res->reply, t->eod_reply, sizeof(res->reply));
+		return;
+	}
 	if (rcpt_session(t, su, res))
 		return;
 	if (t->fail_code) {
 		by_phase(t, su, res);
-		return;
-	}
-	if (tr == SMTP_TR_OK && t->eod_code / 100 == 2) {
-		res->code = t->eod_code;
-		memcpy(res->reply, t->eod_reply, sizeof(res->reply));
 		return;
 	}
 	if (all_rcpts(t, answered)) {

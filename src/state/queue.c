@@ -32,9 +32,12 @@ int state_queue(struct state *st, const struct outbox_mail *m,
 		const char *manifest, const char *text, const char *dir,
 		const char *subject, time_t now, struct pb_err *err)
 {
+	/* an answer due twice (a fix that lands again under the same
+	 * commit) is queued once: the row there is left as it is */
 	if (db_run(st, err, "INSERT INTO outbox (id, kind, report_id, "
 		   "manifest, subject, message_id, sender, recipients, message, "
-		   "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		   "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+		   "ON CONFLICT (kind, id) DO NOTHING",
 		   "ssssssssbi", m->id, m->kind,
 		   m->report_id ? m->report_id : m->id, manifest, subject,
 		   m->message_id, m->sender, m->recipients, m->message, m->len,

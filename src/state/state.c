@@ -330,6 +330,28 @@ int state_lock(struct state *st, struct pb_err *err)
 	return lock_file(st, st->path, err);
 }
 
+int state_check(struct state *st, struct pb_err *err)
+{
+	sqlite3_stmt *s = NULL;
+	const char *ok;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA quick_check(1)", -1, &s,
+			       NULL) != SQLITE_OK)
+		return db_fail(st, err, "check");
+	if (sqlite3_step(s) != SQLITE_ROW)
+		db_fail(st, err, "check");
+	else if (!(ok = (const char *)sqlite3_column_text(s, 0)) ||
+		 strcmp(ok, "ok"))
+		pb_fail(err, EX_IOERR, "%s: check: damaged (%s): restore it "
+			"from a backup ('perfbot state backup' makes one)",
+			st->path, ok ? ok : "no answer");
+	else
+		rc = 0;
+	sqlite3_finalize(s);
+	return rc;
+}
+
 int state_begin(struct state *st, struct pb_err *err)
 {
 	return exec(st, "BEGIN IMMEDIATE", err);

@@ -24,6 +24,8 @@
 #define MANIFEST ".perfbot-web.json"
 #define MANIFEST_MAX ((size_t)256 << 20)
 #define MANIFEST_VERSION 1
+#define RECORD_MAX ((size_t)64 << 10)
+#define FREE_TRIES 1000
 
 void site_hash(const void *data, size_t len, char *buf)
 {
@@ -148,16 +150,86 @@ static void read_old(struct site_tree *t)
 	sb_release(&sb);
 }
 
+/*
+ * The record of the trees the builds made (DIR.builds, a name a line):
+ * only those are ever removed or built over, so that a DIR.<digits> of
+ * someone else's beside DIR (a user's site.2024/, a file site.7) is left
+ * alone. 1 when 'name' is in it.
+ */
+static int recorded(struct site_tree *t, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = join(t->out, '.', "builds");
+	const char *p, *nl;
+	size_t n = strlen(name);
+	int found = 0;
+
+	if (path && !file_read(path, RECORD_MAX, 1, &sb, NULL))
+		for (p = sb_str(&sb); *p && !found; p = nl ? nl + 1 : "") {
+			nl = strchr(p, '\n');
+			found = (size_t)((nl ? nl : p + strlen(p)) - p) == n &&
+				!strncmp(p, name, n);
+		}
+	free(path);
+	sb_release(&sb);
+	return found;
+}
+
+/* 'name' added to the record, on disk before the tree is made. */
+static int record_add(struct site_tree *t, const char *name,
+		      struct pb_err *err)
+{
+	char *path = join(t->out, '.', "builds");
+	int fd = path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+			     0644) : -1;
+	size_t n = strlen(name);
+	int rc = fd < 0 || write(fd, name, n) != (ssize_t)n ||
+		 write(fd, "\n", 1) != 1 || fsync(fd);
+
+	if (rc)
+		pb_fail(err, EX_CANTCREAT, "%s: %s", path ? path : t->out,
+			path ? strerror(errno) : "out of memory");
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return rc ? -1 : 0;
+}
+
+/*
+ * DIR.<n> for the new tree: the next number that is free or that a
+ * killed build of ours left (removed first); recorded before it is made.
+ */
+static int pick_new(struct site_tree *t, struct pb_err *err)
+{
+	struct stat sb;
+	char num[32];
+	int i, ours;
+
+	for (i = 0; i < FREE_TRIES; i++) {
+		snprintf(num, sizeof(num), "%lu", ++t->gen);
+		free(t->new_dir);
+		t->new_dir = join(t->out, '.', num);
+		if (!t->new_dir)
+			return pb_fail(err, EX_OSERR, "out of memory");
+		ours = recorded(t, base_of(t->new_dir));
+		if (lstat(t->new_dir, &sb) && errno == ENOENT)
+			return record_add(t, base_of(t->new_dir), err);
+		if (ours) {
+			rmtree(t->new_dir);	/* what a killed build left */
+			return 0;
+		}
+	}
+	return pb_fail(err, EX_CANTCREAT, "%s: no free name %s.N for the new "
+		       "tree", t->out, base_of(t->out));
+}
+
 static int make_new(struct site_tree *t, struct pb_err *err)
 {
-	char num[32], *r = NULL, *tc = NULL;
+	char *r = NULL, *tc = NULL;
 	int rc;
 
-	snprintf(num, sizeof(num), "%lu", ++t->gen);
-	t->new_dir = join(t->out, '.', num);
-	if (!t->new_dir)
-		return pb_fail(err, EX_OSERR, "out of memory");
-	rmtree(t->new_dir);	/* what a killed build left */
+	if (pick_new(t, err))
+		return -1;
 	r = join(t->new_dir, '/', "r");
 	tc = join(t->new_dir, '/', "t");
 	rc = !r || !tc || mkdir(t->new_dir, 0755) || mkdir(r, 0755) ||
@@ -345,24 +417,35 @@ static int swap(struct site_tree *t, struct pb_err *err)
 	return rc ? -1 : 0;
 }
 
-/* The old tree, and any other DIR.<n> a killed build left. */
+/*
+ * The old tree, and any other DIR.<n> a build of ours made (a killed
+ * one's): those of the record and the tree DIR showed, nothing else.
+ * The record then holds the new tree alone.
+ */
 static void remove_old(struct site_tree *t, const char *parent)
 {
-	const char *base = base_of(t->out);
+	const char *base = base_of(t->out), *mine = base_of(t->new_dir);
+	char *rec = join(t->out, '.', "builds"), *p, *line;
 	struct dirent *de;
 	DIR *d = opendir(parent);
-	char *p;
 
 	while (d && (de = readdir(d))) {
-		unsigned long g = gen_of(de->d_name, base);
-
-		if (!g || g == t->gen || !(p = path_join(parent, de->d_name)))
+		if (!gen_of(de->d_name, base) || !strcmp(de->d_name, mine) ||
+		    (!recorded(t, de->d_name) && (!t->old_dir ||
+		     strcmp(de->d_name, base_of(t->old_dir)))))
 			continue;
-		rmtree(p);
-		free(p);
+		if ((p = path_join(parent, de->d_name))) {
+			rmtree(p);
+			free(p);
+		}
 	}
 	if (d)
 		closedir(d);
+	line = join(mine, '\n', "");
+	if (rec && line)	/* else the next build removes more of ours */
+		file_write_atomic(rec, line, strlen(line), 0644, NULL);
+	free(line);
+	free(rec);
 }
 
 int site_commit(struct site_tree *t, struct pb_err *err)

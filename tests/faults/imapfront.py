@@ -14,6 +14,7 @@ marked \\Seen and moved. Before each connection it reads DIR/script:
     big UID N                        the literal of UID holds N bytes
     eof-literal UID                  close the connection inside UID's literal
     hang COMMAND                     never answer COMMAND (STORE, FETCH, ...)
+    refuse COMMAND                   answer COMMAND with NO
     mailbox NAME                     a mailbox that exists besides INBOX
 
 Every command is logged to DIR/log (LOGIN's password is not).
@@ -41,7 +42,7 @@ def note(name, uid):
 
 def script():
     s = {'raw': [], 'size': {}, 'big': {}, 'eof': set(), 'hang': set(),
-         'boxes': {'INBOX'}}
+         'refuse': set(), 'boxes': {'INBOX'}}
     try:
         lines = open(os.path.join(d, 'script')).read().splitlines()
     except OSError:
@@ -59,8 +60,8 @@ def script():
             s[k][int(u)] = int(n)
         elif k == 'eof-literal':
             s['eof'].add(int(v))
-        elif k == 'hang':
-            s['hang'].add(v.upper())
+        elif k in ('hang', 'refuse'):
+            s[k].add(v.upper())
         elif k == 'mailbox':
             s['boxes'].add(v)
     return s
@@ -153,6 +154,9 @@ def session(sock):
         if cmd.split()[-1] in s['hang'] or cmd in s['hang']:
             log('hang at ' + cmd)
             time.sleep(3600)
+        if cmd.split()[-1] in s['refuse'] or cmd in s['refuse']:
+            c.send('%s NO [AUTHENTICATIONFAILED] refused\r\n' % tag)
+            continue
         if cmd == 'CAPABILITY':
             c.send('* CAPABILITY IMAP4rev1 MOVE\r\n%s OK done\r\n' % tag)
         elif cmd == 'LOGIN':

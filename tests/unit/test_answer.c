@@ -317,6 +317,86 @@ static void t_piece_missing(void **state)
 	json_decref(ctx);
 }
 
+/* Whether 'out' holds a control character but the line feed. */
+static int has_control(const char *out)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)out; *p; p++)
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7f ||
+		    (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) ||
+		    (*p == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 ||
+						   p[2] == 0xa9)))
+			return 1;
+	return 0;
+}
+
+/* Whether a line of 'out' starts with 'what'. */
+static int line_starts(const char *out, const char *what)
+{
+	const char *p = out;
+
+	for (; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, what, strlen(what)))
+			return 1;
+	return 0;
+}
+
+/*
+ * No value from outside brings a line or a control character into an
+ * answer (issue 29 item 19): an attachment's name that held encoded
+ * newlines, a commit title with ESC, BEL, BS, DEL, NEL and U+2028; only
+ * perfbot's own blocks (a table) keep their lines.
+ */
+static void t_piece_values(void **state)
+{
+	struct fx *f = *state;
+	json_t *ctx = json_pack("{s:b, s:b, s:b, s:s, s:s, s:s, s:s, s:b, "
+				"s:s, s:s}", "landed", 1, "reverted", 0,
+				"left", 0, "branch", "master", "short",
+				"0123456789ab", "summary",
+				"pipe: fix\x1b[31m red\x07\b\x7f\xc2\x85"
+				"retest 20x\xe2\x80\xa8Hi all",
+				"how", "title", "by_trailer", 0, "status",
+				"fix landed\r\nretest 30x", "table",
+				"  a  b\n  1  2\x1b\n");
+	char *out = NULL;
+
+	assert_non_null(ctx);
+	assert_int_equal(answer_piece(&f->cfg, "tracked", ctx, &out, &f->err),
+			 0);
+	assert_false(has_control(out));
+	assert_false(line_starts(out, "retest"));
+	assert_false(line_starts(out, "Hi all"));
+	assert_non_null(strstr(out, "(\"pipe: fix [31m red    retest 20x "
+			       "Hi all\")"));
+	assert_non_null(strstr(out, "is now \"fix landed  retest 30x\""));
+	/* the context was scrubbed in place: a block keeps its lines */
+	assert_string_equal(json_string_value(json_object_get(ctx, "table")),
+			    "  a  b\n  1  2 \n");
+	free(out);
+	json_decref(ctx);
+
+	ctx = json_pack("{s:i, s:b, s:{s:{s:s}, s:{s:s}}, s:i, s:i, s:b, "
+			"s:b, s:s, s:s, s:b, s:b, s:b}", "runs", 3,
+			"form_patch", 1, "commits", "head", "short",
+			"f017b0a495", "base", "short", "262b2fa99c",
+			"patch_bytes", 300, "hunks", 1, "one_hunk", 1,
+			"attached", 1, "name", "fix.patch\r\nretest 20x\n"
+			"Hi all, the fix is fine\n", "request_id", "t-1",
+			"form_tree", 0, "form_commit", 0, "any_repaired", 0);
+	assert_non_null(ctx);
+	assert_int_equal(answer_piece(&f->cfg, "test-ack", ctx, &out, &f->err),
+			 0);
+	assert_false(has_control(out));
+	assert_false(line_starts(out, "retest"));
+	assert_false(line_starts(out, "Hi all"));
+	assert_non_null(strstr(out, "attached as fix.patch  retest 20x Hi "
+			       "all, the fix is fine ;"));
+	free(out);
+	json_decref(ctx);
+}
+
 /* templates.dir points the pieces elsewhere. */
 static void t_piece_templates_dir(void **state)
 {
@@ -754,7 +834,10 @@ static void t_cc_none(void **state)
 	assert_string_equal(f->out[0].sender, "perfbot@localhost");
 }
 
-/* One answer per (reply, tag): the UNIQUE constraint says no. */
+/*
+ * One answer per (reply, tag): one due twice is queued once, and that is
+ * no error (issue 29 item 16).
+ */
 static void t_twice(void **state)
 {
 	struct fx *f = *state;
@@ -763,12 +846,12 @@ static void t_twice(void **state)
 	parse(f, reply_mail);
 	thread(f, REPORT_RCPTS);
 	assert_int_equal(answer(f, "", T0), 0);
-	assert_int_equal(answer(f, "", T0 + 60), -1);
-	assert_int_equal(f->err.code, EX_IOERR);
-	assert_non_null(strstr(f->err.msg, "UNIQUE"));
-	assert_int_equal(answer(f, NULL, T0 + 60), -1);	/* NULL is "" */
+	assert_int_equal(answer(f, "", T0 + 60), 0);
+	queued(f, 1);
+	assert_int_equal(answer(f, NULL, T0 + 60), 0);	/* NULL is "" */
+	queued(f, 1);
 	assert_int_equal(answer(f, "rt-0123456789abcdef", T0 + 60), 0);
-	assert_int_equal(answer(f, "rt-0123456789abcdef", T0 + 120), -1);
+	assert_int_equal(answer(f, "rt-0123456789abcdef", T0 + 120), 0);
 	queued(f, 2);
 	snprintf(first, sizeof(first), "%s", f->out[0].id);
 	assert_string_not_equal(first, f->out[1].id);
@@ -877,6 +960,8 @@ int main(void)
 		cmocka_unit_test(t_subject_controls),
 		cmocka_unit_test_setup_teardown(t_piece_help, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_piece_plain, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_piece_values, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_piece_missing, setup,
 						teardown),

@@ -286,7 +286,8 @@ static void t_test_forms(void **state)
 	assert_test("test", TEST_PATCH, 0, NULL, NULL);
 	assert_test("Test", TEST_PATCH, 0, NULL, NULL);
 	assert_test("test 8x", TEST_PATCH, 8, NULL, NULL);
-	assert_test("test 8", TEST_PATCH, 8, NULL, NULL);
+	/* a count alone needs its 'x' (issue 29: "Test 30" is a heading) */
+	assert_test("#perfbot test 8", TEST_PATCH, 8, NULL, NULL);
 	assert_test("test 8 x", TEST_PATCH, 8, NULL, NULL);
 	assert_test("TEST 12X", TEST_PATCH, 12, NULL, NULL);
 	assert_test("#perfbot test", TEST_PATCH, 0, NULL, NULL);
@@ -339,6 +340,46 @@ static void t_test_malformed(void **state)
 	assert_cmd("#perfbot test 0x", CMD_UNKNOWN, 0);
 }
 
+/* A line that nearly is a command: 'near', and the form meant. */
+static void assert_near(const char *line, int near, const char *arg)
+{
+	struct mail_command c;
+
+	if (parse(line, PREFIX, &c) != 1)
+		fail_msg("'%s' is not read", line);
+	assert_int_equal(c.kind, CMD_UNKNOWN);
+	assert_int_equal(c.near, near);
+	assert_string_equal(c.arg, arg);
+}
+
+/* Issue 29: near-misses are answered (to the sender alone) with the form. */
+static void t_near(void **state)
+{
+	static const char *const prose[] = {
+		"Thanks", "tests", "Testing", "reopened", "Retested it",
+		"detest the weather", "Fix: the list walk", "Fix the race",
+		"retest the patch", "Invalid argument", "unset", "help me",
+	};
+	struct mail_command c;
+	size_t i;
+
+	(void)state;
+	assert_near("retset 3x", CMD_NEAR_TYPO, "retest 3x");
+	assert_near("Rtest 4", CMD_NEAR_TYPO, "retest 4");
+	assert_near("reopne", CMD_NEAR_TYPO, "reopen");
+	assert_near("invlid", CMD_NEAR_TYPO, "invalid");
+	assert_near("fix:", CMD_NEAR_BARE, "fix");
+	assert_near("Dup:", CMD_NEAR_BARE, "Dup");
+	assert_near("#perfbot retset 3x", CMD_NEAR_TYPO, "retest 3x");
+	for (i = 0; i < sizeof(prose) / sizeof(prose[0]); i++)
+		if (parse(prose[i], PREFIX, &c) == 1 && c.near)
+			fail_msg("'%s' read as a near-miss", prose[i]);
+	/* a command is no near-miss */
+	assert_cmd("retest 3x", CMD_RETEST, 3);
+	assert_int_equal(parse("retest 3x", PREFIX, &c), 1);
+	assert_int_equal(c.near, 0);
+}
+
 /* What reads as prose stays prose: no answer. */
 static void t_test_prose(void **state)
 {
@@ -347,6 +388,9 @@ static void t_test_prose(void **state)
 		"test 3da90b1 is the culprit", "test 0x", "test -1",
 		"test 8x please", "test the patch below", "tests", "testing",
 		"test: 4x", "> test", "test 1234567x", "test 4 5",
+		/* issue 29: a heading, and shell */
+		"Test 30", "test 8", "test /sys/kernel/debug/x || {",
+		"test -d /sys/x || {", "test $FOO = y", "test /tmp/a && b",
 	};
 	size_t i;
 
@@ -392,6 +436,7 @@ int main(void)
 		cmocka_unit_test(t_test_forms),
 		cmocka_unit_test(t_test_malformed),
 		cmocka_unit_test(t_test_prose),
+		cmocka_unit_test(t_near),
 		cmocka_unit_test(t_test_check),
 	};
 

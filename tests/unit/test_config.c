@@ -642,6 +642,51 @@ static void t_bad_urls(void **state)
 		   "to 10485760");
 }
 
+/*
+ * What 'check' let through and 'run' then tripped on, or put into a
+ * header or a page (issue 29 item 22): a port past 65535, a line feed in
+ * identity.name, two addresses in reported_by, CR LF in authserv_id, a
+ * URL that breaks out of an HTML attribute.
+ */
+static void t_values_that_break_out(void **state)
+{
+	struct fx *f = *state;
+
+	load_fails(f, "smtp:\n  url: smtp://h:99999\n",
+		   "2: 'smtp.url': 'smtp://h:99999': a port out of 1 to "
+		   "65535");
+	config_release(&f->cfg);
+	load_fails(f, "imap:\n  url: imap://h:0/\n",
+		   "2: 'imap.url': 'imap://h:0/': a port out of 1 to 65535");
+	config_release(&f->cfg);
+	load_fails(f, "smtp:\n  url: smtp://h:2x5\n",
+		   "2: 'smtp.url': 'smtp://h:2x5': a port that is not a "
+		   "number");
+	config_release(&f->cfg);
+	load_fails(f, "identity:\n  name: \"perfbot\\nBcc: x@evil.test\"\n",
+		   "2: 'identity.name' must be one line of text, without "
+		   "control characters");
+	config_release(&f->cfg);
+	load_fails(f, "identity:\n  reported_by: \"a@x, b@x\"\n",
+		   "2: 'identity.reported_by' must be a mail address (\"Name "
+		   "<user@domain>\" or user@domain): not one address");
+	config_release(&f->cfg);
+	load_fails(f, "commands:\n  authserv_id: \"mx.example.test\\r\\n\"\n",
+		   "2: 'commands.authserv_id' must be one line of text, "
+		   "without control characters");
+	config_release(&f->cfg);
+	load_fails(f, "web:\n  base_url: 'https://x/\"><script>'\n",
+		   "2: 'web.base_url': 'https://x/\"><script>': a blank, a "
+		   "control character or one of \" < > \\ ^ ` | in it");
+	config_release(&f->cfg);
+	load_ok(f, "smtp:\n  url: smtp://h:65535\nidentity:\n  name: "
+		"\"perf bot\"\n  reported_by: \"Bot <bot@x>\"\n"
+		"  archive_url: \"https://x/r/{report_id}.html\"\n"
+		"commands:\n  authserv_id: mx.example.test\n"
+		"imap:\n  url: \"imaps://[::1]:993\"\n");
+	assert_string_equal(f->cfg.identity.reported_by, "Bot <bot@x>");
+}
+
 static void t_relative_paths(void **state)
 {
 	struct fx *f = *state;
@@ -739,6 +784,7 @@ int main(void)
 		T(t_settings),
 		T(t_bad_words),
 		T(t_bad_urls),
+		T(t_values_that_break_out),
 		T(t_relative_paths),
 		T(t_all_problems),
 		T(t_parse_from_memory),

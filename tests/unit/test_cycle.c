@@ -39,6 +39,8 @@ struct fx {
 	char dir[64];
 	char state[PATH_MAX];
 	char out[PATH_MAX];	/* captured stderr or stdout */
+	char cfgpath[PATH_MAX];
+	char yaml[3 * PATH_MAX + 512];
 	struct config cfg;
 	int loaded;
 	struct cycle cy;
@@ -50,7 +52,7 @@ struct fx {
 static int setup(void **state)
 {
 	struct fx *f = TU_NEW_FX(struct fx, "test_cycle");
-	char path[PATH_MAX], yaml[3 * PATH_MAX + 512], cwd[PATH_MAX];
+	char path[PATH_MAX], cwd[PATH_MAX];
 
 	if (!f || !getcwd(cwd, sizeof(cwd)))
 		return -1;
@@ -60,7 +62,7 @@ static int setup(void **state)
 	tu_path(path, sizeof(path), f->dir, "manifests");
 	if (mkdir(path, 0700))
 		return -1;
-	snprintf(yaml, sizeof(yaml),
+	snprintf(f->yaml, sizeof(f->yaml),
 		 "identity:\n"
 		 "  from: \"perfbot <perfbot@example.test>\"\n"
 		 "  message_id_domain: example.test\n"
@@ -73,8 +75,8 @@ static int setup(void **state)
 		 "templates:\n"
 		 "  dir: %s/templates\n",
 		 f->state, path, cwd);
-	tu_path(path, sizeof(path), f->dir, "perfbot.yaml");
-	tu_load_config(&f->cfg, &f->loaded, path, yaml, &f->err);
+	tu_path(f->cfgpath, sizeof(f->cfgpath), f->dir, "perfbot.yaml");
+	tu_load_config(&f->cfg, &f->loaded, f->cfgpath, f->yaml, &f->err);
 	*state = f;
 	return 0;
 }
@@ -214,8 +216,8 @@ static void t_plans(void **state)
 /*
  * run: a report worth a mail is queued, one with nothing past the noise
  * filter recorded as skipped; with no smtp.url the delivery then fails
- * (EX_CONFIG) after every earlier step ran. A second run finds nothing
- * new.
+ * (EX_CONFIG, said in one line) after every earlier step ran. A second
+ * run finds nothing new.
  */
 static void t_run(void **state)
 {
@@ -225,10 +227,11 @@ static void t_run(void **state)
 	manifest(f, "t-worth", "base", "head");
 	manifest(f, "t-same", "base", "base");
 	log_set_level(LOG_INFO);
-	assert_int_equal(cycle(f, "run", 0, 0), -1);
+	assert_int_equal(cycle(f, "run", 0, 0), 0);
 	assert_int_equal(f->cy.ran, RUN_STEPS);
-	assert_int_equal(f->err.code, EX_CONFIG);
-	assert_non_null(strstr(f->err.msg, "smtp.url: not configured"));
+	assert_int_equal(cycle_exit_code(&f->cy), EX_CONFIG);
+	assert_int_equal(f->cy.steps_failed, 1);
+	assert_true(said(f, "perfbot: smtp.url: not configured"));
 	assert_int_equal(f->cy.queued, 1);
 	assert_int_equal(f->cy.skipped, 1);
 	assert_int_equal(f->cy.bad, 0);
@@ -237,7 +240,8 @@ static void t_run(void **state)
 	counts(f, &queued);
 	assert_int_equal(queued, 1);
 
-	assert_int_equal(cycle(f, "run", 0, 0), -1);
+	assert_int_equal(cycle(f, "run", 0, 0), 0);
+	assert_int_equal(cycle_exit_code(&f->cy), EX_CONFIG);
 	assert_int_equal(f->cy.queued, 0);
 	assert_int_equal(f->cy.skipped, 0);
 	counts(f, &queued);
@@ -265,7 +269,7 @@ static void t_dry_run(void **state)
 
 	/* with a state: what it has queued is printed too */
 	log_set_level(LOG_QUIET);
-	assert_int_equal(cycle(f, "run", 0, 0), -1);
+	assert_int_equal(cycle(f, "run", 0, 0), 0);
 	tu_path(path, sizeof(path), f->dir, "manifests/t-worth.yaml");
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(cycle(f, "run", 1, 1), 0);
@@ -307,8 +311,9 @@ static void t_send_quiet(void **state)
 	assert_int_equal(out_len(f), 0);
 	/* a cycle that fails says so, even then */
 	manifest(f, "t-worth", "base", "head");
-	assert_int_equal(cycle(f, "run", 0, 0), -1);
-	assert_int_equal(out_len(f), 0);	/* the caller prints err */
+	assert_int_equal(cycle(f, "run", 0, 0), 0);
+	assert_true(said(f, "smtp.url: not configured"));
+	assert_int_equal(cycle_exit_code(&f->cy), EX_CONFIG);
 	assert_int_equal(f->cy.queued, 1);
 }
 
@@ -339,7 +344,7 @@ static void t_send_now(void **state)
 
 	manifest(f, "t-worth", "base", "head");
 	log_set_level(LOG_QUIET);
-	assert_int_equal(cycle(f, "run", 0, 0), -1);
+	assert_int_equal(cycle(f, "run", 0, 0), 0);
 	defer(f);
 	log_set_level(LOG_INFO);
 	assert_int_equal(cycle(f, "send", 0, 0), 0);
@@ -358,11 +363,11 @@ static void t_send_now(void **state)
 	log_set_level(LOG_INFO);
 	start(f, "send", 0);
 	f->cy.retry_now = 1;
-	assert_int_equal(go(f, 0), -1);
+	assert_int_equal(go(f, 0), 0);
 	assert_true(said(f, "send: 1 queued mail tried now"));
 	assert_true(said(f, "send: 0 sent, 1 queued, 0 failed"));
 	assert_false(said(f, "waiting"));
-	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_int_equal(cycle_exit_code(&f->cy), EX_CONFIG);
 }
 
 /* poll needs a mailbox: EX_CONFIG before any reading or sending. */
@@ -405,7 +410,33 @@ static void t_no_state(void **state)
 	assert_non_null(strstr(f->err.msg, "state: not set"));
 }
 
-/* Bad input first, then the poll's failure, then a deferred mail. */
+/*
+ * A step that fails (the tracked repository is a file) is said in one
+ * line and the others still run, delivery last; the exit code is the
+ * first failure's (issue 29 item 16).
+ */
+static void t_step_fails(void **state)
+{
+	struct fx *f = *state;
+	char yaml[sizeof(f->yaml) + PATH_MAX + 64];
+
+	tu_put(f->dir, "repo", "not a repository\n", 0600);
+	snprintf(yaml, sizeof(yaml), "%stracking:\n  repo: %s/repo\n"
+		 "  branches: [master]\n", f->yaml, f->dir);
+	tu_load_config(&f->cfg, &f->loaded, f->cfgpath, yaml, &f->err);
+	manifest(f, "t-worth", "base", "head");
+	log_set_level(LOG_WARN);
+	assert_int_equal(cycle(f, "run", 0, 0), 0);
+	assert_int_equal(f->cy.ran, RUN_STEPS);
+	assert_int_equal(f->cy.steps_failed, 2);
+	assert_int_equal(f->cy.queued, 1);
+	assert_true(said(f, "perfbot: tracking.repo: '"));
+	assert_true(said(f, "perfbot: smtp.url: not configured"));
+	assert_int_equal(cycle_exit_code(&f->cy), EX_CONFIG);
+	assert_int_equal(f->err.code, 0);
+}
+
+/* A failed step first, then bad input, the poll, a deferred mail. */
 static void t_exit_code(void **state)
 {
 	struct cycle cy;
@@ -424,6 +455,9 @@ static void t_exit_code(void **state)
 	cy.ss.deferred = 0;
 	cy.ss.failed = 1;	/* a 5xx is recorded, not a failed run */
 	assert_int_equal(cycle_exit_code(&cy), 0);
+	cy.bad = 1;
+	cy.failed = EX_IOERR;
+	assert_int_equal(cycle_exit_code(&cy), EX_IOERR);
 }
 
 int main(void)
@@ -439,6 +473,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_poll, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_retest, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_no_state, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_step_fails, setup, teardown),
 		cmocka_unit_test(t_exit_code),
 	};
 

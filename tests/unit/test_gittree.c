@@ -3,7 +3,8 @@
  * Unit tests for src/ingest/gittree.c on a repository the test makes
  * with the git command: what is not a repository, a branch found by its
  * names, ancestry, sha prefixes, one commit, and the walk (newest first,
- * what an old tip hides, a time bound, a cap, a tip the repository lost).
+ * what an old tip hides, a time bound, a cap, a tip the repository lost),
+ * and a damaged repository.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -177,6 +178,44 @@ static void t_walk(void **state)
 	gittree_close(g);
 }
 
+/*
+ * A damaged repository (objects lost): the branch is there but its tip
+ * is not, or a commit in the middle of the history is gone. Data errors
+ * naming the repository, not "no such branch" (issue 29 item 16).
+ */
+static void t_damaged(void **state)
+{
+	struct tl *t = *state;
+	char tip[GIT_SHA_HEX], mid[GIT_SHA_HEX], got[GIT_SHA_HEX];
+	struct walked w = { .n = 0 };
+	struct gittree *g;
+	size_t n;
+	int hidden;
+
+	tl_rev(t, "master", tip);
+	tl_rev(t, "master~1", mid);
+	tl_sh("mv %s/.git/objects/%.2s/%s %s/mid-object", t->repo, mid,
+	      mid + 2, t->dir);
+	assert_int_equal(gittree_open(&g, t->repo, &t->err), 0);
+	assert_int_equal(gittree_walk(g, tip, NULL, 0, 100, seen, &w, &n,
+				      &hidden, &t->err), -1);
+	assert_int_equal(t->err.code, EX_DATAERR);
+	assert_non_null(strstr(t->err.msg, "damaged repository"));
+	gittree_close(g);
+
+	tl_sh("mv %s/.git/objects/%.2s/%s %s/tip-object", t->repo, tip,
+	      tip + 2, t->dir);
+	assert_int_equal(gittree_open(&g, t->repo, &t->err), 0);
+	assert_int_equal(gittree_tip(g, "master", got, &t->err), -1);
+	assert_int_equal(t->err.code, EX_DATAERR);
+	assert_string_equal(got, "");
+	assert_non_null(strstr(t->err.msg, "tracking.repo: '"));
+	assert_non_null(strstr(t->err.msg, "branch 'master' points at "));
+	assert_non_null(strstr(t->err.msg, tip));
+	assert_null(strstr(t->err.msg, "no such branch"));
+	gittree_close(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +223,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_tip_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_ancestry, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_walk, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_damaged, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

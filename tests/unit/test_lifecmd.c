@@ -68,7 +68,10 @@ static void t_grammar(void **state)
 	assert_string_equal(c.arg, "0123abcd");
 	/* prose is no command */
 	assert_int_equal(parse("fix the race please", &c), 0);
-	assert_int_equal(parse("fix:", &c), 0);
+	/* "fix:" alone is a near-miss: answered with the form (issue 29) */
+	assert_int_equal(parse("fix:", &c), 1);
+	assert_int_equal(c.kind, CMD_UNKNOWN);
+	assert_int_equal(c.near, CMD_NEAR_BARE);
 	assert_int_equal(parse("Invalid argument passed to the ioctl", &c), 0);
 	assert_int_equal(parse("reopen the file", &c), 0);
 	assert_int_equal(parse("set it free", &c), 0);
@@ -190,7 +193,20 @@ static void t_sha_and_reminders(void **state)
 	mail(t, "b1@example.test", DEV, "r1",
 	     "fix: 0123ABCDEF99 (\"mm: fix it\")", out);
 	tl_record(t, "r1", &r);
-	assert_string_equal(r.fix_named, "0123abcdef99");
+	/* the sha, and its title as a second key (act/track.c) */
+	assert_string_equal(r.fix_named, "0123abcdef99 (\"mm: fix it\")");
+	record_release(&r);
+	assert_non_null(strstr(answer_to(t, "b1@example.test"), "I noted "
+			       "0123abcdef99 (\"mm: fix it\") as the fix"));
+	/* a sha alone, and a title cut short, keep the sha alone */
+	mail(t, "b6@example.test", DEV, "r2", "fix: 0123ABCDEF98", out);
+	tl_record(t, "r2", &r);
+	assert_string_equal(r.fix_named, "0123abcdef98");
+	record_release(&r);
+	mail(t, "b7@example.test", DEV, "r2", "fix: 0123ABCDEF97 (\"mm: fi",
+	     out);
+	tl_record(t, "r2", &r);
+	assert_string_equal(r.fix_named, "0123abcdef97");
 	record_release(&r);
 	mail(t, "b2@example.test", DEV, "r1", "set no-reminders", out);
 	tl_record(t, "r1", &r);
@@ -205,8 +221,8 @@ static void t_sha_and_reminders(void **state)
 			   "change"));
 	assert_non_null(strstr(answer_to(t, "b4@example.test"),
 			       "This report is open still: its status is "
-			       "\"fix named\",\nwith the fix \"0123abcdef99\" "
-			       "named, and \"reopen\" opens a report that is\n"
+			       "\"fix named\",\nwith the fix 0123abcdef99 "
+			       "(\"mm: fix it\") named, and \"reopen\" opens a report that is\n"
 			       "fixed, invalid or a duplicate. To forget the "
 			       "fix named, write \"unfix\".\nIt is left out of "
 			       "the reminders (\"unset no-reminders\" lists it "

@@ -1754,6 +1754,81 @@ static void t_oversized(void **state)
 	free(big);
 }
 
+/*
+ * Issue 29 item 5: what list mail holds that is no command, in the shapes
+ * of real mails (written for this test): Kconfig's "help" in a combined
+ * diff of a merge fixup and pasted without a diff, a line of prose
+ * wrapped so that it starts with "fix:", a commit message as git log
+ * indents it, the last word of a shell line ended by '\', "Test 30" as a
+ * heading, shell's "test ... || {", and a "Test" under an attribution
+ * that opens with the date and writes the time "18.30".
+ */
+static void t_list_mail_shapes(void **state)
+{
+	static const char *const bodies[] = {
+		"Hi all,\n\nthe merge of the foo tree needed this:\n\n"
+		"diff --cc drivers/foo/Kconfig\n"
+		"index 1111111,2222222..3333333\n"
+		"--- a/drivers/foo/Kconfig\n+++ b/drivers/foo/Kconfig\n"
+		"@@@ -10,6 -10,7 +10,8 @@@ config FOO\n"
+		"  \tbool \"Foo support\"\n  \tdepends on BAR\n ++\tselect BAZ\n"
+		"  \thelp\n  \t  Say Y here.\n  \n\nCheers,\nSam\n",
+		"The new symbol reads:\n\nconfig FOO_BAR\n\tbool \"Foo bar\"\n"
+		"\tdefault n\n\thelp\n\t  Enables foo bar.\n\nRegards\n",
+		"The new symbol reads:\n\nconfig FOO_BAR\n        tristate \"Foo\"\n"
+		"        help\n          Enables foo.\n",
+		"This looks like the problem that was reported earlier in the thread at\n"
+		"fix: https://lore.example.test/r/20240101.abc@example.test/ which\n"
+		"was never merged.\n",
+		"commit 0123456789abcdef0123456789abcdef01234567\n"
+		"Author: Dev <dev@example.test>\nDate:   Mon Jan 1 00:00:00 2024\n\n"
+		"    foo: do the thing\n\n    Fix: the thing was broken\n    test\n\n"
+		"    Signed-off-by: Dev <dev@example.test>\n",
+		"I built it with\n\n  make -C tools/perf O=/tmp/build \\\n    test\n\n"
+		"and it failed.\n",
+		"Hi,\n\nTest 30\n\nIt passes now.\n",
+		"The script does:\n\ntest /sys/kernel/debug/foo || {\n\techo gone\n}\n",
+		"Thanks!\n\n30.09.2017, 18.30, \"Sam - Doe\" <sam@example.test>:\n"
+		"Test\n\nthe rest of the original\n",
+		/* a commit message's "Fix:" over what it fixes: no near-miss */
+		"---\nFrom: Dev <dev@example.test>\n\nFix:\n\n"
+		"  Documentation/foo.rst:9: ERROR: Unexpected indentation\n\n"
+		"when building the docs.\n",
+	};
+	struct reply *r = *state;
+	struct strbuf sb;
+	size_t i;
+
+	for (i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+		sb_init(&sb, REPLY_MAX_BYTES);
+		assert_int_equal(sb_adds(&sb, HDRS "\n"), 0);
+		assert_int_equal(sb_adds(&sb, bodies[i]), 0);
+		parse_buf(sb.buf, sb.len, r);
+		if (r->ncmds)
+			fail_msg("body %zu: a command '%s'", i, r->cmds[0].line);
+		reply_release(r);
+		sb_release(&sb);
+	}
+}
+
+/* The commands people write around such text are still found. */
+static void t_list_mail_commands_kept(void **state)
+{
+	static const struct want w[] = {
+		{ CMD_RETEST, 3, "retest 3x" }, { CMD_TEST, 8, "test 8x" },
+		{ CMD_FIX, 0, "fix: foo: take the lock once" },
+	};
+	struct reply *r = *state;
+
+	parse_str(HDRS "\nThis looks odd to me, could you run it again and then\n"
+		  "try the fix?\nretest 3x\n  test 8x\n"
+		  "fix: foo: take the lock once\n\n"
+		  "diff --cc x/Kconfig\n@@@ -1,2 -1,2 +1,3 @@@\n  \thelp\n"
+		  " +\tx\n", r);
+	assert_cmds(r, w, 3);
+	assert_int_equal(r->cmds[1].form, TEST_PATCH);
+}
+
 static void t_one_megabyte_line(void **state)
 {
 	struct reply *r = *state;
@@ -1890,6 +1965,8 @@ int main(void)
 		T(t_many_parts),
 		T(t_oversized),
 		T(t_one_megabyte_line),
+		T(t_list_mail_shapes),
+		T(t_list_mail_commands_kept),
 		T(t_too_many_lines),
 		T(t_nul_bytes),
 		T(t_bad_base64),

@@ -155,6 +155,36 @@ static void t_message(void **state)
 	assert_int_equal(x.res.exit, EX_TEMPFAIL);
 }
 
+/*
+ * A 421 to one RCPT and 250 to the data: the mail went to the other
+ * recipient (issue 29 item 20); the 421 is that recipient's, tried again.
+ * A refused EHLO still decides, whatever came after it.
+ */
+static void t_taken_after_421(void **state)
+{
+	static const char *const l[] = { HEAD, ">RCPT TO:<a@example.test>",
+		"421 4.3.2 Service shutting down", ">RCPT TO:<b@example.test>",
+		"250 ok", ">DATA", "354 go", "250 2.0.0 Ok: queued as Q9",
+		">QUIT", NULL };
+	static const char *const ehlo[] = { "220 hi", ">EHLO me",
+		"554 5.7.1 not you", ">HELO me", "250 x", ">MAIL FROM:<p@x>",
+		"250 ok", ">RCPT TO:<a@example.test>", "250 ok",
+		">RCPT TO:<b@example.test>", "250 ok", ">DATA", "354 go",
+		"250 ok", NULL };
+	struct run x;
+
+	(void)state;
+	play(&x, l, SMTP_TR_NOCONN, "perfbot");
+	assert_int_equal(x.res.outcome, SMTP_ACCEPTED);
+	assert_string_equal(x.res.reply, "250 2.0.0 Ok: queued as Q9");
+	assert_int_equal(x.r[0].code, 421);
+	assert_string_equal(x.r[0].reply, "421 4.3.2 Service shutting down");
+	assert_int_equal(x.r[1].code, 250);
+	play(&x, ehlo, SMTP_TR_OK, "perfbot");
+	assert_int_equal(x.res.outcome, SMTP_SESSION);
+	assert_int_equal(x.res.exit, EX_UNAVAILABLE);
+}
+
 static void t_no_reply(void **state)
 {
 	static const char *const none[] = { NULL };
@@ -179,6 +209,7 @@ int main(void)
 		cmocka_unit_test(t_recipients),
 		cmocka_unit_test(t_policy_for_all),
 		cmocka_unit_test(t_message),
+		cmocka_unit_test(t_taken_after_421),
 		cmocka_unit_test(t_no_reply),
 	};
 

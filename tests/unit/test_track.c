@@ -116,6 +116,20 @@ static void t_closes_lands_once(void **state)
 	assert_int_equal(answers(t, "r1"), 1);
 }
 
+/* Record 'id' as 'fix:' leaves it: "fix named", 'named'. */
+static void name_fix(struct tl *t, const char *id, const char *named)
+{
+	struct record r;
+
+	tl_record(t, id, &r);
+	free(r.status);
+	r.status = strdup("fix named");
+	r.fix_named = strdup(named);
+	assert_int_equal(state_record_put(t->st, &r, NULL, TL_T0 + 70,
+					  &t->err), 0);
+	record_release(&r);
+}
+
 /* 'fix:' named a commit that had landed already: found in the history. */
 static void t_named_title(void **state)
 {
@@ -128,13 +142,7 @@ static void t_named_title(void **state)
 	tl_rev(t, "master", sha);
 	step(t, TL_T0 + 60, &ts);
 	tl_status_is(t, "r2", "open");
-	tl_record(t, "r2", &r);
-	free(r.status);
-	r.status = strdup("fix named");
-	r.fix_named = strdup("fio: restore the old order");
-	assert_int_equal(state_record_put(t->st, &r, NULL, TL_T0 + 70,
-					  &t->err), 0);
-	record_release(&r);
+	name_fix(t, "r2", "fio: restore the old order");
 	step(t, TL_T0 + 120, &ts);
 	assert_int_equal(ts.landed, 1);
 	tl_record(t, "r2", &r);
@@ -155,13 +163,7 @@ static void t_named_not_found(void **state)
 	struct record r;
 
 	step(t, TL_T0 + 60, &ts);
-	tl_record(t, "r2", &r);
-	free(r.status);
-	r.status = strdup("fix named");
-	r.fix_named = strdup("fio: not there yet");
-	assert_int_equal(state_record_put(t->st, &r, NULL, TL_T0 + 70,
-					  &t->err), 0);
-	record_release(&r);
+	name_fix(t, "r2", "fio: not there yet");
 	step(t, TL_T0 + 120, &ts);
 	assert_int_equal(ts.walked, 1);
 	tl_record(t, "r2", &r);
@@ -182,24 +184,51 @@ static void t_named_sha(void **state)
 	struct tl *t = *state;
 	struct track_stats ts;
 	struct record r;
-	char sha[GIT_SHA_HEX];
+	char sha[GIT_SHA_HEX], named[13];
 
 	tl_commit(t, "anything\n", TL_T0 - TL_DAY);
 	tl_rev(t, "master", sha);
 	tl_commit(t, "later\n", TL_T0 - TL_DAY + 10);
 	step(t, TL_T0 + 60, &ts);
-	tl_record(t, "r2", &r);
-	free(r.status);
-	r.status = strdup("fix named");
-	r.fix_named = strndup(sha, 12);
-	assert_int_equal(state_record_put(t->st, &r, NULL, TL_T0 + 70,
-					  &t->err), 0);
-	record_release(&r);
+	snprintf(named, sizeof(named), "%.12s", sha);
+	name_fix(t, "r2", named);
 	step(t, TL_T0 + 120, &ts);
 	tl_record(t, "r2", &r);
 	assert_string_equal(r.status, "fix landed");
 	assert_string_equal(r.fix_commit, sha);
 	record_release(&r);
+}
+
+/*
+ * 'fix: SHA ("TITLE")' names both: the patch applied again under another
+ * sha (as maintainers do) is found by its title, and the answer says it
+ * landed under another sha; the sha named still finds its own commit.
+ */
+static void t_named_sha_and_title(void **state)
+{
+	struct tl *t = *state;
+	struct track_stats ts;
+	struct record r;
+	char sha[GIT_SHA_HEX];
+	const struct outbox_mail *m;
+
+	step(t, TL_T0 + 60, &ts);
+	name_fix(t, "r2", "deadbeef0123 (\"fio: skip the time update\")");
+	step(t, TL_T0 + 120, &ts);
+	tl_status_is(t, "r2", "fix named");
+	tl_commit(t, "fio: skip the time update\n\nApplied again.\n",
+		  TL_T0 + TL_DAY);
+	tl_rev(t, "master", sha);
+	step(t, TL_T0 + 2 * TL_DAY, &ts);
+	assert_int_equal(ts.landed, 1);
+	tl_record(t, "r2", &r);
+	assert_string_equal(r.status, "fix landed");
+	assert_string_equal(r.fix_commit, sha);
+	record_release(&r);
+	m = tl_mail_with(t, "by its title.");
+	assert_non_null(m);
+	assert_non_null(strstr(m->message, "It landed under another sha than "
+			       "the one named (deadbeef0123)"));
 }
 
 static void t_revert(void **state)
@@ -372,6 +401,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_named_not_found, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_named_sha, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_named_sha_and_title, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(t_revert, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_fix_and_revert_at_once, setup,
 						teardown),

@@ -179,6 +179,28 @@ static void t_named(void **state)
 	assert_false(commit_is_sha(SHA "0", 41));
 }
 
+/* git's reference form: the sha, and the title as a second key. */
+static void t_ref(void **state)
+{
+	const char *title;
+	size_t n, tn;
+
+	(void)state;
+	assert_true(commit_ref("f017b0a495 (\"pipe: skip it\")", &n, &title,
+			       &tn));
+	assert_int_equal(n, 10);
+	assert_int_equal(tn, 13);
+	assert_memory_equal(title, "pipe: skip it", 13);
+	assert_true(commit_ref("f017b0a495", &n, &title, &tn));
+	assert_null(title);
+	/* a title cut short is left out, the sha kept */
+	assert_true(commit_ref("f017b0a495 (\"pipe: sk", &n, &title, &tn));
+	assert_null(title);
+	assert_false(commit_ref("f017b0a495 is the one", &n, &title, &tn));
+	assert_false(commit_ref("pipe: skip it", &n, &title, &tn));
+	assert_false(commit_ref("f017b0 (\"short\")", &n, &title, &tn));
+}
+
 static void t_revert(void **state)
 {
 	static const char msg[] = "Revert \"mm: fix it\"\n\nThis reverts "
@@ -271,6 +293,7 @@ int main(void)
 		cmocka_unit_test(t_reported_by),
 		cmocka_unit_test(t_named),
 		cmocka_unit_test(t_revert),
+		cmocka_unit_test(t_ref),
 		cmocka_unit_test(t_names),
 		cmocka_unit_test(t_hostile),
 	};

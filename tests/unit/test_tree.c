@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,28 +176,61 @@ static void t_abandoned(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 }
 
-/* What a killed build left, DIR.<n> but the one shown, goes. */
+/*
+ * What a killed build of ours left (recorded in DIR.builds) goes; a
+ * DIR.<digits> of someone else's beside DIR (a user's site.2024/keep.txt,
+ * a file site.7, a site.3 in the way) is never touched (issue 29 item
+ * 18): the next tree takes the next free number.
+ */
 static void t_leftovers(void **state)
 {
 	struct fx *f = *state;
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 32], rec[PATH_MAX + 16];
+	int fd;
 
 	open_ok(f);
 	commit(f);
-	snprintf(path, sizeof(path), "%s.7", f->out);
+	snprintf(path, sizeof(path), "%s.2024", f->out);
 	assert_int_equal(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s.2", f->out);	/* the next one */
+	tu_put(path, "keep.txt", "mine", 0600);
+	snprintf(path, sizeof(path), "%s.7", f->out);
+	tu_write(path, "mine too", 0600);
+	/* a killed build: its tree recorded, then made */
+	snprintf(path, sizeof(path), "%s.2", f->out);
 	assert_int_equal(mkdir(path, 0755), 0);
 	tu_put(path, "junk", "x", 0600);
+	snprintf(rec, sizeof(rec), "%s.builds", f->out);
+	fd = open(rec, O_WRONLY | O_APPEND);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "site.2\n", 7), 7);
+	close(fd);
 	snprintf(path, sizeof(path), "%s.notes", f->out);
 	tu_write(path, "mine", 0600);
 	open_ok(f);
 	commit(f);
 	link_is(f, "site.2");
 	assert_int_equal(access(path, F_OK), 0);	/* not a tree */
-	snprintf(path, sizeof(path), "%s.7", f->out);
-	assert_int_equal(access(path, F_OK), -1);
 	snprintf(path, sizeof(path), "%s/junk", f->out);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s.1", f->out);	/* the old tree */
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s.2024/keep.txt", f->out);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s.7", f->out);
+	assert_int_equal(access(path, F_OK), 0);
+
+	/* someone's site.3 in the way: the new tree is site.4 */
+	snprintf(path, sizeof(path), "%s.3", f->out);
+	assert_int_equal(mkdir(path, 0755), 0);
+	tu_put(path, "theirs", "x", 0600);
+	open_ok(f);
+	commit(f);
+	link_is(f, "site.4");
+	snprintf(path, sizeof(path), "%s.3/theirs", f->out);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s.2024/keep.txt", f->out);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s.2", f->out);
 	assert_int_equal(access(path, F_OK), -1);
 }
 

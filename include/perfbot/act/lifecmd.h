@@ -43,6 +43,13 @@ int lifecmd_act(struct act_ctx *a, const struct mail_command *c,
 		size_t index, struct pb_err *err);
 
 /*
+ * A fix named as answers and reminders show it, into 'buf': git's
+ * reference form as it is (0123abcdef99 ("mm: fix it")), anything else
+ * in quotes ("mm: fix it").
+ */
+void lifecmd_fix_shown(const char *fix_named, char *buf, size_t n);
+
+/*
  * The report 'key' names, as 'dup:' takes it: a report id, its
  * Message-ID (with or without <>), its archive link (identity.archive_url,
  * or any link with the Message-ID as a path segment) or its exact

@@ -21,7 +21,10 @@
  * Auto-Submitted: auto-replied.
  */
 
-/* Render templates/<name>.txt with 'ctx' into a newly allocated string. */
+/*
+ * Render templates/<name>.txt with 'ctx' into a newly allocated string;
+ * the values of 'ctx' are scrubbed first, in place (compose/values.h).
+ */
 int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 		 char **out, struct pb_err *err);
 

@@ -19,9 +19,11 @@
  * walk the tracked tree for fixes, queue the reminder when it is due,
  * deliver what is due; and the exit code of it all. One table in cycle.c
  * says which steps 'run', 'run --dry-run', 'send', 'poll' and 'retest'
- * perform, in order; the first step that fails stops the cycle. A mail
- * server that is away does not: a failed poll is remembered for the exit
- * code and the queued mail still goes out.
+ * perform, in order. A step that fails is said in one line and its exit
+ * code kept, and the other steps still run (delivery above all: a broken
+ * tracked repository or a mail server that is away for the poll holds
+ * back no report); only a state that cannot be opened (or, for 'poll', no
+ * mailbox) stops the cycle.
  *
  * The cycle parses no command line: the caller (src/cli/cmd_run.c) loads
  * the configuration, finds the state file and says what was asked for.
@@ -62,6 +64,8 @@ struct cycle {
 	unsigned ran;			/* CYCLE_RAN() of each step begun */
 	long queued, skipped, bad;	/* reports; bad: inputs refused */
 	int poll_failed;		/* the poll's exit code, or 0 */
+	int failed;			/* the first failed step's exit code */
+	long steps_failed;		/* steps that failed (each said) */
 	struct send_stats ss;
 
 	/* the steps' own */
@@ -80,13 +84,17 @@ struct cycle {
 int cycle_init(struct cycle *cy, const char *cmd, int dry_run,
 	       const struct config *cfg, time_t now);
 
-/* Perform the steps of the plan: 0, or -1 with 'err' (the cycle stopped). */
+/*
+ * Perform the steps of the plan: 0 when it ran to its end (a step that
+ * failed on the way was logged and counted in 'failed'), or -1 with
+ * 'err' when the state could not be opened (nothing else ran).
+ */
 int cycle_run(struct cycle *cy, struct pb_err *err);
 
 /*
- * The exit code of a cycle that ran to its end: EX_DATAERR when an input
- * was refused, else the poll's failure, else EX_TEMPFAIL when a mail was
- * deferred, else 0.
+ * The exit code of a cycle that ran to its end: the first failed step's,
+ * else EX_DATAERR when an input was refused, else the poll's failure,
+ * else EX_TEMPFAIL when a mail was deferred, else 0.
  */
 int cycle_exit_code(const struct cycle *cy);
 

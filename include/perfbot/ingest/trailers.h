@@ -109,4 +109,13 @@ int commit_reverts(const char *reverts, const char *revert_title,
 /* 1 when 's' is 7 to 40 hex digits (a commit's sha or its prefix). */
 int commit_is_sha(const char *s, size_t n);
 
+/*
+ * 1 when 's' names a commit by its sha: "SHA" or git's reference form
+ * 'SHA ("TITLE")' (7 to 40 hex digits), with '*sha_len' its digits and
+ * '*title' ('*title_len' bytes, inside 's') its title, NULL when none is
+ * given whole; 0 for anything else (a title).
+ */
+int commit_ref(const char *s, size_t *sha_len, const char **title,
+	       size_t *title_len);
+
 #endif

@@ -33,6 +33,9 @@ enum test_form { TEST_PATCH, TEST_TREE, TEST_COMMIT, TEST_MALFORMED };
 #define CMD_REPO_MAX 400	/* bytes of a test's repository URL, NUL incl. */
 #define CMD_REF_MAX 256		/* of its branch or commit */
 
+#define CMD_NEAR_BARE 1
+#define CMD_NEAR_TYPO 2
+
 struct mail_command {
 	enum cmd_kind kind;
 	int runs;		/* retest, test: N, 0 = not given (use the
@@ -43,6 +46,11 @@ struct mail_command {
 	int remind_line;	/* "<N>": line N of a reminder, 0 none */
 	int prefixed;		/* the line had the prefix ("#perfbot") */
 	int colon;		/* the word was written with a ':' after it */
+	int near;		/* CMD_UNKNOWN that nearly is a command:
+				 * CMD_NEAR_BARE ("fix:" with nothing after
+				 * it; arg the command's name) or
+				 * CMD_NEAR_TYPO ("retset 3x"; arg the line
+				 * meant, "retest 3x"); 0 otherwise */
 	char arg[CMD_ARG_MAX];	/* a text argument (a title, a Message-ID,
 				 * a reason), trimmed, control characters
 				 * replaced by '?'; "" when none */
@@ -77,7 +85,10 @@ typedef int (*command_lookup_fn)(const char *word, size_t len,
  * for its parse entry to accept or refuse. Without the prefix a line is
  * a command only when it is exactly a valid one, so prose such as
  * "retest the patch please" is not; with the prefix, a line that is not
- * a valid command is CMD_UNKNOWN. Returns 1 for a command, else 0.
+ * a valid command is CMD_UNKNOWN. A line that nearly is one, "fix:" or
+ * "dup:" with nothing after it or one mistyped word of five letters or
+ * more ("retset 3x"), is CMD_UNKNOWN with 'near' set, so that its sender
+ * is told the form meant. Returns 1 for a command, else 0.
  */
 int command_parse_line(const char *line, size_t len, const char *prefix,
 		       command_lookup_fn lookup, struct mail_command *c);

@@ -65,6 +65,15 @@ void state_close(struct state *st);
 int state_lock(struct state *st, struct pb_err *err);
 
 /*
+ * SQLite's quick check of every page of the state (PRAGMA quick_check:
+ * the pages and their records, not the indexes' contents; a few ms for a
+ * state of thousands of mails): 0, or -1 with EX_IOERR naming the first
+ * problem, so that a run refuses a damaged state at its open rather than
+ * when a step meets the bad page.
+ */
+int state_check(struct state *st, struct pb_err *err);
+
+/*
  * Room on the disk for the records of mail handed to the server: the
  * reserve (a file of 1 MiB beside the state) is made before sending
  * (EX_IOERR when the disk has no room: nothing is to be sent); a record
@@ -90,7 +99,9 @@ int state_skip(struct state *st, const char *id, const char *manifest,
 /*
  * The row of one composed mail (outbox_queue() of send/outbox.c is the
  * way in): a report's with the manifest's name, text and directory kept
- * (NULL for an answer).
+ * (NULL for an answer). A mail of the same kind and id queued before
+ * (whatever its status) is left as it is: an answer due twice is
+ * queued once, and that is no error.
  */
 int state_queue(struct state *st, const struct outbox_mail *m,
 		const char *manifest, const char *text, const char *dir,
