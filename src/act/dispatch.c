@@ -17,6 +17,7 @@
 #include "perfbot/act/route.h"
 #include "perfbot/act/retest.h"
 #include "perfbot/act/test.h"
+#include "perfbot/state/requests.h"
 #include "perfbot/util/strmap.h"
 
 
@@ -109,14 +110,12 @@ static int check_retest(const struct mail_command *c,
  * the open one's status.
  */
 static int act_repeat(struct act_ctx *a, const char *report_id,
-		      const char *status, struct pb_err *err)
+		      const struct request_tally *t, struct pb_err *err)
 {
-	time_t since;
 	long told;
 	struct ctx x;
 
-	if (state_retest_open_since(a->st, report_id, &since, err) ||
-	    state_inbox_count_report(a->st, report_id, since,
+	if (state_inbox_count_report(a->st, report_id, t->open_since,
 				     DISPATCH_OUT_REPEAT, &told, err))
 		return -1;
 	if (told) {
@@ -125,7 +124,7 @@ static int act_repeat(struct act_ctx *a, const char *report_id,
 	}
 	a->repeats++;
 	ctx_init(&x, "answer");
-	ctx_str(&x, "status", status);
+	ctx_str(&x, "status", t->open_status);
 	return dispatch_piece_of(a, "retest-busy", &x, err);
 }
 
@@ -134,9 +133,10 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 		      size_t index, struct pb_err *err)
 {
 	const struct thread_report *tr = a->t->report;
-	long n, cap = a->cfg->limits.retests_per_report;
+	long cap = a->cfg->limits.retests_per_report;
 	int runs = c->runs ? c->runs : (int)a->cfg->limits.default_runs;
-	char *open = NULL, *rid = NULL;
+	struct request_tally t;
+	char *rid = NULL;
 	const char *tmpl = NULL;
 	json_t *ctx = NULL;
 	struct ctx x;
@@ -144,11 +144,12 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 
 	if (!tr)	/* a reminder's thread: several reports */
 		return dispatch_not_here(a, c, "retest", err);
-	if (state_retest_count(a->st, tr->report_id, &n, &open, err))
+	if (state_request_tally(a->st, "retest", tr->report_id, NULL, 0, &t,
+				err))
 		return -1;
-	if (open) {
-		rc = act_repeat(a, tr->report_id, open, err);
-	} else if (n >= cap) {
+	if (t.open_status) {
+		rc = act_repeat(a, tr->report_id, &t, err);
+	} else if (t.of_report >= cap) {
 		ctx_init(&x, "answer");
 		ctx_int(&x, "limit", cap);
 		rc = dispatch_piece_of(a, "retest-limit", &x, err);
@@ -161,7 +162,7 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 		if (rc && !err->code)
 			pb_fail(err, EX_OSERR, "out of memory");
 	}
-	free(open);
+	request_tally_release(&t);
 	free(rid);
 	return rc ? -1 : 0;
 }

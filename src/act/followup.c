@@ -189,3 +189,12 @@ int followup_answer(struct state *st, const struct config *cfg,
 	json_decref(ac.pieces);
 	return rc;
 }
+
+int followup_request_end(struct state *st, const char *request_id,
+			 const char *status, const char *detail, time_t now,
+			 struct pb_err *err)
+{
+	return state_request_set(st, request_id, status,
+				 strcmp(status, "done") ? NULL : detail,
+				 detail, now, err);
+}

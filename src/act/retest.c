@@ -50,7 +50,7 @@ static int submit_both(const struct config *cfg, const struct manifest *m,
 static int ask_farm(struct state *st, const struct config *cfg,
 		    const struct answer_thread *r, const char *report_id,
 		    const char *request_id, int runs, struct manifest *m,
-		    struct report_inputs *in, struct retest_request *rq,
+		    struct report_inputs *in, struct request_new *rq,
 		    char *why, size_t wl)
 {
 	struct pb_err e = { 0, "" };
@@ -79,9 +79,12 @@ int retest_request(struct state *st, const struct config *cfg,
 		   const char *request_id, int runs, time_t now,
 		   const char **tmpl, json_t **ctx, struct pb_err *err)
 {
-	struct retest_request rq = { request_id, report_id, runs,
-				     r->from_addr, r->message_id, NULL,
-				     "rejected", 0, 0, 0, NULL };
+	struct request_new rq = {
+		.request_id = request_id, .kind = "retest",
+		.report_id = report_id, .runs = runs,
+		.requested_by = r->from_addr,
+		.reply_message_id = r->message_id,
+	};
 	struct report_inputs in;
 	struct manifest m;
 	char why[256] = "";
@@ -96,7 +99,7 @@ int retest_request(struct state *st, const struct config *cfg,
 	rq.status = refused ? "rejected" : "queued";
 	rq.detail = refused ? why : NULL;
 	rq.deadline = now + cfg->scheduler.deadline;
-	if (state_retest_add(st, &rq, now, err))
+	if (state_request_add(st, &rq, now, err))
 		goto out;
 	/* the farm's words and paths are for the log and the state only */
 	ctx_init(&c, "retest");
@@ -177,7 +180,7 @@ static void verdict_ctx(struct ctx *c, const struct cmp_row *all,
 	ctx_int(c, "new_head_n", (long long)fresh->n[HEAD]);
 }
 
-static json_t *result_ctx(const struct retest_row *row,
+static json_t *result_ctx(const struct request *row,
 			  const struct report_inputs *in,
 			  const struct manifest *m,
 			  const struct followup_asker *a,
@@ -225,7 +228,7 @@ static json_t *result_ctx(const struct retest_row *row,
 }
 
 /* The runs that are there when the deadline has passed. */
-static json_t *expired_ctx(const struct retest_row *row,
+static json_t *expired_ctx(const struct request *row,
 			   const struct report_inputs *in, struct pb_err *err)
 {
 	struct ctx c;
@@ -239,17 +242,8 @@ static json_t *expired_ctx(const struct retest_row *row,
 	return ctx_finish(&c, &o, err) ? NULL : o;
 }
 
-/* How a retest ends (followup_finish_fn). */
-static int finish_retest(struct state *st, const char *request_id,
-			 const char *status, const char *detail, time_t now,
-			 struct pb_err *err)
-{
-	(void)now;
-	return state_retest_finish(st, request_id, status, detail, err);
-}
-
 /* 1 when both roots hold the runs asked for. */
-static int landed(const struct retest_row *row,
+static int landed(const struct request *row,
 		  const struct report_inputs *in)
 {
 	return (long)in->root[BASE].runs >= row->base_runs + row->runs &&
@@ -264,7 +258,7 @@ static int landed(const struct retest_row *row,
  * queued in order (finish).
  */
 struct followup {
-	const struct retest_row *row;
+	const struct request *row;
 	struct manifest m;
 	struct report_inputs in;
 	struct followup_asker a;
@@ -289,7 +283,7 @@ static void followup_release(struct followup *f)
 static void prepare(const struct config *cfg, const struct inputs_opts *io,
 		    time_t now, struct followup *f)
 {
-	const struct retest_row *row = f->row;
+	const struct request *row = f->row;
 
 	if (f->loaded || report_inputs_load_opts(&f->in, &f->m, cfg, io,
 						 &f->why)) {
@@ -308,7 +302,7 @@ static int one_retest(struct state *st, const struct config *cfg,
 		      struct followup *f, time_t now,
 		      struct retest_stats *rs, struct pb_err *err)
 {
-	const struct retest_row *row = f->row;
+	const struct request *row = f->row;
 	int rc = 0;
 
 	pb_err_clear(err);
@@ -318,9 +312,10 @@ static int one_retest(struct state *st, const struct config *cfg,
 			 err->msg[0] ? err->msg : "its thread is unreadable");
 		/* gone for good: give up at the deadline, quietly */
 		if (now > row->deadline)
-			rc = state_retest_finish(st, row->request_id,
-						 "expired", err->msg[0] ?
-						 err->msg : "unreadable", err);
+			rc = state_request_set(st, row->request_id,
+					       "expired", NULL, err->msg[0] ?
+					       err->msg : "unreadable", now,
+					       err);
 		rs->expired += now > row->deadline && !rc;
 		return rc;	/* else try again next run */
 	}
@@ -330,7 +325,7 @@ static int one_retest(struct state *st, const struct config *cfg,
 			     ": " : "", f->cerr.msg);
 	} else if (f->ready) {
 		rc = followup_answer(st, cfg, &f->a, row->request_id,
-				     "retest-result", f->ctx, finish_retest,
+				     "retest-result", f->ctx, followup_request_end,
 				     "done", f->verdict, now, err);
 		rs->done += !rc;
 		log_info("retest '%s' of '%s': %s", row->request_id,
@@ -339,7 +334,7 @@ static int one_retest(struct state *st, const struct config *cfg,
 		rc = !f->ctx ? (*err = f->cerr, -1) :
 			followup_answer(st, cfg, &f->a, row->request_id,
 					"retest-expired", f->ctx,
-					finish_retest, "expired",
+					followup_request_end, "expired",
 					"deadline passed", now, err);
 		rs->expired += !rc;
 	} else {
@@ -352,7 +347,7 @@ struct followups {
 	struct state *st;
 	const struct config *cfg;
 	time_t now;
-	struct retest_row *rows;
+	struct request *rows;
 	struct followup *slot;
 	struct inputs_opts *io;		/* one per worker */
 	struct retest_stats *rs;
@@ -414,7 +409,7 @@ int retest_followups(struct state *st, const struct config *cfg,
 	int rc = -1;
 
 	memset(rs, 0, sizeof(*rs));
-	if (state_retests_queued(st, &fs.rows, &n, err))
+	if (state_requests_open(st, "retest", &fs.rows, &n, err))
 		return -1;
 	fs.slot = calloc(workers_slots(jobs), sizeof(*fs.slot));
 	fs.io = inputs_opts_new(jobs, roots);
@@ -424,6 +419,6 @@ int retest_followups(struct state *st, const struct config *cfg,
 		rc = workers_run(&followup_ops, &fs, n, jobs, err);
 	inputs_opts_free(fs.io, jobs);
 	free(fs.slot);
-	retest_rows_free(fs.rows, n);
+	request_rows_free(fs.rows, n);
 	return rc;
 }

@@ -292,7 +292,7 @@ static int ask(struct act_ctx *a, const struct mail_command *c,
 	       const char *rid, struct pb_err *err)
 {
 	struct asking k;
-	struct test_request rq;
+	struct request_new rq;
 	int accepted;
 
 	memset(&k, 0, sizeof(k));
@@ -302,20 +302,25 @@ static int ask(struct act_ctx *a, const struct mail_command *c,
 	k.runs = c->runs ? c->runs : (int)a->cfg->limits.default_runs;
 	ask_farm(a, &k);
 	accepted = k.out == SCHED_ACCEPTED;
-	rq = (struct test_request){
-		rid, a->t->report->report_id, test_form_names[c->form], k.runs,
-		a->t->from_addr, a->t->message_id, k.thread,
-		k.commit ? k.commit : "", k.repo, k.ref, k.patch,
-		k.patch && a->patch ? (long)a->patch->len : 0,
-		k.dir ? k.dir : "",
-		accepted ? "queued" : k.failed ? "failed" : "rejected",
-		accepted ? NULL : k.failed ? sb_str(&k.said) : k.why,
-		a->now + a->cfg->scheduler.deadline,
+	rq = (struct request_new){
+		.request_id = rid, .kind = "test",
+		.report_id = a->t->report->report_id, .runs = k.runs,
+		.status = accepted ? "queued" : k.failed ? "failed" :
+			"rejected",
+		.detail = accepted ? NULL : k.failed ? sb_str(&k.said) : k.why,
+		.deadline = a->now + a->cfg->scheduler.deadline,
+		.result_root = k.dir ? k.dir : "",
+		.requested_by = a->t->from_addr,
+		.reply_message_id = a->t->message_id, .thread = k.thread,
+		.form = test_form_names[c->form],
+		.commit = k.commit ? k.commit : "", .repo = k.repo,
+		.ref = k.ref, .patch = k.patch,
+		.patch_bytes = k.patch && a->patch ? (long)a->patch->len : 0,
 	};
 	if (!accepted && !k.failed)
 		log_warn("test '%s' of '%s' rejected: %s", rid,
 			 a->t->report->report_id, k.why);
-	if (state_test_add(a->st, &rq, a->now, err) ||
+	if (state_request_add(a->st, &rq, a->now, err) ||
 	    ask_piece(a, &k, err)) {
 		asking_release(&k);
 		return -1;
@@ -329,6 +334,7 @@ int test_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 {
 	const struct thread_report *tr = a->t->report;
 	const struct config *cfg = a->cfg;
+	struct request_tally t;
 	long of_report, of_sender;
 	const char *why = NULL;
 	char *rid;
@@ -340,9 +346,12 @@ int test_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 		return refuse(a, c, "forms", err);
 	if (a->tests++)
 		return refuse(a, c, "one_per_mail", err);
-	if (state_test_counts(a->st, tr->report_id, a->t->from_addr,
-			      a->now - TEST_DAY, &of_report, &of_sender, err))
+	if (state_request_tally(a->st, "test", tr->report_id,
+				a->t->from_addr, a->now - TEST_DAY, &t, err))
 		return -1;
+	of_report = t.of_report;
+	of_sender = t.of_sender;
+	request_tally_release(&t);
 	if (of_report >= cfg->limits.tests_per_report)
 		return refuse(a, c, "limit_report", err);
 	if (of_sender >= cfg->limits.tests_per_sender_per_day)

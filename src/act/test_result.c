@@ -18,16 +18,8 @@
 
 #include "test_internal.h"
 
-/* How a test ends (followup_finish_fn). */
-static int finish_test(struct state *st, const char *request_id,
-		       const char *status, const char *detail, time_t now,
-		       struct pb_err *err)
-{
-	return state_test_finish(st, request_id, status, detail, now, err);
-}
-
 /* The answer to a complete test; NULL with 'err' when it cannot be made. */
-static json_t *result_ctx(const struct test_row *row,
+static json_t *result_ctx(const struct request *row,
 			  const struct report_inputs *in,
 			  const struct manifest *m,
 			  const struct followup_asker *a,
@@ -58,7 +50,7 @@ static json_t *result_ctx(const struct test_row *row,
 }
 
 /* The other endings: the farm's reason, or the deadline passed. */
-static json_t *end_ctx(const struct test_row *row, const struct manifest *m,
+static json_t *end_ctx(const struct request *row, const struct manifest *m,
 		       const struct strbuf *said, long landed,
 		       struct pb_err *err)
 {
@@ -98,7 +90,7 @@ static void test_fu_release(struct test_fu *f)
 
 /* Answer a complete test; 0, or -1 with 'err'. */
 static int answer_done(struct state *st, const struct config *cfg,
-		       const struct test_row *row, struct test_fu *f,
+		       const struct request *row, struct test_fu *f,
 		       time_t now, struct test_stats *ts, struct pb_err *err)
 {
 	struct pb_err why = { 0, "" };
@@ -111,7 +103,7 @@ static int answer_done(struct state *st, const struct config *cfg,
 		return pb_fail(err, EX_SOFTWARE, "test '%s': cannot build its "
 			       "answer: %s", row->request_id, why.msg);
 	rc = followup_answer(st, cfg, &f->a, row->request_id, "test-result",
-			     f->ctx, finish_test, "done", verdict, now, err);
+			     f->ctx, followup_request_end, "done", verdict, now, err);
 	ts->done += !rc;
 	if (!rc)
 		log_info("test '%s' of '%s': %s", row->request_id,
@@ -120,7 +112,7 @@ static int answer_done(struct state *st, const struct config *cfg,
 }
 
 static int one_test(struct state *st, const struct config *cfg,
-		    const struct test_row *row, time_t now,
+		    const struct request *row, time_t now,
 		    struct test_stats *ts, struct pb_err *err)
 {
 	struct test_fu f;
@@ -137,8 +129,8 @@ static int one_test(struct state *st, const struct config *cfg,
 			 err->msg[0] ? err->msg : "its thread is unreadable");
 		/* gone for good: give up at the deadline, quietly */
 		if (now > row->deadline)
-			rc = state_test_finish(st, row->request_id, "expired",
-					       err->msg[0] ? err->msg :
+			rc = state_request_set(st, row->request_id, "expired",
+					       NULL, err->msg[0] ? err->msg :
 					       "unreadable", now, err);
 		ts->expired += now > row->deadline && !rc;
 		goto out;	/* else try again next run */
@@ -153,7 +145,7 @@ static int one_test(struct state *st, const struct config *cfg,
 	if (found) {
 		f.ctx = end_ctx(row, &f.m, &f.said, 0, err);
 		rc = !f.ctx ? -1 : followup_answer(st, cfg, &f.a,
-			row->request_id, "test-failed", f.ctx, finish_test,
+			row->request_id, "test-failed", f.ctx, followup_request_end,
 			"failed", sb_str(&f.said), now, err);
 		ts->failed += !rc;
 	} else if (ready) {
@@ -161,7 +153,7 @@ static int one_test(struct state *st, const struct config *cfg,
 	} else if (now > row->deadline) {
 		f.ctx = end_ctx(row, &f.m, NULL, landed, err);
 		rc = !f.ctx ? -1 : followup_answer(st, cfg, &f.a,
-			row->request_id, "test-expired", f.ctx, finish_test,
+			row->request_id, "test-expired", f.ctx, followup_request_end,
 			"expired", "deadline passed", now, err);
 		ts->expired += !rc;
 	} else {
@@ -175,15 +167,15 @@ out:
 int test_followups(struct state *st, const struct config *cfg, time_t now,
 		   struct test_stats *ts, struct pb_err *err)
 {
-	struct test_row *rows = NULL;
+	struct request *rows = NULL;
 	size_t i, n = 0;
 	int rc = 0;
 
 	memset(ts, 0, sizeof(*ts));
-	if (state_tests_queued(st, &rows, &n, err))
+	if (state_requests_open(st, "test", &rows, &n, err))
 		return -1;
 	for (i = 0; i < n && !rc; i++)
 		rc = one_test(st, cfg, &rows[i], now, ts, err);
-	test_rows_free(rows, n);
+	request_rows_free(rows, n);
 	return rc;
 }

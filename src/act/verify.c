@@ -66,7 +66,7 @@ int verify_ask(struct state *st, const struct config *cfg, struct record *r,
 	       time_t now, int *asked, struct pb_err *err)
 {
 	struct pb_err e = { 0, "" };
-	struct verify_request rq;
+	struct request_new rq;
 	enum sched_outcome out = SCHED_REJECTED;
 	char why[256] = "", *rid, *dir = NULL;
 	int said = 0, rc;
@@ -86,12 +86,15 @@ int verify_ask(struct state *st, const struct config *cfg, struct record *r,
 	if (!*asked)
 		log_warn("verify '%s' of '%s' rejected: %s", rid, r->report_id,
 			 why);
-	rq = (struct verify_request){ rid, r->report_id, r->fix_commit,
-				      (int)cfg->limits.default_runs,
-				      dir ? dir : "", *asked ? "queued" :
-				      "rejected", *asked ? NULL : why,
-				      now + cfg->scheduler.deadline };
-	rc = state_verify_add(st, &rq, now, err);
+	rq = (struct request_new){
+		.request_id = rid, .kind = "verify",
+		.report_id = r->report_id, .runs = cfg->limits.default_runs,
+		.status = *asked ? "queued" : "rejected",
+		.detail = *asked ? NULL : why,
+		.deadline = now + cfg->scheduler.deadline,
+		.result_root = dir ? dir : "", .commit = r->fix_commit,
+	};
+	rc = state_request_add(st, &rq, now, err);
 	if (!rc) {
 		free(r->verify_request);
 		r->verify_request = rid;
@@ -124,7 +127,7 @@ static void verify_fu_release(struct verify_fu *f)
 }
 
 /* What every answer of a run says of the fix. */
-static void fix_ctx(struct ctx *c, const struct verify_row *row,
+static void fix_ctx(struct ctx *c, const struct request *row,
 		    const struct record *r)
 {
 	const char *sha = r->fix_commit ? r->fix_commit : row->commit;
@@ -144,7 +147,7 @@ static void fix_ctx(struct ctx *c, const struct verify_row *row,
  * "verified" 'detail') and the row's end.
  */
 static int finish(struct state *st, const struct config *cfg,
-		  struct verify_fu *f, const struct verify_row *row,
+		  struct verify_fu *f, const struct request *row,
 		  const char *tmpl, json_t *ctx, const char *from,
 		  const char *status, const char *detail, time_t now,
 		  struct pb_err *err)
@@ -162,8 +165,8 @@ static int finish(struct state *st, const struct config *cfg,
 	}
 	rc = track_answer(st, cfg, &f->r, tmpl, ctx, tag, now, err) ||
 	     (from && state_record_put(st, &f->r, &ev, now, err)) ||
-	     state_verify_finish(st, row->request_id, status, detail, now,
-				 err);
+	     followup_request_end(st, row->request_id, status, detail, now,
+				  err);
 	if (rc) {
 		state_rollback(st);
 		return -1;
@@ -187,7 +190,7 @@ static void headline(const struct verify_fu *f, const char **metric,
 
 /* A complete run: the table, the runs and the verdict. */
 static int answer_done(struct state *st, const struct config *cfg,
-		       const struct verify_row *row, struct verify_fu *f,
+		       const struct request *row, struct verify_fu *f,
 		       time_t now, struct pb_err *err)
 {
 	struct fixrun fr = { &f->in, &f->m, &f->fix, NULL, 0, row->commit,
@@ -234,7 +237,7 @@ static int answer_done(struct state *st, const struct config *cfg,
 
 /* The farm's reason, or the deadline passed: the record stays. */
 static int answer_end(struct state *st, const struct config *cfg,
-		      const struct verify_row *row, struct verify_fu *f,
+		      const struct request *row, struct verify_fu *f,
 		      const char *tmpl, const char *status, long landed,
 		      time_t now, struct pb_err *err)
 {
@@ -254,7 +257,7 @@ static int answer_end(struct state *st, const struct config *cfg,
 }
 
 /* The record this run is still for: 'fix landed', on this request. */
-static int still_for(const struct record *r, const struct verify_row *row)
+static int still_for(const struct record *r, const struct request *row)
 {
 	return regression_status_of(r->status) == REG_FIX_LANDED &&
 	       r->verify_request && !strcmp(r->verify_request,
@@ -263,7 +266,7 @@ static int still_for(const struct record *r, const struct verify_row *row)
 
 /* Load what the answer needs; 1 when it cannot be had (yet). */
 static int load(struct state *st, const struct config *cfg,
-		const struct verify_row *row, struct verify_fu *f, time_t now,
+		const struct request *row, struct verify_fu *f, time_t now,
 		struct verify_stats *vs, struct pb_err *err)
 {
 	struct pb_err e = { 0, "" };
@@ -276,12 +279,12 @@ static int load(struct state *st, const struct config *cfg,
 	if (now <= row->deadline)
 		return 1;
 	vs->expired++;
-	return state_verify_finish(st, row->request_id, "expired", e.msg, now,
-				   err) ? -1 : 1;
+	return state_request_set(st, row->request_id, "expired", NULL, e.msg,
+				 now, err) ? -1 : 1;
 }
 
 static int one_run(struct state *st, const struct config *cfg,
-		   const struct verify_row *row, time_t now,
+		   const struct request *row, time_t now,
 		   struct verify_stats *vs, struct pb_err *err)
 {
 	struct verify_fu f;
@@ -293,9 +296,9 @@ static int one_run(struct state *st, const struct config *cfg,
 	rc = state_record_get(st, row->report_id, &f.r, &found, err);
 	if (!rc && (!found || !still_for(&f.r, row))) {
 		vs->dropped++;
-		rc = state_verify_finish(st, row->request_id, "dropped",
-					 found ? f.r.status : "no report",
-					 now, err);
+		rc = state_request_set(st, row->request_id, "dropped", NULL,
+				       found ? f.r.status : "no report", now,
+				       err);
 		goto out;
 	}
 	if (!rc)
@@ -332,15 +335,15 @@ out:
 int verify_followups(struct state *st, const struct config *cfg, time_t now,
 		     struct verify_stats *vs, struct pb_err *err)
 {
-	struct verify_row *rows = NULL;
+	struct request *rows = NULL;
 	size_t i, n = 0;
 	int rc = 0;
 
 	memset(vs, 0, sizeof(*vs));
-	if (state_verifies_queued(st, &rows, &n, err))
+	if (state_requests_open(st, "verify", &rows, &n, err))
 		return -1;
 	for (i = 0; i < n && !rc; i++)
 		rc = one_run(st, cfg, &rows[i], now, vs, err);
-	verify_rows_free(rows, n);
+	request_rows_free(rows, n);
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include "perfbot/compose/identity.h"
 #include "perfbot/state/archive.h"
 #include "perfbot/state/records.h"
+#include "perfbot/state/requests.h"
 #include "perfbot/state/state.h"
 #include "perfbot/state/status.h"
 #include "perfbot/util/log.h"
@@ -45,8 +46,10 @@ const struct cli_spec show_spec = {
 	"named, fix landed, fixed, not fixed, invalid, duplicate) and what it "
 	"rests on, every transition with who or what made it and when, the "
 	"mails read in its thread with their commands and what was done, the "
-	"answers sent, its retests, its tests (in flight and over), its "
-	"confirmation and the run on its landed fix (tracking.verify).",
+	"answers sent, and every run asked of the farm for it (retests, "
+	"tests, its confirmation, the run on its landed fix), finished ones "
+	"too, with their status (asking, queued, done, failed, expired, "
+	"rejected, dropped) and verdict.",
 	show_opts, sizeof(struct cli_show_opts),
 };
 
@@ -56,7 +59,8 @@ struct life {
 	struct record_event *ev;
 	size_t nev;
 	struct archive_thread t;
-	struct verify_row *verify;	/* the run on the fix, or NULL */
+	struct request *rq;	/* every request of every kind */
+	size_t nrq;
 	char *link;
 };
 
@@ -65,7 +69,7 @@ static void life_release(struct life *l)
 	record_release(&l->r);
 	record_events_free(l->ev, l->nev);
 	archive_thread_release(&l->t);
-	verify_rows_free(l->verify, l->verify ? 1 : 0);
+	request_rows_free(l->rq, l->nrq);
 	free(l->link);
 	memset(l, 0, sizeof(*l));
 }
@@ -86,8 +90,7 @@ static int life_load(struct state *st, const struct config *cfg,
 	rc = state_record_get(st, id, &l->r, &found, err) ||
 	     state_record_events(st, id, &l->ev, &l->nev, err) ||
 	     state_archive_thread(st, id, &l->t, &found, err) ||
-	     (l->r.verify_request && state_verify_get(st, l->r.verify_request,
-						      &l->verify, err));
+	     state_requests_of(st, id, NULL, &l->rq, &l->nrq, err);
 	free(id);
 	if (!rc)
 		l->link = identity_closes_url(cfg, l->r.report_id,
@@ -193,82 +196,39 @@ static json_t *answers_json(const struct life *l)
 	return a;
 }
 
-static json_t *retests_json(const struct life *l)
+/* Every request, whatever its kind, in one shape. */
+static json_t *requests_json(const struct life *l)
 {
 	json_t *a = json_array();
 	size_t i;
 
-	for (i = 0; a && i < l->t.nretests; i++) {
-		const struct archive_retest *r = &l->t.retests[i];
+	for (i = 0; a && i < l->nrq; i++) {
+		const struct request *r = &l->rq[i];
 
 		if (json_array_append_new(a, json_pack(
-			"{s:s, s:o, s:s, s:o, s:I, s:I}", "request_id",
-			r->request_id ? r->request_id : "", "requested_by",
-			str_or_null(r->requested_by), "status",
-			r->status ? r->status : "", "detail",
+			"{s:s, s:s, s:s, s:o, s:o, s:I, s:o, s:o, s:o, s:o, "
+			"s:o, s:I, s:o}", "request_id", r->request_id,
+			"kind", r->kind, "status", r->status, "verdict",
+			str_or_null(r->verdict), "detail",
 			str_or_null(r->detail), "runs", (json_int_t)r->runs,
-			"created", (json_int_t)r->created))) {
+			"requested_by", str_or_null(r->requested_by), "form",
+			str_or_null(r->form), "commit", str_or_null(r->commit),
+			"repo", str_or_null(r->repo), "ref",
+			str_or_null(r->ref), "created", (json_int_t)r->created,
+			"decided", time_or_null(r->decided)))) {
 			json_decref(a);
 			return NULL;
 		}
 	}
 	return a;
-}
-
-/* The tests asked in the thread, in flight and over (issue 29 item 10). */
-static json_t *tests_json(const struct life *l)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; a && i < l->t.ntests; i++) {
-		const struct archive_test *t = &l->t.tests[i];
-
-		if (json_array_append_new(a, json_pack(
-			"{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:I, s:I}",
-			"request_id", t->request_id ? t->request_id : "",
-			"form", str_or_null(t->form), "repo",
-			str_or_null(t->repo), "ref", str_or_null(t->ref),
-			"requested_by", str_or_null(t->requested_by),
-			"status", t->status ? t->status : "", "detail",
-			str_or_null(t->detail), "runs", (json_int_t)t->runs,
-			"created", (json_int_t)t->created))) {
-			json_decref(a);
-			return NULL;
-		}
-	}
-	return a;
-}
-
-/* The run on the landed fix: its request, status and verdict. */
-static json_t *verify_json(const struct life *l)
-{
-	const struct verify_row *v = l->verify;
-
-	if (!v)
-		return json_null();
-	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:I, s:o}",
-			 "request_id", v->request_id, "commit", v->commit,
-			 "status", v->status, "verdict",
-			 str_or_null(!strcmp(v->status, "done") ? v->detail :
-				     NULL), "detail", str_or_null(v->detail),
-			 "runs", (json_int_t)v->runs, "created",
-			 (json_int_t)v->created, "decided",
-			 time_or_null(v->decided));
 }
 
 static json_t *life_json(const struct life *l)
 {
 	const struct record *r = &l->r;
-	json_t *confirm = l->t.confirm_status ? json_pack(
-		"{s:s, s:o, s:I, s:o}", "status", l->t.confirm_status,
-		"detail", str_or_null(l->t.confirm_detail), "runs",
-		(json_int_t)l->t.confirm_runs, "decided",
-		time_or_null(l->t.confirm_decided)) : json_null();
 
 	return json_pack("{s:{s:s, s:o, s:o, s:o, s:I, s:o, s:o}, s:o, s:o, "
-			 "s:o, s:o, s:o, s:o, s:o, s:o}", "report", "id",
-			 r->report_id,
+			 "s:o, s:o, s:o}", "report", "id", r->report_id,
 			 "message_id", str_or_null(r->message_id), "subject",
 			 str_or_null(r->subject), "mail_status",
 			 str_or_null(r->mail_status), "created",
@@ -276,9 +236,8 @@ static json_t *life_json(const struct life *l)
 			 time_or_null(l->t.report.sent_at), "link",
 			 str_or_null(l->link), "record", record_json(l),
 			 "history", history_json(l), "thread", thread_json(l),
-			 "answers", answers_json(l), "retests",
-			 retests_json(l), "tests", tests_json(l),
-			 "confirmation", confirm, "verify", verify_json(l));
+			 "answers", answers_json(l), "requests",
+			 requests_json(l));
 }
 
 /* ---- text ---- */
@@ -422,67 +381,44 @@ static void print_thread(const struct life *l, time_t now)
 	}
 }
 
+/*
+ * "  2026-12-01 09:00:00 UTC (3 h ago): retest rt-..., 4x, done: stable,
+ * asked by dev@...": every request, of every kind, oldest first.
+ */
 static void print_runs(const struct life *l, time_t now)
 {
 	size_t i;
 
-	printf("retests: %zu\n", l->t.nretests);
-	for (i = 0; i < l->t.nretests; i++) {
-		const struct archive_retest *r = &l->t.retests[i];
+	printf("requests: %zu\n", l->nrq);
+	for (i = 0; i < l->nrq; i++) {
+		const struct request *r = &l->rq[i];
 
 		fputs("  ", stdout);
 		when(r->created, now);
-		printf(": %ldx, ", r->runs);
-		put(r->status);
-		if (r->detail) {
-			fputs(": ", stdout);
-			put(r->detail);
-		}
-		fputs(", asked by ", stdout);
-		put(r->requested_by);
-		putchar('\n');
-	}
-	printf("tests: %zu\n", l->t.ntests);
-	for (i = 0; i < l->t.ntests; i++) {
-		const struct archive_test *t = &l->t.tests[i];
-
-		fputs("  ", stdout);
-		when(t->created, now);
-		printf(": %ldx, ", t->runs);
-		put(t->form);
-		fputs(", ", stdout);
-		put(t->status);
-		if (t->detail) {
-			fputs(": ", stdout);
-			put(t->detail);
-		}
-		fputs(", asked by ", stdout);
-		put(t->requested_by);
-		putchar('\n');
-	}
-	if (l->verify) {
-		fputs("run on the fix: ", stdout);
-		put(l->verify->request_id);
-		printf(" (%.12s, %dx), ", l->verify->commit,
-		       l->verify->runs);
-		put(l->verify->status);
-		if (l->verify->detail) {
-			fputs(": ", stdout);
-			put(l->verify->detail);
-		}
-		fputs(", asked ", stdout);
-		when(l->verify->created, now);
-		putchar('\n');
-	}
-	if (!l->t.confirm_status)
-		return;
-	fputs("confirmation: ", stdout);
-	put(l->t.confirm_status);
-	if (l->t.confirm_detail) {
 		fputs(": ", stdout);
-		put(l->t.confirm_detail);
+		put(r->kind);
+		fputc(' ', stdout);
+		put(r->request_id);
+		if (r->commit && *r->commit)
+			printf(" (%.12s)", r->commit);
+		printf(", %ldx, ", r->runs);
+		put(r->status);
+		if (r->verdict) {
+			fputs(": ", stdout);
+			put(r->verdict);
+		}
+		if (r->detail && (!r->verdict || strcmp(r->detail,
+							  r->verdict))) {
+			fputs(r->verdict ? " (" : ": ", stdout);
+			put(r->detail);
+			fputs(r->verdict ? ")" : "", stdout);
+		}
+		if (r->requested_by) {
+			fputs(", asked by ", stdout);
+			put(r->requested_by);
+		}
+		putchar('\n');
 	}
-	putchar('\n');
 }
 
 static int print(const struct life *l, int json, time_t now,

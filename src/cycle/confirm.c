@@ -15,6 +15,7 @@
 
 #include "perfbot/cycle/report.h"
 #include "perfbot/cycle/confirm.h"
+#include "perfbot/state/requests.h"
 #include "perfbot/compare/evidence.h"
 #include "perfbot/compare/sequential.h"
 #include "perfbot/util/id.h"
@@ -73,7 +74,7 @@ int confirm_hold(struct state *st, const struct confirm_config *cc,
 	char *rid = id_confirm_request(r->id);
 	size_t fewer = r->runs[BASE] < r->runs[HEAD] ? r->runs[BASE] :
 		r->runs[HEAD];
-	struct confirm_row c = { 0 };
+	struct request_new c = { .kind = "confirm", .status = "asking" };
 	struct seq_design d;
 	int rc;
 
@@ -111,7 +112,7 @@ int confirm_hold(struct state *st, const struct confirm_config *cc,
  * and the farm answers done in order (finish, one_confirm()).
  */
 struct held {
-	struct confirm_row *row;	/* a later look changes it */
+	struct request *row;	/* a later look changes it */
 	struct manifest m;
 	struct report_inputs in;
 	char *name, *text, *dir;
@@ -201,7 +202,7 @@ static int ask(const struct config *cfg, struct held *h, char *why,
 
 static int landed(const struct held *h)
 {
-	const struct confirm_row *c = h->row;
+	const struct request *c = h->row;
 
 	return (long)h->in.root[BASE].runs >= c->base_runs + c->runs &&
 	       (long)h->in.root[HEAD].runs >= c->head_runs + c->runs;
@@ -260,8 +261,9 @@ static int mail_it(struct state *st, const struct config *cfg,
 		c->manifest_dir = h->dir;
 		rc = state_begin(st, err);
 		if (!rc && (outbox_queue(st, c, now, err) ||
-			    state_confirm_set(st, h->row->report_id, status,
-					      line, 1, now, err))) {
+			    state_confirm_set(st, h->row, strcmp(status,
+					      "confirmed") ? "expired" : "done",
+					      status, line, now, err))) {
 			state_rollback(st);
 			rc = -1;
 		} else if (!rc) {
@@ -301,7 +303,7 @@ static int decide(const struct config *cfg, const struct confirm_config *cc,
 		  struct strbuf *line, struct pb_err *err)
 {
 	const size_t from[2] = { 0, 0 };
-	const struct confirm_row *cr = h->row;
+	const struct request *cr = h->row;
 	const struct cmp_row *row;
 	struct seq_decision dec;
 	struct seq_design d;
@@ -375,15 +377,15 @@ static int give_up(struct state *st, const struct config *cfg,
 		rc = mail_it(st, cfg, h, sb_str(&line), "unconfirmed", now,
 			     err);
 	else
-		rc = state_confirm_set(st, h->row->report_id, "expired",
-				       sb_str(&line), 1, now, err);
+		rc = state_confirm_set(st, h->row, "expired", NULL,
+				       sb_str(&line), now, err);
 	cs->expired += !rc;
 	log_info("confirmation of '%s': %s", h->row->report_id, sb_str(&line));
 	sb_release(&line);
 	return rc;
 }
 
-/* Ask the farm for the look's runs: 'confirming' once it has them. */
+/* Ask the farm for the look's runs: 'queued' once it has them. */
 static int ask_now(struct state *st, const struct config *cfg,
 		   const struct confirm_config *cc, struct held *h,
 		   time_t now, struct confirm_stats *cs, struct pb_err *err)
@@ -400,8 +402,7 @@ static int ask_now(struct state *st, const struct config *cfg,
 	}
 	if (asked > 0)
 		return give_up(st, cfg, cc, h, GIVE_UP_REFUSED, now, cs, err);
-	if (state_confirm_set(st, h->row->report_id, "confirming", NULL, 0,
-			      now, err))
+	if (state_confirm_set(st, h->row, "queued", NULL, NULL, now, err))
 		return -1;
 	cs->asked++;
 	return 0;	/* the runs are looked for from the next run on */
@@ -416,7 +417,7 @@ static int next_look(struct state *st, const struct config *cfg,
 		     const struct confirm_config *cc, struct held *h,
 		     time_t now, struct confirm_stats *cs, struct pb_err *err)
 {
-	struct confirm_row *row = h->row;
+	struct request *row = h->row;
 	char *rid = id_confirm_look(row->report_id, h->more);
 
 	if (!rid)
@@ -465,10 +466,9 @@ static int one_confirm(struct state *st, const struct config *cfg,
 			     err);
 		cs->confirmed += !rc;
 	} else {
-		rc = state_confirm_set(st, h->row->report_id, "not reproduced",
+		rc = state_confirm_set(st, h->row, "done", "not reproduced",
 				       h->line.len ? sb_str(&h->line) :
-				       "no verdict on the new runs", 1, now,
-				       err);
+				       "no verdict on the new runs", now, err);
 		cs->not_reproduced += !rc;
 		log_info("confirmation of '%s': %s", h->row->report_id,
 			 sb_str(&h->line));
@@ -482,7 +482,7 @@ struct confirm_run {
 	const struct config *cfg;
 	struct confirm_config cc;
 	time_t now;
-	struct confirm_row *rows;
+	struct request *rows;
 	struct held *slot;
 	struct inputs_opts *io;		/* one per worker */
 	struct confirm_stats *cs;
@@ -582,7 +582,7 @@ int confirm_step(struct state *st, const struct config *cfg, time_t now,
 	cr.cs = cs;
 	memset(cs, 0, sizeof(*cs));
 	if (confirm_config_load(cfg, &cr.cc, err) ||
-	    state_confirms_open(st, &cr.rows, &n, err))
+	    state_requests_open(st, "confirm", &cr.rows, &n, err))
 		return -1;
 	cr.slot = calloc(workers_slots(jobs), sizeof(*cr.slot));
 	cr.io = inputs_opts_new(jobs, roots);
@@ -592,6 +592,6 @@ int confirm_step(struct state *st, const struct config *cfg, time_t now,
 		rc = workers_run(&confirm_ops, &cr, n, jobs, err);
 	inputs_opts_free(cr.io, jobs);
 	free(cr.slot);
-	confirm_rows_free(cr.rows, n);
+	request_rows_free(cr.rows, n);
 	return rc;
 }

@@ -90,11 +90,12 @@ static int read_rows(struct state *st, sqlite3_stmt *s, size_t size,
 	"SELECT o.id, o.message_id, o.subject, o.status, o.created, " \
 	"  o.sent_at, coalesce(i.n, 0), coalesce(r.n, 0), " \
 	"  coalesce(r.open, 0), " \
-	"  (SELECT detail FROM retests WHERE report_id = o.id AND " \
-	"   status = 'done' ORDER BY created DESC, rowid DESC LIMIT 1), " \
-	"  (SELECT status FROM retests WHERE report_id = o.id " \
-	"   ORDER BY created DESC, rowid DESC LIMIT 1), " \
-	"  c.status, coalesce(l.status, 'open'), " \
+	"  (SELECT verdict FROM requests WHERE report_id = o.id AND " \
+	"   kind = 'retest' AND status = 'done' ORDER BY created DESC, " \
+	"   rowid DESC LIMIT 1), " \
+	"  (SELECT status FROM requests WHERE report_id = o.id AND " \
+	"   kind = 'retest' ORDER BY created DESC, rowid DESC LIMIT 1), " \
+	"  coalesce(c.verdict, c.status), coalesce(l.status, 'open'), " \
 	"  o.status || '/' || coalesce(o.sent_at, '') || '/' || " \
 	"  coalesce(i.sig, '') || '/' || coalesce(a.sig, '') || '/' || " \
 	"  coalesce(r.sig, '') || '/' || coalesce(c.status || ':' || " \
@@ -112,14 +113,15 @@ static int read_rows(struct state *st, sqlite3_stmt *s, size_t size,
 	"  WHERE kind = 'answer' GROUP BY report_id) a " \
 	"  ON a.report_id = o.id " \
 	"LEFT JOIN (SELECT report_id, count(*) n, " \
-	"  sum(status IN ('requested', 'queued')) open, " \
+	"  sum(status IN ('asking', 'queued')) open, " \
 	"  group_concat(request_id || ':' || status || ':' || " \
-	"  coalesce(detail, ''), '|') sig FROM retests GROUP BY report_id) r " \
-	"  ON r.report_id = o.id " \
-	"LEFT JOIN confirms c ON c.report_id = o.id " \
+	"  coalesce(detail, ''), '|') sig FROM requests WHERE kind = " \
+	"  'retest' GROUP BY report_id) r ON r.report_id = o.id " \
+	"LEFT JOIN requests c ON c.report_id = o.id AND c.kind = 'confirm' " \
 	"LEFT JOIN (SELECT report_id, group_concat(request_id || ':' || " \
-	"  status || ':' || coalesce(detail, ''), '|') sig FROM tests " \
-	"  GROUP BY report_id) t ON t.report_id = o.id " \
+	"  status || ':' || coalesce(detail, ''), '|') sig FROM requests " \
+	"  WHERE kind NOT IN ('retest', 'confirm') GROUP BY report_id) t " \
+	"  ON t.report_id = o.id " \
 	"LEFT JOIN records l ON l.report_id = o.id " \
 	"WHERE o.kind = 'report' ORDER BY o.created DESC, o.rowid DESC"
 
@@ -292,8 +294,9 @@ static int confirm_of(struct state *st, const char *id,
 	struct reader r;
 	int rc;
 
-	if (db_query(st, &r.s, err, "SELECT status, detail, runs, decided "
-		     "FROM confirms WHERE report_id = ?", "s", id))
+	if (db_query(st, &r.s, err, "SELECT coalesce(verdict, status), "
+		     "detail, runs, decided FROM requests WHERE report_id = ? "
+		     "AND kind = 'confirm'", "s", id))
 		return -1;
 	r.oom = 0;
 	rc = sqlite3_step(r.s);
@@ -346,12 +349,14 @@ int state_archive_thread(struct state *st, const char *report_id,
 		     mail_row, &answers, &t->nanswers, err) ||
 	     list_of(st, "SELECT request_id, requested_by, reply_message_id, "
 		     "status, detail, runs, base_runs, head_runs, created FROM "
-		     "retests WHERE report_id = ? ORDER BY created, rowid",
+		     "requests WHERE report_id = ? AND kind = 'retest' ORDER "
+		     "BY created, rowid",
 		     report_id, sizeof(*t->retests), retest_row, &retests,
 		     &t->nretests, err) ||
 	     list_of(st, "SELECT request_id, requested_by, reply_message_id, "
-		     "status, detail, form, repo, ref, runs, created FROM tests "
-		     "WHERE report_id = ? ORDER BY created, rowid", report_id,
+		     "status, detail, form, repo, ref, runs, created FROM "
+		     "requests WHERE report_id = ? AND kind = 'test' ORDER BY "
+		     "created, rowid", report_id,
 		     sizeof(*t->tests), test_row, &tests, &t->ntests, err) ||
 	     confirm_of(st, report_id, t, err);
 	t->replies = replies;

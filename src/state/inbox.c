@@ -3,7 +3,7 @@
  * record: the reply side of the state (declared in state.h): where the
  * poll stopped in each mailbox, the mails handled and their outcomes,
  * the counts behind authorize's budgets, the lookup that routes a thread
- * to its report, the retests table and a report's manifest text.
+ * to its report and a report's manifest text.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -157,55 +157,6 @@ void thread_report_release(struct thread_report *tr)
 	memset(tr, 0, sizeof(*tr));
 }
 
-int state_retest_add(struct state *st, const struct retest_request *rq,
-		     time_t now, struct pb_err *err)
-{
-	return db_run(st, err, "INSERT OR IGNORE INTO retests (request_id, "
-		      "report_id, runs, requested_by, reply_message_id, thread,"
-		      " status, base_runs, head_runs, deadline, detail, "
-		      "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-		      "ssissssiiisi", rq->request_id, rq->report_id,
-		      (long long)rq->runs, rq->requested_by,
-		      rq->reply_message_id, rq->thread,
-		      rq->status ? rq->status : "queued",
-		      (long long)rq->base_runs, (long long)rq->head_runs,
-		      (long long)rq->deadline, rq->detail, (long long)now);
-}
-
-int state_retest_count(struct state *st, const char *report_id, long *n,
-		       char **open_status, struct pb_err *err)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	*open_status = NULL;
-	if (db_query(st, &s, err, "SELECT count(*), (SELECT status FROM "
-		     "retests WHERE report_id = ?1 AND status IN ('requested', "
-		     "'queued') ORDER BY created DESC LIMIT 1) FROM retests "
-		     "WHERE report_id = ?1", "s", report_id))
-		return -1;
-	rc = sqlite3_step(s);
-	*n = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
-	if (rc == SQLITE_ROW && sqlite3_column_type(s, 1) != SQLITE_NULL)
-		*open_status = db_column_dup(s, 1, NULL);
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
-}
-
-int state_retest_open_since(struct state *st, const char *report_id,
-			    time_t *since, struct pb_err *err)
-{
-	long n;
-
-	*since = 0;
-	if (db_count(st, &n, err, "SELECT coalesce(max(created), 0) FROM "
-		     "retests WHERE report_id = ? AND status IN ('requested', "
-		     "'queued')", "s", report_id))
-		return -1;
-	*since = (time_t)n;
-	return 0;
-}
-
 int state_manifest_text(struct state *st, const char *report_id,
 			char **name, char **text, char **dir,
 			struct pb_err *err)
@@ -226,57 +177,4 @@ int state_manifest_text(struct state *st, const char *report_id,
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
 		db_fail(st, err, "read");
-}
-
-int state_retests_queued(struct state *st, struct retest_row **out,
-			 size_t *n, struct pb_err *err)
-{
-	struct retest_row *v = NULL, *nv;
-	sqlite3_stmt *s;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (db_query(st, &s, err, "SELECT request_id, report_id, thread, runs,"
-		     " base_runs, head_runs, deadline FROM retests WHERE "
-		     "status = 'queued' ORDER BY created", ""))
-		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		nv = realloc(v, (*n + 1) * sizeof(*v));
-		if (!nv)
-			break;
-		v = nv;
-		v[*n].request_id = db_column_dup(s, 0, NULL);
-		v[*n].report_id = db_column_dup(s, 1, NULL);
-		v[*n].thread = db_column_dup(s, 2, NULL);
-		v[*n].runs = sqlite3_column_int(s, 3);
-		v[*n].base_runs = (long)sqlite3_column_int64(s, 4);
-		v[*n].head_runs = (long)sqlite3_column_int64(s, 5);
-		v[*n].deadline = (time_t)sqlite3_column_int64(s, 6);
-		(*n)++;
-	}
-	sqlite3_finalize(s);
-	*out = v;
-	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
-}
-
-void retest_rows_free(struct retest_row *r, size_t n)
-{
-	size_t i;
-
-	for (i = 0; r && i < n; i++) {
-		free(r[i].request_id);
-		free(r[i].report_id);
-		free(r[i].thread);
-	}
-	free(r);
-}
-
-int state_retest_finish(struct state *st, const char *request_id,
-			const char *status, const char *detail,
-			struct pb_err *err)
-{
-	return db_run(st, err, "UPDATE retests SET status = ?, detail = ? "
-		      "WHERE request_id = ?", "sss", status, detail,
-		      request_id);
 }

@@ -24,6 +24,10 @@ static inline sqlite3 *state_db(struct state *st)
 	return st->db;
 }
 
+/* The migrations (schema.c): entry N moves version N to N + 1. */
+extern const char *const state_migrations[];
+extern const int state_nmigrations;
+
 int db_fail(struct state *st, struct pb_err *err, const char *what);
 /*
  * Prepare 'sql' and bind by 'types': 's' text (NULL binds NULL), 'i'

@@ -44,12 +44,10 @@ int state_done_roots(struct state *st, time_t before, struct done_root **out,
 	*out = NULL;
 	*n = 0;
 	if (db_query(st, &s, err,
-		     "SELECT 'test', request_id, result_root, "
-		     "coalesce(decided, created) AS at FROM tests "
-		     "WHERE status <> 'queued' AND at < ?1 "
-		     "UNION ALL SELECT 'verify', request_id, result_root, "
-		     "coalesce(decided, created) AS at FROM verifies "
-		     "WHERE status <> 'queued' AND at < ?1 ORDER BY 4, 2",
+		     "SELECT kind, request_id, result_root, "
+		     "coalesce(nullif(decided, 0), created) AS at FROM "
+		     "requests WHERE result_root IS NOT NULL AND status NOT "
+		     "IN ('asking', 'queued') AND at < ?1 ORDER BY 4, 2",
 		     "i", (long long)before))
 		return -1;
 	while (!oom && k < ROOTS_MAX && (rc = sqlite3_step(s)) == SQLITE_ROW) {

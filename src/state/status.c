@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * record: what the state holds, read back (status.h): the outbox, the
- * retests, tests and confirmations in flight and the mailbox position as one
- * JSON object for 'perfbot status'; the next attempt for the send step's
- * summary, and 'send --now'.
+ * requests of the farm (in flight, and every one) and the mailbox
+ * position as one JSON object for 'perfbot status'; the next attempt for
+ * the send step's summary, and 'send --now'.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,26 +36,27 @@ static const struct section {
 	{ "actions", "actions",
 	  "SELECT at, id, action, detail, by FROM actions ORDER BY rowid "
 	  "DESC LIMIT 20" },
-	{ "retests", "retests",
+	/* the requests of the farm in flight, by kind (the status page's) */
+	{ "retests", "requests",
 	  "SELECT request_id, report_id, runs, requested_by, status, "
-	  "deadline, created FROM retests WHERE status IN ('requested', "
-	  "'queued') ORDER BY created LIMIT 1000" },
-	{ "tests", "tests",
+	  "deadline, created FROM requests WHERE kind = 'retest' AND status "
+	  "IN ('asking', 'queued') ORDER BY created, rowid LIMIT 1000" },
+	{ "tests", "requests",
 	  "SELECT request_id, report_id, form, runs, requested_by, repo, ref, "
-	  "status, deadline, created FROM tests WHERE status = 'queued' "
-	  "ORDER BY created LIMIT 1000" },
+	  "status, deadline, created FROM requests WHERE kind = 'test' AND "
+	  "status IN ('asking', 'queued') ORDER BY created, rowid LIMIT 1000" },
 	/* the tests over, newest first: what 'tests_per_report' counts
 	 * can be seen (issue 29 item 10) */
-	{ "finished_tests", "tests",
+	{ "finished_tests", "requests",
 	  "SELECT request_id, report_id, form, runs, requested_by, repo, ref, "
-	  "status, detail, created, decided FROM tests WHERE status <> "
-	  "'queued' ORDER BY coalesce(decided, created) DESC, request_id "
-	  "LIMIT 100" },
-	{ "confirmations", "confirms",
+	  "status, detail, created, decided FROM requests WHERE kind = 'test' "
+	  "AND status NOT IN ('asking', 'queued') ORDER BY coalesce(decided, "
+	  "created) DESC, request_id LIMIT 100" },
+	{ "confirmations", "requests",
 	  "SELECT report_id, metric, reported_change, runs, base_runs, "
-	  "head_runs, status, deadline, detail, created FROM confirms "
-	  "WHERE status IN ('asking', 'confirming') ORDER BY created "
-	  "LIMIT 1000" },
+	  "head_runs, status, deadline, "
+	  "detail, created FROM requests WHERE kind = 'confirm' AND status "
+	  "IN ('asking', 'queued') ORDER BY created, rowid LIMIT 1000" },
 	{ "mailbox", "mailbox",
 	  "SELECT name, uidvalidity, last_uid FROM mailbox ORDER BY name" },
 	/* the regressions still followed (records.h): a report of before
@@ -69,11 +70,12 @@ static const struct section {
 	  "AND coalesce(r.status, 'open') IN ('open', 'fix named', "
 	  "'fix landed', 'not fixed') AND coalesce(r.regression, 1) != 0 "
 	  "ORDER BY o.created, o.rowid LIMIT 1000" },
-	/* the runs on landed fixes (verifies.c): in flight, then the last */
-	{ "verifies", "verifies",
-	  "SELECT request_id, report_id, commit_sha, runs, status, detail, "
-	  "deadline, created, decided FROM verifies ORDER BY status = "
-	  "'queued' DESC, created DESC, request_id LIMIT 100" },
+	/* every request of every kind: in flight, then the newest ended */
+	{ "requests", "requests",
+	  "SELECT request_id, kind, report_id, runs, status, verdict, "
+	  "detail, requested_by, commit_sha, deadline, created, decided FROM "
+	  "requests ORDER BY status IN ('asking', 'queued') DESC, created "
+	  "DESC, rowid DESC LIMIT 1000" },
 	{ "transitions", "record_events",
 	  "SELECT at, report_id, event, from_status, to_status, by, detail "
 	  "FROM record_events ORDER BY rowid DESC LIMIT 20" },

@@ -129,7 +129,7 @@ static void one_retest(struct ctx *c, const struct archive_thread *t,
 	ctx_int(c, "runs", rt->runs);
 	text(c, "requested_by", m, rt->requested_by);
 	ctx_bool(c, "queued", is(rt->status, "queued") ||
-		 is(rt->status, "requested"));
+		 is(rt->status, "asking"));
 	ctx_bool(c, "done", done);
 	ctx_bool(c, "rejected", is(rt->status, "rejected"));
 	ctx_bool(c, "expired", is(rt->status, "expired"));

@@ -43,7 +43,7 @@ check "prune without results_keep: said" grep -q "scheduler.results_keep: not se
 printf 'scheduler:\n  results_dir: %s/results\n  results_keep: 30d\n' "$W" >>"$CONFIG"
 old=$(( $(date +%s) - 40 * 86400 ))
 for t in t-1:$old t-2:$(date +%s); do
-	sql "INSERT INTO tests (request_id, report_id, form, runs, requested_by, reply_message_id, commit_sha, result_root, status, deadline, created, decided) VALUES ('${t%%:*}', 'bk-1', 'patch', 3, 'a@example.test', '<m@x>', 'abc', '$W/results/${t%%:*}', 'done', 0, ${t#*:}, ${t#*:})"
+	sql "INSERT INTO requests (kind, request_id, report_id, form, runs, requested_by, reply_message_id, commit_sha, result_root, status, deadline, created, decided) VALUES ('test', '${t%%:*}', 'bk-1', 'patch', 3, 'a@example.test', '<m@x>', 'abc', '$W/results/${t%%:*}', 'done', 0, ${t#*:}, ${t#*:})"
 done
 "$PERFBOT" state prune --dry-run --config "$CONFIG" >"$W/p1" 2>&1
 check "prune --dry-run: says one" grep -q "^prune: would remove 1 result root" "$W/p1"

@@ -28,15 +28,15 @@ EOC
 ( "$PERFBOT" run --config "$CONFIG" 2>"$W/e0"; echo $? >"$W/rc0" ) 2>/dev/null
 rc=$(cat "$W/rc0")
 check "killed while asking (exit $rc)" [ $rc = 137 ]
-check "the hold survived the crash" [ "$(sql "SELECT status FROM confirms WHERE report_id = 'cf-crash'")" = asking ]
+check "the hold survived the crash" [ "$(sql "SELECT status FROM requests WHERE kind = 'confirm' AND report_id = 'cf-crash'")" = asking ]
 check "the base's runs landed once" [ "$(wc -l <"$W/roots/base/.fake-lkp-requests")" = 1 ]
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
-check "asked again after the crash" [ "$(sql "SELECT status FROM confirms WHERE report_id = 'cf-crash'")" = confirming ]
+check "asked again after the crash" [ "$(sql "SELECT status FROM requests WHERE kind = 'confirm' AND report_id = 'cf-crash'")" = queued ]
 nb=$("$PERFBOT" compare "$W/roots/base" "$W/roots/head" --json | sed -n 's/^ *"base_runs": \([0-9]*\),/\1/p')
 nh=$("$PERFBOT" compare "$W/roots/base" "$W/roots/head" --json | sed -n 's/^ *"head_runs": \([0-9]*\),/\1/p')
 check "the farm ran each request once ($nb, $nh runs)" [ "$nb" = 6 -a "$nh" = 6 ]
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
-check "confirmed" [ "$(sql "SELECT status FROM confirms WHERE report_id = 'cf-crash'")" = confirmed ]
+check "confirmed" [ "$(sql "SELECT status || ': ' || verdict FROM requests WHERE kind = 'confirm' AND report_id = 'cf-crash'")" = "done: confirmed" ]
 set -- $(search alice Subject "e2e2e2e2e2")
 check "mailed once" [ $# = 1 ]

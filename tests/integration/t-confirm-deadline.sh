@@ -16,9 +16,9 @@ EOC
 now=$(date +%s)
 SOURCE_DATE_EPOCH=$now "$PERFBOT" run --config "$CONFIG" 2>"$W/e0"
 SOURCE_DATE_EPOCH=$((now + 300)) "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
-check "still waiting before the deadline" [ "$(sql "SELECT status FROM confirms WHERE report_id = 'cf-late'")" = confirming ]
+check "still waiting before the deadline" [ "$(sql "SELECT status FROM requests WHERE kind = 'confirm' AND report_id = 'cf-late'")" = queued ]
 SOURCE_DATE_EPOCH=$((now + 700)) "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
-check "unconfirmed after it" [ "$(sql "SELECT status FROM confirms WHERE report_id = 'cf-late'")" = unconfirmed ]
+check "unconfirmed after it" [ "$(sql "SELECT status || ': ' || verdict FROM requests WHERE kind = 'confirm' AND report_id = 'cf-late'")" = "expired: unconfirmed" ]
 SOURCE_DATE_EPOCH=$((now + 800)) "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
 set -- $(search alice Subject "f2f2f2f2f2")
 check "mailed once" [ $# = 1 ]

@@ -17,23 +17,23 @@ scheduler:
 EOC
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e0"
 check "first run exits 0" [ $? = 0 ]
-check "held, asked" [ "$(sql "SELECT status FROM confirms WHERE report_id = 'cf-looks'")" = confirming ]
-check "the first look: 3 runs a side" [ "$(sql "SELECT runs FROM confirms WHERE report_id = 'cf-looks'")" = 3 ]
+check "held, asked" [ "$(sql "SELECT status FROM requests WHERE kind = 'confirm' AND report_id = 'cf-looks'")" = queued ]
+check "the first look: 3 runs a side" [ "$(sql "SELECT runs FROM requests WHERE kind = 'confirm' AND report_id = 'cf-looks'")" = 3 ]
 check "a request per commit" [ "$(ls "$W/spool" | wc -l)" = 2 ]
 # the farm: the first look's runs, not enough to decide
 confirm_roots "$W/roots" $B $H "1000 1010 990 1012 985 1003" "1030 1040 1020 1008 1022 1000"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "second run exits 0" [ $? = 0 ]
-check "the next look asked ($(sql "SELECT status, runs, request_id FROM confirms"))" \
-	[ "$(sql "SELECT status || ' ' || runs || ' ' || request_id FROM confirms WHERE report_id = 'cf-looks'")" = "confirming 5 confirm-cf-looks-5" ]
+check "the next look asked ($(sql "SELECT status, runs, request_id FROM requests WHERE kind = 'confirm'"))" \
+	[ "$(sql "SELECT status || ' ' || runs || ' ' || request_id FROM requests WHERE kind = 'confirm' AND report_id = 'cf-looks'")" = "queued 5 confirm-cf-looks-5" ]
 check "two more requests" [ "$(ls "$W/spool" | wc -l)" = 4 ]
 check "each asks for the 2 runs the look lacks" sh -c "grep -l 'confirm-cf-looks-5' '$W/spool'/* | wc -l | grep -qx 2"
 check "nothing queued while undecided" [ "$(sql "SELECT count(*) FROM outbox WHERE id = 'cf-looks'")" = 0 ]
 confirm_roots "$W/roots" $B $H "1000 1010 990 1012 985 1003 998 1006" "1030 1040 1020 1008 1022 1000 1034 1040"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "third run exits 0" [ $? = 0 ]
-check "confirmed at the second look" [ "$(sql "SELECT status FROM confirms WHERE report_id = 'cf-looks'")" = confirmed ]
-check "the line says by how many" sh -c "sqlite3 '$W/state.db' \"SELECT detail FROM confirms\" | grep -q '^confirmed by 5 more runs of the parent and 5 of the commit: over all 8 and 8 runs'"
+check "confirmed at the second look" [ "$(sql "SELECT status || ': ' || verdict FROM requests WHERE kind = 'confirm' AND report_id = 'cf-looks'")" = "done: confirmed" ]
+check "the line says by how many" sh -c "sqlite3 '$W/state.db' \"SELECT detail FROM requests WHERE kind = 'confirm'\" | grep -q '^confirmed by 5 more runs of the parent and 5 of the commit: over all 8 and 8 runs'"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
 set -- $(search alice Subject "a8a8a8a8a8")
 check "mailed once" [ $# = 1 ]

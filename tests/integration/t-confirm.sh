@@ -17,15 +17,15 @@ scheduler:
 EOC
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e0"
 check "first run exits 0" [ $? = 0 ]
-check "held, asked ($(sql "SELECT status FROM confirms"))" [ "$(sql "SELECT status FROM confirms WHERE report_id = 'cf-1'")" = confirming ]
+check "held, asked ($(sql "SELECT status FROM requests WHERE kind = 'confirm'"))" [ "$(sql "SELECT status FROM requests WHERE kind = 'confirm' AND report_id = 'cf-1'")" = queued ]
 check "nothing queued while held" [ "$(sql "SELECT count(*) FROM outbox WHERE id = 'cf-1'")" = 0 ]
-runs=$(sql "SELECT runs FROM confirms WHERE report_id = 'cf-1'")
+runs=$(sql "SELECT runs FROM requests WHERE kind = 'confirm' AND report_id = 'cf-1'")
 check "the first look: 6 runs a side in all ($runs asked)" [ "$runs" = 3 ]
 n=$("$PERFBOT" compare "$W/roots/base" "$W/roots/head" --json | sed -n 's/^ *"head_runs": \([0-9]*\),/\1/p')
 check "the farm added them ($n)" [ "$n" = 6 ]
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "second run exits 0" [ $? = 0 ]
-check "confirmed" [ "$(sql "SELECT status FROM confirms WHERE report_id = 'cf-1'")" = confirmed ]
+check "confirmed" [ "$(sql "SELECT status || ': ' || verdict FROM requests WHERE kind = 'confirm' AND report_id = 'cf-1'")" = "done: confirmed" ]
 check "sent once" [ "$(sql "SELECT count(*) FROM outbox WHERE id = 'cf-1' AND status = 'sent'")" = 1 ]
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 set -- $(search alice Subject "c2c2c2c2c2")

@@ -49,7 +49,7 @@ check "forged Froms recorded as such" [ "$(sql "SELECT count(*) FROM inbox WHERE
 check "one refusal for mallory" [ "$(count mallory In-Reply-To fg-m)" = 1 ]
 check "one no-report answer for bob" [ "$(count bob In-Reply-To fg-b)" = 1 ]
 check "2 answers in all" [ "$(sql "SELECT count(*) FROM outbox WHERE kind = 'answer'")" = 2 ]
-check "no retest from strangers" [ "$(sql "SELECT count(*) FROM retests")" = 0 ]
+check "no retest from strangers" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest'")" = 0 ]
 # the global cap (2 a day) is reached: alice's no-report mail gets nothing
 fmail alice@example.test alice@example.test fg-a1@example.test nothing@example.test "retest"
 check "alice's mail delivered" settle 31
@@ -65,4 +65,4 @@ fmail alice@example.test alice@example.test fg-a4@example.test "$rmid" "retest 4
 check "alice's mails delivered" settle 34
 "$PERFBOT" poll --config "$CONFIG" 2>"$W/e4"
 check "no A-R: not answered" sh -c "sqlite3 '$W/state.db' \"SELECT outcome FROM inbox WHERE outcome LIKE 'ignored: no passing DKIM%'\" | wc -l | grep -qx 2"
-check "only the MTA's dkim=pass retest recorded" [ "$(sql "SELECT group_concat(runs) FROM retests")" = 4 ]
+check "only the MTA's dkim=pass retest recorded" [ "$(sql "SELECT group_concat(runs) FROM requests WHERE kind = 'retest'")" = 4 ]

@@ -38,14 +38,14 @@ fetch alice "$uid" >"$W/a.eml"
 check "the thread gets a generic sentence" grep -q "the benchmark farm did not take the request" "$W/a.txt"
 check "no path in the mail" sh -c "! grep -q 'secret-farm\|Permission' '$W/a.eml'"
 check "the path in the log" grep -q "secret-farm/results" "$W/e1"
-check "the path in the state" sh -c "sqlite3 '$W/state.db' 'SELECT detail FROM retests' | grep -q 'exit 1: cannot write /srv/secret-farm'"
+check "the path in the state" sh -c "sqlite3 '$W/state.db' \"SELECT detail FROM requests WHERE kind = 'retest'\" | grep -q 'exit 1: cannot write /srv/secret-farm'"
 # a failure for now is tried again: exit 75 twice, then accepted
 touch "$W/farm-busy"
 rm -f "$W/farm-count"
 ask lk-b@example.test "retest 3x"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "tried 3 times, then queued" [ "$(cat "$W/farm-count")" = 4 ]
-check "recorded queued" [ "$(sql "SELECT status FROM retests WHERE runs = 3")" = queued ]
+check "recorded queued" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest' AND runs = 3")" = queued ]
 # a password written in a URL is masked in every message
 make_manifest lk-2 003
 sed -i "s#^  url: smtp://127.0.0.1:\(.*\)#  url: smtpx://perfbot:pw-in-url@127.0.0.1:1#" "$CONFIG"

@@ -49,4 +49,4 @@ for m in bare:'fix: TITLE or SHA' typo:'retest 3x'; do
 	check "lm-${m%%:*}: with the form meant" grep -qF "Did you mean \"${m#*:}\"?" "$W/${m%%:*}"
 	check "lm-${m%%:*}: to the sender alone" sh -c "! grep -q '^header Cc:' '$W/${m%%:*}.check'"
 done
-check "no retest asked" [ "$(sql "SELECT count(*) FROM retests")" = 0 ]
+check "no retest asked" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest'")" = 0 ]

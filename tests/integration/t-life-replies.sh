@@ -26,7 +26,7 @@ check "answered" life_wait alice In-Reply-To rr-1@example.test 1
 life_body alice "$W/a1" "answer the report itself" In-Reply-To rr-1@example.test
 check "the test is told to answer the report itself" grep -q '^I could not do "test": test: answer the report itself.$' "$W/a1"
 check "and the set is said" grep -q "^This report is left out of the reminders from now on.$" "$W/a1"
-check "nothing asked of the farm" [ "$(sql "SELECT count(*) FROM tests")" = 0 ]
+check "nothing asked of the farm" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'test'")" = 0 ]
 # 3: 'invalid' without its line, from the author of the listed reports
 life_mail alice@example.test rr-2@example.test "$rem" "$rsub" "invalid"
 life_settle 2

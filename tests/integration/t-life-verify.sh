@@ -40,8 +40,8 @@ printf '%s aim7.jobs-per-min *1.219\n%s aim7.jobs-per-min *1.0\n' "$s1" "$s2" >"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "the run with the fixes exits 0" [ $? = 0 ]
 check "both records are 'fix landed'" [ "$(life_status lv-1) $(life_status lv-2)" = "fix landed fix landed" ]
-check "a run is asked on each fix" [ "$(sql "SELECT group_concat(report_id || ' ' || commit_sha || ' ' || runs || ' ' || status, ',') FROM (SELECT * FROM verifies ORDER BY report_id)")" = "lv-1 $s1 6 queued,lv-2 $s2 6 queued" ]
-check "the record names its run" [ "$(sql "SELECT count(*) FROM records r JOIN verifies v ON v.request_id = r.verify_request")" = 2 ]
+check "a run is asked on each fix" [ "$(sql "SELECT group_concat(report_id || ' ' || commit_sha || ' ' || runs || ' ' || status, ',') FROM (SELECT * FROM requests WHERE kind = 'verify' ORDER BY report_id)")" = "lv-1 $s1 6 queued,lv-2 $s2 6 queued" ]
+check "the record names its run" [ "$(sql "SELECT count(*) FROM records r JOIN requests v ON v.request_id = r.verify_request")" = 2 ]
 check "the farm got kind verify, the fix, the head's job, no repo, ref or patch" grep -qx "verify" "$W/farm-args"
 check "the farm's commits are the fixes" [ "$(awk 'NR % 9 == 2' "$W/farm-args" | sort | tr '\n' ' ')" = "$(printf '%s\n' "$s1" "$s2" | sort | tr '\n' ' ')" ]
 check "the farm's job is the reported commit's" [ "$(sed -n 6p "$W/farm-args")" = "$TOP/fixtures/seeds/003/head/job.yaml" ]
@@ -54,7 +54,7 @@ check "the landing says the farm was asked" grep -q "^I asked the benchmark farm
 check "the follow-up run exits 0" [ $? = 0 ]
 check "the first fix is fixed" [ "$(life_status lv-1)" = fixed ]
 check "the second is not fixed" [ "$(life_status lv-2)" = "not fixed" ]
-check "each run is done with its verdict" [ "$(sql "SELECT group_concat(status || ' ' || detail, ',') FROM (SELECT * FROM verifies ORDER BY report_id)")" = "done fixed,done not fixed" ]
+check "each run is done with its verdict" [ "$(sql "SELECT group_concat(status || ' ' || detail, ',') FROM (SELECT * FROM requests WHERE kind = 'verify' ORDER BY report_id)")" = "done fixed,done not fixed" ]
 check "the transition is recorded by verify" [ "$(sql "SELECT event || '/' || from_status || '/' || to_status || '/' || by FROM record_events WHERE report_id = 'lv-1' ORDER BY rowid DESC LIMIT 1")" = "verified/fix landed/fixed/verify" ]
 check "the log says so" grep -q "of 'lv-1': fixed (fixed)" "$W/e2"
 check "the verdict reaches the author" life_wait alice In-Reply-To "$m1" 2
@@ -73,12 +73,12 @@ life_body alice "$W/notfixed" "^Verdict:" In-Reply-To "$m2"
 check "it is not fixed" grep -q "^Verdict: not fixed\.$" "$W/notfixed"
 check "its status" grep -q "^The report's status is now \"not fixed\".$" "$W/notfixed"
 "$PERFBOT" show lv-1 --json --config "$CONFIG" >"$W/show.json"
-check "show --json: fixed, with its run" python3 -c "import json; d=json.load(open('$W/show.json')); r=d['record']; v=d['verify']; assert r['status'] == 'fixed' and r['verdict'] == 'fixed' and v['status'] == 'done' and v['verdict'] == 'fixed' and v['commit'] == '$s1', d"
+check "show --json: fixed, with its run" python3 -c "import json; d=json.load(open('$W/show.json')); r=d['record']; v=[x for x in d['requests'] if x['kind'] == 'verify'][0]; assert r['status'] == 'fixed' and r['verdict'] == 'fixed' and v['status'] == 'done' and v['verdict'] == 'fixed' and v['commit'] == '$s1', d"
 "$PERFBOT" show lv-2 --config "$CONFIG" >"$W/show2"
-check "show: the run on the fix" grep -q "^run on the fix: verify-[0-9a-f]* (${s2:0:12}, 6x), done: not fixed, asked " "$W/show2"
+check "show: the run on the fix" grep -q "^  .*: verify verify-[0-9a-f]* (${s2:0:12}), 6x, done: not fixed$" "$W/show2"
 check "show: the verdict" grep -q "^  verified: not fixed$" "$W/show2"
 "$PERFBOT" status --json --config "$CONFIG" >"$W/status.json"
-check "status --json lists the runs" python3 -c "import json; d=json.load(open('$W/status.json')); v=sorted((x['report_id'], x['status'], x['detail']) for x in d['verifies']); assert v == [('lv-1', 'done', 'fixed'), ('lv-2', 'done', 'not fixed')], v; assert [r['verdict'] for r in d['regressions'] if r['report_id'] == 'lv-2'] == ['not fixed']"
+check "status --json lists the runs" python3 -c "import json; d=json.load(open('$W/status.json')); v=sorted((x['report_id'], x['status'], x['detail']) for x in d['requests'] if x['kind'] == 'verify'); assert v == [('lv-1', 'done', 'fixed'), ('lv-2', 'done', 'not fixed')], v; assert [r['verdict'] for r in d['regressions'] if r['report_id'] == 'lv-2'] == ['not fixed']"
 : >"$W/farm-args"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
 sleep 1

@@ -56,7 +56,7 @@ check "From the configured list: not obeyed" [ "$(rekeyed ls-x@example.test)" = 
 check "a person's copy through the list: not obeyed" [ "$(rekeyed ls-y@example.test)" = "ignored: came through a mailing list (List-Id)" ]
 check "a From the list rewrote: not obeyed" [ "$(rekeyed ls-z@example.test)" = "ignored: From 'perf-reports@example.test' is a mailing list" ]
 check "no answer to the list" [ "$(answers)" = 0 ]
-check "no retest from the list" [ "$(sql "SELECT count(*) FROM retests")" = 0 ]
+check "no retest from the list" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest'")" = 0 ]
 # the same person straight to the bot is answered (the list's copy was
 # recorded under its mailbox position, so this one is still read)
 lsmail alice@example.test 'Alice <alice@example.test>' ls-y@example.test "help"
@@ -70,7 +70,7 @@ lsmail carol@example.test 'Carol <carol@example.test>' ls-c2@example.test "help"
 check "carol's mails delivered" settle 8
 "$PERFBOT" poll --config "$CONFIG" 2>"$W/e3"
 check "an allowed From under a stranger's envelope: not obeyed" sh -c "sqlite3 '$W/state.db' \"SELECT outcome FROM inbox WHERE outcome = 'ignored: From and the envelope sender are in different domains'\" | grep -q ."
-check "no retest from the forgery" [ "$(sql "SELECT count(*) FROM retests")" = 0 ]
+check "no retest from the forgery" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest'")" = 0 ]
 check "carol herself answered" [ "$(outcome ls-c2@example.test)" = answered ]
 
 # 11. commands.authserv_id: the topmost header of that id alone, no arc
@@ -87,4 +87,4 @@ lsmail alice@example.test 'Alice <alice@example.test>' ls-a3@example.test "retes
 check "alice's mails delivered" settle 11
 "$PERFBOT" poll --config "$CONFIG" 2>"$W/e4"
 check "arc=pass beside dmarc=fail: not obeyed" sh -c "sqlite3 '$W/state.db' \"SELECT count(*) FROM inbox WHERE outcome LIKE 'ignored: no passing DKIM or DMARC%'\" | grep -qx 2"
-check "a forged lower header does not count; the top one does" [ "$(sql "SELECT group_concat(runs) FROM retests")" = 4 ]
+check "a forged lower header does not count; the top one does" [ "$(sql "SELECT group_concat(runs) FROM requests WHERE kind = 'retest'")" = 4 ]

@@ -118,7 +118,7 @@ for i in $(seq 1 19); do
 done
 n=$((n + 20)); settle $n
 "$PERFBOT" poll --config "$CONFIG" 2>"$W/e5"
-check "one retest queued" [ "$(sql "SELECT count(*) FROM retests")" = 1 ]
+check "one retest queued" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest'")" = 1 ]
 check "the repeats answered once" [ "$(sql "SELECT count(*) FROM inbox WHERE outcome = 'answered: a repeat while a retest is open'")" = 1 ]
 check "18 repeats not answered" [ "$(sql "SELECT count(*) FROM inbox WHERE outcome LIKE 'ignored: a repeat while a retest is open%'")" = 18 ]
 check "the ack and one repeat answer: 4 answers in all" [ "$(answers)" = 4 ]

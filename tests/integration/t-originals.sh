@@ -50,4 +50,4 @@ while IFS=: read -r f want; do
 done <<EOF
 $cases
 EOF
-check "no quoted command was taken" [ "$(sql "SELECT count(*) FROM retests WHERE runs = 9 OR runs = 2")" = 0 ]
+check "no quoted command was taken" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest' AND runs IN (9, 2)")" = 0 ]

@@ -114,7 +114,7 @@ sleep 1
 check "run with the request exits 0" [ $? = 0 ]
 check "the request was routed to the report" \
 	[ "$(sql "SELECT report_id FROM inbox WHERE message_id = 'rq-patch@example.test'")" = pt-1 ]
-check "2 runs asked for" [ "$(sql "SELECT runs FROM retests")" = 2 ]
+check "2 runs asked for" [ "$(sql "SELECT runs FROM requests WHERE kind = 'retest'")" = 2 ]
 set -- $(search alice In-Reply-To rq-patch@example.test)
 check "ack in the thread" [ $# -ge 1 ]
 fetch_matching alice "$W/ack.eml" "will answer in this thread" "$@"
@@ -126,7 +126,7 @@ check "ack copies bob (a report recipient)" sh -c "grep '^header Cc:' '$W/ack.ch
 check "ack says 2 runs" grep -q "2 more runs" "$W/ack.body"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "follow-up run exits 0" [ $? = 0 ]
-check "retest done" [ "$(sql "SELECT status FROM retests")" = done ]
+check "retest done" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest'")" = done ]
 set -- $(search alice In-Reply-To rq-patch@example.test)
 check "two answers in the thread (ack, follow-up)" [ $# = 2 ]
 fetch_matching alice "$W/fu.eml" "^Verdict:" "$@"
@@ -149,7 +149,7 @@ curl -s --mail-from alice@example.test --mail-rcpt perfbot@example.test \
 sleep 1
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
-check "second retest done" [ "$(sql "SELECT count(*) FROM retests WHERE status = 'done'")" = 2 ]
+check "second retest done" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest' AND status = 'done'")" = 2 ]
 set -- $(search alice In-Reply-To rq-patch-2@example.test)
 fetch_matching alice "$W/fu2.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/fu2.eml" 2>"$W/fu2.body" | tr "\t" " " >"$W/fu2.check"

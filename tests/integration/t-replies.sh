@@ -39,8 +39,8 @@ settle 5
 check "five mails delivered to the bot" settle 5
 "$PERFBOT" poll --config "$CONFIG" 2>"$W/e1"
 check "poll exits 0" [ $? = 0 ]
-check "retest recorded once" [ "$(sql "SELECT count(*) FROM retests WHERE report_id = 'p-1' AND runs = 4")" = 1 ]
-check "quoted retest 9x not taken" [ "$(sql "SELECT count(*) FROM retests WHERE runs = 9")" = 0 ]
+check "retest recorded once" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest' AND report_id = 'p-1' AND runs = 4")" = 1 ]
+check "quoted retest 9x not taken" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest' AND runs = 9")" = 0 ]
 check "duplicate handled once" [ "$(sql "SELECT count(*) FROM inbox WHERE message_id = 'r1@example.test'")" = 1 ]
 ack=$(search alice In-Reply-To r1@example.test)
 check "ack in alice's mailbox" [ -n "$ack" ]
@@ -58,7 +58,7 @@ check "one spool request per commit" [ "$(ls "$W/spool" | wc -l)" = 2 ]
 check "ack copies the list" grep -q "^header Cc: .*perf-reports@example.test" "$W/ack.check"
 check "stranger refused once" [ "$(count mallory In-Reply-To r2@example.test)" = 1 ]
 check "second stranger mail not answered" [ "$(count mallory In-Reply-To r3@example.test)" = 0 ]
-check "stranger's retest not recorded" [ "$(sql "SELECT count(*) FROM retests WHERE requested_by = 'mallory@example.test'")" = 0 ]
+check "stranger's retest not recorded" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest' AND requested_by = 'mallory@example.test'")" = 0 ]
 check "auto-reply not answered" [ "$(count bob In-Reply-To r4@example.test)" = 0 ]
 check "auto-reply recorded as ignored" sh -c "sqlite3 '$W/state.db' \"SELECT outcome FROM inbox WHERE message_id = 'r4@example.test'\" | grep -q '^ignored'"
 check "handled mail marked seen" [ -z "$(imap perfbot "" -X 'UID SEARCH UNSEEN' | tr -d '\r' | sed -n 's/^\* SEARCH *//p')" ]

@@ -22,7 +22,7 @@ printf 'From: Alice <alice@example.test>\nTo: perfbot@example.test\nSubject: Re:
 sleep 1
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
-check "retest done" [ "$(sql "SELECT status FROM retests")" = done ]
+check "retest done" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest'")" = done ]
 set -- $(search alice In-Reply-To k1@example.test)
 check "ack and follow-up" [ $# = 2 ]
 fetch_matching alice "$W/k.eml" "^Verdict:" "$@"

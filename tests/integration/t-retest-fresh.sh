@@ -19,11 +19,11 @@ printf 'From: Alice <alice@example.test>\nTo: perfbot@example.test\nSubject: Re:
 		-T - "smtp://127.0.0.1:$SMTP_PORT"
 sleep 1
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
-check "retest queued" [ "$(sql "SELECT status FROM retests")" = queued ]
+check "retest queued" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest'")" = queued ]
 # the farm: 4 more runs, the same for both commits
 confirm_roots "$W/roots" $B $H "1000 1004 996 1050 1047 1053 1051" "1100 1096 1104 1050 1047 1053 1051"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
-check "retest done" [ "$(sql "SELECT status FROM retests")" = done ]
+check "retest done" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest'")" = done ]
 set -- $(search alice In-Reply-To rf1@example.test)
 fetch_matching alice "$W/rf.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/rf.eml" >/dev/null 2>"$W/rf.body"

@@ -31,9 +31,9 @@ ask rl-b@example.test "retest"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 body_of rl-b@example.test >"$W/b.txt"
 check "busy answer" grep -q "already queued" "$W/b.txt"
-check "not queued twice" [ "$(sql "SELECT count(*) FROM retests")" = 1 ]
+check "not queued twice" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest'")" = 1 ]
 SOURCE_DATE_EPOCH=$(( $(date +%s) + 7200 )) "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
-check "expired after the deadline" [ "$(sql "SELECT status FROM retests")" = expired ]
+check "expired after the deadline" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest'")" = expired ]
 check "did not finish answer" fetch_matching alice "$W/a.eml" "did not finish" $(search alice In-Reply-To rl-a@example.test)
 ask rl-c@example.test "retest 2x"
 SOURCE_DATE_EPOCH=$(( $(date +%s) + 7300 )) "$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
@@ -49,5 +49,5 @@ ask rl-e@example.test "retest 2x"
 SOURCE_DATE_EPOCH=$(( $(date +%s) + 7500 )) "$PERFBOT" run --config "$CONFIG" 2>"$W/e6"
 body_of rl-e@example.test >"$W/e.txt"
 check "rejected request answered generically" grep -q "could not queue the retest: the benchmark farm did not take" "$W/e.txt"
-check "the reason kept for the operator" [ "$(sql "SELECT detail FROM retests WHERE status = 'rejected'")" = "exit 1" ]
-check "recorded rejected" [ "$(sql "SELECT count(*) FROM retests WHERE status = 'rejected'")" = 1 ]
+check "the reason kept for the operator" [ "$(sql "SELECT detail FROM requests WHERE kind = 'retest' AND status = 'rejected'")" = "exit 1" ]
+check "recorded rejected" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest' AND status = 'rejected'")" = 1 ]

@@ -39,11 +39,11 @@ set -- $(search alice In-Reply-To one@example.test)
 fetch_matching alice "$W/one.eml" "could not do" "$@"
 "$MAILCHECK" "$W/one.eml" >/dev/null 2>"$W/one.body"
 check "retest 1x refused with the reason" grep -q "one more run a side cannot be tested" "$W/one.body"
-check "nothing asked of the farm for 1x" [ "$(sql "SELECT count(*) FROM retests")" = 0 ]
+check "nothing asked of the farm for 1x" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest'")" = 0 ]
 ask two "retest 2x"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
-check "retest 2x done" [ "$(sql "SELECT status FROM retests")" = done ]
+check "retest 2x done" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest'")" = done ]
 set -- $(search alice In-Reply-To two@example.test)
 fetch_matching alice "$W/two.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/two.eml" >/dev/null 2>"$W/two.body"
@@ -56,7 +56,7 @@ check "and does not claim the filter showed it" sh -c "! grep -q 'the noise filt
 ask three "retest 3x"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e5"
-check "retest 3x done" [ "$(sql "SELECT group_concat(status) FROM retests")" = done,done ]
+check "retest 3x done" [ "$(sql "SELECT group_concat(status) FROM requests WHERE kind = 'retest'")" = done,done ]
 set -- $(search alice In-Reply-To three@example.test)
 fetch_matching alice "$W/three.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/three.eml" >/dev/null 2>"$W/three.body"

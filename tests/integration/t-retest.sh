@@ -31,9 +31,9 @@ sleep 1
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "run with the request exits 0" [ $? = 0 ]
 # the fake farm runs at once, so the follow-up may come in the same run
-status=$(sql "SELECT status FROM retests")
+status=$(sql "SELECT status FROM requests WHERE kind = 'retest'")
 check "retest queued ($status)" [ "$status" = queued -o "$status" = done ]
-base_runs=$(sql "SELECT base_runs FROM retests")
+base_runs=$(sql "SELECT base_runs FROM requests WHERE kind = 'retest'")
 check "run counts recorded" [ "$base_runs" = 4 ]
 runs_now=$("$PERFBOT" compare "$W/roots/base" "$W/roots/head" --json | sed -n 's/^ *"base_runs": \([0-9]*\),/\1/p')
 check "4 runs were added to the base ($runs_now)" [ "$runs_now" = $((base_runs + 4)) ]
@@ -45,7 +45,7 @@ check "ack names both commits" grep -q "commit c0cef30e4f and its" "$W/ack.body"
 check "ack names the parent" grep -q "parent 3da90b159b" "$W/ack.body"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "follow-up run exits 0" [ $? = 0 ]
-check "retest done" [ "$(sql "SELECT status FROM retests")" = done ]
+check "retest done" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest'")" = done ]
 set -- $(search alice In-Reply-To rq1@example.test)
 check "two answers in the thread (ack, follow-up)" [ $# = 2 ]
 fetch_matching alice "$W/fu.eml" "^Verdict:" "$@"

@@ -39,7 +39,7 @@ curl -s --mail-from alice@example.test --mail-rcpt perfbot@example.test \
 sleep 1
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "run with the test exits 0" [ $? = 0 ]
-rid=$(sql "SELECT request_id FROM tests")
+rid=$(sql "SELECT request_id FROM requests WHERE kind = 'test'")
 check "the test is recorded" [ -n "$rid" ]
 tr -d '\r' <"$W/fix.patch" >"$W/fix.lf"
 check "the saved patch is the attachment, LF line ends" cmp -s "$W/fix.lf" "$W/results/$rid.patch"
@@ -48,8 +48,8 @@ fetch_matching alice "$W/ack.eml" "with your patch applied" "$@"
 "$MAILCHECK" "$W/ack.eml" >/dev/null 2>"$W/ack.body"
 check "ack says it was attached" grep -q "attached as 0001-iversion.patch" "$W/ack.body"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
-check "test done" [ "$(sql "SELECT status FROM tests")" = done ]
-check "verdict recorded: partly fixed" [ "$(sql "SELECT detail FROM tests")" = "partly fixed" ]
+check "test done" [ "$(sql "SELECT status FROM requests WHERE kind = 'test'")" = done ]
+check "verdict recorded: partly fixed" [ "$(sql "SELECT detail FROM requests WHERE kind = 'test'")" = "partly fixed" ]
 set -- $(search alice In-Reply-To ta1@example.test)
 fetch_matching alice "$W/fu.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/fu.eml" >/dev/null 2>"$W/fu.body"

@@ -38,8 +38,8 @@ body_of() {	# body_of MESSAGE-ID: the text of the bot's last answer to it
 ask tf-a@example.test "does not apply"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "the run exits 0" [ $? = 0 ]
-check "recorded failed" [ "$(sql "SELECT status FROM tests")" = failed ]
-check "with the farm's reason" [ "$(sql "SELECT detail FROM tests")" = "error: patch failed: mm/filemap.c:2712
+check "recorded failed" [ "$(sql "SELECT status FROM requests WHERE kind = 'test'")" = failed ]
+check "with the farm's reason" [ "$(sql "SELECT detail FROM requests WHERE kind = 'test'")" = "error: patch failed: mm/filemap.c:2712
 error: mm/filemap.c: patch does not apply" ]
 body_of tf-a@example.test >"$W/a.txt"
 check "answered: it did not apply" grep -q "could not apply your patch on" "$W/a.txt"
@@ -49,25 +49,25 @@ check "one answer only" [ "$(count alice In-Reply-To tf-a@example.test)" = 1 ]
 sed -i "s#^  backend: exec#  backend: spool\n  spool_dir: $W/spool#" "$CONFIG"
 ask tf-b@example.test "build fails"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
-rid=$(sql "SELECT request_id FROM tests WHERE status = 'queued'")
+rid=$(sql "SELECT request_id FROM requests WHERE kind = 'test' AND status = 'queued'")
 check "queued on the spool" [ -n "$rid" ] && grep -q "^kind: \"test\"$" "$W/spool/"*
 check "the spool request names the patch" grep -q "^patch: \"$W/results/$rid.patch\"$" "$W/spool/"*
 body_of tf-b@example.test >"$W/b.txt"
 check "acknowledged" grep -q "I queued 4 runs of this job on commit c0cef30e4f with your patch" "$W/b.txt"
 printf '\n\nmm/filemap.c:2712:1: error: expected declaration\n\033[31mmake: *** Error 1\n\n' >"$W/results/$rid/error"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
-check "the later reason ends it" [ "$(sql "SELECT status FROM tests WHERE request_id = '$rid'")" = failed ]
+check "the later reason ends it" [ "$(sql "SELECT status FROM requests WHERE kind = 'test' AND request_id = '$rid'")" = failed ]
 body_of tf-b@example.test >"$W/b2.txt"
 check "the reason answered, control characters replaced" grep -q "^> ?\[31mmake: \*\*\* Error 1$" "$W/b2.txt"
 check "blank lines around it dropped" grep -q "^> mm/filemap.c:2712:1: error: expected declaration$" "$W/b2.txt"
 ask tf-c@example.test "aim7.jobs-per-min *1.2"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
-rid=$(sql "SELECT request_id FROM tests WHERE status = 'queued'")
+rid=$(sql "SELECT request_id FROM requests WHERE kind = 'test' AND status = 'queued'")
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e5"
-check "waiting while the farm has it" [ "$(sql "SELECT status FROM tests WHERE request_id = '$rid'")" = queued ]
+check "waiting while the farm has it" [ "$(sql "SELECT status FROM requests WHERE kind = 'test' AND request_id = '$rid'")" = queued ]
 check "the run says so" grep -q "tests: 0 answered, 0 failed, 0 expired, 1 waiting" "$W/e5"
 "$PERFBOT" status --config "$CONFIG" >"$W/status" 2>&1
 check "status shows it in flight" grep -q "request_id: $rid, report_id: tf-1, form: patch" "$W/status"
 SOURCE_DATE_EPOCH=$(( $(date +%s) + 7200 )) "$PERFBOT" run --config "$CONFIG" 2>"$W/e6"
-check "expired after the deadline" [ "$(sql "SELECT status FROM tests WHERE request_id = '$rid'")" = expired ]
+check "expired after the deadline" [ "$(sql "SELECT status FROM requests WHERE kind = 'test' AND request_id = '$rid'")" = expired ]
 check "did not finish answer" fetch_matching alice "$W/c.eml" "did not finish" $(search alice In-Reply-To tf-c@example.test)

@@ -34,7 +34,7 @@ body_of() {	# body_of MESSAGE-ID: the text of the bot's last answer to it
 	fetch alice "${!#}" >"$W/a.eml"
 	"$MAILCHECK" "$W/a.eml" 2>&1 >/dev/null
 }
-tests() { sql "SELECT count(*) FROM tests"; }
+tests() { sql "SELECT count(*) FROM requests WHERE kind = 'test'"; }
 ask "$rmid1" tl-a@example.test "test"
 ask "$rmid1" tl-b@example.test "test
 
@@ -80,7 +80,7 @@ ask "$rmid1" tl-f@example.test "#perfbot: test 8x
 
 $DIFF"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
-check "the second with 8 runs" [ "$(sql "SELECT count(*) FROM tests WHERE runs = 8")" = 1 ]
+check "the second with 8 runs" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'test' AND runs = 8")" = 1 ]
 ask "$rmid1" tl-g@example.test "test
 
 $DIFF"

@@ -32,29 +32,29 @@ ask() {	# ask MESSAGE-ID DIRECTIVE
 }
 ask tl-a@example.test "does not apply"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
-check "the first test failed (the patch did not apply)" [ "$(sql "SELECT status FROM tests")" = failed ]
+check "the first test failed (the patch did not apply)" [ "$(sql "SELECT status FROM requests WHERE kind = 'test'")" = failed ]
 ask tl-b@example.test "aim7.jobs-per-min *1.2"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
-check "a failed test is not counted: the second is run (limit 1)" [ "$(sql "SELECT count(*) FROM tests WHERE status <> 'failed'")" = 1 ]
+check "a failed test is not counted: the second is run (limit 1)" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'test' AND status <> 'failed'")" = 1 ]
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
-check "the second test is over" [ "$(sql "SELECT count(*) FROM tests WHERE status = 'queued'")" = 0 ]
+check "the second test is over" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'test' AND status = 'queued'")" = 0 ]
 ask tl-c@example.test "aim7.jobs-per-min *1.2"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
-check "a third is refused: the report had its one test" [ "$(sql "SELECT count(*) FROM tests")" = 2 ]
+check "a third is refused: the report had its one test" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'test'")" = 2 ]
 check "and told so" fetch_matching alice "$W/c.eml" "has had its 1 tests already" $(search alice In-Reply-To tl-c@example.test)
 
 "$PERFBOT" show tl-1 --json --config "$CONFIG" >"$W/show.json" 2>"$W/se"
 check "show --json: exit 0 (got $?)" [ $? = 0 ]
 check "show --json: both tests, with status and detail" python3 -c "
 import json, sys
-t = json.load(open('$W/show.json'))['tests']
+t = [x for x in json.load(open('$W/show.json'))['requests'] if x['kind'] == 'test']
 assert [x['status'] for x in t] == ['failed', 'done'], t
 assert 'patch does not apply' in t[0]['detail'], t[0]
 assert all(x['form'] == 'patch' and x['requested_by'] == 'alice@example.test' for x in t), t
 "
 "$PERFBOT" show tl-1 --config "$CONFIG" >"$W/show.txt" 2>&1
-check "show: 'tests: 2'" grep -q "^tests: 2$" "$W/show.txt"
-check "show: the failed one and why" grep -q "^  .*: 4x, patch, failed: error: patch failed: mm/filemap.c:2712" "$W/show.txt"
+check "show: 'requests: 2'" grep -q "^requests: 2$" "$W/show.txt"
+check "show: the failed one and why" grep -q "^  .*: test test-[0-9a-f]* ([0-9a-f]*), 4x, failed: error: patch failed: mm/filemap.c:2712" "$W/show.txt"
 "$PERFBOT" status --json --config "$CONFIG" >"$W/status.json" 2>&1
 check "status --json: finished_tests" python3 -c "
 import json

@@ -37,14 +37,14 @@ curl -s --mail-from alice@example.test --mail-rcpt perfbot@example.test \
 sleep 1
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "run with the test exits 0" [ $? = 0 ]
-rid=$(sql "SELECT request_id FROM tests")
+rid=$(sql "SELECT request_id FROM requests WHERE kind = 'test'")
 check "the test is recorded ($rid)" [ -n "$rid" ]
-check "the form is patch" [ "$(sql "SELECT form FROM tests")" = patch ]
+check "the form is patch" [ "$(sql "SELECT form FROM requests WHERE kind = 'test'")" = patch ]
 check "the patch saved beside the result root" [ -f "$W/results/$rid.patch" ]
 check "the patch is the pasted diff" grep -q "^+	/\* fake-lkp-run: aim7.jobs-per-min \*1.219 \*/$" "$W/results/$rid.patch"
 check "its blank context line given back" grep -qx " " "$W/results/$rid.patch"
 check "the farm wrote a result root" [ -f "$W/results/$rid/matrix.json" ]
-check "built on the reported commit" [ "$(sql "SELECT commit_sha FROM tests")" = c0cef30e4ff0dc025f4a1660b8f0ba43ed58426e ]
+check "built on the reported commit" [ "$(sql "SELECT commit_sha FROM requests WHERE kind = 'test'")" = c0cef30e4ff0dc025f4a1660b8f0ba43ed58426e ]
 set -- $(search alice In-Reply-To tq1@example.test)
 check "ack in thread" [ $# -ge 1 ]
 fetch_matching alice "$W/ack.eml" "with your patch applied" "$@"
@@ -52,8 +52,8 @@ fetch_matching alice "$W/ack.eml" "with your patch applied" "$@"
 check "ack names the commit and the patch" grep -q "on commit c0cef30e4f with your patch applied" "$W/ack.body"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "follow-up run exits 0" [ $? = 0 ]
-check "test done" [ "$(sql "SELECT status FROM tests")" = done ]
-check "verdict recorded" [ "$(sql "SELECT detail FROM tests")" = fixed ]
+check "test done" [ "$(sql "SELECT status FROM requests WHERE kind = 'test'")" = done ]
+check "verdict recorded" [ "$(sql "SELECT detail FROM requests WHERE kind = 'test'")" = fixed ]
 set -- $(search alice In-Reply-To tq1@example.test)
 check "two answers in the thread (ack, follow-up)" [ $# = 2 ]
 fetch_matching alice "$W/fu.eml" "^Verdict:" "$@"

@@ -39,13 +39,13 @@ ask "Joanna <alice@example.test>" tt-a@example.test "Please re-test with this br
 
 test https://git.example.test/linux.git perf-fix"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
-check "the tree test is recorded" [ "$(sql "SELECT form || ' ' || repo || ' ' || ref FROM tests")" = "tree https://git.example.test/linux.git perf-fix" ]
+check "the tree test is recorded" [ "$(sql "SELECT form || ' ' || repo || ' ' || ref FROM requests WHERE kind = 'test'")" = "tree https://git.example.test/linux.git perf-fix" ]
 check "the farm got kind test, the repo, the ref and no patch" [ "$(sed -n '5p;7p;8p;9p' "$W/farm-args" | tr '\n' '|')" = "test|https://git.example.test/linux.git|perf-fix||" ]
 check "and the head's job" grep -q "^$W/roots/head/job.yaml$" "$W/farm-args"
 body_of alice tt-a@example.test >"$W/a.txt"
 check "the ack names the tree" grep -q "https://git.example.test/linux.git at perf-fix" "$W/a.txt"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
-check "done: not fixed" [ "$(sql "SELECT status || ': ' || detail FROM tests")" = "done: not fixed" ]
+check "done: not fixed" [ "$(sql "SELECT status || ': ' || detail FROM requests WHERE kind = 'test'")" = "done: not fixed" ]
 set -- $(search alice In-Reply-To tt-a@example.test)
 fetch_matching alice "$W/fu.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/fu.eml" >/dev/null 2>"$W/fu.body"
@@ -54,10 +54,10 @@ check "the tested column is the branch" grep -q '("perf-fix at https://git.examp
 : >"$W/farm-args"
 ask "Joanna <alice@example.test>" tt-b@example.test "test 3da90b159b146672f830bcd2489dd3a1f4e9e089 6x"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
-check "the commit test: 6 runs of that commit of the reported tree" [ "$(sql "SELECT runs || ' ' || commit_sha || ' ' || ref FROM tests WHERE form = 'commit'")" = "6 3da90b159b146672f830bcd2489dd3a1f4e9e089 3da90b159b146672f830bcd2489dd3a1f4e9e089" ]
+check "the commit test: 6 runs of that commit of the reported tree" [ "$(sql "SELECT runs || ' ' || commit_sha || ' ' || ref FROM requests WHERE kind = 'test' AND form = 'commit'")" = "6 3da90b159b146672f830bcd2489dd3a1f4e9e089 3da90b159b146672f830bcd2489dd3a1f4e9e089" ]
 check "the farm got the reported tree's repository" grep -q "^https://git.kernel.org/cgit/linux/kernel/git/torvalds/linux.git$" "$W/farm-args"
 : >"$W/farm-args"
-n0=$(sql "SELECT count(*) FROM tests")
+n0=$(sql "SELECT count(*) FROM requests WHERE kind = 'test'")
 ask "Joanna <alice@example.test>" tt-c@example.test "test https://evil.example.test/linux.git perf-fix"
 ask "Joanna <alice@example.test>" tt-d@example.test "test file:///etc master"
 ask "Joanna <alice@example.test>" tt-e@example.test "test ssh://git.example.test/linux.git master"
@@ -67,7 +67,7 @@ ask "Joanna <alice@example.test>" tt-h@example.test "test https://user:pw@git.ex
 ask "Joanna <alice@example.test>" tt-i@example.test "test https://git.example.test/linux.git"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
 check "no hostile test reached the farm" [ ! -s "$W/farm-args" ]
-check "none recorded" [ "$(sql "SELECT count(*) FROM tests")" = "$n0" ]
+check "none recorded" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'test'")" = "$n0" ]
 body_of alice tt-c@example.test >"$W/c.txt"
 check "a repository not listed: refused" grep -q "is not one this robot may fetch" "$W/c.txt"
 body_of alice tt-d@example.test >"$W/d.txt"

@@ -53,7 +53,7 @@ mail_to_bot mallory@elsewhere.test Mallory wq2@elsewhere.test "retest 20x"
 sleep 1
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
-check "the retest is done" [ "$(sql "SELECT status FROM retests")" = done ]
+check "the retest is done" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest'")" = done ]
 old=$(stat -c %i "$site/status.html")
 web "$CONFIG"
 check "the second build" [ $? = 0 ]

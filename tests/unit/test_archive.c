@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "perfbot/state/archive.h"
+#include "perfbot/state/requests.h"
 
 #include "testutil.h"
 
@@ -92,11 +93,15 @@ static void reply(struct fx *f, const char *msgid, const char *report_id,
 static void retest(struct fx *f, const char *rid, const char *report_id,
 		   time_t now)
 {
-	struct retest_request rq = { rid, report_id, 4, "alice@example.test",
-				     "m1@example.test", "{}", "queued", 6, 6,
-				     now + 3600, NULL };
+	struct request_new rq = {
+		.request_id = rid, .kind = "retest", .report_id = report_id,
+		.runs = 4, .requested_by = "alice@example.test",
+		.reply_message_id = "m1@example.test", .thread = "{}",
+		.status = "queued", .base_runs = 6, .head_runs = 6,
+		.deadline = now + 3600,
+	};
 
-	assert_int_equal(state_retest_add(f->st, &rq, now, &f->err), 0);
+	assert_int_equal(state_request_add(f->st, &rq, now, &f->err), 0);
 }
 
 /* The list, which the caller frees. */
@@ -151,8 +156,8 @@ static void t_reports(void **state)
 	queue(f, "answer", "a-1", "r1", T0 + 120);
 	reply(f, "m1@example.test", "r1", "[\"retest 4x\"]", T0 + 100);
 	retest(f, "rt-1", "r1", T0 + 100);
-	assert_int_equal(state_retest_finish(f->st, "rt-1", "done", "stable",
-					     &f->err), 0);
+	assert_int_equal(state_request_set(f->st, "rt-1", "done", "stable",
+					   "stable", T0, &f->err), 0);
 	retest(f, "rt-2", "r1", T0 + 200);
 	r = list(f, &n);
 	assert_int_equal(n, 2);
@@ -193,8 +198,9 @@ static void t_stamp(void **state)
 	s[3] = stamp_of(f, "r1");
 	retest(f, "rt-1", "r1", T0 + 30);
 	s[4] = stamp_of(f, "r1");
-	assert_int_equal(state_retest_finish(f->st, "rt-1", "done",
-					     "not reproduced", &f->err), 0);
+	assert_int_equal(state_request_set(f->st, "rt-1", "done",
+					   "not reproduced", "not reproduced",
+					   T0, &f->err), 0);
 	s[5] = stamp_of(f, "r1");
 	for (i = 0; i < 6; i++)
 		for (j = 0; j < i; j++)
@@ -212,8 +218,12 @@ static void t_stamp(void **state)
 static void t_thread(void **state)
 {
 	struct fx *f = *state;
-	struct confirm_row c = { "r1", "confirm-r1", "m", "confirming",
-				 10.5, 16, 4, 4, T0 + 3600 };
+	struct request_new c = {
+		.request_id = "confirm-r1", .kind = "confirm",
+		.report_id = "r1", .status = "asking", .runs = 16,
+		.base_runs = 4, .head_runs = 4, .deadline = T0 + 3600,
+		.metric = "m", .reported_change = 10.5,
+	};
 	struct archive_thread t;
 	int found = 0;
 
@@ -225,8 +235,10 @@ static void t_thread(void **state)
 	retest(f, "rt-1", "r1", T0 + 30);
 	assert_int_equal(state_confirm_hold(f->st, &c, "x.yaml", "id: x\n",
 					    "/m", T0, &f->err), 0);
-	assert_int_equal(state_confirm_set(f->st, "r1", "confirmed", "yes",
-					   1, T0 + 40, &f->err), 0);
+	assert_int_equal(state_confirm_set(f->st, &(struct request){
+		.request_id = "confirm-r1", .report_id = "r1" }, "done",
+					   "confirmed", "yes", T0 + 40,
+					   &f->err), 0);
 	assert_int_equal(state_archive_thread(f->st, "r1", &t, &found,
 					      &f->err), 0);
 	assert_int_equal(found, 1);

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "perfbot/act/dispatch.h"
+#include "perfbot/state/requests.h"
 
 #include "testutil.h"
 
@@ -135,12 +136,15 @@ static const char *piece(struct fx *f, size_t i)
 static void retest_at(struct fx *f, const char *rid, const char *status,
 		      time_t when)
 {
-	struct retest_request rq = { rid, "r1", 2, "paul@example.test",
-				     "ask-0@example.test", NULL, status, 4, 4,
-				     T0 + 3600, NULL };
+	struct request_new rq = {
+		.request_id = rid, .kind = "retest", .report_id = "r1",
+		.runs = 2, .requested_by = "paul@example.test",
+		.reply_message_id = "ask-0@example.test", .status = status,
+		.base_runs = 4, .head_runs = 4, .deadline = T0 + 3600,
+	};
 
-	if (state_retest_add(f->st, &rq, when, &f->err))
-		fail_msg("state_retest_add: %s", f->err.msg);
+	if (state_request_add(f->st, &rq, when, &f->err))
+		fail_msg("state_request_add: %s", f->err.msg);
 }
 
 static void retest_row(struct fx *f, const char *rid, const char *status)
@@ -247,9 +251,15 @@ static void t_max_runs(void **state)
 	assert_int_equal(command_check(&f->cmds[0], &(struct command_limits){
 					 6 }, why, sizeof(why)), 0);
 	/* nothing was asked of the farm */
-	assert_int_equal(state_retests_queued(f->st, &(struct retest_row *){
-					       NULL }, &(size_t){ 0 },
-					       &f->err), 0);
+	{
+		struct request *rows = NULL;
+		size_t n = 1;
+
+		assert_int_equal(state_requests_open(f->st, NULL, &rows, &n,
+						     &f->err), 0);
+		assert_int_equal(n, 0);
+		request_rows_free(rows, n);
+	}
 }
 
 static void t_retests_per_report(void **state)
@@ -262,8 +272,8 @@ static void t_retests_per_report(void **state)
 	assert_int_equal(act(f, 1, 1), 1);
 	assert_non_null(strstr(piece(f, 0), "A retest of this report is "
 			       "already queued"));
-	assert_int_equal(state_retest_finish(f->st, "rt-b", "done", NULL,
-					     &f->err), 0);
+	assert_int_equal(state_request_set(f->st, "rt-b", "done", NULL, NULL,
+					   T0, &f->err), 0);
 	assert_int_equal(act(f, 1, 1), 1);
 	assert_non_null(strstr(piece(f, 0), "This report has had its 2 "
 			       "retests already"));
@@ -406,8 +416,8 @@ static void t_repeats(void **state)
 	assert_string_equal(acted(f, &r, "rep-h@example.test", "retest\nhelp",
 				  T0 + 30, &au), "answered");
 	/* the next retest open: its first repeat is answered again */
-	assert_int_equal(state_retest_finish(f->st, "rt-open", "done", NULL,
-					     &f->err), 0);
+	assert_int_equal(state_request_set(f->st, "rt-open", "done", NULL, NULL,
+					   T0, &f->err), 0);
 	retest_at(f, "rt-next", "queued", T0 + 100);
 	assert_string_equal(acted(f, &r, "rep-n@example.test", "retest",
 				  T0 + 101, &au), DISPATCH_OUT_REPEAT);

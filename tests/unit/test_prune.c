@@ -24,6 +24,7 @@
 #include "perfbot/config/config.h"
 #include "perfbot/cycle/prune.h"
 #include "perfbot/state/records.h"
+#include "perfbot/state/requests.h"
 #include "perfbot/state/state.h"
 
 #include "testutil.h"
@@ -52,12 +53,16 @@ static const char *at(struct fx *f, const char *name)
 static void test_row(struct fx *f, const char *rid, const char *root,
 		     const char *end, time_t when)
 {
-	struct test_request rq = { rid, "r-1", "patch", 3, "a@example.test",
-				   "<m@x>", NULL, "abc", NULL, NULL, NULL, 0,
-				   root, "queued", NULL, T0 + DAY };
+	struct request_new rq = {
+		.request_id = rid, .kind = "test", .report_id = "r-1",
+		.form = "patch", .runs = 3, .requested_by = "a@example.test",
+		.reply_message_id = "<m@x>", .commit = "abc",
+		.result_root = root, .status = "queued", .deadline = T0 + DAY,
+	};
 
-	if (state_test_add(f->st, &rq, when, &f->err) ||
-	    (end && state_test_finish(f->st, rid, end, "x", when, &f->err)))
+	if (state_request_add(f->st, &rq, when, &f->err) ||
+	    (end && state_request_set(f->st, rid, end, NULL, "x", when,
+				      &f->err)))
 		fail_msg("%s", f->err.msg);
 }
 
@@ -108,12 +113,16 @@ static int setup(void **state)
 	/* a verify run the farm refused */
 	{
 		char root[256];
-		struct verify_request v = { "v-old", "r-1", "def", 3, root,
-					    "rejected", "no", T0 + DAY };
+		struct request_new v = {
+			.request_id = "v-old", .kind = "verify",
+			.report_id = "r-1", .commit = "def", .runs = 3,
+			.result_root = root, .status = "rejected",
+			.detail = "no", .deadline = T0 + DAY,
+		};
 
 		snprintf(root, sizeof(root), "%s", at(f, "results/v-old"));
 		mkroot(f, "results/v-old");
-		if (state_verify_add(f->st, &v, T0, &f->err))
+		if (state_request_add(f->st, &v, T0, &f->err))
 			fail_msg("%s", f->err.msg);
 	}
 	mkroot(f, "results/foreign");

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "perfbot/state/requests.h"
 #include "../../src/state/internal.h"
 #include "testlife.h"
 
@@ -210,47 +211,74 @@ static void t_tracking(void **state)
 	assert_null(tip);
 }
 
-/* A run on a fix: recorded once, read back, queued until it ends. */
+/* A run on a fix: recorded once, read back, open until it ends. */
 static void t_verifies(void **state)
 {
 	struct tl *t = *state;
-	struct verify_request rq = { "verify-1", "r1", "abc", 6, "/x/verify-1",
-				     NULL, NULL, TL_T0 + 3600 };
-	struct verify_row *v = NULL;
+	struct request_new rq = {
+		.request_id = "verify-1", .kind = "verify", .report_id = "r1",
+		.commit = "abc", .runs = 6, .result_root = "/x/verify-1",
+		.deadline = TL_T0 + 3600,
+	};
+	struct request *v = NULL;
 	size_t n = 0;
 
-	assert_int_equal(state_verify_get(t->st, "verify-1", &v, &t->err), 0);
+	assert_int_equal(state_request_get(t->st, "verify-1", &v, &t->err), 0);
 	assert_null(v);
-	assert_int_equal(state_verify_add(t->st, &rq, TL_T0, &t->err), 0);
+	assert_int_equal(state_request_add(t->st, &rq, TL_T0, &t->err), 0);
 	/* asked again after a crash: the first is kept */
 	rq.runs = 9;
-	assert_int_equal(state_verify_add(t->st, &rq, TL_T0 + 5, &t->err), 0);
-	rq = (struct verify_request){ "verify-2", "r2", "def", 4, "/x/v2",
-				      "rejected", "exit 1", TL_T0 };
-	assert_int_equal(state_verify_add(t->st, &rq, TL_T0 + 1, &t->err), 0);
-	assert_int_equal(state_verifies_queued(t->st, &v, &n, &t->err), 0);
+	assert_int_equal(state_request_add(t->st, &rq, TL_T0 + 5, &t->err), 0);
+	rq = (struct request_new){
+		.request_id = "verify-2", .kind = "verify", .report_id = "r2",
+		.commit = "def", .runs = 4, .result_root = "/x/v2",
+		.status = "rejected", .detail = "exit 1", .deadline = TL_T0,
+	};
+	assert_int_equal(state_request_add(t->st, &rq, TL_T0 + 1, &t->err), 0);
+	/* a request of another kind is not a verify's */
+	rq = (struct request_new){
+		.request_id = "rt-1", .kind = "retest", .report_id = "r1",
+		.runs = 3, .deadline = TL_T0,
+	};
+	assert_int_equal(state_request_add(t->st, &rq, TL_T0 + 2, &t->err), 0);
+	assert_int_equal(state_requests_open(t->st, "verify", &v, &n, &t->err),
+			 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(v[0].request_id, "verify-1");
+	assert_string_equal(v[0].kind, "verify");
 	assert_string_equal(v[0].status, "queued");
+	assert_string_equal(v[0].commit, "abc");
 	assert_int_equal(v[0].runs, 6);
 	assert_int_equal(v[0].deadline, TL_T0 + 3600);
 	assert_int_equal(v[0].created, TL_T0);
 	assert_null(v[0].detail);
-	verify_rows_free(v, n);
-	assert_int_equal(state_verify_finish(t->st, "verify-1", "done", "fixed",
-					     TL_T0 + 60, &t->err), 0);
-	assert_int_equal(state_verifies_queued(t->st, &v, &n, &t->err), 0);
+	assert_null(v[0].verdict);
+	request_rows_free(v, n);
+	assert_int_equal(state_requests_open(t->st, NULL, &v, &n, &t->err), 0);
+	assert_int_equal(n, 2);
+	request_rows_free(v, n);
+	assert_int_equal(state_request_set(t->st, "verify-1", "done", "fixed",
+					   "fixed", TL_T0 + 60, &t->err), 0);
+	assert_int_equal(state_requests_open(t->st, "verify", &v, &n, &t->err),
+			 0);
 	assert_int_equal(n, 0);
-	verify_rows_free(v, n);
-	assert_int_equal(state_verify_get(t->st, "verify-1", &v, &t->err), 0);
+	request_rows_free(v, n);
+	assert_int_equal(state_request_get(t->st, "verify-1", &v, &t->err), 0);
 	assert_string_equal(v->status, "done");
-	assert_string_equal(v->detail, "fixed");
+	assert_string_equal(v->verdict, "fixed");
 	assert_int_equal(v->decided, TL_T0 + 60);
-	verify_rows_free(v, 1);
-	assert_int_equal(state_verify_get(t->st, "verify-2", &v, &t->err), 0);
+	request_rows_free(v, 1);
+	assert_int_equal(state_request_get(t->st, "verify-2", &v, &t->err), 0);
 	assert_string_equal(v->status, "rejected");
 	assert_string_equal(v->detail, "exit 1");
-	verify_rows_free(v, 1);
+	request_rows_free(v, 1);
+	/* every request of a report, of every kind, oldest first */
+	assert_int_equal(state_requests_of(t->st, "r1", NULL, &v, &n, &t->err),
+			 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].kind, "verify");
+	assert_string_equal(v[1].kind, "retest");
+	request_rows_free(v, n);
 }
 
 static void t_reminders(void **state)

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "perfbot/state/records.h"
+#include "perfbot/state/requests.h"
 #include "perfbot/web/reportpage.h"
 
 #include "testweb.h"
@@ -143,16 +144,23 @@ static void t_no_addresses(void **state)
 static void t_report_runs(void **state)
 {
 	struct fx *f = *state;
-	struct retest_request a = { "rt-0", "r1", 4, "dev@example.test",
-				    "m0@x", "{}", "rejected", 0, 0, TW_T0,
-				    "the farm said no" };
-	struct retest_request b = { "rt-1", "r1", 4, "dev@example.test",
-				    "m1@x", "{}", "queued", 4, 5, TW_T0,
-				    NULL };
+	struct request_new a = {
+		.request_id = "rt-0", .kind = "retest", .report_id = "r1",
+		.runs = 4, .requested_by = "dev@example.test",
+		.reply_message_id = "m0@x", .thread = "{}",
+		.status = "rejected", .deadline = TW_T0,
+		.detail = "the farm said no",
+	};
+	struct request_new b = {
+		.request_id = "rt-1", .kind = "retest", .report_id = "r1",
+		.runs = 4, .requested_by = "dev@example.test",
+		.reply_message_id = "m1@x", .thread = "{}", .status = "queued",
+		.base_runs = 4, .head_runs = 5, .deadline = TW_T0,
+	};
 
 	tw_report(&f->w, "r1", NULL, NULL, TW_T0);
-	assert_int_equal(state_retest_add(f->w.st, &a, TW_T0, &f->w.err), 0);
-	assert_int_equal(state_retest_add(f->w.st, &b, TW_T0 + 1, &f->w.err),
+	assert_int_equal(state_request_add(f->w.st, &a, TW_T0, &f->w.err), 0);
+	assert_int_equal(state_request_add(f->w.st, &b, TW_T0 + 1, &f->w.err),
 			 0);
 	page(f, "r1");
 	assert_true(has(f, "on 4 runs of the parent and 5 of the commit (the "

@@ -25,13 +25,15 @@
 #include <cmocka.h>
 
 #include "perfbot/state/records.h"
+#include "perfbot/state/requests.h"
+#include "perfbot/util/fileio.h"
 #include "perfbot/state/state.h"
 
 #include "testutil.h"
 #include "../../src/state/internal.h"
 
 /* src/state/state.c: migrations[] has nine entries. */
-#define SCHEMA_VERSION 9
+#define SCHEMA_VERSION 10
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 
 struct fx {
@@ -245,16 +247,16 @@ static void t_open_creates_and_migrates(void **state)
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM sqlite_master "
 			       "WHERE type = 'table' AND name IN ('outbox', "
 			       "'outbox_recipients', 'manifests', 'sources', "
-			       "'inbox', 'mailbox', 'retests')"), 7);
+			       "'inbox', 'mailbox', 'requests')"), 7);
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
 			       "pragma_table_info('manifests') WHERE name IN "
 			       "('text', 'dir')"), 2);
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
 			       "pragma_table_info('outbox') WHERE name = "
 			       "'report_id'"), 1);
-	/* 7: the tests */
+	/* 10: the requests of every kind, a test's own columns too */
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
-			       "pragma_table_info('tests') WHERE name IN "
+			       "pragma_table_info('requests') WHERE name IN "
 			       "('request_id', 'form', 'result_root', 'patch', "
 			       "'decided')"), 5);
 }
@@ -393,20 +395,22 @@ static void t_upgrade_from_v1(void **state)
 	thread_report_release(&tr);
 	assert_int_equal(inbox_seen_of(f->st, "x@y", &f->err), 0);
 	counts(f, 1, 0);
-	/* migration 7 on a file of before it: the tests table, empty */
-	assert_int_equal(q_int(f->st, "SELECT count(*) FROM tests"), 0);
+	/* 7, 9 and 10 on a file of before them: one table of requests */
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM requests"), 0);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM sqlite_master "
+			       "WHERE type = 'table' AND name IN ('retests', "
+			       "'confirms', 'tests', 'verifies')"), 0);
 	/* 8: its report has no record row, and reads as open */
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM records"), 0);
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM sqlite_master "
 			       "WHERE type = 'table' AND name IN ('records', "
 			       "'record_events', 'tracking', 'reminders')"),
 			 4);
-	/* 9: the runs on landed fixes, none */
-	assert_int_equal(q_int(f->st, "SELECT count(*) FROM verifies"), 0);
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
-			       "pragma_table_info('verifies') WHERE name IN "
-			       "('request_id', 'report_id', 'commit_sha', "
-			       "'result_root', 'status', 'deadline')"), 6);
+			       "pragma_table_info('requests') WHERE name IN "
+			       "('request_id', 'kind', 'report_id', "
+			       "'commit_sha', 'result_root', 'status', "
+			       "'verdict', 'deadline')"), 8);
 	{
 		struct record r;
 		int found = 0;
@@ -419,6 +423,125 @@ static void t_upgrade_from_v1(void **state)
 		assert_int_equal(r.regression, -1);
 		record_release(&r);
 	}
+}
+
+/* The rows of 'sql' (one text column), one a line. */
+static void q_lines(struct state *st, const char *sql, struct strbuf *out)
+{
+	sqlite3_stmt *s;
+
+	assert_int_equal(sqlite3_prepare_v2(state_db(st), sql, -1, &s, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		assert_int_equal(sb_adds(out, (const char *)
+					 sqlite3_column_text(s, 0)), 0);
+		assert_int_equal(sb_addc(out, '\n'), 0);
+	}
+	sqlite3_finalize(s);
+}
+
+/*
+ * A state of the release before (tests/unit/fixtures/state-v9.sql: a row
+ * of every kind and status in the four tables of then) keeps every row
+ * in the one table of requests, each status in the one vocabulary, the
+ * old word kept as the verdict where it was one.
+ */
+static void t_upgrade_requests(void **state)
+{
+	static const char want[] =
+		"rt-requested|retest|r1|3|asking||2000|||a@example.test|m1@ex"
+		"ample.test|{\"message_id\":\"m1@example.test\"}|3|3|1001||||"
+		"|||||\n"
+		"rt-queued|retest|r1|4|queued||2000|||a@example.test|m2@examp"
+		"le.test|{}|3|3|1002|||||||||\n"
+		"rt-done|retest|r1|5|done|stable|2000|stable||b@example.test|"
+		"m3@example.test|{}|4|4|1003|||||||||\n"
+		"rt-expired|retest|r2|3|expired||2000|deadline passed||b@exam"
+		"ple.test|m4@example.test||3|3|1004|||||||||\n"
+		"rt-rejected|retest|r2|3|rejected||2000|exit 1||b@example.tes"
+		"t|m5@example.test||0|0|1005|||||||||\n"
+		"confirm-c1|confirm|c1|13|asking||3000||||||3|3|1101||||||||m"
+		".a|-4.25\n"
+		"confirm-c2|confirm|c2|13|queued||3000||||||3|3|1102|0|||||||"
+		"m.b|10.5\n"
+		"confirm-c3|confirm|c3|13|done|confirmed|3000|yes: 16 runs|||"
+		"||3|3|1103|1200|||||||m.c|7\n"
+		"confirm-c4|confirm|c4|13|done|not reproduced|3000|not reprod"
+		"uced by 13 more runs|||||3|3|1104|1201|||||||m.d|7\n"
+		"confirm-c5|confirm|c5|13|expired|unconfirmed|3000|late|||||3"
+		"|3|1105|1202|||||||m.e|7\n"
+		"confirm-c6|confirm|c6|13|expired||3000|late, dropped|||||3|3"
+		"|1106|1203|||||||m.f|7\n"
+		"confirm-c7|confirm|c7|13|rejected||3000|refused|||||3|3|1107"
+		"|1204|||||||m.g|7\n"
+		"test-queued|test|r1|4|queued||4000||/r/test-queued|p@example"
+		".test|t1@example.test|{}|||1301||patch|c0ffee|||/r/t.patch|1"
+		"20||\n"
+		"test-done|test|r1|4|done|fixed|4000|fixed|/r/test-done|p@exa"
+		"mple.test|t2@example.test|{}|||1302|1400|tree|c0ffee|https:/"
+		"/git.example.test/x.git|fix||||\n"
+		"test-failed|test|r1|4|failed||4000|patch failed|/r/test-fail"
+		"ed|p@example.test|t3@example.test|{}|||1303|1401|commit|beef"
+		"||beef||||\n"
+		"test-expired|test|r2|4|expired||4000|deadline passed|/r/test"
+		"-expired|q@example.test|t4@example.test||||1304|1402|patch|c"
+		"0ffee|||/r/x.patch|9||\n"
+		"test-rejected|test|r2|4|rejected||4000|exit 1||q@example.tes"
+		"t|t5@example.test||||1305||tree||https://git.example.test/x."
+		"git|main||0||\n"
+		"verify-queued|verify|r1|6|queued||5000||/r/v1||||||1501|||aa"
+		"aa||||||\n"
+		"verify-done|verify|r2|6|done|not fixed|5000|not fixed|/r/v2|"
+		"|||||1502|1600||bbbb||||||\n"
+		"verify-failed|verify|r3|6|failed||5000|no disk|/r/v3||||||15"
+		"03|1601||cccc||||||\n"
+		"verify-expired|verify|r4|6|expired||5000|deadline passed|/r/"
+		"v4||||||1504|1602||dddd||||||\n"
+		"verify-dropped|verify|r5|6|dropped||5000|open|/r/v5||||||150"
+		"5|1603||eeee||||||\n"
+		"verify-rejected|verify|r6|6|rejected||5000|exit 1|||||||1506"
+		"|1604||ffff||||||\n";
+	struct fx *f = *state;
+	struct strbuf sql = STRBUF_INIT, got = STRBUF_INIT;
+	struct request *rows = NULL;
+	size_t n = 0;
+	sqlite3 *db;
+
+	assert_int_equal(file_read("tests/unit/fixtures/state-v9.sql",
+				   1 << 20, 1, &sql, &f->err), 0);
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sb_str(&sql), NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	sb_release(&sql);
+	reopen(f, STATE_WRITE);
+	assert_int_equal(q_int(f->st, "PRAGMA user_version"), SCHEMA_VERSION);
+	q_lines(f->st,
+		"SELECT coalesce(request_id, '') || '|' || coalesce(kind, "
+		"'') || '|' || coalesce(report_id, '') || '|' || "
+		"coalesce(runs, '') || '|' || coalesce(status, '') || '|' "
+		"|| coalesce(verdict, '') || '|' || coalesce(deadline, "
+		"'') || '|' || coalesce(detail, '') || '|' || "
+		"coalesce(result_root, '') || '|' || "
+		"coalesce(requested_by, '') || '|' || "
+		"coalesce(reply_message_id, '') || '|' || "
+		"coalesce(thread, '') || '|' || coalesce(base_runs, '') "
+		"|| '|' || coalesce(head_runs, '') || '|' || "
+		"coalesce(created, '') || '|' || coalesce(decided, '') || "
+		"'|' || coalesce(form, '') || '|' || coalesce(commit_sha, "
+		"'') || '|' || coalesce(repo, '') || '|' || coalesce(ref, "
+		"'') || '|' || coalesce(patch, '') || '|' || "
+		"coalesce(patch_bytes, '') || '|' || coalesce(metric, '') "
+		"|| '|' || coalesce(reported_change, '') FROM requests "
+		"ORDER BY rowid",
+		&got);
+	assert_string_equal(sb_str(&got), want);
+	sb_release(&got);
+	/* the open ones are followed up as before, whatever their kind */
+	assert_int_equal(state_requests_open(f->st, NULL, &rows, &n, &f->err),
+			 0);
+	assert_int_equal(n, 6);
+	request_rows_free(rows, n);
 }
 
 /* A migration that fails leaves the file as it was: one transaction. */
@@ -1387,12 +1510,14 @@ static void t_route(void **state)
 /* ------------------------------------------------------------------ */
 /* retests                                                             */
 
-static struct retest_request retest(const char *rid, const char *status)
+static struct request_new retest(const char *rid, const char *status)
 {
-	struct retest_request rq = {
-		rid, "r1", 8, "jane@example.test", "m1@x",
-		"{\"message_id\":\"m1@x\"}", status, 4, 5, T0 + 86400,
-		NULL,
+	struct request_new rq = {
+		.request_id = rid, .kind = "retest", .report_id = "r1",
+		.runs = 8, .requested_by = "jane@example.test",
+		.reply_message_id = "m1@x",
+		.thread = "{\"message_id\":\"m1@x\"}", .status = status,
+		.base_runs = 4, .head_runs = 5, .deadline = T0 + 86400,
 	};
 
 	return rq;
@@ -1401,47 +1526,49 @@ static struct retest_request retest(const char *rid, const char *status)
 static void retest_count(struct fx *f, const char *report, long want_n,
 			 const char *want_open)
 {
-	char *open = (char *)1;
-	long n = -1;
+	struct request_tally t;
 
-	assert_int_equal(state_retest_count(f->st, report, &n, &open,
-					    &f->err), 0);
-	assert_int_equal(n, want_n);
+	assert_int_equal(state_request_tally(f->st, "retest", report, NULL, 0,
+					     &t, &f->err), 0);
+	assert_int_equal(t.of_report, want_n);
 	if (!want_open) {
-		assert_null(open);
+		assert_null(t.open_status);
+		assert_int_equal(t.open_since, 0);
 	} else {
-		assert_non_null(open);
-		assert_string_equal(open, want_open);
+		assert_non_null(t.open_status);
+		assert_string_equal(t.open_status, want_open);
 	}
-	free(open);
+	request_tally_release(&t);
 }
 
 static void t_retests(void **state)
 {
 	struct fx *f = *state;
-	struct retest_request rq = retest("rt-1", NULL);
-	struct retest_request rej = retest("rt-2", "rejected");
-	struct retest_row *rows = NULL;
+	struct request_new rq = retest("rt-1", NULL);
+	struct request_new rej = retest("rt-2", "rejected");
+	struct request *rows = NULL;
 	size_t n = 9;
 	char buf[128];
 
 	retest_count(f, "r1", 0, NULL);
-	assert_int_equal(state_retests_queued(f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_requests_open(f->st, "retest", &rows, &n,
+					     &f->err), 0);
 	assert_int_equal(n, 0);
-	retest_rows_free(rows, n);
+	request_rows_free(rows, n);
 
-	assert_int_equal(state_retest_add(f->st, &rq, T0, &f->err), 0);
+	assert_int_equal(state_request_add(f->st, &rq, T0, &f->err), 0);
 	retest_count(f, "r1", 1, "queued");
 	rej.detail = "max_runs is 20";
-	assert_int_equal(state_retest_add(f->st, &rej, T0 + 1, &f->err), 0);
+	assert_int_equal(state_request_add(f->st, &rej, T0 + 1, &f->err), 0);
 	retest_count(f, "r1", 2, "queued");
 	retest_count(f, "r2", 0, NULL);
 	/* The same request again is ignored. */
 	rq.runs = 99;
-	assert_int_equal(state_retest_add(f->st, &rq, T0 + 2, &f->err), 0);
+	assert_int_equal(state_request_add(f->st, &rq, T0 + 2, &f->err), 0);
 	retest_count(f, "r1", 2, "queued");
 
-	assert_int_equal(state_retests_queued(f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_requests_open(f->st, "retest", &rows, &n,
+					     &f->err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(rows[0].request_id, "rt-1");
 	assert_string_equal(rows[0].report_id, "r1");
@@ -1450,32 +1577,40 @@ static void t_retests(void **state)
 	assert_int_equal(rows[0].base_runs, 4);
 	assert_int_equal(rows[0].head_runs, 5);
 	assert_int_equal(rows[0].deadline, T0 + 86400);
-	retest_rows_free(rows, n);
+	request_rows_free(rows, n);
 
-	assert_int_equal(state_retest_finish(f->st, "rt-1", "done",
-					     "improvement confirmed", &f->err),
-			 0);
+	assert_int_equal(state_request_set(f->st, "rt-1", "done",
+					   "improvement confirmed",
+					   "improvement confirmed", T0 + 5,
+					   &f->err), 0);
 	retest_count(f, "r1", 2, NULL);
-	assert_int_equal(state_retests_queued(f->st, &rows, &n, &f->err), 0);
-	assert_int_equal(n, 0);
-	retest_rows_free(rows, n);
-	q_text(f->st, "SELECT status || ': ' || detail FROM retests WHERE "
-	       "request_id = 'rt-1'", buf, sizeof(buf));
-	assert_string_equal(buf, "done: improvement confirmed");
-	/* Finishing an unknown request changes nothing. */
-	assert_int_equal(state_retest_finish(f->st, "rt-x", "done", NULL,
+	assert_int_equal(state_requests_open(f->st, "retest", &rows, &n,
 					     &f->err), 0);
-	retest_rows_free(NULL, 0);
+	assert_int_equal(n, 0);
+	request_rows_free(rows, n);
+	q_text(f->st, "SELECT status || ': ' || verdict || ' ' || decided "
+	       "FROM requests WHERE request_id = 'rt-1'", buf, sizeof(buf));
+	assert_string_equal(buf, "done: improvement confirmed 1739548085");
+	/* Finishing an unknown request changes nothing. */
+	assert_int_equal(state_request_set(f->st, "rt-x", "done", NULL, NULL,
+					   T0, &f->err), 0);
+	/* A status outside the one vocabulary is refused. */
+	assert_int_equal(state_request_set(f->st, "rt-1", "confirmed", NULL,
+					   NULL, T0, &f->err), -1);
+	request_rows_free(NULL, 0);
 }
 
-/* 'requested' is open too; the newest open request is the one reported. */
 /* A held report: recorded 'asking' with its manifest seen, then moved on. */
 static void t_confirms(void **state)
 {
 	struct fx *f = *state;
-	struct confirm_row c = { "r1", "confirm-r1", "m.x", "asking", -4.25,
-				 13, 3, 3, T0 + 100 };
-	struct confirm_row *rows = NULL;
+	struct request_new c = {
+		.request_id = "confirm-r1", .kind = "confirm",
+		.report_id = "r1", .status = "asking", .metric = "m.x",
+		.reported_change = -4.25, .runs = 13, .base_runs = 3,
+		.head_runs = 3, .deadline = T0 + 100,
+	};
+	struct request *rows = NULL;
 	char *name = NULL, *text = NULL, *dir = NULL;
 	size_t n = 0;
 
@@ -1489,53 +1624,70 @@ static void t_confirms(void **state)
 	free(text);
 	free(dir);
 	/* held twice is refused: one hold per report */
+	c.request_id = "confirm-r1-again";
 	assert_int_equal(state_confirm_hold(f->st, &c, "r1.yaml", "id: r1\n",
 					    "/d", T0, &f->err), -1);
-	assert_int_equal(state_confirms_open(f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_requests_open(f->st, "confirm", &rows, &n,
+					     &f->err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(rows[0].status, "asking");
 	assert_string_equal(rows[0].metric, "m.x");
 	assert_true(rows[0].reported_change == -4.25);
 	assert_true(rows[0].runs == 13 && rows[0].base_runs == 3 &&
 		    rows[0].deadline == T0 + 100);
-	confirm_rows_free(rows, n);
-	assert_int_equal(state_confirm_set(f->st, "r1", "confirming", NULL, 0,
-					   T0, &f->err), 0);
-	assert_int_equal(state_confirms_open(f->st, &rows, &n, &f->err), 0);
+	request_rows_free(rows, n);
+	assert_int_equal(state_confirm_set(f->st, &(struct request){
+		.request_id = "confirm-r1", .report_id = "r1" }, "queued",
+					   NULL, NULL, T0, &f->err), 0);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM manifests WHERE "
+			       "outcome = 'confirming'"), 1);
+	assert_int_equal(state_requests_open(f->st, "confirm", &rows, &n,
+					     &f->err), 0);
 	assert_int_equal(n, 1);
-	assert_string_equal(rows[0].status, "confirming");
-	confirm_rows_free(rows, n);
-	assert_int_equal(state_confirm_set(f->st, "r1", "not reproduced",
-					   "why", 1, T0, &f->err), 0);
-	assert_int_equal(state_confirms_open(f->st, &rows, &n, &f->err), 0);
+	assert_string_equal(rows[0].status, "queued");
+	request_rows_free(rows, n);
+	assert_int_equal(state_confirm_set(f->st, &(struct request){
+		.request_id = "confirm-r1", .report_id = "r1" }, "done",
+					   "not reproduced", "why", T0,
+					   &f->err), 0);
+	assert_int_equal(state_requests_open(f->st, "confirm", &rows, &n,
+					     &f->err), 0);
 	assert_int_equal(n, 0);
-	confirm_rows_free(rows, n);
+	request_rows_free(rows, n);
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM manifests WHERE "
 			       "outcome = 'not reproduced'"), 1);
 }
 
-/* Tests (tests.c): recorded once, read back queued, ended, counted. */
+/* Tests: recorded once, read back queued, ended, counted. */
 static void t_tests(void **state)
 {
 	struct fx *f = *state;
-	struct test_request a = { "test-1", "r1", "patch", 4,
-				  "paul@example.test", "ask@example.test",
-				  "{}", "c0ffee1", NULL, NULL, "/r/test-1.patch",
-				  120, "/r/test-1", NULL, NULL, T0 + 60 };
-	struct test_request b = { "test-2", "r1", "tree", 8,
-				  "paul@example.test", "ask2@example.test",
-				  "{}", "c0ffee1", "https://git.example/x.git",
-				  "fix", NULL, 0, "/r/test-2", "rejected",
-				  "exit 1", T0 + 60 };
-	struct test_row *rows = NULL;
-	long of_report = 0, of_sender = 0;
+	struct request_new a = {
+		.request_id = "test-1", .kind = "test", .report_id = "r1",
+		.form = "patch", .runs = 4, .requested_by = "paul@example.test",
+		.reply_message_id = "ask@example.test", .thread = "{}",
+		.commit = "c0ffee1", .patch = "/r/test-1.patch",
+		.patch_bytes = 120, .result_root = "/r/test-1",
+		.deadline = T0 + 60,
+	};
+	struct request_new b = {
+		.request_id = "test-2", .kind = "test", .report_id = "r1",
+		.form = "tree", .runs = 8, .requested_by = "paul@example.test",
+		.reply_message_id = "ask2@example.test", .thread = "{}",
+		.commit = "c0ffee1", .repo = "https://git.example/x.git",
+		.ref = "fix", .result_root = "/r/test-2", .status = "rejected",
+		.detail = "exit 1", .deadline = T0 + 60,
+	};
+	struct request *rows = NULL;
+	struct request_tally t;
 	size_t n = 0;
 
-	assert_int_equal(state_test_add(f->st, &a, T0, &f->err), 0);
+	assert_int_equal(state_request_add(f->st, &a, T0, &f->err), 0);
 	/* the same request again (a crash before the commit) is one row */
-	assert_int_equal(state_test_add(f->st, &a, T0 + 1, &f->err), 0);
-	assert_int_equal(state_test_add(f->st, &b, T0 + 2, &f->err), 0);
-	assert_int_equal(state_tests_queued(f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_request_add(f->st, &a, T0 + 1, &f->err), 0);
+	assert_int_equal(state_request_add(f->st, &b, T0 + 2, &f->err), 0);
+	assert_int_equal(state_requests_open(f->st, "test", &rows, &n,
+					     &f->err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(rows[0].request_id, "test-1");
 	assert_string_equal(rows[0].form, "patch");
@@ -1543,80 +1695,80 @@ static void t_tests(void **state)
 	assert_string_equal(rows[0].result_root, "/r/test-1");
 	assert_null(rows[0].repo);
 	assert_int_equal(rows[0].runs, 4);
+	assert_int_equal(rows[0].patch_bytes, 120);
 	assert_true(rows[0].deadline == T0 + 60 && rows[0].created == T0);
-	test_rows_free(rows, n);
-	assert_int_equal(state_test_counts(f->st, "r1", "paul@example.test",
-					   T0 + 1, &of_report, &of_sender,
-					   &f->err), 0);
-	assert_int_equal(of_report, 2);
-	assert_int_equal(of_sender, 1);
-	assert_int_equal(state_test_finish(f->st, "test-1", "done", "fixed",
-					   T0 + 30, &f->err), 0);
-	assert_int_equal(state_tests_queued(f->st, &rows, &n, &f->err), 0);
+	request_rows_free(rows, n);
+	assert_int_equal(state_request_tally(f->st, "test", "r1",
+					     "paul@example.test", T0 + 1, &t,
+					     &f->err), 0);
+	assert_int_equal(t.of_report, 2);
+	assert_int_equal(t.of_sender, 1);
+	request_tally_release(&t);
+	assert_int_equal(state_request_set(f->st, "test-1", "done", "fixed",
+					   "fixed", T0 + 30, &f->err), 0);
+	assert_int_equal(state_requests_open(f->st, "test", &rows, &n,
+					     &f->err), 0);
 	assert_int_equal(n, 0);
-	test_rows_free(rows, n);
-	assert_int_equal(q_int(f->st, "SELECT decided FROM tests WHERE "
+	request_rows_free(rows, n);
+	assert_int_equal(q_int(f->st, "SELECT decided FROM requests WHERE "
 			       "request_id = 'test-1'"), T0 + 30);
 	/* issue 29 item 10: a test the farm could not build does not use
 	 * up one of the report's tests (the sender's day counts it) */
-	assert_int_equal(state_test_finish(f->st, "test-2", "failed",
+	assert_int_equal(state_request_set(f->st, "test-2", "failed", NULL,
 					   "build failed", T0 + 31, &f->err),
 			 0);
-	assert_int_equal(state_test_counts(f->st, "r1", "paul@example.test",
-					   T0, &of_report, &of_sender,
-					   &f->err), 0);
-	assert_int_equal(of_report, 1);
-	assert_int_equal(of_sender, 2);
+	assert_int_equal(state_request_tally(f->st, "test", "r1",
+					     "paul@example.test", T0, &t,
+					     &f->err), 0);
+	assert_int_equal(t.of_report, 1);
+	assert_int_equal(t.of_sender, 2);
+	request_tally_release(&t);
 	/* a form that is none of the three is never recorded */
 	a.request_id = "test-3";
 	a.form = "other";
-	assert_int_equal(state_test_add(f->st, &a, T0, &f->err), 0);
-	assert_int_equal(q_int(f->st, "SELECT count(*) FROM tests WHERE "
+	assert_int_equal(state_request_add(f->st, &a, T0, &f->err), 0);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM requests WHERE "
 			       "request_id = 'test-3'"), 0);
 }
 
+/* 'asking' is open too; the newest open request is the one reported. */
 static void t_retest_open_status(void **state)
 {
 	struct fx *f = *state;
-	struct retest_request a = retest("rt-1", "requested");
-	struct retest_request b = retest("rt-2", "queued");
-	struct retest_row *rows = NULL;
-	size_t n = 0;
+	struct request_new a = retest("rt-1", "asking");
+	struct request_new b = retest("rt-2", "queued");
 
-	assert_int_equal(state_retest_add(f->st, &a, T0, &f->err), 0);
-	retest_count(f, "r1", 1, "requested");
-	assert_int_equal(state_retest_add(f->st, &b, T0 + 10, &f->err), 0);
+	assert_int_equal(state_request_add(f->st, &a, T0, &f->err), 0);
+	retest_count(f, "r1", 1, "asking");
+	assert_int_equal(state_request_add(f->st, &b, T0 + 10, &f->err), 0);
 	retest_count(f, "r1", 2, "queued");
-	assert_int_equal(state_retest_finish(f->st, "rt-2", "expired", NULL,
-					     &f->err), 0);
-	retest_count(f, "r1", 2, "requested");
-	/* Only 'queued' ones are waited for. */
-	assert_int_equal(state_retests_queued(f->st, &rows, &n, &f->err), 0);
-	assert_int_equal(n, 0);
-	retest_rows_free(rows, n);
+	assert_int_equal(state_request_set(f->st, "rt-2", "expired", NULL,
+					   NULL, T0 + 20, &f->err), 0);
+	retest_count(f, "r1", 2, "asking");
 }
 
 static void t_retests_queued_order(void **state)
 {
 	struct fx *f = *state;
-	struct retest_request a = retest("rt-a", NULL);
-	struct retest_request b = retest("rt-b", NULL);
-	struct retest_request c = retest("rt-c", NULL);
-	struct retest_row *rows = NULL;
+	struct request_new a = retest("rt-a", NULL);
+	struct request_new b = retest("rt-b", NULL);
+	struct request_new c = retest("rt-c", NULL);
+	struct request *rows = NULL;
 	size_t n = 0;
 
 	c.report_id = "r2";
 	c.thread = NULL;
-	assert_int_equal(state_retest_add(f->st, &b, T0 + 2, &f->err), 0);
-	assert_int_equal(state_retest_add(f->st, &a, T0 + 1, &f->err), 0);
-	assert_int_equal(state_retest_add(f->st, &c, T0 + 3, &f->err), 0);
-	assert_int_equal(state_retests_queued(f->st, &rows, &n, &f->err), 0);
+	assert_int_equal(state_request_add(f->st, &b, T0 + 2, &f->err), 0);
+	assert_int_equal(state_request_add(f->st, &a, T0 + 1, &f->err), 0);
+	assert_int_equal(state_request_add(f->st, &c, T0 + 3, &f->err), 0);
+	assert_int_equal(state_requests_open(f->st, "retest", &rows, &n,
+					     &f->err), 0);
 	assert_int_equal(n, 3);
 	assert_string_equal(rows[0].request_id, "rt-a");
 	assert_string_equal(rows[1].request_id, "rt-b");
 	assert_string_equal(rows[2].request_id, "rt-c");
-	assert_string_equal(rows[2].thread, "");
-	retest_rows_free(rows, n);
+	assert_null(rows[2].thread);
+	request_rows_free(rows, n);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1684,6 +1836,7 @@ int main(int argc, char **argv)
 		T(t_reopen_is_noop),
 		T(t_check),
 		T_EMPTY(t_upgrade_from_v1),
+		T_EMPTY(t_upgrade_requests),
 		T_EMPTY(t_upgrade_fails_atomically),
 		T(t_open_newer_schema),
 		T_EMPTY(t_open_cannot_create),

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "perfbot/state/records.h"
+#include "perfbot/state/requests.h"
 #include "perfbot/web/statuspage.h"
 
 #include "testweb.h"
@@ -59,9 +60,12 @@ static int has(struct fx *f, const char *s)
 static void t_status(void **state)
 {
 	struct fx *f = *state;
-	struct retest_request rq = { "rt-1", "r1", 4, "alice@example.test",
-				     "m@x", "{}", "queued", 6, 6,
-				     TW_T0 + 3600, NULL };
+	struct request_new rq = {
+		.request_id = "rt-1", .kind = "retest", .report_id = "r1",
+		.runs = 4, .requested_by = "alice@example.test",
+		.reply_message_id = "m@x", .thread = "{}", .status = "queued",
+		.base_runs = 6, .head_runs = 6, .deadline = TW_T0 + 3600,
+	};
 	struct outbox_mail *q = NULL;
 	struct web_site s;
 	size_t n = 0;
@@ -75,7 +79,7 @@ static void t_status(void **state)
 	assert_int_equal(state_failed(f->w.st, q[1].rowid, "550 <bob@x.test>"
 				      ": no such user", TW_T0, &f->w.err), 0);
 	outbox_free(q, n);
-	assert_int_equal(state_retest_add(f->w.st, &rq, TW_T0, &f->w.err), 0);
+	assert_int_equal(state_request_add(f->w.st, &rq, TW_T0, &f->w.err), 0);
 	assert_int_equal(state_mailbox_set(f->w.st, "INBOX", 7, 42,
 					   &f->w.err), 0);
 	assert_int_equal(web_site_init(&s, &f->w.cfg, TW_T0, &f->w.err), 0);
@@ -123,7 +127,8 @@ static void t_empty(void **state)
 static void t_regressions_tests(void **state)
 {
 	struct fx *f = *state;
-	struct test_request t = { .request_id = "test-1", .report_id = "r1",
+	struct request_new t = { .request_id = "test-1", .kind = "test",
+		.report_id = "r1",
 		.form = "tree", .runs = 3, .requested_by = "alice@example.test",
 		.reply_message_id = "m@x", .thread = "{}",
 		.commit = "f017b0a4951fac8f150232661b2cc0b67e0c57f0",
@@ -146,7 +151,7 @@ static void t_regressions_tests(void **state)
 	assert_int_equal(state_record_put(f->w.st, &r, NULL, TW_T0 + 120,
 					  &f->w.err), 0);
 	record_release(&r);
-	assert_int_equal(state_test_add(f->w.st, &t, TW_T0, &f->w.err), 0);
+	assert_int_equal(state_request_add(f->w.st, &t, TW_T0, &f->w.err), 0);
 	render(f);
 	assert_true(has(f, "<tr><td><a href=\"r/r1.html\">r1</a>: ["));
 	assert_true(has(f, "<td>fix landed</td><td><code>d0f8c0aed1bf61a8111"

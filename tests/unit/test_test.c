@@ -270,7 +270,7 @@ static const char *detail(struct fx *f, char *buf, size_t n)
 	buf[0] = '\0';
 	assert_int_equal(sqlite3_open(f->cfg.state, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, "SELECT status || ': ' || "
-					    "coalesce(detail, '') FROM tests",
+					    "coalesce(detail, '') FROM requests",
 					    -1, &s, NULL), SQLITE_OK);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		snprintf(buf, n, "%s", sqlite3_column_text(s, 0));

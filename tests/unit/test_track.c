@@ -338,7 +338,7 @@ static void t_verify_on_landing(void **state)
 {
 	struct tl *t = *state;
 	struct track_stats ts;
-	struct verify_row *v = NULL;
+	struct request *v = NULL;
 	struct record r;
 	char extra[PATH_MAX + 512];
 
@@ -356,12 +356,12 @@ static void t_verify_on_landing(void **state)
 	tl_record(t, "r1", &r);
 	assert_string_equal(r.status, "fix landed");
 	assert_non_null(r.verify_request);
-	assert_int_equal(state_verify_get(t->st, r.verify_request, &v,
-					  &t->err), 0);
+	assert_int_equal(state_request_get(t->st, r.verify_request, &v,
+					   &t->err), 0);
 	assert_non_null(v);
 	assert_string_equal(v->status, "rejected");
 	assert_non_null(strstr(v->detail, "manifest was not kept"));
-	verify_rows_free(v, 1);
+	request_rows_free(v, 1);
 	record_release(&r);
 	assert_non_null(tl_mail_with(t, "I could not have the job run on that "
 				     "commit: the benchmark farm did not take"));

@@ -307,7 +307,7 @@ static void run_fix(struct fx *f, const char *directive, const char *golden,
 	assert_null(r.verdict);
 	record_release(&r);
 	assert_string_equal(q(f, "SELECT status || ' ' || commit_sha || ' ' || "
-			      "runs FROM verifies", buf, sizeof(buf)),
+			      "runs FROM requests", buf, sizeof(buf)),
 			    "queued " FIX " 6");
 	assert_int_equal(followups(f, T0 + 60, &vs), 1);
 	assert_int_equal(vs.done, 1);
@@ -324,7 +324,7 @@ static void run_fix(struct fx *f, const char *directive, const char *golden,
 	record_release(&r);
 	snprintf(buf, sizeof(buf), "done %s", verdict);
 	assert_string_equal(q(f, "SELECT status || ' ' || detail FROM "
-			      "verifies", buf + 100, sizeof(buf) - 100), buf);
+			      "requests", buf + 100, sizeof(buf) - 100), buf);
 	snprintf(buf, sizeof(buf), "verified fix landed -> %s by verify (%s)",
 		 status, rid);
 	assert_string_equal(q(f, "SELECT event || ' ' || from_status || ' -> ' "
@@ -383,7 +383,7 @@ static void t_farm_failed(void **state)
 	assert_string_equal(r.status, "fix landed");
 	assert_null(r.verdict);
 	record_release(&r);
-	assert_string_equal(q(f, "SELECT status FROM verifies", buf,
+	assert_string_equal(q(f, "SELECT status FROM requests", buf,
 			      sizeof(buf)), "failed");
 	assert_int_equal(followups(f, T0 + 120, &vs), 0);
 	assert_int_equal(answers(f), 1);
@@ -402,7 +402,7 @@ static void t_rejected(void **state)
 	land(f, 0, &asked);
 	assert_int_equal(asked, 0);
 	assert_string_equal(q(f, "SELECT status || ': ' || detail FROM "
-			      "verifies", buf, sizeof(buf)),
+			      "requests", buf, sizeof(buf)),
 			    "rejected: exit 1");
 	record_of(f, &r);
 	assert_string_equal(r.status, "fix landed");
@@ -436,7 +436,7 @@ static void t_deadline(void **state)
 	assert_string_equal(r.status, "fix landed");
 	record_release(&r);
 	assert_string_equal(q(f, "SELECT status || ': ' || detail FROM "
-			      "verifies", buf, sizeof(buf)),
+			      "requests", buf, sizeof(buf)),
 			    "expired: deadline passed");
 	assert_int_equal(followups(f, T0 + 7200, &vs), 0);
 	assert_int_equal(answers(f), 1);
@@ -457,11 +457,11 @@ static void t_crash_asks_once(void **state)
 	farm_does(f, "aim7.jobs-per-min *1.219");
 	land(f, 1, &asked);
 	assert_int_equal(asked, 1);
-	assert_string_equal(q(f, "SELECT count(*) FROM verifies", buf,
+	assert_string_equal(q(f, "SELECT count(*) FROM requests", buf,
 			      sizeof(buf)), "0");
 	land(f, 0, &asked);
 	assert_int_equal(asked, 1);
-	assert_string_equal(q(f, "SELECT count(*) FROM verifies", buf,
+	assert_string_equal(q(f, "SELECT count(*) FROM requests", buf,
 			      sizeof(buf)), "1");
 	rid = id_verify_request("vf-1", FIX);
 	tu_path(dir, sizeof(dir), f->results, rid);
@@ -502,7 +502,7 @@ static void t_moved_on(void **state)
 	assert_int_equal(vs.dropped, 1);
 	assert_int_equal(answers(f), 0);
 	assert_string_equal(q(f, "SELECT status || ': ' || detail FROM "
-			      "verifies", buf, sizeof(buf)), "dropped: open");
+			      "requests", buf, sizeof(buf)), "dropped: open");
 	record_of(f, &r);
 	assert_string_equal(r.status, "open");
 	record_release(&r);

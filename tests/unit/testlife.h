@@ -17,6 +17,7 @@
 #include "perfbot/act/route.h"
 #include "perfbot/parse/reply.h"
 #include "perfbot/state/records.h"
+#include "perfbot/state/requests.h"
 #include "perfbot/state/state.h"
 
 #include "testutil.h"

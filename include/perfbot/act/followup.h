@@ -11,7 +11,7 @@
 #include "perfbot/judge/inputs.h"
 #include "perfbot/parse/reply.h"
 #include "perfbot/render/context.h"
-#include "perfbot/state/state.h"
+#include "perfbot/state/requests.h"
 
 /*
  * act: what the requests asked in a report's thread and answered later
@@ -68,6 +68,13 @@ void followup_samples_ctx(struct ctx *parent, const char *key,
 typedef int (*followup_finish_fn)(struct state *st, const char *request_id,
 				  const char *status, const char *detail,
 				  time_t now, struct pb_err *err);
+/*
+ * The end of a request (a followup_finish_fn): 'status' and 'detail',
+ * and for "done" the verdict, which 'detail' is then.
+ */
+int followup_request_end(struct state *st, const char *request_id,
+			 const char *status, const char *detail, time_t now,
+			 struct pb_err *err);
 
 /*
  * Render the piece 'tmpl' with 'ctx' (not taken), queue it as the answer

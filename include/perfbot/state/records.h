@@ -13,8 +13,8 @@
  * commit that landed, the report it duplicates, why it is invalid, the
  * verify run), every transition with who or what made it and when, the
  * tips of the tracked branches walked, the reminders mailed with the
- * report of each of their lines, and the farm's runs on the landed fixes
- * (verifies.c). The words of the statuses and what may follow what are
+ * report of each of their lines (the farm's runs on the landed fixes are
+ * requests of kind "verify", requests.h). The words of the statuses and what may follow what are
  * act/regression.c's; here they are strings.
  *
  * A report has a record from the moment its mail is queued
@@ -151,52 +151,5 @@ int state_route_reminder(struct state *st, const char *const *ids,
 /* The report of line 'line' (1...) of reminder 'id', or NULL. */
 int state_reminder_line(struct state *st, const char *id, long line,
 			char **report_id, struct pb_err *err);
-
-/*
- * The farm's run on a landed fix (tracking.verify; verifies.c, for
- * act/verify.c): 'queued' (the farm has it) until its result root is
- * complete ('done', the verdict in 'detail'), the farm wrote why it
- * cannot run it ('failed', its words in 'detail'), the deadline passed
- * ('expired'), or the record moved on before ('dropped': the fix was
- * reverted or rewritten); 'rejected' when the farm did not take it (its
- * reason in 'detail', for the operator). The record's verify_request
- * names the row.
- */
-struct verify_request {
-	const char *request_id;
-	const char *report_id;
-	const char *commit;	/* the fixing commit, the farm's 'commit' */
-	int runs;
-	const char *result_root;
-	const char *status;	/* "queued" or "rejected" */
-	const char *detail;
-	time_t deadline;
-};
-/* Record a run asked for; one already recorded is kept as it is. */
-int state_verify_add(struct state *st, const struct verify_request *rq,
-		     time_t now, struct pb_err *err);
-
-/* A verify run as read back (every string malloc'd, NULL when none). */
-struct verify_row {
-	char *request_id, *report_id, *commit, *result_root, *status;
-	char *detail;
-	int runs;
-	time_t deadline, created, decided;
-};
-void verify_rows_free(struct verify_row *v, size_t n);
-
-/*
- * The run 'request_id' into '*out' (verify_rows_free(out, 1) after),
- * NULL when there is none.
- */
-int state_verify_get(struct state *st, const char *request_id,
-		     struct verify_row **out, struct pb_err *err);
-/* The queued runs, oldest first. Free with verify_rows_free(). */
-int state_verifies_queued(struct state *st, struct verify_row **out,
-			  size_t *n, struct pb_err *err);
-/* A run ends: 'status' and 'detail', decided at 'now'. */
-int state_verify_finish(struct state *st, const char *request_id,
-			const char *status, const char *detail, time_t now,
-			struct pb_err *err);
 
 #endif

@@ -12,7 +12,8 @@
 /*
  * What the state holds, for 'perfbot status' and the run summary: the
  * outbox (queued mail, its next attempt and last error; recent failures),
- * what is in flight (retests, confirmations), the mailbox position. Each
+ * the requests of the farm (in flight by kind, and every one of every
+ * kind, finished too), the mailbox position. Each
  * part is one query of a table (status.c, sections[]); a part whose table
  * the state does not have is left out, so a new table is one more line.
  */

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record: the requests table (requests.h): every run asked of the farm,
+ * of every kind, recorded with what the farm was asked and where to
+ * answer, read back (the open ones for their follow-up, a report's for
+ * 'show' and the web), each move of its status, and the counts the
+ * limits need.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/state/requests.h"
+
+#include "internal.h"
+
+#define REQUEST_COLS \
+	"SELECT request_id, kind, report_id, status, verdict, detail, " \
+	"result_root, requested_by, reply_message_id, thread, form, " \
+	"commit_sha, repo, ref, patch, metric, runs, " \
+	"coalesce(base_runs, 0), coalesce(head_runs, 0), " \
+	"coalesce(patch_bytes, 0), coalesce(deadline, 0), created, " \
+	"coalesce(decided, 0), reported_change FROM requests "
+
+/* 'verb' "INSERT" or "INSERT OR IGNORE". */
+static int insert(struct state *st, const char *verb,
+		  const struct request_new *rq, time_t now, struct pb_err *err)
+{
+	char change[40] = "", sql[700];
+
+	if (rq->metric)
+		snprintf(change, sizeof(change), "%.17g", rq->reported_change);
+	snprintf(sql, sizeof(sql), "%s INTO requests (request_id, "
+		 "kind, report_id, runs, status, deadline, detail, "
+		 "result_root, requested_by, reply_message_id, thread, "
+		 "base_runs, head_runs, created, form, commit_sha, repo, "
+		 "ref, patch, patch_bytes, metric, reported_change) "
+		 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		 "?, ?, ?, ?, ?, ?)", verb);
+	return db_run(st, err, sql, "sssisisssssiiisssssiss",
+		      rq->request_id, rq->kind, rq->report_id,
+		      (long long)rq->runs, rq->status ? rq->status : "queued",
+		      (long long)rq->deadline, rq->detail, rq->result_root,
+		      rq->requested_by, rq->reply_message_id, rq->thread,
+		      (long long)rq->base_runs, (long long)rq->head_runs,
+		      (long long)now, rq->form, rq->commit, rq->repo, rq->ref,
+		      rq->patch, (long long)rq->patch_bytes, rq->metric,
+		      rq->metric ? change : NULL);
+}
+
+int state_request_add(struct state *st, const struct request_new *rq,
+		      time_t now, struct pb_err *err)
+{
+	return insert(st, "INSERT OR IGNORE", rq, now, err);
+}
+
+/* The strings of 'r', in the order of REQUEST_COLS. */
+#define NSTR 16
+static void strings_of(struct request *r, char **str[NSTR])
+{
+	char **v[NSTR] = { &r->request_id, &r->kind, &r->report_id,
+			   &r->status, &r->verdict, &r->detail,
+			   &r->result_root, &r->requested_by,
+			   &r->reply_message_id, &r->thread, &r->form,
+			   &r->commit, &r->repo, &r->ref, &r->patch,
+			   &r->metric };
+
+	memcpy(str, v, sizeof(v));
+}
+
+/* One row of REQUEST_COLS; -1 when out of memory. */
+static int request_read(sqlite3_stmt *s, struct request *r)
+{
+	char **str[NSTR];
+	int i, rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	strings_of(r, str);
+	for (i = 0; i < NSTR; i++)
+		if (sqlite3_column_type(s, i) != SQLITE_NULL &&
+		    !(*str[i] = db_column_dup(s, i, NULL)))
+			rc = -1;
+	r->runs = (long)sqlite3_column_int64(s, NSTR);
+	r->base_runs = (long)sqlite3_column_int64(s, NSTR + 1);
+	r->head_runs = (long)sqlite3_column_int64(s, NSTR + 2);
+	r->patch_bytes = (long)sqlite3_column_int64(s, NSTR + 3);
+	r->deadline = (time_t)sqlite3_column_int64(s, NSTR + 4);
+	r->created = (time_t)sqlite3_column_int64(s, NSTR + 5);
+	r->decided = (time_t)sqlite3_column_int64(s, NSTR + 6);
+	if (sqlite3_column_type(s, NSTR + 7) != SQLITE_NULL)
+		r->reported_change = strtod((const char *)
+					    sqlite3_column_text(s, NSTR + 7),
+					    NULL);
+	return rc;
+}
+
+void request_rows_free(struct request *r, size_t n)
+{
+	char **str[NSTR];
+	size_t i;
+	int j;
+
+	for (i = 0; r && i < n; i++) {
+		strings_of(&r[i], str);
+		for (j = 0; j < NSTR; j++)
+			free(*str[j]);
+	}
+	free(r);
+}
+
+/* Every row of the prepared 's' into '*out'. */
+static int read_rows(struct state *st, sqlite3_stmt *s, struct request **out,
+		     size_t *n, struct pb_err *err)
+{
+	struct request *v = NULL, *nv;
+	int rc, oom = 0;
+
+	*out = NULL;
+	*n = 0;
+	while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		nv = realloc(v, (*n + 1) * sizeof(*v));
+		if (!nv) {
+			oom = 1;
+			break;
+		}
+		v = nv;
+		oom = request_read(s, &v[*n]) != 0;
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (oom || rc != SQLITE_DONE) {
+		request_rows_free(v, *n);
+		*n = 0;
+		return oom ? pb_fail(err, EX_OSERR, "out of memory") :
+			db_fail(st, err, "read");
+	}
+	*out = v;
+	return 0;
+}
+
+int state_requests_open(struct state *st, const char *kind,
+			struct request **out, size_t *n, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+
+	*out = NULL;
+	*n = 0;
+	if (db_query(st, &s, err, REQUEST_COLS "WHERE status IN ('asking', "
+		     "'queued') AND (?1 IS NULL OR kind = ?1) ORDER BY "
+		     "created, rowid", "s", kind))
+		return -1;
+	return read_rows(st, s, out, n, err);
+}
+
+int state_requests_of(struct state *st, const char *report_id,
+		      const char *kind, struct request **out, size_t *n,
+		      struct pb_err *err)
+{
+	sqlite3_stmt *s;
+
+	*out = NULL;
+	*n = 0;
+	if (db_query(st, &s, err, REQUEST_COLS "WHERE report_id = ?1 AND "
+		     "(?2 IS NULL OR kind = ?2) ORDER BY created, rowid", "ss",
+		     report_id, kind))
+		return -1;
+	return read_rows(st, s, out, n, err);
+}
+
+int state_request_get(struct state *st, const char *request_id,
+		      struct request **out, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	size_t n;
+
+	*out = NULL;
+	if (db_query(st, &s, err, REQUEST_COLS "WHERE request_id = ?", "s",
+		     request_id) ||
+	    read_rows(st, s, out, &n, err))
+		return -1;
+	if (!n) {
+		free(*out);
+		*out = NULL;
+	}
+	return 0;
+}
+
+static int is_open(const char *status)
+{
+	return !strcmp(status, "asking") || !strcmp(status, "queued");
+}
+
+int state_request_set(struct state *st, const char *request_id,
+		      const char *status, const char *verdict,
+		      const char *detail, time_t now, struct pb_err *err)
+{
+	return db_run(st, err, "UPDATE requests SET status = ?, verdict = ?, "
+		      "detail = ?, decided = ? WHERE request_id = ?", "sssis",
+		      status, verdict, detail,
+		      is_open(status) ? 0LL : (long long)now, request_id);
+}
+
+int state_request_tally(struct state *st, const char *kind,
+			const char *report_id, const char *sender,
+			time_t since, struct request_tally *t,
+			struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	/* one the farm could not build or apply ran nothing: it does not
+	 * use up one of the report's */
+	if (db_query(st, &s, err, "SELECT (SELECT count(*) FROM requests "
+		     "WHERE kind = ?1 AND report_id = ?2 AND status <> "
+		     "'failed'), (SELECT count(*) "
+		     "FROM requests WHERE kind = ?1 AND requested_by = ?3 AND "
+		     "created >= ?4), status, created FROM (SELECT 1) LEFT "
+		     "JOIN (SELECT status, created FROM requests WHERE kind = "
+		     "?1 AND report_id = ?2 AND status IN ('asking', 'queued') "
+		     "ORDER BY created DESC, rowid DESC LIMIT 1)", "sssi", kind,
+		     report_id, sender, (long long)since))
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		t->of_report = (long)sqlite3_column_int64(s, 0);
+		t->of_sender = (long)sqlite3_column_int64(s, 1);
+		if (sqlite3_column_type(s, 2) != SQLITE_NULL &&
+		    !(t->open_status = db_column_dup(s, 2, NULL)))
+			rc = SQLITE_NOMEM;
+		t->open_since = (time_t)sqlite3_column_int64(s, 3);
+	}
+	sqlite3_finalize(s);
+	if (rc == SQLITE_NOMEM)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
+}
+
+void request_tally_release(struct request_tally *t)
+{
+	free(t->open_status);
+	memset(t, 0, sizeof(*t));
+}
+
+int state_confirm_hold(struct state *st, const struct request_new *c,
+		       const char *manifest, const char *text,
+		       const char *dir, time_t now, struct pb_err *err)
+{
+	if (state_begin(st, err))
+		return -1;
+	/* one hold a report: a second is refused, not ignored */
+	if (insert(st, "INSERT", c, now, err) ||
+	    db_run(st, err, "INSERT OR IGNORE INTO manifests (id, manifest, "
+		   "outcome, seen, text, dir) VALUES (?, ?, 'confirming', ?, "
+		   "?, ?)", "ssiss", c->report_id, manifest, (long long)now,
+		   text, dir)) {
+		state_rollback(st);
+		return -1;
+	}
+	return state_commit(st, err);
+}
+
+int state_confirm_set(struct state *st, const struct request *c,
+		      const char *status, const char *verdict,
+		      const char *detail, time_t now, struct pb_err *err)
+{
+	const char *outcome = verdict ? verdict :
+		is_open(status) ? "confirming" : status;
+
+	if (state_request_set(st, c->request_id, status, verdict, detail, now,
+			      err))
+		return -1;
+	return db_run(st, err, "UPDATE manifests SET outcome = ? WHERE id = ?",
+		      "ss", outcome, c->report_id);
+}
+
+int state_confirm_more(struct state *st, const char *report_id,
+		       const char *request_id, long runs, struct pb_err *err)
+{
+	return db_run(st, err, "UPDATE requests SET status = 'asking', "
+		      "request_id = ?, runs = ? WHERE kind = 'confirm' AND "
+		      "report_id = ?", "sis", request_id, (long long)runs,
+		      report_id);
+}
