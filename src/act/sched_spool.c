@@ -60,7 +60,7 @@ static int spool_text(const struct sched_request *rq, struct strbuf *sb)
 	return sb_adds(sb, "# perfbot: a request; run 'job' 'runs' more times "
 		       "on 'commit' (of 'repo'\n# at 'ref', with 'patch' "
 		       "applied, when given) and put the runs into\n# "
-		       "'result_root' (README, 'The farm's contract')\n"
+		       "'result_root' (doc/replies.md, 'The farm's contract')\n"
 		       "request_id: ") ||
 		yaml_quote(sb, rq->request_id) ||
 		sb_adds(sb, "\nkind: ") || yaml_quote(sb, sched_kind_of(rq)) ||

@@ -13,7 +13,7 @@
  * offered. AUTH data lines are never kept. Every buffer is bounded; the
  * input may be anything (tests/fuzz/fuzz_smtp.c).
  *
- * The rule (README "Sending from cron"): a reply about the session, the
+ * The rule (doc/usage.md "Sending from cron"): a reply about the session, the
  * sender or the account keeps every mail queued and stops the batch, with
  * the exit code of its cause; only a 5xx for the message (DATA, end of
  * data) or for one recipient (RCPT) is final, and a 4xx recipient is
