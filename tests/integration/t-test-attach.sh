@@ -46,7 +46,7 @@ check "the saved patch is the attachment, LF line ends" cmp -s "$W/fix.lf" "$W/r
 set -- $(search alice In-Reply-To ta1@example.test)
 fetch_matching alice "$W/ack.eml" "with your patch applied" "$@"
 "$MAILCHECK" "$W/ack.eml" >/dev/null 2>"$W/ack.body"
-check "ack says it was attached" grep -q "attached as 0001-iversion.patch" "$W/ack.body"
+check "ack says it was attached" sh -c "tr '\\n' ' ' <\"\$1\" | grep -q 'attached as 0001-iversion.patch'" sh "$W/ack.body"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "test done" [ "$(sql "SELECT status FROM requests WHERE kind = 'test'")" = done ]
 check "verdict recorded: partly fixed" [ "$(sql "SELECT detail FROM requests WHERE kind = 'test'")" = "partly fixed" ]
