@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * act: retests. The act step of "retest [N]x" submits the runs and
- * records the request with the thread of the mail that asked; each later
- * run follows up the retests whose runs have landed (or whose deadline
- * passed) with an answer in that thread.
+ * records the request with the thread of the mail that asked and the
+ * retest's sequential design (seq_params_retest(): N a side first, up to
+ * limits.max_runs); each later run decides the retests whose runs have
+ * landed on their new runs: an answer in that thread, or the next look's
+ * runs asked of the farm under the look's own request id; a passed
+ * deadline is answered too.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -20,9 +23,13 @@
 #include "perfbot/act/scheduler.h"
 #include "perfbot/render/context.h"
 #include "perfbot/render/evidence_view.h"
+#include "perfbot/compare/sequential.h"
 #include "perfbot/compare/stats.h"
 #include "perfbot/compare/table.h"
+#include "perfbot/render/seq_view.h"
 #include "perfbot/util/workers.h"
+
+#include "retest_internal.h"
 
 static int submit_both(const struct config *cfg, const struct manifest *m,
 		       const struct report_inputs *in, const char *rid,
@@ -51,9 +58,10 @@ static int ask_farm(struct state *st, const struct config *cfg,
 		    const struct answer_thread *r, const char *report_id,
 		    const char *request_id, int runs, struct manifest *m,
 		    struct report_inputs *in, struct request_new *rq,
-		    char *why, size_t wl)
+		    struct retest_plan *pl, char *why, size_t wl)
 {
 	struct pb_err e = { 0, "" };
+	const struct cmp_row *h;
 	int rc;
 
 	if (followup_manifest(st, report_id, m, &e) ||
@@ -64,7 +72,15 @@ static int ask_farm(struct state *st, const struct config *cfg,
 	/* a confirmed report whose key metric the filter hides */
 	if (!in->verdict.headline && in->key_metric)
 		judge_force(&in->cmp, in->rules, in->key_metric, &in->verdict);
+	h = in->verdict.headline;
+	pl->reported = h ? h->change / 100 : 0;
+	pl->cv = h ? seq_runs_cv(h->v[BASE], h->n[BASE], h->v[HEAD],
+				 h->n[HEAD]) : NAN;
 	rq->thread = followup_thread_json(r, in);
+	if (!rq->thread || retest_plan_keep((char **)&rq->thread, pl)) {
+		snprintf(why, wl, "out of memory");
+		return 1;
+	}
 	rq->base_runs = (long)in->root[BASE].runs;
 	rq->head_runs = (long)in->root[HEAD].runs;
 	rc = submit_both(cfg, m, in, request_id, runs, r->message_id, why, wl,
@@ -85,7 +101,9 @@ int retest_request(struct state *st, const struct config *cfg,
 		.requested_by = r->from_addr,
 		.reply_message_id = r->message_id,
 	};
+	struct retest_plan pl = { runs, runs, 0, 0, NAN, request_id };
 	struct report_inputs in;
+	struct seq_design d;
 	struct manifest m;
 	char why[256] = "";
 	struct ctx c;
@@ -94,8 +112,14 @@ int retest_request(struct state *st, const struct config *cfg,
 	memset(&m, 0, sizeof(m));
 	memset(&in, 0, sizeof(in));
 	*ctx = NULL;
+	if (cfg->limits.max_runs > runs)
+		pl.cap = cfg->limits.max_runs;
+	if (retest_plan_earlier(st, report_id, &pl.earlier, err))
+		return -1;
 	refused = ask_farm(st, cfg, r, report_id, request_id, runs, &m, &in,
-			   &rq, why, sizeof(why));
+			   &rq, &pl, why, sizeof(why));
+	if (!refused && retest_plan_design(&pl, &d, err))
+		goto out;
 	rq.status = refused ? "rejected" : "queued";
 	rq.detail = refused ? why : NULL;
 	rq.deadline = now + cfg->scheduler.deadline;
@@ -107,6 +131,7 @@ int retest_request(struct state *st, const struct config *cfg,
 		ctx_int(&c, "runs", runs);
 		ctx_str(&c, "request_id", request_id);
 		followup_commits_ctx(&c, &m);
+		ctx_seq(&c, "seq", &d, NULL);
 	}
 	*tmpl = refused ? "retest-rejected" : "retest-ack";
 	if (refused)
@@ -135,63 +160,79 @@ static json_t *chart_of(const struct cmp_row *row)
 	return s;
 }
 
-/* JSON has no infinity: two constant samples give t = +-inf. */
-static void finite_ctx(struct ctx *c, const char *key, double v)
-{
-	if (isfinite(v))
-		ctx_real(c, key, v);
-	else
-		ctx_take(c, key, json_null());
-}
-
 /*
  * The verdict of the headline metric, decided on the new runs alone
  * ('fresh': the same metric compared over the runs that landed after the
- * request): the runs that made the report were selected for looking
- * different, so counting them again would favour "stable".
+ * request) by the retest's sequential design: the runs that made the
+ * report were selected for looking different, so counting them again
+ * would favour "stable". "stable" when the efficacy bound is crossed,
+ * "not reproduced" when the futility bound is, else "inconclusive"
+ * (at the design's last look, or the farm refused the next one).
  */
 static void verdict_ctx(struct ctx *c, const struct cmp_row *all,
 			const struct cmp_row *fresh, double reported,
-			const char **verdict)
+			const struct seq_design *d,
+			const struct seq_decision *dec, const char **verdict)
 {
-	/* LKP's filter needs 3 runs on a side: below that the tests decide */
-	int blind = fresh->n[BASE] < 3 && fresh->n[HEAD] < 3;
-	struct evidence ev;
-	enum verdict v;
+	enum verdict v = dec->answer == SEQ_CHANGED ? VERDICT_STABLE :
+		dec->answer == SEQ_NOT_CHANGED ? VERDICT_NOT_REPRODUCED :
+		VERDICT_INCONCLUSIVE;
 
-	if (stats_evidence(fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
-			   fresh->n[HEAD], &ev))
-		c->oom = 1;
-	v = stats_verdict(&ev, fresh->shown || blind, reported, fresh->change);
 	*verdict = stats_verdict_name(v);
 	ctx_str(c, "verdict", *verdict);
 	ctx_percent(c, "change", fresh->change);
 	ctx_percent(c, "change_all", all->change);
 	ctx_percent(c, "reported", reported);
-	ctx_evidence(c, "tests", &ev);
-	finite_ctx(c, "t", ev.w.t);
-	finite_ctx(c, "df", ev.w.df);
-	ctx_bool(c, "shown", fresh->shown);
-	ctx_bool(c, "filter_blind", blind);
+	ctx_seq(c, "seq", d, dec);
 	ctx_bool(c, "stable", v == VERDICT_STABLE);
 	ctx_bool(c, "not_reproduced", v == VERDICT_NOT_REPRODUCED);
 	ctx_bool(c, "inconclusive", v == VERDICT_INCONCLUSIVE);
+	/* built for the next look: used only when the farm refuses it */
+	ctx_bool(c, "refused", dec->answer == SEQ_MORE);
 	ctx_int(c, "new_base_n", (long long)fresh->n[BASE]);
 	ctx_int(c, "new_head_n", (long long)fresh->n[HEAD]);
 }
 
-static json_t *result_ctx(const struct request *row,
-			  const struct report_inputs *in,
-			  const struct manifest *m,
-			  const struct followup_asker *a,
-			  const char **verdict, struct pb_err *err)
+/*
+ * One retest on its way through the workers (util/workers.h): the
+ * report's manifest and the thread of the mail that asked read from the
+ * state in order (start), the inputs over all runs, the decision and the
+ * answer's context made by a worker, which touches no state (work), the
+ * answer queued or the next look asked in order (finish).
+ */
+struct followup {
+	const struct request *row;
+	struct manifest m;
+	struct report_inputs in;
+	struct followup_asker a;
+	struct retest_plan pl;
+	struct seq_design d;
+	int loaded;		/* thread, manifest and inputs: 0 or -1 */
+	struct pb_err why;	/* why they did not load */
+	int ready;		/* the runs landed */
+	int asking;		/* the look is recorded, the farm not asked */
+	long more;		/* undecided: the next look's runs a side */
+	json_t *ctx;		/* the answer's context, or NULL */
+	const char *verdict;
+	struct pb_err cerr;	/* why there is no context */
+};
+
+/*
+ * The decision on the new runs and the answer's context; undecided,
+ * f->more is the next look's runs a side in all (the context is then
+ * the answer should the farm refuse them).
+ */
+static json_t *result_ctx(struct followup *f, struct pb_err *err)
 {
-	const char *metric = followup_metric(a);
-	double reported = followup_reported(a);
+	const struct request *row = f->row;
+	const struct report_inputs *in = &f->in;
+	const char *metric = followup_metric(&f->a);
+	double reported = followup_reported(&f->a);
 	const struct cmp_row *h = metric ? comparison_find(&in->cmp, metric) :
 		NULL, *fresh;
 	size_t from[2] = { (size_t)row->base_runs, (size_t)row->head_runs };
 	struct strbuf table = STRBUF_INIT;
+	struct seq_decision dec;
 	struct runs_new rn;
 	json_t *ctx;
 	struct ctx c;
@@ -204,15 +245,21 @@ static json_t *result_ctx(const struct request *row,
 	fresh = comparison_find(&rn.cmp, h->name);
 	if (!fresh) {
 		runs_new_release(&rn);
+		pb_fail(err, EX_DATAERR, "no new runs of %s", h->name);
 		return NULL;
 	}
+	seq_decide(&f->d, fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
+		   fresh->n[HEAD], &dec);
+	if (dec.answer == SEQ_MORE)
+		f->more = f->d.look[dec.look].n > row->runs ?
+			f->d.look[dec.look].n : row->runs + 1;
 	ctx_init(&c, "retest");
-	if (report_table_text(in, m, &table))
+	if (report_table_text(in, &f->m, &table))
 		c.oom = 1;
-	verdict_ctx(&c, h, fresh, reported, verdict);
+	verdict_ctx(&c, h, fresh, reported, &f->d, &dec, &f->verdict);
 	ctx_int(&c, "runs", row->runs);
 	ctx_str(&c, "request_id", row->request_id);
-	followup_commits_ctx(&c, m);
+	followup_commits_ctx(&c, &f->m);
 	ctx_str(&c, "metric", h->name);
 	followup_samples_ctx(&c, "base_samples", h->name, h->v[BASE],
 			     h->n[BASE]);
@@ -250,26 +297,6 @@ static int landed(const struct request *row,
 	       (long)in->root[HEAD].runs >= row->head_runs + row->runs;
 }
 
-/*
- * One retest on its way through the workers (util/workers.h): the
- * report's manifest and the thread of the mail that asked read from the
- * state in order (start), the inputs over all runs and the answer's
- * context made by a worker, which touches no state (work), the answer
- * queued in order (finish).
- */
-struct followup {
-	const struct request *row;
-	struct manifest m;
-	struct report_inputs in;
-	struct followup_asker a;
-	int loaded;		/* thread, manifest and inputs: 0 or -1 */
-	struct pb_err why;	/* why they did not load */
-	int ready;		/* the runs landed */
-	json_t *ctx;		/* the answer's context, or NULL */
-	const char *verdict;
-	struct pb_err cerr;	/* why there is no context */
-};
-
 static void followup_release(struct followup *f)
 {
 	json_decref(f->ctx);
@@ -290,12 +317,73 @@ static void prepare(const struct config *cfg, const struct inputs_opts *io,
 		f->loaded = -1;
 		return;
 	}
-	f->ready = landed(row, &f->in);
+	retest_plan_read(&f->pl, f->a.t, row);
+	if (retest_plan_design(&f->pl, &f->d, &f->why)) {
+		f->loaded = -1;
+		return;
+	}
+	f->asking = !strcmp(row->status, "asking");
+	f->ready = !f->asking && landed(row, &f->in);
 	if (f->ready)
-		f->ctx = result_ctx(row, &f->in, &f->m, &f->a, &f->verdict,
-				    &f->cerr);
+		f->ctx = result_ctx(f, &f->cerr);
 	else if (now > row->deadline)
 		f->ctx = expired_ctx(row, &f->in, &f->cerr);
+}
+
+/*
+ * Ask the farm for the recorded look's runs: 'queued' when it took
+ * them; 1 when it refused (the retest is answered as it stands), 0
+ * when it is away (asked again next run).
+ */
+static int ask_look(struct state *st, const struct config *cfg,
+		    struct followup *f, time_t now, struct pb_err *err)
+{
+	const struct request *row = f->row;
+	char why[256] = "";
+	int rc;
+
+	rc = submit_both(cfg, &f->m, &f->in, row->request_id,
+			 (int)retest_look_adds(&f->d, row->runs),
+			 f->a.r.message_id, why, sizeof(why), err);
+	if (rc < 0) {
+		log_warn("retest '%s': %s", row->request_id, err->msg);
+		pb_err_clear(err);
+		return 0;
+	}
+	if (rc > 0) {
+		log_warn("retest '%s' of '%s': the next look was refused: %s",
+			 row->request_id, row->report_id, why);
+		return 1;
+	}
+	return state_request_set(st, row->request_id, "queued", NULL, NULL,
+				 now, err);
+}
+
+/*
+ * Undecided: the next look, f->more runs a side in all, recorded under
+ * its own request id before the farm is asked (a crash in between asks
+ * again with the same id). Returns as ask_look().
+ */
+static int next_look(struct state *st, const struct config *cfg,
+		     struct followup *f, time_t now, struct pb_err *err)
+{
+	struct request *row = (struct request *)f->row;
+	struct strbuf id = STRBUF_INIT;
+
+	if (sb_addf(&id, "%s-%ld", f->pl.id, f->more))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (state_request_look(st, row->request_id, sb_str(&id), f->more,
+			       now + cfg->scheduler.deadline, err)) {
+		sb_release(&id);
+		return -1;
+	}
+	log_info("retest '%s' of '%s': undecided at %ld new runs a side, "
+		 "asking for %ld in all", f->pl.id, row->report_id, row->runs,
+		 f->more);
+	free(row->request_id);
+	row->request_id = sb_detach(&id, NULL);
+	row->runs = f->more;
+	return ask_look(st, cfg, f, now, err);
 }
 
 static int one_retest(struct state *st, const struct config *cfg,
@@ -319,11 +407,24 @@ static int one_retest(struct state *st, const struct config *cfg,
 		rs->expired += now > row->deadline && !rc;
 		return rc;	/* else try again next run */
 	}
-	if (f->ready && !f->ctx) {
-		rc = pb_fail(err, EX_SOFTWARE, "retest '%s': cannot build its "
-			     "answer%s%s", row->request_id, f->cerr.msg[0] ?
-			     ": " : "", f->cerr.msg);
-	} else if (f->ready) {
+	if (f->asking && now <= row->deadline) {
+		rc = ask_look(st, cfg, f, now, err);
+		rs->waiting += rc == 0;
+		return rc > 0 ? 0 : rc;
+	}
+	if (f->ready && !f->ctx)
+		return pb_fail(err, EX_SOFTWARE, "retest '%s': cannot build "
+			       "its answer%s%s", row->request_id,
+			       f->cerr.msg[0] ? ": " : "", f->cerr.msg);
+	if (f->ready && f->more) {
+		rc = next_look(st, cfg, f, now, err);
+		if (rc <= 0) {
+			rs->waiting += rc == 0;
+			return rc;
+		}
+		f->verdict = "inconclusive";	/* refused: as it stands */
+	}
+	if (f->ready) {
 		rc = followup_answer(st, cfg, &f->a, row->request_id,
 				     "retest-result", f->ctx, followup_request_end,
 				     "done", f->verdict, now, err);

@@ -282,3 +282,14 @@ int state_confirm_more(struct state *st, const char *report_id,
 		      "report_id = ?", "sis", request_id, (long long)runs,
 		      report_id);
 }
+
+int state_request_look(struct state *st, const char *request_id,
+		       const char *new_id, long runs, time_t deadline,
+		       struct pb_err *err)
+{
+	return db_run(st, err, "UPDATE requests SET status = 'asking', "
+		      "request_id = ?, runs = ?, deadline = ? WHERE "
+		      "request_id = ? AND status IN ('asking', 'queued')",
+		      "siis", new_id, (long long)runs, (long long)deadline,
+		      request_id);
+}

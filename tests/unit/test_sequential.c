@@ -606,7 +606,7 @@ static void t_monte_carlo_directions(void **state)
  * 'retest 4x' of a report of a 5% change at CV 2%, run on up to 20 runs
  * a side by seq_params_retest(): "not reproduced" at most 5% of the time
  * when the change is real, "stable" at most 1% when there is none
- * (issue 32's targets; measured 0.02% and 0.8%), under normal and t3
+ * (issue 32's targets), under normal and t3
  * noise; a second retest of the report spends half the alpha.
  */
 static void t_monte_carlo_retest(void **state)

@@ -228,6 +228,14 @@ struct seq_decision {
 void seq_decide(const struct seq_design *d, const double *base, size_t nb,
 		const double *head, size_t nh, struct seq_decision *out);
 
+/*
+ * The runs' noise: their pooled standard deviation (each side about its
+ * own mean) over the base mean; NAN with fewer than 3 runs in all, a
+ * side without runs, or a base mean of 0.
+ */
+double seq_runs_cv(const double *base, size_t nb, const double *head,
+		   size_t nh);
+
 /* "more runs", "changed", "not changed", "inconclusive". */
 const char *seq_answer_name(enum seq_answer a);
 
