@@ -28,12 +28,14 @@
 #include "perfbot/render/report.h"
 #include "perfbot/compose/reportmail.h"
 #include "perfbot/ingest/sources.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/seen.h"
 
 #include "steps.h"
 
-int report_draw_free(struct report *r, const struct manifest *m,
-		     const struct config *cfg, struct report_opts *o,
-		     struct state *st, struct pb_err *err)
+int report_redraw_taken(struct report *r, const struct manifest *m,
+			const struct config *cfg, struct report_opts *o,
+			struct state *st, struct pb_err *err)
 {
 	int used = 0;
 
@@ -53,17 +55,6 @@ int report_draw_free(struct report *r, const struct manifest *m,
 		if (report_make(r, m, cfg, o, err))
 			return -1;
 	}
-}
-
-/* Here, not in report.c: the front end's 'report' needs no state. */
-int report_make_free(struct report *r, const struct manifest *m,
-		     const struct config *cfg, struct report_opts *o,
-		     struct state *st, struct pb_err *err)
-{
-	o->draw = 0;
-	if (report_make(r, m, cfg, o, err))
-		return -1;
-	return report_draw_free(r, m, cfg, o, st, err);
 }
 
 /* '*s' 1 when the state knows 'id' (there is none for --dry-run, maybe). */
@@ -169,8 +160,8 @@ static int made_free(struct ingest *in, struct item *it, struct pb_err *err)
 		*err = it->err;
 		return -1;
 	}
-	if (report_draw_free(&it->r, &it->m, cy->cfg, &ro,
-			     cy->have_state ? cy->st : NULL, err))
+	if (report_redraw_taken(&it->r, &it->m, cy->cfg, &ro,
+				cy->have_state ? cy->st : NULL, err))
 		return -1;
 	if (ro.draw)	/* drawn again: its mail too */
 		compose_here(cy, it);

@@ -28,6 +28,9 @@
 #include "perfbot/state/requests.h"
 #include "perfbot/util/fileio.h"
 #include "perfbot/state/state.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/seen.h"
+#include "perfbot/state/inbox.h"
 
 #include "testutil.h"
 #include "../../src/state/internal.h"
@@ -413,11 +416,11 @@ static void t_upgrade_from_v1(void **state)
 			       "'verdict', 'deadline')"), 8);
 	{
 		struct record r;
-		int found = 0;
+		int got = 0;
 
-		assert_int_equal(state_record_get(f->st, "old-1", &r, &found,
+		assert_int_equal(state_record_get(f->st, "old-1", &r, &got,
 						  &f->err), 0);
-		assert_int_equal(found, 1);
+		assert_int_equal(got, 1);
 		assert_string_equal(r.status, "open");
 		assert_int_equal(r.stored, 0);
 		assert_int_equal(r.regression, -1);
