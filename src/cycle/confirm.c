@@ -220,7 +220,8 @@ static int make_mail(const struct config *cfg, const struct inputs_opts *io,
 		     struct held *h, const char *line, time_t now,
 		     struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, line, h->row->metric, 0, io };
+	struct report_opts o = { NULL, now, line, h->row->metric, 0, io,
+				 NULL, NULL };
 
 	report_release(&h->r);
 	composed_release(&h->c);
@@ -243,7 +244,8 @@ static int mail_it(struct state *st, const struct config *cfg,
 		   struct held *h, const char *line, const char *status,
 		   time_t now, struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, line, h->row->metric, 0, NULL };
+	struct report_opts o = { NULL, now, line, h->row->metric, 0, NULL,
+				 NULL, NULL };
 	struct composed *c = &h->c;
 	int rc;
 
