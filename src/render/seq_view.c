@@ -106,6 +106,8 @@ void ctx_seq(struct ctx *parent, const char *key, const struct seq_design *d,
 			 (dec->answer == SEQ_CHANGED ||
 			  dec->answer == SEQ_NOT_CHANGED));
 		ctx_bool(&c, "last", dec->last);
+		ctx_bool(&c, "changed", dec->answer == SEQ_CHANGED);
+		ctx_bool(&c, "not_changed", dec->answer == SEQ_NOT_CHANGED);
 		/* seq_decide() sets no t for two constant samples */
 		ctx_bool(&c, "constant", !dec->why && dec->df == 0 &&
 			 dec->answer != SEQ_MORE);

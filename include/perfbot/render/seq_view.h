@@ -7,7 +7,8 @@
 
 /*
  * A sequential design and its decision (sequential.h) as the answers
- * word them (templates/retest-ack.txt, retest-result.txt): under 'key'
+ * word them (templates/retest-ack.txt, retest-result.txt,
+ * seq-decided.txt): under 'key'
  *
  *   first, cap     the runs a side asked for and the most the design may
  *                  reach; looks ("4, 6, 10"), more_max (cap - first),
@@ -20,7 +21,8 @@
  * and, with a decision ('dec' not NULL):
  *   n              runs a side it was decided on (the fewer side's);
  *                  added (n - first); early (it stopped before the
- *                  design's last look); last
+ *                  design's last look); last; changed, not_changed
+ *                  (the efficacy or the futility bound crossed)
  *   p              Welch's one-sided p the way tested; p_upper the
  *                  look's efficacy bound ("stable" at or below it),
  *                  p_lower its futility bound ("not reproduced" above)
