@@ -54,6 +54,25 @@ int state_request_add(struct state *st, const struct request_new *rq,
 	return insert(st, "INSERT OR IGNORE", rq, now, err);
 }
 
+int state_request_hold(struct state *st, const struct request_new *rq,
+		       time_t now, struct pb_err *err)
+{
+	struct request_new a = *rq;
+	int open = !sqlite3_get_autocommit(st->db);
+
+	a.status = "asking";
+	a.detail = NULL;
+	if (!open && state_begin(st, err))
+		return -1;
+	if (insert(st, "INSERT OR IGNORE", &a, now, err) ||
+	    state_commit(st, err)) {
+		if (!open)
+			state_rollback(st);
+		return -1;
+	}
+	return open ? state_begin(st, err) : 0;
+}
+
 /* The strings of 'r', in the order of REQUEST_COLS. */
 #define NSTR 16
 static void strings_of(struct request *r, char **str[NSTR])

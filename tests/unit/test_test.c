@@ -23,6 +23,7 @@
 #include <gmime/gmime.h>
 #include <sqlite3.h>
 
+#include "perfbot/act/kind.h"
 #include "perfbot/act/dispatch.h"
 #include "perfbot/act/test.h"
 #include "perfbot/util/fileio.h"
@@ -255,10 +256,12 @@ static char *followup_text(struct fx *f, size_t index)
 }
 
 /* The follow-ups of a run at 'now': how many were answered. */
-static long followups(struct fx *f, time_t now, struct test_stats *ts)
+static long followups(struct fx *f, time_t now, struct kind_stats *ts)
 {
-	if (test_followups(f->st, &f->cfg, now, ts, &f->err))
-		fail_msg("test_followups: %s", f->err.msg);
+	struct kind_env e = { f->st, &f->cfg, now, 1, NULL };
+
+	if (kind_follow(&e, &kind_test, ts, &f->err))
+		fail_msg("kind_follow: %s", f->err.msg);
 	return ts->done + ts->failed + ts->expired;
 }
 
@@ -355,7 +358,7 @@ static void t_ref_safe(void **state)
 static void t_fixed(void **state)
 {
 	struct fx *f = *state;
-	struct test_stats ts;
+	struct kind_stats ts;
 	char buf[256], *text;
 
 	set_patch(f, DIFF("aim7.jobs-per-min *1.219"));
@@ -375,7 +378,7 @@ static void t_fixed(void **state)
 static void t_partly_fixed(void **state)
 {
 	struct fx *f = *state;
-	struct test_stats ts;
+	struct kind_stats ts;
 	char buf[256], *text;
 
 	set_patch(f, DIFF("aim7.jobs-per-min *1.1"));
@@ -393,7 +396,7 @@ static void t_partly_fixed(void **state)
 static void t_not_fixed(void **state)
 {
 	struct fx *f = *state;
-	struct test_stats ts;
+	struct kind_stats ts;
 	char buf[256], *text;
 
 	configure(f, "commands:\n  test_repos: [\"https://git.example.test/"
@@ -415,7 +418,7 @@ static void t_not_fixed(void **state)
 static void t_does_not_apply(void **state)
 {
 	struct fx *f = *state;
-	struct test_stats ts;
+	struct kind_stats ts;
 	char buf[256];
 
 	set_patch(f, DIFF("does not apply"));
@@ -433,7 +436,7 @@ static void t_does_not_apply(void **state)
 static void t_rejected_and_expired(void **state)
 {
 	struct fx *f = *state;
-	struct test_stats ts;
+	struct kind_stats ts;
 	struct strbuf y = STRBUF_INIT;
 	char buf[256], *text;
 
@@ -478,7 +481,7 @@ static void t_metric_missing(void **state)
 {
 	struct fx *f = *state;
 	struct strbuf y = STRBUF_INIT;
-	struct test_stats ts;
+	struct kind_stats ts;
 	char buf[256], dir[PATH_MAX], *rid, *text;
 
 	assert_int_equal(sb_addf(&y, "identity:\n  from: \"perfbot "
