@@ -12,6 +12,8 @@
 #include "perfbot/act/dispatch.h"
 #include "perfbot/act/followup.h"
 #include "perfbot/act/route.h"
+#include "perfbot/state/seen.h"
+#include "perfbot/state/inbox.h"
 
 int followup_manifest(struct state *st, const char *report_id,
 		      struct manifest *m, struct pb_err *err)

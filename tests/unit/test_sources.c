@@ -29,6 +29,7 @@
 #include "perfbot/ingest/http.h"
 #include "perfbot/ingest/sources.h"
 #include "perfbot/state/state.h"
+#include "perfbot/state/seen.h"
 
 #include "testutil.h"
 
