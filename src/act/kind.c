@@ -42,9 +42,9 @@ static void submit(const struct config *cfg, struct kind_asking *q)
 	size_t i;
 	int found = 0;
 
-	q->out = KIND_REJECTED;
-	if (!q->nfarm)
-		return;		/* q->why says why */
+	q->out = q->refused ? KIND_REJECTED : KIND_QUEUED;
+	if (q->refused || !q->nfarm)
+		return;		/* q->why says why, or nothing is asked */
 	for (i = 0; i < q->nfarm && out == SCHED_ACCEPTED; i++) {
 		if (scheduler_submit(cfg, &q->farm[i], &out, q->why,
 				     sizeof(q->why), &e)) {
@@ -53,10 +53,9 @@ static void submit(const struct config *cfg, struct kind_asking *q)
 			return;
 		}
 	}
-	if (out == SCHED_ACCEPTED) {
-		q->out = KIND_QUEUED;
+	q->out = out == SCHED_ACCEPTED ? KIND_QUEUED : KIND_REJECTED;
+	if (out == SCHED_ACCEPTED)
 		return;
-	}
 	/* a farm that tells at once why it cannot (a new root's) */
 	if (q->rq.result_root && *q->rq.result_root &&
 	    !scheduler_farm_error(q->rq.result_root, &q->said, &found, &e) &&
@@ -86,7 +85,7 @@ int kind_ask(struct state *st, const struct config *cfg,
 	const char *status, *detail;
 
 	q->rq.kind = k->name;
-	if (k->adds_runs && !k->held && q->nfarm &&
+	if (k->adds_runs && !k->held && !q->refused &&
 	    state_request_hold(st, &q->rq, now, err))
 		return -1;
 	submit(cfg, q);
@@ -98,7 +97,7 @@ int kind_ask(struct state *st, const struct config *cfg,
 	if (!strcmp(status, "rejected"))
 		log_warn("%s '%s' of '%s' rejected: %s", k->name,
 			 q->rq.request_id, q->rq.report_id, q->why);
-	if (k->adds_runs && q->nfarm)
+	if (k->adds_runs && !q->refused)
 		return state_request_set(st, q->rq.request_id, status, NULL,
 					 detail, now, err);
 	q->rq.status = status;

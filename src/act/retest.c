@@ -37,7 +37,7 @@ static void side_request(struct sched_request *rq, const char *rid,
 	};
 }
 
-/* What the farm is asked and the state keeps; q->nfarm 0 when the
+/* What the farm is asked and the state keeps; q->refused when the
  * report cannot be loaded (q->why). */
 static void prepare_ask(struct state *st, const struct config *cfg,
 			const struct answer_thread *r, const char *report_id,
@@ -49,6 +49,7 @@ static void prepare_ask(struct state *st, const struct config *cfg,
 	if (followup_manifest(st, report_id, m, &e) ||
 	    report_inputs_load(in, m, cfg, &e)) {
 		snprintf(q->why, sizeof(q->why), "%s", e.msg);
+		q->refused = 1;
 		return;
 	}
 	/* a confirmed report whose key metric the filter hides */

@@ -196,7 +196,8 @@ static int save_patch(struct asking *k, const struct reply_patch *p,
 
 /*
  * Load the report, make the result root, save the patch: what the farm
- * is asked (k->q.nfarm 0 with k->q.why when anything on the way failed).
+ * is asked (k->q.refused with k->q.why when anything on the way
+ * failed).
  */
 static void prepare_ask(struct act_ctx *a, struct asking *k)
 {
@@ -225,6 +226,7 @@ static void prepare_ask(struct act_ctx *a, struct asking *k)
 	return;
 fail:
 	snprintf(k->q.why, sizeof(k->q.why), "%s", e.msg);
+	k->q.refused = 1;
 }
 
 void test_form_ctx(struct ctx *x, const char *form, const char *repo,

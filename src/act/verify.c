@@ -24,7 +24,7 @@
 /* Asking                                                              */
 
 /*
- * The report's job handed to the farm on the fix, into q (q->nfarm 0
+ * The report's job handed to the farm on the fix, into q (q->refused
  * with q->why when the report cannot be loaded).
  */
 static void prepare_ask(struct state *st, const struct config *cfg,
@@ -37,6 +37,7 @@ static void prepare_ask(struct state *st, const struct config *cfg,
 	if (followup_manifest(st, r->report_id, m, &e) ||
 	    report_inputs_load(in, m, cfg, &e)) {
 		snprintf(q->why, sizeof(q->why), "%s", e.msg);
+		q->refused = 1;
 		return;
 	}
 	q->farm[0] = (struct sched_request){ rid, in->root[HEAD].job.name,
@@ -65,10 +66,12 @@ int verify_ask(struct state *st, const struct config *cfg, struct record *r,
 	if (!rid)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	kind_asking_init(&q, &kind_verify);
-	if (scheduler_results_dir(cfg, rid, &dir, &e))
+	if (scheduler_results_dir(cfg, rid, &dir, &e)) {
 		snprintf(q.why, sizeof(q.why), "%s", e.msg);
-	else
+		q.refused = 1;
+	} else {
 		prepare_ask(st, cfg, r, rid, dir, &m, &in, &q);
+	}
 	q.rq = (struct request_new){
 		.request_id = rid, .kind = "verify",
 		.report_id = r->report_id, .runs = cfg->limits.default_runs,

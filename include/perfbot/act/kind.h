@@ -159,6 +159,7 @@ extern const char *const kind_run_placeholders[];
 extern const struct kind kind_retest;
 extern const struct kind kind_test;
 extern const struct kind kind_verify;
+extern const struct kind kind_noop;	/* the tests' (noop.c) */
 
 /* How asking went. */
 enum kind_outcome {
@@ -172,8 +173,11 @@ enum kind_outcome {
 struct kind_asking {
 	struct request_new rq;	/* what the state keeps (its status is
 				 * kind_ask()'s) */
-	struct sched_request farm[2];	/* what the farm gets, in order */
-	size_t nfarm;		/* 0: refused before the farm ('why') */
+	struct sched_request farm[2];	/* what the farm gets, in order
+					 * (none: a kind that asks for
+					 * nothing, queued at once) */
+	size_t nfarm;
+	int refused;		/* refused before the farm: 'why' */
 	enum kind_outcome out;
 	char why[256];
 	struct strbuf said;	/* result_root/error of a new root */
