@@ -15,7 +15,7 @@
 
 #include "perfbot/compose/answer.h"
 #include "perfbot/render/chart.h"
-#include "perfbot/act/dispatch.h"
+#include "perfbot/act/answers.h"
 #include "perfbot/act/followup.h"
 #include "perfbot/act/kind.h"
 #include "perfbot/util/log.h"

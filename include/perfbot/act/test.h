@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "perfbot/act/dispatch.h"
+#include "perfbot/act/answers.h"
 #include "perfbot/config/config.h"
 #include "perfbot/state/state.h"
 
