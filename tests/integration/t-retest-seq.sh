@@ -40,6 +40,8 @@ check "an early stop" grep -q "an early stop (up to " "$W/fu.body"
 # the new runs' noise is learned (issue 32 item 5): testcase, machine and
 # metric, the pooled CV of the 6 + 6 runs on 10 degrees of freedom ...
 check "the noise is learned" [ "$(sql "SELECT testcase || ' ' || machine || ' ' || metric || ' ' || df FROM noise")" = "hackbench lkp-icl-2sp2 hackbench.throughput 10" ]
+"$PERFBOT" show rs-1 --config "$CONFIG" >"$W/show" 2>"$W/e-show"
+check "perfbot show: the noise learned" grep -q "^  hackbench on lkp-icl-2sp2: CV [0-9.]*% on 10 degrees of freedom\$" "$W/show"
 # ... and the next retest's design uses it, at half the alpha
 retest_ask rs2 "retest 4x"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
