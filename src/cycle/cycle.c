@@ -96,14 +96,14 @@ static int open_state(struct cycle *cy, struct pb_err *err)
 			       "for the default place");
 	log_debug("state '%s'", path);
 	if (cy->dry_run) {
-		if (access(path, F_OK))
+		if (state_missing(path))
 			return 0;
 		if (state_open(&cy->st, path, STATE_READ, err))
 			return -1;
 		cy->have_state = 1;
 		return 0;
 	}
-	if (make_parent(path, err) ||
+	if ((state_is_file(path) && make_parent(path, err)) ||
 	    state_open(&cy->st, path, STATE_LOCKED, err))
 		return -1;
 	cy->have_state = 1;	/* locked before SQLite opened it */
