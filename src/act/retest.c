@@ -71,8 +71,10 @@ static void prepare_ask(struct state *st, const struct config *cfg,
 		judge_force(&in->cmp, in->rules, in->key_metric, &in->verdict);
 	h = in->verdict.headline;
 	pl->reported = h ? h->change / 100 : 0;
-	pl->cv = h ? seq_runs_cv(h->v[BASE], h->n[BASE], h->v[HEAD],
-				 h->n[HEAD]) : NAN;
+	if (h)
+		retest_plan_noise(st, in, h->name, seq_runs_cv(h->v[BASE],
+				  h->n[BASE], h->v[HEAD], h->n[HEAD]),
+				  (long)(h->n[BASE] + h->n[HEAD]) - 2, pl);
 	q->rq.thread = followup_thread_json(r, in);
 	if (!q->rq.thread || retest_plan_keep((char **)&q->rq.thread, pl)) {
 		snprintf(q->why, sizeof(q->why), "out of memory");
@@ -93,7 +95,7 @@ int retest_request(struct state *st, const struct config *cfg,
 		   const char *request_id, int runs, time_t now,
 		   const char **tmpl, json_t **ctx, struct pb_err *err)
 {
-	struct retest_plan pl = { runs, runs, 0, 0, NAN, request_id };
+	struct retest_plan pl = { runs, runs, 0, 0, NAN, request_id, 0 };
 	struct kind_asking q;
 	struct report_inputs in;
 	struct seq_design d;
@@ -130,6 +132,11 @@ int retest_request(struct state *st, const struct config *cfg,
 		if (!retest_plan_design(&pl, &d, err))
 			ctx_seq(&c, "seq", &d, NULL);
 		pb_err_clear(err);
+		/* a number is true even when 0 */
+		if (pl.learned)
+			ctx_int(&c, "learned", pl.learned);
+		else
+			ctx_bool(&c, "learned", 0);
 	}
 	*tmpl = refused ? kind_retest.tmpl.rejected : kind_retest.tmpl.ack;
 	rc = ctx_finish(&c, ctx, err);
@@ -259,6 +266,9 @@ struct retest_own {
 	struct retest_plan pl;
 	struct seq_design d;
 	long more;	/* undecided: the next look's runs a side in all */
+	const char *metric;	/* decided on: its new runs' noise, kept */
+	double cv;
+	long df;
 };
 
 /*
@@ -329,6 +339,9 @@ static json_t *result_ctx(struct kind_fu *f, struct retest_own *own,
 	}
 	seq_decide(&own->d, fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
 		   fresh->n[HEAD], &dec);
+	own->metric = h->name;
+	own->cv = dec.cv;
+	own->df = (long)(fresh->n[BASE] + fresh->n[HEAD]) - 2;
 	if (dec.answer == SEQ_MORE)
 		own->more = own->d.look[dec.look].n > row->runs ?
 			own->d.look[dec.look].n : row->runs + 1;
@@ -472,8 +485,14 @@ static int retest_answer(struct state *st, const struct config *cfg,
 			return rc;
 		}
 	}
-	rc = followup_answer(st, cfg, &f->a, f->row->request_id, tmpl, ctx,
-			     followup_request_end, status, detail, now, err);
+	/* the new runs' noise, learned for later designs, with the answer */
+	rc = f->end == KIND_LANDED && own ?
+		retest_noise_keep(st, &f->in, own->metric, own->cv, own->df,
+				  now, err) : 0;
+	if (!rc)
+		rc = followup_answer(st, cfg, &f->a, f->row->request_id, tmpl,
+				     ctx, followup_request_end, status, detail,
+				     now, err);
 	json_decref(ctx);
 	if (!rc && f->end == KIND_LANDED)
 		log_info("retest '%s' of '%s': %s", f->row->request_id,
