@@ -282,21 +282,27 @@ static long followups(struct fx *f, time_t now, struct kind_stats *ts)
 	return ts->done + ts->failed + ts->expired;
 }
 
-static const char *detail(struct fx *f, char *buf, size_t n)
+/* The first column of the first row of 'sql', or "". */
+static const char *first_value(struct fx *f, const char *sql, char *buf,
+			       size_t n)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *s;
 
 	buf[0] = '\0';
 	assert_int_equal(sqlite3_open(f->cfg.state, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT status || ': ' || "
-					    "coalesce(detail, '') FROM requests",
-					    -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		snprintf(buf, n, "%s", sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	sqlite3_close(db);
 	return buf;
+}
+
+static const char *detail(struct fx *f, char *buf, size_t n)
+{
+	return first_value(f, "SELECT status || ': ' || coalesce(detail, '') "
+			   "FROM requests", buf, n);
 }
 
 /* ------------------------------------------------------------------ */
@@ -626,19 +632,8 @@ static void t_noop(void **state)
 /* The counts kept with the only request, "base head". */
 static const char *counts(struct fx *f, char *buf, size_t n)
 {
-	sqlite3 *db = NULL;
-	sqlite3_stmt *s;
-
-	buf[0] = '\0';
-	assert_int_equal(sqlite3_open(f->cfg.state, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT base_runs || ' ' || "
-					    "head_runs FROM requests", -1, &s,
-					    NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		snprintf(buf, n, "%s", sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return buf;
+	return first_value(f, "SELECT base_runs || ' ' || head_runs FROM "
+			   "requests", buf, n);
 }
 
 /*
