@@ -23,6 +23,7 @@
 #include "perfbot/ingest/sources.h"
 #include "perfbot/poll/imap.h"
 #include "perfbot/util/log.h"
+#include "perfbot/util/strmap.h"
 #include "perfbot/render/mustache.h"
 #include "perfbot/render/template.h"
 #include "perfbot/compare/rules.h"
@@ -72,15 +73,44 @@ const struct cli_spec check_spec = {
 	check_opts, sizeof(struct cli_check_opts),
 };
 
+#define CHECK_MAX_SAID 256
+
 struct checker {
 	const struct config *cfg;
 	int problems;
 	int bad_manifests;	/* not the config's: exit 65, not 78 */
 	int quiet;
+	/* what each problem said it was about (problem_subject), once */
+	unsigned long long said[CHECK_MAX_SAID];
+	size_t nsaid;
 };
+
+/*
+ * What a problem is about: the setting its message starts with
+ * ("smtp.password_file: ..."), else the whole message. Two checks may
+ * find one fault (the password file unreadable, then its secret not
+ * fetched; a template parsed as the report's, as a shipped one and as
+ * one of the directory): it is one problem, said once.
+ */
+static unsigned long long problem_subject(const char *msg)
+{
+	size_t n = strspn(msg, "abcdefghijklmnopqrstuvwxyz0123456789_.[]");
+
+	if (n && msg[n] == ':' && memchr(msg, '.', n))
+		return hash_fnv1a(msg, n, 0);
+	return hash_fnv1a(msg, strlen(msg), 0);
+}
 
 static void problem(struct checker *ck, const struct pb_err *err)
 {
+	unsigned long long h = problem_subject(err->msg);
+	size_t i;
+
+	for (i = 0; i < ck->nsaid; i++)
+		if (ck->said[i] == h)
+			return;
+	if (ck->nsaid < CHECK_MAX_SAID)
+		ck->said[ck->nsaid++] = h;
 	log_error("%s", err->msg);
 	ck->problems++;
 }
@@ -178,56 +208,21 @@ static void check_imap(struct checker *ck)
 }
 
 /* A state on a server: opened, read only, as a run would. */
-static void check_state_uri(struct checker *ck, const char *uri)
-{
-	struct pb_err err = { 0, "" };
-	struct state *st = NULL;
-
-	if (state_open(&st, uri, STATE_READ, &err))
-		problem(ck, &err);
-	else
-		okay(ck, "state '%s'", uri);
-	state_close(st);
-}
-
-/* The nearest existing ancestor of 'path' must be a writable directory. */
+/* The state's place: usable by a run (state_usable()). */
 static void check_state(struct checker *ck)
 {
-	char *path = cli_state_path(ck->cfg), *dir = NULL, *up;
+	char *path = cli_state_path(ck->cfg);
 	struct pb_err err = { 0, "" };
-	struct stat st;
+	int made = 1;
 
-	if (!path) {
+	if (!path)
 		pb_fail(&err, EX_CONFIG, "state: not set, and no $HOME for "
 			"the default place");
-		problem(ck, &err);
-		return;
-	}
-	if (!state_is_file(path)) {	/* a URI: its backend connects */
-		check_state_uri(ck, path);
-		free(path);
-		return;
-	}
-	dir = path_dirname(path);
-	while (dir && stat(dir, &st) && strcmp(dir, "/") && strcmp(dir, ".")) {
-		up = path_dirname(dir);
-		free(dir);
-		dir = up;
-	}
-	if (!dir)
-		pb_fail(&err, EX_OSERR, "out of memory");
-	else if (!S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK))
-		pb_fail(&err, EX_CONFIG, "state: '%s': '%s' is not a writable "
-			"directory", path, dir);
-	else if (access(path, F_OK) == 0 && access(path, R_OK | W_OK))
-		pb_fail(&err, EX_CONFIG, "state: '%s': %s", path,
-			strerror(errno));
-	if (err.code)
+	if (err.code || state_usable(path, &made, &err))
 		problem(ck, &err);
 	else
-		okay(ck, "state '%s'%s", path, access(path, F_OK) ?
-		     " (created on the first run)" : "");
-	free(dir);
+		okay(ck, "state '%s'%s", path, made ? "" :
+		     " (created on the first run)");
 	free(path);
 }
 
@@ -533,7 +528,7 @@ static int connect_all(struct checker *ck)
 int cmd_check(int argc, char **argv)
 {
 	struct pb_err err = { 0, "" };
-	struct checker ck = { NULL, 0, 0, 0 };
+	struct checker ck;
 	struct cli_check_opts o;
 	struct cli_args a;
 	struct config cfg;
@@ -543,6 +538,7 @@ int cmd_check(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
 	cli_apply_log(o.quiet, o.verbose, 0);
+	memset(&ck, 0, sizeof(ck));
 	ck.quiet = o.quiet;
 	if (cli_load_config_all(&cfg, o.config, &err))
 		return cli_fail(&err);

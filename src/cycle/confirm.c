@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/cycle/report.h"
 #include "perfbot/cycle/confirm.h"
 #include "perfbot/state/requests.h"
 #include "perfbot/state/seen.h"
@@ -30,8 +29,7 @@
 #include "perfbot/render/evidence_view.h"
 #include "perfbot/render/template.h"
 #include "perfbot/util/workers.h"
-
-#include "steps.h"
+#include "steps.h"	/* and cycle/report.h */
 
 int confirm_config_load(const struct config *cfg, struct confirm_config *cc,
 			struct pb_err *err)
@@ -220,7 +218,8 @@ static int make_mail(const struct config *cfg, const struct inputs_opts *io,
 		     struct held *h, const char *line, time_t now,
 		     struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, line, h->row->metric, 0, io };
+	struct report_opts o = { NULL, now, line, h->row->metric, 0, io,
+				 NULL, NULL };
 
 	report_release(&h->r);
 	composed_release(&h->c);
@@ -243,7 +242,8 @@ static int mail_it(struct state *st, const struct config *cfg,
 		   struct held *h, const char *line, const char *status,
 		   time_t now, struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, line, h->row->metric, 0, NULL };
+	struct report_opts o = { NULL, now, line, h->row->metric, 0, NULL,
+				 NULL, NULL };
 	struct composed *c = &h->c;
 	int rc;
 

@@ -154,7 +154,7 @@ static int made_free(struct ingest *in, struct item *it, struct pb_err *err)
 {
 	struct cycle *cy = in->cy;
 	struct report_opts ro = { NULL, cy->now, NULL, NULL, 0,
-				  &in->io[in->jobs] };
+				  &in->io[in->jobs], NULL, NULL };
 
 	if (it->made) {
 		*err = it->err;
@@ -236,7 +236,7 @@ static void ingest_work(void *arg, size_t worker, size_t slot)
 	struct ingest *in = arg;
 	struct item *it = &in->slot[slot];
 	struct report_opts ro = { NULL, in->cy->now, NULL, NULL, 0,
-				  &in->io[worker] };
+				  &in->io[worker], NULL, NULL };
 
 	if (it->kind != ITEM_JUDGE)
 		return;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <curl/curl.h>
 
 #include "perfbot/util/curl.h"
@@ -35,6 +36,11 @@ struct smtp {
 	long on_conn;		/* mails sent over the current one */
 	int caps_known;		/* a session's EHLO was read */
 	unsigned caps;		/* and what it offered (SMTP_CAP_*) */
+	/* a new plain connection's greeting awaited (greeting_cb) */
+	int greet_watch;
+	struct timespec greet_t0;
+	int greet_probed;	/* late: the port was tried with TLS */
+	int greet_tls;		/* and it spoke TLS: stopped */
 	/* per message */
 	const char *msg;
 	size_t len, off;
@@ -184,6 +190,50 @@ static int debug_cb(CURL *c, curl_infotype type, char *d, size_t n,
 	return 0;
 }
 
+static int port_speaks(const struct smtp *s, int tls, long secs);
+
+/*
+ * A port of implicit TLS (465) waits for the client's handshake and a
+ * plain client waits for the greeting: both would wait until
+ * smtp.connect_timeout. A greeting that is late by SMTP_GREETING_LATE
+ * seconds has the port tried once with a TLS handshake on a connection
+ * of its own; when that succeeds the session stops at once and judge()
+ * says to use smtps://. A slow plain server (a greeting pause) fails
+ * the handshake and is waited for as before.
+ */
+#define SMTP_GREETING_LATE 3
+
+static int greeting_cb(void *arg, curl_off_t dltotal, curl_off_t dlnow,
+		       curl_off_t ultotal, curl_off_t ulnow)
+{
+	struct smtp *s = arg;
+	struct timespec now;
+
+	(void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+	if (!s->greet_watch || s->tr.replies)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec - s->greet_t0.tv_sec < SMTP_GREETING_LATE)
+		return 0;
+	s->greet_watch = 0;
+	s->greet_probed = 1;
+	/* a TLS server answers a ClientHello at once: a silent one waits */
+	s->greet_tls = port_speaks(s, 1, SMTP_GREETING_LATE);
+	return s->greet_tls;	/* non-zero: libcurl stops the transfer */
+}
+
+/* Watch the greeting of a new connection that starts in plain text. */
+static void watch_greeting(struct smtp *s, int fresh)
+{
+	s->greet_tls = s->greet_probed = 0;
+	s->greet_watch = fresh && s->tls != CFG_TLS_IMPLICIT &&
+			 s->connect_timeout > SMTP_GREETING_LATE;
+	clock_gettime(CLOCK_MONOTONIC, &s->greet_t0);
+	curl_easy_setopt(s->curl, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(s->curl, CURLOPT_XFERINFOFUNCTION, greeting_cb);
+	curl_easy_setopt(s->curl, CURLOPT_XFERINFODATA, s);
+}
+
 /* The server, TLS (always verified), login and timeouts. */
 static void connection_options(struct smtp *s)
 {
@@ -234,6 +284,7 @@ static int set_options(struct smtp *s, const char *sender,
 	curl_easy_setopt(c, CURLOPT_READFUNCTION, read_cb);
 	curl_easy_setopt(c, CURLOPT_READDATA, s);
 	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)s->len);
+	watch_greeting(s, !reused);
 	return reused;
 }
 
@@ -273,8 +324,11 @@ static const char *lib_why(struct smtp *s, CURLcode rc)
 	return *s->errbuf ? s->errbuf : curl_easy_strerror(rc);
 }
 
-/* A second look at a port that did not talk as expected: 1 when it does. */
-static int port_speaks(const struct smtp *s, int tls)
+/*
+ * A second look at a port that did not talk as expected, for at most
+ * 'secs': 1 when it does.
+ */
+static int port_speaks(const struct smtp *s, int tls, long secs)
 {
 	struct strbuf url = STRBUF_INIT;
 	struct smtp_trace t;
@@ -283,8 +337,8 @@ static int port_speaks(const struct smtp *s, int tls)
 
 	if (c && !sb_addf(&url, "%s://%s/", tls ? "https" : "smtp", s->what)) {
 		curl_easy_setopt(c, CURLOPT_URL, sb_str(&url));
-		curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, s->connect_timeout);
-		curl_easy_setopt(c, CURLOPT_TIMEOUT, s->connect_timeout);
+		curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, secs);
+		curl_easy_setopt(c, CURLOPT_TIMEOUT, secs);
 		curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 		if (tls) {	/* a handshake is all that is asked: no data */
 			curl_easy_setopt(c, CURLOPT_CONNECT_ONLY, 1L);
@@ -314,7 +368,12 @@ static void diagnose_tls(struct smtp *s, struct smtp_result *res)
 {
 	int implicit = s->tls == CFG_TLS_IMPLICIT;
 
-	if (!port_speaks(s, !implicit))
+	if (s->greet_tls)	/* known: greeting_cb tried it */
+		snprintf(res->reply, sizeof(res->reply), "no greeting in %d s, "
+			 "and a TLS handshake on the port succeeded",
+			 SMTP_GREETING_LATE);
+	else if (s->greet_probed ||	/* it did not: asked once is enough */
+		 !port_speaks(s, !implicit, s->connect_timeout))
 		return;
 	res->exit = EX_CONFIG;
 	res->setting = "smtp.url";
@@ -356,7 +415,8 @@ static void judge(struct smtp *s, CURLcode rc, struct smtp_result *res)
 		tr = SMTP_TR_REFUSED;	/* the AUTH reply tells */
 	smtp_judge(&s->tr, tr, &su, res);
 	if (res->outcome == SMTP_SESSION && !s->tr.replies &&
-	    (tr == SMTP_TR_TLS || rc == CURLE_OPERATION_TIMEDOUT))
+	    (tr == SMTP_TR_TLS || rc == CURLE_OPERATION_TIMEDOUT ||
+	     s->greet_tls))
 		diagnose_tls(s, res);
 }
 
@@ -565,6 +625,7 @@ int smtp_probe(struct smtp *s, struct strbuf *out, struct pb_err *err)
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard_cb);
 	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, probe_cb);
 	curl_easy_setopt(c, CURLOPT_DEBUGDATA, &p);
+	watch_greeting(s, 1);
 	smtp_trace_start(&s->tr, NULL, 0, 0);
 	rc = curl_easy_perform(c);
 	memset(&res, 0, sizeof(res));

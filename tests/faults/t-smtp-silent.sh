@@ -43,3 +43,18 @@ printf 'greeting 554 5.7.1 no service\n' >"$S/script"
 "$PERFBOT" send --now --config "$CONFIG" >"$W/out" 2>"$W/err6"
 check "send --now: says it tries the one queued mail" grep -q "send: 1 queued mail tried now" "$W/err6"
 check "send --now: and sends it" grep -q "send: 1 sent, 0 queued, 0 failed" "$W/err6"
+
+# A greeting 3 s late has the port tried with a TLS handshake of its own
+# (issue 29 item 11: smtp:// on an implicit-TLS port fails fast): a port
+# that says nothing at all fails that too and costs no more than
+# smtp.connect_timeout and a little, with no word of smtps://.
+make_manifest q-3
+sed -i 's/^  connect_timeout: 3$/  connect_timeout: 6/' "$CONFIG"
+printf 'hang greeting\n' >"$S/script"
+t0=$(date +%s)
+"$PERFBOT" run --config "$CONFIG" >"$W/out" 2>"$W/err7"
+rc=$?
+t=$(($(date +%s) - t0))
+check "silent greeting: exit 75 (got $rc)" [ $rc = 75 ]
+check "... within smtp.connect_timeout and a little (took $t s of 6)" [ $t -le 9 ]
+check "... no connection or no answer, not TLS advice" sh -c "grep -q 'no connection or no answer' '$W/err7' && ! grep -q 'smtps://' '$W/err7'"

@@ -6,7 +6,8 @@ make_manifest tls-1 004
 cp "$CONFIG" "$W/good.yaml"
 set_smtp() {	# set_smtp URL TLS
 	sed -e "s#^  url: smtp://127.0.0.1:$SUBMISSION_PORT#  url: $1#" \
-	    -e "0,/^  tls: starttls/s//  tls: $2/" "$W/good.yaml" >"$CONFIG"
+	    -e "0,/^  tls: starttls/s//  tls: $2/" \
+	    -e "s/^  connect_timeout: 5$/  connect_timeout: 30/" "$W/good.yaml" >"$CONFIG"
 	sed -i '/^imap:/,$d' "$CONFIG"
 	cat >>"$CONFIG" <<EOC
 state: $W/state.db
@@ -29,8 +30,19 @@ set_smtp "smtp://127.0.0.1:$SMTPS_PORT" starttls
 t0=$(date +%s)
 "$PERFBOT" run --config "$CONFIG" >"$W/out" 2>"$W/err"
 rc=$?
-check "STARTTLS on the implicit port: exit 78 (got $rc), $(( $(date +%s) - t0 )) s" [ $rc = 78 ]
+secs=$(( $(date +%s) - t0 ))
+check "STARTTLS on the implicit port: exit 78 (got $rc), $secs s" [ $rc = 78 ]
 check "... says use smtps://" grep -q "perfbot: smtp.url: .*speaks implicit TLS (smtps, port 465): use smtps://127.0.0.1:$SMTPS_PORT" "$W/err"
+# issue 29 item 11: a greeting 3 s late has the port tried with TLS, not
+# smtp.connect_timeout (30 s) waited for
+check "... within 10 s, not the 30 s of connect_timeout (took $secs s)" [ $secs -lt 10 ]
+check "... says why: no greeting, a TLS handshake" grep -q "no greeting in 3 s, and a TLS handshake on the port succeeded" "$W/err"
+t0=$(date +%s)
+"$PERFBOT" check --connect --config "$CONFIG" >"$W/out" 2>"$W/err"
+rc=$?
+secs=$(( $(date +%s) - t0 ))
+check "check --connect, STARTTLS on the implicit port: exit 78 (got $rc) in $secs s" [ $rc = 78 -a $secs -lt 10 ]
+check "... says use smtps://, once" [ "$(grep -c "use smtps://127.0.0.1:$SMTPS_PORT" "$W/err")" = 1 ]
 set_smtp "smtps://127.0.0.1:$SUBMISSION_PORT" implicit
 "$PERFBOT" run --config "$CONFIG" >"$W/out" 2>"$W/err"
 rc=$?

@@ -36,7 +36,7 @@
 #include "../../src/state/internal.h"
 
 /* src/state/state.c: migrations[] has nine entries. */
-#define SCHEMA_VERSION 10
+#define SCHEMA_VERSION 11
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 
 struct fx {
@@ -613,6 +613,32 @@ static void t_open_backend_by_scheme(void **state)
 	/* no file of that name was made on the way */
 	assert_int_equal(access("postgresql:", F_OK), -1);
 	assert_int_equal(access("mysql:", F_OK), -1);
+}
+
+/* What 'perfbot check' asks of the state's place, by its backend. */
+static void t_usable(void **state)
+{
+	struct fx *f = *state;
+	char p[256];
+	int made = -1;
+
+	assert_int_equal(state_usable(f->path, &made, &f->err), 0);
+	assert_int_equal(made, 0);	/* a file not made yet */
+	snprintf(p, sizeof(p), "%s/a/b/c.db", f->dir);
+	assert_int_equal(state_usable(p, &made, &f->err), 0);
+	assert_int_equal(made, 0);	/* folders made by the first run */
+	reopen(f, STATE_WRITE);
+	assert_int_equal(state_usable(f->path, &made, &f->err), 0);
+	assert_int_equal(made, 1);
+	/* a file where a folder would be: no run can make the state */
+	snprintf(p, sizeof(p), "%s/x.db", f->path);
+	assert_int_equal(state_usable(p, &made, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_non_null(strstr(f->err.msg, "is not a writable directory"));
+	assert_int_equal(state_usable("postgresql://db/pb", &made, &f->err),
+			 -1);
+	assert_string_equal(f->err.msg,
+			    "state: postgresql backend not built yet");
 }
 
 static void t_open_cannot_create(void **state)
@@ -1874,6 +1900,7 @@ int main(int argc, char **argv)
 		T_EMPTY(t_upgrade_fails_atomically),
 		T(t_open_newer_schema),
 		T_EMPTY(t_open_backend_by_scheme),
+		T_EMPTY(t_usable),
 		T_EMPTY(t_open_cannot_create),
 		T_EMPTY(t_read_missing),
 		T_EMPTY(t_read_unmigrated),
