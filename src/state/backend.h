@@ -227,7 +227,7 @@ struct state_seen_ops {
 
 /* status.h */
 struct state_status_ops {
-	int (*status)(struct state *st, time_t now, json_t **out,
+	int (*status)(struct state *st, time_t now, struct status *out,
 		      struct pb_err *err);
 	int (*next_attempt)(struct state *st, struct status_next *nx,
 			    struct pb_err *err);

@@ -217,7 +217,7 @@ int state_confirm_more(struct state *st, const char *report_id,
 
 /* ---- status.h ---- */
 
-int state_status(struct state *st, time_t now, json_t **out, struct pb_err *err)
+int state_status(struct state *st, time_t now, struct status *out, struct pb_err *err)
 {
 	return st->be->status->status(st, now, out, err);
 }

@@ -98,26 +98,55 @@ static long long queue(struct fx *f, const char *id, time_t now)
 	return queue_as(f, id, "subject\001of x", now);
 }
 
+/* Row 'r''s column 'col' of part 'name': text, or number. */
+static const char *txt(const struct status *so, const char *name, size_t r,
+		       const char *col)
+{
+	const struct status_part *p = status_part(so, name);
+	const struct status_value *v = p ? status_cell(p, r, col) : NULL;
+
+	assert_non_null(v);
+	assert_int_equal(v->type, STATUS_TEXT);
+	return v->s;
+}
+
+static long long num(const struct status *so, const char *name, size_t r,
+		     const char *col)
+{
+	const struct status_part *p = status_part(so, name);
+	const struct status_value *v = p ? status_cell(p, r, col) : NULL;
+
+	assert_non_null(v);
+	assert_int_equal(v->type, STATUS_INT);
+	return v->i;
+}
+
+static size_t nrows(const struct status *so, const char *name)
+{
+	const struct status_part *p = status_part(so, name);
+
+	assert_non_null(p);	/* its table is there */
+	return p->nrows;
+}
+
 static void t_empty(void **state)
 {
 	struct fx *f = *state;
 	struct status_next nx;
-	json_t *o = NULL, *ob;
+	struct status so;
 
-	assert_int_equal(state_status(f->st, T0, &o, &f->err), 0);
-	assert_string_equal(json_string_value(json_object_get(o, "state")),
-			    f->path);
-	assert_int_equal(json_integer_value(json_object_get(o, "now")), T0);
-	ob = json_object_get(o, "outbox");
-	assert_int_equal(json_integer_value(json_object_get(ob, "queued")), 0);
-	assert_int_equal(json_array_size(json_object_get(o, "queued")), 0);
-	assert_true(json_is_array(json_object_get(o, "retests")));
-	assert_true(json_is_array(json_object_get(o, "mailbox")));
+	assert_int_equal(state_status(f->st, T0, &so, &f->err), 0);
+	assert_string_equal(so.state, f->path);
+	assert_int_equal(so.now, T0);
+	assert_int_equal(so.outbox.has_outbox, 1);
+	assert_int_equal(so.outbox.queued, 0);
+	assert_int_equal(nrows(&so, "queued"), 0);
+	assert_int_equal(nrows(&so, "retests"), 0);
+	assert_int_equal(nrows(&so, "mailbox"), 0);
 	/* the confirmations held for more runs (none yet) */
-	assert_true(json_is_array(json_object_get(o, "confirmations")));
-	assert_int_equal(json_array_size(json_object_get(o,
-							 "confirmations")), 0);
-	json_decref(o);
+	assert_int_equal(nrows(&so, "confirmations"), 0);
+	assert_null(status_part(&so, "no such part"));
+	status_release(&so);
 	assert_int_equal(state_next_attempt(f->st, &nx, &f->err), 0);
 	assert_int_equal(nx.when, 0);
 	assert_null(nx.last_error);
@@ -127,7 +156,7 @@ static void t_queued_and_retried(void **state)
 {
 	struct fx *f = *state;
 	struct status_next nx;
-	json_t *o = NULL, *q;
+	struct status so;
 	long long r1, r2;
 	long n;
 
@@ -136,30 +165,20 @@ static void t_queued_and_retried(void **state)
 	assert_int_equal(state_retry(f->st, r1, "421 busy", T0, &f->err), 0);
 	assert_int_equal(state_failed(f->st, r2, "550 no", T0, &f->err), 0);
 	assert_int_equal(state_mailbox_set(f->st, "INBOX", 7, 42, &f->err), 0);
-	assert_int_equal(state_status(f->st, T0, &o, &f->err), 0);
-	assert_int_equal(json_integer_value(json_object_get(
-		json_object_get(o, "outbox"), "queued")), 1);
-	assert_int_equal(json_integer_value(json_object_get(
-		json_object_get(o, "outbox"), "failed")), 1);
-	q = json_array_get(json_object_get(o, "queued"), 0);
-	assert_string_equal(json_string_value(json_object_get(q, "id")), "r1");
-	assert_string_equal(json_string_value(json_object_get(q,
-							      "last_error")),
-			    "421 busy");
-	assert_int_equal(json_integer_value(json_object_get(q, "attempts")), 1);
-	assert_int_equal(json_integer_value(json_object_get(q,
-							    "next_attempt")),
+	assert_int_equal(state_status(f->st, T0, &so, &f->err), 0);
+	assert_int_equal(so.outbox.queued, 1);
+	assert_int_equal(so.outbox.failed, 1);
+	assert_int_equal(nrows(&so, "queued"), 1);
+	assert_string_equal(txt(&so, "queued", 0, "id"), "r1");
+	assert_string_equal(txt(&so, "queued", 0, "last_error"), "421 busy");
+	assert_int_equal(num(&so, "queued", 0, "attempts"), 1);
+	assert_int_equal(num(&so, "queued", 0, "next_attempt"),
 			 T0 + state_backoff(1));
 	/* the message itself is never part of it */
-	assert_null(json_object_get(q, "message"));
-	q = json_array_get(json_object_get(o, "failed"), 0);
-	assert_string_equal(json_string_value(json_object_get(q,
-							      "last_error")),
-			    "550 no");
-	q = json_array_get(json_object_get(o, "mailbox"), 0);
-	assert_int_equal(json_integer_value(json_object_get(q, "last_uid")),
-			 42);
-	json_decref(o);
+	assert_null(status_cell(status_part(&so, "queued"), 0, "message"));
+	assert_string_equal(txt(&so, "failed", 0, "last_error"), "550 no");
+	assert_int_equal(num(&so, "mailbox", 0, "last_uid"), 42);
+	status_release(&so);
 	assert_int_equal(state_next_attempt(f->st, &nx, &f->err), 0);
 	assert_int_equal(nx.when, T0 + state_backoff(1));
 	assert_string_equal(nx.last_error, "421 busy");
