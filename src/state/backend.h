@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "perfbot/state/archive.h"
+#include "perfbot/state/noise.h"
 #include "perfbot/state/bisections.h"
 #include "perfbot/state/inbox.h"
 #include "perfbot/state/outbox.h"
@@ -207,6 +208,9 @@ struct state_requests_ops {
 	int (*confirm_more)(struct state *st, const char *report_id,
 			    const char *request_id, long runs,
 			    struct pb_err *err);
+	int (*request_look)(struct state *st, const char *request_id,
+			    const char *new_id, long runs, time_t deadline,
+			    struct pb_err *err);
 };
 
 /* seen.h */
@@ -252,6 +256,17 @@ struct state_bisections_ops {
 			  struct pb_err *err);
 };
 
+/* noise.h */
+struct state_noise_ops {
+	int (*noise_add)(struct state *st, const char *testcase,
+			 const char *machine, const char *metric, double cv,
+			 long df, time_t now, struct pb_err *err);
+	int (*noise_all)(struct state *st, const char *testcase,
+			 const char *machine, const char *metric,
+			 struct state_noise **out, size_t *n, size_t *at,
+			 struct pb_err *err);
+};
+
 struct state_backend {
 	const char *name;
 	/*
@@ -283,6 +298,7 @@ struct state_backend {
 	int (*commit)(struct state *st, struct pb_err *err);
 	void (*rollback)(struct state *st);
 	/* the tables' */
+	const struct state_noise_ops *noise;
 	const struct state_bisections_ops *bisections;
 	const struct state_archive_ops *archive;
 	const struct state_inbox_ops *inbox;

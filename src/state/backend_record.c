@@ -41,6 +41,24 @@ int state_bisections(struct state *st, const char *report_id, int open,
 	return st->be->bisections->bisections(st, report_id, open, out, n, err);
 }
 
+/* ---- noise.h ---- */
+
+int state_noise_add(struct state *st, const char *testcase, const char *machine,
+		    const char *metric, double cv, long df, time_t now,
+		    struct pb_err *err)
+{
+	return st->be->noise->noise_add(st, testcase, machine, metric, cv, df,
+					now, err);
+}
+
+int state_noise_all(struct state *st, const char *testcase, const char *machine,
+		    const char *metric, struct state_noise **out, size_t *n,
+		    size_t *at, struct pb_err *err)
+{
+	return st->be->noise->noise_all(st, testcase, machine, metric, out, n,
+					at, err);
+}
+
 /* ---- archive.h ---- */
 
 int state_archive_reports(struct state *st, struct archive_report **out,
@@ -213,6 +231,14 @@ int state_confirm_more(struct state *st, const char *report_id,
 {
 	return st->be->requests->confirm_more(st, report_id, request_id, runs,
 					      err);
+}
+
+int state_request_look(struct state *st, const char *request_id,
+		       const char *new_id, long runs, time_t deadline,
+		       struct pb_err *err)
+{
+	return st->be->requests->request_look(st, request_id, new_id, runs,
+					      deadline, err);
 }
 
 /* ---- status.h ---- */

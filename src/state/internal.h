@@ -41,6 +41,7 @@ int sqlite_reserve(struct state *st, struct pb_err *err);
 int sqlite_unreserve(struct state *st);
 int sqlite_full(const struct state *st);
 extern const struct state_archive_ops sqlite_archive_ops;
+extern const struct state_noise_ops sqlite_noise_ops;
 extern const struct state_bisections_ops sqlite_bisections_ops;
 extern const struct state_inbox_ops sqlite_inbox_ops;
 extern const struct state_marks_ops sqlite_marks_ops;

@@ -368,6 +368,7 @@ const struct state_backend state_sqlite = {
 	.commit = sqlite_commit,
 	.rollback = sqlite_rollback,
 	.archive = &sqlite_archive_ops,
+	.noise = &sqlite_noise_ops,
 	.bisections = &sqlite_bisections_ops,
 	.inbox = &sqlite_inbox_ops,
 	.marks = &sqlite_marks_ops,

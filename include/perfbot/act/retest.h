@@ -6,8 +6,8 @@
 #include <jansson.h>
 
 #include "perfbot/config/config.h"
+#include "perfbot/act/dispatch.h"
 #include "perfbot/compose/answer.h"
-#include "perfbot/ingest/rootcache.h"
 #include "perfbot/state/state.h"
 
 /*
@@ -20,8 +20,23 @@
  * chart, and a verdict. A passed deadline gets a "did not finish" answer,
  * a rejected request an answer naming the reason. The request id is the
  * scheduler's idempotency key, so a crash between submitting and
- * recording never runs a retest twice.
+ * recording never runs a retest twice. The kind (kind.h): kind_retest,
+ * its follow-up kind.c's with retest.c's verdict.
  */
+
+/*
+ * The command "retest [N]x", an entry of the command table of
+ * act/dispatch.c: its arguments (N, default limits.default_runs), its
+ * check (2 to limits.max_runs) and its act (the limits.retests_per_report
+ * limit; a repeat while one is open answered once; the request asked
+ * under an id stable per mail and command, a run killed while asking
+ * asking again with the counts it recorded).
+ */
+int retest_parse(const char *args, struct mail_command *c);
+int retest_check(const struct mail_command *c,
+		 const struct command_limits *l, char *why, size_t whylen);
+int retest_act(struct act_ctx *a, const struct mail_command *c, size_t index,
+	       struct pb_err *err);
 
 /*
  * The act step: submit and record, asked by the mail of 't' (its thread
@@ -32,21 +47,5 @@ int retest_request(struct state *st, const struct config *cfg,
 		   const struct answer_thread *t, const char *report_id,
 		   const char *request_id, int runs, time_t now,
 		   const char **tmpl, json_t **ctx, struct pb_err *err);
-
-struct retest_stats {
-	long done;	/* follow-ups queued */
-	long expired;
-	long waiting;
-};
-
-/*
- * In each run: the follow-ups of the retests whose runs have landed.
- * Their inputs are loaded and compared and their answers built by 'jobs'
- * threads (util/workers.h), the roots read through 'roots' (NULL: none),
- * and the answers queued in the order of the retests, as one job does.
- */
-int retest_followups(struct state *st, const struct config *cfg,
-		     time_t now, size_t jobs, struct root_cache *roots,
-		     struct retest_stats *rs, struct pb_err *err);
 
 #endif

@@ -29,6 +29,15 @@
  */
 
 /*
+ * The command "test", an entry of the command table of act/dispatch.c:
+ * its arguments (parse/commands.h's grammar), its check (N: 2 to
+ * limits.max_runs) and its act step.
+ */
+int test_parse(const char *args, struct mail_command *c);
+int test_check(const struct mail_command *c, const struct command_limits *l,
+	       char *why, size_t whylen);
+
+/*
  * The act step of the command table's "test" (dispatch.h): 0 asked (the
  * farm took it, or refused it: answered so), 1 refused here (answered,
  * nothing done), -1 with 'err' when the state or a template fails.
@@ -52,16 +61,5 @@ int test_repo_allowed(const struct config *cfg, const char *url,
  * or '/', no "..", "//" or "/.", not ending with '/', '.' or ".lock".
  */
 int test_ref_safe(const char *ref);
-
-struct test_stats {
-	long done;	/* follow-ups queued with a verdict */
-	long failed;	/* the farm could not build or apply it */
-	long expired;
-	long waiting;
-};
-
-/* In each run: the follow-ups of the tests whose result root is in. */
-int test_followups(struct state *st, const struct config *cfg, time_t now,
-		   struct test_stats *ts, struct pb_err *err);
 
 #endif
