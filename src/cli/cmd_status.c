@@ -50,7 +50,7 @@ static int is_time(const char *col)
 {
 	static const char *const names[] = { "next_attempt", "created",
 		"deadline", "sent_at", "received", "seen", "at", "changed",
-		NULL };
+		"decided", NULL };
 	size_t i;
 
 	for (i = 0; names[i]; i++)

@@ -378,6 +378,21 @@ static void t_cli_json(void **state)
 	assert_int_equal(json_array_size(json_object_get(o, "requests")), 1);
 	json_decref(o);
 
+	/* the text says when each ended, as a date */
+	{
+		char *argv[] = { "status", "--config", NULL, NULL };
+		char out[PATH_MAX];
+		struct strbuf sb;
+
+		run_cli(f, cmd_status, argv, 3, out, sizeof(out));
+		tu_read_text(out, &sb);
+		assert_non_null(strstr(sb_str(&sb), "status: done, verdict: "
+				       "not reproduced, detail: no change"));
+		assert_non_null(strstr(sb_str(&sb), "decided: 2025-02-14 "
+				       "15:49:00 UTC"));
+		sb_release(&sb);
+	}
+
 	/* and a mailed report's requests, every kind of them */
 	show_argv[1] = "r1";
 	o = cli_json(f, cmd_show, show_argv, 5);
