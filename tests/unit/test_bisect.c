@@ -326,6 +326,18 @@ static void t_verdict_of(void **state)
 	assert_int_equal(v.hi, st.v.hi);
 	assert_int_equal(v.ncommits, st.v.ncommits);
 	assert_string_equal(v.why, "the run budget ran out");
+	/* done: a stop changes nothing */
+	bisect_stop(&f->b, BISECT_WHY_DEADLINE);
+	assert_int_equal(f->b.why, BISECT_WHY_BUDGET);
+	fx_free(f);
+	/* stopped while searching: inconclusive with a range and the why */
+	f = fx_new(60, 37);
+	start(f, 10);
+	bisect_stop(&f->b, BISECT_WHY_DEADLINE);
+	assert_int_equal(f->b.phase, BISECT_INCONCLUSIVE);
+	assert_int_equal(bisect_verdict_of(&f->b, &v, &f->err), 0);
+	assert_string_equal(v.why, "the deadline passed");
+	assert_true(v.lo < 37 && 37 <= v.hi);
 	fx_free(f);
 }
 

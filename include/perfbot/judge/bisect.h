@@ -93,6 +93,8 @@ enum bisect_why {
 	BISECT_WHY_SANDWICH,	/* the sandwich: "not changed" */
 	BISECT_WHY_UNSURE,	/* the sandwich: "inconclusive" */
 	BISECT_WHY_WAY,		/* the ends differ against 'direction' */
+	BISECT_WHY_DEADLINE,	/* the caller's deadline passed */
+	BISECT_WHY_FARM,	/* the farm could not run what was asked */
 	BISECT_WHY_COUNT
 };
 
@@ -200,6 +202,14 @@ size_t bisect_top(const struct bisect *b);
  * and after), 0 when there is no culprit yet or 'at' did not build.
  */
 int bisect_judged(const struct bisect *b, size_t at);
+
+/*
+ * End a bisection that is not done as inconclusive for 'why' (a
+ * deadline, a farm that cannot run what it needs), with the range of
+ * the posterior as bisect_next() gives it; one that is done stays as it
+ * is.
+ */
+void bisect_stop(struct bisect *b, int why);
 
 /*
  * The verdict of a bisection that is done, as bisect_next() gave it last
