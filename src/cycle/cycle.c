@@ -16,6 +16,7 @@
 #include "perfbot/util/log.h"
 #include "perfbot/util/workers.h"
 #include "perfbot/poll/poll.h"
+#include "perfbot/act/bisect.h"
 #include "perfbot/act/remind.h"
 #include "perfbot/act/retest.h"
 #include "perfbot/act/test.h"
@@ -157,6 +158,20 @@ static int confirm_run(struct cycle *cy, struct pb_err *err)
 	return 0;
 }
 
+/* Bisections: each one's due round landed, its next asked. */
+static int bisect_run(struct cycle *cy, struct pb_err *err)
+{
+	struct bisect_stats bs;
+
+	if (bisect_followups(cy->st, cy->cfg, cy->now, &bs, err))
+		return -1;
+	if (bs.open)
+		log_info("bisections: %zu open, %zu requests landed, %zu "
+			 "asked, %zu done", bs.open, bs.landed, bs.asked,
+			 bs.done);
+	return 0;
+}
+
 /*
  * Retests whose runs have landed, finished tests and the runs on landed
  * fixes get their answer.
@@ -185,7 +200,7 @@ static int followup_step(struct cycle *cy, struct pb_err *err)
 		log_info("runs on fixes: %ld answered, %ld failed, %ld "
 			 "expired, %ld dropped, %ld waiting", vs.done,
 			 vs.failed, vs.expired, vs.dropped, vs.waiting);
-	return 0;
+	return bisect_run(cy, err);
 }
 
 /* Fixes in the tracked tree (nothing when tracking.repo is not set). */

@@ -168,6 +168,27 @@ static int made_free(struct ingest *in, struct item *it, struct pb_err *err)
 	return 0;
 }
 
+/*
+ * A range to bisect (cycle/bisect.c): nothing is queued until its
+ * bisection is done; then its report, made in this thread, is.
+ */
+static int bisect_item(struct cycle *cy, struct item *it, struct pb_err *err)
+{
+	struct report made;
+	int ready = 0;
+
+	if (cycle_bisect_report(cy, &it->m, &it->r, &made, &ready, err)) {
+		report_release(&made);
+		return 1;
+	}
+	if (!ready)
+		return 0;
+	report_release(&it->r);
+	it->r = made;
+	compose_here(cy, it);
+	return queue_report(cy, it, err);
+}
+
 static int judge_manifest(struct ingest *in, struct item *it,
 			  struct pb_err *err)
 {
@@ -191,6 +212,8 @@ static int judge_manifest(struct ingest *in, struct item *it,
 	else if (confirm_wanted(&cy->confirm, r))
 		rc = confirm_hold(cy->st, &cy->confirm, r, it->mt, cy->now,
 				  err);
+	else if (it->m.bisect && r->worth && !cy->dry_run)
+		rc = bisect_item(cy, it, err);
 	else if (!r->worth && !cy->dry_run)
 		rc = state_skip(cy->st, r->id ? r->id : name, name,
 				"no change passes the noise filter", cy->now,
