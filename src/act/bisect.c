@@ -330,7 +330,6 @@ int bisect_act_start(struct state *st, const struct config *cfg,
 	struct bisection_row *row = NULL;
 	struct bisect_range r = { NULL, 0 };
 	struct bisect_params par;
-	struct bisect_round out;
 	struct bisect b = { 0 };
 	char *id = bisect_id_of(s->report_id);
 	int rc = -1;
@@ -349,7 +348,7 @@ int bisect_act_start(struct state *st, const struct config *cfg,
 			&r, s->head_runs, s->nhead, err) ||
 	    record(st, cfg, s, id, &b, now, err))
 		goto out;
-	rc = bisect_act_round(st, cfg, id, now, &out, err);
+	rc = 0;
 out:
 	bisection_rows_free(row, row ? 1 : 0);
 	bisect_range_release(&r);
@@ -380,5 +379,7 @@ int bisect_followups(struct state *st, const struct config *cfg,
 			out.phase == BISECT_INCONCLUSIVE;
 	}
 	bisection_rows_free(rows, n);
+	if (!rc && bisect_answers(st, cfg, now, &bs->answered, err))
+		rc = -1;
 	return rc;
 }

@@ -165,10 +165,10 @@ static int bisect_run(struct cycle *cy, struct pb_err *err)
 
 	if (bisect_followups(cy->st, cy->cfg, cy->now, &bs, err))
 		return -1;
-	if (bs.open)
+	if (bs.open || bs.answered)
 		log_info("bisections: %zu open, %zu requests landed, %zu "
-			 "asked, %zu done", bs.open, bs.landed, bs.asked,
-			 bs.done);
+			 "asked, %zu done, %zu answered", bs.open, bs.landed,
+			 bs.asked, bs.done, bs.answered);
 	return 0;
 }
 

@@ -190,6 +190,14 @@ static void start(struct fx *f)
 					  &f->err), 0);
 }
 
+/* Started, and its first round asked at 'now'. */
+static void start_round(struct fx *f, time_t now, struct bisect_round *out)
+{
+	start(f);
+	assert_int_equal(bisect_act_round(f->st, &f->cfg, "bisect-r-1", now,
+					  out, &f->err), 0);
+}
+
 static struct bisect *load(struct fx *f, struct bisect *b)
 {
 	struct bisection_row *row = NULL;
@@ -208,13 +216,21 @@ static void t_finds_culprit(void **state)
 {
 	struct fx *f = *state;
 	struct bisect_stats bs;
+	struct bisect_round out;
 	struct bisect b = { 0 };
 	struct request *rq = NULL;
 	size_t n = 0, i, failed = 0;
 	int cycles = 0;
 	time_t now = 1000;
 
+	/* started: nothing asked until its first round */
 	start(f);
+	assert_int_equal(state_requests_of(f->st, "bisect-r-1", "bisect", &rq,
+					   &n, &f->err), 0);
+	assert_int_equal(n, 0);
+	start_round(f, now, &out);
+	assert_int_equal(out.phase, BISECT_SEARCH);
+	assert_int_equal(out.round, 1);
 	/* the first round is asked at once: several commits in flight */
 	assert_int_equal(state_requests_of(f->st, "bisect-r-1", "bisect", &rq,
 					   &n, &f->err), 0);
@@ -270,7 +286,7 @@ static void t_farm_refuses(void **state)
 	struct bisect_verdict v;
 
 	configure(f, "[/bin/false]");
-	start(f);
+	start_round(f, 1000, &out);
 	load(f, &b);
 	assert_int_equal(b.phase, BISECT_INCONCLUSIVE);
 	assert_int_equal(bisect_verdict_of(&b, &v, &f->err), 0);
@@ -289,7 +305,7 @@ static void t_deadline(void **state)
 	struct bisect_round out;
 	struct bisect b = { 0 };
 
-	start(f);
+	start_round(f, 1000, &out);
 	/* its round lands; the next cycle is past every deadline */
 	assert_int_equal(bisect_act_round(f->st, &f->cfg, "bisect-r-1",
 					  1000 + 100L * 86400, &out, &f->err),

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "perfbot/act/dispatch.h"
 #include "perfbot/config/config.h"
 #include "perfbot/ingest/gittree.h"
 #include "perfbot/judge/bisect.h"
@@ -45,10 +46,12 @@ char *bisect_id_of(const char *report_id);
 /*
  * Start the bisection of s->base..s->head: the candidates from tracked
  * tree 't' (bisect_range_list()), the parameters of cfg->bisect, its row
- * recorded (deadline: max_rounds times scheduler.deadline from 'now'),
- * and its first round asked (bisect_act_round()). A bisection of the
- * report already recorded is left as it is. EX_DATAERR for a range that
- * is none (bisect_range_list()) or runs bisect_init() refuses.
+ * recorded (deadline: max_rounds times scheduler.deadline from 'now');
+ * its first round is asked by the next bisect_act_round() (the cycle's
+ * follow-up step), so it may be started inside the caller's transaction
+ * (a reply's). A bisection of the report already recorded is left as it
+ * is. EX_DATAERR for a range that is none (bisect_range_list()) or runs
+ * bisect_init() refuses.
  */
 int bisect_act_start(struct state *st, const struct config *cfg,
 		     struct gittree *t, const struct bisect_start *s,
@@ -78,12 +81,38 @@ int bisect_act_round(struct state *st, const struct config *cfg,
 
 /* What bisect_followups() did, over every open bisection. */
 struct bisect_stats {
-	size_t open, asked, landed, done;
+	size_t open, asked, landed, done, answered;
 };
 
-/* bisect_act_round() of every open bisection, oldest first. */
+/*
+ * bisect_act_round() of every open bisection, oldest first, then the
+ * threads whose 'bisect' command is done answered (bisect_answers()).
+ */
 int bisect_followups(struct state *st, const struct config *cfg,
 		     time_t now, struct bisect_stats *bs,
 		     struct pb_err *err);
+
+/*
+ * The 'bisect' mail command (src/act/bisect_reply.c): no argument; in a
+ * report's thread it starts the bisection of the report's range, records
+ * the asker's thread with a request of kind "bisect" whose id is the
+ * bisection's, and says so (templates/bisect-ack.txt), or why not
+ * (bisect-refused.txt: not set up, already bisected, no range in the
+ * tracked tree). Authorized as 'test' is: the report's recipients and
+ * commands.allow.
+ */
+int bisect_cmd_parse(const char *args, struct mail_command *c);
+int bisect_cmd_check(const struct mail_command *c,
+		     const struct command_limits *l, char *why, size_t whylen);
+int bisect_cmd_act(struct act_ctx *a, const struct mail_command *c,
+		   size_t index, struct pb_err *err);
+
+/*
+ * The threads whose 'bisect' is done answered (templates/bisect-result.txt:
+ * the culprit and how it was found, or the range it is in), each with its
+ * request ended, in one transaction each; '*answered' how many.
+ */
+int bisect_answers(struct state *st, const struct config *cfg, time_t now,
+		   size_t *answered, struct pb_err *err);
 
 #endif
