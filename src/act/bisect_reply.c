@@ -8,7 +8,6 @@
  * is in. The request that asked is a row of kind "bisect" whose id is
  * the bisection's and whose report is the thread's, holding the thread.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,16 +48,6 @@ static int refuse(struct act_ctx *a, const struct mail_command *c,
 	return dispatch_piece_of(a, "bisect-refused", &x, err) ? -1 : 1;
 }
 
-static double mean(const double *v, size_t n)
-{
-	double s = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		s += v[i];
-	return n ? s / (double)n : 0;
-}
-
 /* The report's range and headline as a bisection starts from them. */
 static int start(struct act_ctx *a, const struct manifest *m,
 		 const struct cmp_row *h, char base[GIT_SHA_HEX],
@@ -82,8 +71,8 @@ static int start(struct act_ctx *a, const struct manifest *m,
 		goto out;
 	}
 	s = (struct bisect_start){ a->t->report->report_id, m->doc.name, job,
-				   h->name, mean(h->v[HEAD], h->n[HEAD]) <
-				   mean(h->v[BASE], h->n[BASE]) ? -1 : 1,
+				   h->name, bisect_direction(h->v[BASE],
+				   h->n[BASE], h->v[HEAD], h->n[HEAD]),
 				   base, head, h->v[BASE], h->v[HEAD],
 				   h->n[BASE], h->n[HEAD] };
 	rc = bisect_act_start(a->st, a->cfg, t, &s, a->now, err);

@@ -8,7 +8,6 @@
  * its culprit (the culprit's parent against it) or of the range,
  * inconclusive, is made here and queued in its place.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,16 +48,6 @@ static int runs_of(const char *dir, const char *metric, double **v,
 	return rc;
 }
 
-static double mean(const double *v, size_t n)
-{
-	double s = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		s += v[i];
-	return n ? s / (double)n : 0;
-}
-
 /* A manifest's commit as the tracked tree's full sha. */
 static int full_sha(struct gittree *t, const char *commit,
 		    char sha[GIT_SHA_HEX], struct pb_err *err)
@@ -97,8 +86,8 @@ static int start(struct cycle *cy, const struct manifest *m,
 		goto out;
 	/* the change's own direction: bad is the head's side */
 	s = (struct bisect_start){ r->id, m->doc.name, job, r->metric,
-				   mean(hv, nh) < mean(bv, nb) ? -1 : 1,
-				   base, head, bv, hv, nb, nh };
+				   bisect_direction(bv, nb, hv, nh), base,
+				   head, bv, hv, nb, nh };
 	rc = bisect_act_start(cy->st, cy->cfg, t, &s, cy->now, err);
 	if (!rc)
 		log_info("bisecting report '%s': %s over %.12s..%.12s",

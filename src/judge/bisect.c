@@ -517,6 +517,21 @@ int bisect_next(struct bisect *b, const struct seq_design *d,
 	return 0;
 }
 
+int bisect_direction(const double *base, size_t nbase, const double *head,
+		     size_t nhead)
+{
+	double sb = 0, sh = 0;
+	size_t i;
+
+	for (i = 0; i < nbase; i++)
+		sb += base[i];
+	for (i = 0; i < nhead; i++)
+		sh += head[i];
+	if (!nbase || !nhead)
+		return 1;
+	return sh / (double)nhead < sb / (double)nbase ? -1 : 1;
+}
+
 void bisect_stop(struct bisect *b, int why)
 {
 	if (!b->p || b->phase == BISECT_CULPRIT ||

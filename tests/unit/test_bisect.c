@@ -326,6 +326,12 @@ static void t_verdict_of(void **state)
 	assert_int_equal(v.hi, st.v.hi);
 	assert_int_equal(v.ncommits, st.v.ncommits);
 	assert_string_equal(v.why, "the run budget ran out");
+	{
+		static const double lo[] = { 95, 96 }, hi[] = { 100, 101 };
+
+		assert_int_equal(bisect_direction(hi, 2, lo, 2), -1);
+		assert_int_equal(bisect_direction(lo, 2, hi, 2), 1);
+	}
 	/* done: a stop changes nothing */
 	bisect_stop(&f->b, BISECT_WHY_DEADLINE);
 	assert_int_equal(f->b.why, BISECT_WHY_BUDGET);

@@ -204,6 +204,14 @@ size_t bisect_top(const struct bisect *b);
 int bisect_judged(const struct bisect *b, size_t at);
 
 /*
+ * The direction of a change for bisect_params.direction: -1 when the
+ * head's runs are lower on average than the base's, else +1 (the bad
+ * side is the head's).
+ */
+int bisect_direction(const double *base, size_t nbase, const double *head,
+		     size_t nhead);
+
+/*
  * End a bisection that is not done as inconclusive for 'why' (a
  * deadline, a farm that cannot run what it needs), with the range of
  * the posterior as bisect_next() gives it; one that is done stays as it
