@@ -174,6 +174,9 @@ static int done_report(struct cycle *cy, const struct manifest *m,
 		goto out;
 	o.bisect = &b;
 	o.bisect_v = &v;
+	/* the bisected metric is the headline, noise filter or not: the
+	 * culprit's and its parent's runs are a few of the farm's */
+	o.force_metric = b.metric;
 	if (b.phase == BISECT_CULPRIT)
 		rc = culprit_report(cy, m, row->bisect_id, &b, &v, &o, out,
 				    err);

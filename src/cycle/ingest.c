@@ -183,6 +183,12 @@ static int bisect_item(struct cycle *cy, struct item *it, struct pb_err *err)
 	}
 	if (!ready)
 		return 0;
+	if (!made.worth) {
+		report_release(&made);
+		pb_fail(err, EX_DATAERR, "%s: the report of its bisection shows "
+			"no change of '%s'", it->mt->name, it->r.metric);
+		return 1;
+	}
 	report_release(&it->r);
 	it->r = made;
 	compose_here(cy, it);

@@ -48,9 +48,13 @@ check "it starts the bisection" grep -q "bisecting report 'bs-1': aim7.jobs-per-
 check "and mails nothing yet" [ "$(sql "SELECT count(*) FROM outbox WHERE kind = 'report'")" = 0 ]
 check "its first round is several commits in flight" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'bisect' AND report_id = 'bisect-bs-1'")" -ge 2 ]
 check "the farm got kind bisect and the tracked tree" [ "$(sed -n '5p;7p' "$W/farm-args" | tr '\n' '|')" = "bisect|$W/repo|" ]
-for i in $(seq 1 12); do
+"$PERFBOT" status --json --config "$CONFIG" >"$W/status.json"
+check "status --json shows the bisection under way" python3 -c "import json; d=json.load(open('$W/status.json')); b=d['bisections']; assert len(b) == 1 and b[0]['id'] == 'bisect-bs-1' and b[0]['phase'] == 'search' and b[0]['rounds'] >= 1 and b[0]['runs'] > 0 and b[0]['candidates'] == 40 and 0 < b[0]['top_p'] < 1 and b[0]['culprit'] is None, b"
+"$PERFBOT" status --config "$CONFIG" >"$W/status"
+check "status prints it" grep -q "^bisections: 1$" "$W/status"
+for i in $(seq 1 14); do
 	[ "$(sql "SELECT count(*) FROM outbox WHERE kind = 'report'")" = 0 ] || break
-	"$PERFBOT" run --config "$CONFIG" 2>>"$W/e1" || break
+	"$PERFBOT" run --config "$CONFIG" 2>>"$W/e1"
 done
 check "the bisection named the culprit" [ "$(sql "SELECT phase FROM bisections WHERE bisect_id = 'bisect-bs-1'")" = culprit ]
 check "one report is queued" [ "$(sql "SELECT count(*) FROM outbox WHERE kind = 'report' AND id = 'bs-1'")" = 1 ]
@@ -64,6 +68,11 @@ check "the table compares the culprit's parent and the culprit" grep -q "^  ${cu
 check "the chart's legend" grep -q "^\[O\] bisect-bad sample$" "$W/report"
 o=$(awk '/^ +aim7.jobs-per-min$/ {p = 1; next} p && /^$/ {exit} p' "$W/report" | tr -cd 'O' | wc -c)
 check "the chart plots more bisect-bad samples than the culprit has runs" [ "$o" -gt 4 ]
+"$PERFBOT" show bs-1 --json --config "$CONFIG" >"$W/show.json"
+check "show --json: the bisection, its culprit, its likeliest candidates" python3 -c "import json; d=json.load(open('$W/show.json')); b=d['bisections'][0]; assert b['phase'] == 'culprit' and b['culprit'] == '$culprit' and b['top'][0]['sha'] == '$culprit' and b['top'][0]['p'] >= 0.999 and b['runs'] <= b['max_runs'], b"
+"$PERFBOT" show bs-1 --config "$CONFIG" >"$W/show"
+check "show prints its rounds, runs and candidates" grep -Eq "^  bisect-bs-1: culprit, round [0-9]+ of 12, [0-9]+ runs of 80, 40 candidates, aim7.jobs-per-min; culprit ${culprit:0:12}$" "$W/show"
+check "and the culprit's posterior" grep -Eq "^    ${culprit:0:12} P = (0\.99[0-9]*|1\.0000), [0-9]+ runs$" "$W/show"
 check "every bisect request ended" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'bisect' AND status NOT IN ('done', 'failed')")" = 0 ]
 check "the broken commit was a skip" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'bisect' AND status = 'done' AND commit_sha = '$broken'")" = 0 ]
 : >"$W/farm-args"

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include <jansson.h>
+
 #include "perfbot/judge/bisect.h"
 #include "perfbot/judge/bisectsim.h"
 #include "perfbot/util/prng.h"
@@ -347,6 +349,50 @@ static void t_verdict_of(void **state)
 	fx_free(f);
 }
 
+/* What status and show say: the top candidates, the budgets, the end. */
+static void t_view(void **state)
+{
+	struct fx *f = fx_new(40, 21);
+	struct bisect_step st;
+	json_t *v, *top;
+	double last = 2;
+	size_t i;
+
+	(void)state;
+	start(f, 10);
+	v = bisect_view(&f->b, 5);
+	assert_non_null(v);
+	assert_string_equal(json_string_value(json_object_get(v, "phase")),
+			    "search");
+	assert_int_equal(json_integer_value(json_object_get(v, "candidates")),
+			 40);
+	assert_int_equal(json_integer_value(json_object_get(v, "max_runs")),
+			 80);
+	assert_true(json_is_null(json_object_get(v, "culprit")));
+	top = json_object_get(v, "top");
+	assert_int_equal(json_array_size(top), 5);
+	for (i = 0; i < 5; i++) {
+		double p = json_real_value(json_object_get(
+			json_array_get(top, i), "p"));
+
+		assert_true(p <= last);
+		last = p;
+	}
+	json_decref(v);
+	drive(f, &st);
+	v = bisect_view(&f->b, 1000);
+	assert_string_equal(json_string_value(json_object_get(v, "culprit")),
+			    f->b.p[21].sha);
+	top = json_object_get(v, "top");
+	assert_int_equal(json_array_size(top), BISECT_VIEW_TOP);
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(top, 0), "sha")), f->b.p[21].sha);
+	assert_true(json_real_value(json_object_get(json_array_get(top, 0),
+						    "p")) >= 0.999);
+	json_decref(v);
+	fx_free(f);
+}
+
 static void t_json(void **state)
 {
 	struct fx *f = fx_new(30, 12);
@@ -521,6 +567,7 @@ int main(void)
 		cmocka_unit_test(t_skip_posterior),
 		cmocka_unit_test(t_inconclusive),
 		cmocka_unit_test(t_verdict_of),
+		cmocka_unit_test(t_view),
 		cmocka_unit_test(t_json),
 		cmocka_unit_test(t_json_refused),
 		cmocka_unit_test(t_init_refused),

@@ -247,4 +247,15 @@ char *bisect_to_json(const struct bisect *b);
  */
 int bisect_from_json(struct bisect *b, const char *json, struct pb_err *err);
 
+/*
+ * What 'status' and 'show' say of a bisection (a jansson object, NULL
+ * when out of memory): its metric, phase, candidates, rounds and runs so
+ * far against their budgets, the 'top' (at most BISECT_VIEW_TOP)
+ * candidates of the highest posterior (recomputed) with their runs, the
+ * culprit once named and why it ended inconclusive.
+ */
+#define BISECT_VIEW_TOP 20
+struct json_t;
+struct json_t *bisect_view(struct bisect *b, size_t top);
+
 #endif
