@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/act/answers.h"
 #include "perfbot/act/bisect.h"
 #include "perfbot/act/followup.h"
 #include "perfbot/ingest/gittree.h"
@@ -45,7 +46,7 @@ static int refuse(struct act_ctx *a, const struct mail_command *c,
 	ctx_str(&x, "line", c->line);
 	ctx_bool(&x, why, 1);
 	ctx_opt(&x, "detail", detail);
-	return dispatch_piece_of(a, "bisect-refused", &x, err) ? -1 : 1;
+	return answers_piece_of(a, "bisect-refused", &x, err) ? -1 : 1;
 }
 
 /* The report's range and headline as a bisection starts from them. */
@@ -109,7 +110,7 @@ static int ack(struct act_ctx *a, const struct manifest *m, const char *id,
 	ctx_str(&x, "request_id", id);
 	ctx_str(&x, "metric", metric);
 	followup_commits_ctx(&x, m);
-	return dispatch_piece_of(a, "bisect-ack", &x, err);
+	return answers_piece_of(a, "bisect-ack", &x, err);
 }
 
 /* Start it, record who asked, say so: 0, 1 refused, -1 trouble. */
@@ -160,7 +161,7 @@ int bisect_cmd_act(struct act_ctx *a, const struct mail_command *c,
 
 	(void)index;
 	if (!tr)	/* a reminder's thread: several reports */
-		return dispatch_not_here(a, c, "bisect", err);
+		return answers_not_here(a, c, "bisect", err);
 	if (!a->cfg->tracking.repo || !a->cfg->scheduler.results_dir ||
 	    !a->cfg->scheduler.backend) {
 		log_warn("bisect: tracking.repo, scheduler.backend and "

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * act: retests. The act step of "retest [N]x" submits the runs and
- * records the request with the thread of the mail that asked; each later
- * run follows up the retests whose runs have landed (or whose deadline
- * passed) with an answer in that thread.
+ * act: retests, a kind (kind.h). The act step of "retest [N]x" submits
+ * the runs and records the request with the thread of the mail that
+ * asked and the retest's sequential design (retest_plan.c:
+ * seq_params_retest(), N a side first, up to limits.max_runs); each later
+ * run decides the retests whose runs have landed on their new runs: an
+ * answer in that thread, or the next look's runs asked of the farm under
+ * the look's own request id (the kind's answer()); a passed deadline is
+ * answered too.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -11,8 +15,9 @@
 
 #include "perfbot/compose/answer.h"
 #include "perfbot/render/chart.h"
-#include "perfbot/act/dispatch.h"
+#include "perfbot/act/answers.h"
 #include "perfbot/act/followup.h"
+#include "perfbot/act/kind.h"
 #include "perfbot/util/log.h"
 #include "perfbot/render/report.h"
 #include "perfbot/act/retest.h"
@@ -20,58 +25,63 @@
 #include "perfbot/act/scheduler.h"
 #include "perfbot/render/context.h"
 #include "perfbot/render/evidence_view.h"
+#include "perfbot/compare/sequential.h"
 #include "perfbot/compare/stats.h"
 #include "perfbot/compare/table.h"
-#include "perfbot/util/workers.h"
+#include "perfbot/render/seq_view.h"
 
-static int submit_both(const struct config *cfg, const struct manifest *m,
-		       const struct report_inputs *in, const char *rid,
-		       int runs, const char *thread, char *why, size_t wl,
-		       struct pb_err *err)
+#include "retest_internal.h"
+
+/* The farm's request of one side: its runs added to the side's root. */
+static void side_request(struct sched_request *rq, const char *rid,
+			 const struct report_inputs *in,
+			 const struct manifest_side *side, int s, int runs,
+			 const char *thread)
 {
-	const struct manifest_side *sides[2] = { &m->base, &m->head };
-	enum sched_outcome out = SCHED_ACCEPTED;
-	int s;
-
-	for (s = BASE; s <= HEAD && out == SCHED_ACCEPTED; s++) {
-		struct sched_request rq = {
-			rid, in->root[s].job.name, sides[s]->commit,
-			sides[s]->result_root, runs, thread, "retest", NULL,
-			NULL, NULL,
-		};
-
-		if (scheduler_submit(cfg, &rq, &out, why, wl, err))
-			return -1;
-	}
-	return out == SCHED_ACCEPTED ? 0 : 1;
+	*rq = (struct sched_request){
+		.request_id = rid, .job = in->root[s].job.name,
+		.commit = side->commit, .result_root = side->result_root,
+		.runs = runs, .thread = thread, .kind = "retest",
+	};
 }
 
-/* Ask the farm: 0 taken, 1 refused or unreachable ('why' says why). */
-static int ask_farm(struct state *st, const struct config *cfg,
-		    const struct answer_thread *r, const char *report_id,
-		    const char *request_id, int runs, struct manifest *m,
-		    struct report_inputs *in, struct request_new *rq,
-		    char *why, size_t wl)
+/* What the farm is asked and the state keeps; q->refused when the
+ * report cannot be loaded (q->why). */
+static void prepare_ask(struct state *st, const struct config *cfg,
+			const struct answer_thread *r, const char *report_id,
+			const char *request_id, int runs, struct manifest *m,
+			struct report_inputs *in, struct kind_asking *q,
+			struct retest_plan *pl)
 {
 	struct pb_err e = { 0, "" };
-	int rc;
+	const struct cmp_row *h;
 
 	if (followup_manifest(st, report_id, m, &e) ||
 	    report_inputs_load(in, m, cfg, &e)) {
-		snprintf(why, wl, "%s", e.msg);
-		return 1;
+		snprintf(q->why, sizeof(q->why), "%s", e.msg);
+		q->refused = 1;
+		return;
 	}
 	/* a confirmed report whose key metric the filter hides */
 	if (!in->verdict.headline && in->key_metric)
 		judge_force(&in->cmp, in->rules, in->key_metric, &in->verdict);
-	rq->thread = followup_thread_json(r, in);
-	rq->base_runs = (long)in->root[BASE].runs;
-	rq->head_runs = (long)in->root[HEAD].runs;
-	rc = submit_both(cfg, m, in, request_id, runs, r->message_id, why, wl,
-			 &e);
-	if (rc < 0)
-		snprintf(why, wl, "%s", e.msg);
-	return rc ? 1 : 0;
+	h = in->verdict.headline;
+	pl->reported = h ? h->change / 100 : 0;
+	pl->cv = h ? seq_runs_cv(h->v[BASE], h->n[BASE], h->v[HEAD],
+				 h->n[HEAD]) : NAN;
+	q->rq.thread = followup_thread_json(r, in);
+	if (!q->rq.thread || retest_plan_keep((char **)&q->rq.thread, pl)) {
+		snprintf(q->why, sizeof(q->why), "out of memory");
+		q->refused = 1;
+		return;
+	}
+	q->rq.base_runs = (long)in->root[BASE].runs;
+	q->rq.head_runs = (long)in->root[HEAD].runs;
+	side_request(&q->farm[0], request_id, in, &m->base, BASE, runs,
+		     r->message_id);
+	side_request(&q->farm[1], request_id, in, &m->head, HEAD, runs,
+		     r->message_id);
+	q->nfarm = 2;
 }
 
 int retest_request(struct state *st, const struct config *cfg,
@@ -79,42 +89,49 @@ int retest_request(struct state *st, const struct config *cfg,
 		   const char *request_id, int runs, time_t now,
 		   const char **tmpl, json_t **ctx, struct pb_err *err)
 {
-	struct request_new rq = {
-		.request_id = request_id, .kind = "retest",
-		.report_id = report_id, .runs = runs,
-		.requested_by = r->from_addr,
-		.reply_message_id = r->message_id,
-	};
+	struct retest_plan pl = { runs, runs, 0, 0, NAN, request_id };
+	struct kind_asking q;
 	struct report_inputs in;
+	struct seq_design d;
 	struct manifest m;
-	char why[256] = "";
 	struct ctx c;
 	int refused, rc = -1;
 
 	memset(&m, 0, sizeof(m));
 	memset(&in, 0, sizeof(in));
 	*ctx = NULL;
-	refused = ask_farm(st, cfg, r, report_id, request_id, runs, &m, &in,
-			   &rq, why, sizeof(why));
-	rq.status = refused ? "rejected" : "queued";
-	rq.detail = refused ? why : NULL;
-	rq.deadline = now + cfg->scheduler.deadline;
-	if (state_request_add(st, &rq, now, err))
+	if (cfg->limits.max_runs > runs)
+		pl.cap = cfg->limits.max_runs;
+	if (retest_plan_earlier(st, report_id, &pl.earlier, err))
+		return -1;
+	kind_asking_init(&q, &kind_retest);
+	q.rq = (struct request_new){
+		.request_id = request_id, .kind = "retest",
+		.report_id = report_id, .runs = runs,
+		.requested_by = r->from_addr,
+		.reply_message_id = r->message_id,
+		.deadline = now + cfg->scheduler.deadline,
+	};
+	prepare_ask(st, cfg, r, report_id, request_id, runs, &m, &in, &q,
+		    &pl);
+	if (kind_ask(st, cfg, &kind_retest, &q, now, err))
 		goto out;
+	refused = q.out != KIND_QUEUED;
 	/* the farm's words and paths are for the log and the state only */
 	ctx_init(&c, "retest");
 	if (!refused) {
 		ctx_int(&c, "runs", runs);
 		ctx_str(&c, "request_id", request_id);
 		followup_commits_ctx(&c, &m);
+		if (!retest_plan_design(&pl, &d, err))
+			ctx_seq(&c, "seq", &d, NULL);
+		pb_err_clear(err);
 	}
-	*tmpl = refused ? "retest-rejected" : "retest-ack";
-	if (refused)
-		log_warn("retest '%s' of '%s' rejected: %s", request_id,
-			 report_id, why);
+	*tmpl = refused ? kind_retest.tmpl.rejected : kind_retest.tmpl.ack;
 	rc = ctx_finish(&c, ctx, err);
 out:
-	free((char *)rq.thread);
+	free((char *)q.rq.thread);
+	kind_asking_release(&q);
 	report_inputs_release(&in);
 	manifest_release(&m);
 	return rc;
@@ -135,63 +152,64 @@ static json_t *chart_of(const struct cmp_row *row)
 	return s;
 }
 
-/* JSON has no infinity: two constant samples give t = +-inf. */
-static void finite_ctx(struct ctx *c, const char *key, double v)
-{
-	if (isfinite(v))
-		ctx_real(c, key, v);
-	else
-		ctx_take(c, key, json_null());
-}
+/* A retest's own, beside its follow-up (kind_fu): its design. */
+struct retest_own {
+	struct retest_plan pl;
+	struct seq_design d;
+	long more;	/* undecided: the next look's runs a side in all */
+};
 
 /*
  * The verdict of the headline metric, decided on the new runs alone
  * ('fresh': the same metric compared over the runs that landed after the
- * request): the runs that made the report were selected for looking
- * different, so counting them again would favour "stable".
+ * request) by the retest's sequential design: the runs that made the
+ * report were selected for looking different, so counting them again
+ * would favour "stable". "stable" when the efficacy bound is crossed,
+ * "not reproduced" when the futility bound is, else "inconclusive"
+ * (at the design's last look, or the farm did not take the next one).
  */
 static void verdict_ctx(struct ctx *c, const struct cmp_row *all,
 			const struct cmp_row *fresh, double reported,
-			const char **verdict)
+			const struct seq_design *d,
+			const struct seq_decision *dec, const char **verdict)
 {
-	/* LKP's filter needs 3 runs on a side: below that the tests decide */
-	int blind = fresh->n[BASE] < 3 && fresh->n[HEAD] < 3;
-	struct evidence ev;
-	enum verdict v;
+	enum verdict v = dec->answer == SEQ_CHANGED ? VERDICT_STABLE :
+		dec->answer == SEQ_NOT_CHANGED ? VERDICT_NOT_REPRODUCED :
+		VERDICT_INCONCLUSIVE;
 
-	if (stats_evidence(fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
-			   fresh->n[HEAD], &ev))
-		c->oom = 1;
-	v = stats_verdict(&ev, fresh->shown || blind, reported, fresh->change);
 	*verdict = stats_verdict_name(v);
 	ctx_str(c, "verdict", *verdict);
 	ctx_percent(c, "change", fresh->change);
 	ctx_percent(c, "change_all", all->change);
 	ctx_percent(c, "reported", reported);
-	ctx_evidence(c, "tests", &ev);
-	finite_ctx(c, "t", ev.w.t);
-	finite_ctx(c, "df", ev.w.df);
-	ctx_bool(c, "shown", fresh->shown);
-	ctx_bool(c, "filter_blind", blind);
+	ctx_seq(c, "seq", d, dec);
 	ctx_bool(c, "stable", v == VERDICT_STABLE);
 	ctx_bool(c, "not_reproduced", v == VERDICT_NOT_REPRODUCED);
 	ctx_bool(c, "inconclusive", v == VERDICT_INCONCLUSIVE);
+	/* built for the next look: used only when the farm does not take
+	 * it */
+	ctx_bool(c, "refused", dec->answer == SEQ_MORE);
 	ctx_int(c, "new_base_n", (long long)fresh->n[BASE]);
 	ctx_int(c, "new_head_n", (long long)fresh->n[HEAD]);
 }
 
-static json_t *result_ctx(const struct request *row,
-			  const struct report_inputs *in,
-			  const struct manifest *m,
-			  const struct followup_asker *a,
+/*
+ * The decision on the new runs and the answer's context; undecided,
+ * own->more is the next look's runs a side in all (the context is then
+ * the answer should the farm not take them).
+ */
+static json_t *result_ctx(struct kind_fu *f, struct retest_own *own,
 			  const char **verdict, struct pb_err *err)
 {
-	const char *metric = followup_metric(a);
-	double reported = followup_reported(a);
+	const struct request *row = f->row;
+	const struct report_inputs *in = &f->in;
+	const char *metric = followup_metric(&f->a);
+	double reported = followup_reported(&f->a);
 	const struct cmp_row *h = metric ? comparison_find(&in->cmp, metric) :
 		NULL, *fresh;
 	size_t from[2] = { (size_t)row->base_runs, (size_t)row->head_runs };
 	struct strbuf table = STRBUF_INIT;
+	struct seq_decision dec;
 	struct runs_new rn;
 	json_t *ctx;
 	struct ctx c;
@@ -204,15 +222,21 @@ static json_t *result_ctx(const struct request *row,
 	fresh = comparison_find(&rn.cmp, h->name);
 	if (!fresh) {
 		runs_new_release(&rn);
+		pb_fail(err, EX_DATAERR, "no new runs of %s", h->name);
 		return NULL;
 	}
+	seq_decide(&own->d, fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
+		   fresh->n[HEAD], &dec);
+	if (dec.answer == SEQ_MORE)
+		own->more = own->d.look[dec.look].n > row->runs ?
+			own->d.look[dec.look].n : row->runs + 1;
 	ctx_init(&c, "retest");
-	if (report_table_text(in, m, &table))
+	if (report_table_text(in, &f->m, &table))
 		c.oom = 1;
-	verdict_ctx(&c, h, fresh, reported, verdict);
+	verdict_ctx(&c, h, fresh, reported, &own->d, &dec, verdict);
 	ctx_int(&c, "runs", row->runs);
 	ctx_str(&c, "request_id", row->request_id);
-	followup_commits_ctx(&c, m);
+	followup_commits_ctx(&c, &f->m);
 	ctx_str(&c, "metric", h->name);
 	followup_samples_ctx(&c, "base_samples", h->name, h->v[BASE],
 			     h->n[BASE]);
@@ -242,183 +266,144 @@ static json_t *expired_ctx(const struct request *row,
 	return ctx_finish(&c, &o, err) ? NULL : o;
 }
 
-/* 1 when both roots hold the runs asked for. */
-static int landed(const struct request *row,
-		  const struct report_inputs *in)
-{
-	return (long)in->root[BASE].runs >= row->base_runs + row->runs &&
-	       (long)in->root[HEAD].runs >= row->head_runs + row->runs;
-}
-
 /*
- * One retest on its way through the workers (util/workers.h): the
- * report's manifest and the thread of the mail that asked read from the
- * state in order (start), the inputs over all runs and the answer's
- * context made by a worker, which touches no state (work), the answer
- * queued in order (finish).
+ * In order, with the state: the thread that asked (the kind has its own
+ * answer(), so kind_follow() leaves it to the kind) and the design kept
+ * with it.
  */
-struct followup {
-	const struct request *row;
-	struct manifest m;
-	struct report_inputs in;
-	struct followup_asker a;
-	int loaded;		/* thread, manifest and inputs: 0 or -1 */
-	struct pb_err why;	/* why they did not load */
-	int ready;		/* the runs landed */
-	json_t *ctx;		/* the answer's context, or NULL */
-	const char *verdict;
-	struct pb_err cerr;	/* why there is no context */
-};
-
-static void followup_release(struct followup *f)
+static int retest_start(struct state *st, struct kind_fu *f, time_t now,
+			struct pb_err *err)
 {
-	json_decref(f->ctx);
-	followup_asker_release(&f->a);
-	report_inputs_release(&f->in);
-	manifest_release(&f->m);
-	memset(f, 0, sizeof(*f));
-}
+	struct retest_own *own = calloc(1, sizeof(*own));
 
-/* A worker: everything of the answer that the state has no part in. */
-static void prepare(const struct config *cfg, const struct inputs_opts *io,
-		    time_t now, struct followup *f)
-{
-	const struct request *row = f->row;
-
-	if (f->loaded || report_inputs_load_opts(&f->in, &f->m, cfg, io,
-						 &f->why)) {
-		f->loaded = -1;
-		return;
-	}
-	f->ready = landed(row, &f->in);
-	if (f->ready)
-		f->ctx = result_ctx(row, &f->in, &f->m, &f->a, &f->verdict,
-				    &f->cerr);
-	else if (now > row->deadline)
-		f->ctx = expired_ctx(row, &f->in, &f->cerr);
-}
-
-static int one_retest(struct state *st, const struct config *cfg,
-		      struct followup *f, time_t now,
-		      struct retest_stats *rs, struct pb_err *err)
-{
-	const struct request *row = f->row;
-	int rc = 0;
-
-	pb_err_clear(err);
-	if (f->loaded < 0) {
-		*err = f->why;
-		log_warn("retest '%s': %s", row->request_id,
-			 err->msg[0] ? err->msg : "its thread is unreadable");
-		/* gone for good: give up at the deadline, quietly */
-		if (now > row->deadline)
-			rc = state_request_set(st, row->request_id,
-					       "expired", NULL, err->msg[0] ?
-					       err->msg : "unreadable", now,
-					       err);
-		rs->expired += now > row->deadline && !rc;
-		return rc;	/* else try again next run */
-	}
-	if (f->ready && !f->ctx) {
-		rc = pb_fail(err, EX_SOFTWARE, "retest '%s': cannot build its "
-			     "answer%s%s", row->request_id, f->cerr.msg[0] ?
-			     ": " : "", f->cerr.msg);
-	} else if (f->ready) {
-		rc = followup_answer(st, cfg, &f->a, row->request_id,
-				     "retest-result", f->ctx, followup_request_end,
-				     "done", f->verdict, now, err);
-		rs->done += !rc;
-		log_info("retest '%s' of '%s': %s", row->request_id,
-			 row->report_id, f->verdict);
-	} else if (now > row->deadline) {
-		rc = !f->ctx ? (*err = f->cerr, -1) :
-			followup_answer(st, cfg, &f->a, row->request_id,
-					"retest-expired", f->ctx,
-					followup_request_end, "expired",
-					"deadline passed", now, err);
-		rs->expired += !rc;
-	} else {
-		rs->waiting++;
-	}
-	return rc;
-}
-
-struct followups {
-	struct state *st;
-	const struct config *cfg;
-	time_t now;
-	struct request *rows;
-	struct followup *slot;
-	struct inputs_opts *io;		/* one per worker */
-	struct retest_stats *rs;
-};
-
-/* In order: the thread that asked and the report's manifest as queued. */
-static int followup_start(void *arg, size_t i, size_t slot,
-			  struct pb_err *err)
-{
-	struct followups *fs = arg;
-	struct followup *f = &fs->slot[slot];
-
+	(void)now;
 	(void)err;
-	memset(f, 0, sizeof(*f));
-	f->row = &fs->rows[i];
-	f->loaded = followup_asker_load(&f->a, fs->st, f->row->thread) ||
-		followup_manifest(fs->st, f->row->report_id, &f->m, &f->why) ?
-		-1 : 0;
+	f->own = own;
+	if (!own || followup_asker_load(&f->a, st, f->row->thread)) {
+		f->loaded = -1;
+		return 0;
+	}
+	retest_plan_read(&own->pl, f->a.t, f->row);
+	if (retest_plan_design(&own->pl, &own->d, &f->why))
+		f->loaded = -1;
 	return 0;
 }
 
-static void followup_work(void *arg, size_t worker, size_t slot)
+static json_t *retest_verdict(struct kind_fu *f, const struct config *cfg,
+			      const char **verdict, struct pb_err *err)
 {
-	struct followups *fs = arg;
-
-	prepare(fs->cfg, &fs->io[worker], fs->now, &fs->slot[slot]);
+	(void)cfg;
+	return result_ctx(f, f->own, verdict, err);
 }
 
-static int followup_finish(void *arg, size_t i, size_t slot,
-			   struct pb_err *err)
+static json_t *retest_ended(const struct kind_fu *f,
+			    const struct config *cfg, struct pb_err *err)
 {
-	struct followups *fs = arg;
-	struct followup *f = &fs->slot[slot];
+	(void)cfg;
+	return expired_ctx(f->row, &f->in, err);
+}
+
+/*
+ * Undecided: the next look, own->more runs a side in all, recorded under
+ * its own request id, then asked of the farm; 'queued' when it took
+ * them. 1 when it refused or is away (the retest is answered as it
+ * stands: a crash between recording and asking leaves the look to its
+ * deadline).
+ */
+static int next_look(struct state *st, const struct config *cfg,
+		     struct kind_fu *f, time_t now, struct pb_err *err)
+{
+	struct retest_own *own = f->own;
+	struct request *row = (struct request *)f->row;
+	struct strbuf id = STRBUF_INIT;
+	enum sched_outcome out = SCHED_ACCEPTED;
+	struct sched_request rq;
+	char why[256] = "";
+	long adds;
+	int s;
+
+	if (sb_addf(&id, "%s-%ld", own->pl.id, own->more))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (state_request_look(st, row->request_id, sb_str(&id), own->more,
+			       now + cfg->scheduler.deadline, err)) {
+		sb_release(&id);
+		return -1;
+	}
+	free(row->request_id);
+	row->request_id = sb_detach(&id, NULL);
+	adds = retest_look_adds(&own->d, own->more);
+	log_info("retest '%s' of '%s': undecided at %ld new runs a side, "
+		 "asking for %ld in all", own->pl.id, row->report_id, row->runs,
+		 own->more);
+	row->runs = own->more;
+	for (s = BASE; s <= HEAD && out == SCHED_ACCEPTED; s++) {
+		side_request(&rq, row->request_id, &f->in,
+			     s == BASE ? &f->m.base : &f->m.head, s, (int)adds,
+			     f->a.r.message_id);
+		if (scheduler_submit(cfg, &rq, &out, why, sizeof(why), err)) {
+			snprintf(why, sizeof(why), "%.200s", err->msg);
+			pb_err_clear(err);
+			out = SCHED_REJECTED;
+		}
+	}
+	if (out == SCHED_ACCEPTED)
+		return state_request_set(st, row->request_id, "queued", NULL,
+					 NULL, now, err);
+	log_warn("retest '%s' of '%s': the next look was not taken: %s",
+		 row->request_id, row->report_id, why);
+	return 1;
+}
+
+/* In order, with the state: the next look, or the answer and the end. */
+static int retest_answer(struct state *st, const struct config *cfg,
+			 struct kind_fu *f, const char *tmpl, json_t *ctx,
+			 const char *status, const char *detail, time_t now,
+			 struct pb_err *err)
+{
+	struct retest_own *own = f->own;
 	int rc;
 
-	(void)i;
-	rc = one_retest(fs->st, fs->cfg, f, fs->now, fs->rs, err);
-	followup_release(f);
+	if (f->end == KIND_LANDED && own && own->more) {
+		rc = next_look(st, cfg, f, now, err);
+		if (rc <= 0) {
+			json_decref(ctx);
+			return rc;
+		}
+	}
+	rc = followup_answer(st, cfg, &f->a, f->row->request_id, tmpl, ctx,
+			     followup_request_end, status, detail, now, err);
+	json_decref(ctx);
+	if (!rc && f->end == KIND_LANDED)
+		log_info("retest '%s' of '%s': %s", f->row->request_id,
+			 f->row->report_id, f->verdict);
 	return rc;
 }
 
-static void followup_drop(void *arg, size_t slot)
+static void retest_release(struct kind_fu *f)
 {
-	struct followups *fs = arg;
-
-	followup_release(&fs->slot[slot]);
+	free(f->own);
+	f->own = NULL;
 }
 
-static const struct workers_ops followup_ops = {
-	followup_start, followup_work, followup_finish, followup_drop,
+static void retest_limits(const struct config *cfg, struct kind_limits *l)
+{
+	l->per_report = cfg->limits.retests_per_report;
+	l->runs = cfg->limits.default_runs;
+	l->max_runs = cfg->limits.max_runs;
+}
+
+const struct kind kind_retest = {
+	.name = "retest",
+	.placeholders = kind_run_placeholders,
+	.adds_runs = 1,
+	.phase = KIND_AT_FOLLOWUP,
+	.tmpl = { .ack = "retest-ack", .rejected = "retest-rejected",
+		  .result = "retest-result", .expired = "retest-expired" },
+	.stats_name = "retests", .stats_fields = "dxw",
+	.limits = retest_limits,
+	.start = retest_start,
+	.verdict = retest_verdict,
+	.ended = retest_ended,
+	.answer = retest_answer,
+	.release = retest_release,
 };
-
-int retest_followups(struct state *st, const struct config *cfg,
-		     time_t now, size_t jobs, struct root_cache *roots,
-		     struct retest_stats *rs, struct pb_err *err)
-{
-	struct followups fs = { st, cfg, now, NULL, NULL, NULL, rs };
-	size_t n = 0;
-	int rc = -1;
-
-	memset(rs, 0, sizeof(*rs));
-	if (state_requests_open(st, "retest", &fs.rows, &n, err))
-		return -1;
-	fs.slot = calloc(workers_slots(jobs), sizeof(*fs.slot));
-	fs.io = inputs_opts_new(jobs, roots);
-	if (!fs.slot || !fs.io)
-		pb_fail(err, EX_OSERR, "out of memory");
-	else
-		rc = workers_run(&followup_ops, &fs, n, jobs, err);
-	inputs_opts_free(fs.io, jobs);
-	free(fs.slot);
-	request_rows_free(fs.rows, n);
-	return rc;
-}

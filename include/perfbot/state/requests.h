@@ -68,6 +68,16 @@ int state_request_add(struct state *st, const struct request_new *rq,
 		      time_t now, struct pb_err *err);
 
 /*
+ * Record a request 'asking' (its status and detail as given are not
+ * kept) and commit it now, before the farm is asked: one already
+ * recorded under its id is kept as it is (its counts too). When a
+ * transaction is open, what it holds is committed with it and a new one
+ * begun, so the caller's commit or rollback still ends it.
+ */
+int state_request_hold(struct state *st, const struct request_new *rq,
+		       time_t now, struct pb_err *err);
+
+/*
  * The open requests ('asking', 'queued') of 'kind' (NULL: of every
  * kind), oldest first. Free with request_rows_free().
  */
@@ -126,5 +136,14 @@ int state_confirm_set(struct state *st, const struct request *c,
  */
 int state_confirm_more(struct state *st, const char *report_id,
 		       const char *request_id, long runs, struct pb_err *err);
+
+/*
+ * The next look of an open sequential request (a retest's): 'runs' new
+ * runs a side in all under the look's own id 'new_id', until 'deadline',
+ * status 'asking' again (the farm is asked next).
+ */
+int state_request_look(struct state *st, const char *request_id,
+		       const char *new_id, long runs, time_t deadline,
+		       struct pb_err *err);
 
 #endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_RETEST_INTERNAL_H
+#define PERFBOT_RETEST_INTERNAL_H
+
+#include <jansson.h>
+
+#include "perfbot/compare/sequential.h"
+#include "perfbot/state/requests.h"
+
+/*
+ * What retest.c and retest_plan.c share: the retest's sequential design
+ * as kept with its thread (key "retest"), so that every look of it is
+ * decided by the same one whatever the configuration becomes: N, the
+ * cap, the report's retests before it, the reported change and the noise
+ * of the report's runs, and the first look's request id (each later
+ * look's is "<it>-<runs a side in all>").
+ */
+struct retest_plan {
+	long first, cap, earlier;
+	double reported, cv;	/* relative: 0.05 = 5% */
+	const char *id;
+};
+
+int retest_plan_design(const struct retest_plan *pl, struct seq_design *d,
+		       struct pb_err *err);
+/* Add 'pl' to the thread's JSON '*thread' (replaced); -1 out of memory. */
+int retest_plan_keep(char **thread, const struct retest_plan *pl);
+/*
+ * The plan kept with 'row' ('t' its thread); a retest asked before
+ * retests were sequential has none: a single look of its N runs.
+ */
+void retest_plan_read(struct retest_plan *pl, const json_t *t,
+		      const struct request *row);
+/* The report's retests before this one that the farm took. */
+int retest_plan_earlier(struct state *st, const char *report_id,
+			long *earlier, struct pb_err *err);
+/* The runs a side a look of 'n' in all adds to the look before it. */
+long retest_look_adds(const struct seq_design *d, long n);
+
+#endif
