@@ -12,6 +12,7 @@
 
 #include "perfbot/act/bisect.h"
 #include "perfbot/act/fixrun.h"
+#include "perfbot/act/kind.h"
 #include "perfbot/act/scheduler.h"
 #include "perfbot/ingest/bisect_range.h"
 #include "perfbot/ingest/result.h"
@@ -383,3 +384,38 @@ int bisect_followups(struct state *st, const struct config *cfg,
 		rc = -1;
 	return rc;
 }
+
+/* ------------------------------------------------------------------ */
+/* The kind: one row of the cycle's table                             */
+
+/* The kind's own follow-up: every open bisection, then the answers. */
+static int bisect_follow(const struct kind_env *e, struct kind_stats *ks,
+			 struct pb_err *err)
+{
+	struct bisect_stats bs;
+
+	if (bisect_followups(e->st, e->cfg, e->now, &bs, err))
+		return -1;
+	ks->done = (long)bs.answered;
+	ks->waiting = (long)(bs.open - bs.done);
+	if (bs.open || bs.answered)
+		log_info("bisections: %zu open, %zu requests landed, %zu "
+			 "asked, %zu done, %zu answered", bs.open, bs.landed,
+			 bs.asked, bs.done, bs.answered);
+	return 0;
+}
+
+/* {repo}: the tracked tree the commit is in; no ref, no patch. */
+static const char *const bisect_placeholders[] = {
+	"kind", "result_root", "commit", "runs", "job", "request_id", "repo",
+	NULL,
+};
+
+const struct kind kind_bisect = {
+	.name = BISECT_KIND,
+	.placeholders = bisect_placeholders,
+	.phase = KIND_AT_FOLLOWUP,
+	.tmpl = { .ack = "bisect-ack", .result = "bisect-result" },
+	.stats_name = "bisections", .stats_fields = "dw",
+	.follow = bisect_follow,
+};

@@ -17,7 +17,6 @@
 #include "perfbot/util/log.h"
 #include "perfbot/util/workers.h"
 #include "perfbot/poll/poll.h"
-#include "perfbot/act/bisect.h"
 #include "perfbot/act/kind.h"
 #include "perfbot/act/remind.h"
 #include "perfbot/act/track.h"
@@ -150,6 +149,7 @@ static const struct kind *const kinds[] = {
 	&kind_retest,
 	&kind_test,
 	&kind_verify,
+	&kind_bisect,
 	&kind_noop,
 };
 
@@ -172,29 +172,13 @@ static int confirm_run(struct cycle *cy, struct pb_err *err)
 	return follow(cy, KIND_AT_CONFIRM, err);
 }
 
-/* Bisections: each one's due round landed, its next asked. */
-static int bisect_run(struct cycle *cy, struct pb_err *err)
-{
-	struct bisect_stats bs;
-
-	if (bisect_followups(cy->st, cy->cfg, cy->now, &bs, err))
-		return -1;
-	if (bs.open || bs.answered)
-		log_info("bisections: %zu open, %zu requests landed, %zu "
-			 "asked, %zu done, %zu answered", bs.open, bs.landed,
-			 bs.asked, bs.done, bs.answered);
-	return 0;
-}
-
 /*
  * Retests whose runs have landed, finished tests and the runs on landed
  * fixes get their answer.
  */
 static int followup_step(struct cycle *cy, struct pb_err *err)
 {
-	if (follow(cy, KIND_AT_FOLLOWUP, err))
-		return -1;
-	return bisect_run(cy, err);
+	return follow(cy, KIND_AT_FOLLOWUP, err);
 }
 
 /* Fixes in the tracked tree (nothing when tracking.repo is not set). */
