@@ -13,6 +13,7 @@
 
 #include "perfbot/act/bisect.h"
 #include "perfbot/cycle/report.h"
+#include "perfbot/ingest/bisect_range.h"
 #include "perfbot/ingest/gittree.h"
 #include "perfbot/ingest/result.h"
 #include "perfbot/state/bisections.h"
@@ -187,16 +188,45 @@ out:
 	return rc;
 }
 
+/*
+ * bisect.confirmed: is the range longer than one commit of the tracked
+ * tree? A range that is not in it is no range to bisect either.
+ */
+static int a_range(struct cycle *cy, const struct manifest *m)
+{
+	char base[GIT_SHA_HEX], head[GIT_SHA_HEX];
+	struct bisect_range r = { NULL, 0 };
+	struct pb_err e = { 0, "" };
+	struct gittree *t = NULL;
+	int yes = 0;
+
+	if (!gittree_open(&t, cy->cfg->tracking.repo, &e) &&
+	    !full_sha(t, m->base.commit, base, &e) &&
+	    !full_sha(t, m->head.commit, head, &e) &&
+	    !bisect_range_list(t, base, head, &r, &e))
+		yes = r.n > 1;
+	if (e.msg[0])
+		log_debug("%s: not bisected: %s", m->doc.name, e.msg);
+	bisect_range_release(&r);
+	gittree_close(t);
+	return yes;
+}
+
 int cycle_bisect_report(struct cycle *cy, const struct manifest *m,
 			const struct report *range, struct report *out,
 			int *ready, struct pb_err *err)
 {
 	struct bisection_row *row = NULL;
+	int policy = !m->bisect;
 	char *id;
 	int rc = -1;
 
 	*ready = 0;
 	memset(out, 0, sizeof(*out));
+	if (policy && (!cy->cfg->tracking.repo || !a_range(cy, m))) {
+		*ready = 2;	/* its own report, as ever */
+		return 0;
+	}
 	if (!cy->cfg->tracking.repo)
 		return pb_fail(err, EX_CONFIG, "%s: 'bisect' needs "
 			       "tracking.repo, the tree its commits are in",

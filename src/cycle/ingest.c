@@ -179,8 +179,15 @@ static int bisect_item(struct cycle *cy, struct item *it, struct pb_err *err)
 
 	if (cycle_bisect_report(cy, &it->m, &it->r, &made, &ready, err)) {
 		report_release(&made);
-		return 1;
+		if (it->m.bisect)
+			return 1;
+		/* bisect.confirmed's: not bisected, reported as ever */
+		log_warn("%s: not bisected: %s", it->mt->name, err->msg);
+		pb_err_clear(err);
+		return queue_report(cy, it, err);
 	}
+	if (ready == 2)		/* no range to bisect: its own report */
+		return queue_report(cy, it, err);
 	if (!ready)
 		return 0;
 	if (!made.worth) {
@@ -218,7 +225,8 @@ static int judge_manifest(struct ingest *in, struct item *it,
 	else if (confirm_wanted(&cy->confirm, r))
 		rc = confirm_hold(cy->st, &cy->confirm, r, it->mt, cy->now,
 				  err);
-	else if (it->m.bisect && r->worth && !cy->dry_run)
+	else if ((it->m.bisect || cy->cfg->bisect.confirmed) && r->worth &&
+		 !cy->dry_run)
 		rc = bisect_item(cy, it, err);
 	else if (!r->worth && !cy->dry_run)
 		rc = state_skip(cy->st, r->id ? r->id : name, name,

@@ -30,8 +30,11 @@ int report_redraw_taken(struct report *r, const struct manifest *m,
  * started the first time (its first round asked; *ready 0), waited for
  * while it runs (*ready 0), and once it is done its report made into
  * 'out' (*ready 1): the culprit's parent against the culprit, or the
- * range said inconclusive (render/report.h, 'bisect'). EX_CONFIG without
- * tracking.repo; 'out' is to be released in every case.
+ * range said inconclusive (render/report.h, 'bisect'). A manifest that
+ * does not ask ('bisect' false: bisect.confirmed asks for it) and is no
+ * range of more than one commit of the tracked tree is *ready 2: its
+ * own report goes out as ever. EX_CONFIG without tracking.repo; 'out' is
+ * to be released in every case.
  */
 int cycle_bisect_report(struct cycle *cy, const struct manifest *m,
 			const struct report *range, struct report *out,
