@@ -386,6 +386,72 @@ int bisect_followups(struct state *st, const struct config *cfg,
 }
 
 /* ------------------------------------------------------------------ */
+/* What status shows                                                   */
+
+static json_t *bisection_line(const struct bisection_row *r)
+{
+	struct pb_err e = { 0, "" };
+	struct bisect b = { 0 };
+	json_t *v, *top, *line;
+	char p[32];
+
+	if (bisect_from_json(&b, r->state, &e))
+		return json_pack("{s:s, s:s, s:s}", "id", r->bisect_id,
+				 "report_id", r->report_id, "error", e.msg);
+	v = bisect_view(&b, 1);
+	bisect_release(&b);
+	if (!v)
+		return NULL;
+	top = json_array_get(json_object_get(v, "top"), 0);
+	line = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, "
+			 "s:I}", "id", r->bisect_id, "report_id", r->report_id,
+			 "phase", json_object_get(v, "phase"), "metric",
+			 json_object_get(v, "metric"), "candidates",
+			 json_object_get(v, "candidates"), "rounds",
+			 json_object_get(v, "rounds"), "runs",
+			 json_object_get(v, "runs"), "top",
+			 top ? json_object_get(top, "sha") : json_null(),
+			 "top_p", top ? json_object_get(top, "p") :
+			 json_null(), "culprit", json_object_get(v, "culprit"),
+			 "updated", (json_int_t)r->updated);
+	json_decref(v);
+	if (line && top) {	/* as the pages print it */
+		snprintf(p, sizeof(p), "%.4f",
+			 json_real_value(json_object_get(top, "p")));
+		if (json_object_set_new(line, "top_p_text", json_string(p))) {
+			json_decref(line);
+			line = NULL;
+		}
+	}
+	return line;
+}
+
+int bisect_status_rows(struct state *st, json_t **out, struct pb_err *err)
+{
+	struct bisection_row *rows = NULL;
+	json_t *a = json_array();
+	size_t i, n = 0;
+
+	*out = NULL;
+	if (!a)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (state_bisections(st, NULL, 0, &rows, &n, err)) {
+		json_decref(a);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (json_array_append_new(a, bisection_line(&rows[i])))
+			break;
+	bisection_rows_free(rows, n);
+	if (i < n) {
+		json_decref(a);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	*out = a;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* The kind: one row of the cycle's table                             */
 
 /* The kind's own follow-up: every open bisection, then the answers. */

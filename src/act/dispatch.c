@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * act: the one table of mail commands and the acting on a mail's
+ * act: the one table of mail commands and its loop over a mail's
  * commands. Each command is parsed (from parse/commands.c), checked
- * against the limits, then done; what it says becomes one piece of the
- * answer queued in the thread (compose/answer.c).
+ * against the limits, then done, by the functions of its own file
+ * (retest.c, test.c, lifecmd.c; help and an unknown line here); what it
+ * says becomes one piece of the answer queued in the thread
+ * (answers.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,132 +14,11 @@
 
 #include "perfbot/act/bisect.h"
 #include "perfbot/act/dispatch.h"
-#include "perfbot/act/kind.h"
 #include "perfbot/act/lifecmd.h"
-#include "perfbot/util/id.h"
-#include "perfbot/send/outbox.h"
 #include "perfbot/act/route.h"
 #include "perfbot/act/retest.h"
 #include "perfbot/act/test.h"
-#include "perfbot/state/requests.h"
-#include "perfbot/state/outbox.h"
-#include "perfbot/state/inbox.h"
-#include "perfbot/util/strmap.h"
 
-
-/* ---- retest ---- */
-
-static int parse_retest(const char *args, struct mail_command *c)
-{
-	return c->colon ? -1 : command_parse_count(args, &c->runs);
-}
-
-static int check_retest(const struct mail_command *c,
-			const struct command_limits *l, char *why,
-			size_t whylen)
-{
-	if (c->runs == 0 || (c->runs >= 2 && c->runs <= l->max_runs))
-		return 0;
-	/* one new run a side can be shown, but no test can be made on it */
-	snprintf(why, whylen, "retest: N must be between 2 and %d%s",
-		 l->max_runs, c->runs == 1 ? " (one more run a side cannot be "
-		 "tested)" : "");
-	return -1;
-}
-
-/*
- * A retest asked while one is open: answered once per open retest (a
- * loop, or an impatient list, must not make one answer per mail), with
- * the open one's status.
- */
-static int act_repeat(struct act_ctx *a, const char *report_id,
-		      const struct request_tally *t, struct pb_err *err)
-{
-	long told;
-	struct ctx x;
-
-	if (state_inbox_count_report(a->st, report_id, t->open_since,
-				     DISPATCH_OUT_REPEAT, &told, err))
-		return -1;
-	if (told) {
-		a->silenced++;
-		return 0;
-	}
-	a->repeats++;
-	ctx_init(&x, "answer");
-	ctx_str(&x, "status", t->open_status);
-	return answers_piece_of(a, "retest-busy", &x, err);
-}
-
-/* Stable per (mail, command): a retried poll asks for the same retest. */
-static int act_retest(struct act_ctx *a, const struct mail_command *c,
-		      size_t index, struct pb_err *err)
-{
-	const struct thread_report *tr = a->t->report;
-	int runs = c->runs ? c->runs : (int)a->cfg->limits.default_runs;
-	struct request_tally t;
-	struct request *mine = NULL;
-	struct kind_limits l;
-	char *rid = NULL;
-	const char *tmpl = NULL;
-	json_t *ctx = NULL;
-	struct ctx x;
-	int rc, resume;
-
-	if (!tr)	/* a reminder's thread: several reports */
-		return answers_not_here(a, c, "retest", err);
-	kind_limits_of(&kind_retest, a->cfg, &l);
-	rid = id_retest_request(a->t->message_id, index);
-	if (!rid)
-		return pb_fail(err, EX_OSERR, "out of memory");
-	if (state_request_get(a->st, rid, &mine, err) ||
-	    state_request_tally(a->st, "retest", tr->report_id, NULL, 0, &t,
-				err)) {
-		request_rows_free(mine, mine ? 1 : 0);
-		free(rid);
-		return -1;
-	}
-	/* this very mail asked it before: a run killed while asking */
-	resume = mine && !strcmp(mine->status, "asking");
-	if (resume)
-		runs = (int)mine->runs;
-	if (!resume && t.open_status) {
-		rc = act_repeat(a, tr->report_id, &t, err);
-	} else if (!resume && t.of_report >= l.per_report) {
-		ctx_init(&x, "answer");
-		ctx_int(&x, "limit", l.per_report);
-		rc = answers_piece_of(a, "retest-limit", &x, err);
-	} else {
-		rc = retest_request(a->st, a->cfg, a->t, tr->report_id, rid,
-				    runs, a->now, &tmpl, &ctx, err) ||
-		     !ctx || answers_piece(a, tmpl, ctx, err);
-		if (rc && !err->code)
-			pb_fail(err, EX_OSERR, "out of memory");
-	}
-	request_rows_free(mine, mine ? 1 : 0);
-	request_tally_release(&t);
-	free(rid);
-	return rc ? -1 : 0;
-}
-
-/* ---- test ---- */
-
-static int parse_test(const char *args, struct mail_command *c)
-{
-	return c->colon ? -1 : command_parse_test(args, c);
-}
-
-static int check_test(const struct mail_command *c,
-		      const struct command_limits *l, char *why,
-		      size_t whylen)
-{
-	if (c->runs == 0 || (c->runs >= 2 && c->runs <= l->max_runs))
-		return 0;
-	snprintf(why, whylen, "test: N must be between 2 and %d%s",
-		 l->max_runs, c->runs == 1 ? " (one run cannot be tested)" :
-		 "");
-	return -1;
-}
 
 /* ---- help, and a line that is no command ---- */
 
@@ -211,11 +92,11 @@ static int act_unknown(struct act_ctx *a, const struct mail_command *c,
 
 const struct command_def command_table[] = {
 	{ "retest", CMD_RETEST, "retest [N]x",
-	  "rerun the job N more times on both commits", parse_retest,
-	  check_retest, act_retest },
+	  "rerun the job N more times on both commits", retest_parse,
+	  retest_check, retest_act },
 	{ "test", CMD_TEST, "test [REPO BRANCH | COMMIT] [N]x",
 	  "run the job on your mail's patch, a tree or a commit",
-	  parse_test, check_test, test_act },
+	  test_parse, test_check, test_act },
 	{ "fix", CMD_FIX, "fix: TITLE or SHA",
 	  "name the commit that fixes the regression (its exact title, or "
 	  "7 to 40 hex digits of its sha)", lifecmd_parse_fix, lifecmd_check,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * act: retests, a kind (kind.h). The act step of "retest [N]x" submits
- * the runs and records the request with the thread of the mail that
- * asked and the retest's sequential design (retest_plan.c:
+ * act: retests, the command and the kind (kind.h). "retest [N]x" is
+ * parsed, checked and acted on here (an entry of dispatch.c's table):
+ * the act step submits the runs and records the request with the
+ * thread of the mail that asked and the retest's sequential design (retest_plan.c:
  * seq_params_retest(), N a side first, up to limits.max_runs); each later
  * run decides the retests whose runs have landed on their new runs: an
  * answer in that thread, or the next look's runs asked of the farm under
@@ -10,12 +11,15 @@
  * answered too.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "perfbot/compose/answer.h"
 #include "perfbot/render/chart.h"
-#include "perfbot/act/answers.h"
+#include "perfbot/act/dispatch.h"
+#include "perfbot/state/inbox.h"
+#include "perfbot/util/id.h"
 #include "perfbot/act/followup.h"
 #include "perfbot/act/kind.h"
 #include "perfbot/util/log.h"
@@ -67,8 +71,10 @@ static void prepare_ask(struct state *st, const struct config *cfg,
 		judge_force(&in->cmp, in->rules, in->key_metric, &in->verdict);
 	h = in->verdict.headline;
 	pl->reported = h ? h->change / 100 : 0;
-	pl->cv = h ? seq_runs_cv(h->v[BASE], h->n[BASE], h->v[HEAD],
-				 h->n[HEAD]) : NAN;
+	if (h)
+		retest_plan_noise(st, in, h->name, seq_runs_cv(h->v[BASE],
+				  h->n[BASE], h->v[HEAD], h->n[HEAD]),
+				  (long)(h->n[BASE] + h->n[HEAD]) - 2, pl);
 	q->rq.thread = followup_thread_json(r, in);
 	if (!q->rq.thread || retest_plan_keep((char **)&q->rq.thread, pl)) {
 		snprintf(q->why, sizeof(q->why), "out of memory");
@@ -89,7 +95,7 @@ int retest_request(struct state *st, const struct config *cfg,
 		   const char *request_id, int runs, time_t now,
 		   const char **tmpl, json_t **ctx, struct pb_err *err)
 {
-	struct retest_plan pl = { runs, runs, 0, 0, NAN, request_id };
+	struct retest_plan pl = { runs, runs, 0, 0, NAN, request_id, 0 };
 	struct kind_asking q;
 	struct report_inputs in;
 	struct seq_design d;
@@ -126,6 +132,11 @@ int retest_request(struct state *st, const struct config *cfg,
 		if (!retest_plan_design(&pl, &d, err))
 			ctx_seq(&c, "seq", &d, NULL);
 		pb_err_clear(err);
+		/* a number is true even when 0 */
+		if (pl.learned)
+			ctx_int(&c, "learned", pl.learned);
+		else
+			ctx_bool(&c, "learned", 0);
 	}
 	*tmpl = refused ? kind_retest.tmpl.rejected : kind_retest.tmpl.ack;
 	rc = ctx_finish(&c, ctx, err);
@@ -136,6 +147,104 @@ out:
 	manifest_release(&m);
 	return rc;
 }
+
+/* ------------------------------------------------------------------ */
+/* The command: "retest [N]x"                                          */
+
+int retest_parse(const char *args, struct mail_command *c)
+{
+	return c->colon ? -1 : command_parse_count(args, &c->runs);
+}
+
+int retest_check(const struct mail_command *c,
+		 const struct command_limits *l, char *why, size_t whylen)
+{
+	if (c->runs == 0 || (c->runs >= 2 && c->runs <= l->max_runs))
+		return 0;
+	/* one new run a side can be shown, but no test can be made on it */
+	snprintf(why, whylen, "retest: N must be between 2 and %d%s",
+		 l->max_runs, c->runs == 1 ? " (one more run a side cannot be "
+		 "tested)" : "");
+	return -1;
+}
+
+/*
+ * A retest asked while one is open: answered once per open retest (a
+ * loop, or an impatient list, must not make one answer per mail), with
+ * the open one's status.
+ */
+static int act_repeat(struct act_ctx *a, const char *report_id,
+		      const struct request_tally *t, struct pb_err *err)
+{
+	long told;
+	struct ctx x;
+
+	if (state_inbox_count_report(a->st, report_id, t->open_since,
+				     DISPATCH_OUT_REPEAT, &told, err))
+		return -1;
+	if (told) {
+		a->silenced++;
+		return 0;
+	}
+	a->repeats++;
+	ctx_init(&x, "answer");
+	ctx_str(&x, "status", t->open_status);
+	return answers_piece_of(a, "retest-busy", &x, err);
+}
+
+/* Stable per (mail, command): a retried poll asks for the same retest. */
+int retest_act(struct act_ctx *a, const struct mail_command *c, size_t index,
+	       struct pb_err *err)
+{
+	const struct thread_report *tr = a->t->report;
+	int runs = c->runs ? c->runs : (int)a->cfg->limits.default_runs;
+	struct request_tally t;
+	struct request *mine = NULL;
+	struct kind_limits l;
+	char *rid = NULL;
+	const char *tmpl = NULL;
+	json_t *ctx = NULL;
+	struct ctx x;
+	int rc, resume;
+
+	if (!tr)	/* a reminder's thread: several reports */
+		return answers_not_here(a, c, "retest", err);
+	kind_limits_of(&kind_retest, a->cfg, &l);
+	rid = id_retest_request(a->t->message_id, index);
+	if (!rid)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (state_request_get(a->st, rid, &mine, err) ||
+	    state_request_tally(a->st, "retest", tr->report_id, NULL, 0, &t,
+				err)) {
+		request_rows_free(mine, mine ? 1 : 0);
+		free(rid);
+		return -1;
+	}
+	/* this very mail asked it before: a run killed while asking */
+	resume = mine && !strcmp(mine->status, "asking");
+	if (resume)
+		runs = (int)mine->runs;
+	if (!resume && t.open_status) {
+		rc = act_repeat(a, tr->report_id, &t, err);
+	} else if (!resume && t.of_report >= l.per_report) {
+		ctx_init(&x, "answer");
+		ctx_int(&x, "limit", l.per_report);
+		rc = answers_piece_of(a, "retest-limit", &x, err);
+	} else {
+		rc = retest_request(a->st, a->cfg, a->t, tr->report_id, rid,
+				    runs, a->now, &tmpl, &ctx, err) ||
+		     !ctx || answers_piece(a, tmpl, ctx, err);
+		if (rc && !err->code)
+			pb_fail(err, EX_OSERR, "out of memory");
+	}
+	request_rows_free(mine, mine ? 1 : 0);
+	request_tally_release(&t);
+	free(rid);
+	return rc ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The follow-up: the kind                                             */
 
 static json_t *chart_of(const struct cmp_row *row)
 {
@@ -157,6 +266,9 @@ struct retest_own {
 	struct retest_plan pl;
 	struct seq_design d;
 	long more;	/* undecided: the next look's runs a side in all */
+	const char *metric;	/* decided on: its new runs' noise, kept */
+	double cv;
+	long df;
 };
 
 /*
@@ -227,6 +339,9 @@ static json_t *result_ctx(struct kind_fu *f, struct retest_own *own,
 	}
 	seq_decide(&own->d, fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
 		   fresh->n[HEAD], &dec);
+	own->metric = h->name;
+	own->cv = dec.cv;
+	own->df = (long)(fresh->n[BASE] + fresh->n[HEAD]) - 2;
 	if (dec.answer == SEQ_MORE)
 		own->more = own->d.look[dec.look].n > row->runs ?
 			own->d.look[dec.look].n : row->runs + 1;
@@ -370,8 +485,14 @@ static int retest_answer(struct state *st, const struct config *cfg,
 			return rc;
 		}
 	}
-	rc = followup_answer(st, cfg, &f->a, f->row->request_id, tmpl, ctx,
-			     followup_request_end, status, detail, now, err);
+	/* the new runs' noise, learned for later designs, with the answer */
+	rc = f->end == KIND_LANDED && own ?
+		retest_noise_keep(st, &f->in, own->metric, own->cv, own->df,
+				  now, err) : 0;
+	if (!rc)
+		rc = followup_answer(st, cfg, &f->a, f->row->request_id, tmpl,
+				     ctx, followup_request_end, status, detail,
+				     now, err);
 	json_decref(ctx);
 	if (!rc && f->end == KIND_LANDED)
 		log_info("retest '%s' of '%s': %s", f->row->request_id,

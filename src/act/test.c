@@ -306,6 +306,22 @@ static int ask(struct act_ctx *a, const struct mail_command *c,
 	return rc;
 }
 
+int test_parse(const char *args, struct mail_command *c)
+{
+	return c->colon ? -1 : command_parse_test(args, c);
+}
+
+int test_check(const struct mail_command *c, const struct command_limits *l,
+	       char *why, size_t whylen)
+{
+	if (c->runs == 0 || (c->runs >= 2 && c->runs <= l->max_runs))
+		return 0;
+	snprintf(why, whylen, "test: N must be between 2 and %d%s",
+		 l->max_runs, c->runs == 1 ? " (one run cannot be tested)" :
+		 "");
+	return -1;
+}
+
 int test_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 	     struct pb_err *err)
 {

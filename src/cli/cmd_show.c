@@ -17,7 +17,11 @@
 #include "perfbot/compose/identity.h"
 #include "perfbot/judge/bisect.h"
 #include "perfbot/state/archive.h"
+<<<<<<< HEAD
 #include "perfbot/state/bisections.h"
+=======
+#include "perfbot/state/noise.h"
+>>>>>>> main
 #include "perfbot/state/records.h"
 #include "perfbot/state/requests.h"
 #include "perfbot/state/state.h"
@@ -63,6 +67,8 @@ struct life {
 	struct archive_thread t;
 	struct request *rq;	/* every request of every kind */
 	size_t nrq;
+	struct state_noise *noise;	/* learned: the headline's cells */
+	size_t nnoise;
 	char *link;
 	struct bisection_row *bs;	/* its bisections (issue 33) */
 	size_t nbs;
@@ -74,9 +80,38 @@ static void life_release(struct life *l)
 	record_events_free(l->ev, l->nev);
 	archive_thread_release(&l->t);
 	request_rows_free(l->rq, l->nrq);
+<<<<<<< HEAD
 	bisection_rows_free(l->bs, l->nbs);
+=======
+	state_noise_free(l->noise, l->nnoise);
+>>>>>>> main
 	free(l->link);
 	memset(l, 0, sizeof(*l));
+}
+
+/* The noise learned for the report's headline metric (state/noise.h). */
+static int noise_load(struct state *st, struct life *l, struct pb_err *err)
+{
+	size_t i, k = 0;
+
+	if (state_noise_all(st, NULL, NULL, NULL, &l->noise, &l->nnoise, NULL,
+			    err))
+		return -1;
+	for (i = 0; i < l->nnoise; i++) {
+		struct state_noise c = l->noise[i];
+
+		if (l->r.metric && !strcmp(c.metric, l->r.metric)) {
+			l->noise[i] = l->noise[k];
+			l->noise[k++] = c;
+		}
+	}
+	for (i = k; i < l->nnoise; i++) {
+		free(l->noise[i].testcase);
+		free(l->noise[i].machine);
+		free(l->noise[i].metric);
+	}
+	l->nnoise = k;
+	return 0;
 }
 
 static int life_load(struct state *st, const struct config *cfg,
@@ -96,7 +131,11 @@ static int life_load(struct state *st, const struct config *cfg,
 	     state_record_events(st, id, &l->ev, &l->nev, err) ||
 	     state_archive_thread(st, id, &l->t, &found, err) ||
 	     state_requests_of(st, id, NULL, &l->rq, &l->nrq, err) ||
+<<<<<<< HEAD
 	     state_bisections(st, id, 0, &l->bs, &l->nbs, err);
+=======
+	     noise_load(st, l, err);
+>>>>>>> main
 	free(id);
 	if (!rc)
 		l->link = identity_closes_url(cfg, l->r.report_id,
@@ -229,12 +268,29 @@ static json_t *requests_json(const struct life *l)
 	return a;
 }
 
+static json_t *noise_json(const struct life *l)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < l->nnoise; i++)
+		if (json_array_append_new(a, json_pack(
+			"{s:s, s:s, s:s, s:f, s:I}", "testcase",
+			l->noise[i].testcase, "machine", l->noise[i].machine,
+			"metric", l->noise[i].metric, "cv", l->noise[i].cv,
+			"df", (json_int_t)l->noise[i].df))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 static json_t *life_json(const struct life *l)
 {
 	const struct record *r = &l->r;
 
 	return json_pack("{s:{s:s, s:o, s:o, s:o, s:I, s:o, s:o}, s:o, s:o, "
-			 "s:o, s:o, s:o}", "report", "id", r->report_id,
+			 "s:o, s:o, s:o, s:o}", "report", "id", r->report_id,
 			 "message_id", str_or_null(r->message_id), "subject",
 			 str_or_null(r->subject), "mail_status",
 			 str_or_null(r->mail_status), "created",
@@ -243,7 +299,7 @@ static json_t *life_json(const struct life *l)
 			 str_or_null(l->link), "record", record_json(l),
 			 "history", history_json(l), "thread", thread_json(l),
 			 "answers", answers_json(l), "requests",
-			 requests_json(l));
+			 requests_json(l), "noise", noise_json(l));
 }
 
 /* ---- text ---- */
@@ -427,6 +483,7 @@ static void print_runs(const struct life *l, time_t now)
 	}
 }
 
+<<<<<<< HEAD
 /* ---- bisections (issue 33) ---- */
 
 #define SHOW_TOP_TEXT 5
@@ -511,6 +568,26 @@ static void print_bisections(const struct life *l)
 	json_array_foreach(a, i, v)
 		print_bisection(v);
 	json_decref(a);
+=======
+/* The noise learned for the headline: what a retest's design assumes. */
+static void print_noise(const struct life *l)
+{
+	size_t i;
+
+	if (!l->r.metric)
+		return;
+	fputs("noise of ", stdout);
+	put(l->r.metric);
+	fputs(l->nnoise ? ":\n" : ": none learned yet\n", stdout);
+	for (i = 0; i < l->nnoise; i++) {
+		fputs("  ", stdout);
+		put(l->noise[i].testcase);
+		fputs(" on ", stdout);
+		put(l->noise[i].machine);
+		printf(": CV %.2f%% on %ld degrees of freedom\n",
+		       100 * l->noise[i].cv, l->noise[i].df);
+	}
+>>>>>>> main
 }
 
 static int print(const struct life *l, int json, time_t now,
@@ -524,7 +601,11 @@ static int print(const struct life *l, int json, time_t now,
 		print_history(l, now);
 		print_thread(l, now);
 		print_runs(l, now);
+<<<<<<< HEAD
 		print_bisections(l);
+=======
+		print_noise(l);
+>>>>>>> main
 		return fflush(stdout) ? pb_fail(err, EX_IOERR, "stdout: write "
 						"failed") : 0;
 	}

@@ -10,8 +10,7 @@
 #include <unistd.h>
 
 #include "perfbot/cli/cli.h"
-#include "perfbot/judge/bisect.h"
-#include "perfbot/state/bisections.h"
+#include "perfbot/act/bisect.h"
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/util/log.h"
 #include "perfbot/state/state.h"
@@ -147,60 +146,15 @@ static int open_if_there(struct state **st, const char *path, int *none,
 	return state_open(st, path, STATE_READ, err);
 }
 
-/* ---- bisections (issue 33): one flat line each, as a section ---- */
-
-static json_t *bisection_line(const struct bisection_row *r)
-{
-	struct pb_err e = { 0, "" };
-	struct bisect b = { 0 };
-	json_t *v, *top, *line;
-
-	if (bisect_from_json(&b, r->state, &e))
-		return json_pack("{s:s, s:s, s:s}", "id", r->bisect_id,
-				 "report_id", r->report_id, "error", e.msg);
-	v = bisect_view(&b, 1);
-	bisect_release(&b);
-	if (!v)
-		return NULL;
-	top = json_array_get(json_object_get(v, "top"), 0);
-	line = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, "
-			 "s:I}", "id", r->bisect_id, "report_id", r->report_id,
-			 "phase", json_object_get(v, "phase"), "metric",
-			 json_object_get(v, "metric"), "candidates",
-			 json_object_get(v, "candidates"), "rounds",
-			 json_object_get(v, "rounds"), "runs",
-			 json_object_get(v, "runs"), "top",
-			 top ? json_object_get(top, "sha") : json_null(),
-			 "top_p", top ? json_object_get(top, "p") :
-			 json_null(), "culprit", json_object_get(v, "culprit"),
-			 "updated", (json_int_t)r->updated);
-	json_decref(v);
-	return line;
-}
-
+/* The bisections (issue 33): one flat line each, a section of its own. */
 static int add_bisections(struct state *st, json_t *o, struct pb_err *err)
 {
-	struct bisection_row *rows = NULL;
-	json_t *a = json_array();
-	size_t i, n = 0;
-	int rc = -1;
+	json_t *a = NULL;
 
-	if (!a)
-		return pb_fail(err, EX_OSERR, "out of memory");
-	if (state_bisections(st, NULL, 0, &rows, &n, err))
-		goto out;
-	for (i = 0; i < n; i++)
-		if (json_array_append_new(a, bisection_line(&rows[i])))
-			break;
-	if (i < n || json_object_set(o, "bisections", a)) {
-		pb_fail(err, EX_OSERR, "out of memory");
-		goto out;
-	}
-	rc = 0;
-out:
-	json_decref(a);
-	bisection_rows_free(rows, n);
-	return rc;
+	if (bisect_status_rows(st, &a, err))
+		return -1;
+	return json_object_set_new(o, "bisections", a) ?
+		pb_fail(err, EX_OSERR, "out of memory") : 0;
 }
 
 static int show(const char *path, int json, time_t now, struct pb_err *err)

@@ -13,6 +13,7 @@
 #include "perfbot/web/mask.h"
 #include "perfbot/web/reportpage.h"
 #include "perfbot/web/statuspage.h"
+#include "perfbot/act/bisect.h"
 
 static int is_time(const char *col)
 {
@@ -103,6 +104,19 @@ static void outbox(struct ctx *parent, json_t *ob)
 	ctx_child(parent, "outbox", &c);
 }
 
+/* The bisections (issue 33), a part shown only when there are some. */
+static int bisections(struct ctx *c, struct state *st,
+		      const struct web_mask *m, struct pb_err *err)
+{
+	json_t *rows = NULL;
+
+	if (bisect_status_rows(st, &rows, err))
+		return -1;
+	part(c, "bisections", rows, m);
+	json_decref(rows);
+	return 0;
+}
+
 int web_status(const struct web_site *s, struct state *st,
 	       struct strbuf *out, struct pb_err *err)
 {
@@ -126,8 +140,13 @@ int web_status(const struct web_site *s, struct state *st,
 		rows = json_object_get(o, parts[i]);
 		part(&c, parts[i], json_is_array(rows) ? rows : NULL, &m);
 	}
+	if (bisections(&c, st, &m, err))
+		goto out;
 	if (!ctx_finish(&c, &ctx, err))
 		rc = web_render(s, "status.html", ctx, out, err);
+out:
+	if (rc && !ctx)
+		ctx_release(&c);
 	json_decref(ctx);
 	json_decref(o);
 	web_mask_release(&m);

@@ -37,3 +37,16 @@ check "a verdict" grep -q "^Verdict: stable\.\$" "$W/fu.body"
 check "decided on 6 runs a side" grep -q "^The verdict is decided on the 6 new runs of the commit and 6 of the parent\$" "$W/fu.body"
 check "says it added runs" grep -q "^You asked for 4 runs a side; they did not decide, so I added 2 more\.\$" "$W/fu.body"
 check "an early stop" grep -q "an early stop (up to " "$W/fu.body"
+# the new runs' noise is learned (issue 32 item 5): testcase, machine and
+# metric, the pooled CV of the 6 + 6 runs on 10 degrees of freedom ...
+check "the noise is learned" [ "$(sql "SELECT testcase || ' ' || machine || ' ' || metric || ' ' || df FROM noise")" = "hackbench lkp-icl-2sp2 hackbench.throughput 10" ]
+"$PERFBOT" show rs-1 --config "$CONFIG" >"$W/show" 2>"$W/e-show"
+check "perfbot show: the noise learned" grep -q "^  hackbench on lkp-icl-2sp2: CV [0-9.]*% on 10 degrees of freedom\$" "$W/show"
+# ... and the next retest's design uses it, at half the alpha
+retest_ask rs2 "retest 4x"
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
+set -- $(search alice In-Reply-To rs2@example.test)
+fetch_matching alice "$W/ack2.eml" "I queued 4 more runs" "$@"
+"$MAILCHECK" "$W/ack2.eml" >/dev/null 2>"$W/ack2.body"
+check "the second ack says the noise is learned" grep -q "^(The noise assumed is what this benchmark's past runs showed on this machine\.)\$" "$W/ack2.body"
+check "its plan: one earlier retest" [ "$(sql "SELECT json_extract(thread, '\$.retest.earlier') FROM requests WHERE kind = 'retest' AND status = 'queued'")" = 1 ]

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "perfbot/act/dispatch.h"
 #include "perfbot/config/config.h"
 #include "perfbot/ingest/gittree.h"
@@ -78,6 +80,14 @@ struct bisect_round {
 int bisect_act_round(struct state *st, const struct config *cfg,
 		     const char *bisect_id, time_t now,
 		     struct bisect_round *out, struct pb_err *err);
+
+/*
+ * Every bisection as a flat row for 'perfbot status' and the web's
+ * status page (its id, report, phase, metric, candidates, rounds, runs,
+ * the likeliest candidate and its posterior, the culprit, when it last
+ * moved): a new jansson array in '*out'.
+ */
+int bisect_status_rows(struct state *st, json_t **out, struct pb_err *err);
 
 /* What bisect_followups() did, over every open bisection. */
 struct bisect_stats {

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "perfbot/act/answers.h"
+#include "perfbot/act/dispatch.h"
 #include "perfbot/config/config.h"
 #include "perfbot/state/state.h"
 
@@ -27,6 +27,15 @@
  * the farm's reason when it could not build or apply it
  * (result_root/error); or that it did not finish by the deadline.
  */
+
+/*
+ * The command "test", an entry of the command table of act/dispatch.c:
+ * its arguments (parse/commands.h's grammar), its check (N: 2 to
+ * limits.max_runs) and its act step.
+ */
+int test_parse(const char *args, struct mail_command *c);
+int test_check(const struct mail_command *c, const struct command_limits *l,
+	       char *why, size_t whylen);
 
 /*
  * The act step of the command table's "test" (dispatch.h): 0 asked (the
