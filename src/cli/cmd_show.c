@@ -15,19 +15,17 @@
 #include "perfbot/cli/cli.h"
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/compose/identity.h"
-#include "perfbot/judge/bisect.h"
 #include "perfbot/state/archive.h"
-<<<<<<< HEAD
 #include "perfbot/state/bisections.h"
-=======
 #include "perfbot/state/noise.h"
->>>>>>> main
 #include "perfbot/state/records.h"
 #include "perfbot/state/requests.h"
 #include "perfbot/state/state.h"
 #include "perfbot/state/status.h"
 #include "perfbot/util/log.h"
 #include "perfbot/util/text.h"
+
+#include "showbisect.h"
 
 struct cli_show_opts {
 	int json;
@@ -80,11 +78,8 @@ static void life_release(struct life *l)
 	record_events_free(l->ev, l->nev);
 	archive_thread_release(&l->t);
 	request_rows_free(l->rq, l->nrq);
-<<<<<<< HEAD
 	bisection_rows_free(l->bs, l->nbs);
-=======
 	state_noise_free(l->noise, l->nnoise);
->>>>>>> main
 	free(l->link);
 	memset(l, 0, sizeof(*l));
 }
@@ -131,11 +126,8 @@ static int life_load(struct state *st, const struct config *cfg,
 	     state_record_events(st, id, &l->ev, &l->nev, err) ||
 	     state_archive_thread(st, id, &l->t, &found, err) ||
 	     state_requests_of(st, id, NULL, &l->rq, &l->nrq, err) ||
-<<<<<<< HEAD
-	     state_bisections(st, id, 0, &l->bs, &l->nbs, err);
-=======
+	     state_bisections(st, id, 0, &l->bs, &l->nbs, err) ||
 	     noise_load(st, l, err);
->>>>>>> main
 	free(id);
 	if (!rc)
 		l->link = identity_closes_url(cfg, l->r.report_id,
@@ -483,92 +475,6 @@ static void print_runs(const struct life *l, time_t now)
 	}
 }
 
-<<<<<<< HEAD
-/* ---- bisections (issue 33) ---- */
-
-#define SHOW_TOP_TEXT 5
-#define SHOW_TOP_JSON 10
-
-/* Each bisection as bisect_view() says it, with its id and times. */
-static json_t *bisections_json(const struct life *l, size_t top)
-{
-	json_t *a = json_array(), *v;
-	struct pb_err e = { 0, "" };
-	struct bisect b = { 0 };
-	size_t i;
-
-	for (i = 0; a && i < l->nbs; i++) {
-		const struct bisection_row *r = &l->bs[i];
-
-		v = bisect_from_json(&b, r->state, &e) ? json_pack("{s:s}",
-			"error", e.msg) : bisect_view(&b, top);
-		bisect_release(&b);
-		if (!v || json_object_set_new(v, "id", json_string(r->bisect_id))
-		    || json_object_set_new(v, "created",
-					   json_integer((json_int_t)r->created))
-		    || json_object_set_new(v, "updated",
-					   json_integer((json_int_t)r->updated))
-		    || json_array_append_new(a, v)) {
-			json_decref(a);
-			return NULL;
-		}
-	}
-	return a;
-}
-
-/* One bisection's lines: where it is, and its likeliest candidates. */
-static void print_bisection(json_t *v)
-{
-	const char *why = json_string_value(json_object_get(v, "why"));
-	const char *culprit = json_string_value(json_object_get(v, "culprit"));
-	json_t *c;
-	size_t i;
-
-	fputs("  ", stdout);
-	put(json_string_value(json_object_get(v, "id")));
-	if (json_object_get(v, "error")) {
-		fputs(": unreadable: ", stdout);
-		put(json_string_value(json_object_get(v, "error")));
-		putchar('\n');
-		return;
-	}
-	printf(": %s, round %lld of %lld, %lld runs of %lld, %lld "
-	       "candidates, ", json_string_value(json_object_get(v, "phase")),
-	       json_integer_value(json_object_get(v, "rounds")),
-	       json_integer_value(json_object_get(v, "max_rounds")),
-	       json_integer_value(json_object_get(v, "runs")),
-	       json_integer_value(json_object_get(v, "max_runs")),
-	       json_integer_value(json_object_get(v, "candidates")));
-	put(json_string_value(json_object_get(v, "metric")));
-	if (culprit)
-		printf("; culprit %.12s", culprit);
-	if (why) {
-		fputs("; inconclusive: ", stdout);
-		put(why);
-	}
-	putchar('\n');
-	json_array_foreach(json_object_get(v, "top"), i, c)
-		printf("    %.12s P = %.4f, %lld runs%s\n",
-		       json_string_value(json_object_get(c, "sha")),
-		       json_real_value(json_object_get(c, "p")),
-		       json_integer_value(json_object_get(c, "runs")),
-		       json_is_true(json_object_get(c, "skipped")) ?
-		       ", did not build" : "");
-}
-
-static void print_bisections(const struct life *l)
-{
-	json_t *a, *v;
-	size_t i;
-
-	if (!l->nbs)
-		return;
-	a = bisections_json(l, SHOW_TOP_TEXT);
-	printf("bisections: %zu\n", l->nbs);
-	json_array_foreach(a, i, v)
-		print_bisection(v);
-	json_decref(a);
-=======
 /* The noise learned for the headline: what a retest's design assumes. */
 static void print_noise(const struct life *l)
 {
@@ -587,7 +493,6 @@ static void print_noise(const struct life *l)
 		printf(": CV %.2f%% on %ld degrees of freedom\n",
 		       100 * l->noise[i].cv, l->noise[i].df);
 	}
->>>>>>> main
 }
 
 static int print(const struct life *l, int json, time_t now,
@@ -601,17 +506,15 @@ static int print(const struct life *l, int json, time_t now,
 		print_history(l, now);
 		print_thread(l, now);
 		print_runs(l, now);
-<<<<<<< HEAD
-		print_bisections(l);
-=======
 		print_noise(l);
->>>>>>> main
+		show_bisections_print(l->bs, l->nbs);
 		return fflush(stdout) ? pb_fail(err, EX_IOERR, "stdout: write "
 						"failed") : 0;
 	}
 	o = life_json(l);
 	if (!o || json_object_set_new(o, "bisections",
-				      bisections_json(l, SHOW_TOP_JSON))) {
+				      show_bisections_json(l->bs, l->nbs,
+							   SHOW_TOP_JSON))) {
 		json_decref(o);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
