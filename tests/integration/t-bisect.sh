@@ -48,10 +48,6 @@ check "it starts the bisection" grep -q "bisecting report 'bs-1': aim7.jobs-per-
 check "and mails nothing yet" [ "$(sql "SELECT count(*) FROM outbox WHERE kind = 'report'")" = 0 ]
 check "its first round is several commits in flight" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'bisect' AND report_id = 'bisect-bs-1'")" -ge 2 ]
 check "the farm got kind bisect and the tracked tree" [ "$(sed -n '5p;7p' "$W/farm-args" | tr '\n' '|')" = "bisect|$W/repo|" ]
-"$PERFBOT" status --json --config "$CONFIG" >"$W/status.json"
-check "status --json shows the bisection under way" python3 -c "import json; d=json.load(open('$W/status.json')); b=d['bisections']; assert len(b) == 1 and b[0]['id'] == 'bisect-bs-1' and b[0]['phase'] == 'search' and b[0]['rounds'] >= 1 and b[0]['runs'] > 0 and b[0]['candidates'] == 40 and 0 < b[0]['top_p'] < 1 and b[0]['culprit'] is None, b"
-"$PERFBOT" status --config "$CONFIG" >"$W/status"
-check "status prints it" grep -q "^bisections: 1$" "$W/status"
 for i in $(seq 1 14); do
 	[ "$(sql "SELECT count(*) FROM outbox WHERE kind = 'report'")" = 0 ] || break
 	"$PERFBOT" run --config "$CONFIG" 2>>"$W/e1"

@@ -16,10 +16,6 @@
 
 #include <cmocka.h>
 
-#include <stdio.h>
-
-#include "perfbot/judge/bisect.h"
-#include "perfbot/state/bisections.h"
 #include "perfbot/state/records.h"
 #include "perfbot/state/requests.h"
 #include "perfbot/state/outbox.h"
@@ -171,44 +167,6 @@ static void t_regressions_tests(void **state)
 	assert_false(has(f, "alice@"));
 }
 
-/* A bisection (issue 33): its part, shown only when there is one. */
-static void t_bisections(void **state)
-{
-	static const double base[] = { 100, 101, 99 }, head[] = { 90, 91, 89 };
-	struct fx *f = *state;
-	struct bisect_cand c[3];
-	struct bisect_range r = { c, 3 };
-	struct bisect_params par;
-	struct bisect b = { 0 };
-	char *json;
-	size_t i;
-
-	render(f);
-	assert_false(has(f, "Bisections"));
-	memset(c, 0, sizeof(c));
-	for (i = 0; i < 3; i++)
-		snprintf(c[i].sha, GIT_SHA_HEX, "%040zx", i + 1);
-	bisect_params_default(&par);
-	assert_int_equal(bisect_init(&b, &par, "aim7.jobs-per-min",
-				     "00000000000000000000000000000000000000aa",
-				     base, 3, &r, head, 3, &f->w.err), 0);
-	json = bisect_to_json(&b);
-	assert_non_null(json);
-	assert_int_equal(state_bisection_add(f->w.st, "bisect-r1", "r1",
-					     "search", json, "/j", NULL,
-					     TW_T0 + 3600, TW_T0, &f->w.err),
-			 0);
-	free(json);
-	bisect_release(&b);
-	render(f);
-	assert_true(has(f, "<h2>Bisections</h2>"));
-	assert_true(has(f, "<td><a href=\"r/r1.html\">r1</a></td>"
-			"<td>aim7.jobs-per-min</td><td>search</td>"
-			"<td class=\"num\">3</td><td class=\"num\">0</td>"
-			"<td class=\"num\">0</td><td><code>"));
-	assert_true(has(f, "<td class=\"num\">0."));
-}
-
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -216,7 +174,6 @@ int main(void)
 		T(t_status),
 		T(t_empty),
 		T(t_regressions_tests),
-		T(t_bisections),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
