@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "perfbot/act/bisect.h"
 #include "perfbot/act/dispatch.h"
 #include "perfbot/act/lifecmd.h"
 #include "perfbot/act/route.h"
@@ -118,6 +119,10 @@ const struct command_def command_table[] = {
 	{ "unset", CMD_UNSET, "unset no-reminders",
 	  "list it in the reminders again", lifecmd_parse_set, lifecmd_check,
 	  lifecmd_act },
+	{ "bisect", CMD_BISECT, "bisect",
+	  "find the commit of the report's range that caused the change, "
+	  "through the farm", bisect_cmd_parse, bisect_cmd_check,
+	  bisect_cmd_act },
 	{ "help", CMD_HELP, "help", "list the commands", parse_help,
 	  check_none, act_help },
 };

@@ -136,14 +136,15 @@ static int check_arg(const char *key, const char *v, struct pb_err *err)
 static int check_kind(const char *kind, struct pb_err *err)
 {
 	static const char *const kinds[] = { "retest", "confirm", "test",
-					     "verify" };
+					     "verify", "bisect" };
 	size_t i;
 
 	for (i = 0; kind && i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strcmp(kind, kinds[i]))
 			return 0;
 	return kind ? pb_fail(err, EX_DATAERR, "request: kind '%.40s' is "
-			      "none of retest, confirm, test, verify", kind) :
+			      "none of retest, confirm, test, verify, bisect",
+			      kind) :
 		0;
 }
 

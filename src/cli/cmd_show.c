@@ -16,6 +16,7 @@
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/compose/identity.h"
 #include "perfbot/state/archive.h"
+#include "perfbot/state/bisections.h"
 #include "perfbot/state/noise.h"
 #include "perfbot/state/records.h"
 #include "perfbot/state/requests.h"
@@ -23,6 +24,8 @@
 #include "perfbot/state/status.h"
 #include "perfbot/util/log.h"
 #include "perfbot/util/text.h"
+
+#include "showbisect.h"
 
 struct cli_show_opts {
 	int json;
@@ -65,6 +68,8 @@ struct life {
 	struct state_noise *noise;	/* learned: the headline's cells */
 	size_t nnoise;
 	char *link;
+	struct bisection_row *bs;	/* its bisections (issue 33) */
+	size_t nbs;
 };
 
 static void life_release(struct life *l)
@@ -73,6 +78,7 @@ static void life_release(struct life *l)
 	record_events_free(l->ev, l->nev);
 	archive_thread_release(&l->t);
 	request_rows_free(l->rq, l->nrq);
+	bisection_rows_free(l->bs, l->nbs);
 	state_noise_free(l->noise, l->nnoise);
 	free(l->link);
 	memset(l, 0, sizeof(*l));
@@ -136,6 +142,7 @@ static int life_load(struct state *st, const struct config *cfg,
 	     state_record_events(st, id, &l->ev, &l->nev, err) ||
 	     state_archive_thread(st, id, &l->t, &found, err) ||
 	     state_requests_of(st, id, NULL, &l->rq, &l->nrq, err) ||
+	     state_bisections(st, id, 0, &l->bs, &l->nbs, err) ||
 	     noise_load(st, l, err);
 	free(id);
 	if (!rc)
@@ -516,12 +523,17 @@ static int print(const struct life *l, int json, time_t now,
 		print_thread(l, now);
 		print_runs(l, now);
 		print_noise(l);
+		show_bisections_print(l->bs, l->nbs);
 		return fflush(stdout) ? pb_fail(err, EX_IOERR, "stdout: write "
 						"failed") : 0;
 	}
 	o = life_json(l);
-	if (!o)
+	if (!o || json_object_set_new(o, "bisections",
+				      show_bisections_json(l->bs, l->nbs,
+							   SHOW_TOP_JSON))) {
+		json_decref(o);
 		return pb_fail(err, EX_OSERR, "out of memory");
+	}
 	rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 	fputc('\n', stdout);
 	json_decref(o);

@@ -149,6 +149,7 @@ static const struct kind *const kinds[] = {
 	&kind_retest,
 	&kind_test,
 	&kind_verify,
+	&kind_bisect,
 	&kind_noop,
 };
 

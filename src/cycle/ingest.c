@@ -168,6 +168,40 @@ static int made_free(struct ingest *in, struct item *it, struct pb_err *err)
 	return 0;
 }
 
+/*
+ * A range to bisect (cycle/bisect.c): nothing is queued until its
+ * bisection is done; then its report, made in this thread, is.
+ */
+static int bisect_item(struct cycle *cy, struct item *it, struct pb_err *err)
+{
+	struct report made;
+	int ready = 0;
+
+	if (cycle_bisect_report(cy, &it->m, &it->r, &made, &ready, err)) {
+		report_release(&made);
+		if (it->m.bisect)
+			return 1;
+		/* bisect.confirmed's: not bisected, reported as ever */
+		log_warn("%s: not bisected: %s", it->mt->name, err->msg);
+		pb_err_clear(err);
+		return queue_report(cy, it, err);
+	}
+	if (ready == 2)		/* no range to bisect: its own report */
+		return queue_report(cy, it, err);
+	if (!ready)
+		return 0;
+	if (!made.worth) {
+		report_release(&made);
+		pb_fail(err, EX_DATAERR, "%s: the report of its bisection shows "
+			"no change of '%s'", it->mt->name, it->r.metric);
+		return 1;
+	}
+	report_release(&it->r);
+	it->r = made;
+	compose_here(cy, it);
+	return queue_report(cy, it, err);
+}
+
 static int judge_manifest(struct ingest *in, struct item *it,
 			  struct pb_err *err)
 {
@@ -191,6 +225,9 @@ static int judge_manifest(struct ingest *in, struct item *it,
 	else if (confirm_wanted(&cy->confirm, r))
 		rc = confirm_hold(cy->st, &cy->confirm, r, it->mt, cy->now,
 				  err);
+	else if ((it->m.bisect || cy->cfg->bisect.confirmed) && r->worth &&
+		 !cy->dry_run)
+		rc = bisect_item(cy, it, err);
 	else if (!r->worth && !cy->dry_run)
 		rc = state_skip(cy->st, r->id ? r->id : name, name,
 				"no change passes the noise filter", cy->now,

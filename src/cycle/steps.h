@@ -25,6 +25,21 @@ int report_redraw_taken(struct report *r, const struct manifest *m,
 			const struct config *cfg, struct report_opts *o,
 			struct state *st, struct pb_err *err);
 
+/*
+ * bisect.c: range report 'range' of manifest 'm' asks for a bisection:
+ * started the first time (its first round asked; *ready 0), waited for
+ * while it runs (*ready 0), and once it is done its report made into
+ * 'out' (*ready 1): the culprit's parent against the culprit, or the
+ * range said inconclusive (render/report.h, 'bisect'). A manifest that
+ * does not ask ('bisect' false: bisect.confirmed asks for it) and is no
+ * range of more than one commit of the tracked tree is *ready 2: its
+ * own report goes out as ever. EX_CONFIG without tracking.repo; 'out' is
+ * to be released in every case.
+ */
+int cycle_bisect_report(struct cycle *cy, const struct manifest *m,
+			const struct report *range, struct report *out,
+			int *ready, struct pb_err *err);
+
 /* deliver.c: --dry-run's mbox: what was queued already, on stdout. */
 int cycle_print(struct cycle *cy, struct pb_err *err);
 

@@ -517,6 +517,31 @@ int bisect_next(struct bisect *b, const struct seq_design *d,
 	return 0;
 }
 
+int bisect_direction(const double *base, size_t nbase, const double *head,
+		     size_t nhead)
+{
+	double sb = 0, sh = 0;
+	size_t i;
+
+	for (i = 0; i < nbase; i++)
+		sb += base[i];
+	for (i = 0; i < nhead; i++)
+		sh += head[i];
+	if (!nbase || !nhead)
+		return 1;
+	return sh / (double)nhead < sb / (double)nbase ? -1 : 1;
+}
+
+void bisect_stop(struct bisect *b, int why)
+{
+	if (!b->p || b->phase == BISECT_CULPRIT ||
+	    b->phase == BISECT_INCONCLUSIVE)
+		return;
+	b->phase = BISECT_INCONCLUSIVE;
+	b->why = why > BISECT_WHY_NONE && why < BISECT_WHY_COUNT ? why :
+		BISECT_WHY_UNSURE;
+}
+
 int bisect_verdict_of(struct bisect *b, struct bisect_verdict *v,
 		      struct pb_err *err)
 {
@@ -558,6 +583,8 @@ const char *bisect_why_text(int why)
 		[BISECT_WHY_ROUNDS] = "the round limit was reached",
 		[BISECT_WHY_SANDWICH] = "the culprit's parent runs as it does",
 		[BISECT_WHY_UNSURE] = "the sandwich did not decide",
+		[BISECT_WHY_DEADLINE] = "the deadline passed",
+		[BISECT_WHY_FARM] = "the farm could not run a commit it needed",
 		[BISECT_WHY_WAY] = "the head does not differ from the base the "
 			"way given",
 	};

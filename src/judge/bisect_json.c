@@ -261,3 +261,51 @@ int bisect_from_json(struct bisect *b, const char *json, struct pb_err *err)
 		bisect_release(b);
 	return rc;
 }
+
+/* The point of the 'k'th highest posterior not yet in 'taken'. */
+static size_t next_top(const struct bisect *b, const size_t *taken,
+		       size_t ntaken)
+{
+	size_t k, j, best = 0;
+
+	for (k = 1; k <= b->n; k++) {
+		for (j = 0; j < ntaken && taken[j] != k; j++)
+			;
+		if (j == ntaken && (!best || b->post[k] > b->post[best]))
+			best = k;
+	}
+	return best;
+}
+
+json_t *bisect_view(struct bisect *b, size_t top)
+{
+	size_t taken[BISECT_VIEW_TOP], n = 0, k;
+	json_t *list = json_array(), *o;
+
+	if (!list || !b->p)
+		goto fail;
+	bisect_posterior(b);
+	if (top > BISECT_VIEW_TOP)
+		top = BISECT_VIEW_TOP;
+	while (n < top && n < b->n && (k = next_top(b, taken, n))) {
+		taken[n++] = k;
+		if (json_array_append_new(list, json_pack("{s:s, s:f, s:I, s:b}",
+			"sha", b->p[k].sha, "p", b->post[k], "runs",
+			(json_int_t)b->p[k].nruns, "skipped", b->p[k].skipped)))
+			goto fail;
+	}
+	o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+		      "metric", b->metric, "phase", bisect_phase_name(b->phase),
+		      "candidates", (json_int_t)b->n, "rounds",
+		      (json_int_t)b->rounds, "max_rounds",
+		      (json_int_t)b->par.max_rounds, "runs", (json_int_t)b->runs,
+		      "max_runs", (json_int_t)b->par.max_runs, "top", list,
+		      "culprit", b->phase == BISECT_CULPRIT ?
+		      json_string(b->p[b->culprit].sha) : json_null(),
+		      "why", b->phase == BISECT_INCONCLUSIVE ?
+		      json_string(bisect_why_text(b->why)) : json_null());
+	return o;
+fail:
+	json_decref(list);
+	return NULL;
+}

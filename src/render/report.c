@@ -339,14 +339,13 @@ static void inconclusive_ctx(struct ctx *parent, const struct bisect *b,
 	short_sha(&c, "from", b->p[v->lo].sha);
 	short_sha(&c, "to", b->p[v->hi].sha);
 	thousands(&n, v->ncommits);
-	ctx_str(&c, "commits", n.len ? sb_str(&n) : NULL);
+	ctx_str(&c, "ncommits", n.len ? sb_str(&n) : NULL);
 	ctx_str(&c, "why", v->why ? v->why : "");
 	ctx_child(parent, "inconclusive", &c);
 	sb_release(&n);
 }
 
-/* 'bisect': null, or how a bisection of the range ended. */
-static void bisect_ctx(struct ctx *parent, const struct bisect *b,
+void report_bisect_ctx(struct ctx *parent, const struct bisect *b,
 		       const struct bisect_verdict *v)
 {
 	struct strbuf n = STRBUF_INIT;
@@ -358,7 +357,7 @@ static void bisect_ctx(struct ctx *parent, const struct bisect *b,
 	}
 	ctx_init(&c, parent->family);
 	thousands(&n, b->n);
-	ctx_str(&c, "commits", n.len ? sb_str(&n) : NULL);
+	ctx_str(&c, "ncommits", n.len ? sb_str(&n) : NULL);
 	ctx_int(&c, "rounds", b->rounds);
 	ctx_int(&c, "runs", b->runs);
 	ctx_str(&c, "metric", b->metric);
@@ -420,7 +419,7 @@ static int context(struct report *r, const struct report_inputs *in,
 	runs_ctx(&c, in);
 	patch_ctx(&c, m, l);
 	ctx_take(&c, "evidence", evidence_list(in));
-	bisect_ctx(&c, o->bisect, o->bisect_v);
+	report_bisect_ctx(&c, o->bisect, o->bisect_v);
 	/* under the evidence, in lines of 80 columns as it is */
 	if (o->confirmation &&
 	    text_wrap(&conf, o->confirmation, 80, "  ", ", "))

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include <jansson.h>
+
 #include "perfbot/judge/bisect.h"
 #include "perfbot/judge/bisectsim.h"
 #include "perfbot/util/prng.h"
@@ -326,6 +328,68 @@ static void t_verdict_of(void **state)
 	assert_int_equal(v.hi, st.v.hi);
 	assert_int_equal(v.ncommits, st.v.ncommits);
 	assert_string_equal(v.why, "the run budget ran out");
+	{
+		static const double lo[] = { 95, 96 }, hi[] = { 100, 101 };
+
+		assert_int_equal(bisect_direction(hi, 2, lo, 2), -1);
+		assert_int_equal(bisect_direction(lo, 2, hi, 2), 1);
+	}
+	/* done: a stop changes nothing */
+	bisect_stop(&f->b, BISECT_WHY_DEADLINE);
+	assert_int_equal(f->b.why, BISECT_WHY_BUDGET);
+	fx_free(f);
+	/* stopped while searching: inconclusive with a range and the why */
+	f = fx_new(60, 37);
+	start(f, 10);
+	bisect_stop(&f->b, BISECT_WHY_DEADLINE);
+	assert_int_equal(f->b.phase, BISECT_INCONCLUSIVE);
+	assert_int_equal(bisect_verdict_of(&f->b, &v, &f->err), 0);
+	assert_string_equal(v.why, "the deadline passed");
+	assert_true(v.lo < 37 && 37 <= v.hi);
+	fx_free(f);
+}
+
+/* What status and show say: the top candidates, the budgets, the end. */
+static void t_view(void **state)
+{
+	struct fx *f = fx_new(40, 21);
+	struct bisect_step st;
+	json_t *v, *top;
+	double last = 2;
+	size_t i;
+
+	(void)state;
+	start(f, 10);
+	v = bisect_view(&f->b, 5);
+	assert_non_null(v);
+	assert_string_equal(json_string_value(json_object_get(v, "phase")),
+			    "search");
+	assert_int_equal(json_integer_value(json_object_get(v, "candidates")),
+			 40);
+	assert_int_equal(json_integer_value(json_object_get(v, "max_runs")),
+			 80);
+	assert_true(json_is_null(json_object_get(v, "culprit")));
+	top = json_object_get(v, "top");
+	assert_int_equal(json_array_size(top), 5);
+	for (i = 0; i < 5; i++) {
+		double p = json_real_value(json_object_get(
+			json_array_get(top, i), "p"));
+
+		assert_true(p <= last);
+		last = p;
+	}
+	json_decref(v);
+	drive(f, &st);
+	v = bisect_view(&f->b, 1000);
+	assert_string_equal(json_string_value(json_object_get(v, "culprit")),
+			    f->b.p[21].sha);
+	top = json_object_get(v, "top");
+	assert_int_equal(json_array_size(top), BISECT_VIEW_TOP);
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(top, 0), "sha")), f->b.p[21].sha);
+	assert_true(json_real_value(json_object_get(json_array_get(top, 0),
+						    "p")) >= 0.999);
+	json_decref(v);
 	fx_free(f);
 }
 
@@ -503,6 +567,7 @@ int main(void)
 		cmocka_unit_test(t_skip_posterior),
 		cmocka_unit_test(t_inconclusive),
 		cmocka_unit_test(t_verdict_of),
+		cmocka_unit_test(t_view),
 		cmocka_unit_test(t_json),
 		cmocka_unit_test(t_json_refused),
 		cmocka_unit_test(t_init_refused),

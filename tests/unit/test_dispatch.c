@@ -162,7 +162,7 @@ static void t_table(void **state)
 	size_t i, k;
 
 	(void)state;
-	assert_int_equal(command_count, 11);
+	assert_int_equal(command_count, 12);
 	for (i = 0; i < command_count; i++) {
 		const struct command_def *d = &command_table[i];
 

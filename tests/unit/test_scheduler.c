@@ -615,8 +615,8 @@ static void t_bad_values(void **state)
 	f->rq.patch = "relative/x.patch";
 	assert_fails(f, EX_DATAERR, "no absolute path");
 	f->rq = rq0;
-	f->rq.kind = "bisect";
-	assert_fails(f, EX_DATAERR, "kind 'bisect' is none of");
+	f->rq.kind = "frobnicate";
+	assert_fails(f, EX_DATAERR, "kind 'frobnicate' is none of");
 }
 
 /* The test's placeholders, and its result root made once, empty. */

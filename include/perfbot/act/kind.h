@@ -160,6 +160,7 @@ extern const struct kind kind_retest;
 extern const struct kind kind_test;
 extern const struct kind kind_verify;
 extern const struct kind kind_noop;	/* the tests' (noop.c) */
+extern const struct kind kind_bisect;	/* bisect.c (issue 33) */
 
 /* How asking went. */
 enum kind_outcome {

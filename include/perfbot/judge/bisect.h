@@ -93,6 +93,8 @@ enum bisect_why {
 	BISECT_WHY_SANDWICH,	/* the sandwich: "not changed" */
 	BISECT_WHY_UNSURE,	/* the sandwich: "inconclusive" */
 	BISECT_WHY_WAY,		/* the ends differ against 'direction' */
+	BISECT_WHY_DEADLINE,	/* the caller's deadline passed */
+	BISECT_WHY_FARM,	/* the farm could not run what was asked */
 	BISECT_WHY_COUNT
 };
 
@@ -202,6 +204,22 @@ size_t bisect_top(const struct bisect *b);
 int bisect_judged(const struct bisect *b, size_t at);
 
 /*
+ * The direction of a change for bisect_params.direction: -1 when the
+ * head's runs are lower on average than the base's, else +1 (the bad
+ * side is the head's).
+ */
+int bisect_direction(const double *base, size_t nbase, const double *head,
+		     size_t nhead);
+
+/*
+ * End a bisection that is not done as inconclusive for 'why' (a
+ * deadline, a farm that cannot run what it needs), with the range of
+ * the posterior as bisect_next() gives it; one that is done stays as it
+ * is.
+ */
+void bisect_stop(struct bisect *b, int why);
+
+/*
  * The verdict of a bisection that is done, as bisect_next() gave it last
  * (the posterior recomputed; 'seq' left zero: the sandwich's design is
  * not needed to say what it decided): for a report made once it is over.
@@ -228,5 +246,16 @@ char *bisect_to_json(const struct bisect *b);
  * range (the limits of bisect_init()).
  */
 int bisect_from_json(struct bisect *b, const char *json, struct pb_err *err);
+
+/*
+ * What 'status' and 'show' say of a bisection (a jansson object, NULL
+ * when out of memory): its metric, phase, candidates, rounds and runs so
+ * far against their budgets, the 'top' (at most BISECT_VIEW_TOP)
+ * candidates of the highest posterior (recomputed) with their runs, the
+ * culprit once named and why it ended inconclusive.
+ */
+#define BISECT_VIEW_TOP 20
+struct json_t;
+struct json_t *bisect_view(struct bisect *b, size_t top);
 
 #endif

@@ -10,6 +10,7 @@
 #include "perfbot/config/config.h"
 #include "perfbot/util/err.h"
 #include "perfbot/judge/bisect.h"
+#include "perfbot/render/context.h"
 #include "perfbot/judge/inputs.h"
 #include "perfbot/ingest/job.h"
 #include "perfbot/judge/judge.h"
@@ -92,6 +93,15 @@ int report_render(struct report *r, const struct report_inputs *in,
 
 /* Free what 'r' holds; safe on a zeroed report, and twice. */
 void report_release(struct report *r);
+
+/*
+ * 'bisect' of 'parent': null without 'b', else how the bisection ended
+ * (templates/bisect.txt reads it): the culprit's line and what makes it
+ * less certain, or "inconclusive" with the range. For the report and
+ * the answer to a 'bisect' command alike.
+ */
+void report_bisect_ctx(struct ctx *parent, const struct bisect *b,
+		       const struct bisect_verdict *v);
 
 /* The comparison table of 'in' with its LKP header. */
 int report_table_text(const struct report_inputs *in,
