@@ -170,7 +170,7 @@ static void seed_copy(struct fx *f, const char *base_from, const char *head,
 	"subject: \"pipe: b\", author: \"Mirela Sandu " \
 	"<mirela.sandu@example.test>\", result_root: head }\n"
 
-static const char *ctx_str(const struct fx *f, const char *path)
+static const char *ctx_at(const struct fx *f, const char *path)
 {
 	json_t *v = f->r.ctx;
 	char key[64];
@@ -247,13 +247,13 @@ static void t_context(void **state)
 	size_t i;
 
 	build_ok(f, HACKBENCH, NULL);
-	assert_string_equal(ctx_str(f, "headline.metric"),
+	assert_string_equal(ctx_at(f, "headline.metric"),
 			    "hackbench.throughput");
-	assert_string_equal(ctx_str(f, "headline.change"), "10.5%");
+	assert_string_equal(ctx_at(f, "headline.change"), "10.5%");
 	/* the evidence: a line, the tests of the headline and of every row */
 	assert_non_null(strstr(f->r.body, "\nevidence: 6 runs per side, "
 			       "Welch's t-test p = "));
-	assert_non_null(ctx_str(f, "headline.tests.welch.p"));
+	assert_non_null(ctx_at(f, "headline.tests.welch.p"));
 	assert_true(json_is_object(json_object_get(json_object_get(
 		json_object_get(f->r.ctx, "headline"), "evidence"), "welch")));
 	assert_true(json_array_size(json_object_get(f->r.ctx, "evidence")) >
@@ -262,22 +262,22 @@ static void t_context(void **state)
 	assert_true(f->r.worth && !f->r.candidate);
 	assert_string_equal(f->r.metric, "hackbench.throughput");
 	assert_true(f->r.runs[0] == 6 && f->r.evidence.w.ok);
-	assert_string_equal(ctx_str(f, "headline.kind"), "improvement");
+	assert_string_equal(ctx_at(f, "headline.kind"), "improvement");
 	assert_true(json_is_false(json_object_get(json_object_get(f->r.ctx,
 			"headline"), "regression")));
-	assert_string_equal(ctx_str(f, "report_id"), "demo-004");
-	assert_string_equal(ctx_str(f, "message_id"), MSGID4);
-	assert_string_equal(ctx_str(f, "testcase"), "hackbench");
-	assert_string_equal(ctx_str(f, "tbox_group"), "lkp-icl-2sp2");
-	assert_string_equal(ctx_str(f, "machine"), ICL2);
-	assert_string_equal(ctx_str(f, "commit.short"), "f017b0a495");
-	assert_string_equal(ctx_str(f, "commit.tree"), "linux-next");
-	assert_string_equal(ctx_str(f, "commit.subsystem"), "pipe");
-	assert_string_equal(ctx_str(f, "base.sha"),
+	assert_string_equal(ctx_at(f, "report_id"), "demo-004");
+	assert_string_equal(ctx_at(f, "message_id"), MSGID4);
+	assert_string_equal(ctx_at(f, "testcase"), "hackbench");
+	assert_string_equal(ctx_at(f, "tbox_group"), "lkp-icl-2sp2");
+	assert_string_equal(ctx_at(f, "machine"), ICL2);
+	assert_string_equal(ctx_at(f, "commit.short"), "f017b0a495");
+	assert_string_equal(ctx_at(f, "commit.tree"), "linux-next");
+	assert_string_equal(ctx_at(f, "commit.subsystem"), "pipe");
+	assert_string_equal(ctx_at(f, "base.sha"),
 			    "262b2fa99cbe02a715ce23981c2c30685ccf3a93");
-	assert_string_equal(ctx_str(f, "closes_url"), "https://lore.example."
+	assert_string_equal(ctx_at(f, "closes_url"), "https://lore.example."
 			    "test/perf/" MSGID4);
-	assert_string_equal(ctx_str(f, "reported_by"),
+	assert_string_equal(ctx_at(f, "reported_by"),
 			    "perfbot <perfbot@example.test>");
 	/* Parameters in the order of job.yaml. */
 	p = json_object_get(f->r.ctx, "parameters");
@@ -293,7 +293,7 @@ static void t_context(void **state)
 				    params[i][1]);
 	}
 	/* The LKP table: 89 '=' then the axes. */
-	table = ctx_str(f, "table");
+	table = ctx_at(f, "table");
 	assert_int_equal(strspn(table, "="), 89);
 	assert_int_equal(table[89], '\n');
 	assert_non_null(strstr(table, "compiler/cpufreq_governor/ipc/"));
@@ -378,14 +378,14 @@ static void t_regression(void **state)
 	assert_int_equal(f->r.worth, 1);
 	assert_int_equal(f->r.regression, 1);
 	assert_string_equal(f->r.id, "demo-003");
-	assert_string_equal(ctx_str(f, "headline.kind"), "regression");
+	assert_string_equal(ctx_at(f, "headline.kind"), "regression");
 	assert_true(json_is_true(json_object_get(f->r.ctx, "regression")));
 	assert_memory_equal(f->r.subject, "[linus:master] ", 15);
 	assert_non_null(strstr(f->r.subject, " regression"));
-	assert_string_equal(ctx_str(f, "message_id"), f->r.message_id);
+	assert_string_equal(ctx_at(f, "message_id"), f->r.message_id);
 	snprintf(url, sizeof(url), "https://lore.example.test/perf/%s",
 		 f->r.message_id);
-	assert_string_equal(ctx_str(f, "closes_url"), url);
+	assert_string_equal(ctx_at(f, "closes_url"), url);
 	assert_non_null(strstr(f->r.body, "| Closes: "));
 	assert_non_null(strstr(f->r.body, url));
 	assert_non_null(strstr(f->r.body, "| Reported-by: perfbot "
@@ -472,8 +472,8 @@ static void t_host_missing(void **state)
 		  "tbox_group: lkp-nosuch-9", "id: host-1\n" SEED_MANIFEST);
 	assert_int_equal(build(f, NULL, T0), 0);
 	assert_int_equal(f->r.worth, 1);
-	assert_string_equal(ctx_str(f, "tbox_group"), "lkp-nosuch-9");
-	assert_string_equal(ctx_str(f, "machine"), "lkp-nosuch-9");
+	assert_string_equal(ctx_at(f, "tbox_group"), "lkp-nosuch-9");
+	assert_string_equal(ctx_at(f, "machine"), "lkp-nosuch-9");
 	assert_non_null(strstr(f->r.body, "test machine: lkp-nosuch-9\n"));
 }
 
@@ -496,8 +496,8 @@ static void t_host_not_a_path(void **state)
 		seed_copy(f, SEED4 "/head/job.yaml", SEED4 "/head/matrix.json",
 			  tbox, "id: host-2\n" SEED_MANIFEST);
 		assert_int_equal(build(f, NULL, T0), 0);
-		assert_string_equal(ctx_str(f, "tbox_group"), bad[i]);
-		assert_string_equal(ctx_str(f, "machine"), bad[i]);
+		assert_string_equal(ctx_at(f, "tbox_group"), bad[i]);
+		assert_string_equal(ctx_at(f, "machine"), bad[i]);
 	}
 }
 
@@ -517,7 +517,7 @@ static void t_host_dir(void **state)
 	config_release(&f->cfg);
 	assert_int_equal(config_load(&f->cfg, path, &f->err), 0);
 	build_ok(f, HACKBENCH, NULL);
-	assert_string_equal(ctx_str(f, "machine"), "a box in the test");
+	assert_string_equal(ctx_at(f, "machine"), "a box in the test");
 	/* Defaults without identity.message_id_domain / archive_url. */
 	assert_string_equal(f->r.message_id, "202502141548.4b086ddf7c8c8447-perfbot@"
 			    "localhost");
@@ -850,9 +850,9 @@ static void t_patch_report(void **state)
 	assert_string_equal(f->r.in_reply_to, "<" PATCH4_ID ">");
 	assert_string_equal(f->r.references, "<20250213180124.868655-1-"
 			    "mirela.sandu@example.test> <" PATCH4_ID ">");
-	assert_string_equal(ctx_str(f, "patch.link"),
+	assert_string_equal(ctx_at(f, "patch.link"),
 			    "https://lore.example.test/all/" PATCH4_ID "/");
-	assert_string_equal(ctx_str(f, "patch.message_id"), PATCH4_ID);
+	assert_string_equal(ctx_at(f, "patch.message_id"), PATCH4_ID);
 	/* the author in To; the patch's To and Cc, then the config's Cc */
 	assert_int_equal(f->r.to.n, 1);
 	assert_string_equal(f->r.to.v[0],
@@ -925,7 +925,7 @@ static void t_patch_variants(void **state)
 		  sb_str(&man));
 	assert_int_equal(build(f, NULL, T0), 0);
 	assert_string_equal(f->r.subject, "Re: [PATCH] pipe: b");
-	assert_string_equal(ctx_str(f, "patch.link"),
+	assert_string_equal(ctx_at(f, "patch.link"),
 			    "https://lore.example.test/p");
 	assert_non_null(strstr(f->r.body, "\")\npatch link: https://lore."
 			       "example.test/p\npatch subject: RE: Re: [PATCH]"
@@ -962,7 +962,7 @@ static void t_patch_link_built(void **state)
 		  SEED_MANIFEST "patch: { message_id: \"<a/b%c?d#e=f@x.y>\", "
 		  "subject: \"[PATCH] b\" }\n");
 	assert_int_equal(build(f, NULL, T0), 0);
-	assert_string_equal(ctx_str(f, "patch.link"), "https://lore.example."
+	assert_string_equal(ctx_at(f, "patch.link"), "https://lore.example."
 			    "test/all/a%2Fb%25c%3Fd%23e=f@x.y/");
 	assert_string_equal(f->r.references, "<a/b%c?d#e=f@x.y>");
 	/* no archive pattern and no link: no link line */
