@@ -35,7 +35,7 @@ static int submit_both(const struct config *cfg, const struct manifest *m,
 
 	for (s = BASE; s <= HEAD && out == SCHED_ACCEPTED; s++) {
 		struct sched_request rq = {
-			rid, in->root[s].job.name, sides[s]->commit,
+			rid, in->root[s].job.name, manifest_side_sha(sides[s]),
 			sides[s]->result_root, runs, thread, "retest", NULL,
 			NULL, NULL,
 		};
@@ -56,7 +56,7 @@ static int ask_farm(struct state *st, const struct config *cfg,
 	struct pb_err e = { 0, "" };
 	int rc;
 
-	if (followup_manifest(st, report_id, m, &e) ||
+	if (followup_manifest(st, cfg, report_id, m, &e) ||
 	    report_inputs_load(in, m, cfg, &e)) {
 		snprintf(why, wl, "%s", e.msg);
 		return 1;
@@ -364,7 +364,8 @@ static int followup_start(void *arg, size_t i, size_t slot,
 	memset(f, 0, sizeof(*f));
 	f->row = &fs->rows[i];
 	f->loaded = followup_asker_load(&f->a, fs->st, f->row->thread) ||
-		followup_manifest(fs->st, f->row->report_id, &f->m, &f->why) ?
+		followup_manifest(fs->st, fs->cfg,
+				  f->row->report_id, &f->m, &f->why) ?
 		-1 : 0;
 	return 0;
 }

@@ -123,7 +123,7 @@ static int one_test(struct state *st, const struct config *cfg,
 	sb_init(&f.said, SCHED_ERROR_BYTES + 64);
 	pb_err_clear(err);
 	if (followup_asker_load(&f.a, st, row->thread) ||
-	    followup_manifest(st, row->report_id, &f.m, err) ||
+	    followup_manifest(st, cfg, row->report_id, &f.m, err) ||
 	    report_inputs_load(&f.in, &f.m, cfg, err)) {
 		log_warn("test '%s': %s", row->request_id,
 			 err->msg[0] ? err->msg : "its thread is unreadable");

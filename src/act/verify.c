@@ -39,7 +39,7 @@ static void submit(struct state *st, const struct config *cfg,
 
 	*out = SCHED_REJECTED;
 	*said = 0;
-	if (followup_manifest(st, r->report_id, &m, &e) ||
+	if (followup_manifest(st, cfg, r->report_id, &m, &e) ||
 	    report_inputs_load(&in, &m, cfg, &e))
 		goto fail;
 	rq = (struct sched_request){ rid, in.root[HEAD].job.name,
@@ -271,7 +271,7 @@ static int load(struct state *st, const struct config *cfg,
 {
 	struct pb_err e = { 0, "" };
 
-	if (!followup_manifest(st, row->report_id, &f->m, &e) &&
+	if (!followup_manifest(st, cfg, row->report_id, &f->m, &e) &&
 	    !report_inputs_load(&f->in, &f->m, cfg, &e))
 		return 0;
 	log_warn("verify '%s': %s", row->request_id, e.msg);

@@ -93,6 +93,7 @@ int cmd_report(int argc, char **argv)
 	if (cli_load_config(&cfg, o.config, 0, &err))
 		return cli_fail(&err);
 	if (manifest_load(&m, a.arg[0], &err) ||
+	    manifest_resolve(&m, &cfg, &err) ||
 	    report_make(&r, &m, &cfg, &ro, &err))
 		goto out;
 	if (!r.worth) {

@@ -134,7 +134,8 @@ struct held {
 };
 
 /* The manifest as kept in the state, parsed: in order, before work. */
-static int held_read(struct state *st, struct held *h, struct pb_err *err)
+static int held_read(struct state *st, const struct config *cfg,
+		     struct held *h, struct pb_err *err)
 {
 	if (state_manifest_text(st, h->row->report_id, &h->name, &h->text,
 				&h->dir, err))
@@ -146,7 +147,7 @@ static int held_read(struct state *st, struct held *h, struct pb_err *err)
 			   err))
 		return -1;
 	h->parsed = 1;
-	return 0;
+	return manifest_resolve(&h->m, cfg, err);
 }
 
 /* Its inputs over all runs: by a worker. */
@@ -189,7 +190,7 @@ static int ask(const struct config *cfg, struct held *h, char *why,
 		long lack = held[s] + h->row->runs - (long)h->in.root[s].runs;
 		struct sched_request rq = {
 			h->row->request_id, h->in.root[s].job.name,
-			sides[s]->commit, sides[s]->result_root,
+			manifest_side_sha(sides[s]), sides[s]->result_root,
 			(int)(lack > 0 ? lack : 1), NULL, "confirm", NULL, NULL,
 			NULL,
 		};
@@ -500,7 +501,7 @@ static int confirm_start(void *arg, size_t i, size_t slot,
 	memset(h, 0, sizeof(*h));
 	h->row = &cr->rows[i];
 	sb_init(&h->line, 0);
-	held_read(cr->st, h, &h->why);
+	held_read(cr->st, cr->cfg, h, &h->why);
 	return 0;
 }
 

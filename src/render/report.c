@@ -62,9 +62,14 @@ static void commit_ctx(struct ctx *parent, const char *key,
 	struct ctx c;
 
 	ctx_init(&c, parent->family);
-	ctx_str(&c, "sha", s->commit);
-	ctx_strn(&c, "short", s->commit,
-		 strlen(s->commit) < 10 ? strlen(s->commit) : 10);
+	ctx_str(&c, "sha", manifest_side_sha(s));
+	/* a ref ('v6.13') as the robot prints it; a sha cut to 10 */
+	if (s->ref)
+		ctx_str(&c, "short", s->ref);
+	else
+		ctx_strn(&c, "short", s->commit,
+			 strlen(s->commit) < 10 ? strlen(s->commit) : 10);
+	ctx_opt(&c, "ref", s->ref);
 	ctx_str(&c, "subject", s->subject);
 	ctx_opt(&c, "author", s->author);
 	ctx_opt(&c, "repo", s->repo);
@@ -214,7 +219,9 @@ int report_table_text(const struct report_inputs *in,
 	struct table_head h = {
 		in->axes.keys, in->axes.values,
 		{ m->base.commit, m->head.commit },
-		{ m->base.subject, m->head.subject }, 2,
+		/* a ref ('v6.13') is listed alone, as the robot lists it */
+		{ m->base.ref ? NULL : m->base.subject,
+		  m->head.ref ? NULL : m->head.subject }, 2,
 	};
 
 	return table_render(&in->cmp, &h, rules_format(in->rules), 0, out);
