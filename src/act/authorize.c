@@ -16,6 +16,7 @@
 #include "perfbot/act/authorize.h"
 #include "perfbot/compose/recipients.h"
 #include "perfbot/state/records.h"
+#include "perfbot/state/inbox.h"
 
 #define DAY (24 * 3600)
 

@@ -18,6 +18,8 @@
 #include "perfbot/act/retest.h"
 #include "perfbot/act/test.h"
 #include "perfbot/state/requests.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/inbox.h"
 #include "perfbot/util/strmap.h"
 
 

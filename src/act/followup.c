@@ -12,6 +12,8 @@
 #include "perfbot/act/dispatch.h"
 #include "perfbot/act/followup.h"
 #include "perfbot/act/route.h"
+#include "perfbot/state/seen.h"
+#include "perfbot/state/inbox.h"
 
 int followup_manifest(struct state *st, const struct config *cfg,
 		      const char *report_id,

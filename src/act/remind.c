@@ -17,6 +17,7 @@
 #include "perfbot/render/evidence_view.h"
 #include "perfbot/send/outbox.h"
 #include "perfbot/state/records.h"
+#include "perfbot/state/outbox.h"
 
 #define DAY (24L * 3600)
 #define REMIND_MAX_LINES 1000	/* a reminder lists at most these */

@@ -13,6 +13,8 @@
 #include "perfbot/act/route.h"
 #include "perfbot/compose/identity.h"
 #include "perfbot/state/records.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/inbox.h"
 #include "perfbot/util/id.h"
 #include "perfbot/util/log.h"
 #include "perfbot/util/strbuf.h"

@@ -18,6 +18,7 @@
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/id.h"
 #include "perfbot/util/log.h"
+#include "perfbot/state/inbox.h"
 
 #include "test_internal.h"
 

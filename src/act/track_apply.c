@@ -16,6 +16,7 @@
 #include "perfbot/act/regression.h"
 #include "perfbot/act/verify.h"
 #include "perfbot/util/log.h"
+#include "perfbot/state/inbox.h"
 
 #include "track_internal.h"
 

@@ -16,6 +16,10 @@
 #include "perfbot/compose/mail.h"
 #include "perfbot/render/report.h"
 #include "perfbot/compose/reportmail.h"
+#include "perfbot/judge/bisect.h"
+#include "perfbot/util/fileio.h"
+
+#define BISECT_FILE_MAX ((size_t)64 << 20)
 
 static const struct cli_opt report_opts[] = {
 	CLI_OPT_FLAG("dry-run", struct cli_report_opts, dry_run,
@@ -27,6 +31,11 @@ static const struct cli_opt report_opts[] = {
 	CLI_OPT_STRING("template", "NAME", struct cli_report_opts, template,
 		       "the report template (templates/NAME.txt; else "
 		       "templates.report of the config, else 'report')"),
+	CLI_OPT_STRING("bisect", "FILE", struct cli_report_opts, bisect,
+		       "the report of a bisection that is done (its JSON "
+		       "form, doc/bisect.md): MANIFEST is then the culprit's "
+		       "parent against the culprit, or the range when it was "
+		       "inconclusive"),
 	CLI_OPT_CONFIG(struct cli_report_opts),
 	CLI_OPT_QUIET(struct cli_report_opts),
 	CLI_OPT_VERBOSE(struct cli_report_opts),
@@ -66,15 +75,37 @@ static int print_context(const struct report *r, struct pb_err *err)
 	return 0;
 }
 
+/* --bisect FILE: a bisection that is done, and its verdict. */
+static int load_bisect(const char *path, struct bisect *b,
+		       struct bisect_verdict *v, struct pb_err *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int rc = -1;
+
+	if (file_read(path, BISECT_FILE_MAX, 1, &text, err))
+		goto out;
+	if (bisect_from_json(b, sb_str(&text), err) ||
+	    bisect_verdict_of(b, v, err)) {
+		pb_wrap(err, "%s", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	sb_release(&text);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct cli_report_opts o;
 	struct cli_args a;
-	struct report_opts ro = { NULL, 0, NULL, NULL, 0, NULL };
+	struct report_opts ro = { NULL, 0, NULL, NULL, 0, NULL, NULL, NULL };
 	struct pb_err err = { 0, "" };
 	struct manifest m;
 	struct config cfg;
 	struct report r;
+	struct bisect b = { 0 };
+	struct bisect_verdict bv;
 	int rc = cli_parse(&report_spec, argc, argv, &o, &a);
 
 	if (rc)
@@ -92,6 +123,12 @@ int cmd_report(int argc, char **argv)
 	memset(&m, 0, sizeof(m));
 	if (cli_load_config(&cfg, o.config, 0, &err))
 		return cli_fail(&err);
+	if (o.bisect) {
+		if (load_bisect(o.bisect, &b, &bv, &err))
+			goto out;
+		ro.bisect = &b;
+		ro.bisect_v = &bv;
+	}
 	if (manifest_load(&m, a.arg[0], &err) ||
 	    manifest_resolve(&m, &cfg, &err) ||
 	    report_make(&r, &m, &cfg, &ro, &err))
@@ -105,6 +142,7 @@ int cmd_report(int argc, char **argv)
 	rc = o.context ? print_context(&r, &err) : print_mbox(&r, &cfg, &err);
 out:
 	report_release(&r);
+	bisect_release(&b);
 	manifest_release(&m);
 	config_release(&cfg);
 	return rc ? cli_fail(&err) : 0;

@@ -11,6 +11,7 @@
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/util/log.h"
 #include "perfbot/state/state.h"
+#include "perfbot/state/outbox.h"
 
 struct cli_requeue_opts {
 	int failed;

@@ -66,6 +66,33 @@ void seq_params_confirm(struct seq_params *p, long initial, long cap,
 			     SEQ_CONFIRM_RATIO, p->looks, SEQ_MAX_LOOKS);
 }
 
+double seq_retest_alpha(size_t earlier)
+{
+	return ldexp(SEQ_RETEST_ALPHA, earlier < 60 ? -(int)earlier : -60);
+}
+
+void seq_params_retest(struct seq_params *p, long first, long cap,
+		       size_t earlier, double reported, double cv)
+{
+	seq_params_default(p);
+	p->alpha = seq_retest_alpha(earlier);
+	p->direction = !isfinite(reported) || reported == 0 ? 0 :
+		reported < 0 ? -1 : 1;
+	p->shift = p->direction ? SEQ_RETEST_SHARE * fabs(reported) :
+		SEQ_RETEST_SHIFT;
+	if (!(p->shift < 1e6))
+		p->shift = SEQ_RETEST_SHIFT;
+	p->cv = isfinite(cv) && cv > 0 && cv < 1e6 ? cv : SEQ_RETEST_CV;
+	if (first < SEQ_MIN_RUNS)
+		first = SEQ_MIN_RUNS;
+	if (first > SEQ_MAX_RUNS)
+		first = SEQ_MAX_RUNS;
+	if (cap > SEQ_MAX_RUNS)
+		cap = SEQ_MAX_RUNS;
+	p->nlooks = seq_looks(first, cap > first ? cap : first, p->looks,
+			      SEQ_MAX_LOOKS);
+}
+
 double seq_alpha_spent(const struct seq_design *d, size_t look)
 {
 	double a;

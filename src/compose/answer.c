@@ -16,6 +16,7 @@
 #include "perfbot/render/template.h"
 #include "perfbot/compose/thread.h"
 #include "perfbot/compose/values.h"
+#include "perfbot/state/inbox.h"
 
 int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 		 char **out, struct pb_err *err)

@@ -358,6 +358,7 @@ static int check_node(struct config *cfg, const char *path,
 {
 	const struct key *k = schema_find(path);
 	char why[96];
+	double d;
 	long l;
 	int b;
 
@@ -383,6 +384,10 @@ static int check_node(struct config *cfg, const char *path,
 		return yaml_as_long(&cfg->doc, node, path, k->min, k->max,
 				    &l, NULL) ?
 			bad_type(cfg, path, line, why, err) : 0;
+	case K_PROB:
+		return schema_prob(ynode_str(node), &d) ?
+			bad_type(cfg, path, line, "a number above 0.5 and "
+				 "below 1", err) : 0;
 	case K_DURATION:
 		snprintf(why, sizeof(why), "a duration (seconds, or with a "
 			 "unit: 12h, 30d, 2w) from %lds to %ldd", k->min,

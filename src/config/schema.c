@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "schema.h"
+#include "perfbot/util/numparse.h"
 #include "perfbot/util/suggest.h"
 
 #define F(field) offsetof(struct config, field)
@@ -131,6 +132,12 @@ static const struct key schema[] = {
 	S("tracking.repo", K_PATH, tracking.repo, NULL),
 	L("tracking.branches", K_STRLIST, tracking.branches),
 	B("tracking.verify", K_BOOL, tracking.verify, 0),
+	MAP("bisect"),
+	B("bisect.confirmed", K_BOOL, bisect.confirmed, 0),
+	{ "bisect.confidence", K_PROB, 0, 0, F(bisect.confidence), "0.999",
+	  0 },
+	N("bisect.max_runs", bisect.max_runs, 1, 100000, 80),
+	N("bisect.max_rounds", bisect.max_rounds, 1, 1000, 12),
 	MAP("reminders"),
 	D("reminders.every", reminders.every, 3600, 366 * DAY, 30 * DAY),
 	L("reminders.to", K_ADDRLIST, reminders.to),
@@ -188,6 +195,16 @@ const struct choice *schema_choice(enum ktype t)
 		if (choices[i].type == t)
 			return &choices[i];
 	return NULL;
+}
+
+int schema_prob(const char *s, double *p)
+{
+	double v;
+
+	if (!s || parse_double(s, &v) || !(v > 0.5 && v < 1))
+		return -1;
+	*p = v;
+	return 0;
 }
 
 int schema_duration(const char *s, long min, long max, long *secs)
@@ -320,6 +337,10 @@ static int fill_one(struct config *cfg, const struct key *k)
 		if (!node || yaml_as_bool(&cfg->doc, node, k->path, &b, NULL))
 			b = (int)k->def_l;
 		*(int *)at = b;
+		return 0;
+	case K_PROB:
+		if (!s || schema_prob(s, (double *)at))
+			*(double *)at = strtod(k->def_s, NULL);
 		return 0;
 	case K_DURATION:
 		if (schema_duration(s, k->min, k->max, &l))

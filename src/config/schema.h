@@ -28,6 +28,8 @@ enum ktype {
 	K_DURATION,
 	K_LINE,		/* text that goes into a header or a mail: one
 			 * line, no control character */
+	K_PROB,		/* a probability above 0.5 and below 1 (a
+			 * double; def_s its default) */
 };
 
 #define KEY_NO_FIELD ((size_t)-1)
@@ -59,6 +61,9 @@ const struct choice *schema_choice(enum ktype t);
  * '*secs', else -1.
  */
 int schema_duration(const char *s, long min, long max, long *secs);
+
+/* A probability above 0.5 and below 1 ("0.999"): 0 with '*p', else -1. */
+int schema_prob(const char *s, double *p);
 
 /* Fill the typed settings from the checked document, defaults elsewhere. */
 int schema_fill(struct config *cfg, struct pb_err *err);

@@ -16,6 +16,7 @@
 #include "perfbot/cycle/report.h"
 #include "perfbot/cycle/confirm.h"
 #include "perfbot/state/requests.h"
+#include "perfbot/state/seen.h"
 #include "perfbot/compare/evidence.h"
 #include "perfbot/compare/sequential.h"
 #include "perfbot/util/id.h"
@@ -29,6 +30,8 @@
 #include "perfbot/render/evidence_view.h"
 #include "perfbot/render/template.h"
 #include "perfbot/util/workers.h"
+
+#include "steps.h"
 
 int confirm_config_load(const struct config *cfg, struct confirm_config *cc,
 			struct pb_err *err)
@@ -218,7 +221,8 @@ static int make_mail(const struct config *cfg, const struct inputs_opts *io,
 		     struct held *h, const char *line, time_t now,
 		     struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, line, h->row->metric, 0, io };
+	struct report_opts o = { NULL, now, line, h->row->metric, 0, io,
+				 NULL, NULL };
 
 	report_release(&h->r);
 	composed_release(&h->c);
@@ -241,7 +245,8 @@ static int mail_it(struct state *st, const struct config *cfg,
 		   struct held *h, const char *line, const char *status,
 		   time_t now, struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, line, h->row->metric, 0, NULL };
+	struct report_opts o = { NULL, now, line, h->row->metric, 0, NULL,
+				 NULL, NULL };
 	struct composed *c = &h->c;
 	int rc;
 
@@ -250,7 +255,7 @@ static int mail_it(struct state *st, const struct config *cfg,
 		rc = h->mail_rc ? (*err = h->merr, -1) : 0;
 	else
 		rc = make_mail(cfg, NULL, h, line, now, err);
-	if (!rc && report_draw_free(&h->r, &h->m, cfg, &o, st, err))
+	if (!rc && report_redraw_taken(&h->r, &h->m, cfg, &o, st, err))
 		return -1;
 	if (!rc && o.draw) {	/* drawn again: its mail too */
 		composed_release(c);

@@ -10,6 +10,7 @@
 #include "perfbot/util/log.h"
 #include "perfbot/compose/mail.h"
 #include "perfbot/state/status.h"
+#include "perfbot/state/outbox.h"
 
 #include "steps.h"
 

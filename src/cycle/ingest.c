@@ -28,12 +28,14 @@
 #include "perfbot/render/report.h"
 #include "perfbot/compose/reportmail.h"
 #include "perfbot/ingest/sources.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/seen.h"
 
 #include "steps.h"
 
-int report_draw_free(struct report *r, const struct manifest *m,
-		     const struct config *cfg, struct report_opts *o,
-		     struct state *st, struct pb_err *err)
+int report_redraw_taken(struct report *r, const struct manifest *m,
+			const struct config *cfg, struct report_opts *o,
+			struct state *st, struct pb_err *err)
 {
 	int used = 0;
 
@@ -53,17 +55,6 @@ int report_draw_free(struct report *r, const struct manifest *m,
 		if (report_make(r, m, cfg, o, err))
 			return -1;
 	}
-}
-
-/* Here, not in report.c: the front end's 'report' needs no state. */
-int report_make_free(struct report *r, const struct manifest *m,
-		     const struct config *cfg, struct report_opts *o,
-		     struct state *st, struct pb_err *err)
-{
-	o->draw = 0;
-	if (report_make(r, m, cfg, o, err))
-		return -1;
-	return report_draw_free(r, m, cfg, o, st, err);
 }
 
 /* '*s' 1 when the state knows 'id' (there is none for --dry-run, maybe). */
@@ -163,14 +154,14 @@ static int made_free(struct ingest *in, struct item *it, struct pb_err *err)
 {
 	struct cycle *cy = in->cy;
 	struct report_opts ro = { NULL, cy->now, NULL, NULL, 0,
-				  &in->io[in->jobs] };
+				  &in->io[in->jobs], NULL, NULL };
 
 	if (it->made) {
 		*err = it->err;
 		return -1;
 	}
-	if (report_draw_free(&it->r, &it->m, cy->cfg, &ro,
-			     cy->have_state ? cy->st : NULL, err))
+	if (report_redraw_taken(&it->r, &it->m, cy->cfg, &ro,
+				cy->have_state ? cy->st : NULL, err))
 		return -1;
 	if (ro.draw)	/* drawn again: its mail too */
 		compose_here(cy, it);
@@ -245,7 +236,7 @@ static void ingest_work(void *arg, size_t worker, size_t slot)
 	struct ingest *in = arg;
 	struct item *it = &in->slot[slot];
 	struct report_opts ro = { NULL, in->cy->now, NULL, NULL, 0,
-				  &in->io[worker] };
+				  &in->io[worker], NULL, NULL };
 
 	if (it->kind != ITEM_JUDGE)
 		return;

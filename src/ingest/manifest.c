@@ -19,7 +19,7 @@
 
 static const char *const top_keys[] = {
 	"id", "base", "head", "to", "cc", "notes", "materials_url",
-	"metrics", "kconfig_file", "patch", "headline",
+	"metrics", "kconfig_file", "patch", "headline", "bisect",
 };
 #define NTOP_KEYS (sizeof(top_keys) / sizeof(top_keys[0]))
 static const char *const side_keys[] = {
@@ -55,7 +55,7 @@ static int check_keys(const struct ydoc *doc, const struct ynode *map,
 		if (!ynode_is(v, Y_STR) && strcmp(k, "to") &&
 		    strcmp(k, "cc") && strcmp(k, "notes") &&
 		    strcmp(k, "base") && strcmp(k, "head") &&
-		    strcmp(k, "patch"))
+		    strcmp(k, "patch") && strcmp(k, "bisect"))
 			return pb_fail(err, EX_DATAERR,
 				       "%s:%d: '%s%s' must be a string",
 				       doc->name, ynode_line(v), where, k);
@@ -428,7 +428,8 @@ static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
 	    string_list(m, "to", &m->to, err) ||
 	    string_list(m, "cc", &m->cc, err) ||
 	    string_list(m, "notes", &m->notes, err) ||
-	    load_patch(m, err) || check_values(m, err))
+	    load_patch(m, err) || check_values(m, err) ||
+	    manifest_bisect(m, err))
 		return -1;
 	m->id = ynode_str(ymap_get(root, "id"));
 	m->materials_url = ynode_str(ymap_get(root, "materials_url"));

@@ -16,6 +16,7 @@
 #include "perfbot/ingest/manifest.h"
 #include "perfbot/ingest/manifest_files.h"
 #include "perfbot/ingest/sources.h"
+#include "perfbot/state/seen.h"
 
 static int add(struct source_batch *b, const char *name, const char *dir,
 	       char *text, size_t len, int remote, struct pb_err *err)

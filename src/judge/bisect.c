@@ -517,6 +517,31 @@ int bisect_next(struct bisect *b, const struct seq_design *d,
 	return 0;
 }
 
+int bisect_verdict_of(struct bisect *b, struct bisect_verdict *v,
+		      struct pb_err *err)
+{
+	size_t k = b->culprit;
+
+	memset(v, 0, sizeof(*v));
+	if (!b->p || (b->phase != BISECT_CULPRIT &&
+		      b->phase != BISECT_INCONCLUSIVE))
+		return pb_fail(err, EX_DATAERR, "bisect: not done (%s)",
+			       bisect_phase_name(b->phase));
+	bisect_posterior(b);
+	if (b->phase == BISECT_INCONCLUSIVE) {
+		v->why = bisect_why_text(b->why);
+		shortest(b, b->par.confidence, &v->lo, &v->hi);
+		v->ncommits = v->hi - v->lo;
+		return 0;
+	}
+	v->culprit = k;
+	v->parent = parent_of(b, k);
+	v->p = b->post[k];
+	v->marks = b->p[k].marks;
+	v->skipped_before = k - v->parent - 1;
+	return 0;
+}
+
 const char *bisect_phase_name(enum bisect_phase ph)
 {
 	static const char *const names[] = { "search", "verify", "culprit",

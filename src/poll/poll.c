@@ -21,6 +21,7 @@
 #include "perfbot/parse/reply.h"
 #include "perfbot/act/route.h"
 #include "perfbot/util/text.h"
+#include "perfbot/state/inbox.h"
 
 #define POLL_MAX_MESSAGES 5000
 #define STUCK_TRIES 3		/* downloads of one mail that fail in a row */

@@ -6,13 +6,15 @@
  * never hide the frame or a point), then the base points '*', then the head
  * points 'O' (which win when both fall on one cell, as in gnuplot where the
  * later plot is drawn on top). Points may sit on the frame, as they do in
- * the reports.
+ * the reports. A bisection's chart plots the runs of every commit it
+ * judged good as '*' and bad as 'O', in the order they were run.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "perfbot/render/chart.h"
+#include "perfbot/judge/bisect.h"
 #include "perfbot/util/text.h"
 
 /* Label precision: %g's 6 digits, more only when ticks would look equal. */
@@ -420,4 +422,68 @@ int chart_legend(struct strbuf *out)
 		return -1;
 	}
 	return 0;
+}
+
+/* Append the next 'n' runs of a point, from its cursor on. */
+static int take_runs(double **v, size_t *nv, const double *runs, size_t n)
+{
+	double *grown;
+
+	if (!n)
+		return 0;
+	grown = realloc(*v, (*nv + n) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	memcpy(grown + *nv, runs, n * sizeof(*runs));
+	*v = grown;
+	*nv += n;
+	return 0;
+}
+
+int chart_bisect_samples(const struct bisect *b, double **good,
+			 size_t *ngood, double **bad, size_t *nbad,
+			 struct pb_err *err)
+{
+	size_t *used = NULL, i;
+	int rc = -1;
+
+	*good = *bad = NULL;
+	*ngood = *nbad = 0;
+	if (!b->p || b->phase != BISECT_CULPRIT)
+		return pb_fail(err, EX_DATAERR, "chart '%s': the bisection "
+			       "named no culprit", b->metric);
+	used = calloc(b->n + 1, sizeof(*used));
+	if (!used)
+		goto oom;
+	for (i = 0; i < b->nlog; i++) {
+		const struct bisect_batch *bt = &b->log[i];
+		const struct bisect_point *pt = &b->p[bt->at];
+		int j = bisect_judged(b, bt->at);
+		size_t n = bt->n;
+
+		if (n > pt->nruns - used[bt->at])	/* a broken log */
+			n = pt->nruns - used[bt->at];
+		if (j && take_runs(j < 0 ? good : bad, j < 0 ? ngood : nbad,
+				   pt->runs + used[bt->at], n))
+			goto oom;
+		used[bt->at] += n;
+	}
+	if (*ngood > CHART_MAX_SAMPLES || *nbad > CHART_MAX_SAMPLES) {
+		pb_fail(err, EX_DATAERR, "chart '%s': too many samples "
+			"(max %d)", b->metric, CHART_MAX_SAMPLES);
+		goto out;
+	}
+	rc = 0;
+	goto out;
+oom:
+	pb_fail(err, EX_OSERR, "chart '%s': out of memory", b->metric);
+out:
+	free(used);
+	if (rc) {
+		free(*good);
+		free(*bad);
+		*good = *bad = NULL;
+		*ngood = *nbad = 0;
+	}
+	return rc;
 }

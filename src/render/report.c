@@ -6,6 +6,7 @@
  * the body and subject are rendered through the templates.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,16 +111,41 @@ static json_t *text_json(struct strbuf *sb)
 	return json_string(sb_str(sb));
 }
 
-static int chart_one(const struct cmp_row *row, json_t *charts,
-		     struct pb_err *err)
+/*
+ * A bisection's metric is charted with every run of the commits it judged
+ * good and bad (chart_bisect_samples()), not only its parent's and its
+ * culprit's.
+ */
+static int chart_bisected(const struct cmp_row *row, const struct bisect *b,
+			  struct strbuf *sb, struct pb_err *err)
+{
+	double *good, *bad;
+	size_t ng, nb;
+	int rc;
+
+	if (chart_bisect_samples(b, &good, &ng, &bad, &nb, err))
+		return -1;
+	rc = chart_render(row->name, good, ng, bad, nb, CHART_WIDTH,
+			  CHART_HEIGHT, sb, err);
+	free(good);
+	free(bad);
+	return rc;
+}
+
+static int chart_one(const struct cmp_row *row, const struct bisect *b,
+		     json_t *charts, struct pb_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct ctx c;
 	json_t *o;
 	int rc;
 
-	rc = chart_render(row->name, row->v[BASE], row->n[BASE], row->v[HEAD],
-			  row->n[HEAD], CHART_WIDTH, CHART_HEIGHT, &sb, err);
+	if (b && b->phase == BISECT_CULPRIT && !strcmp(row->name, b->metric))
+		rc = chart_bisected(row, b, &sb, err);
+	else
+		rc = chart_render(row->name, row->v[BASE], row->n[BASE],
+				  row->v[HEAD], row->n[HEAD], CHART_WIDTH,
+				  CHART_HEIGHT, &sb, err);
 	if (!rc) {
 		ctx_init(&c, "report");
 		ctx_str(&c, "metric", row->name);
@@ -131,7 +157,8 @@ static int chart_one(const struct cmp_row *row, json_t *charts,
 }
 
 /* The headline metric, then the shown metrics that changed most. */
-static json_t *charts_json(const struct report_inputs *in, struct pb_err *err)
+static json_t *charts_json(const struct report_inputs *in,
+			   const struct bisect *b, struct pb_err *err)
 {
 	const struct cmp_row *pick[MAX_CHARTS] = { in->verdict.headline };
 	json_t *charts = json_array();
@@ -158,7 +185,7 @@ static json_t *charts_json(const struct report_inputs *in, struct pb_err *err)
 		pick[n++] = best;
 	}
 	for (i = 0; charts && i < n; i++)
-		if (chart_one(pick[i], charts, err)) {
+		if (chart_one(pick[i], b, charts, err)) {
 			json_decref(charts);
 			return NULL;
 		}
@@ -261,6 +288,98 @@ static void runs_ctx(struct ctx *parent, const struct report_inputs *in)
 	ctx_child(parent, "runs", &c);
 }
 
+/* 1234567 as "1,234,567", as the line on a bisection prints it. */
+static void thousands(struct strbuf *sb, size_t n)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof(digits), "%zu", n), i;
+
+	for (i = 0; i < len; i++)
+		if (sb_addc(sb, digits[i]) ||
+		    ((len - i - 1) % 3 == 0 && i < len - 1 && sb_addc(sb, ',')))
+			return;
+}
+
+/* A commit of a bisection as its report names it: 12 hex digits. */
+static void short_sha(struct ctx *c, const char *key, const char *sha)
+{
+	ctx_strn(c, key, sha, 12);
+}
+
+/*
+ * How the culprit was found and what makes it less certain: a merge
+ * (the change may be inside the branch it merges), a release tag, a
+ * commit whose tree is its parent's (a no-op by its diff), commits just
+ * before it that did not build (the change may be in them).
+ */
+static void culprit_ctx(struct ctx *c, const struct bisect *b,
+			const struct bisect_verdict *v)
+{
+	char p[16];
+
+	/* 4 decimals; one that would round up to 1 is said as it is */
+	if (v->p >= 0.99995)
+		snprintf(p, sizeof(p), "> 0.9999");
+	else
+		snprintf(p, sizeof(p), "= %.4f", v->p);
+	ctx_str(c, "p", p);
+	ctx_bool(c, "merge", (v->marks & BISECT_MERGE) != 0);
+	ctx_opt(c, "tag", v->marks & BISECT_TAG ? b->p[v->culprit].tag :
+		NULL);
+	ctx_bool(c, "noop", (v->marks & BISECT_NOOP) != 0);
+	if (v->skipped_before)
+		ctx_int(c, "skipped_before", (long long)v->skipped_before);
+	else
+		ctx_opt(c, "skipped_before", NULL);
+	ctx_bool(c, "lower", v->marks || v->skipped_before);
+	short_sha(c, "parent", b->p[v->parent].sha);
+}
+
+/* "inconclusive: the change is between A and B (N commits)". */
+static void inconclusive_ctx(struct ctx *parent, const struct bisect *b,
+			     const struct bisect_verdict *v)
+{
+	struct strbuf n = STRBUF_INIT;
+	struct ctx c;
+
+	ctx_init(&c, parent->family);
+	short_sha(&c, "from", b->p[v->lo].sha);
+	short_sha(&c, "to", b->p[v->hi].sha);
+	thousands(&n, v->ncommits);
+	ctx_str(&c, "commits", n.len ? sb_str(&n) : NULL);
+	ctx_str(&c, "why", v->why ? v->why : "");
+	ctx_child(parent, "inconclusive", &c);
+	sb_release(&n);
+}
+
+/* 'bisect': null, or how a bisection of the range ended. */
+static void bisect_ctx(struct ctx *parent, const struct bisect *b,
+		       const struct bisect_verdict *v)
+{
+	struct strbuf n = STRBUF_INIT;
+	struct ctx c;
+
+	if (!b || !v) {
+		ctx_opt(parent, "bisect", NULL);
+		return;
+	}
+	ctx_init(&c, parent->family);
+	thousands(&n, b->n);
+	ctx_str(&c, "commits", n.len ? sb_str(&n) : NULL);
+	ctx_int(&c, "rounds", b->rounds);
+	ctx_int(&c, "runs", b->runs);
+	ctx_str(&c, "metric", b->metric);
+	ctx_bool(&c, "culprit", b->phase == BISECT_CULPRIT);
+	if (b->phase == BISECT_CULPRIT) {
+		culprit_ctx(&c, b, v);
+		ctx_opt(&c, "inconclusive", NULL);
+	} else {
+		inconclusive_ctx(&c, b, v);
+	}
+	ctx_child(parent, "bisect", &c);
+	sb_release(&n);
+}
+
 static int context(struct report *r, const struct report_inputs *in,
 		   const struct manifest *m, const struct config *cfg,
 		   const struct report_opts *o, const struct report_links *l,
@@ -268,7 +387,7 @@ static int context(struct report *r, const struct report_inputs *in,
 {
 	struct strbuf table = STRBUF_INIT, legend = STRBUF_INIT,
 		conf = STRBUF_INIT;
-	json_t *charts = charts_json(in, err);
+	json_t *charts = charts_json(in, o->bisect, err);
 	struct ctx c;
 
 	if (!charts || report_table_text(in, m, &table) ||
@@ -308,6 +427,7 @@ static int context(struct report *r, const struct report_inputs *in,
 	runs_ctx(&c, in);
 	patch_ctx(&c, m, l);
 	ctx_take(&c, "evidence", evidence_list(in));
+	bisect_ctx(&c, o->bisect, o->bisect_v);
 	/* under the evidence, in lines of 80 columns as it is */
 	if (o->confirmation &&
 	    text_wrap(&conf, o->confirmation, 80, "  ", ", "))

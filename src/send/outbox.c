@@ -12,6 +12,7 @@
 #include "perfbot/send/outbox.h"
 #include "perfbot/send/smtp.h"
 #include "perfbot/state/records.h"
+#include "perfbot/state/outbox.h"
 #include "perfbot/util/text.h"
 
 #define BATCH_MAX 100000

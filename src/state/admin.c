@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "perfbot/state/state.h"
+#include "perfbot/state/outbox.h"
 #include "internal.h"
 
 /* The rows of the mail 'id' (its id, or its Message-ID with or without

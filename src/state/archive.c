@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "perfbot/state/archive.h"
+#include "perfbot/state/seen.h"
 
 #include "internal.h"
 

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * record: the reply side of the state (declared in state.h): where the
+ * record: the reply side of the state (declared in inbox.h): where the
  * poll stopped in each mailbox, the mails handled and their outcomes,
  * the counts behind authorize's budgets, the lookup that routes a thread
- * to its report and a report's manifest text.
+ * to its report.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "perfbot/state/inbox.h"
 
 int state_mailbox_get(struct state *st, const char *mailbox,
 		      unsigned long *uidvalidity, unsigned long *last_uid,
@@ -135,19 +136,6 @@ int state_route(struct state *st, const char *const *ids, size_t n,
 	return 0;
 }
 
-int state_outbox_has(struct state *st, const char *message_id, int *sent,
-		     struct pb_err *err)
-{
-	long n;
-
-	*sent = 0;
-	if (db_count(st, &n, err, "SELECT count(*) FROM outbox WHERE "
-		     "message_id = ?", "s", message_id))
-		return -1;
-	*sent = n > 0;
-	return 0;
-}
-
 void thread_report_release(struct thread_report *tr)
 {
 	free(tr->report_id);
@@ -155,26 +143,4 @@ void thread_report_release(struct thread_report *tr)
 	free(tr->recipients);
 	free(tr->message_id);
 	memset(tr, 0, sizeof(*tr));
-}
-
-int state_manifest_text(struct state *st, const char *report_id,
-			char **name, char **text, char **dir,
-			struct pb_err *err)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	*name = *text = *dir = NULL;
-	if (db_query(st, &s, err, "SELECT manifest, text, dir FROM manifests "
-		     "WHERE id = ?", "s", report_id))
-		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW && sqlite3_column_type(s, 1) != SQLITE_NULL) {
-		*name = db_column_dup(s, 0, NULL);
-		*text = db_column_dup(s, 1, NULL);
-		*dir = db_column_dup(s, 2, NULL);
-	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
-		db_fail(st, err, "read");
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "perfbot/state/inbox.h"
 
 int state_mark_add(struct state *st, const char *mailbox,
 		   unsigned long uidvalidity, unsigned long uid,

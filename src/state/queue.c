@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "perfbot/state/state.h"
+#include "perfbot/state/outbox.h"
 #include "internal.h"
 
 #define BACKOFF_BASE 60
@@ -437,4 +438,17 @@ int state_sent_since(struct state *st, time_t since, long *n,
 {
 	return db_count(st, n, err, "SELECT count(*) FROM outbox WHERE status "
 			"= 'sent' AND sent_at >= ?", "i", (long long)since);
+}
+
+int state_outbox_has(struct state *st, const char *message_id, int *sent,
+		     struct pb_err *err)
+{
+	long n;
+
+	*sent = 0;
+	if (db_count(st, &n, err, "SELECT count(*) FROM outbox WHERE "
+		     "message_id = ?", "s", message_id))
+		return -1;
+	*sent = n > 0;
+	return 0;
 }

@@ -316,6 +316,21 @@ const char *const state_migrations[] = {
 	"CREATE INDEX requests_sender ON requests (requested_by, created);"
 	"CREATE UNIQUE INDEX requests_confirm ON requests (report_id)"
 	"  WHERE kind = 'confirm';",
+	/* 11: the bisections of ranges (bisections.c, issue 33): each
+	 * one's state as judge/bisect_json.c writes it; its farm runs are
+	 * requests of kind 'bisect' whose report_id is the bisection's id */
+	"CREATE TABLE bisections ("
+	"  bisect_id TEXT PRIMARY KEY,"
+	"  report_id TEXT NOT NULL,"
+	"  phase TEXT NOT NULL CHECK (phase IN ('search', 'verify',"
+	"    'culprit', 'inconclusive')),"
+	"  state TEXT NOT NULL,"
+	"  job TEXT NOT NULL,"
+	"  manifest TEXT,"
+	"  deadline INTEGER NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  updated INTEGER NOT NULL);"
+	"CREATE INDEX bisections_phase ON bisections (phase, created);",
 };
 
 const int state_nmigrations =

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "perfbot/state/state.h"
+#include "perfbot/state/seen.h"
 #include "internal.h"
 
 int state_seen(struct state *st, const char *id, int *seen,
@@ -83,4 +84,26 @@ int state_source_set(struct state *st, const char *url, const char *etag,
 	       db_run(st, err, "INSERT OR REPLACE INTO sources (url, etag, "
 		   "last_modified, fetched) VALUES (?, ?, ?, ?)", "sssi", key,
 		   etag, last_modified, (long long)now) ? -1 : 0;
+}
+
+int state_manifest_text(struct state *st, const char *report_id,
+			char **name, char **text, char **dir,
+			struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*name = *text = *dir = NULL;
+	if (db_query(st, &s, err, "SELECT manifest, text, dir FROM manifests "
+		     "WHERE id = ?", "s", report_id))
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && sqlite3_column_type(s, 1) != SQLITE_NULL) {
+		*name = db_column_dup(s, 0, NULL);
+		*text = db_column_dup(s, 1, NULL);
+		*dir = db_column_dup(s, 2, NULL);
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+		db_fail(st, err, "read");
 }

@@ -166,22 +166,30 @@ static void confirmation_table(struct seq_design *dflt)
 
 struct retest_case {
 	const char *what;
-	double cv, shift, design_shift;
+	double cv, shift, reported;
 	enum seq_noise noise;
+	size_t earlier;		/* retests of the report before this one */
 };
 
 static void retest_table(void)
 {
 	static const struct retest_case cases[] = {
-		{ "5% change, CV 2%", 0.02, 0.05, 0.05, SEQ_NOISE_NORMAL },
-		{ "no change, CV 2%", 0.02, 0, 0.05, SEQ_NOISE_NORMAL },
+		{ "5% change, CV 2%", 0.02, 0.05, 0.05, SEQ_NOISE_NORMAL, 0 },
+		{ "no change, CV 2%", 0.02, 0, 0.05, SEQ_NOISE_NORMAL, 0 },
 		{ "5% change, CV 2%, t3 noise", 0.02, 0.05, 0.05,
-		  SEQ_NOISE_T3 },
-		{ "no change, CV 2%, t3 noise", 0.02, 0, 0.05, SEQ_NOISE_T3 },
+		  SEQ_NOISE_T3, 0 },
+		{ "no change, CV 2%, t3 noise", 0.02, 0, 0.05, SEQ_NOISE_T3,
+		  0 },
 		{ "5% change, CV 3% (2% assumed)", 0.03, 0.05, 0.05,
-		  SEQ_NOISE_NORMAL },
-		{ "5% change, CV 2%, design for 7%", 0.02, 0.05, 0.07,
-		  SEQ_NOISE_NORMAL },
+		  SEQ_NOISE_NORMAL, 0 },
+		{ "5% change, CV 2%, reported 7%", 0.02, 0.05, 0.07,
+		  SEQ_NOISE_NORMAL, 0 },
+		{ "5% change, CV 2%, reported 10%", 0.02, 0.05, 0.10,
+		  SEQ_NOISE_NORMAL, 0 },
+		{ "5% change, CV 2%, the second retest", 0.02, 0.05, 0.05,
+		  SEQ_NOISE_NORMAL, 1 },
+		{ "no change, CV 2%, the second retest", 0.02, 0, 0.05,
+		  SEQ_NOISE_NORMAL, 1 },
 	};
 	struct fixed fx = { RETEST_RUNS };
 	long n = 5 * trials;
@@ -189,22 +197,21 @@ static void retest_table(void)
 
 	printf("\n'retest 4x' of a report of a 5%% change (reported "
 	       "direction up), %ld trials a row: today (4 new runs a side, "
-	       "confirm_verdict) and the sequential rule (4 up to %d runs a "
-	       "side, alpha 1%%, power 96%% on the design's shift at CV 2%%)\n\n"
+	       "confirm_verdict) and the sequential rule (seq_params_retest(): "
+	       "4 up to %d runs a side, alpha 1%% (the second retest 0.5%%), "
+	       "power 96%% on %.0f%% of the reported change at CV 2%%)\n\n"
 	       "| case | today: stable / not reproduced / inconclusive | "
 	       "sequential: looks | stable / not reproduced / inconclusive | "
 	       "runs a side (mean/max) |\n| --- | --- | --- | --- | --- |\n",
-	       n, MAX_RUNS);
+	       n, MAX_RUNS, 100 * SEQ_RETEST_SHARE);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct retest_case *c = &cases[i];
 		struct seq_params p;
 		struct seq_design d;
 		struct seq_oc f, s;
 
-		seq_params_default(&p);
-		p.shift = c->design_shift;
-		p.nlooks = seq_looks(RETEST_RUNS, MAX_RUNS, p.looks,
-				     SEQ_MAX_LOOKS);
+		seq_params_retest(&p, RETEST_RUNS, MAX_RUNS, c->earlier,
+				  c->reported, 0.02);
 		design_or_die(&d, &p);
 		run(fixed_rule, &fx, c->cv, c->shift, c->noise, n, &f);
 		run(seq_rule_design, &d, c->cv, c->shift, c->noise, n, &s);

@@ -28,6 +28,7 @@
 #include "perfbot/poll/poll.h"
 #include "perfbot/send/outbox.h"
 #include "perfbot/state/archive.h"
+#include "perfbot/state/outbox.h"
 #include "perfbot/util/addr.h"
 #include "perfbot/util/fileio.h"
 

@@ -30,6 +30,8 @@
 #include "perfbot/parse/reply.h"
 #include "perfbot/render/report.h"
 #include "perfbot/state/state.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/inbox.h"
 #include "perfbot/compose/thread.h"
 
 #include "testutil.h"

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "perfbot/act/authorize.h"
+#include "perfbot/state/inbox.h"
 
 #include "testutil.h"
 

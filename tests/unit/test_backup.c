@@ -22,6 +22,7 @@
 
 #include "perfbot/state/backup.h"
 #include "perfbot/state/state.h"
+#include "perfbot/state/seen.h"
 
 #include "testutil.h"
 

@@ -296,6 +296,39 @@ static void t_inconclusive(void **state)
 	fx_free(f);
 }
 
+/* A done bisection's verdict without the sandwich: what the report says. */
+static void t_verdict_of(void **state)
+{
+	struct fx *f = fx_new(40, 21);
+	struct bisect_verdict v;
+	struct bisect_step st;
+
+	(void)state;
+	f->fails[20] = 1;
+	start(f, 10);
+	assert_int_equal(bisect_verdict_of(&f->b, &v, &f->err), -1);
+	assert_int_equal(f->err.code, EX_DATAERR);
+	assert_string_equal(f->err.msg, "bisect: not done (search)");
+	drive(f, &st);
+	assert_int_equal(st.phase, BISECT_CULPRIT);
+	assert_int_equal(bisect_verdict_of(&f->b, &v, &f->err), 0);
+	assert_int_equal(v.culprit, st.v.culprit);
+	assert_int_equal(v.parent, st.v.parent);
+	assert_true(v.p == st.v.p);
+	assert_int_equal(v.skipped_before, st.v.skipped_before);
+	fx_free(f);
+	f = fx_new(60, 37);
+	f->par.max_runs = 12;
+	start(f, 10);
+	drive(f, &st);
+	assert_int_equal(bisect_verdict_of(&f->b, &v, &f->err), 0);
+	assert_int_equal(v.lo, st.v.lo);
+	assert_int_equal(v.hi, st.v.hi);
+	assert_int_equal(v.ncommits, st.v.ncommits);
+	assert_string_equal(v.why, "the run budget ran out");
+	fx_free(f);
+}
+
 static void t_json(void **state)
 {
 	struct fx *f = fx_new(30, 12);
@@ -469,6 +502,7 @@ int main(void)
 		cmocka_unit_test(t_skip),
 		cmocka_unit_test(t_skip_posterior),
 		cmocka_unit_test(t_inconclusive),
+		cmocka_unit_test(t_verdict_of),
 		cmocka_unit_test(t_json),
 		cmocka_unit_test(t_json_refused),
 		cmocka_unit_test(t_init_refused),

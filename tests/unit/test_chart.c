@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -590,6 +591,70 @@ static void test_output_cap(void **state)
 	sb_release(&small);
 }
 
+/*
+ * A bisection's samples (issue 33): the runs of the commits before the
+ * culprit are bisect-good, the culprit's and after bisect-bad, each series
+ * in the order the runs came; a commit that did not build has none.
+ */
+static void test_bisect_samples(void **state)
+{
+	static const double base[] = { 100, 101 }, head[] = { 90, 91 };
+	static const double want_good[] = { 100, 101, 102, 103, 104 };
+	static const double want_bad[] = { 90, 91, 92, 93, 94 };
+	struct fx *f = *state;
+	struct bisect_cand c[4];
+	struct bisect_range r = { c, 4 };
+	struct bisect_params par;
+	struct bisect b = { 0 };
+	double *good, *bad, v;
+	size_t ng, nb, i;
+
+	memset(c, 0, sizeof(c));
+	for (i = 0; i < 4; i++)
+		snprintf(c[i].sha, GIT_SHA_HEX, "%040zx", i + 1);
+	bisect_params_default(&par);
+	assert_int_equal(bisect_init(&b, &par, "m", "00000000000000000000000"
+				     "00000000000000000", base, 2, &r, head, 2,
+				     &f->err), 0);
+	/* no culprit yet: no samples */
+	assert_int_equal(chart_bisect_samples(&b, &good, &ng, &bad, &nb,
+					      &f->err), -1);
+	assert_int_equal(f->err.code, EX_DATAERR);
+	assert_null(good);
+	assert_null(bad);
+	/* round 1: 3 bad, 1 good, 2 skipped; round 2: 1 bad then 1 good */
+	v = 92;
+	assert_int_equal(bisect_add_runs(&b, 3, &v, 1, &f->err), 0);
+	v = 102;
+	assert_int_equal(bisect_add_runs(&b, 1, &v, 1, &f->err), 0);
+	assert_int_equal(bisect_skip(&b, 2, &f->err), 0);
+	v = 93;
+	assert_int_equal(bisect_add_runs(&b, 3, &v, 1, &f->err), 0);
+	b.rounds = 1;
+	v = 94;
+	assert_int_equal(bisect_add_runs(&b, 3, &v, 1, &f->err), 0);
+	v = 103;
+	assert_int_equal(bisect_add_runs(&b, 1, &v, 1, &f->err), 0);
+	v = 104;
+	assert_int_equal(bisect_add_runs(&b, 0, &v, 1, &f->err), 0);
+	b.phase = BISECT_CULPRIT;
+	b.culprit = 3;
+	assert_int_equal(chart_bisect_samples(&b, &good, &ng, &bad, &nb,
+					      &f->err), 0);
+	assert_int_equal(ng, NELEM(want_good));
+	assert_int_equal(nb, NELEM(want_bad));
+	for (i = 0; i < ng; i++)
+		assert_true(good[i] == want_good[i]);
+	for (i = 0; i < nb; i++)
+		assert_true(bad[i] == want_bad[i]);
+	/* they chart as the base and head series do */
+	assert_int_equal(chart_render("m", good, ng, bad, nb, 80, 20, &f->out,
+				      &f->err), 0);
+	free(good);
+	free(bad);
+	bisect_release(&b);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -619,6 +684,7 @@ int main(void)
 		T(test_title),
 		T(test_appends_to_out),
 		T(test_output_cap),
+		T(test_bisect_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

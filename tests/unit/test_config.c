@@ -758,6 +758,39 @@ static void t_parse_from_memory(void **state)
 	assert_non_null(strstr(f->err.msg, "mem.yaml:2: 'smtp.tls'"));
 }
 
+/* bisect (issue 33): off by default, its budget and confidence checked. */
+static void t_bisect(void **state)
+{
+	struct fx *f = *state;
+	const struct config *c = &f->cfg;
+
+	load_ok(f, "");
+	assert_int_equal(c->bisect.confirmed, 0);
+	assert_true(c->bisect.confidence == 0.999);
+	assert_int_equal(c->bisect.max_runs, 80);
+	assert_int_equal(c->bisect.max_rounds, 12);
+	config_release(&f->cfg);
+	load_ok(f, "bisect:\n  confirmed: true\n  confidence: 0.99\n"
+		"  max_runs: 120\n  max_rounds: 20\n");
+	assert_int_equal(c->bisect.confirmed, 1);
+	assert_true(c->bisect.confidence == 0.99);
+	assert_int_equal(c->bisect.max_runs, 120);
+	assert_int_equal(c->bisect.max_rounds, 20);
+	config_release(&f->cfg);
+	load_fails_with(f, "bisect:\n  confidence: 1\n",
+			"2: 'bisect.confidence' must be a number above 0.5 "
+			"and below 1");
+	load_fails_with(f, "bisect:\n  confidence: 0.5\n",
+			"'bisect.confidence' must be a number above 0.5");
+	load_fails_with(f, "bisect:\n  confidence: nan\n",
+			"'bisect.confidence' must be a number above 0.5");
+	load_fails_with(f, "bisect:\n  max_runs: 0\n",
+			"'bisect.max_runs' must be a whole number from 1 to "
+			"100000");
+	load_fails_with(f, "bisect:\n  confirmed: sometimes\n",
+			"'bisect.confirmed' must be true or false");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -780,6 +813,7 @@ int main(void)
 		T(t_string_where_mapping),
 		T(t_int_range),
 	T(t_durations),
+		T(t_bisect),
 	T(t_bad_bool),
 		T(t_sources),
 		T(t_sources_unknown_key),

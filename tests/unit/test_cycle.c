@@ -23,6 +23,7 @@
 #include "perfbot/util/log.h"
 #include "perfbot/state/state.h"
 #include "perfbot/state/status.h"
+#include "perfbot/state/outbox.h"
 
 #include "testutil.h"
 

@@ -20,6 +20,8 @@
 
 #include "perfbot/act/dispatch.h"
 #include "perfbot/state/requests.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/inbox.h"
 
 #include "testutil.h"
 

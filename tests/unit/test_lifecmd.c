@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "perfbot/act/lifecmd.h"
+#include "perfbot/state/outbox.h"
 #include "testlife.h"
 
 #define RCPTS "[\"dev@example.test\",\"list@example.test\"]"

@@ -716,6 +716,38 @@ static void t_patch_bad_ids(void **state)
 	sb_release(&sb);
 }
 
+/* 'bisect' (issue 33): a range to blame on one commit, or no bisection. */
+static void t_bisect(void **state)
+{
+	struct fx *f = *state;
+
+	parse_ok(f, MINIMAL);
+	assert_int_equal(f->m.bisect, 0);
+	manifest_release(&f->m);
+	parse_ok(f, MINIMAL "bisect: true\n");
+	assert_int_equal(f->m.bisect, 1);
+	manifest_release(&f->m);
+	parse_ok(f, MINIMAL "bisect: no\n");
+	assert_int_equal(f->m.bisect, 0);
+	manifest_release(&f->m);
+	parse_fails(f, MINIMAL "bisect: maybe\n",
+		    "m.yaml:7: 'bisect' must be true or false");
+	parse_fails(f, MINIMAL "bisect: [true]\n",
+		    "m.yaml:7: 'bisect' must be true or false");
+	parse_fails(f, MINIMAL "bisect: true\n"
+		    "patch: { message_id: a@b, subject: s }\n",
+		    "m.yaml:7: 'bisect' bisects the commits of base..head; a "
+		    "manifest with 'patch' has one commit on its base");
+	parse_fails(f, "base:\n  commit: " BASE_SHA "\n  result_root: b\n"
+		    "head:\n  commit: 6cccbfebc0\n  result_root: h\n"
+		    "bisect: yes\n",
+		    "m.yaml:7: 'bisect' needs two commits: base and head are "
+		    "one");
+	/* a patch without bisecting is as it was */
+	parse_ok(f, MINIMAL "bisect: false\n"
+		 "patch: { message_id: a@b, subject: s }\n");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -727,6 +759,7 @@ int main(void)
 		T(t_patch_refused),
 		T(t_patch_subject_control),
 		T(t_patch_bad_ids),
+		T(t_bisect),
 		T(t_minimal),
 		T(t_flow_style),
 		T(t_load_resolves_relative),

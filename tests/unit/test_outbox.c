@@ -19,6 +19,8 @@
 
 #include "perfbot/util/log.h"
 #include "perfbot/send/outbox.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/seen.h"
 
 #include "testutil.h"
 #include "../../src/state/internal.h"

@@ -18,6 +18,8 @@
 #include <cmocka.h>
 
 #include "perfbot/state/requests.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/inbox.h"
 #include "../../src/state/internal.h"
 #include "testlife.h"
 

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "perfbot/act/remind.h"
+#include "perfbot/state/outbox.h"
 #include "testlife.h"
 
 #define RCPTS "[\"dev@example.test\",\"list@example.test\"]"

@@ -100,7 +100,7 @@ static void load_manifest(struct fx *f, const char *path)
 
 static int build(struct fx *f, const char *tmpl, time_t now)
 {
-	struct report_opts o = { tmpl, now, NULL, NULL, 0, NULL };
+	struct report_opts o = { tmpl, now, NULL, NULL, 0, NULL, NULL, NULL };
 
 	report_release(&f->r);
 	memset(&f->err, 0, sizeof(f->err));

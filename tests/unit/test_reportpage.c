@@ -23,6 +23,7 @@
 
 #include "perfbot/state/records.h"
 #include "perfbot/state/requests.h"
+#include "perfbot/state/inbox.h"
 #include "perfbot/web/reportpage.h"
 
 #include "testweb.h"

@@ -19,6 +19,8 @@
 
 #include "perfbot/act/dispatch.h"
 #include "perfbot/act/route.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/inbox.h"
 
 #include "testutil.h"
 

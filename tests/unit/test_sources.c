@@ -29,6 +29,7 @@
 #include "perfbot/ingest/http.h"
 #include "perfbot/ingest/sources.h"
 #include "perfbot/state/state.h"
+#include "perfbot/state/seen.h"
 
 #include "testutil.h"
 
@@ -200,23 +201,24 @@ static void t_dir_shipped(void **state)
 	struct fx *f = *state;
 	char yaml[PATH_MAX + 64], cwd[PATH_MAX], want[PATH_MAX + 64];
 	size_t i;
-	static const char *const names[] = { "aim7-xfs-iversion.yaml",
-		"fsmark-btrfs.yaml", "hackbench-pipe.yaml" };
+	static const char *const names[] = { "aim7-range.yaml",
+		"aim7-xfs-iversion.yaml", "fsmark-btrfs.yaml",
+		"hackbench-pipe.yaml" };
 
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
 	snprintf(yaml, sizeof(yaml), "sources:\n  - dir: %s/fixtures/manifests\n",
 		 cwd);
 	tu_load_config(&f->cfg, &f->loaded, f->cfg_path, yaml, &f->err);
 	assert_int_equal(collect(f, NULL, 0), 0);
-	assert_int_equal(f->b.n, 3);
-	for (i = 0; i < 3; i++) {
+	assert_int_equal(f->b.n, 4);
+	for (i = 0; i < 4; i++) {
 		snprintf(want, sizeof(want), "%s/fixtures/manifests/%s", cwd,
 			 names[i]);
 		assert_string_equal(f->b.m[i].name, want);
 	}
-	assert_non_null(strstr(f->b.m[2].text, "id: demo-004\n"));
+	assert_non_null(strstr(f->b.m[3].text, "id: demo-004\n"));
 	snprintf(want, sizeof(want), "%s/fixtures/manifests", cwd);
-	assert_string_equal(f->b.m[2].dir, want);
+	assert_string_equal(f->b.m[3].dir, want);
 }
 
 /* A dir that cannot be read is counted; the other sources still come. */

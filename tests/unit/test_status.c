@@ -18,6 +18,8 @@
 
 #include "perfbot/cli/cli.h"
 #include "perfbot/state/status.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/inbox.h"
 
 #include "testutil.h"
 #include "../../src/state/internal.h"

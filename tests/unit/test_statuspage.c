@@ -18,6 +18,8 @@
 
 #include "perfbot/state/records.h"
 #include "perfbot/state/requests.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/inbox.h"
 #include "perfbot/web/statuspage.h"
 
 #include "testweb.h"

@@ -28,6 +28,8 @@
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/gmime.h"
 #include "perfbot/util/id.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/inbox.h"
 
 #include "testutil.h"
 

@@ -21,6 +21,7 @@
 
 #include "perfbot/act/track.h"
 #include "perfbot/ingest/gittree.h"
+#include "perfbot/state/outbox.h"
 #include "testlife.h"
 
 #define RCPTS "[\"dev@example.test\",\"list@example.test\"]"

@@ -27,6 +27,7 @@
 #include "perfbot/act/regression.h"
 #include "perfbot/act/verify.h"
 #include "perfbot/state/records.h"
+#include "perfbot/state/outbox.h"
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/gmime.h"
 #include "perfbot/util/id.h"

@@ -19,6 +19,8 @@
 #include "perfbot/state/records.h"
 #include "perfbot/state/requests.h"
 #include "perfbot/state/state.h"
+#include "perfbot/state/outbox.h"
+#include "perfbot/state/inbox.h"
 
 #include "testutil.h"
 

@@ -7,6 +7,7 @@
 #include "perfbot/config/config.h"
 #include "perfbot/parse/reply.h"
 #include "perfbot/state/state.h"
+#include "perfbot/state/inbox.h"
 
 /*
  * Whether the sender of a reply that holds commands may command the bot,

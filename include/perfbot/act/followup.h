@@ -12,6 +12,7 @@
 #include "perfbot/parse/reply.h"
 #include "perfbot/render/context.h"
 #include "perfbot/state/requests.h"
+#include "perfbot/state/inbox.h"
 
 /*
  * act: what the requests asked in a report's thread and answered later

@@ -6,6 +6,7 @@
 #include "perfbot/config/config.h"
 #include "perfbot/parse/reply.h"
 #include "perfbot/state/state.h"
+#include "perfbot/state/inbox.h"
 
 /*
  * route: what a parsed reply is, before anybody is asked whether it may

@@ -30,6 +30,7 @@ struct cli_compare_opts {
 struct cli_report_opts {
 	int dry_run, context;
 	const char *template;
+	const char *bisect;
 	const char *config;
 	int quiet, verbose;
 };

@@ -98,6 +98,34 @@ void seq_params_confirm(struct seq_params *p, long initial, long cap,
 			double spent0);
 
 /*
+ * A retest's design (issue 32): "retest Nx" runs 'first' (N) a side,
+ * then, while undecided, looks up to 'cap' (limits.max_runs; a cap below
+ * N is raised to it), seq_looks(). It tests the reported direction (the
+ * sign of 'reported', the relative change the report showed: 0.05 = 5%;
+ * either way when it is 0 or not finite) for a shift of SEQ_RETEST_SHARE
+ * of the reported one (the report's runs were picked for looking
+ * changed, so they overstate it; SEQ_RETEST_SHIFT when none), at noise
+ * 'cv' (the report's runs', or learned; SEQ_RETEST_CV when not
+ * positive), power 96%, spending shapes -2 and -1. Its alpha is
+ * seq_retest_alpha('earlier').
+ */
+#define SEQ_RETEST_ALPHA 0.01
+#define SEQ_RETEST_SHARE 0.75
+#define SEQ_RETEST_SHIFT 0.05
+#define SEQ_RETEST_CV 0.02
+void seq_params_retest(struct seq_params *p, long first, long cap,
+		       size_t earlier, double reported, double cv);
+
+/*
+ * The alpha of a report's retest after 'earlier' others (those the farm
+ * took): SEQ_RETEST_ALPHA for the first, then half the one before, so a
+ * report's retests together call a change that is not there "stable"
+ * with probability 2 x SEQ_RETEST_ALPHA at most (Bonferroni over them;
+ * each is counted whole, however early it stopped).
+ */
+double seq_retest_alpha(size_t earlier);
+
+/*
  * Looks from 'first' to 'cap' runs a side, each about 1.6 times the one
  * before (at least 2 more, none within 2 of the cap): 3, 5, 8, 13, 20
  * for 3 and 20. Returns how many were written (at most 'max', the last

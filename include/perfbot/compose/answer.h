@@ -9,6 +9,7 @@
 #include "perfbot/parse/reply.h"
 #include "perfbot/compose/mail.h"
 #include "perfbot/state/state.h"
+#include "perfbot/state/inbox.h"
 
 /*
  * The bot's answers in a thread (compose). Each piece of an answer (an

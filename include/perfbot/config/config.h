@@ -162,6 +162,14 @@ struct cfg_tracking {
 	int verify;			/* ask the farm to run the fix */
 };
 
+/* The bisection of a range (doc/bisect.md). */
+struct cfg_bisect {
+	int confirmed;			/* bisect every confirmed range */
+	double confidence;		/* P a culprit must hold */
+	long max_runs;			/* runs one bisection may ask */
+	long max_rounds;		/* its farm round trips */
+};
+
 struct cfg_reminders {
 	long every;			/* s between two reminders */
 	struct strv to;			/* empty: no reminders */
@@ -187,6 +195,7 @@ struct config {
 	struct cfg_run run;
 	struct cfg_tracking tracking;
 	struct cfg_reminders reminders;
+	struct cfg_bisect bisect;
 
 	/* the file */
 	struct ydoc doc;	/* doc.root is a mapping, or NULL (an empty

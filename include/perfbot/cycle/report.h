@@ -5,7 +5,6 @@
 #include "perfbot/config/config.h"
 #include "perfbot/ingest/manifest.h"
 #include "perfbot/render/report.h"
-#include "perfbot/state/state.h"
 
 /*
  * Where a report is made: the one driver of the report flow. A manifest's
@@ -29,24 +28,5 @@
 int report_make(struct report *r, const struct manifest *m,
 		const struct config *cfg, const struct report_opts *o,
 		struct pb_err *err);
-
-/*
- * report_make() for a report that is to be queued in 'st' (NULL: none):
- * a Message-ID the state already holds is drawn again (o->draw), at most
- * ID_DRAWS times, so a collision never stops the run (in ingest.c).
- */
-int report_make_free(struct report *r, const struct manifest *m,
-		     const struct config *cfg, struct report_opts *o,
-		     struct state *st, struct pb_err *err);
-
-/*
- * The second half of report_make_free(), for a report 'r' already made
- * with o->draw (by a worker thread, without the state): while 'st' holds
- * its Message-ID it is made again with the next draw (o->draw says which
- * one was kept). 0, or -1 with 'err' ('r' then released).
- */
-int report_draw_free(struct report *r, const struct manifest *m,
-		     const struct config *cfg, struct report_opts *o,
-		     struct state *st, struct pb_err *err);
 
 #endif

@@ -73,6 +73,8 @@ struct manifest {
 	char *metrics;		/* a metric rules file of its own, or NULL */
 	char *kconfig_file;	/* attached to the mail, or NULL */
 	struct manifest_patch patch;
+	int bisect;		/* 'bisect: true': blame one commit of
+				 * base..head (doc/bisect.md) */
 };
 
 int manifest_load(struct manifest *m, const char *path, struct pb_err *err);
@@ -102,6 +104,14 @@ int manifest_resolve(struct manifest *m, const struct config *cfg,
 		     struct pb_err *err);
 /* The sha of a side for the farm: 'sha', else 'commit'. */
 const char *manifest_side_sha(const struct manifest_side *s);
+
+/*
+ * The 'bisect' key of a loaded manifest into m->bisect (the loaders call
+ * it): true or false; with true, EX_DATAERR naming the line when the
+ * manifest has a 'patch' (one commit on its base, no range) or when base
+ * and head are one commit.
+ */
+int manifest_bisect(struct manifest *m, struct pb_err *err);
 
 /*
  * A manifest fetched from a url source is not trusted with local files:

@@ -201,6 +201,15 @@ size_t bisect_top(const struct bisect *b);
  */
 int bisect_judged(const struct bisect *b, size_t at);
 
+/*
+ * The verdict of a bisection that is done, as bisect_next() gave it last
+ * (the posterior recomputed; 'seq' left zero: the sandwich's design is
+ * not needed to say what it decided): for a report made once it is over.
+ * EX_DATAERR when 'b' is still searching or verifying.
+ */
+int bisect_verdict_of(struct bisect *b, struct bisect_verdict *v,
+		      struct pb_err *err);
+
 /* "search", "verify", "culprit", "inconclusive". */
 const char *bisect_phase_name(enum bisect_phase ph);
 

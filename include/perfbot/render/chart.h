@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "perfbot/judge/bisect.h"
 #include "perfbot/util/err.h"
 #include "perfbot/util/strbuf.h"
 
@@ -48,5 +49,18 @@ int chart_render(const char *title, const double *base, size_t nbase,
  * unchanged).
  */
 int chart_legend(struct strbuf *out);
+
+/*
+ * The samples of a bisection's chart (issue 33): every run of the
+ * commits 'b' judged good (before the culprit: bisect-good samples) into
+ * 'good' and of those judged bad (the culprit and after) into 'bad', each
+ * in the order they were run (b->log), for chart_render()'s base and head
+ * series. The arrays are malloc'ed (NULL when empty); the caller frees
+ * them. EX_DATAERR when 'b' named no culprit or a series would pass
+ * CHART_MAX_SAMPLES, EX_OSERR; the arrays are then NULL.
+ */
+int chart_bisect_samples(const struct bisect *b, double **good,
+			 size_t *ngood, double **bad, size_t *nbad,
+			 struct pb_err *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include "perfbot/compare/compare.h"
 #include "perfbot/config/config.h"
 #include "perfbot/util/err.h"
+#include "perfbot/judge/bisect.h"
 #include "perfbot/judge/inputs.h"
 #include "perfbot/ingest/job.h"
 #include "perfbot/judge/judge.h"
@@ -35,6 +36,16 @@ struct report_opts {
 	int draw;		/* > 0: another Message-ID (identity.h) */
 	const struct inputs_opts *inputs;	/* NULL, or how the inputs
 						 * are read (inputs.h) */
+	/*
+	 * A bisection that is done (bisect_verdict_of()), or NULL. With a
+	 * culprit the manifest is its parent (base) against it (head), the
+	 * context's 'bisect' says how it was found and with what caveats,
+	 * and the chart of its metric plots its bisect-good and bisect-bad
+	 * samples; inconclusive, the manifest is the range and 'bisect'
+	 * says where the change is.
+	 */
+	const struct bisect *bisect;
+	const struct bisect_verdict *bisect_v;
 };
 
 struct report {

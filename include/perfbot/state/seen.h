@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_STATE_SEEN_H
+#define PERFBOT_STATE_SEEN_H
+
+#include <time.h>
+
+#include "perfbot/state/state.h"
+
+/*
+ * What ingest has seen (src/state/seen.c): the manifests already reported,
+ * held or skipped (their text kept), and the HTTP validators of the
+ * sources.
+ */
+
+/* '*seen' 1 when a manifest with this id was seen before, else 0. */
+int state_seen(struct state *st, const char *id, int *seen,
+	       struct pb_err *err);
+
+/* Record a manifest that is not worth a mail, so it is not judged again. */
+int state_skip(struct state *st, const char *id, const char *manifest,
+	       const char *why, time_t now, struct pb_err *err);
+
+/* The manifest text and directory a report came from (NULL: unknown). */
+int state_manifest_text(struct state *st, const char *report_id,
+			char **name, char **text, char **dir,
+			struct pb_err *err);
+
+/* HTTP validators of a url source (NULL when unknown). */
+int state_source_get(struct state *st, const char *url, char **etag,
+		     char **last_modified, struct pb_err *err);
+int state_source_set(struct state *st, const char *url, const char *etag,
+		     const char *last_modified, time_t now,
+		     struct pb_err *err);
+
+#endif

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record: the bisections table (bisections.h, issue 33): a bisection's
+ * state kept across cron runs as the text judge/bisect_json.c made, its
+ * phase beside it so the open ones are found without reading it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/state/bisections.h"
+
+#include "internal.h"
+
+#define BISECTION_COLS \
+	"SELECT bisect_id, report_id, phase, state, job, manifest, " \
+	"deadline, created, updated FROM bisections "
+#define NSTR 6
+
+static void strings_of(struct bisection_row *r, char **str[NSTR])
+{
+	char **v[NSTR] = { &r->bisect_id, &r->report_id, &r->phase,
+			   &r->state, &r->job, &r->manifest };
+
+	memcpy(str, v, sizeof(v));
+}
+
+void bisection_rows_free(struct bisection_row *r, size_t n)
+{
+	char **str[NSTR];
+	size_t i;
+	int j;
+
+	for (i = 0; r && i < n; i++) {
+		strings_of(&r[i], str);
+		for (j = 0; j < NSTR; j++)
+			free(*str[j]);
+	}
+	free(r);
+}
+
+static int row_read(sqlite3_stmt *s, struct bisection_row *r)
+{
+	char **str[NSTR];
+	int i, rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	strings_of(r, str);
+	for (i = 0; i < NSTR; i++)
+		if (sqlite3_column_type(s, i) != SQLITE_NULL &&
+		    !(*str[i] = db_column_dup(s, i, NULL)))
+			rc = -1;
+	r->deadline = (time_t)sqlite3_column_int64(s, NSTR);
+	r->created = (time_t)sqlite3_column_int64(s, NSTR + 1);
+	r->updated = (time_t)sqlite3_column_int64(s, NSTR + 2);
+	return rc;
+}
+
+static int read_rows(struct state *st, sqlite3_stmt *s,
+		     struct bisection_row **out, size_t *n,
+		     struct pb_err *err)
+{
+	struct bisection_row *v = NULL, *nv;
+	int rc, oom = 0;
+
+	*out = NULL;
+	*n = 0;
+	while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		nv = realloc(v, (*n + 1) * sizeof(*v));
+		if (!nv) {
+			oom = 1;
+			break;
+		}
+		v = nv;
+		oom = row_read(s, &v[*n]) != 0;
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (oom || rc != SQLITE_DONE) {
+		bisection_rows_free(v, *n);
+		*n = 0;
+		return oom ? pb_fail(err, EX_OSERR, "out of memory") :
+			db_fail(st, err, "read");
+	}
+	*out = v;
+	return 0;
+}
+
+int state_bisection_add(struct state *st, const char *bisect_id,
+			const char *report_id, const char *phase,
+			const char *state_json, const char *job,
+			const char *manifest, time_t deadline, time_t now,
+			struct pb_err *err)
+{
+	return db_run(st, err, "INSERT OR IGNORE INTO bisections (bisect_id, "
+		      "report_id, phase, state, job, manifest, deadline, "
+		      "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		      "ssssssiii", bisect_id, report_id, phase, state_json,
+		      job, manifest, (long long)deadline, (long long)now,
+		      (long long)now);
+}
+
+int state_bisection_set(struct state *st, const char *bisect_id,
+			const char *phase, const char *state_json,
+			time_t now, struct pb_err *err)
+{
+	return db_run(st, err, "UPDATE bisections SET phase = ?, state = ?, "
+		      "updated = ? WHERE bisect_id = ?", "ssis", phase,
+		      state_json, (long long)now, bisect_id);
+}
+
+int state_bisection_get(struct state *st, const char *bisect_id,
+			struct bisection_row **out, struct pb_err *err)
+{
+	sqlite3_stmt *s;
+	size_t n;
+
+	*out = NULL;
+	if (db_query(st, &s, err, BISECTION_COLS "WHERE bisect_id = ?", "s",
+		     bisect_id) ||
+	    read_rows(st, s, out, &n, err))
+		return -1;
+	if (!n) {
+		free(*out);
+		*out = NULL;
+	}
+	return 0;
+}
+
+int state_bisections(struct state *st, const char *report_id, int open,
+		     struct bisection_row **out, size_t *n,
+		     struct pb_err *err)
+{
+	sqlite3_stmt *s;
+
+	*out = NULL;
+	*n = 0;
+	if (db_query(st, &s, err, BISECTION_COLS "WHERE (?1 IS NULL OR "
+		     "report_id = ?1) AND (?2 = 0 OR phase IN ('search', "
+		     "'verify')) ORDER BY created, rowid", "si", report_id,
+		     (long long)open))
+		return -1;
+	return read_rows(st, s, out, n, err);
+}
