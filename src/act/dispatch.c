@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "perfbot/act/dispatch.h"
+#include "perfbot/act/kind.h"
 #include "perfbot/act/lifecmd.h"
 #include "perfbot/util/id.h"
 #include "perfbot/send/outbox.h"
@@ -135,35 +136,47 @@ static int act_retest(struct act_ctx *a, const struct mail_command *c,
 		      size_t index, struct pb_err *err)
 {
 	const struct thread_report *tr = a->t->report;
-	long cap = a->cfg->limits.retests_per_report;
 	int runs = c->runs ? c->runs : (int)a->cfg->limits.default_runs;
 	struct request_tally t;
+	struct request *mine = NULL;
+	struct kind_limits l;
 	char *rid = NULL;
 	const char *tmpl = NULL;
 	json_t *ctx = NULL;
 	struct ctx x;
-	int rc;
+	int rc, resume;
 
 	if (!tr)	/* a reminder's thread: several reports */
 		return dispatch_not_here(a, c, "retest", err);
-	if (state_request_tally(a->st, "retest", tr->report_id, NULL, 0, &t,
-				err))
+	kind_limits_of(&kind_retest, a->cfg, &l);
+	rid = id_retest_request(a->t->message_id, index);
+	if (!rid)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (state_request_get(a->st, rid, &mine, err) ||
+	    state_request_tally(a->st, "retest", tr->report_id, NULL, 0, &t,
+				err)) {
+		request_rows_free(mine, mine ? 1 : 0);
+		free(rid);
 		return -1;
-	if (t.open_status) {
+	}
+	/* this very mail asked it before: a run killed while asking */
+	resume = mine && !strcmp(mine->status, "asking");
+	if (resume)
+		runs = (int)mine->runs;
+	if (!resume && t.open_status) {
 		rc = act_repeat(a, tr->report_id, &t, err);
-	} else if (t.of_report >= cap) {
+	} else if (!resume && t.of_report >= l.per_report) {
 		ctx_init(&x, "answer");
-		ctx_int(&x, "limit", cap);
+		ctx_int(&x, "limit", l.per_report);
 		rc = dispatch_piece_of(a, "retest-limit", &x, err);
 	} else {
-		rid = id_retest_request(a->t->message_id, index);
-		rc = !rid || retest_request(a->st, a->cfg, a->t,
-					    tr->report_id, rid, runs, a->now,
-					    &tmpl, &ctx, err) ||
+		rc = retest_request(a->st, a->cfg, a->t, tr->report_id, rid,
+				    runs, a->now, &tmpl, &ctx, err) ||
 		     !ctx || dispatch_piece(a, tmpl, ctx, err);
 		if (rc && !err->code)
 			pb_fail(err, EX_OSERR, "out of memory");
 	}
+	request_rows_free(mine, mine ? 1 : 0);
 	request_tally_release(&t);
 	free(rid);
 	return rc ? -1 : 0;

@@ -13,6 +13,7 @@
 #include "perfbot/render/chart.h"
 #include "perfbot/act/dispatch.h"
 #include "perfbot/act/followup.h"
+#include "perfbot/act/kind.h"
 #include "perfbot/util/log.h"
 #include "perfbot/render/report.h"
 #include "perfbot/act/retest.h"
@@ -22,56 +23,46 @@
 #include "perfbot/render/evidence_view.h"
 #include "perfbot/compare/stats.h"
 #include "perfbot/compare/table.h"
-#include "perfbot/util/workers.h"
 
-static int submit_both(const struct config *cfg, const struct manifest *m,
-		       const struct report_inputs *in, const char *rid,
-		       int runs, const char *thread, char *why, size_t wl,
-		       struct pb_err *err)
+/* The farm's request of one side: its runs added to the side's root. */
+static void side_request(struct sched_request *rq, const char *rid,
+			 const struct report_inputs *in,
+			 const struct manifest_side *side, int s, int runs,
+			 const char *thread)
 {
-	const struct manifest_side *sides[2] = { &m->base, &m->head };
-	enum sched_outcome out = SCHED_ACCEPTED;
-	int s;
-
-	for (s = BASE; s <= HEAD && out == SCHED_ACCEPTED; s++) {
-		struct sched_request rq = {
-			rid, in->root[s].job.name, manifest_side_sha(sides[s]),
-			sides[s]->result_root, runs, thread, "retest", NULL,
-			NULL, NULL,
-		};
-
-		if (scheduler_submit(cfg, &rq, &out, why, wl, err))
-			return -1;
-	}
-	return out == SCHED_ACCEPTED ? 0 : 1;
+	*rq = (struct sched_request){
+		.request_id = rid, .job = in->root[s].job.name,
+		.commit = manifest_side_sha(side), .result_root = side->result_root,
+		.runs = runs, .thread = thread, .kind = "retest",
+	};
 }
 
-/* Ask the farm: 0 taken, 1 refused or unreachable ('why' says why). */
-static int ask_farm(struct state *st, const struct config *cfg,
-		    const struct answer_thread *r, const char *report_id,
-		    const char *request_id, int runs, struct manifest *m,
-		    struct report_inputs *in, struct request_new *rq,
-		    char *why, size_t wl)
+/* What the farm is asked and the state keeps; q->refused when the
+ * report cannot be loaded (q->why). */
+static void prepare_ask(struct state *st, const struct config *cfg,
+			const struct answer_thread *r, const char *report_id,
+			const char *request_id, int runs, struct manifest *m,
+			struct report_inputs *in, struct kind_asking *q)
 {
 	struct pb_err e = { 0, "" };
-	int rc;
 
 	if (followup_manifest(st, cfg, report_id, m, &e) ||
 	    report_inputs_load(in, m, cfg, &e)) {
-		snprintf(why, wl, "%s", e.msg);
-		return 1;
+		snprintf(q->why, sizeof(q->why), "%s", e.msg);
+		q->refused = 1;
+		return;
 	}
 	/* a confirmed report whose key metric the filter hides */
 	if (!in->verdict.headline && in->key_metric)
 		judge_force(&in->cmp, in->rules, in->key_metric, &in->verdict);
-	rq->thread = followup_thread_json(r, in);
-	rq->base_runs = (long)in->root[BASE].runs;
-	rq->head_runs = (long)in->root[HEAD].runs;
-	rc = submit_both(cfg, m, in, request_id, runs, r->message_id, why, wl,
-			 &e);
-	if (rc < 0)
-		snprintf(why, wl, "%s", e.msg);
-	return rc ? 1 : 0;
+	q->rq.thread = followup_thread_json(r, in);
+	q->rq.base_runs = (long)in->root[BASE].runs;
+	q->rq.head_runs = (long)in->root[HEAD].runs;
+	side_request(&q->farm[0], request_id, in, &m->base, BASE, runs,
+		     r->message_id);
+	side_request(&q->farm[1], request_id, in, &m->head, HEAD, runs,
+		     r->message_id);
+	q->nfarm = 2;
 }
 
 int retest_request(struct state *st, const struct config *cfg,
@@ -79,28 +70,27 @@ int retest_request(struct state *st, const struct config *cfg,
 		   const char *request_id, int runs, time_t now,
 		   const char **tmpl, json_t **ctx, struct pb_err *err)
 {
-	struct request_new rq = {
-		.request_id = request_id, .kind = "retest",
-		.report_id = report_id, .runs = runs,
-		.requested_by = r->from_addr,
-		.reply_message_id = r->message_id,
-	};
+	struct kind_asking q;
 	struct report_inputs in;
 	struct manifest m;
-	char why[256] = "";
 	struct ctx c;
 	int refused, rc = -1;
 
 	memset(&m, 0, sizeof(m));
 	memset(&in, 0, sizeof(in));
 	*ctx = NULL;
-	refused = ask_farm(st, cfg, r, report_id, request_id, runs, &m, &in,
-			   &rq, why, sizeof(why));
-	rq.status = refused ? "rejected" : "queued";
-	rq.detail = refused ? why : NULL;
-	rq.deadline = now + cfg->scheduler.deadline;
-	if (state_request_add(st, &rq, now, err))
+	kind_asking_init(&q, &kind_retest);
+	q.rq = (struct request_new){
+		.request_id = request_id, .kind = "retest",
+		.report_id = report_id, .runs = runs,
+		.requested_by = r->from_addr,
+		.reply_message_id = r->message_id,
+		.deadline = now + cfg->scheduler.deadline,
+	};
+	prepare_ask(st, cfg, r, report_id, request_id, runs, &m, &in, &q);
+	if (kind_ask(st, cfg, &kind_retest, &q, now, err))
 		goto out;
+	refused = q.out != KIND_QUEUED;
 	/* the farm's words and paths are for the log and the state only */
 	ctx_init(&c, "retest");
 	if (!refused) {
@@ -108,13 +98,11 @@ int retest_request(struct state *st, const struct config *cfg,
 		ctx_str(&c, "request_id", request_id);
 		followup_commits_ctx(&c, &m);
 	}
-	*tmpl = refused ? "retest-rejected" : "retest-ack";
-	if (refused)
-		log_warn("retest '%s' of '%s' rejected: %s", request_id,
-			 report_id, why);
+	*tmpl = refused ? kind_retest.tmpl.rejected : kind_retest.tmpl.ack;
 	rc = ctx_finish(&c, ctx, err);
 out:
-	free((char *)rq.thread);
+	free((char *)q.rq.thread);
+	kind_asking_release(&q);
 	report_inputs_release(&in);
 	manifest_release(&m);
 	return rc;
@@ -242,184 +230,36 @@ static json_t *expired_ctx(const struct request *row,
 	return ctx_finish(&c, &o, err) ? NULL : o;
 }
 
-/* 1 when both roots hold the runs asked for. */
-static int landed(const struct request *row,
-		  const struct report_inputs *in)
+static json_t *retest_verdict(struct kind_fu *f, const struct config *cfg,
+			      const char **verdict, struct pb_err *err)
 {
-	return (long)in->root[BASE].runs >= row->base_runs + row->runs &&
-	       (long)in->root[HEAD].runs >= row->head_runs + row->runs;
+	(void)cfg;
+	return result_ctx(f->row, &f->in, &f->m, &f->a, verdict, err);
 }
 
-/*
- * One retest on its way through the workers (util/workers.h): the
- * report's manifest and the thread of the mail that asked read from the
- * state in order (start), the inputs over all runs and the answer's
- * context made by a worker, which touches no state (work), the answer
- * queued in order (finish).
- */
-struct followup {
-	const struct request *row;
-	struct manifest m;
-	struct report_inputs in;
-	struct followup_asker a;
-	int loaded;		/* thread, manifest and inputs: 0 or -1 */
-	struct pb_err why;	/* why they did not load */
-	int ready;		/* the runs landed */
-	json_t *ctx;		/* the answer's context, or NULL */
-	const char *verdict;
-	struct pb_err cerr;	/* why there is no context */
+static json_t *retest_ended(const struct kind_fu *f,
+			    const struct config *cfg, struct pb_err *err)
+{
+	(void)cfg;
+	return expired_ctx(f->row, &f->in, err);
+}
+
+static void retest_limits(const struct config *cfg, struct kind_limits *l)
+{
+	l->per_report = cfg->limits.retests_per_report;
+	l->runs = cfg->limits.default_runs;
+	l->max_runs = cfg->limits.max_runs;
+}
+
+const struct kind kind_retest = {
+	.name = "retest",
+	.placeholders = kind_run_placeholders,
+	.adds_runs = 1,
+	.phase = KIND_AT_FOLLOWUP,
+	.tmpl = { .ack = "retest-ack", .rejected = "retest-rejected",
+		  .result = "retest-result", .expired = "retest-expired" },
+	.stats_name = "retests", .stats_fields = "dxw",
+	.limits = retest_limits,
+	.verdict = retest_verdict,
+	.ended = retest_ended,
 };
-
-static void followup_release(struct followup *f)
-{
-	json_decref(f->ctx);
-	followup_asker_release(&f->a);
-	report_inputs_release(&f->in);
-	manifest_release(&f->m);
-	memset(f, 0, sizeof(*f));
-}
-
-/* A worker: everything of the answer that the state has no part in. */
-static void prepare(const struct config *cfg, const struct inputs_opts *io,
-		    time_t now, struct followup *f)
-{
-	const struct request *row = f->row;
-
-	if (f->loaded || report_inputs_load_opts(&f->in, &f->m, cfg, io,
-						 &f->why)) {
-		f->loaded = -1;
-		return;
-	}
-	f->ready = landed(row, &f->in);
-	if (f->ready)
-		f->ctx = result_ctx(row, &f->in, &f->m, &f->a, &f->verdict,
-				    &f->cerr);
-	else if (now > row->deadline)
-		f->ctx = expired_ctx(row, &f->in, &f->cerr);
-}
-
-static int one_retest(struct state *st, const struct config *cfg,
-		      struct followup *f, time_t now,
-		      struct retest_stats *rs, struct pb_err *err)
-{
-	const struct request *row = f->row;
-	int rc = 0;
-
-	pb_err_clear(err);
-	if (f->loaded < 0) {
-		*err = f->why;
-		log_warn("retest '%s': %s", row->request_id,
-			 err->msg[0] ? err->msg : "its thread is unreadable");
-		/* gone for good: give up at the deadline, quietly */
-		if (now > row->deadline)
-			rc = state_request_set(st, row->request_id,
-					       "expired", NULL, err->msg[0] ?
-					       err->msg : "unreadable", now,
-					       err);
-		rs->expired += now > row->deadline && !rc;
-		return rc;	/* else try again next run */
-	}
-	if (f->ready && !f->ctx) {
-		rc = pb_fail(err, EX_SOFTWARE, "retest '%s': cannot build its "
-			     "answer%s%s", row->request_id, f->cerr.msg[0] ?
-			     ": " : "", f->cerr.msg);
-	} else if (f->ready) {
-		rc = followup_answer(st, cfg, &f->a, row->request_id,
-				     "retest-result", f->ctx, followup_request_end,
-				     "done", f->verdict, now, err);
-		rs->done += !rc;
-		log_info("retest '%s' of '%s': %s", row->request_id,
-			 row->report_id, f->verdict);
-	} else if (now > row->deadline) {
-		rc = !f->ctx ? (*err = f->cerr, -1) :
-			followup_answer(st, cfg, &f->a, row->request_id,
-					"retest-expired", f->ctx,
-					followup_request_end, "expired",
-					"deadline passed", now, err);
-		rs->expired += !rc;
-	} else {
-		rs->waiting++;
-	}
-	return rc;
-}
-
-struct followups {
-	struct state *st;
-	const struct config *cfg;
-	time_t now;
-	struct request *rows;
-	struct followup *slot;
-	struct inputs_opts *io;		/* one per worker */
-	struct retest_stats *rs;
-};
-
-/* In order: the thread that asked and the report's manifest as queued. */
-static int followup_start(void *arg, size_t i, size_t slot,
-			  struct pb_err *err)
-{
-	struct followups *fs = arg;
-	struct followup *f = &fs->slot[slot];
-
-	(void)err;
-	memset(f, 0, sizeof(*f));
-	f->row = &fs->rows[i];
-	f->loaded = followup_asker_load(&f->a, fs->st, f->row->thread) ||
-		followup_manifest(fs->st, fs->cfg,
-				  f->row->report_id, &f->m, &f->why) ?
-		-1 : 0;
-	return 0;
-}
-
-static void followup_work(void *arg, size_t worker, size_t slot)
-{
-	struct followups *fs = arg;
-
-	prepare(fs->cfg, &fs->io[worker], fs->now, &fs->slot[slot]);
-}
-
-static int followup_finish(void *arg, size_t i, size_t slot,
-			   struct pb_err *err)
-{
-	struct followups *fs = arg;
-	struct followup *f = &fs->slot[slot];
-	int rc;
-
-	(void)i;
-	rc = one_retest(fs->st, fs->cfg, f, fs->now, fs->rs, err);
-	followup_release(f);
-	return rc;
-}
-
-static void followup_drop(void *arg, size_t slot)
-{
-	struct followups *fs = arg;
-
-	followup_release(&fs->slot[slot]);
-}
-
-static const struct workers_ops followup_ops = {
-	followup_start, followup_work, followup_finish, followup_drop,
-};
-
-int retest_followups(struct state *st, const struct config *cfg,
-		     time_t now, size_t jobs, struct root_cache *roots,
-		     struct retest_stats *rs, struct pb_err *err)
-{
-	struct followups fs = { st, cfg, now, NULL, NULL, NULL, rs };
-	size_t n = 0;
-	int rc = -1;
-
-	memset(rs, 0, sizeof(*rs));
-	if (state_requests_open(st, "retest", &fs.rows, &n, err))
-		return -1;
-	fs.slot = calloc(workers_slots(jobs), sizeof(*fs.slot));
-	fs.io = inputs_opts_new(jobs, roots);
-	if (!fs.slot || !fs.io)
-		pb_fail(err, EX_OSERR, "out of memory");
-	else
-		rc = workers_run(&followup_ops, &fs, n, jobs, err);
-	inputs_opts_free(fs.io, jobs);
-	free(fs.slot);
-	request_rows_free(fs.rows, n);
-	return rc;
-}

@@ -13,6 +13,7 @@
 
 #include "perfbot/act/fixrun.h"
 #include "perfbot/act/followup.h"
+#include "perfbot/act/kind.h"
 #include "perfbot/act/scheduler.h"
 #include "perfbot/act/test.h"
 #include "perfbot/util/fileio.h"
@@ -145,10 +146,7 @@ struct asking {
 	char *dir;		/* the new result root */
 	char *patch;		/* the saved patch, or NULL */
 	const char *commit, *repo, *ref;
-	enum sched_outcome out;
-	char why[256];		/* the farm's refusal, for the operator */
-	struct strbuf said;	/* result_root/error, for the developer */
-	int failed;		/* the farm wrote it */
+	struct kind_asking q;	/* the one ask path's */
 };
 
 static void asking_release(struct asking *k)
@@ -158,7 +156,7 @@ static void asking_release(struct asking *k)
 	free(k->thread);
 	free(k->dir);
 	free(k->patch);
-	sb_release(&k->said);
+	kind_asking_release(&k->q);
 }
 
 /* What is built on: the farm's commit, repo and ref of each form. */
@@ -197,18 +195,15 @@ static int save_patch(struct asking *k, const struct reply_patch *p,
 }
 
 /*
- * Load the report, make the result root, save the patch, ask the farm:
- * k->out says how it went (SCHED_REJECTED with k->why when anything on
- * the way failed), k->failed when the farm wrote why it cannot.
+ * Load the report, make the result root, save the patch: what the farm
+ * is asked (k->q.refused with k->q.why when anything on the way
+ * failed).
  */
-static void ask_farm(struct act_ctx *a, struct asking *k)
+static void prepare_ask(struct act_ctx *a, struct asking *k)
 {
 	const struct thread_report *tr = a->t->report;
 	struct pb_err e = { 0, "" };
-	struct sched_request rq;
-	int found = 0;
 
-	k->out = SCHED_REJECTED;
 	if (followup_manifest(a->st, a->cfg, tr->report_id, &k->m, &e) ||
 	    report_inputs_load(&k->in, &k->m, a->cfg, &e))
 		goto fail;
@@ -224,22 +219,14 @@ static void ask_farm(struct act_ctx *a, struct asking *k)
 	if (scheduler_results_dir(a->cfg, k->rid, &k->dir, &e) ||
 	    (k->c->form == TEST_PATCH && save_patch(k, a->patch, &e)))
 		goto fail;
-	rq = (struct sched_request){ k->rid, k->in.root[HEAD].job.name,
-				     k->commit, k->dir, k->runs,
-				     a->t->message_id, "test", k->repo,
-				     k->ref, k->patch };
-	if (scheduler_submit(a->cfg, &rq, &k->out, k->why, sizeof(k->why),
-			     &e))
-		goto fail;
-	if (k->out == SCHED_ACCEPTED)
-		return;
-	/* a farm that tells at once why it cannot */
-	if (!scheduler_farm_error(k->dir, &k->said, &found, &e) && found)
-		k->failed = 1;
+	k->q.farm[0] = (struct sched_request){ k->rid,
+		k->in.root[HEAD].job.name, k->commit, k->dir, k->runs,
+		a->t->message_id, "test", k->repo, k->ref, k->patch };
+	k->q.nfarm = 1;
 	return;
 fail:
-	k->out = SCHED_REJECTED;
-	snprintf(k->why, sizeof(k->why), "%s", e.msg);
+	snprintf(k->q.why, sizeof(k->q.why), "%s", e.msg);
+	k->q.refused = 1;
 }
 
 void test_form_ctx(struct ctx *x, const char *form, const char *repo,
@@ -270,12 +257,12 @@ static int ask_piece(struct act_ctx *a, const struct asking *k,
 	ctx_int(&x, "runs", k->runs);
 	test_form_ctx(&x, form, k->c->form == TEST_TREE ? k->c->repo : NULL,
 		 k->c->form == TEST_PATCH ? NULL : k->c->ref);
-	if (k->out != SCHED_ACCEPTED && !k->failed)
-		return dispatch_piece_of(a, "test-rejected", &x, err);
+	if (k->q.out != KIND_QUEUED && k->q.out != KIND_SAID)
+		return dispatch_piece_of(a, kind_test.tmpl.rejected, &x, err);
 	followup_commits_ctx(&x, &k->m);
-	if (k->failed) {
-		fixrun_said_ctx(&x, &k->said);
-		return dispatch_piece_of(a, "test-failed", &x, err);
+	if (k->q.out == KIND_SAID) {
+		fixrun_said_ctx(&x, &k->q.said);
+		return dispatch_piece_of(a, kind_test.tmpl.failed, &x, err);
 	}
 	ctx_int(&x, "patch_bytes", p && p->text ? (long long)p->len : 0);
 	ctx_int(&x, "hunks", p ? (long long)p->hunks : 0);
@@ -285,7 +272,7 @@ static int ask_piece(struct act_ctx *a, const struct asking *k,
 	ctx_int(&x, "repaired", p ? (long long)p->repaired : 0);
 	ctx_bool(&x, "any_repaired", p && p->repaired > 0);
 	ctx_bool(&x, "one_repaired", p && p->repaired == 1);
-	return dispatch_piece_of(a, "test-ack", &x, err);
+	return dispatch_piece_of(a, kind_test.tmpl.ack, &x, err);
 }
 
 /* Ask, record, answer: 0, or -1 when the state or a template fails. */
@@ -293,22 +280,17 @@ static int ask(struct act_ctx *a, const struct mail_command *c,
 	       const char *rid, struct pb_err *err)
 {
 	struct asking k;
-	struct request_new rq;
-	int accepted;
+	int rc;
 
 	memset(&k, 0, sizeof(k));
-	sb_init(&k.said, SCHED_ERROR_BYTES + 64);
+	kind_asking_init(&k.q, &kind_test);
 	k.c = c;
 	k.rid = rid;
 	k.runs = c->runs ? c->runs : (int)a->cfg->limits.default_runs;
-	ask_farm(a, &k);
-	accepted = k.out == SCHED_ACCEPTED;
-	rq = (struct request_new){
+	prepare_ask(a, &k);
+	k.q.rq = (struct request_new){
 		.request_id = rid, .kind = "test",
 		.report_id = a->t->report->report_id, .runs = k.runs,
-		.status = accepted ? "queued" : k.failed ? "failed" :
-			"rejected",
-		.detail = accepted ? NULL : k.failed ? sb_str(&k.said) : k.why,
 		.deadline = a->now + a->cfg->scheduler.deadline,
 		.result_root = k.dir ? k.dir : "",
 		.requested_by = a->t->from_addr,
@@ -318,16 +300,10 @@ static int ask(struct act_ctx *a, const struct mail_command *c,
 		.ref = k.ref, .patch = k.patch,
 		.patch_bytes = k.patch && a->patch ? (long)a->patch->len : 0,
 	};
-	if (!accepted && !k.failed)
-		log_warn("test '%s' of '%s' rejected: %s", rid,
-			 a->t->report->report_id, k.why);
-	if (state_request_add(a->st, &rq, a->now, err) ||
-	    ask_piece(a, &k, err)) {
-		asking_release(&k);
-		return -1;
-	}
+	rc = kind_ask(a->st, a->cfg, &kind_test, &k.q, a->now, err) ||
+	     ask_piece(a, &k, err) ? -1 : 0;
 	asking_release(&k);
-	return 0;
+	return rc;
 }
 
 int test_act(struct act_ctx *a, const struct mail_command *c, size_t index,
@@ -336,6 +312,7 @@ int test_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 	const struct thread_report *tr = a->t->report;
 	const struct config *cfg = a->cfg;
 	struct request_tally t;
+	struct kind_limits l;
 	long of_report, of_sender;
 	const char *why = NULL;
 	char *rid;
@@ -353,9 +330,10 @@ int test_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 	of_report = t.of_report;
 	of_sender = t.of_sender;
 	request_tally_release(&t);
-	if (of_report >= cfg->limits.tests_per_report)
+	kind_limits_of(&kind_test, cfg, &l);
+	if (of_report >= l.per_report)
 		return refuse(a, c, "limit_report", err);
-	if (of_sender >= cfg->limits.tests_per_sender_per_day)
+	if (of_sender >= l.per_sender_day)
 		return refuse(a, c, "limit_sender", err);
 	if (!cfg->scheduler.results_dir) {
 		log_warn("test: scheduler.results_dir is not set, so no test "

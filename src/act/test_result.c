@@ -12,6 +12,7 @@
 
 #include "perfbot/act/fixrun.h"
 #include "perfbot/act/followup.h"
+#include "perfbot/act/kind.h"
 #include "perfbot/act/scheduler.h"
 #include "perfbot/act/test.h"
 #include "perfbot/util/log.h"
@@ -68,114 +69,43 @@ static json_t *end_ctx(const struct request *row, const struct manifest *m,
 	return ctx_finish(&c, &o, err) ? NULL : o;
 }
 
-/* The report of a test, its manifest and thread, loaded again. */
-struct test_fu {
-	struct followup_asker a;
-	struct report_inputs in;
-	struct manifest m;
-	struct result_root tested;
-	struct strbuf said;
-	json_t *ctx;
+static json_t *test_verdict(struct kind_fu *f, const struct config *cfg,
+			    const char **verdict, struct pb_err *err)
+{
+	return result_ctx(f->row, &f->in, &f->m, &f->a, &f->tested, cfg,
+			  verdict, err);
+}
+
+static json_t *test_ended(const struct kind_fu *f, const struct config *cfg,
+			  struct pb_err *err)
+{
+	(void)cfg;
+	return end_ctx(f->row, &f->m, f->end == KIND_FAILED ? &f->said :
+		       NULL, f->end == KIND_FAILED ? 0 : f->landed, err);
+}
+
+static void test_limits(const struct config *cfg, struct kind_limits *l)
+{
+	l->per_report = cfg->limits.tests_per_report;
+	l->per_sender_day = cfg->limits.tests_per_sender_per_day;
+	l->runs = cfg->limits.default_runs;
+	l->max_runs = cfg->limits.max_runs;
+}
+
+static const char *const test_placeholders[] = {
+	"kind", "result_root", "commit", "repo", "ref", "patch", "runs",
+	"job", "request_id", NULL,
 };
 
-static void test_fu_release(struct test_fu *f)
-{
-	json_decref(f->ctx);
-	followup_asker_release(&f->a);
-	report_inputs_release(&f->in);
-	manifest_release(&f->m);
-	result_root_release(&f->tested);
-	sb_release(&f->said);
-}
-
-/* Answer a complete test; 0, or -1 with 'err'. */
-static int answer_done(struct state *st, const struct config *cfg,
-		       const struct request *row, struct test_fu *f,
-		       time_t now, struct test_stats *ts, struct pb_err *err)
-{
-	struct pb_err why = { 0, "" };
-	const char *verdict = NULL;
-	int rc;
-
-	f->ctx = result_ctx(row, &f->in, &f->m, &f->a, &f->tested, cfg,
-			    &verdict, &why);
-	if (!f->ctx)
-		return pb_fail(err, EX_SOFTWARE, "test '%s': cannot build its "
-			       "answer: %s", row->request_id, why.msg);
-	rc = followup_answer(st, cfg, &f->a, row->request_id, "test-result",
-			     f->ctx, followup_request_end, "done", verdict, now, err);
-	ts->done += !rc;
-	if (!rc)
-		log_info("test '%s' of '%s': %s", row->request_id,
-			 row->report_id, verdict);
-	return rc;
-}
-
-static int one_test(struct state *st, const struct config *cfg,
-		    const struct request *row, time_t now,
-		    struct test_stats *ts, struct pb_err *err)
-{
-	struct test_fu f;
-	long landed = 0;
-	int rc = 0, ready = 0, found = 0;
-
-	memset(&f, 0, sizeof(f));
-	sb_init(&f.said, SCHED_ERROR_BYTES + 64);
-	pb_err_clear(err);
-	if (followup_asker_load(&f.a, st, row->thread) ||
-	    followup_manifest(st, cfg, row->report_id, &f.m, err) ||
-	    report_inputs_load(&f.in, &f.m, cfg, err)) {
-		log_warn("test '%s': %s", row->request_id,
-			 err->msg[0] ? err->msg : "its thread is unreadable");
-		/* gone for good: give up at the deadline, quietly */
-		if (now > row->deadline)
-			rc = state_request_set(st, row->request_id, "expired",
-					       NULL, err->msg[0] ? err->msg :
-					       "unreadable", now, err);
-		ts->expired += now > row->deadline && !rc;
-		goto out;	/* else try again next run */
-	}
-	if (scheduler_farm_error(row->result_root, &f.said, &found, err)) {
-		rc = -1;
-		goto out;
-	}
-	if (!found)
-		fixrun_root(row->result_root, row->runs, row->request_id,
-			    &f.tested, &ready, &landed);
-	if (found) {
-		f.ctx = end_ctx(row, &f.m, &f.said, 0, err);
-		rc = !f.ctx ? -1 : followup_answer(st, cfg, &f.a,
-			row->request_id, "test-failed", f.ctx, followup_request_end,
-			"failed", sb_str(&f.said), now, err);
-		ts->failed += !rc;
-	} else if (ready) {
-		rc = answer_done(st, cfg, row, &f, now, ts, err);
-	} else if (now > row->deadline) {
-		f.ctx = end_ctx(row, &f.m, NULL, landed, err);
-		rc = !f.ctx ? -1 : followup_answer(st, cfg, &f.a,
-			row->request_id, "test-expired", f.ctx, followup_request_end,
-			"expired", "deadline passed", now, err);
-		ts->expired += !rc;
-	} else {
-		ts->waiting++;
-	}
-out:
-	test_fu_release(&f);
-	return rc;
-}
-
-int test_followups(struct state *st, const struct config *cfg, time_t now,
-		   struct test_stats *ts, struct pb_err *err)
-{
-	struct request *rows = NULL;
-	size_t i, n = 0;
-	int rc = 0;
-
-	memset(ts, 0, sizeof(*ts));
-	if (state_requests_open(st, "test", &rows, &n, err))
-		return -1;
-	for (i = 0; i < n && !rc; i++)
-		rc = one_test(st, cfg, &rows[i], now, ts, err);
-	request_rows_free(rows, n);
-	return rc;
-}
+const struct kind kind_test = {
+	.name = "test",
+	.placeholders = test_placeholders,
+	.phase = KIND_AT_FOLLOWUP,
+	.tmpl = { .ack = "test-ack", .rejected = "test-rejected",
+		  .failed = "test-failed", .result = "test-result",
+		  .expired = "test-expired" },
+	.stats_name = "tests", .stats_fields = "dfxw",
+	.limits = test_limits,
+	.verdict = test_verdict,
+	.ended = test_ended,
+};

@@ -21,7 +21,7 @@ int cli_open_state(const struct config *cfg, struct state **st,
 	if (!path)
 		return pb_fail(err, EX_CONFIG, "state: not set, and no $HOME "
 			       "for the default place");
-	if (access(path, F_OK))
+	if (state_missing(path))
 		rc = pb_fail(err, EX_NOINPUT, "state '%s': not created yet: "
 			     "nothing has run", path);
 	else

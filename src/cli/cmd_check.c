@@ -207,6 +207,19 @@ static void check_imap(struct checker *ck)
 	secret(ck, "imap", im->user);
 }
 
+/* A state on a server: opened, read only, as a run would. */
+static void check_state_uri(struct checker *ck, const char *uri)
+{
+	struct pb_err err = { 0, "" };
+	struct state *st = NULL;
+
+	if (state_open(&st, uri, STATE_READ, &err))
+		problem(ck, &err);
+	else
+		okay(ck, "state '%s'", uri);
+	state_close(st);
+}
+
 /* The nearest existing ancestor of 'path' must be a writable directory. */
 static void check_state(struct checker *ck)
 {
@@ -218,6 +231,11 @@ static void check_state(struct checker *ck)
 		pb_fail(&err, EX_CONFIG, "state: not set, and no $HOME for "
 			"the default place");
 		problem(ck, &err);
+		return;
+	}
+	if (!state_is_file(path)) {	/* a URI: its backend connects */
+		check_state_uri(ck, path);
+		free(path);
 		return;
 	}
 	dir = path_dirname(path);

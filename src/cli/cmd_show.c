@@ -466,7 +466,7 @@ int cmd_show(int argc, char **argv)
 	if (!path)
 		rc = pb_fail(&err, EX_CONFIG, "state: not set, and no $HOME "
 			     "for the default place");
-	else if (access(path, F_OK))
+	else if (state_missing(path))
 		rc = pb_fail(&err, EX_NOINPUT, "%s: not created yet: nothing "
 			     "has run", path);
 	else

@@ -70,7 +70,7 @@ static int prune(const struct config *cfg, const char *path, int dry,
 	struct state *st = NULL;
 	int rc = 0;
 
-	if (access(path, F_OK)) {
+	if (state_missing(path)) {
 		if (!quiet)
 			printf("prune: no state yet, nothing to remove\n");
 		return 0;

@@ -139,7 +139,7 @@ static void print_text(json_t *st, time_t now)
 static int open_if_there(struct state **st, const char *path, int *none,
 			 struct pb_err *err)
 {
-	*none = access(path, F_OK) != 0;
+	*none = state_missing(path);
 	if (*none)
 		return 0;
 	return state_open(st, path, STATE_READ, err);

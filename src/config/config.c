@@ -336,6 +336,9 @@ static int check_string(struct config *cfg, const char *path,
 		return bad_type(cfg, path, line, "a string", err);
 	if (c)
 		return check_choice(cfg, path, line, c, v, err);
+	/* 'state:' may be a URI of a state's backend (postgresql://...) */
+	if (k->type == K_PATH && !strcmp(path, "state") && strstr(v, "://"))
+		return 0;
 	if (k->type == K_PATH)
 		return resolve(cfg, node, err);
 	if (k->type == K_ADDR && addr_why(node))

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * act: confirmation runs before a weak report is mailed (confirm.h). The
- * cycle's ingest holds such a report; each run's confirm step asks the
+ * cycle: confirmation runs before a weak report is mailed (confirm.h),
+ * the kind "confirm" (act/kind.h). The cycle's ingest holds such a
+ * report (hold.c); each run's confirm step asks the
  * scheduler for the next look's runs of both commits, then lets the
  * sequential decision over all runs (seq_params_confirm(): the held runs
  * are look 0) decide: mailed as confirmed, recorded as not reproduced,
@@ -25,6 +26,7 @@
 #include "perfbot/send/outbox.h"
 #include "perfbot/compose/reportmail.h"
 #include "perfbot/judge/runs.h"
+#include "perfbot/act/kind.h"
 #include "perfbot/act/scheduler.h"
 #include "perfbot/render/context.h"
 #include "perfbot/render/evidence_view.h"
@@ -32,80 +34,6 @@
 #include "perfbot/util/workers.h"
 
 #include "steps.h"
-
-int confirm_config_load(const struct config *cfg, struct confirm_config *cc,
-			struct pb_err *err)
-{
-	(void)err;
-	memset(cc, 0, sizeof(*cc));
-	cc->policy.enabled = cfg->confirm.enabled;
-	cc->policy.total_runs = cfg->confirm.total_runs;
-	cc->policy.min_runs = cfg->confirm.min_runs;
-	cc->deadline = cfg->confirm.deadline;
-	cc->mail_on_deadline = cfg->confirm.on_deadline == CFG_DEADLINE_MAIL;
-	return 0;
-}
-
-/*
- * The design of a report held with 'base' and 'head' runs and reported
- * as 'change' (%): the fewer side's runs are look 0; with min_runs, look
- * 0 could have mailed at once (Welch's p < TRIGGER_P_STRONG), which
- * spends half of it a direction.
- */
-static int design_of(const struct confirm_policy *p, long base, long head,
-		     double change, struct seq_design *d, struct pb_err *err)
-{
-	long fewer = base < head ? base : head;
-	struct seq_params sp;
-
-	seq_params_confirm(&sp, fewer, p->total_runs, fewer >= p->min_runs ?
-			   TRIGGER_P_STRONG / 2 : 0);
-	sp.direction = change < 0 ? -1 : 1;
-	return seq_design_init(d, &sp, err);
-}
-
-int confirm_wanted(const struct confirm_config *cc, const struct report *r)
-{
-	return r->metric && trigger_action(&cc->policy, r->worth, r->candidate,
-					   &r->evidence) == TRIGGER_CONFIRM;
-}
-
-int confirm_hold(struct state *st, const struct confirm_config *cc,
-		 const struct report *r, const struct manifest_text *mt,
-		 time_t now, struct pb_err *err)
-{
-	char *rid = id_confirm_request(r->id);
-	size_t fewer = r->runs[BASE] < r->runs[HEAD] ? r->runs[BASE] :
-		r->runs[HEAD];
-	struct request_new c = { .kind = "confirm", .status = "asking" };
-	struct seq_design d;
-	int rc;
-
-	if (!rid)
-		return pb_fail(err, EX_OSERR, "out of memory");
-	if (design_of(&cc->policy, (long)r->runs[BASE], (long)r->runs[HEAD],
-		      r->change, &d, err)) {
-		free(rid);
-		return -1;
-	}
-	c.report_id = r->id;
-	c.request_id = rid;
-	c.metric = r->metric;
-	c.reported_change = r->change;
-	/* the first look's runs (the fixed rule asked confirm_runs()) */
-	c.runs = d.look[0].n - (long)fewer;
-	c.base_runs = (long)r->runs[BASE];
-	c.head_runs = (long)r->runs[HEAD];
-	c.deadline = now + cc->deadline;
-	rc = state_confirm_hold(st, &c, mt->name, mt->text, mt->dir, now, err);
-	if (!rc)
-		log_info("report '%s' held for %ld confirmation runs a side "
-			 "(%s %+.1f%%)", r->id, c.runs, r->metric, r->change);
-	free(rid);
-	return rc;
-}
-
-/* ------------------------------------------------------------------ */
 
 /*
  * One held report on its way through the workers (util/workers.h): its
@@ -179,29 +107,29 @@ static void held_release(struct held *h)
 	memset(h, 0, sizeof(*h));
 }
 
-/* Ask for the runs on both commits: 0 asked, 1 refused, -1 error. */
-static int ask(const struct config *cfg, struct held *h, char *why,
-	       size_t wl, struct pb_err *err)
+/* The look's runs on both commits, as the farm is asked for them. */
+static void ask_of(struct held *h, struct kind_asking *q)
 {
 	const struct manifest_side *sides[2] = { &h->m.base, &h->m.head };
-	enum sched_outcome out = SCHED_ACCEPTED;
-	int s;
 	const long held[2] = { h->row->base_runs, h->row->head_runs };
-	for (s = BASE; s <= HEAD && out == SCHED_ACCEPTED; s++) {
+	int s;
+
+	q->rq.request_id = h->row->request_id;
+	q->rq.report_id = h->row->report_id;
+	for (s = BASE; s <= HEAD; s++) {
 		/* what the look lacks on this side (a later look: the runs
 		 * landed so far counted) */
 		long lack = held[s] + h->row->runs - (long)h->in.root[s].runs;
-		struct sched_request rq = {
-			h->row->request_id, h->in.root[s].job.name,
-			manifest_side_sha(sides[s]), sides[s]->result_root,
-			(int)(lack > 0 ? lack : 1), NULL, "confirm", NULL, NULL,
-			NULL,
-		};
 
-		if (scheduler_submit(cfg, &rq, &out, why, wl, err))
-			return -1;
+		q->farm[s] = (struct sched_request){
+			.request_id = h->row->request_id,
+			.job = h->in.root[s].job.name,
+			.commit = manifest_side_sha(sides[s]),
+			.result_root = sides[s]->result_root,
+			.runs = (int)(lack > 0 ? lack : 1), .kind = "confirm",
+		};
 	}
-	return out == SCHED_ACCEPTED ? 0 : 1;
+	q->nfarm = 2;
 }
 
 static int landed(const struct held *h)
@@ -320,7 +248,7 @@ static int decide(const struct config *cfg, const struct confirm_config *cc,
 
 	*v = VERDICT_INCONCLUSIVE;
 	*more = 0;
-	if (design_of(&cc->policy, cr->base_runs, cr->head_runs,
+	if (confirm_design(&cc->policy, cr->base_runs, cr->head_runs,
 		      cr->reported_change, &d, err))
 		return -1;
 	if (runs_compare_new(&rn, &h->in.root[BASE], &h->in.root[HEAD], from,
@@ -396,22 +324,23 @@ static int ask_now(struct state *st, const struct config *cfg,
 		   const struct confirm_config *cc, struct held *h,
 		   time_t now, struct confirm_stats *cs, struct pb_err *err)
 {
-	char why[256] = "";
-	int asked = ask(cfg, h, why, sizeof(why), err);
+	struct kind_asking q;
+	int rc;
 
-	if (asked < 0) {	/* the farm is away: ask again later */
+	kind_asking_init(&q, &kind_confirm);
+	ask_of(h, &q);
+	rc = kind_ask(st, cfg, &kind_confirm, &q, now, err);
+	if (!rc && q.out == KIND_AWAY) {	/* ask again later */
 		log_warn("confirmation of '%s': %s", h->row->report_id,
-			 err->msg);
-		pb_err_clear(err);
+			 q.why);
 		cs->failed++;
-		return 0;
+	} else if (!rc && q.out != KIND_QUEUED) {
+		rc = give_up(st, cfg, cc, h, GIVE_UP_REFUSED, now, cs, err);
+	} else if (!rc) {
+		cs->asked++;	/* the runs are looked for from the next run on */
 	}
-	if (asked > 0)
-		return give_up(st, cfg, cc, h, GIVE_UP_REFUSED, now, cs, err);
-	if (state_confirm_set(st, h->row, "queued", NULL, NULL, now, err))
-		return -1;
-	cs->asked++;
-	return 0;	/* the runs are looked for from the next run on */
+	kind_asking_release(&q);
+	return rc;
 }
 
 /*
@@ -573,31 +502,57 @@ static const struct workers_ops confirm_ops = {
 	confirm_start, confirm_work, confirm_finish, confirm_drop,
 };
 
-int confirm_step(struct state *st, const struct config *cfg, time_t now,
-		 size_t jobs, struct root_cache *roots,
-		 struct confirm_stats *cs, struct pb_err *err)
+/*
+ * The follow-up of the kind (act/kind.h): ask for what is held, decide
+ * what has landed. The held reports are loaded, compared and their
+ * mails made by e->jobs threads (util/workers.h), and the farm asked and
+ * the state written in the order of the holds, so the outcome is that
+ * of one job.
+ */
+static int confirm_follow(const struct kind_env *e, struct kind_stats *ks,
+			  struct pb_err *err)
 {
-	struct confirm_run cr;
+	struct confirm_stats cs = { 0 };
+	struct confirm_run cr = { .st = e->st, .cfg = e->cfg, .now = e->now,
+				  .cs = &cs };
 	size_t n = 0;
 	int rc = -1;
 
-	memset(&cr, 0, sizeof(cr));
-	cr.st = st;
-	cr.cfg = cfg;
-	cr.now = now;
-	cr.cs = cs;
-	memset(cs, 0, sizeof(*cs));
-	if (confirm_config_load(cfg, &cr.cc, err) ||
-	    state_requests_open(st, "confirm", &cr.rows, &n, err))
+	(void)ks;
+	if (confirm_config_load(e->cfg, &cr.cc, err) ||
+	    state_requests_open(e->st, "confirm", &cr.rows, &n, err))
 		return -1;
-	cr.slot = calloc(workers_slots(jobs), sizeof(*cr.slot));
-	cr.io = inputs_opts_new(jobs, roots);
+	cr.slot = calloc(workers_slots(e->jobs), sizeof(*cr.slot));
+	cr.io = inputs_opts_new(e->jobs, e->roots);
 	if (!cr.slot || !cr.io)
 		pb_fail(err, EX_OSERR, "out of memory");
 	else
-		rc = workers_run(&confirm_ops, &cr, n, jobs, err);
-	inputs_opts_free(cr.io, jobs);
+		rc = workers_run(&confirm_ops, &cr, n, e->jobs, err);
+	inputs_opts_free(cr.io, e->jobs);
 	free(cr.slot);
 	request_rows_free(cr.rows, n);
+	if (!rc && (cs.asked || cs.confirmed || cs.not_reproduced ||
+		    cs.expired || cs.waiting || cs.failed))
+		log_info("confirmations: %ld asked, %ld confirmed, %ld not "
+			 "reproduced, %ld expired, %ld waiting, %ld failed",
+			 cs.asked, cs.confirmed, cs.not_reproduced, cs.expired,
+			 cs.waiting, cs.failed);
 	return rc;
 }
+
+static void confirm_limits(const struct config *cfg, struct kind_limits *l)
+{
+	l->runs = cfg->confirm.min_runs;
+	l->max_runs = cfg->confirm.total_runs;
+}
+
+const struct kind kind_confirm = {
+	.name = "confirm",
+	.placeholders = kind_run_placeholders,
+	.adds_runs = 1,
+	.held = 1,
+	.phase = KIND_AT_CONFIRM,
+	.tmpl = { .result = "confirmation", .expired = "unconfirmed" },
+	.limits = confirm_limits,
+	.follow = confirm_follow,
+};

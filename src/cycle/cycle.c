@@ -2,8 +2,9 @@
 /*
  * The cron cycle (cycle.h): the table of which steps each cycle command
  * performs, the loop that performs them, and the small steps: the state
- * opened under its lock, confirmations, the poll and the retests'
- * follow-ups. Ingesting is ingest.c, delivering deliver.c.
+ * opened under its lock, the table of kinds of farm request and the one
+ * loop that follows them up, the poll. Ingesting is ingest.c,
+ * delivering deliver.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,11 +17,10 @@
 #include "perfbot/util/log.h"
 #include "perfbot/util/workers.h"
 #include "perfbot/poll/poll.h"
+#include "perfbot/act/kind.h"
 #include "perfbot/act/remind.h"
-#include "perfbot/act/retest.h"
-#include "perfbot/act/test.h"
 #include "perfbot/act/track.h"
-#include "perfbot/act/verify.h"
+#include "perfbot/cycle/confirm.h"
 
 #include "steps.h"
 
@@ -96,14 +96,14 @@ static int open_state(struct cycle *cy, struct pb_err *err)
 			       "for the default place");
 	log_debug("state '%s'", path);
 	if (cy->dry_run) {
-		if (access(path, F_OK))
+		if (state_missing(path))
 			return 0;
 		if (state_open(&cy->st, path, STATE_READ, err))
 			return -1;
 		cy->have_state = 1;
 		return 0;
 	}
-	if (make_parent(path, err) ||
+	if ((state_is_file(path) && make_parent(path, err)) ||
 	    state_open(&cy->st, path, STATE_LOCKED, err))
 		return -1;
 	cy->have_state = 1;	/* locked before SQLite opened it */
@@ -140,21 +140,34 @@ static int poll_step(struct cycle *cy, struct pb_err *err)
 	return 0;
 }
 
+/*
+ * The table of kinds of farm request (act/kind.h), in the order their
+ * follow-ups run: a new kind is its file and one row here.
+ */
+static const struct kind *const kinds[] = {
+	&kind_confirm,
+	&kind_retest,
+	&kind_test,
+	&kind_verify,
+	&kind_noop,
+};
+
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+/* The one follow-up loop: the open requests of the kinds of 'phase'. */
+static int follow(struct cycle *cy, enum kind_phase phase,
+		  struct pb_err *err)
+{
+	struct kind_env e = { cy->st, cy->cfg, cy->now,
+			      workers_count(cy->jobs), cy->roots };
+
+	return kind_followups(&e, kinds, NKINDS, phase, err);
+}
+
 /* Held reports: ask for their runs, decide on those that landed. */
 static int confirm_run(struct cycle *cy, struct pb_err *err)
 {
-	struct confirm_stats cs;
-
-	if (confirm_step(cy->st, cy->cfg, cy->now, workers_count(cy->jobs),
-			 cy->roots, &cs, err))
-		return -1;
-	if (cs.asked || cs.confirmed || cs.not_reproduced || cs.expired ||
-	    cs.waiting || cs.failed)
-		log_info("confirmations: %ld asked, %ld confirmed, %ld not "
-			 "reproduced, %ld expired, %ld waiting, %ld failed",
-			 cs.asked, cs.confirmed, cs.not_reproduced, cs.expired,
-			 cs.waiting, cs.failed);
-	return 0;
+	return follow(cy, KIND_AT_CONFIRM, err);
 }
 
 /*
@@ -163,29 +176,7 @@ static int confirm_run(struct cycle *cy, struct pb_err *err)
  */
 static int followup_step(struct cycle *cy, struct pb_err *err)
 {
-	struct retest_stats rs;
-	struct test_stats ts;
-	struct verify_stats vs;
-
-	if (retest_followups(cy->st, cy->cfg, cy->now, workers_count(cy->jobs),
-			     cy->roots, &rs, err))
-		return -1;
-	if (rs.done || rs.expired || rs.waiting)
-		log_info("retests: %ld answered, %ld expired, %ld waiting",
-			 rs.done, rs.expired, rs.waiting);
-	if (test_followups(cy->st, cy->cfg, cy->now, &ts, err))
-		return -1;
-	if (ts.done || ts.failed || ts.expired || ts.waiting)
-		log_info("tests: %ld answered, %ld failed, %ld expired, %ld "
-			 "waiting", ts.done, ts.failed, ts.expired,
-			 ts.waiting);
-	if (verify_followups(cy->st, cy->cfg, cy->now, &vs, err))
-		return -1;
-	if (vs.done || vs.failed || vs.expired || vs.dropped || vs.waiting)
-		log_info("runs on fixes: %ld answered, %ld failed, %ld "
-			 "expired, %ld dropped, %ld waiting", vs.done,
-			 vs.failed, vs.expired, vs.dropped, vs.waiting);
-	return 0;
+	return follow(cy, KIND_AT_FOLLOWUP, err);
 }
 
 /* Fixes in the tracked tree (nothing when tracking.repo is not set). */

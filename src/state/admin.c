@@ -142,16 +142,21 @@ out:
 	return rc;
 }
 
-int state_requeue(struct state *st, const char *id, time_t now,
-		  const char *by, long *n, struct pb_err *err)
+static int sqlite_requeue(struct state *st, const char *id, time_t now,
+			  const char *by, long *n, struct pb_err *err)
 {
 	return each(st, id, now, by, requeue_row, n, err);
 }
 
-int state_drop(struct state *st, const char *id, time_t now, const char *by,
-	       struct pb_err *err)
+static int sqlite_drop(struct state *st, const char *id, time_t now,
+		       const char *by, struct pb_err *err)
 {
 	long n;
 
 	return each(st, id, now, by, drop_row, &n, err);
 }
+
+const struct state_admin_ops sqlite_admin_ops = {
+	.requeue = sqlite_requeue,
+	.drop = sqlite_drop,
+};

@@ -149,8 +149,8 @@ static void report_row(struct reader *r, void *item)
 		!a->record;
 }
 
-int state_archive_reports(struct state *st, struct archive_report **out,
-			  size_t *n, struct pb_err *err)
+static int sqlite_archive_reports(struct state *st, struct archive_report **out,
+				  size_t *n, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	void *v;
@@ -328,9 +328,9 @@ static int list_of(struct state *st, const char *sql, const char *id,
 	return read_rows(st, s, size, one, out, n, err);
 }
 
-int state_archive_thread(struct state *st, const char *report_id,
-			 struct archive_thread *t, int *found,
-			 struct pb_err *err)
+static int sqlite_archive_thread(struct state *st, const char *report_id,
+				 struct archive_thread *t, int *found,
+				 struct pb_err *err)
 {
 	void *replies = NULL, *answers = NULL, *retests = NULL, *tests = NULL;
 	int rc;
@@ -408,3 +408,8 @@ void archive_thread_release(struct archive_thread *t)
 	free(t->confirm_detail);
 	memset(t, 0, sizeof(*t));
 }
+
+const struct state_archive_ops sqlite_archive_ops = {
+	.archive_reports = sqlite_archive_reports,
+	.archive_thread = sqlite_archive_thread,
+};

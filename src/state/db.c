@@ -42,18 +42,18 @@ int db_fail(struct state *st, struct pb_err *err, const char *what)
 	return pb_fail(err, EX_IOERR, "%s: %s: %s", st->path, what, msg);
 }
 
-int state_reserve(struct state *st, struct pb_err *err)
+int sqlite_reserve(struct state *st, struct pb_err *err)
 {
 	return state_reserve_make(st->path, err);
 }
 
-int state_unreserve(struct state *st)
+int sqlite_unreserve(struct state *st)
 {
 	st->full = 0;
 	return state_reserve_free(st->path);
 }
 
-int state_full(const struct state *st)
+int sqlite_full(const struct state *st)
 {
 	return st->full;
 }
@@ -159,7 +159,7 @@ char *db_column_dup(sqlite3_stmt *s, int col, size_t *len)
 	return c;
 }
 
-int state_check(struct state *st, struct pb_err *err)
+int sqlite_check(struct state *st, struct pb_err *err)
 {
 	sqlite3_stmt *s = NULL;
 	const char *ok;

@@ -11,9 +11,9 @@
 #include "internal.h"
 #include "perfbot/state/inbox.h"
 
-int state_mailbox_get(struct state *st, const char *mailbox,
-		      unsigned long *uidvalidity, unsigned long *last_uid,
-		      struct pb_err *err)
+static int sqlite_mailbox_get(struct state *st, const char *mailbox,
+			      unsigned long *uidvalidity,
+			      unsigned long *last_uid, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
@@ -32,17 +32,17 @@ int state_mailbox_get(struct state *st, const char *mailbox,
 		db_fail(st, err, "read");
 }
 
-int state_mailbox_set(struct state *st, const char *mailbox,
-		      unsigned long uidvalidity, unsigned long last_uid,
-		      struct pb_err *err)
+static int sqlite_mailbox_set(struct state *st, const char *mailbox,
+			      unsigned long uidvalidity, unsigned long last_uid,
+			      struct pb_err *err)
 {
 	return db_run(st, err, "INSERT OR REPLACE INTO mailbox (name, "
 		      "uidvalidity, last_uid) VALUES (?, ?, ?)", "sii",
 		      mailbox, (long long)uidvalidity, (long long)last_uid);
 }
 
-int state_inbox_seen(struct state *st, const char *message_id, int *seen,
-		     struct pb_err *err)
+static int sqlite_inbox_seen(struct state *st, const char *message_id,
+			     int *seen, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
@@ -58,8 +58,8 @@ int state_inbox_seen(struct state *st, const char *message_id, int *seen,
 		db_fail(st, err, "read");
 }
 
-int state_inbox_record(struct state *st, const struct inbox_entry *e,
-		       time_t now, struct pb_err *err)
+static int sqlite_inbox_record(struct state *st, const struct inbox_entry *e,
+			       time_t now, struct pb_err *err)
 {
 	return db_run(st, err, "INSERT OR IGNORE INTO inbox (message_id, "
 		      "uidvalidity, uid, sender, report_id, outcome, commands,"
@@ -69,8 +69,9 @@ int state_inbox_record(struct state *st, const struct inbox_entry *e,
 		      e->commands, (long long)now);
 }
 
-int state_inbox_count(struct state *st, const char *sender, time_t since,
-		      const char *prefix, long *n, struct pb_err *err)
+static int sqlite_inbox_count(struct state *st, const char *sender,
+			      time_t since, const char *prefix, long *n,
+			      struct pb_err *err)
 {
 	return db_count(st, n, err, "SELECT count(*) FROM inbox WHERE sender "
 			"= ? AND received >= ? AND substr(outcome, 1, "
@@ -78,18 +79,18 @@ int state_inbox_count(struct state *st, const char *sender, time_t since,
 			prefix, prefix);
 }
 
-int state_inbox_count_report(struct state *st, const char *report_id,
-			     time_t since, const char *outcome, long *n,
-			     struct pb_err *err)
+static int sqlite_inbox_count_report(struct state *st, const char *report_id,
+				     time_t since, const char *outcome, long *n,
+				     struct pb_err *err)
 {
 	return db_count(st, n, err, "SELECT count(*) FROM inbox WHERE "
 			"report_id = ? AND received >= ? AND outcome = ?",
 			"sis", report_id, (long long)since, outcome);
 }
 
-int state_inbox_count_exact(struct state *st, const char *sender,
-			    time_t since, const char *outcome, long *n,
-			    struct pb_err *err)
+static int sqlite_inbox_count_exact(struct state *st, const char *sender,
+				    time_t since, const char *outcome, long *n,
+				    struct pb_err *err)
 {
 	return db_count(st, n, err, "SELECT count(*) FROM inbox WHERE (?1 IS "
 			"NULL OR sender = ?1) AND received >= ?2 AND outcome = "
@@ -123,8 +124,9 @@ static int route_one(struct state *st, const char *id,
 		db_fail(st, err, "read");
 }
 
-int state_route(struct state *st, const char *const *ids, size_t n,
-		struct thread_report *tr, int *found, struct pb_err *err)
+static int sqlite_route(struct state *st, const char *const *ids, size_t n,
+			struct thread_report *tr, int *found,
+			struct pb_err *err)
 {
 	size_t i;
 
@@ -144,3 +146,14 @@ void thread_report_release(struct thread_report *tr)
 	free(tr->message_id);
 	memset(tr, 0, sizeof(*tr));
 }
+
+const struct state_inbox_ops sqlite_inbox_ops = {
+	.mailbox_get = sqlite_mailbox_get,
+	.mailbox_set = sqlite_mailbox_set,
+	.inbox_seen = sqlite_inbox_seen,
+	.inbox_record = sqlite_inbox_record,
+	.inbox_count = sqlite_inbox_count,
+	.inbox_count_report = sqlite_inbox_count_report,
+	.inbox_count_exact = sqlite_inbox_count_exact,
+	.route = sqlite_route,
+};

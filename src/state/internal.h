@@ -3,26 +3,53 @@
 #define PERFBOT_STATE_INTERNAL_H
 
 /*
- * The state's handle and the statement helpers, shared by the files of
- * the state module only (and its unit tests, which look at the tables).
+ * The state's handle and the SQLite backend's statement helpers, shared
+ * by the files of the state module only (backend.h says which are the
+ * front and which the SQLite backend's).
  */
 
 #include <sqlite3.h>
 
 #include "perfbot/state/state.h"
+#include "backend.h"
 
+/*
+ * An open state: its backend first (backend.c calls through it), then
+ * the SQLite backend's handle; another backend adds its own.
+ */
 struct state {
+	const struct state_backend *be;
 	sqlite3 *db;
 	char *path;
 	int lock_fd;
 	int full;	/* a write found the disk full */
 };
 
-/* The SQLite handle, for the unit tests' own queries. */
+/*
+ * The SQLite handle, for test_state.c only: the SQLite backend's own test
+ * (its file's migrations, pragmas, pages); every other test goes through
+ * the state API.
+ */
 static inline sqlite3 *state_db(struct state *st)
 {
 	return st->db;
 }
+
+/* The SQLite backend's handle operations (db.c), and its tables'. */
+int sqlite_check(struct state *st, struct pb_err *err);
+int sqlite_reserve(struct state *st, struct pb_err *err);
+int sqlite_unreserve(struct state *st);
+int sqlite_full(const struct state *st);
+extern const struct state_archive_ops sqlite_archive_ops;
+extern const struct state_inbox_ops sqlite_inbox_ops;
+extern const struct state_marks_ops sqlite_marks_ops;
+extern const struct state_outbox_ops sqlite_outbox_ops;
+extern const struct state_admin_ops sqlite_admin_ops;
+extern const struct state_prune_ops sqlite_prune_ops;
+extern const struct state_records_ops sqlite_records_ops;
+extern const struct state_requests_ops sqlite_requests_ops;
+extern const struct state_seen_ops sqlite_seen_ops;
+extern const struct state_status_ops sqlite_status_ops;
 
 /* The migrations (schema.c): entry N moves version N to N + 1. */
 extern const char *const state_migrations[];

@@ -12,27 +12,27 @@
 #include "internal.h"
 #include "perfbot/state/inbox.h"
 
-int state_mark_add(struct state *st, const char *mailbox,
-		   unsigned long uidvalidity, unsigned long uid,
-		   struct pb_err *err)
+static int sqlite_mark_add(struct state *st, const char *mailbox,
+			   unsigned long uidvalidity, unsigned long uid,
+			   struct pb_err *err)
 {
 	return db_run(st, err, "INSERT OR IGNORE INTO imap_pending (mailbox, "
 		      "uidvalidity, uid) VALUES (?, ?, ?)", "sii", mailbox,
 		      (long long)uidvalidity, (long long)uid);
 }
 
-int state_mark_done(struct state *st, const char *mailbox,
-		    unsigned long uidvalidity, unsigned long uid,
-		    struct pb_err *err)
+static int sqlite_mark_done(struct state *st, const char *mailbox,
+			    unsigned long uidvalidity, unsigned long uid,
+			    struct pb_err *err)
 {
 	return db_run(st, err, "DELETE FROM imap_pending WHERE mailbox = ? AND "
 		      "uidvalidity = ? AND uid = ?", "sii", mailbox,
 		      (long long)uidvalidity, (long long)uid);
 }
 
-int state_marks(struct state *st, const char *mailbox,
-		unsigned long uidvalidity, size_t max, uint32_t **uids,
-		size_t *n, struct pb_err *err)
+static int sqlite_marks(struct state *st, const char *mailbox,
+			unsigned long uidvalidity, size_t max, uint32_t **uids,
+			size_t *n, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
@@ -57,9 +57,9 @@ int state_marks(struct state *st, const char *mailbox,
 	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
 }
 
-int state_mailbox_stuck(struct state *st, const char *mailbox,
-			unsigned long uidvalidity, unsigned long uid,
-			long *count, struct pb_err *err)
+static int sqlite_mailbox_stuck(struct state *st, const char *mailbox,
+				unsigned long uidvalidity, unsigned long uid,
+				long *count, struct pb_err *err)
 {
 	*count = 0;
 	if (db_run(st, err, "INSERT INTO mailbox (name, uidvalidity, last_uid, "
@@ -72,3 +72,10 @@ int state_mailbox_stuck(struct state *st, const char *mailbox,
 	return db_count(st, count, err, "SELECT stuck_count FROM mailbox WHERE "
 			"name = ?", "s", mailbox);
 }
+
+const struct state_marks_ops sqlite_marks_ops = {
+	.mark_add = sqlite_mark_add,
+	.mark_done = sqlite_mark_done,
+	.marks = sqlite_marks,
+	.mailbox_stuck = sqlite_mailbox_stuck,
+};

@@ -33,8 +33,9 @@ static int take(sqlite3_stmt *s, struct done_root *r)
 	return r->kind && r->request_id && r->result_root ? 0 : -1;
 }
 
-int state_done_roots(struct state *st, time_t before, struct done_root **out,
-		     size_t *n, struct pb_err *err)
+static int sqlite_done_roots(struct state *st, time_t before,
+			     struct done_root **out, size_t *n,
+			     struct pb_err *err)
 {
 	sqlite3_stmt *s = NULL;
 	struct done_root *v = NULL, *nv;
@@ -71,3 +72,7 @@ int state_done_roots(struct state *st, time_t before, struct done_root **out,
 	*n = k;
 	return 0;
 }
+
+const struct state_prune_ops sqlite_prune_ops = {
+	.done_roots = sqlite_done_roots,
+};

@@ -29,9 +29,9 @@ long state_backoff(int attempts)
 	return d < BACKOFF_MAX ? d : BACKOFF_MAX;
 }
 
-int state_queue(struct state *st, const struct outbox_mail *m,
-		const char *manifest, const char *text, const char *dir,
-		const char *subject, time_t now, struct pb_err *err)
+static int sqlite_queue(struct state *st, const struct outbox_mail *m,
+			const char *manifest, const char *text, const char *dir,
+			const char *subject, time_t now, struct pb_err *err)
 {
 	/* an answer due twice (a fix that lands again under the same
 	 * commit) is queued once: the row there is left as it is */
@@ -115,8 +115,8 @@ static int select_mails(struct state *st, sqlite3_stmt *s,
 		  "next_attempt > ?) ORDER BY rowid LIMIT ?"
 #define QUEUED_WHERE "status = 'queued' ORDER BY rowid"
 
-int state_due(struct state *st, time_t now, size_t max,
-	      struct outbox_mail **out, size_t *n, struct pb_err *err)
+static int sqlite_due(struct state *st, time_t now, size_t max,
+		      struct outbox_mail **out, size_t *n, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 
@@ -158,8 +158,8 @@ static int select_rows(struct state *st, sqlite3_stmt *s, long long **out,
 	return 0;
 }
 
-int state_due_rows(struct state *st, time_t now, size_t max,
-		   long long **rows, size_t *n, struct pb_err *err)
+static int sqlite_due_rows(struct state *st, time_t now, size_t max,
+			   long long **rows, size_t *n, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 
@@ -170,8 +170,8 @@ int state_due_rows(struct state *st, time_t now, size_t max,
 	return select_rows(st, s, rows, n, err);
 }
 
-int state_queued_rows(struct state *st, long long **rows, size_t *n,
-		      struct pb_err *err)
+static int sqlite_queued_rows(struct state *st, long long **rows, size_t *n,
+			      struct pb_err *err)
 {
 	sqlite3_stmt *s;
 
@@ -181,8 +181,8 @@ int state_queued_rows(struct state *st, long long **rows, size_t *n,
 	return select_rows(st, s, rows, n, err);
 }
 
-int state_mail(struct state *st, long long rowid, struct outbox_mail *m,
-	       int *found, struct pb_err *err)
+static int sqlite_mail(struct state *st, long long rowid, struct outbox_mail *m,
+		       int *found, struct pb_err *err)
 {
 	struct outbox_mail *v = NULL;
 	sqlite3_stmt *s;
@@ -201,8 +201,8 @@ int state_mail(struct state *st, long long rowid, struct outbox_mail *m,
 	return 0;
 }
 
-int state_queued(struct state *st, struct outbox_mail **out, size_t *n,
-		 struct pb_err *err)
+static int sqlite_queued(struct state *st, struct outbox_mail **out, size_t *n,
+			 struct pb_err *err)
 {
 	sqlite3_stmt *s;
 
@@ -289,8 +289,8 @@ static int claim_check(struct state *st, long long rowid, time_t now,
 	return ok;
 }
 
-int state_claim(struct state *st, long long rowid, time_t now, long ttl,
-		int *claimed, struct pb_err *err)
+static int sqlite_claim(struct state *st, long long rowid, time_t now, long ttl,
+			int *claimed, struct pb_err *err)
 {
 	char mine[300];
 	int ok;
@@ -317,8 +317,8 @@ int state_claim(struct state *st, long long rowid, time_t now, long ttl,
 	return 0;
 }
 
-int state_sent(struct state *st, long long rowid, time_t now,
-	       struct pb_err *err)
+static int sqlite_sent(struct state *st, long long rowid, time_t now,
+		       struct pb_err *err)
 {
 	return db_run(st, err, "UPDATE outbox SET status = 'sent', sent_at = ?, "
 		   "attempts = attempts + 1, last_error = NULL, claim_owner = "
@@ -326,8 +326,8 @@ int state_sent(struct state *st, long long rowid, time_t now,
 		   "ii", (long long)now, rowid);
 }
 
-int state_retry(struct state *st, long long rowid, const char *why,
-		time_t now, struct pb_err *err)
+static int sqlite_retry(struct state *st, long long rowid, const char *why,
+			time_t now, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	int attempts = 0;
@@ -345,8 +345,8 @@ int state_retry(struct state *st, long long rowid, const char *why,
 		   (long long)(now + state_backoff(attempts)), why, rowid);
 }
 
-int state_failed(struct state *st, long long rowid, const char *why,
-		 time_t now, struct pb_err *err)
+static int sqlite_failed(struct state *st, long long rowid, const char *why,
+			 time_t now, struct pb_err *err)
 {
 	(void)now;
 	return db_run(st, err, "UPDATE outbox SET status = 'failed', "
@@ -355,18 +355,18 @@ int state_failed(struct state *st, long long rowid, const char *why,
 		   "si", why, rowid);
 }
 
-int state_recipient(struct state *st, long long rowid, const char *addr,
-		    const char *status, const char *reply,
-		    struct pb_err *err)
+static int sqlite_recipient(struct state *st, long long rowid, const char *addr,
+			    const char *status, const char *reply,
+			    struct pb_err *err)
 {
 	return db_run(st, err, "INSERT OR REPLACE INTO outbox_recipients (mail, "
 		   "address, status, reply) VALUES (?, ?, ?, ?)", "isss",
 		   rowid, addr, status, reply);
 }
 
-int state_rcpt_finals(struct state *st, long long rowid,
-		      struct addrlist *accepted, struct addrlist *rejected,
-		      struct pb_err *err)
+static int sqlite_rcpt_finals(struct state *st, long long rowid,
+			      struct addrlist *accepted,
+			      struct addrlist *rejected, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	const char *addr, *status;
@@ -389,8 +389,8 @@ int state_rcpt_finals(struct state *st, long long rowid,
 	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
 }
 
-int state_message_id_used(struct state *st, const char *message_id,
-			  int *used, struct pb_err *err)
+static int sqlite_message_id_used(struct state *st, const char *message_id,
+				  int *used, struct pb_err *err)
 {
 	long n = 0;
 	int rc = db_count(st, &n, err, "SELECT count(*) FROM outbox WHERE "
@@ -400,8 +400,8 @@ int state_message_id_used(struct state *st, const char *message_id,
 	return rc;
 }
 
-int state_counts(struct state *st, long *queued, long *failed,
-		 struct pb_err *err)
+static int sqlite_counts(struct state *st, long *queued, long *failed,
+			 struct pb_err *err)
 {
 	return db_count(st, queued, err, "SELECT count(*) FROM outbox WHERE "
 			"status = 'queued'", "") ||
@@ -409,8 +409,8 @@ int state_counts(struct state *st, long *queued, long *failed,
 			"status = 'failed'", "") ? -1 : 0;
 }
 
-int state_sent_clock(struct state *st, long long rowid,
-		     const struct clock_mono *m, struct pb_err *err)
+static int sqlite_sent_clock(struct state *st, long long rowid,
+			     const struct clock_mono *m, struct pb_err *err)
 {
 	if (!m->ok)
 		return 0;
@@ -418,8 +418,9 @@ int state_sent_clock(struct state *st, long long rowid,
 		      "WHERE rowid = ?", "sii", m->boot, m->secs, rowid);
 }
 
-int state_sent_within(struct state *st, time_t now, long secs,
-		      const struct clock_mono *m, long *n, struct pb_err *err)
+static int sqlite_sent_within(struct state *st, time_t now, long secs,
+			      const struct clock_mono *m, long *n,
+			      struct pb_err *err)
 {
 	/*
 	 * This boot's mails by the monotonic clock; the others by the wall
@@ -433,15 +434,15 @@ int state_sent_within(struct state *st, time_t now, long secs,
 			m->secs - secs, (long long)now - secs, (long long)now);
 }
 
-int state_sent_since(struct state *st, time_t since, long *n,
-		     struct pb_err *err)
+static int sqlite_sent_since(struct state *st, time_t since, long *n,
+			     struct pb_err *err)
 {
 	return db_count(st, n, err, "SELECT count(*) FROM outbox WHERE status "
 			"= 'sent' AND sent_at >= ?", "i", (long long)since);
 }
 
-int state_outbox_has(struct state *st, const char *message_id, int *sent,
-		     struct pb_err *err)
+static int sqlite_outbox_has(struct state *st, const char *message_id,
+			     int *sent, struct pb_err *err)
 {
 	long n;
 
@@ -452,3 +453,24 @@ int state_outbox_has(struct state *st, const char *message_id, int *sent,
 	*sent = n > 0;
 	return 0;
 }
+
+const struct state_outbox_ops sqlite_outbox_ops = {
+	.queue = sqlite_queue,
+	.due = sqlite_due,
+	.due_rows = sqlite_due_rows,
+	.queued_rows = sqlite_queued_rows,
+	.mail = sqlite_mail,
+	.queued = sqlite_queued,
+	.claim = sqlite_claim,
+	.sent = sqlite_sent,
+	.retry = sqlite_retry,
+	.failed = sqlite_failed,
+	.recipient = sqlite_recipient,
+	.rcpt_finals = sqlite_rcpt_finals,
+	.message_id_used = sqlite_message_id_used,
+	.counts = sqlite_counts,
+	.sent_clock = sqlite_sent_clock,
+	.sent_within = sqlite_sent_within,
+	.sent_since = sqlite_sent_since,
+	.outbox_has = sqlite_outbox_has,
+};

@@ -109,9 +109,9 @@ void records_free(struct record *r, size_t n)
 	free(r);
 }
 
-int state_record_open(struct state *st, const char *report_id,
-		      const char *metric, double change, int regression,
-		      time_t now, struct pb_err *err)
+static int sqlite_record_open(struct state *st, const char *report_id,
+			      const char *metric, double change, int regression,
+			      time_t now, struct pb_err *err)
 {
 	return db_run(st, err, "INSERT OR IGNORE INTO records (report_id, "
 		      "status, metric, change, regression, created, changed) "
@@ -120,8 +120,8 @@ int state_record_open(struct state *st, const char *report_id,
 		      (long long)now);
 }
 
-int state_record_get(struct state *st, const char *report_id,
-		     struct record *r, int *found, struct pb_err *err)
+static int sqlite_record_get(struct state *st, const char *report_id,
+			     struct record *r, int *found, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
@@ -160,8 +160,8 @@ static int one_string(struct state *st, sqlite3_stmt *s, char **out,
 		db_fail(st, err, "read");
 }
 
-int state_record_find(struct state *st, const char *key, char **report_id,
-		      struct pb_err *err)
+static int sqlite_record_find(struct state *st, const char *key,
+			      char **report_id, struct pb_err *err)
 {
 	size_t n = strlen(key);
 	sqlite3_stmt *s;
@@ -182,9 +182,9 @@ int state_record_find(struct state *st, const char *key, char **report_id,
 	return rc ? -1 : 0;
 }
 
-int state_record_by_subject(struct state *st, const char *subject,
-			    char **ids, size_t max, size_t *n,
-			    struct pb_err *err)
+static int sqlite_record_by_subject(struct state *st, const char *subject,
+				    char **ids, size_t max, size_t *n,
+				    struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	int rc, oom = 0;
@@ -208,9 +208,9 @@ int state_record_by_subject(struct state *st, const char *subject,
 	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
 }
 
-int state_records(struct state *st, const char *statuses,
-		  int regressions_only, struct record **out, size_t *n,
-		  struct pb_err *err)
+static int sqlite_records(struct state *st, const char *statuses,
+			  int regressions_only, struct record **out, size_t *n,
+			  struct pb_err *err)
 {
 	struct record *v = NULL, *nv;
 	size_t cap = 0;
@@ -248,9 +248,9 @@ int state_records(struct state *st, const char *statuses,
 	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
 }
 
-int state_record_put(struct state *st, const struct record *r,
-		     const struct record_event *ev, time_t now,
-		     struct pb_err *err)
+static int sqlite_record_put(struct state *st, const struct record *r,
+			     const struct record_event *ev, time_t now,
+			     struct pb_err *err)
 {
 	if (db_run(st, err, "INSERT INTO records (report_id, status, metric, "
 		   "change, regression, fix_named, fix_commit, fix_summary, "
@@ -294,9 +294,9 @@ void record_events_free(struct record_event *e, size_t n)
 	free(e);
 }
 
-int state_record_events(struct state *st, const char *report_id,
-			struct record_event **out, size_t *n,
-			struct pb_err *err)
+static int sqlite_record_events(struct state *st, const char *report_id,
+				struct record_event **out, size_t *n,
+				struct pb_err *err)
 {
 	struct record_event *v = NULL, *nv;
 	sqlite3_stmt *s;
@@ -335,8 +335,8 @@ int state_record_events(struct state *st, const char *report_id,
 	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
 }
 
-int state_track_tip(struct state *st, const char *branch, char **tip,
-		    struct pb_err *err)
+static int sqlite_track_tip(struct state *st, const char *branch, char **tip,
+			    struct pb_err *err)
 {
 	sqlite3_stmt *s;
 
@@ -347,16 +347,16 @@ int state_track_tip(struct state *st, const char *branch, char **tip,
 	return one_string(st, s, tip, err);
 }
 
-int state_track_set(struct state *st, const char *branch, const char *tip,
-		    time_t now, struct pb_err *err)
+static int sqlite_track_set(struct state *st, const char *branch,
+			    const char *tip, time_t now, struct pb_err *err)
 {
 	return db_run(st, err, "INSERT OR REPLACE INTO tracking (branch, tip, "
 		      "walked) VALUES (?, ?, ?)", "ssi", branch, tip,
 		      (long long)now);
 }
 
-int state_reminder_last(struct state *st, time_t *when, long *count,
-			struct pb_err *err)
+static int sqlite_reminder_last(struct state *st, time_t *when, long *count,
+				struct pb_err *err)
 {
 	long at;
 
@@ -369,15 +369,17 @@ int state_reminder_last(struct state *st, time_t *when, long *count,
 	return 0;
 }
 
-int state_reminder_add(struct state *st, const char *id, const char *lines,
-		       time_t now, struct pb_err *err)
+static int sqlite_reminder_add(struct state *st, const char *id,
+			       const char *lines, time_t now,
+			       struct pb_err *err)
 {
 	return db_run(st, err, "INSERT INTO reminders (id, lines, created) "
 		      "VALUES (?, ?, ?)", "ssi", id, lines, (long long)now);
 }
 
-int state_route_reminder(struct state *st, const char *const *ids,
-			 size_t n, char **reminder_id, struct pb_err *err)
+static int sqlite_route_reminder(struct state *st, const char *const *ids,
+				 size_t n, char **reminder_id,
+				 struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	size_t i;
@@ -395,8 +397,8 @@ int state_route_reminder(struct state *st, const char *const *ids,
 	return 0;
 }
 
-int state_reminder_line(struct state *st, const char *id, long line,
-			char **report_id, struct pb_err *err)
+static int sqlite_reminder_line(struct state *st, const char *id, long line,
+				char **report_id, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 
@@ -409,3 +411,19 @@ int state_reminder_line(struct state *st, const char *id, long line,
 		return -1;
 	return one_string(st, s, report_id, err);
 }
+
+const struct state_records_ops sqlite_records_ops = {
+	.record_open = sqlite_record_open,
+	.record_get = sqlite_record_get,
+	.record_find = sqlite_record_find,
+	.record_by_subject = sqlite_record_by_subject,
+	.records = sqlite_records,
+	.record_put = sqlite_record_put,
+	.record_events = sqlite_record_events,
+	.track_tip = sqlite_track_tip,
+	.track_set = sqlite_track_set,
+	.reminder_last = sqlite_reminder_last,
+	.reminder_add = sqlite_reminder_add,
+	.route_reminder = sqlite_route_reminder,
+	.reminder_line = sqlite_reminder_line,
+};

@@ -48,10 +48,29 @@ static int insert(struct state *st, const char *verb,
 		      rq->metric ? change : NULL);
 }
 
-int state_request_add(struct state *st, const struct request_new *rq,
-		      time_t now, struct pb_err *err)
+static int sqlite_request_add(struct state *st, const struct request_new *rq,
+			      time_t now, struct pb_err *err)
 {
 	return insert(st, "INSERT OR IGNORE", rq, now, err);
+}
+
+int state_request_hold(struct state *st, const struct request_new *rq,
+		       time_t now, struct pb_err *err)
+{
+	struct request_new a = *rq;
+	int open = !sqlite3_get_autocommit(st->db);
+
+	a.status = "asking";
+	a.detail = NULL;
+	if (!open && state_begin(st, err))
+		return -1;
+	if (insert(st, "INSERT OR IGNORE", &a, now, err) ||
+	    state_commit(st, err)) {
+		if (!open)
+			state_rollback(st);
+		return -1;
+	}
+	return open ? state_begin(st, err) : 0;
 }
 
 /* The strings of 'r', in the order of REQUEST_COLS. */
@@ -138,8 +157,9 @@ static int read_rows(struct state *st, sqlite3_stmt *s, struct request **out,
 	return 0;
 }
 
-int state_requests_open(struct state *st, const char *kind,
-			struct request **out, size_t *n, struct pb_err *err)
+static int sqlite_requests_open(struct state *st, const char *kind,
+				struct request **out, size_t *n,
+				struct pb_err *err)
 {
 	sqlite3_stmt *s;
 
@@ -152,9 +172,9 @@ int state_requests_open(struct state *st, const char *kind,
 	return read_rows(st, s, out, n, err);
 }
 
-int state_requests_of(struct state *st, const char *report_id,
-		      const char *kind, struct request **out, size_t *n,
-		      struct pb_err *err)
+static int sqlite_requests_of(struct state *st, const char *report_id,
+			      const char *kind, struct request **out, size_t *n,
+			      struct pb_err *err)
 {
 	sqlite3_stmt *s;
 
@@ -167,8 +187,8 @@ int state_requests_of(struct state *st, const char *report_id,
 	return read_rows(st, s, out, n, err);
 }
 
-int state_request_get(struct state *st, const char *request_id,
-		      struct request **out, struct pb_err *err)
+static int sqlite_request_get(struct state *st, const char *request_id,
+			      struct request **out, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	size_t n;
@@ -190,9 +210,10 @@ static int is_open(const char *status)
 	return !strcmp(status, "asking") || !strcmp(status, "queued");
 }
 
-int state_request_set(struct state *st, const char *request_id,
-		      const char *status, const char *verdict,
-		      const char *detail, time_t now, struct pb_err *err)
+static int sqlite_request_set(struct state *st, const char *request_id,
+			      const char *status, const char *verdict,
+			      const char *detail, time_t now,
+			      struct pb_err *err)
 {
 	return db_run(st, err, "UPDATE requests SET status = ?, verdict = ?, "
 		      "detail = ?, decided = ? WHERE request_id = ?", "sssis",
@@ -200,10 +221,10 @@ int state_request_set(struct state *st, const char *request_id,
 		      is_open(status) ? 0LL : (long long)now, request_id);
 }
 
-int state_request_tally(struct state *st, const char *kind,
-			const char *report_id, const char *sender,
-			time_t since, struct request_tally *t,
-			struct pb_err *err)
+static int sqlite_request_tally(struct state *st, const char *kind,
+				const char *report_id, const char *sender,
+				time_t since, struct request_tally *t,
+				struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
@@ -242,9 +263,9 @@ void request_tally_release(struct request_tally *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int state_confirm_hold(struct state *st, const struct request_new *c,
-		       const char *manifest, const char *text,
-		       const char *dir, time_t now, struct pb_err *err)
+static int sqlite_confirm_hold(struct state *st, const struct request_new *c,
+			       const char *manifest, const char *text,
+			       const char *dir, time_t now, struct pb_err *err)
 {
 	if (state_begin(st, err))
 		return -1;
@@ -260,9 +281,10 @@ int state_confirm_hold(struct state *st, const struct request_new *c,
 	return state_commit(st, err);
 }
 
-int state_confirm_set(struct state *st, const struct request *c,
-		      const char *status, const char *verdict,
-		      const char *detail, time_t now, struct pb_err *err)
+static int sqlite_confirm_set(struct state *st, const struct request *c,
+			      const char *status, const char *verdict,
+			      const char *detail, time_t now,
+			      struct pb_err *err)
 {
 	const char *outcome = verdict ? verdict :
 		is_open(status) ? "confirming" : status;
@@ -274,11 +296,24 @@ int state_confirm_set(struct state *st, const struct request *c,
 		      "ss", outcome, c->report_id);
 }
 
-int state_confirm_more(struct state *st, const char *report_id,
-		       const char *request_id, long runs, struct pb_err *err)
+static int sqlite_confirm_more(struct state *st, const char *report_id,
+			       const char *request_id, long runs,
+			       struct pb_err *err)
 {
 	return db_run(st, err, "UPDATE requests SET status = 'asking', "
 		      "request_id = ?, runs = ? WHERE kind = 'confirm' AND "
 		      "report_id = ?", "sis", request_id, (long long)runs,
 		      report_id);
 }
+
+const struct state_requests_ops sqlite_requests_ops = {
+	.request_add = sqlite_request_add,
+	.requests_open = sqlite_requests_open,
+	.requests_of = sqlite_requests_of,
+	.request_get = sqlite_request_get,
+	.request_set = sqlite_request_set,
+	.request_tally = sqlite_request_tally,
+	.confirm_hold = sqlite_confirm_hold,
+	.confirm_set = sqlite_confirm_set,
+	.confirm_more = sqlite_confirm_more,
+};

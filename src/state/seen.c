@@ -10,8 +10,8 @@
 #include "perfbot/state/seen.h"
 #include "internal.h"
 
-int state_seen(struct state *st, const char *id, int *seen,
-	       struct pb_err *err)
+static int sqlite_seen(struct state *st, const char *id, int *seen,
+		       struct pb_err *err)
 {
 	static const char sql[] =
 		"SELECT 1 FROM manifests WHERE id = ?1 UNION ALL "
@@ -29,8 +29,8 @@ int state_seen(struct state *st, const char *id, int *seen,
 		db_fail(st, err, "read");
 }
 
-int state_skip(struct state *st, const char *id, const char *manifest,
-	       const char *why, time_t now, struct pb_err *err)
+static int sqlite_skip(struct state *st, const char *id, const char *manifest,
+		       const char *why, time_t now, struct pb_err *err)
 {
 	return db_run(st, err, "INSERT OR IGNORE INTO manifests (id, manifest, "
 		   "outcome, seen) VALUES (?, ?, ?, ?)", "sssi", id, manifest,
@@ -50,8 +50,8 @@ static int masked(const char *url, char *buf, size_t n, struct pb_err *err)
 	return 0;
 }
 
-int state_source_get(struct state *st, const char *url, char **etag,
-		     char **last_modified, struct pb_err *err)
+static int sqlite_source_get(struct state *st, const char *url, char **etag,
+			     char **last_modified, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	char key[4096];
@@ -74,9 +74,9 @@ int state_source_get(struct state *st, const char *url, char **etag,
 		db_fail(st, err, "read");
 }
 
-int state_source_set(struct state *st, const char *url, const char *etag,
-		     const char *last_modified, time_t now,
-		     struct pb_err *err)
+static int sqlite_source_set(struct state *st, const char *url,
+			     const char *etag, const char *last_modified,
+			     time_t now, struct pb_err *err)
 {
 	char key[4096];
 
@@ -86,9 +86,9 @@ int state_source_set(struct state *st, const char *url, const char *etag,
 		   etag, last_modified, (long long)now) ? -1 : 0;
 }
 
-int state_manifest_text(struct state *st, const char *report_id,
-			char **name, char **text, char **dir,
-			struct pb_err *err)
+static int sqlite_manifest_text(struct state *st, const char *report_id,
+				char **name, char **text, char **dir,
+				struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
@@ -107,3 +107,11 @@ int state_manifest_text(struct state *st, const char *report_id,
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
 		db_fail(st, err, "read");
 }
+
+const struct state_seen_ops sqlite_seen_ops = {
+	.seen = sqlite_seen,
+	.skip = sqlite_skip,
+	.manifest_text = sqlite_manifest_text,
+	.source_get = sqlite_source_get,
+	.source_set = sqlite_source_set,
+};

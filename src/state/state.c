@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The state database (record stage): opening it (the run lock, the name
- * the file keeps), applying the migrations of schema.c, transactions,
- * and the statement helpers of internal.h that the other files of the module
- * (queue.c, seen.c, inbox.c, requests.c, status.c) use on their tables.
+ * The SQLite backend of the state (record stage; backend.h): opening the
+ * file (the run lock, an flock of it; the name the file keeps), applying
+ * the migrations of schema.c, transactions, and its table of functions,
+ * state_sqlite, whose tables' operations are in the other files of the
+ * module (queue.c, seen.c, inbox.c, requests.c, status.c...).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -300,14 +301,15 @@ static int open_at(struct state *st, const char *path, enum state_mode mode,
 	return 0;
 }
 
-int state_open(struct state **out, const char *path, enum state_mode mode,
-	       struct pb_err *err)
+static int sqlite_open(struct state **out, const char *path,
+		       enum state_mode mode, struct pb_err *err)
 {
 	struct state *st = calloc(1, sizeof(*st));
 
 	*out = NULL;
 	if (!st)
 		return pb_fail(err, EX_OSERR, "out of memory");
+	st->be = &state_sqlite;
 	st->lock_fd = -1;
 	if (open_at(st, path, mode, err)) {
 		release(st);
@@ -317,30 +319,61 @@ int state_open(struct state **out, const char *path, enum state_mode mode,
 	return 0;
 }
 
-void state_close(struct state *st)
+static int sqlite_missing(const char *path)
+{
+	return access(path, F_OK) != 0;
+}
+
+static void sqlite_close(struct state *st)
 {
 	if (st)
 		release(st);
 }
 
-int state_lock(struct state *st, struct pb_err *err)
+static int sqlite_lock(struct state *st, struct pb_err *err)
 {
 	if (st->lock_fd >= 0)
 		return 0;
 	return lock_file(st, st->path, err);
 }
 
-int state_begin(struct state *st, struct pb_err *err)
+static int sqlite_begin(struct state *st, struct pb_err *err)
 {
 	return exec(st, "BEGIN IMMEDIATE", err);
 }
 
-int state_commit(struct state *st, struct pb_err *err)
+static int sqlite_commit(struct state *st, struct pb_err *err)
 {
 	return exec(st, "COMMIT", err);
 }
 
-void state_rollback(struct state *st)
+static void sqlite_rollback(struct state *st)
 {
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
+
+const struct state_backend state_sqlite = {
+	.name = "sqlite",
+	.scheme = NULL,
+	.open = sqlite_open,
+	.missing = sqlite_missing,
+	.close = sqlite_close,
+	.lock = sqlite_lock,
+	.check = sqlite_check,
+	.reserve = sqlite_reserve,
+	.unreserve = sqlite_unreserve,
+	.full = sqlite_full,
+	.begin = sqlite_begin,
+	.commit = sqlite_commit,
+	.rollback = sqlite_rollback,
+	.archive = &sqlite_archive_ops,
+	.inbox = &sqlite_inbox_ops,
+	.marks = &sqlite_marks_ops,
+	.outbox = &sqlite_outbox_ops,
+	.admin = &sqlite_admin_ops,
+	.prune = &sqlite_prune_ops,
+	.records = &sqlite_records_ops,
+	.requests = &sqlite_requests_ops,
+	.seen = &sqlite_seen_ops,
+	.status = &sqlite_status_ops,
+};

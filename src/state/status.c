@@ -175,8 +175,8 @@ static json_t *counts(struct state *st, time_t now)
 					(long long)now - 3600));
 }
 
-int state_status(struct state *st, time_t now, json_t **out,
-		 struct pb_err *err)
+static int sqlite_status(struct state *st, time_t now, json_t **out,
+			 struct pb_err *err)
 {
 	json_t *o = json_pack("{s:s, s:I}", "state", st->path, "now",
 			      (json_int_t)now), *list;
@@ -205,8 +205,8 @@ int state_status(struct state *st, time_t now, json_t **out,
 	return 0;
 }
 
-int state_next_attempt(struct state *st, struct status_next *nx,
-		       struct pb_err *err)
+static int sqlite_next_attempt(struct state *st, struct status_next *nx,
+			       struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
@@ -235,8 +235,8 @@ void status_next_release(struct status_next *nx)
 	memset(nx, 0, sizeof(*nx));
 }
 
-int state_retry_now(struct state *st, time_t now, long *n,
-		    struct pb_err *err)
+static int sqlite_retry_now(struct state *st, time_t now, long *n,
+			    struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
@@ -282,3 +282,9 @@ void status_when(time_t when, time_t now, char *buf, size_t len)
 		snprintf(buf, len, "%s (%s%s%s)", stamp, when > now ? "in " : "",
 			 d, when > now ? "" : " ago");
 }
+
+const struct state_status_ops sqlite_status_ops = {
+	.status = sqlite_status,
+	.next_attempt = sqlite_next_attempt,
+	.retry_now = sqlite_retry_now,
+};

@@ -174,7 +174,7 @@ static int the_rest(struct build *b, struct pb_err *err)
 static int open_all(struct build *b, const struct config *cfg,
 		    struct pb_err *err)
 {
-	if (access(b->o->state, F_OK))
+	if (state_missing(b->o->state))
 		return pb_fail(err, EX_NOINPUT, "%s: no state yet: 'perfbot "
 			       "run' makes it", b->o->state);
 	if (web_site_init(&b->s, cfg, b->o->now, err) ||

@@ -112,3 +112,16 @@ fetch_matching() {
 	done
 	return 1
 }
+
+# killing_farm FILE: a farm (scripts/fake-lkp-run) that kills its caller
+# (-9) after the first request it runs, as a crash while asking would
+killing_farm() {
+	cat >"$1" <<EOS
+#!/bin/sh
+"$TOP/scripts/fake-lkp-run" "\$@" || exit \$?
+[ -e "$1.crashed" ] && exit 0
+touch "$1.crashed"
+kill -9 \$PPID
+EOS
+	chmod +x "$1"
+}

@@ -8,15 +8,7 @@ B=e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1
 H=e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2
 confirm_roots "$W/roots" $B $H "1000 1012 990" "1100 1088 1113"
 confirm_manifest cf-crash "$W/roots" $B $H
-# the farm, killing its caller after the first request it runs
-cat >"$W/farm" <<EOS
-#!/bin/sh
-"$TOP/scripts/fake-lkp-run" "\$@" || exit \$?
-[ -e "$W/crashed" ] && exit 0
-touch "$W/crashed"
-kill -9 \$PPID
-EOS
-chmod +x "$W/farm"
+killing_farm "$W/farm"
 cat >>"$CONFIG" <<EOC
 confirm: {enabled: true}
 scheduler:

@@ -722,6 +722,11 @@ static void t_relative_paths(void **state)
 	load_ok(f, "scheduler:\n  argv: [lkp-queue]\n");
 	assert_string_equal(f->cfg.scheduler.argv.v[0], "lkp-queue");
 	assert_non_null(f->cfg.dir);
+	config_release(&f->cfg);
+	/* a state's URI is no path: kept as it is for its backend */
+	load_ok(f, "state: postgresql://pb@db.example.test:5432/perfbot\n");
+	assert_string_equal(f->cfg.state,
+			    "postgresql://pb@db.example.test:5432/perfbot");
 }
 
 static void t_all_problems(void **state)

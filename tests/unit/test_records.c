@@ -20,7 +20,6 @@
 #include "perfbot/state/requests.h"
 #include "perfbot/state/outbox.h"
 #include "perfbot/state/inbox.h"
-#include "../../src/state/internal.h"
 #include "testlife.h"
 
 static int setup(void **state)

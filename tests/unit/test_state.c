@@ -551,7 +551,7 @@ static void t_upgrade_requests(void **state)
 static void t_upgrade_fails_atomically(void **state)
 {
 	struct fx *f = *state;
-	struct state rawst = { NULL, NULL, -1, 0 }, *raw = &rawst;
+	struct state rawst = { .db = NULL, .lock_fd = -1 }, *raw = &rawst;
 
 	make_v1(f, "CREATE TABLE retests (x);");
 	assert_int_equal(state_open(&f->st, f->path, STATE_WRITE, &f->err), -1);
@@ -582,6 +582,37 @@ static void t_open_newer_schema(void **state)
 	assert_null(f->st);
 	assert_int_equal(state_open(&f->st, f->path, STATE_READ, &f->err), -1);
 	assert_int_equal(f->err.code, EX_CONFIG);
+}
+
+/*
+ * The backend is chosen by the 'state:' value: a plain path is SQLite's
+ * (every other test), a postgresql:// URI is a later backend's, refused
+ * in so many words, and a URI of no backend is refused too.
+ */
+static void t_open_backend_by_scheme(void **state)
+{
+	struct fx *f = *state;
+	struct state *st = (struct state *)1;
+
+	assert_int_equal(state_open(&st, "postgresql://pb@db.example.test:"
+				    "5432/perfbot", STATE_LOCKED, &f->err),
+			 -1);
+	assert_null(st);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_string_equal(f->err.msg,
+			    "state: postgresql backend not built yet");
+	assert_int_equal(state_open(&st, "postgres://db/perfbot", STATE_READ,
+				    &f->err), -1);
+	assert_string_equal(f->err.msg,
+			    "state: postgresql backend not built yet");
+	assert_int_equal(state_open(&st, "mysql://db/perfbot", STATE_WRITE,
+				    &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_string_equal(f->err.msg, "state: 'mysql://': no backend of "
+			    "that scheme (a path is SQLite's)");
+	/* no file of that name was made on the way */
+	assert_int_equal(access("postgresql:", F_OK), -1);
+	assert_int_equal(access("mysql:", F_OK), -1);
 }
 
 static void t_open_cannot_create(void **state)
@@ -1842,6 +1873,7 @@ int main(int argc, char **argv)
 		T_EMPTY(t_upgrade_requests),
 		T_EMPTY(t_upgrade_fails_atomically),
 		T(t_open_newer_schema),
+		T_EMPTY(t_open_backend_by_scheme),
 		T_EMPTY(t_open_cannot_create),
 		T_EMPTY(t_read_missing),
 		T_EMPTY(t_read_unmigrated),

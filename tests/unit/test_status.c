@@ -22,7 +22,6 @@
 #include "perfbot/state/inbox.h"
 
 #include "testutil.h"
-#include "../../src/state/internal.h"
 
 #define T0 1739548080
 
@@ -61,6 +60,20 @@ static int teardown(void **state)
 static const char message[] = "From: perfbot <perfbot@example.test>\n"
 	"Subject: x\n\nbody\n";
 
+/* The row of the mail queued last: the newest of the queued ones. */
+static long long last_row(struct fx *f)
+{
+	long long *rows = NULL, row;
+	size_t n = 0;
+
+	if (state_queued_rows(f->st, &rows, &n, &f->err))
+		fail_msg("state_queued_rows: %s", f->err.msg);
+	assert_true(n > 0);
+	row = rows[n - 1];
+	free(rows);
+	return row;
+}
+
 static long long queue_as(struct fx *f, const char *id, const char *subject,
 			  time_t now)
 {
@@ -77,7 +90,7 @@ static long long queue_as(struct fx *f, const char *id, const char *subject,
 	m.len = sizeof(message) - 1;
 	if (state_queue(f->st, &m, "x.yaml", NULL, NULL, subject, now, &f->err))
 		fail_msg("state_queue: %s", f->err.msg);
-	return sqlite3_last_insert_rowid(state_db(f->st));
+	return last_row(f);
 }
 
 static long long queue(struct fx *f, const char *id, time_t now)

@@ -10,6 +10,7 @@
  * ('UPDATE=1 build/tests/test_test' rewrites them; check the diff). Run
  * from the repository root after 'make build/tools/fake-lkp-run'.
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +24,7 @@
 #include <gmime/gmime.h>
 #include <sqlite3.h>
 
+#include "perfbot/act/kind.h"
 #include "perfbot/act/dispatch.h"
 #include "perfbot/act/test.h"
 #include "perfbot/util/fileio.h"
@@ -215,10 +217,10 @@ static void set_patch(struct fx *f, const char *text)
 	f->patch.hunks = 1;
 }
 
-/* The text of the follow-up queued for the first test of 'msgid'. */
-static char *followup_text2(struct fx *f, const char *msgid)
+/* The text of the follow-up queued for request 'rid' of 'msgid'. */
+static char *answer_text(struct fx *f, const char *msgid, const char *rid)
 {
-	char *rid = id_test_request(msgid, 0), tag[64], *id, *text;
+	char tag[64], *id, *text;
 	struct outbox_mail *out = NULL;
 	GMimeStream *st;
 	GMimeParser *p;
@@ -245,8 +247,17 @@ static char *followup_text2(struct fx *f, const char *msgid)
 	g_object_unref(p);
 	g_object_unref(st);
 	outbox_free(out, n);
-	free(rid);
 	free(id);
+	return text;
+}
+
+/* The text of the follow-up queued for the first test of 'msgid'. */
+static char *followup_text2(struct fx *f, const char *msgid)
+{
+	char *rid = id_test_request(msgid, 0), *text;
+
+	text = answer_text(f, msgid, rid);
+	free(rid);
 	return text;
 }
 
@@ -257,10 +268,12 @@ static char *followup_text(struct fx *f, size_t index)
 }
 
 /* The follow-ups of a run at 'now': how many were answered. */
-static long followups(struct fx *f, time_t now, struct test_stats *ts)
+static long followups(struct fx *f, time_t now, struct kind_stats *ts)
 {
-	if (test_followups(f->st, &f->cfg, now, ts, &f->err))
-		fail_msg("test_followups: %s", f->err.msg);
+	struct kind_env e = { f->st, &f->cfg, now, 1, NULL };
+
+	if (kind_follow(&e, &kind_test, ts, &f->err))
+		fail_msg("kind_follow: %s", f->err.msg);
 	return ts->done + ts->failed + ts->expired;
 }
 
@@ -357,7 +370,7 @@ static void t_ref_safe(void **state)
 static void t_fixed(void **state)
 {
 	struct fx *f = *state;
-	struct test_stats ts;
+	struct kind_stats ts;
 	char buf[256], *text;
 
 	set_patch(f, DIFF("aim7.jobs-per-min *1.219"));
@@ -377,7 +390,7 @@ static void t_fixed(void **state)
 static void t_partly_fixed(void **state)
 {
 	struct fx *f = *state;
-	struct test_stats ts;
+	struct kind_stats ts;
 	char buf[256], *text;
 
 	set_patch(f, DIFF("aim7.jobs-per-min *1.1"));
@@ -395,7 +408,7 @@ static void t_partly_fixed(void **state)
 static void t_not_fixed(void **state)
 {
 	struct fx *f = *state;
-	struct test_stats ts;
+	struct kind_stats ts;
 	char buf[256], *text;
 
 	configure(f, "commands:\n  test_repos: [\"https://git.example.test/"
@@ -417,7 +430,7 @@ static void t_not_fixed(void **state)
 static void t_does_not_apply(void **state)
 {
 	struct fx *f = *state;
-	struct test_stats ts;
+	struct kind_stats ts;
 	char buf[256];
 
 	set_patch(f, DIFF("does not apply"));
@@ -435,7 +448,7 @@ static void t_does_not_apply(void **state)
 static void t_rejected_and_expired(void **state)
 {
 	struct fx *f = *state;
-	struct test_stats ts;
+	struct kind_stats ts;
 	struct strbuf y = STRBUF_INIT;
 	char buf[256], *text;
 
@@ -480,7 +493,7 @@ static void t_metric_missing(void **state)
 {
 	struct fx *f = *state;
 	struct strbuf y = STRBUF_INIT;
-	struct test_stats ts;
+	struct kind_stats ts;
 	char buf[256], dir[PATH_MAX], *rid, *text;
 
 	assert_int_equal(sb_addf(&y, "identity:\n  from: \"perfbot "
@@ -536,6 +549,74 @@ static void t_refused(void **state)
 	assert_string_equal(detail(f, buf, sizeof(buf)), "");
 }
 
+/* The shipped templates and the tests' noop.txt, in 'dir'/templates. */
+static void noop_templates(struct fx *f)
+{
+	char dir[PATH_MAX], path[PATH_MAX], extra[PATH_MAX + 32];
+	struct strbuf text;
+	struct dirent *e;
+	DIR *d = opendir("templates");
+
+	tu_path(dir, sizeof(dir), f->dir, "templates");
+	assert_non_null(d);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (n < 5 || strcmp(e->d_name + n - 4, ".txt"))
+			continue;
+		tu_read_text(tu_path(path, sizeof(path), "templates",
+				     e->d_name), &text);
+		tu_put(dir, e->d_name, sb_str(&text), 0644);
+		sb_release(&text);
+	}
+	closedir(d);
+	tu_put(dir, "noop.txt", "noop {{request_id}} on "
+	       "{{commits.head.short}}: nothing was run.\n", 0644);
+	snprintf(extra, sizeof(extra), "templates:\n  dir: %s\n", dir);
+	configure(f, extra);
+}
+
+/*
+ * The noop kind (act/noop.c: one file and one row of the table) through
+ * the one ask path and the one follow-up loop: recorded 'asking' and
+ * committed, queued without asking the farm, then answered in the
+ * thread that asked by its template, and done.
+ */
+static void t_noop(void **state)
+{
+	static const struct kind *const table[] = { &kind_retest, &kind_noop };
+	struct fx *f = *state;
+	struct kind_env e = { f->st, &f->cfg, T0 + 60, 2, NULL };
+	struct kind_asking q;
+	char buf[256], *text;
+
+	noop_templates(f);
+	kind_asking_init(&q, &kind_noop);
+	q.rq = (struct request_new){
+		.request_id = "noop-1", .kind = "noop", .report_id = "tp-1",
+		.deadline = T0 + 3600, .requested_by = "alice@example.test",
+		.reply_message_id = ASK_MSGID,
+		.thread = "{\"message_id\": \"" ASK_MSGID "\", "
+			  "\"in_reply_to\": \"" REPORT_MSGID "\", "
+			  "\"references\": [\"" REPORT_MSGID "\"], "
+			  "\"subject\": \"Re: report\", "
+			  "\"from\": \"alice@example.test\"}",
+	};
+	assert_int_equal(kind_ask(f->st, &f->cfg, &kind_noop, &q, T0, &f->err),
+			 0);
+	assert_int_equal(q.out, KIND_QUEUED);
+	kind_asking_release(&q);
+	assert_string_equal(detail(f, buf, sizeof(buf)), "queued: ");
+	if (kind_followups(&e, table, 2, KIND_AT_FOLLOWUP, &f->err))
+		fail_msg("kind_followups: %s", f->err.msg);
+	assert_string_equal(detail(f, buf, sizeof(buf)), "done: noop");
+	text = answer_text(f, ASK_MSGID, "noop-1");
+	assert_non_null(strstr(text, "noop noop-1 on c0cef30e4f: nothing was "
+			       "run."));
+	g_free(text);
+}
+
 int main(void)
 {
 #define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
@@ -549,6 +630,7 @@ int main(void)
 		T(t_rejected_and_expired),
 		T(t_metric_missing),
 		T(t_refused),
+		T(t_noop),
 	};
 #undef T
 

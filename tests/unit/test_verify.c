@@ -24,6 +24,7 @@
 #include <gmime/gmime.h>
 #include <sqlite3.h>
 
+#include "perfbot/act/kind.h"
 #include "perfbot/act/regression.h"
 #include "perfbot/act/verify.h"
 #include "perfbot/state/records.h"
@@ -218,10 +219,12 @@ static void land(struct fx *f, int crash, int *asked)
 	record_release(&r);
 }
 
-static long followups(struct fx *f, time_t now, struct verify_stats *vs)
+static long followups(struct fx *f, time_t now, struct kind_stats *vs)
 {
-	if (verify_followups(f->st, &f->cfg, now, vs, &f->err))
-		fail_msg("verify_followups: %s", f->err.msg);
+	struct kind_env e = { f->st, &f->cfg, now, 1, NULL };
+
+	if (kind_follow(&e, &kind_verify, vs, &f->err))
+		fail_msg("kind_follow: %s", f->err.msg);
 	return vs->done + vs->failed + vs->expired;
 }
 
@@ -293,7 +296,7 @@ static char *answer_text(struct fx *f, char *rcpts, size_t rn)
 static void run_fix(struct fx *f, const char *directive, const char *golden,
 		    const char *status, const char *verdict)
 {
-	struct verify_stats vs;
+	struct kind_stats vs;
 	struct record r;
 	char buf[512], rcpts[256], *rid, *text;
 	int asked = 0;
@@ -367,7 +370,7 @@ static void t_partly(void **state)
 static void t_farm_failed(void **state)
 {
 	struct fx *f = *state;
-	struct verify_stats vs;
+	struct kind_stats vs;
 	struct record r;
 	char buf[256], rcpts[256], *text;
 	int asked = 0;
@@ -394,7 +397,7 @@ static void t_farm_failed(void **state)
 static void t_rejected(void **state)
 {
 	struct fx *f = *state;
-	struct verify_stats vs;
+	struct kind_stats vs;
 	struct record r;
 	char buf[256];
 	int asked = 1;
@@ -417,7 +420,7 @@ static void t_rejected(void **state)
 static void t_deadline(void **state)
 {
 	struct fx *f = *state;
-	struct verify_stats vs;
+	struct kind_stats vs;
 	struct record r;
 	char buf[256], rcpts[256], *text;
 	int asked = 0;
@@ -451,7 +454,7 @@ static void t_deadline(void **state)
 static void t_crash_asks_once(void **state)
 {
 	struct fx *f = *state;
-	struct verify_stats vs;
+	struct kind_stats vs;
 	char buf[256], dir[PATH_MAX], path[PATH_MAX], *rid;
 	int asked = 0;
 
@@ -486,7 +489,7 @@ static void t_moved_on(void **state)
 {
 	struct fx *f = *state;
 	struct reg_change ch = { REG_EV_REVERTED, NULL, NULL, NULL, NULL, 0 };
-	struct verify_stats vs;
+	struct kind_stats vs;
 	struct record r;
 	char buf[256], why[160];
 	int asked = 0;

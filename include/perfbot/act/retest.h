@@ -7,7 +7,6 @@
 
 #include "perfbot/config/config.h"
 #include "perfbot/compose/answer.h"
-#include "perfbot/ingest/rootcache.h"
 #include "perfbot/state/state.h"
 
 /*
@@ -20,7 +19,8 @@
  * chart, and a verdict. A passed deadline gets a "did not finish" answer,
  * a rejected request an answer naming the reason. The request id is the
  * scheduler's idempotency key, so a crash between submitting and
- * recording never runs a retest twice.
+ * recording never runs a retest twice. The kind (kind.h): kind_retest,
+ * its follow-up kind.c's with retest.c's verdict.
  */
 
 /*
@@ -32,21 +32,5 @@ int retest_request(struct state *st, const struct config *cfg,
 		   const struct answer_thread *t, const char *report_id,
 		   const char *request_id, int runs, time_t now,
 		   const char **tmpl, json_t **ctx, struct pb_err *err);
-
-struct retest_stats {
-	long done;	/* follow-ups queued */
-	long expired;
-	long waiting;
-};
-
-/*
- * In each run: the follow-ups of the retests whose runs have landed.
- * Their inputs are loaded and compared and their answers built by 'jobs'
- * threads (util/workers.h), the roots read through 'roots' (NULL: none),
- * and the answers queued in the order of the retests, as one job does.
- */
-int retest_followups(struct state *st, const struct config *cfg,
-		     time_t now, size_t jobs, struct root_cache *roots,
-		     struct retest_stats *rs, struct pb_err *err);
 
 #endif

@@ -53,15 +53,4 @@ int test_repo_allowed(const struct config *cfg, const char *url,
  */
 int test_ref_safe(const char *ref);
 
-struct test_stats {
-	long done;	/* follow-ups queued with a verdict */
-	long failed;	/* the farm could not build or apply it */
-	long expired;
-	long waiting;
-};
-
-/* In each run: the follow-ups of the tests whose result root is in. */
-int test_followups(struct state *st, const struct config *cfg, time_t now,
-		   struct test_stats *ts, struct pb_err *err);
-
 #endif

@@ -40,16 +40,4 @@
 int verify_ask(struct state *st, const struct config *cfg, struct record *r,
 	       time_t now, int *asked, struct pb_err *err);
 
-struct verify_stats {
-	long done;	/* answered with a verdict */
-	long failed;	/* the farm could not build it */
-	long expired;
-	long dropped;	/* the record moved on */
-	long waiting;
-};
-
-/* In each run: the follow-ups of the verify runs whose result is in. */
-int verify_followups(struct state *st, const struct config *cfg, time_t now,
-		     struct verify_stats *vs, struct pb_err *err);
-
 #endif

@@ -4,9 +4,10 @@
 
 #include <time.h>
 
+#include "perfbot/act/kind.h"
+#include "perfbot/compare/sequential.h"
 #include "perfbot/config/config.h"
 #include "perfbot/render/report.h"
-#include "perfbot/ingest/rootcache.h"
 #include "perfbot/ingest/sources.h"
 #include "perfbot/state/state.h"
 #include "perfbot/judge/trigger.h"
@@ -38,7 +39,14 @@ int confirm_config_load(const struct config *cfg, struct confirm_config *cc,
 /* 1 when report 'r' (worth a mail, or a candidate) is to be held. */
 int confirm_wanted(const struct confirm_config *cc, const struct report *r);
 
-/* Hold 'r': record it ('asking'); confirm_step() asks the scheduler. */
+/*
+ * The sequential design of a report held with 'base' and 'head' runs
+ * and reported as 'change' (%) (hold.c, for the hold and each look).
+ */
+int confirm_design(const struct confirm_policy *p, long base, long head,
+		   double change, struct seq_design *d, struct pb_err *err);
+
+/* Hold 'r': record it ('asking'); the kind's follow-up asks the farm. */
 int confirm_hold(struct state *st, const struct confirm_config *cc,
 		 const struct report *r, const struct manifest_text *mt,
 		 time_t now, struct pb_err *err);
@@ -48,14 +56,9 @@ struct confirm_stats {
 };
 
 /*
- * In each run: ask for what is held, decide what has landed. The held
- * reports are loaded, compared and their mails made by 'jobs' threads
- * (util/workers.h), their roots read through 'roots' (NULL: none), and
- * the farm asked and the state written in the order of the holds, so
- * the outcome is that of one job.
+ * The kind of the confirmation requests (act/kind.h): each run's confirm
+ * step asks for what is held and decides what has landed.
  */
-int confirm_step(struct state *st, const struct config *cfg, time_t now,
-		 size_t jobs, struct root_cache *roots,
-		 struct confirm_stats *cs, struct pb_err *err);
+extern const struct kind kind_confirm;
 
 #endif

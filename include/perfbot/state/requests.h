@@ -68,6 +68,16 @@ int state_request_add(struct state *st, const struct request_new *rq,
 		      time_t now, struct pb_err *err);
 
 /*
+ * Record a request 'asking' (its status and detail as given are not
+ * kept) and commit it now, before the farm is asked: one already
+ * recorded under its id is kept as it is (its counts too). When a
+ * transaction is open, what it holds is committed with it and a new one
+ * begun, so the caller's commit or rollback still ends it.
+ */
+int state_request_hold(struct state *st, const struct request_new *rq,
+		       time_t now, struct pb_err *err);
+
+/*
  * The open requests ('asking', 'queued') of 'kind' (NULL: of every
  * kind), oldest first. Free with request_rows_free().
  */

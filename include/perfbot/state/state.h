@@ -37,6 +37,15 @@ enum state_mode {
  */
 int state_open(struct state **st, const char *path, enum state_mode mode,
 	       struct pb_err *err);
+/*
+ * 1 when 'path' (the 'state:' value) names a state not made yet: a file
+ * of the SQLite backend that is not there (nothing has run). 0 when it is
+ * there, and for a URI: its backend's open says what is wrong.
+ */
+int state_missing(const char *path);
+/* 1 when 'path' is a file's (SQLite's), 0 for a URI of another backend. */
+int state_is_file(const char *path);
+
 /* Close and free; NULL is fine. */
 void state_close(struct state *st);
 
