@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * act: the one table of mail commands and the acting on a mail's
+ * act: the one table of mail commands and its loop over a mail's
  * commands. Each command is parsed (from parse/commands.c), checked
- * against the limits, then done; what it says becomes one piece of the
- * answer queued in the thread (compose/answer.c).
+ * against the limits, then done, by the functions of its own file
+ * (retest.c, test.c, lifecmd.c; help and an unknown line here); what it
+ * says becomes one piece of the answer queued in the thread
+ * (answers.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,195 +13,11 @@
 #include <strings.h>
 
 #include "perfbot/act/dispatch.h"
-#include "perfbot/act/kind.h"
 #include "perfbot/act/lifecmd.h"
-#include "perfbot/util/id.h"
-#include "perfbot/send/outbox.h"
 #include "perfbot/act/route.h"
 #include "perfbot/act/retest.h"
 #include "perfbot/act/test.h"
-#include "perfbot/state/requests.h"
-#include "perfbot/state/outbox.h"
-#include "perfbot/state/inbox.h"
-#include "perfbot/util/strmap.h"
 
-
-int dispatch_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
-		   struct pb_err *err)
-{
-	char *text = NULL;
-	int rc;
-
-	if (!ctx || json_object_set_new(ctx, "bot_name",
-					json_string(a->cfg->identity.name))) {
-		json_decref(ctx);
-		return pb_fail(err, EX_OSERR, "answer '%s': out of memory",
-			       tmpl);
-	}
-	rc = answer_piece(a->cfg, tmpl, ctx, &text, err);
-	if (!rc)	/* a piece JSON cannot hold is left out */
-		json_array_append_new(a->pieces, json_string(text));
-	free(text);
-	json_decref(ctx);
-	return rc;
-}
-
-int dispatch_piece_of(struct act_ctx *a, const char *tmpl, struct ctx *c,
-		      struct pb_err *err)
-{
-	json_t *j;
-
-	if (ctx_finish(c, &j, err))
-		return -1;
-	return dispatch_piece(a, tmpl, j, err);
-}
-
-int dispatch_answer(struct state *st, const struct config *cfg,
-		    const struct answer_thread *t, const char *tag,
-		    json_t *pieces, time_t now, struct pb_err *err)
-{
-	struct composed c;
-	int rc, draw = 0, used = 1;
-
-	/* a Message-ID the state holds already is drawn again */
-	do {
-		rc = answer_compose(cfg, t, tag, pieces, now, draw, &c, err) ||
-		     state_message_id_used(st, c.message_id, &used, err);
-		if (!rc && !used)
-			rc = outbox_queue(st, &c, now, err);
-		composed_release(&c);
-	} while (!rc && used && ++draw < ID_DRAWS);
-	return rc || !used ? rc : pb_fail(err, EX_SOFTWARE, "answer: no "
-					  "free Message-ID in %d draws",
-					  ID_DRAWS);
-}
-
-int dispatch_not_here(struct act_ctx *a, const struct mail_command *c,
-		      const char *word, struct pb_err *err)
-{
-	char why[64];
-	struct ctx x;
-
-	snprintf(why, sizeof(why), "%s: answer the report itself", word);
-	ctx_init(&x, "answer");
-	ctx_str(&x, "line", c->line);
-	ctx_str(&x, "why", why);
-	return dispatch_piece_of(a, "invalid", &x, err) ? -1 : 1;
-}
-
-/* ---- retest ---- */
-
-static int parse_retest(const char *args, struct mail_command *c)
-{
-	return c->colon ? -1 : command_parse_count(args, &c->runs);
-}
-
-static int check_retest(const struct mail_command *c,
-			const struct command_limits *l, char *why,
-			size_t whylen)
-{
-	if (c->runs == 0 || (c->runs >= 2 && c->runs <= l->max_runs))
-		return 0;
-	/* one new run a side can be shown, but no test can be made on it */
-	snprintf(why, whylen, "retest: N must be between 2 and %d%s",
-		 l->max_runs, c->runs == 1 ? " (one more run a side cannot be "
-		 "tested)" : "");
-	return -1;
-}
-
-/*
- * A retest asked while one is open: answered once per open retest (a
- * loop, or an impatient list, must not make one answer per mail), with
- * the open one's status.
- */
-static int act_repeat(struct act_ctx *a, const char *report_id,
-		      const struct request_tally *t, struct pb_err *err)
-{
-	long told;
-	struct ctx x;
-
-	if (state_inbox_count_report(a->st, report_id, t->open_since,
-				     DISPATCH_OUT_REPEAT, &told, err))
-		return -1;
-	if (told) {
-		a->silenced++;
-		return 0;
-	}
-	a->repeats++;
-	ctx_init(&x, "answer");
-	ctx_str(&x, "status", t->open_status);
-	return dispatch_piece_of(a, "retest-busy", &x, err);
-}
-
-/* Stable per (mail, command): a retried poll asks for the same retest. */
-static int act_retest(struct act_ctx *a, const struct mail_command *c,
-		      size_t index, struct pb_err *err)
-{
-	const struct thread_report *tr = a->t->report;
-	int runs = c->runs ? c->runs : (int)a->cfg->limits.default_runs;
-	struct request_tally t;
-	struct request *mine = NULL;
-	struct kind_limits l;
-	char *rid = NULL;
-	const char *tmpl = NULL;
-	json_t *ctx = NULL;
-	struct ctx x;
-	int rc, resume;
-
-	if (!tr)	/* a reminder's thread: several reports */
-		return dispatch_not_here(a, c, "retest", err);
-	kind_limits_of(&kind_retest, a->cfg, &l);
-	rid = id_retest_request(a->t->message_id, index);
-	if (!rid)
-		return pb_fail(err, EX_OSERR, "out of memory");
-	if (state_request_get(a->st, rid, &mine, err) ||
-	    state_request_tally(a->st, "retest", tr->report_id, NULL, 0, &t,
-				err)) {
-		request_rows_free(mine, mine ? 1 : 0);
-		free(rid);
-		return -1;
-	}
-	/* this very mail asked it before: a run killed while asking */
-	resume = mine && !strcmp(mine->status, "asking");
-	if (resume)
-		runs = (int)mine->runs;
-	if (!resume && t.open_status) {
-		rc = act_repeat(a, tr->report_id, &t, err);
-	} else if (!resume && t.of_report >= l.per_report) {
-		ctx_init(&x, "answer");
-		ctx_int(&x, "limit", l.per_report);
-		rc = dispatch_piece_of(a, "retest-limit", &x, err);
-	} else {
-		rc = retest_request(a->st, a->cfg, a->t, tr->report_id, rid,
-				    runs, a->now, &tmpl, &ctx, err) ||
-		     !ctx || dispatch_piece(a, tmpl, ctx, err);
-		if (rc && !err->code)
-			pb_fail(err, EX_OSERR, "out of memory");
-	}
-	request_rows_free(mine, mine ? 1 : 0);
-	request_tally_release(&t);
-	free(rid);
-	return rc ? -1 : 0;
-}
-
-/* ---- test ---- */
-
-static int parse_test(const char *args, struct mail_command *c)
-{
-	return c->colon ? -1 : command_parse_test(args, c);
-}
-
-static int check_test(const struct mail_command *c,
-		      const struct command_limits *l, char *why,
-		      size_t whylen)
-{
-	if (c->runs == 0 || (c->runs >= 2 && c->runs <= l->max_runs))
-		return 0;
-	snprintf(why, whylen, "test: N must be between 2 and %d%s",
-		 l->max_runs, c->runs == 1 ? " (one run cannot be tested)" :
-		 "");
-	return -1;
-}
 
 /* ---- help, and a line that is no command ---- */
 
@@ -248,7 +66,7 @@ static int act_help(struct act_ctx *a, const struct mail_command *c,
 	ctx_init(&x, "answer");
 	ctx_take(&x, "commands", command_list());
 	ctx_int(&x, "max_runs", a->cfg->limits.max_runs);
-	return dispatch_piece_of(a, "help", &x, err);
+	return answers_piece_of(a, "help", &x, err);
 }
 
 static int act_unknown(struct act_ctx *a, const struct mail_command *c,
@@ -262,22 +80,22 @@ static int act_unknown(struct act_ctx *a, const struct mail_command *c,
 	if (c->near) {	/* the form meant: a name's usage, or the line */
 		ctx_str(&x, "line", c->line);
 		ctx_str(&x, "meant", def ? def->usage : c->arg);
-		return dispatch_piece_of(a, "near", &x, err);
+		return answers_piece_of(a, "near", &x, err);
 	}
 	ctx_str(&x, "line", c->line);
 	ctx_take(&x, "commands", command_list());
-	return dispatch_piece_of(a, "unknown", &x, err);
+	return answers_piece_of(a, "unknown", &x, err);
 }
 
 /* ---- the table ---- */
 
 const struct command_def command_table[] = {
 	{ "retest", CMD_RETEST, "retest [N]x",
-	  "rerun the job N more times on both commits", parse_retest,
-	  check_retest, act_retest },
+	  "rerun the job N more times on both commits", retest_parse,
+	  retest_check, retest_act },
 	{ "test", CMD_TEST, "test [REPO BRANCH | COMMIT] [N]x",
 	  "run the job on your mail's patch, a tree or a commit",
-	  parse_test, check_test, test_act },
+	  test_parse, test_check, test_act },
 	{ "fix", CMD_FIX, "fix: TITLE or SHA",
 	  "name the commit that fixes the regression (its exact title, or "
 	  "7 to 40 hex digits of its sha)", lifecmd_parse_fix, lifecmd_check,
@@ -373,7 +191,7 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 			ctx_init(&x, "answer");
 			ctx_str(&x, "line", c->line);
 			ctx_str(&x, "why", why);
-			if (dispatch_piece_of(a, "invalid", &x, err))
+			if (answers_piece_of(a, "invalid", &x, err))
 				return -1;
 		} else if ((rc = def->act(a, c, i, err)) < 0) {
 			return -1;
@@ -386,7 +204,7 @@ int dispatch_commands(struct act_ctx *a, const struct mail_command *cmds,
 	ctx_init(&x, "answer");
 	ctx_int(&x, "limit", (long long)max);
 	ctx_int(&x, "ignored", (long long)(seen - max));
-	return dispatch_piece_of(a, "too-many", &x, err);
+	return answers_piece_of(a, "too-many", &x, err);
 }
 
 /*
@@ -409,7 +227,7 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 	a->pieces = json_array();
 	if (!a->pieces)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	rc = tmpl ? dispatch_piece(a, tmpl, json_object(), err) :
+	rc = tmpl ? answers_piece(a, tmpl, json_object(), err) :
 		dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen, err);
 	n = json_array_size(a->pieces);
 	if (a->t->report && (!(list && a->acted) || a->repeats == n)) {
@@ -417,9 +235,12 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 		solo.recipients = "[]";
 		solo_t.report = &solo;
 	}
-	if (!rc && n)
-		rc = dispatch_answer(a->st, a->cfg, &solo_t, "", a->pieces,
-				     a->now, err);
+	if (!rc && n) {
+		struct answer_mail m = { .t = &solo_t, .tag = "",
+					 .pieces = a->pieces };
+
+		rc = answers_queue(a->st, a->cfg, &m, a->now, err);
+	}
 	*sent = rc ? 0 : n;
 	json_decref(a->pieces);
 	a->pieces = NULL;
@@ -448,8 +269,8 @@ int dispatch_reply(struct state *st, const struct config *cfg, time_t now,
 	const struct thread_report *tr = rt->kind == ROUTE_REPORT ? &rt->tr :
 		NULL;
 	struct answer_thread t;
-	struct act_ctx a = { st, cfg, now, &t, NULL, 0, 0, 0, &r->patch, 0,
-			      NULL };
+	struct act_ctx a = { .st = st, .cfg = cfg, .now = now, .t = &t,
+			     .patch = &r->patch };
 	size_t sent;
 	int rc;
 

@@ -3,8 +3,8 @@
  * act: a run of the report's job judged as a fix (fixrun.h), shared by
  * the answers of tests and of the runs on landed fixes: the new result
  * root waited for, LKP's table of the three commits, the headline
- * metric's runs and the verdict of stats_fix_verdict() with the
- * evidence of both comparisons.
+ * metric's runs and the verdict of seq_fix_judge() (the sequential rule
+ * on both comparisons) with the evidence of both.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +14,10 @@
 #include "perfbot/act/followup.h"
 #include "perfbot/compare/evidence.h"
 #include "perfbot/compare/ncompare.h"
+#include "perfbot/compare/sequential.h"
 #include "perfbot/compare/table.h"
 #include "perfbot/render/evidence_view.h"
+#include "perfbot/render/seq_view.h"
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/log.h"
 
@@ -46,6 +48,7 @@ struct verdict_of {
 	const struct cmp_row *b2h, *b2t;	/* base to head, to tested */
 	const struct cmp_row *h2t;		/* head to tested */
 	struct evidence vs_base, vs_head;
+	struct seq_fix sf;	/* the decision of both (issue 32) */
 	enum fix_verdict v;
 };
 
@@ -61,10 +64,14 @@ static int judge_fix(struct verdict_of *vo, const struct ncomparison *nc,
 	if (evidence_of_row(vo->b2t, &vo->vs_base) ||
 	    evidence_of_row(vo->h2t, &vo->vs_head))
 		return -1;
-	vo->v = vo->b2t->present[HEAD] ?
-		stats_fix_verdict(&vo->vs_base, vo->b2t->change, &vo->vs_head,
-				  vo->h2t->change, reported) :
-		FIX_INCONCLUSIVE;
+	/* the sequential rule on both comparisons, at the noise of the
+	 * report's runs */
+	seq_fix_judge(&vo->sf, vo->b2t->v[BASE], vo->b2t->n[BASE],
+		      vo->h2t->v[BASE], vo->h2t->n[BASE], vo->b2t->v[HEAD],
+		      vo->b2t->n[HEAD], reported / 100,
+		      seq_runs_cv(vo->b2h->v[BASE], vo->b2h->n[BASE],
+				  vo->b2h->v[HEAD], vo->b2h->n[HEAD]));
+	vo->v = vo->b2t->present[HEAD] ? vo->sf.v : FIX_INCONCLUSIVE;
 	return 0;
 }
 
@@ -126,6 +133,12 @@ static void verdict_ctx(struct ctx *c, const struct verdict_of *vo,
 	ctx_percent(c, "reported", vo->b2h->change);
 	ctx_evidence(c, "vs_base", &vo->vs_base);
 	ctx_evidence(c, "vs_head", &vo->vs_head);
+	if (vo->sf.ok[SEQ_FIX_AWAY])
+		ctx_seq(c, "seq_base", &vo->sf.d[SEQ_FIX_AWAY],
+			&vo->sf.dec[SEQ_FIX_AWAY]);
+	if (vo->sf.ok[SEQ_FIX_BACK])
+		ctx_seq(c, "seq_head", &vo->sf.d[SEQ_FIX_BACK],
+			&vo->sf.dec[SEQ_FIX_BACK]);
 	sides_ctx(c, "sides_base", 0, f->fix);
 	sides_ctx(c, "sides_head", 1, f->fix);
 	ctx_int(c, "more_runs", more > f->runs ? more : f->runs);

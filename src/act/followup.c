@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/act/dispatch.h"
+#include "perfbot/act/answers.h"
 #include "perfbot/act/followup.h"
 #include "perfbot/act/route.h"
 #include "perfbot/state/seen.h"
@@ -179,23 +179,18 @@ int followup_answer(struct state *st, const struct config *cfg,
 		    const char *status, const char *detail, time_t now,
 		    struct pb_err *err)
 {
-	struct act_ctx ac = { st, cfg, now, &a->r, json_array(), 0, 0, 0,
-			      NULL, 0, NULL };
 	char tag[240];
-	int rc;
 
-	rc = dispatch_piece(&ac, tmpl, json_incref(ctx), err);
 	snprintf(tag, sizeof(tag), "result:%s", request_id);
-	rc = rc || state_begin(st, err);
-	if (!rc && (dispatch_answer(st, cfg, &a->r, tag, ac.pieces, now, err) ||
-		    finish(st, request_id, status, detail, now, err))) {
+	if (state_begin(st, err))
+		return -1;
+	if (answers_one(st, cfg, &a->r, tag, tmpl, json_incref(ctx), now,
+			err) ||
+	    finish(st, request_id, status, detail, now, err)) {
 		state_rollback(st);
-		rc = -1;
-	} else if (!rc) {
-		rc = state_commit(st, err);
+		return -1;
 	}
-	json_decref(ac.pieces);
-	return rc;
+	return state_commit(st, err);
 }
 
 int followup_request_end(struct state *st, const char *request_id,

@@ -360,7 +360,7 @@ static void say_stats(const struct kind *k, const struct kind_stats *ks)
 int kind_follow(const struct kind_env *e, const struct kind *k,
 		struct kind_stats *ks, struct pb_err *err)
 {
-	struct follow_run fr = { e, k, NULL, NULL, NULL, ks };
+	struct follow_run fr = { .e = e, .k = k, .ks = ks };
 	size_t n = 0;
 	int rc = -1;
 

@@ -107,7 +107,7 @@ static int piece_invalid(struct act_ctx *a, const struct mail_command *c,
 	ctx_init(&x, "answer");
 	ctx_str(&x, "line", c->line);
 	ctx_str(&x, "why", why);
-	return dispatch_piece_of(a, "invalid", &x, err);
+	return answers_piece_of(a, "invalid", &x, err);
 }
 
 /* The sender may command the report whose recipients are 'rcpts'. */
@@ -331,7 +331,7 @@ static int said(struct act_ctx *a, const struct mail_command *c,
 	ctx_bool(&x, "line_of_reminder", c->remind_line != 0);
 	ctx_int(&x, "ref", c->remind_line);
 	ctx_opt(&x, "subject", c->remind_line ? r->subject : NULL);
-	return dispatch_piece_of(a, "record", &x, err);
+	return answers_piece_of(a, "record", &x, err);
 }
 
 /* dup: the report it names, into 'ch->arg' ('*root', malloc'd). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/act/answers.h"
 #include "perfbot/act/lifecmd.h"
 #include "perfbot/act/regression.h"
 #include "perfbot/act/remind.h"
@@ -155,23 +156,13 @@ static int queue(struct state *st, const struct config *cfg, const char *id,
 		 json_t *ctx, json_t *ids, time_t now, struct pb_err *err)
 {
 	char *lines = json_dumps(ids, JSON_COMPACT);
-	struct composed c;
-	int rc, draw = 0, used = 1;
+	struct answer_mail m = { .reminder_id = id, .reminder_ctx = ctx };
+	int rc;
 
 	if (!lines)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	rc = state_begin(st, err);
-	while (!rc && used && draw < ID_DRAWS) {
-		rc = reminder_compose(cfg, id, ctx, now, draw++, &c, err) ||
-		     state_message_id_used(st, c.message_id, &used, err);
-		if (!rc && !used)
-			rc = outbox_queue(st, &c, now, err) ||
-			     state_reminder_add(st, id, lines, now, err);
-		composed_release(&c);
-	}
-	if (!rc && used)
-		rc = pb_fail(err, EX_SOFTWARE, "reminder: no free Message-ID "
-			     "in %d draws", ID_DRAWS);
+	rc = state_begin(st, err) || answers_queue(st, cfg, &m, now, err) ||
+	     state_reminder_add(st, id, lines, now, err);
 	if (rc)
 		state_rollback(st);
 	else

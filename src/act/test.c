@@ -60,7 +60,7 @@ static int refuse(struct act_ctx *a, const struct mail_command *c,
 	ctx_int(&x, "max_patch_bytes", cfg->limits.max_patch_bytes);
 	ctx_int(&x, "patch_bytes", a->patch ? (long long)a->patch->len : 0);
 	forms_ctx(&x, cfg);
-	return dispatch_piece_of(a, "test-refused", &x, err) ? -1 : 1;
+	return answers_piece_of(a, "test-refused", &x, err) ? -1 : 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -258,11 +258,11 @@ static int ask_piece(struct act_ctx *a, const struct asking *k,
 	test_form_ctx(&x, form, k->c->form == TEST_TREE ? k->c->repo : NULL,
 		 k->c->form == TEST_PATCH ? NULL : k->c->ref);
 	if (k->q.out != KIND_QUEUED && k->q.out != KIND_SAID)
-		return dispatch_piece_of(a, kind_test.tmpl.rejected, &x, err);
+		return answers_piece_of(a, kind_test.tmpl.rejected, &x, err);
 	followup_commits_ctx(&x, &k->m);
 	if (k->q.out == KIND_SAID) {
 		fixrun_said_ctx(&x, &k->q.said);
-		return dispatch_piece_of(a, kind_test.tmpl.failed, &x, err);
+		return answers_piece_of(a, kind_test.tmpl.failed, &x, err);
 	}
 	ctx_int(&x, "patch_bytes", p && p->text ? (long long)p->len : 0);
 	ctx_int(&x, "hunks", p ? (long long)p->hunks : 0);
@@ -272,7 +272,7 @@ static int ask_piece(struct act_ctx *a, const struct asking *k,
 	ctx_int(&x, "repaired", p ? (long long)p->repaired : 0);
 	ctx_bool(&x, "any_repaired", p && p->repaired > 0);
 	ctx_bool(&x, "one_repaired", p && p->repaired == 1);
-	return dispatch_piece_of(a, kind_test.tmpl.ack, &x, err);
+	return answers_piece_of(a, kind_test.tmpl.ack, &x, err);
 }
 
 /* Ask, record, answer: 0, or -1 when the state or a template fails. */
@@ -306,6 +306,22 @@ static int ask(struct act_ctx *a, const struct mail_command *c,
 	return rc;
 }
 
+int test_parse(const char *args, struct mail_command *c)
+{
+	return c->colon ? -1 : command_parse_test(args, c);
+}
+
+int test_check(const struct mail_command *c, const struct command_limits *l,
+	       char *why, size_t whylen)
+{
+	if (c->runs == 0 || (c->runs >= 2 && c->runs <= l->max_runs))
+		return 0;
+	snprintf(why, whylen, "test: N must be between 2 and %d%s",
+		 l->max_runs, c->runs == 1 ? " (one run cannot be tested)" :
+		 "");
+	return -1;
+}
+
 int test_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 	     struct pb_err *err)
 {
@@ -319,7 +335,7 @@ int test_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 	int rc;
 
 	if (!tr)	/* a reminder's thread: several reports */
-		return dispatch_not_here(a, c, "test", err);
+		return answers_not_here(a, c, "test", err);
 	if (c->form == TEST_MALFORMED)
 		return refuse(a, c, "forms", err);
 	if (a->tests++)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/act/dispatch.h"
+#include "perfbot/act/answers.h"
 #include "perfbot/act/regression.h"
 #include "perfbot/act/track.h"
 #include "perfbot/compose/identity.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "perfbot/act/dispatch.h"
+#include "perfbot/act/answers.h"
 #include "perfbot/act/regression.h"
 #include "perfbot/act/verify.h"
 #include "perfbot/util/log.h"
@@ -34,12 +34,12 @@ int track_answer(struct state *st, const struct config *cfg,
 		 const struct record *r, const char *tmpl, json_t *ctx,
 		 const char *tag, time_t now, struct pb_err *err)
 {
-	struct thread_report tr = { r->report_id, r->subject, r->recipients,
-				    r->message_id };
-	struct answer_thread t = { r->message_id, NULL, NULL, 0, r->subject,
-				   NULL, NULL, &tr };
-	struct act_ctx a = { st, cfg, now, &t, json_array(), 0, 0, 0, NULL, 0,
-			      NULL };
+	struct thread_report tr = { .report_id = r->report_id,
+				    .subject = r->subject,
+				    .recipients = r->recipients,
+				    .message_id = r->message_id };
+	struct answer_thread t = { .message_id = r->message_id,
+				   .subject = r->subject, .report = &tr };
 	struct addrlist rcpts;
 	const char *why;
 	int rc;
@@ -49,20 +49,14 @@ int track_answer(struct state *st, const struct config *cfg,
 	    !rcpts.n) {
 		addrlist_release(&rcpts);
 		json_decref(ctx);
-		json_decref(a.pieces);
 		return pb_fail(err, EX_DATAERR, "report '%s': no recipients "
 			       "to answer", r->report_id);
 	}
 	/* To the report's first recipient (its author), Cc the others */
 	t.from_addr = rcpts.v[0];
-	rc = !a.pieces ? pb_fail(err, EX_OSERR, "out of memory") :
-		dispatch_piece(&a, tmpl, ctx, err) ||
-		dispatch_answer(st, cfg, &t, tag, a.pieces, now, err);
-	if (!a.pieces)
-		json_decref(ctx);
-	json_decref(a.pieces);
+	rc = answers_one(st, cfg, &t, tag, tmpl, ctx, now, err);
 	addrlist_release(&rcpts);
-	return rc ? -1 : 0;
+	return rc;
 }
 
 /*

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checker.h"
 #include "checkunit.h"
 #include "perfbot/cli/cli.h"
 #include "perfbot/cli/clicommon.h"
@@ -73,66 +74,6 @@ const struct cli_spec check_spec = {
 	check_opts, sizeof(struct cli_check_opts),
 };
 
-#define CHECK_MAX_SAID 256
-
-struct checker {
-	const struct config *cfg;
-	int problems;
-	int bad_manifests;	/* not the config's: exit 65, not 78 */
-	int quiet;
-	/* what each problem said it was about (problem_subject), once */
-	unsigned long long said[CHECK_MAX_SAID];
-	size_t nsaid;
-};
-
-/*
- * What a problem is about: the setting its message starts with
- * ("smtp.password_file: ..."), else the whole message. Two checks may
- * find one fault (the password file unreadable, then its secret not
- * fetched; a template parsed as the report's, as a shipped one and as
- * one of the directory): it is one problem, said once.
- */
-static unsigned long long problem_subject(const char *msg)
-{
-	size_t n = strspn(msg, "abcdefghijklmnopqrstuvwxyz0123456789_.[]");
-
-	if (n && msg[n] == ':' && memchr(msg, '.', n))
-		return hash_fnv1a(msg, n, 0);
-	return hash_fnv1a(msg, strlen(msg), 0);
-}
-
-static void problem(struct checker *ck, const struct pb_err *err)
-{
-	unsigned long long h = problem_subject(err->msg);
-	size_t i;
-
-	for (i = 0; i < ck->nsaid; i++)
-		if (ck->said[i] == h)
-			return;
-	if (ck->nsaid < CHECK_MAX_SAID)
-		ck->said[ck->nsaid++] = h;
-	log_error("%s", err->msg);
-	ck->problems++;
-}
-
-static void okay(struct checker *ck, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void okay(struct checker *ck, const char *fmt, ...)
-{
-	char line[2048];
-	va_list ap;
-
-	if (ck->quiet)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	/* a password written in a URL is never printed */
-	pb_mask_credentials(line);
-	printf("ok: %s\n", line);
-}
-
 /* A file that must be readable (CA, password file): setting 'key'. */
 static void readable(struct checker *ck, const char *key, const char *p)
 {
@@ -143,9 +84,9 @@ static void readable(struct checker *ck, const char *key, const char *p)
 	if (access(p, R_OK)) {
 		pb_fail(&err, EX_CONFIG, "%s: '%s': %s", key, p,
 			strerror(errno));
-		problem(ck, &err);
+		check_problem(ck, &err);
 	} else {
-		okay(ck, "%s '%s'", key, p);
+		check_okay(ck, "%s '%s'", key, p);
 	}
 }
 
@@ -158,9 +99,9 @@ static void secret(struct checker *ck, const char *sec, const char *user)
 	if (!user)
 		return;
 	if (secret_get(ck->cfg, sec, &pw, &err))
-		problem(ck, &err);
+		check_problem(ck, &err);
 	else
-		okay(ck, "%s password: %s", sec, pw ? "found" : "none set");
+		check_okay(ck, "%s password: %s", sec, pw ? "found" : "none set");
 	secret_free(pw);
 }
 
@@ -172,16 +113,16 @@ static void check_smtp(struct checker *ck)
 	if (!ck->cfg->smtp.url) {
 		pb_fail(&err, EX_CONFIG, "smtp.url: not set: nothing can be "
 			"mailed");
-		problem(ck, &err);
+		check_problem(ck, &err);
 		return;
 	}
 	readable(ck, "smtp.ca_file", ck->cfg->smtp.ca_file);
 	readable(ck, "smtp.password_file", ck->cfg->smtp.secret.password_file);
 	/* the URL, the TLS mode with it and the secret, as 'send' does */
 	if (smtp_new(&s, ck->cfg, 1, &err))
-		problem(ck, &err);
+		check_problem(ck, &err);
 	else
-		okay(ck, "smtp.url '%s'%s", ck->cfg->smtp.url,
+		check_okay(ck, "smtp.url '%s'%s", ck->cfg->smtp.url,
 		     ck->cfg->smtp.user ?
 		     ", its password found" : ", no AUTH (no smtp.user)");
 	smtp_free(s);
@@ -193,14 +134,14 @@ static void check_imap(struct checker *ck)
 	struct pb_err err = { 0, "" };
 
 	if (!im->url) {
-		okay(ck, "imap.url not set: replies are not read");
+		check_okay(ck, "imap.url not set: replies are not read");
 		return;
 	}
 	/* its TLS mode was checked with it when the file loaded */
-	okay(ck, "imap.url '%s'", im->url);
+	check_okay(ck, "imap.url '%s'", im->url);
 	if (!im->user) {
 		pb_fail(&err, EX_CONFIG, "imap.user: not set");
-		problem(ck, &err);
+		check_problem(ck, &err);
 	}
 	readable(ck, "imap.ca_file", im->ca_file);
 	readable(ck, "imap.password_file", im->secret.password_file);
@@ -214,9 +155,9 @@ static void check_state_uri(struct checker *ck, const char *uri)
 	struct state *st = NULL;
 
 	if (state_open(&st, uri, STATE_READ, &err))
-		problem(ck, &err);
+		check_problem(ck, &err);
 	else
-		okay(ck, "state '%s'", uri);
+		check_okay(ck, "state '%s'", uri);
 	state_close(st);
 }
 
@@ -230,7 +171,7 @@ static void check_state(struct checker *ck)
 	if (!path) {
 		pb_fail(&err, EX_CONFIG, "state: not set, and no $HOME for "
 			"the default place");
-		problem(ck, &err);
+		check_problem(ck, &err);
 		return;
 	}
 	if (!state_is_file(path)) {	/* a URI: its backend connects */
@@ -253,9 +194,9 @@ static void check_state(struct checker *ck)
 		pb_fail(&err, EX_CONFIG, "state: '%s': %s", path,
 			strerror(errno));
 	if (err.code)
-		problem(ck, &err);
+		check_problem(ck, &err);
 	else
-		okay(ck, "state '%s'%s", path, access(path, F_OK) ?
+		check_okay(ck, "state '%s'%s", path, access(path, F_OK) ?
 		     " (created on the first run)" : "");
 	free(dir);
 	free(path);
@@ -278,7 +219,7 @@ static void check_manifests(struct checker *ck, const char *dir,
 
 	memset(&b, 0, sizeof(b));
 	if (sources_collect_dir(dir, &b, &err)) {
-		problem(ck, &err);
+		check_problem(ck, &err);
 		sources_release(&b);
 		return;
 	}
@@ -294,7 +235,7 @@ static void check_manifests(struct checker *ck, const char *dir,
 			manifest_release(&m);
 		}
 	}
-	okay(ck, "source '%s': %zu manifest%s", dir, n, n == 1 ? "" : "s");
+	check_okay(ck, "source '%s': %zu manifest%s", dir, n, n == 1 ? "" : "s");
 	sources_release(&b);
 }
 
@@ -307,7 +248,7 @@ static void check_sources(struct checker *ck)
 	size_t i;
 
 	if (!ck->cfg->nsources)
-		okay(ck, "sources: none (run only reads replies and sends)");
+		check_okay(ck, "sources: none (run only reads replies and sends)");
 	source_ids_init(&ids);
 	for (i = 0; i < ck->cfg->nsources; i++) {
 		dir = ck->cfg->sources[i].dir;
@@ -316,11 +257,11 @@ static void check_sources(struct checker *ck)
 		if (dir && (stat(dir, &st) || !S_ISDIR(st.st_mode))) {
 			pb_fail(&err, EX_CONFIG, "sources[%zu].dir: '%s': not "
 				"a directory", i + 1, dir);
-			problem(ck, &err);
+			check_problem(ck, &err);
 		} else if (dir) {
 			check_manifests(ck, dir, &ids);
 		} else {
-			okay(ck, "source '%s' (its manifests are checked "
+			check_okay(ck, "source '%s' (its manifests are checked "
 			     "when a run fetches them)", url);
 		}
 	}
@@ -338,9 +279,9 @@ static void check_data(struct checker *ck)
 	if (data_find(ck->cfg->data.metrics,
 		      "data.metrics in the configuration", &p, &err) ||
 	    rules_load(&rules, p, &err) || rules_check(rules, 1, &err))
-		problem(ck, &err);
+		check_problem(ck, &err);
 	else
-		okay(ck, "metric table '%s'", p);
+		check_okay(ck, "metric table '%s'", p);
 	rules_free(rules);
 	free(p);
 	p = NULL;
@@ -348,17 +289,17 @@ static void check_data(struct checker *ck)
 	if (data_find(ck->cfg->data.testcases,
 		      "data.testcases in the configuration", &p, &err) ||
 	    yaml_load_file(p, DATA_MAX_BYTES, &doc, &err))
-		problem(ck, &err);
+		check_problem(ck, &err);
 	else
-		okay(ck, "testcases '%s'", p);
+		check_okay(ck, "testcases '%s'", p);
 	ydoc_release(&doc);
 	free(p);
 	p = NULL;
 	if (data_find(ck->cfg->data.hosts,
 		      "data.hosts in the configuration", &p, &err))
-		problem(ck, &err);
+		check_problem(ck, &err);
 	else
-		okay(ck, "hosts '%s'", p);
+		check_okay(ck, "hosts '%s'", p);
 	free(p);
 }
 
@@ -375,7 +316,7 @@ static int check_template(struct checker *ck, const char *name)
 	else
 		rc = template_render(ck->cfg, name, ctx, &out, &err);
 	if (rc)
-		problem(ck, &err);
+		check_problem(ck, &err);
 	json_decref(ctx);
 	sb_release(&out);
 	return rc;
@@ -419,7 +360,7 @@ static void check_templates(struct checker *ck)
 
 	if (data_find(ck->cfg->templates.dir,
 		      "templates.dir in the configuration", &dir, &err)) {
-		problem(ck, &err);
+		check_problem(ck, &err);
 		return;
 	}
 	bad |= check_template(ck, ck->cfg->templates.report);
@@ -428,7 +369,7 @@ static void check_templates(struct checker *ck)
 		bad |= check_dir_templates(ck, shipped, &ours);
 	bad |= check_dir_templates(ck, dir, &count);
 	if (!bad)
-		okay(ck, "templates '%s' (%d parse)", dir, count);
+		check_okay(ck, "templates '%s' (%d parse)", dir, count);
 	free(shipped);
 	free(dir);
 }
@@ -441,9 +382,9 @@ static void check_web(struct checker *ck)
 	int n;
 
 	if (web_check_templates(ck->cfg, &dir, &n, &err))
-		problem(ck, &err);
+		check_problem(ck, &err);
 	else
-		okay(ck, "web templates '%s' (%d parse)", dir, n);
+		check_okay(ck, "web templates '%s' (%d parse)", dir, n);
 	free(dir);
 }
 
@@ -455,15 +396,15 @@ static void check_results_dir(struct checker *ck)
 	struct stat st;
 
 	if (!dir)
-		okay(ck, "scheduler.results_dir: not set (test requests are "
+		check_okay(ck, "scheduler.results_dir: not set (test requests are "
 		     "refused until it is)");
 	else if (stat(dir, &st) || !S_ISDIR(st.st_mode) ||
 		 access(dir, W_OK | X_OK)) {
 		pb_fail(&err, EX_CONFIG, "scheduler.results_dir: '%s' is no "
 			"directory perfbot can write", dir);
-		problem(ck, &err);
+		check_problem(ck, &err);
 	} else
-		okay(ck, "scheduler.results_dir '%s'", dir);
+		check_okay(ck, "scheduler.results_dir '%s'", dir);
 }
 
 static void check_scheduler(struct checker *ck)
@@ -471,12 +412,12 @@ static void check_scheduler(struct checker *ck)
 	struct pb_err err = { 0, "" };
 
 	if (!ck->cfg->scheduler.backend)
-		okay(ck, "scheduler: not configured (retest requests fail "
+		check_okay(ck, "scheduler: not configured (retest requests fail "
 		     "until scheduler.backend is set)");
 	else if (scheduler_check(ck->cfg, &err))
-		problem(ck, &err);
+		check_problem(ck, &err);
 	else
-		okay(ck, "scheduler '%s'", ck->cfg->scheduler.backend);
+		check_okay(ck, "scheduler '%s'", ck->cfg->scheduler.backend);
 	check_results_dir(ck);
 }
 
@@ -489,17 +430,17 @@ static void check_life(struct checker *ck)
 	char line[1024];
 
 	if (!ck->cfg->tracking.repo)
-		okay(ck, "tracking: off (no tracking.repo: fixes are not "
+		check_okay(ck, "tracking: off (no tracking.repo: fixes are not "
 		     "looked for)");
 	else if (track_check(ck->cfg, line, sizeof(line), &err))
-		problem(ck, &err);
+		check_problem(ck, &err);
 	else
-		okay(ck, "%s%s", line, ck->cfg->tracking.verify ?
+		check_okay(ck, "%s%s", line, ck->cfg->tracking.verify ?
 		     "; each fix is run (tracking.verify)" : "");
 	if (!rm->to.n)
-		okay(ck, "reminders: off (reminders.to is empty)");
+		check_okay(ck, "reminders: off (reminders.to is empty)");
 	else
-		okay(ck, "reminders: every %ld s to %zu address%s, of "
+		check_okay(ck, "reminders: every %ld s to %zu address%s, of "
 		     "regressions %ld s old or more", rm->every, rm->to.n,
 		     rm->to.n == 1 ? "" : "es", rm->min_age);
 }
@@ -578,7 +519,7 @@ int cmd_check(int argc, char **argv)
 	if (cli_load_config_all(&cfg, o.config, &err))
 		return cli_fail(&err);
 	ck.cfg = &cfg;
-	okay(&ck, "config '%s'", cfg.path);
+	check_okay(&ck, "config '%s'", cfg.path);
 	check_smtp(&ck);
 	check_imap(&ck);
 	check_state(&ck);
@@ -591,7 +532,7 @@ int cmd_check(int argc, char **argv)
 	ck.problems += check_units(&cfg, o.unit, ck.quiet);
 	staging = cfg.staging.redirect_to;
 	if (staging)
-		okay(&ck, "staging: every mail goes to '%s' only", staging);
+		check_okay(&ck, "staging: every mail goes to '%s' only", staging);
 	if (ck.problems) {
 		pb_fail(&err, EX_CONFIG, "check: %d problem%s in '%s'",
 			ck.problems, ck.problems == 1 ? "" : "s", cfg.path);

@@ -16,6 +16,7 @@
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/compose/identity.h"
 #include "perfbot/state/archive.h"
+#include "perfbot/state/noise.h"
 #include "perfbot/state/records.h"
 #include "perfbot/state/requests.h"
 #include "perfbot/state/state.h"
@@ -61,6 +62,8 @@ struct life {
 	struct archive_thread t;
 	struct request *rq;	/* every request of every kind */
 	size_t nrq;
+	struct state_noise *noise;	/* learned: the headline's cells */
+	size_t nnoise;
 	char *link;
 };
 
@@ -70,8 +73,34 @@ static void life_release(struct life *l)
 	record_events_free(l->ev, l->nev);
 	archive_thread_release(&l->t);
 	request_rows_free(l->rq, l->nrq);
+	state_noise_free(l->noise, l->nnoise);
 	free(l->link);
 	memset(l, 0, sizeof(*l));
+}
+
+/* The noise learned for the report's headline metric (state/noise.h). */
+static int noise_load(struct state *st, struct life *l, struct pb_err *err)
+{
+	size_t i, k = 0;
+
+	if (state_noise_all(st, NULL, NULL, NULL, &l->noise, &l->nnoise, NULL,
+			    err))
+		return -1;
+	for (i = 0; i < l->nnoise; i++) {
+		struct state_noise c = l->noise[i];
+
+		if (l->r.metric && !strcmp(c.metric, l->r.metric)) {
+			l->noise[i] = l->noise[k];
+			l->noise[k++] = c;
+		}
+	}
+	for (i = k; i < l->nnoise; i++) {
+		free(l->noise[i].testcase);
+		free(l->noise[i].machine);
+		free(l->noise[i].metric);
+	}
+	l->nnoise = k;
+	return 0;
 }
 
 static int life_load(struct state *st, const struct config *cfg,
@@ -90,7 +119,8 @@ static int life_load(struct state *st, const struct config *cfg,
 	rc = state_record_get(st, id, &l->r, &found, err) ||
 	     state_record_events(st, id, &l->ev, &l->nev, err) ||
 	     state_archive_thread(st, id, &l->t, &found, err) ||
-	     state_requests_of(st, id, NULL, &l->rq, &l->nrq, err);
+	     state_requests_of(st, id, NULL, &l->rq, &l->nrq, err) ||
+	     noise_load(st, l, err);
 	free(id);
 	if (!rc)
 		l->link = identity_closes_url(cfg, l->r.report_id,
@@ -223,12 +253,29 @@ static json_t *requests_json(const struct life *l)
 	return a;
 }
 
+static json_t *noise_json(const struct life *l)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < l->nnoise; i++)
+		if (json_array_append_new(a, json_pack(
+			"{s:s, s:s, s:s, s:f, s:I}", "testcase",
+			l->noise[i].testcase, "machine", l->noise[i].machine,
+			"metric", l->noise[i].metric, "cv", l->noise[i].cv,
+			"df", (json_int_t)l->noise[i].df))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 static json_t *life_json(const struct life *l)
 {
 	const struct record *r = &l->r;
 
 	return json_pack("{s:{s:s, s:o, s:o, s:o, s:I, s:o, s:o}, s:o, s:o, "
-			 "s:o, s:o, s:o}", "report", "id", r->report_id,
+			 "s:o, s:o, s:o, s:o}", "report", "id", r->report_id,
 			 "message_id", str_or_null(r->message_id), "subject",
 			 str_or_null(r->subject), "mail_status",
 			 str_or_null(r->mail_status), "created",
@@ -237,7 +284,7 @@ static json_t *life_json(const struct life *l)
 			 str_or_null(l->link), "record", record_json(l),
 			 "history", history_json(l), "thread", thread_json(l),
 			 "answers", answers_json(l), "requests",
-			 requests_json(l));
+			 requests_json(l), "noise", noise_json(l));
 }
 
 /* ---- text ---- */
@@ -421,6 +468,26 @@ static void print_runs(const struct life *l, time_t now)
 	}
 }
 
+/* The noise learned for the headline: what a retest's design assumes. */
+static void print_noise(const struct life *l)
+{
+	size_t i;
+
+	if (!l->r.metric)
+		return;
+	fputs("noise of ", stdout);
+	put(l->r.metric);
+	fputs(l->nnoise ? ":\n" : ": none learned yet\n", stdout);
+	for (i = 0; i < l->nnoise; i++) {
+		fputs("  ", stdout);
+		put(l->noise[i].testcase);
+		fputs(" on ", stdout);
+		put(l->noise[i].machine);
+		printf(": CV %.2f%% on %ld degrees of freedom\n",
+		       100 * l->noise[i].cv, l->noise[i].df);
+	}
+}
+
 static int print(const struct life *l, int json, time_t now,
 		 struct pb_err *err)
 {
@@ -432,6 +499,7 @@ static int print(const struct life *l, int json, time_t now,
 		print_history(l, now);
 		print_thread(l, now);
 		print_runs(l, now);
+		print_noise(l);
 		return fflush(stdout) ? pb_fail(err, EX_IOERR, "stdout: write "
 						"failed") : 0;
 	}

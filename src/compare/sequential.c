@@ -169,13 +169,14 @@ static void constant(const struct seq_design *d, const struct welch *w,
 	out->ci.why = w->why;
 }
 
-/* The runs' noise: the pooled standard deviation over the base mean. */
-static double pooled_cv(const double *base, size_t nb, const double *head,
-			size_t nh, double mb)
+double seq_runs_cv(const double *base, size_t nb, const double *head,
+		   size_t nh)
 {
-	double mh = mean_of(head, nh), q = 0;
+	double mb = mean_of(base, nb), mh = mean_of(head, nh), q = 0;
 	size_t i;
 
+	if (nb + nh < 3 || !nb || !nh || mb == 0)
+		return NAN;
 	for (i = 0; i < nb; i++)
 		q += (base[i] - mb) * (base[i] - mb);
 	for (i = 0; i < nh; i++)
@@ -259,7 +260,7 @@ void seq_decide(const struct seq_design *d, const double *base, size_t nb,
 	out->t_lower = isinf(l->t_lower) ? -INFINITY :
 		-stats_t_quantile(l->p_lower, w.df);
 	interval(&w, mb, out->t_upper, &out->ci);
-	out->cv = pooled_cv(base, nb, head, nh, mb);
+	out->cv = seq_runs_cv(base, nb, head, nh);
 	if (out->p <= l->p_upper)
 		out->answer = SEQ_CHANGED;
 	else if (out->p > l->p_lower || l->t_lower >= l->t_upper)

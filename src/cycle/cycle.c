@@ -158,8 +158,9 @@ static const struct kind *const kinds[] = {
 static int follow(struct cycle *cy, enum kind_phase phase,
 		  struct pb_err *err)
 {
-	struct kind_env e = { cy->st, cy->cfg, cy->now,
-			      workers_count(cy->jobs), cy->roots };
+	struct kind_env e = { .st = cy->st, .cfg = cy->cfg, .now = cy->now,
+			      .jobs = workers_count(cy->jobs),
+			      .roots = cy->roots };
 
 	return kind_followups(&e, kinds, NKINDS, phase, err);
 }

@@ -479,6 +479,14 @@ int state_confirm_more(struct state *st, const char *report_id,
 					      err);
 }
 
+int state_request_look(struct state *st, const char *request_id,
+		       const char *new_id, long runs, time_t deadline,
+		       struct pb_err *err)
+{
+	return st->be->requests->request_look(st, request_id, new_id, runs,
+					      deadline, err);
+}
+
 /* ---- seen.h ---- */
 
 int state_seen(struct state *st, const char *id, int *seen, struct pb_err *err)

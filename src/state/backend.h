@@ -206,6 +206,9 @@ struct state_requests_ops {
 	int (*confirm_more)(struct state *st, const char *report_id,
 			    const char *request_id, long runs,
 			    struct pb_err *err);
+	int (*request_look)(struct state *st, const char *request_id,
+			    const char *new_id, long runs, time_t deadline,
+			    struct pb_err *err);
 };
 
 /* seen.h */

@@ -306,6 +306,17 @@ static int sqlite_confirm_more(struct state *st, const char *report_id,
 		      report_id);
 }
 
+static int sqlite_request_look(struct state *st, const char *request_id,
+			       const char *new_id, long runs, time_t deadline,
+			       struct pb_err *err)
+{
+	return db_run(st, err, "UPDATE requests SET status = 'asking', "
+		      "request_id = ?, runs = ?, deadline = ? WHERE "
+		      "request_id = ? AND status IN ('asking', 'queued')",
+		      "siis", new_id, (long long)runs, (long long)deadline,
+		      request_id);
+}
+
 const struct state_requests_ops sqlite_requests_ops = {
 	.request_add = sqlite_request_add,
 	.requests_open = sqlite_requests_open,
@@ -316,4 +327,5 @@ const struct state_requests_ops sqlite_requests_ops = {
 	.confirm_hold = sqlite_confirm_hold,
 	.confirm_set = sqlite_confirm_set,
 	.confirm_more = sqlite_confirm_more,
+	.request_look = sqlite_request_look,
 };

@@ -331,6 +331,17 @@ const char *const state_migrations[] = {
 	"  created INTEGER NOT NULL,"
 	"  updated INTEGER NOT NULL);"
 	"CREATE INDEX bisections_phase ON bisections (phase, created);",
+	/* 12: learned noise (noise.c, issue 32 item 5): per testcase,
+	 * machine and metric, the pooled CV of the runs seen and its
+	 * degrees of freedom */
+	"CREATE TABLE noise ("
+	"  testcase TEXT NOT NULL,"
+	"  machine TEXT NOT NULL,"
+	"  metric TEXT NOT NULL,"
+	"  cv REAL NOT NULL CHECK (cv > 0),"
+	"  df INTEGER NOT NULL CHECK (df > 0),"
+	"  updated INTEGER NOT NULL,"
+	"  PRIMARY KEY (testcase, machine, metric));",
 };
 
 const int state_nmigrations =

@@ -15,3 +15,21 @@ confirm_manifest() {
 	printf 'id: %s\nbase: { commit: %s, subject: "x: base", result_root: %s/base }\nhead: { commit: %s, subject: "x: head", author: "Dev <alice@example.test>", result_root: %s/head }\n' \
 		"$1" "$3" "$2" "$4" "$2" >"$W/manifests/$1.yaml"
 }
+# retest_spool ID "BASE VALUES" "HEAD VALUES": a report ID of those runs
+# (commits $B and $H, roots in $W/roots) sent, the farm a spool in
+# $W/spool; 'rmid' is the report's Message-ID
+retest_spool() {
+	confirm_roots "$W/roots" $B $H "$2" "$3"
+	confirm_manifest "$1" "$W/roots" $B $H
+	mkdir -p "$W/spool"
+	printf 'scheduler:\n  backend: spool\n  spool_dir: %s/spool\n' "$W" >>"$CONFIG"
+	"$PERFBOT" run --config "$CONFIG" 2>"$W/e0"
+	rmid=$(sql "SELECT message_id FROM outbox WHERE id = '$1'")
+}
+# retest_ask MSGID TEXT: Alice replies TEXT to the report 'rmid'
+retest_ask() {
+	printf 'From: Alice <alice@example.test>\nTo: perfbot@example.test\nSubject: Re: the report\nMessage-ID: <%s@example.test>\nIn-Reply-To: <%s>\nReferences: <%s>\n\n%s\n' "$1" "$rmid" "$rmid" "$2" |
+		curl -s --mail-from alice@example.test --mail-rcpt perfbot@example.test \
+			-T - "smtp://127.0.0.1:$SMTP_PORT"
+	sleep 1
+}

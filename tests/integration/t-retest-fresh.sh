@@ -4,20 +4,8 @@
 . tests/integration/confirm-lib.sh
 B=a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7
 H=a8a8a8a8a8a8a8a8a8a8a8a8a8a8a8a8a8a8a8a8
-confirm_roots "$W/roots" $B $H "1000 1004 996" "1100 1096 1104"
-confirm_manifest rf-1 "$W/roots" $B $H
-mkdir -p "$W/spool"
-cat >>"$CONFIG" <<EOC
-scheduler:
-  backend: spool
-  spool_dir: $W/spool
-EOC
-"$PERFBOT" run --config "$CONFIG" 2>"$W/e0"
-rmid=$(sql "SELECT message_id FROM outbox WHERE id = 'rf-1'")
-printf 'From: Alice <alice@example.test>\nTo: perfbot@example.test\nSubject: Re: rf\nMessage-ID: <rf1@example.test>\nIn-Reply-To: <%s>\nReferences: <%s>\n\nretest 4x\n' "$rmid" "$rmid" |
-	curl -s --mail-from alice@example.test --mail-rcpt perfbot@example.test \
-		-T - "smtp://127.0.0.1:$SMTP_PORT"
-sleep 1
+retest_spool rf-1 "1000 1004 996" "1100 1096 1104"
+retest_ask rf1 "retest 4x"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "retest queued" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest'")" = queued ]
 # the farm: 4 more runs, the same for both commits
@@ -30,3 +18,4 @@ fetch_matching alice "$W/rf.eml" "^Verdict:" "$@"
 check "not reproduced on the new runs" grep -q "^Verdict: not reproduced\.$" "$W/rf.body"
 check "no change on them" grep -q "changed by +0.0% (the report said" "$W/rf.body"
 check "all runs still differ" grep -q "all runs together: +[1-9]" "$W/rf.body"
+check "the futility bound decided" grep -q "^The change did not reproduce: p = [0-9.]* on 4 runs a side, above the bound of" "$W/rf.body"

@@ -1,7 +1,7 @@
-# "retest 2x": two more runs a side are below what LKP's noise filter
-# judges (3 runs on a side), so the verdict rests on the tests alone and
-# says so; a clear change comes back stable. "retest 1x" is refused with
-# the reason (no test is possible on one run a side).
+# "retest 2x": two more runs a side, decided by the retest's sequential
+# Welch test (issue 32), which says so; a clear change comes back stable
+# at once, an early stop. "retest 1x" is refused with the reason (no
+# test is possible on one run a side).
 mkdir -p "$W/roots"
 for side in base head; do
 	mkdir -p "$W/roots/$side"
@@ -48,11 +48,12 @@ set -- $(search alice In-Reply-To two@example.test)
 fetch_matching alice "$W/two.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/two.eml" >/dev/null 2>"$W/two.body"
 check "2 new runs a side come back stable" grep -q "^Verdict: stable\.$" "$W/two.body"
-check "the follow-up says the tests alone decided" grep -q "verdict rests on the tests alone" "$W/two.body"
+check "the follow-up says what decided" grep -q "^How it was decided: Welch's t-test, one-sided (up)" "$W/two.body"
+check "an early stop on 2 runs a side" grep -q "on 2 runs a side, at or below the bound of" "$W/two.body"
 check "and does not claim the filter showed it" sh -c "! grep -q 'the noise filter shows it' '$W/two.body'"
-# 3 more runs a side: the filter judges them, but the exact Mann-Whitney
-# p cannot go below 0.1 (p = 0.1000), so Welch alone decides, and the answer says so
-# rather than that the Mann-Whitney test agreed (issue 29 item 6)
+# 3 more runs a side: the exact Mann-Whitney p cannot go below 0.1, so
+# no sentence may say that it agreed (issue 29 item 6); Welch's test
+# decides, at half the alpha: the first retest spent the rest (issue 32)
 ask three "retest 3x"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e5"
@@ -61,6 +62,6 @@ set -- $(search alice In-Reply-To three@example.test)
 fetch_matching alice "$W/three.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/three.eml" >/dev/null 2>"$W/three.body"
 check "3 new runs a side come back stable" grep -q "^Verdict: stable\.$" "$W/three.body"
-check "the exact Mann-Whitney p is 0.1" grep -q "Mann-Whitney U test: p = 0.1000 (exact)" "$W/three.body"
+check "the second retest has half the alpha" grep -q "a 0.5% chance of \"stable\" when nothing changed\$" "$W/three.body"
 check "no claim that it agrees" sh -c "! grep -qi 'Mann-Whitney test agree' '$W/three.body'"
-check "Welch alone decided" grep -q "^Welch's p < 0.01; the Mann-Whitney test cannot decide on 3 runs a side (its least p is 0.1000), so Welch's test alone decided\.$" "$W/three.body"
+check "Welch decided" grep -q "^The change holds: p = 0.0003 on 3 runs a side, at or below the bound of 0.0050\.$" "$W/three.body"

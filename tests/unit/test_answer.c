@@ -23,6 +23,7 @@
 #include <cmocka.h>
 #include <gmime/gmime.h>
 
+#include "perfbot/act/answers.h"
 #include "perfbot/act/dispatch.h"
 #include "perfbot/compose/answer.h"
 #include "perfbot/util/fileio.h"
@@ -147,15 +148,17 @@ static void queued(struct fx *f, size_t want)
 static int answer(struct fx *f, const char *tag, time_t now)
 {
 	struct answer_thread t = {
-		f->r.message_id, f->r.in_reply_to,
-		(const char *const *)f->r.references, f->r.nrefs,
-		f->r.subject, f->r.from_addr, f->r.from_name,
-		f->tr.report_id ? &f->tr : NULL,
+		.message_id = f->r.message_id,
+		.in_reply_to = f->r.in_reply_to,
+		.references = (const char *const *)f->r.references,
+		.nrefs = f->r.nrefs, .subject = f->r.subject,
+		.from_addr = f->r.from_addr, .from_name = f->r.from_name,
+		.report = f->tr.report_id ? &f->tr : NULL,
 	};
+	struct answer_mail m = { .t = &t, .tag = tag, .pieces = f->pieces };
 
 	memset(&f->err, 0, sizeof(f->err));
-	return dispatch_answer(f->st, &f->cfg, &t, tag, f->pieces, now,
-			    &f->err);
+	return answers_queue(f->st, &f->cfg, &m, now, &f->err);
 }
 
 /*
@@ -591,7 +594,7 @@ static void t_templates_no_command(void **state)
 }
 
 /* ------------------------------------------------------------------ */
-/* dispatch_answer                                                      */
+/* answers_queue                                                        */
 
 static void t_queue_headers(void **state)
 {

@@ -69,11 +69,14 @@ static int setup(void **state)
 	f->tr.subject = strdup("[tree] r1");
 	f->tr.recipients = strdup("[\"paul@example.test\"]");
 	f->tr.message_id = strdup(refs[0]);
-	f->t = (struct answer_thread){ "ask-1@example.test", refs[0], refs, 1,
-				       "Re: [tree] r1", "paul@example.test",
-				       "Paul", &f->tr };
-	f->a = (struct act_ctx){ f->st, &f->cfg, T0, &f->t, json_array(),
-				 0, 0, 0, NULL, 0, NULL };
+	f->t = (struct answer_thread){ .message_id = "ask-1@example.test",
+				       .in_reply_to = refs[0],
+				       .references = refs, .nrefs = 1,
+				       .subject = "Re: [tree] r1",
+				       .from_addr = "paul@example.test",
+				       .from_name = "Paul", .report = &f->tr };
+	f->a = (struct act_ctx){ .st = f->st, .cfg = &f->cfg, .now = T0,
+				 .t = &f->t, .pieces = json_array() };
 	*state = f;
 	return f->a.pieces && f->tr.report_id && f->tr.subject &&
 		f->tr.recipients && f->tr.message_id ? 0 : -1;

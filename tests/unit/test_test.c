@@ -153,11 +153,15 @@ static int setup(void **state)
 	queue_report(f);
 	if (state_route(f->st, refs, 1, &f->tr, &found, &f->err) || !found)
 		return -1;
-	f->t = (struct answer_thread){ ASK_MSGID, REPORT_MSGID, refs, 1,
-				       "Re: report", "alice@example.test",
-				       "Joanna", &f->tr };
-	f->a = (struct act_ctx){ f->st, &f->cfg, T0, &f->t, json_array(),
-				 0, 0, 0, &f->patch, 0, NULL };
+	f->t = (struct answer_thread){ .message_id = ASK_MSGID,
+				       .in_reply_to = REPORT_MSGID,
+				       .references = refs, .nrefs = 1,
+				       .subject = "Re: report",
+				       .from_addr = "alice@example.test",
+				       .from_name = "Joanna", .report = &f->tr };
+	f->a = (struct act_ctx){ .st = f->st, .cfg = &f->cfg, .now = T0,
+				 .t = &f->t, .pieces = json_array(),
+				 .patch = &f->patch };
 	*state = f;
 	return f->a.pieces ? 0 : -1;
 }
@@ -270,7 +274,8 @@ static char *followup_text(struct fx *f, size_t index)
 /* The follow-ups of a run at 'now': how many were answered. */
 static long followups(struct fx *f, time_t now, struct kind_stats *ts)
 {
-	struct kind_env e = { f->st, &f->cfg, now, 1, NULL };
+	struct kind_env e = { .st = f->st, .cfg = &f->cfg, .now = now,
+			      .jobs = 1 };
 
 	if (kind_follow(&e, &kind_test, ts, &f->err))
 		fail_msg("kind_follow: %s", f->err.msg);
@@ -587,7 +592,8 @@ static void t_noop(void **state)
 {
 	static const struct kind *const table[] = { &kind_retest, &kind_noop };
 	struct fx *f = *state;
-	struct kind_env e = { f->st, &f->cfg, T0 + 60, 2, NULL };
+	struct kind_env e = { .st = f->st, .cfg = &f->cfg, .now = T0 + 60,
+			      .jobs = 2 };
 	struct kind_asking q;
 	char buf[256], *text;
 

@@ -221,7 +221,8 @@ static void land(struct fx *f, int crash, int *asked)
 
 static long followups(struct fx *f, time_t now, struct kind_stats *vs)
 {
-	struct kind_env e = { f->st, &f->cfg, now, 1, NULL };
+	struct kind_env e = { .st = f->st, .cfg = &f->cfg, .now = now,
+			      .jobs = 1 };
 
 	if (kind_follow(&e, &kind_verify, vs, &f->err))
 		fail_msg("kind_follow: %s", f->err.msg);

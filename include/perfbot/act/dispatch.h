@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "perfbot/compose/answer.h"
+#include "perfbot/act/answers.h"
 #include "perfbot/act/authorize.h"
 #include "perfbot/parse/commands.h"
 #include "perfbot/config/config.h"
@@ -27,27 +28,6 @@
 
 struct command_limits {
 	int max_runs;		/* retest N must be 1..max_runs */
-};
-
-struct act_ctx;
-
-/* What acting on one mail needs, and the answer's pieces it adds to. */
-struct act_ctx {
-	struct state *st;
-	const struct config *cfg;
-	time_t now;
-	const struct answer_thread *t;	/* the mail answered, its report */
-	json_t *pieces;			/* JSON list of rendered pieces */
-	size_t repeats;		/* pieces that answer a repeated request
-				 * while a retest is open */
-	size_t silenced;	/* such requests left unanswered: the open
-				 * retest's repeat was answered already */
-	int acted;		/* a known command was done */
-	const struct reply_patch *patch;	/* the mail's patch, for
-						 * "test"; NULL: none */
-	size_t tests;		/* tests asked by this mail so far */
-	const char *reminder_id;	/* the thread is a reminder's (its
-					 * lines name the records), or NULL */
 };
 
 /*
@@ -97,32 +77,6 @@ int command_lookup(const char *word, size_t len, struct command_word *w);
  */
 int command_check(const struct mail_command *c, const struct command_limits *l,
 		  char *why, size_t whylen);
-
-/*
- * Render templates/<tmpl>.txt with 'ctx' (taken: always released; NULL
- * is a lack of memory) and the bot's name, and add it to a->pieces.
- */
-int dispatch_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
-		   struct pb_err *err);
-/* The same with a context still being built (render/context.h). */
-int dispatch_piece_of(struct act_ctx *a, const char *tmpl, struct ctx *c,
-		      struct pb_err *err);
-
-/*
- * The answer to a command of one report ('word': "retest", "test") in a
- * thread of several (a reminder's): "answer the report itself", as a
- * refusal (1; -1 when rendering fails).
- */
-int dispatch_not_here(struct act_ctx *a, const struct mail_command *c,
-		      const char *word, struct pb_err *err);
-
-/*
- * Compose the answer to 't' made of 'pieces' (compose/answer.h) and
- * queue it in the outbox. Opens no transaction.
- */
-int dispatch_answer(struct state *st, const struct config *cfg,
-		    const struct answer_thread *t, const char *tag,
-		    json_t *pieces, time_t now, struct pb_err *err);
 
 /*
  * Check, then act on, each of the 'n' commands up to

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "perfbot/config/config.h"
+#include "perfbot/act/dispatch.h"
 #include "perfbot/compose/answer.h"
 #include "perfbot/state/state.h"
 
@@ -22,6 +23,20 @@
  * recording never runs a retest twice. The kind (kind.h): kind_retest,
  * its follow-up kind.c's with retest.c's verdict.
  */
+
+/*
+ * The command "retest [N]x", an entry of the command table of
+ * act/dispatch.c: its arguments (N, default limits.default_runs), its
+ * check (2 to limits.max_runs) and its act (the limits.retests_per_report
+ * limit; a repeat while one is open answered once; the request asked
+ * under an id stable per mail and command, a run killed while asking
+ * asking again with the counts it recorded).
+ */
+int retest_parse(const char *args, struct mail_command *c);
+int retest_check(const struct mail_command *c,
+		 const struct command_limits *l, char *why, size_t whylen);
+int retest_act(struct act_ctx *a, const struct mail_command *c, size_t index,
+	       struct pb_err *err);
 
 /*
  * The act step: submit and record, asked by the mail of 't' (its thread

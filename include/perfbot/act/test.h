@@ -29,6 +29,15 @@
  */
 
 /*
+ * The command "test", an entry of the command table of act/dispatch.c:
+ * its arguments (parse/commands.h's grammar), its check (N: 2 to
+ * limits.max_runs) and its act step.
+ */
+int test_parse(const char *args, struct mail_command *c);
+int test_check(const struct mail_command *c, const struct command_limits *l,
+	       char *why, size_t whylen);
+
+/*
  * The act step of the command table's "test" (dispatch.h): 0 asked (the
  * farm took it, or refused it: answered so), 1 refused here (answered,
  * nothing done), -1 with 'err' when the state or a template fails.

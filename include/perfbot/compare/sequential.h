@@ -228,6 +228,39 @@ struct seq_decision {
 void seq_decide(const struct seq_design *d, const double *base, size_t nb,
 		const double *head, size_t nh, struct seq_decision *out);
 
+/*
+ * The runs' noise: their pooled standard deviation (each side about its
+ * own mean) over the base mean; NAN with fewer than 3 runs in all, a
+ * side without runs, or a base mean of 0.
+ */
+double seq_runs_cv(const double *base, size_t nb, const double *head,
+		   size_t nh);
+
+/*
+ * A fix judged by the same rule (issue 32 item 4): a test or a landed
+ * fix, its 'nt' runs 'tested' against the parent's ('base') and the
+ * reported commit's ('head'), each comparison decided by seq_decide() at
+ * one look of the runs both sides have, with a retest's design
+ * (seq_params_retest(): alpha 1%, power 96% on SEQ_RETEST_SHARE of the
+ * relative change 'reported', at noise 'cv'):
+ *   [SEQ_FIX_AWAY] the tested runs against the parent, the reported way:
+ *                  "changed" still away, "not changed" not away;
+ *   [SEQ_FIX_BACK] against the reported commit, the way back.
+ * fixed: back and not away; partly fixed: back and still away; not
+ * fixed: not back and still away; else inconclusive (also when
+ * 'reported' is 0 or a side has fewer than 2 runs).
+ */
+enum { SEQ_FIX_AWAY, SEQ_FIX_BACK };
+struct seq_fix {
+	struct seq_design d[2];
+	struct seq_decision dec[2];
+	int ok[2];		/* the comparison was made */
+	enum fix_verdict v;
+};
+void seq_fix_judge(struct seq_fix *f, const double *base, size_t nb,
+		   const double *head, size_t nh, const double *tested,
+		   size_t nt, double reported, double cv);
+
 /* "more runs", "changed", "not changed", "inconclusive". */
 const char *seq_answer_name(enum seq_answer a);
 

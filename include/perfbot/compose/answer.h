@@ -16,7 +16,7 @@
  * acknowledged retest, the help text, a refusal...) is rendered from its
  * template in templates/; the pieces are put together by
  * templates/answer.txt into a mail for the same outbox as the reports
- * (act/dispatch.c queues it): "Re: <subject>" (never "Re: Re:"),
+ * (act/answers.c queues it): "Re: <subject>" (never "Re: Re:"),
  * In-Reply-To their Message-ID, References their chain plus their id, To
  * the sender, Cc the report's recipients (recipients.max_cc at most),
  * Auto-Submitted: auto-replied.

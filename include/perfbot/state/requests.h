@@ -137,4 +137,13 @@ int state_confirm_set(struct state *st, const struct request *c,
 int state_confirm_more(struct state *st, const char *report_id,
 		       const char *request_id, long runs, struct pb_err *err);
 
+/*
+ * The next look of an open sequential request (a retest's): 'runs' new
+ * runs a side in all under the look's own id 'new_id', until 'deadline',
+ * status 'asking' again (the farm is asked next).
+ */
+int state_request_look(struct state *st, const char *request_id,
+		       const char *new_id, long runs, time_t deadline,
+		       struct pb_err *err);
+
 #endif

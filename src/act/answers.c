@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * act: the answer service (answers.h): the pieces of an answer rendered
+ * and the answer composed and queued in its thread, with a Message-ID
+ * the state does not hold, for every command, follow-up, record and
+ * reminder.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "perfbot/act/answers.h"
+#include "perfbot/compose/reminder.h"
+#include "perfbot/send/outbox.h"
+#include "perfbot/state/outbox.h"
+
+int answers_render(json_t *pieces, const struct config *cfg,
+		   const char *tmpl, json_t *ctx, struct pb_err *err)
+{
+	char *text = NULL;
+	int rc;
+
+	if (!pieces || !ctx || json_object_set_new(ctx, "bot_name",
+				json_string(cfg->identity.name))) {
+		json_decref(ctx);
+		return pb_fail(err, EX_OSERR, "answer '%s': out of memory",
+			       tmpl);
+	}
+	rc = answer_piece(cfg, tmpl, ctx, &text, err);
+	if (!rc)	/* a piece JSON cannot hold is left out */
+		json_array_append_new(pieces, json_string(text));
+	free(text);
+	json_decref(ctx);
+	return rc;
+}
+
+int answers_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
+		  struct pb_err *err)
+{
+	return answers_render(a->pieces, a->cfg, tmpl, ctx, err);
+}
+
+int answers_piece_of(struct act_ctx *a, const char *tmpl, struct ctx *c,
+		     struct pb_err *err)
+{
+	json_t *j;
+
+	if (ctx_finish(c, &j, err))
+		return -1;
+	return answers_piece(a, tmpl, j, err);
+}
+
+int answers_not_here(struct act_ctx *a, const struct mail_command *c,
+		     const char *word, struct pb_err *err)
+{
+	char why[64];
+	struct ctx x;
+
+	snprintf(why, sizeof(why), "%s: answer the report itself", word);
+	ctx_init(&x, "answer");
+	ctx_str(&x, "line", c->line);
+	ctx_str(&x, "why", why);
+	return answers_piece_of(a, "invalid", &x, err) ? -1 : 1;
+}
+
+static int compose(const struct config *cfg, const struct answer_mail *m,
+		   time_t now, int draw, struct composed *c,
+		   struct pb_err *err)
+{
+	if (m->t)
+		return answer_compose(cfg, m->t, m->tag, m->pieces, now, draw,
+				      c, err);
+	return reminder_compose(cfg, m->reminder_id, m->reminder_ctx, now,
+				draw, c, err);
+}
+
+int answers_queue(struct state *st, const struct config *cfg,
+		  const struct answer_mail *m, time_t now, struct pb_err *err)
+{
+	struct composed c;
+	int rc, draw = 0, used = 1;
+
+	/* a Message-ID the state holds already is drawn again */
+	do {
+		rc = compose(cfg, m, now, draw, &c, err) ||
+		     state_message_id_used(st, c.message_id, &used, err);
+		if (!rc && !used)
+			rc = outbox_queue(st, &c, now, err);
+		composed_release(&c);
+	} while (!rc && used && ++draw < ID_DRAWS);
+	return rc || !used ? rc : pb_fail(err, EX_SOFTWARE, "%s: no free "
+					  "Message-ID in %d draws", m->t ?
+					  "answer" : "reminder", ID_DRAWS);
+}
+
+int answers_one(struct state *st, const struct config *cfg,
+		const struct answer_thread *t, const char *tag,
+		const char *tmpl, json_t *ctx, time_t now,
+		struct pb_err *err)
+{
+	struct answer_mail m = { .t = t, .tag = tag, .pieces = json_array() };
+	int rc;
+
+	rc = answers_render(m.pieces, cfg, tmpl, ctx, err) ||
+	     answers_queue(st, cfg, &m, now, err) ? -1 : 0;
+	json_decref(m.pieces);
+	return rc;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERFBOT_RETEST_INTERNAL_H
+#define PERFBOT_RETEST_INTERNAL_H
+
+#include <jansson.h>
+
+#include "perfbot/compare/sequential.h"
+#include "perfbot/judge/inputs.h"
+#include "perfbot/state/requests.h"
+
+/*
+ * What retest.c and retest_plan.c share: the retest's sequential design
+ * as kept with its thread (key "retest"), so that every look of it is
+ * decided by the same one whatever the configuration becomes: N, the
+ * cap, the report's retests before it, the reported change and the noise
+ * of the report's runs, and the first look's request id (each later
+ * look's is "<it>-<runs a side in all>").
+ */
+struct retest_plan {
+	long first, cap, earlier;
+	double reported, cv;	/* relative: 0.05 = 5% */
+	const char *id;
+	long learned;		/* the learned noise's df, 0: none (the
+				 * acknowledgement's; not kept) */
+};
+
+int retest_plan_design(const struct retest_plan *pl, struct seq_design *d,
+		       struct pb_err *err);
+/* Add 'pl' to the thread's JSON '*thread' (replaced); -1 out of memory. */
+int retest_plan_keep(char **thread, const struct retest_plan *pl);
+/*
+ * The plan kept with 'row' ('t' its thread); a retest asked before
+ * retests were sequential has none: a single look of its N runs.
+ */
+void retest_plan_read(struct retest_plan *pl, const json_t *t,
+		      const struct request *row);
+/* The report's retests before this one that the farm took. */
+int retest_plan_earlier(struct state *st, const char *report_id,
+			long *earlier, struct pb_err *err);
+/*
+ * The noise the design assumes (issue 32 item 5): with noise learned in
+ * the state, the upper quartile of the moderated CV (compare/noise.h) of
+ * the report's testcase, machine and 'metric', its learned runs pooled
+ * with the report's own ('cv' on 'df'), under the prior of every cell;
+ * pl->learned the learned cell's df (0: none). Else the report's own.
+ */
+void retest_plan_noise(struct state *st, const struct report_inputs *in,
+		       const char *metric, double cv, long df,
+		       struct retest_plan *pl);
+/* The noise of judged runs kept for later designs (state/noise.h). */
+int retest_noise_keep(struct state *st, const struct report_inputs *in,
+		      const char *metric, double cv, long df, time_t now,
+		      struct pb_err *err);
+/* The runs a side a look of 'n' in all adds to the look before it. */
+long retest_look_adds(const struct seq_design *d, long n);
+
+#endif

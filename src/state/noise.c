@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record: learned noise (state/noise.h): the pooled CV of the runs
+ * judged, per testcase, machine and metric, pooled as runs come and
+ * read back whole for the prior.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfbot/state/noise.h"
+
+#include "internal.h"
+
+int state_noise_add(struct state *st, const char *testcase,
+		    const char *machine, const char *metric, double cv,
+		    long df, time_t now, struct pb_err *err)
+{
+	double cv0 = 0, df0 = 0;
+	sqlite3_stmt *s;
+	int rc;
+
+	if (!(isfinite(cv) && cv > 0 && cv < 1e6) || df < 1 || !testcase ||
+	    !machine || !metric)
+		return 0;
+	if (db_query(st, &s, err, "SELECT cv, df FROM noise WHERE testcase "
+		     "= ? AND machine = ? AND metric = ?", "sss", testcase,
+		     machine, metric))
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		cv0 = sqlite3_column_double(s, 0);
+		df0 = (double)sqlite3_column_int64(s, 1);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(st, err, "read");
+	cv = sqrt((df0 * cv0 * cv0 + (double)df * cv * cv) / (df0 + (double)df));
+	return db_run(st, err, "INSERT OR REPLACE INTO noise (testcase, "
+		      "machine, metric, cv, df, updated) VALUES (?, ?, ?, ?, "
+		      "?, ?)", "sssdii", testcase, machine, metric, cv,
+		      (long long)(df0 + (double)df), (long long)now);
+}
+
+void state_noise_free(struct state_noise *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++) {
+		free(v[i].testcase);
+		free(v[i].machine);
+		free(v[i].metric);
+	}
+	free(v);
+}
+
+static int row_read(sqlite3_stmt *s, struct state_noise *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->testcase = db_column_dup(s, 0, NULL);
+	r->machine = db_column_dup(s, 1, NULL);
+	r->metric = db_column_dup(s, 2, NULL);
+	r->cv = sqlite3_column_double(s, 3);
+	r->df = (long)sqlite3_column_int64(s, 4);
+	r->updated = (time_t)sqlite3_column_int64(s, 5);
+	return r->testcase && r->machine && r->metric ? 0 : -1;
+}
+
+static int same(const struct state_noise *r, const char *testcase,
+		const char *machine, const char *metric)
+{
+	return testcase && machine && metric && !strcmp(r->testcase,
+							testcase) &&
+	       !strcmp(r->machine, machine) && !strcmp(r->metric, metric);
+}
+
+int state_noise_all(struct state *st, const char *testcase,
+		    const char *machine, const char *metric,
+		    struct state_noise **out, size_t *n, size_t *at,
+		    struct pb_err *err)
+{
+	struct state_noise *v = NULL, *nv;
+	sqlite3_stmt *s;
+	int rc, oom = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (db_query(st, &s, err, "SELECT testcase, machine, metric, cv, df, "
+		     "updated FROM noise ORDER BY testcase, machine, metric",
+		     ""))
+		return -1;
+	while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		nv = realloc(v, (*n + 1) * sizeof(*v));
+		if (!nv) {
+			oom = 1;
+			break;
+		}
+		v = nv;
+		oom = row_read(s, &v[*n]) != 0;
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (oom || rc != SQLITE_DONE) {
+		state_noise_free(v, *n);
+		*n = 0;
+		return oom ? pb_fail(err, EX_OSERR, "out of memory") :
+			db_fail(st, err, "read");
+	}
+	*out = v;
+	if (at) {
+		for (*at = 0; *at < *n && !same(&v[*at], testcase, machine,
+						metric); (*at)++)
+			;
+	}
+	return 0;
+}
