@@ -33,7 +33,10 @@ static size_t subsystem_len(const char *subject)
 	return (size_t)(colon - subject);
 }
 
-/* [tree:branch]: the manifest's tree, else the repository's name. */
+/*
+ * [tree:branch]: the manifest's tree, else the repository's name; Linus'
+ * tree (.../torvalds/linux) is 'linus', as the robot names it.
+ */
 static void tree_of(struct ctx *c, const struct manifest_side *s)
 {
 	const char *base, *end;
@@ -50,7 +53,10 @@ static void tree_of(struct ctx *c, const struct manifest_side *s)
 	for (base = end; base > s->repo && base[-1] != '/' &&
 	     base[-1] != ':'; base--)
 		;
-	if (end > base)
+	if (end - base == 5 && !strncmp(base, "linux", 5) &&
+	    base - s->repo >= 9 && !strncmp(base - 9, "torvalds/", 9))
+		ctx_str(c, "tree", "linus");
+	else if (end > base)
 		ctx_strn(c, "tree", base, (size_t)(end - base));
 	else
 		ctx_opt(c, "tree", NULL);
