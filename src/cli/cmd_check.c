@@ -148,57 +148,21 @@ static void check_imap(struct checker *ck)
 	secret(ck, "imap", im->user);
 }
 
-/* A state on a server: opened, read only, as a run would. */
-static void check_state_uri(struct checker *ck, const char *uri)
-{
-	struct pb_err err = { 0, "" };
-	struct state *st = NULL;
-
-	if (state_open(&st, uri, STATE_READ, &err))
-		check_problem(ck, &err);
-	else
-		check_okay(ck, "state '%s'", uri);
-	state_close(st);
-}
-
-/* The nearest existing ancestor of 'path' must be a writable directory. */
+/* The state's place: usable by a run (state_usable()). */
 static void check_state(struct checker *ck)
 {
-	char *path = cli_state_path(ck->cfg), *dir = NULL, *up;
+	char *path = cli_state_path(ck->cfg);
 	struct pb_err err = { 0, "" };
-	struct stat st;
+	int made = 1;
 
-	if (!path) {
+	if (!path)
 		pb_fail(&err, EX_CONFIG, "state: not set, and no $HOME for "
 			"the default place");
-		check_problem(ck, &err);
-		return;
-	}
-	if (!state_is_file(path)) {	/* a URI: its backend connects */
-		check_state_uri(ck, path);
-		free(path);
-		return;
-	}
-	dir = path_dirname(path);
-	while (dir && stat(dir, &st) && strcmp(dir, "/") && strcmp(dir, ".")) {
-		up = path_dirname(dir);
-		free(dir);
-		dir = up;
-	}
-	if (!dir)
-		pb_fail(&err, EX_OSERR, "out of memory");
-	else if (!S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK))
-		pb_fail(&err, EX_CONFIG, "state: '%s': '%s' is not a writable "
-			"directory", path, dir);
-	else if (access(path, F_OK) == 0 && access(path, R_OK | W_OK))
-		pb_fail(&err, EX_CONFIG, "state: '%s': %s", path,
-			strerror(errno));
-	if (err.code)
+	if (err.code || state_usable(path, &made, &err))
 		check_problem(ck, &err);
 	else
-		check_okay(ck, "state '%s'%s", path, access(path, F_OK) ?
-		     " (created on the first run)" : "");
-	free(dir);
+		check_okay(ck, "state '%s'%s", path, made ? "" :
+			   " (created on the first run)");
 	free(path);
 }
 

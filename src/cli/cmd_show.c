@@ -103,6 +103,21 @@ static int noise_load(struct state *st, struct life *l, struct pb_err *err)
 	return 0;
 }
 
+/*
+ * A report known only by its requests (held for confirmation and never
+ * mailed): its id, no record, "not mailed".
+ */
+static int unmailed(struct record *r, const char *id, struct pb_err *err)
+{
+	r->report_id = strdup(id);
+	r->status = strdup("not mailed");
+	r->mail_status = strdup("never mailed");
+	r->regression = -1;
+	if (r->report_id && r->status && r->mail_status)
+		return 0;
+	return pb_fail(err, EX_OSERR, "out of memory");
+}
+
 static int life_load(struct state *st, const struct config *cfg,
 		     const char *key, struct life *l, struct pb_err *err)
 {
@@ -117,6 +132,7 @@ static int life_load(struct state *st, const struct config *cfg,
 			       "(give its id or Message-ID, as 'perfbot "
 			       "status' shows them)", key);
 	rc = state_record_get(st, id, &l->r, &found, err) ||
+	     (!found && unmailed(&l->r, id, err)) ||
 	     state_record_events(st, id, &l->ev, &l->nev, err) ||
 	     state_archive_thread(st, id, &l->t, &found, err) ||
 	     state_requests_of(st, id, NULL, &l->rq, &l->nrq, err) ||

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "perfbot/cli/cli.h"
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/util/log.h"
@@ -48,7 +50,7 @@ static int is_time(const char *col)
 {
 	static const char *const names[] = { "next_attempt", "created",
 		"deadline", "sent_at", "received", "seen", "at", "changed",
-		NULL };
+		"decided", NULL };
 	size_t i;
 
 	for (i = 0; names[i]; i++)
@@ -58,81 +60,69 @@ static int is_time(const char *col)
 }
 
 /* One value on one line: control characters never reach the terminal. */
-static void print_value(const char *col, json_t *v, time_t now)
+static void print_value(const char *col, const struct status_value *v,
+			time_t now)
 {
 	char buf[96];
 	const char *s;
 	size_t n, k;
 
-	if (json_is_integer(v) && is_time(col) && json_integer_value(v) > 0) {
-		status_when((time_t)json_integer_value(v), now, buf,
-			    sizeof(buf));
+	if (v->type == STATUS_INT && is_time(col) && v->i > 0) {
+		status_when((time_t)v->i, now, buf, sizeof(buf));
 		fputs(buf, stdout);
-	} else if (is_time(col) && (json_is_null(v) || json_is_integer(v))) {
+	} else if (is_time(col) && (v->type == STATUS_NULL ||
+				    v->type == STATUS_INT)) {
 		/* 0 or nothing: the time never came */
 		fputs(strcmp(col, "next_attempt") ? "never" :
 		      "never tried, due now", stdout);
-	} else if (json_is_integer(v)) {
-		printf("%lld", (long long)json_integer_value(v));
-	} else if (json_is_string(v)) {
+	} else if (v->type == STATUS_INT) {
+		printf("%lld", v->i);
+	} else if (v->type == STATUS_TEXT) {
 		/*
 		 * in pieces, so nothing can fail: this policy writes a
 		 * byte for each byte it reads
 		 */
-		s = json_string_value(v);
+		s = v->s;
 		for (n = strlen(s); n; s += k, n -= k) {
 			k = text_scrub_to(buf, sizeof(buf), s, n,
 					  TEXT_CTRL_QMARK);
 			fputs(buf, stdout);
 		}
-	} else if (json_is_real(v)) {
-		printf("%g", json_real_value(v));
+	} else if (v->type == STATUS_REAL) {
+		printf("%g", v->r);
 	} else {
 		fputs("-", stdout);
 	}
 }
 
-static void print_section(const char *name, json_t *list, time_t now)
+static void print_section(const struct status_part *p, time_t now)
 {
-	const char *col;
-	size_t i;
-	json_t *row, *v;
+	size_t r, c;
 
-	printf("%s: %zu\n", name, json_array_size(list));
-	json_array_foreach(list, i, row) {
-		int first = 1;
-
+	printf("%s: %zu\n", p->name, p->nrows);
+	for (r = 0; r < p->nrows; r++) {
 		fputs("  ", stdout);
-		json_object_foreach(row, col, v) {
-			printf("%s%s: ", first ? "" : ", ", col);
-			print_value(col, v, now);
-			first = 0;
+		for (c = 0; c < p->ncols; c++) {
+			printf("%s%s: ", c ? ", " : "", p->cols[c]);
+			print_value(p->cols[c], &p->cells[r * p->ncols + c],
+				    now);
 		}
 		putchar('\n');
 	}
 }
 
-static void print_text(json_t *st, time_t now)
+static void print_text(const struct status *st)
 {
-	json_t *ob = json_object_get(st, "outbox"), *v;
-	const char *k;
+	const struct status_counts *ob = &st->outbox;
+	size_t i;
 
-	printf("state: %s\n", json_string_value(json_object_get(st, "state")));
-	if (ob)
+	printf("state: %s\n", st->state);
+	if (ob->has_outbox)
 		printf("outbox: %lld queued, %lld sent (%lld in the last hour), "
-		       "%lld failed, %lld dropped\n",
-		       (long long)json_integer_value(json_object_get(ob,
-								     "queued")),
-		       (long long)json_integer_value(json_object_get(ob, "sent")),
-		       (long long)json_integer_value(json_object_get(ob,
-							"sent_last_hour")),
-		       (long long)json_integer_value(json_object_get(ob,
-								     "failed")),
-		       (long long)json_integer_value(json_object_get(ob,
-								     "dropped")));
-	json_object_foreach(st, k, v)
-		if (json_is_array(v))
-			print_section(k, v, now);
+		       "%lld failed, %lld dropped\n", ob->queued, ob->sent,
+		       ob->sent_last_hour, ob->failed, ob->dropped);
+	for (i = 0; i < st->nparts; i++)
+		print_section(&st->parts[i], st->now);
 }
 
 /* The state when it exists; *none set when nothing has run yet. */
@@ -145,31 +135,95 @@ static int open_if_there(struct state **st, const char *path, int *none,
 	return state_open(st, path, STATE_READ, err);
 }
 
+/* One typed value as JSON: times stay Unix seconds. */
+static json_t *value_json(const struct status_value *v)
+{
+	switch (v->type) {
+	case STATUS_INT:
+		return json_integer((json_int_t)v->i);
+	case STATUS_REAL:
+		return json_real(v->r);
+	case STATUS_TEXT:
+		return json_string(v->s);
+	default:
+		return json_null();
+	}
+}
+
+/* A part's rows as a list of objects, their columns as keys. */
+static json_t *part_json(const struct status_part *p)
+{
+	json_t *list = json_array(), *row;
+	size_t r, c;
+
+	for (r = 0; list && r < p->nrows; r++) {
+		row = json_object();
+		for (c = 0; row && c < p->ncols; c++)
+			if (json_object_set_new(row, p->cols[c], value_json(
+					&p->cells[r * p->ncols + c])))
+				break;
+		if (!row || c < p->ncols || json_array_append_new(list, row)) {
+			json_decref(list);
+			return NULL;
+		}
+	}
+	return list;
+}
+
+/*
+ * --json: the state, its time and what it holds as one object (keys
+ * sorted), or "missing": true when nothing has run ('so' NULL).
+ */
+static int status_json(const struct status *so, const char *path,
+		       time_t now, FILE *out)
+{
+	const struct status_counts *ob = so ? &so->outbox : NULL;
+	json_t *o = json_pack("{s:s, s:I}", "state", path, "now",
+			      (json_int_t)now);
+	size_t i;
+	int rc = -1;
+
+	if (o && !so)
+		rc = json_object_set_new(o, "missing", json_true());
+	else if (o)
+		rc = ob->has_outbox && json_object_set_new(o, "outbox",
+			json_pack("{s:I, s:I, s:I, s:I, s:I}", "dropped",
+				  (json_int_t)ob->dropped, "queued",
+				  (json_int_t)ob->queued, "sent",
+				  (json_int_t)ob->sent, "failed",
+				  (json_int_t)ob->failed, "sent_last_hour",
+				  (json_int_t)ob->sent_last_hour));
+	for (i = 0; so && !rc && i < so->nparts; i++)
+		rc = json_object_set_new(o, so->parts[i].name,
+					 part_json(&so->parts[i]));
+	if (!rc)
+		rc = json_dumpf(o, out, JSON_INDENT(2) | JSON_SORT_KEYS);
+	if (!rc && fputc('\n', out) == EOF)
+		rc = -1;
+	json_decref(o);
+	return rc;
+}
+
 static int show(const char *path, int json, time_t now, struct pb_err *err)
 {
 	struct state *st = NULL;
-	json_t *o = NULL;
+	struct status so;
 	int none, rc;
 
+	memset(&so, 0, sizeof(so));
 	if (open_if_there(&st, path, &none, err))
 		return -1;
-	if (none)
-		o = json_pack("{s:s, s:I, s:b}", "state", path, "now",
-			      (json_int_t)now, "missing", 1);
-	rc = none ? (o ? 0 : pb_fail(err, EX_OSERR, "out of memory")) :
-		state_status(st, now, &o, err);
+	rc = none ? 0 : state_status(st, now, &so, err);
 	state_close(st);
 	if (rc)
 		return -1;
-	if (json) {
-		rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
-		fputc('\n', stdout);
-	} else if (none) {
+	if (json)
+		rc = status_json(none ? NULL : &so, path, now, stdout);
+	else if (none)
 		printf("state: %s (not created yet: nothing has run)\n", path);
-	} else {
-		print_text(o, now);
-	}
-	json_decref(o);
+	else
+		print_text(&so);
+	status_release(&so);
 	return rc ? pb_fail(err, EX_IOERR, "stdout: write failed") : 0;
 }
 

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/cycle/report.h"
 #include "perfbot/cycle/confirm.h"
 #include "perfbot/state/requests.h"
 #include "perfbot/state/seen.h"
@@ -32,8 +31,7 @@
 #include "perfbot/render/evidence_view.h"
 #include "perfbot/render/template.h"
 #include "perfbot/util/workers.h"
-
-#include "steps.h"
+#include "steps.h"	/* and cycle/report.h */
 
 /*
  * One held report on its way through the workers (util/workers.h): its

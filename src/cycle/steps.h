@@ -8,7 +8,7 @@
  */
 
 #include "perfbot/cycle/cycle.h"
-#include "perfbot/render/report.h"
+#include "perfbot/cycle/report.h"
 
 /* ingest.c: every source's manifests judged, queued, held or skipped. */
 int cycle_ingest(struct cycle *cy, struct pb_err *err);

@@ -25,6 +25,8 @@
 #include <time.h>
 
 #include "perfbot/state/archive.h"
+#include "perfbot/state/noise.h"
+#include "perfbot/state/bisections.h"
 #include "perfbot/state/inbox.h"
 #include "perfbot/state/outbox.h"
 #include "perfbot/state/prune.h"
@@ -229,11 +231,39 @@ struct state_seen_ops {
 
 /* status.h */
 struct state_status_ops {
-	int (*status)(struct state *st, time_t now, json_t **out,
+	int (*status)(struct state *st, time_t now, struct status *out,
 		      struct pb_err *err);
 	int (*next_attempt)(struct state *st, struct status_next *nx,
 			    struct pb_err *err);
 	int (*retry_now)(struct state *st, time_t now, long *n,
+			 struct pb_err *err);
+};
+
+/* bisections.h */
+struct state_bisections_ops {
+	int (*bisection_add)(struct state *st, const char *bisect_id,
+			     const char *report_id, const char *phase,
+			     const char *state_json, const char *job,
+			     const char *manifest, time_t deadline, time_t now,
+			     struct pb_err *err);
+	int (*bisection_set)(struct state *st, const char *bisect_id,
+			     const char *phase, const char *state_json,
+			     time_t now, struct pb_err *err);
+	int (*bisection_get)(struct state *st, const char *bisect_id,
+			     struct bisection_row **out, struct pb_err *err);
+	int (*bisections)(struct state *st, const char *report_id, int open,
+			  struct bisection_row **out, size_t *n,
+			  struct pb_err *err);
+};
+
+/* noise.h */
+struct state_noise_ops {
+	int (*noise_add)(struct state *st, const char *testcase,
+			 const char *machine, const char *metric, double cv,
+			 long df, time_t now, struct pb_err *err);
+	int (*noise_all)(struct state *st, const char *testcase,
+			 const char *machine, const char *metric,
+			 struct state_noise **out, size_t *n, size_t *at,
 			 struct pb_err *err);
 };
 
@@ -252,6 +282,8 @@ struct state_backend {
 		    struct pb_err *err);
 	/* 1 when 'where' is not made yet (state_missing()) */
 	int (*missing)(const char *where);
+	/* can a run use 'where' (state_usable()) */
+	int (*usable)(const char *where, int *made, struct pb_err *err);
 	/*
 	 * The handle's operations (state.h); the run lock is the backend's
 	 * (a file lock for SQLite).
@@ -266,6 +298,8 @@ struct state_backend {
 	int (*commit)(struct state *st, struct pb_err *err);
 	void (*rollback)(struct state *st);
 	/* the tables' */
+	const struct state_noise_ops *noise;
+	const struct state_bisections_ops *bisections;
 	const struct state_archive_ops *archive;
 	const struct state_inbox_ops *inbox;
 	const struct state_marks_ops *marks;

@@ -85,11 +85,11 @@ static int read_rows(struct state *st, sqlite3_stmt *s,
 	return 0;
 }
 
-int state_bisection_add(struct state *st, const char *bisect_id,
-			const char *report_id, const char *phase,
-			const char *state_json, const char *job,
-			const char *manifest, time_t deadline, time_t now,
-			struct pb_err *err)
+static int sqlite_bisection_add(struct state *st, const char *bisect_id,
+				const char *report_id, const char *phase,
+				const char *state_json, const char *job,
+				const char *manifest, time_t deadline,
+				time_t now, struct pb_err *err)
 {
 	return db_run(st, err, "INSERT OR IGNORE INTO bisections (bisect_id, "
 		      "report_id, phase, state, job, manifest, deadline, "
@@ -99,17 +99,17 @@ int state_bisection_add(struct state *st, const char *bisect_id,
 		      (long long)now);
 }
 
-int state_bisection_set(struct state *st, const char *bisect_id,
-			const char *phase, const char *state_json,
-			time_t now, struct pb_err *err)
+static int sqlite_bisection_set(struct state *st, const char *bisect_id,
+				const char *phase, const char *state_json,
+				time_t now, struct pb_err *err)
 {
 	return db_run(st, err, "UPDATE bisections SET phase = ?, state = ?, "
 		      "updated = ? WHERE bisect_id = ?", "ssis", phase,
 		      state_json, (long long)now, bisect_id);
 }
 
-int state_bisection_get(struct state *st, const char *bisect_id,
-			struct bisection_row **out, struct pb_err *err)
+static int sqlite_bisection_get(struct state *st, const char *bisect_id,
+				struct bisection_row **out, struct pb_err *err)
 {
 	sqlite3_stmt *s;
 	size_t n;
@@ -126,9 +126,9 @@ int state_bisection_get(struct state *st, const char *bisect_id,
 	return 0;
 }
 
-int state_bisections(struct state *st, const char *report_id, int open,
-		     struct bisection_row **out, size_t *n,
-		     struct pb_err *err)
+static int sqlite_bisections(struct state *st, const char *report_id, int open,
+			     struct bisection_row **out, size_t *n,
+			     struct pb_err *err)
 {
 	sqlite3_stmt *s;
 
@@ -141,3 +141,10 @@ int state_bisections(struct state *st, const char *report_id, int open,
 		return -1;
 	return read_rows(st, s, out, n, err);
 }
+
+const struct state_bisections_ops sqlite_bisections_ops = {
+	.bisection_add = sqlite_bisection_add,
+	.bisection_set = sqlite_bisection_set,
+	.bisection_get = sqlite_bisection_get,
+	.bisections = sqlite_bisections,
+};

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "perfbot/util/fileio.h"
 #include "internal.h"
 
 /*
@@ -175,5 +176,30 @@ int state_reserve_free(const char *path)
 	int rc = r ? unlink(r) : -1;
 
 	free(r);
+	return rc;
+}
+
+/* The nearest existing ancestor of 'path' must be a writable directory. */
+int sqlite_usable(const char *path, int *made, struct pb_err *err)
+{
+	char *dir = path_dirname(path), *up;
+	struct stat sb;
+	int rc = 0;
+
+	while (dir && stat(dir, &sb) && strcmp(dir, "/") && strcmp(dir, ".")) {
+		up = path_dirname(dir);
+		free(dir);
+		dir = up;
+	}
+	if (!dir)
+		rc = pb_fail(err, EX_OSERR, "out of memory");
+	else if (!S_ISDIR(sb.st_mode) || access(dir, W_OK | X_OK))
+		rc = pb_fail(err, EX_CONFIG, "state: '%s': '%s' is not a "
+			     "writable directory", path, dir);
+	else if (access(path, F_OK) == 0 && access(path, R_OK | W_OK))
+		rc = pb_fail(err, EX_CONFIG, "state: '%s': %s", path,
+			     strerror(errno));
+	*made = access(path, F_OK) == 0;
+	free(dir);
 	return rc;
 }

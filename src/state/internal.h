@@ -41,6 +41,8 @@ int sqlite_reserve(struct state *st, struct pb_err *err);
 int sqlite_unreserve(struct state *st);
 int sqlite_full(const struct state *st);
 extern const struct state_archive_ops sqlite_archive_ops;
+extern const struct state_noise_ops sqlite_noise_ops;
+extern const struct state_bisections_ops sqlite_bisections_ops;
 extern const struct state_inbox_ops sqlite_inbox_ops;
 extern const struct state_marks_ops sqlite_marks_ops;
 extern const struct state_outbox_ops sqlite_outbox_ops;
@@ -80,6 +82,8 @@ int state_marker_check(const char *path, struct pb_err *err);
 int state_marker_keep(const char *path, time_t now, struct pb_err *err);
 char *state_uri(const char *path, const char *query);
 int state_nobody_writing(const char *path);
+/* The place of a state file usable by a run (files.c: state_usable()). */
+int sqlite_usable(const char *path, int *made, struct pb_err *err);
 /* The reserve of files.c: made (its room kept), or given back. */
 int state_reserve_make(const char *path, struct pb_err *err);
 int state_reserve_free(const char *path);

@@ -12,9 +12,9 @@
 
 #include "internal.h"
 
-int state_noise_add(struct state *st, const char *testcase,
-		    const char *machine, const char *metric, double cv,
-		    long df, time_t now, struct pb_err *err)
+static int sqlite_noise_add(struct state *st, const char *testcase,
+			    const char *machine, const char *metric, double cv,
+			    long df, time_t now, struct pb_err *err)
 {
 	double cv0 = 0, df0 = 0;
 	sqlite3_stmt *s;
@@ -74,10 +74,10 @@ static int same(const struct state_noise *r, const char *testcase,
 	       !strcmp(r->machine, machine) && !strcmp(r->metric, metric);
 }
 
-int state_noise_all(struct state *st, const char *testcase,
-		    const char *machine, const char *metric,
-		    struct state_noise **out, size_t *n, size_t *at,
-		    struct pb_err *err)
+static int sqlite_noise_all(struct state *st, const char *testcase,
+			    const char *machine, const char *metric,
+			    struct state_noise **out, size_t *n, size_t *at,
+			    struct pb_err *err)
 {
 	struct state_noise *v = NULL, *nv;
 	sqlite3_stmt *s;
@@ -114,3 +114,8 @@ int state_noise_all(struct state *st, const char *testcase,
 	}
 	return 0;
 }
+
+const struct state_noise_ops sqlite_noise_ops = {
+	.noise_add = sqlite_noise_add,
+	.noise_all = sqlite_noise_all,
+};

@@ -174,9 +174,12 @@ static int sqlite_record_find(struct state *st, const char *key,
 		strndup(key + 1, n - 2) : strdup(key);
 	if (!bare)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	rc = db_query(st, &s, err, "SELECT id FROM outbox WHERE kind = "
-		      "'report' AND (id = ?1 OR message_id = ?2) ORDER BY "
-		      "id = ?1 DESC LIMIT 1", "ss", key, bare) ||
+	/* a report never mailed is known by its requests (a confirmation) */
+	rc = db_query(st, &s, err, "SELECT id FROM (SELECT id, id = ?1 AS "
+		      "exact, 0 AS held FROM outbox WHERE kind = 'report' AND "
+		      "(id = ?1 OR message_id = ?2) UNION ALL SELECT report_id, "
+		      "1, 1 FROM requests WHERE report_id = ?1) ORDER BY held, "
+		      "exact DESC LIMIT 1", "ss", key, bare) ||
 	     one_string(st, s, report_id, err);
 	free(bare);
 	return rc ? -1 : 0;

@@ -2,8 +2,9 @@
 /*
  * record: what the state holds, read back (status.h): the outbox, the
  * requests of the farm (in flight, and every one) and the mailbox
- * position as one JSON object for 'perfbot status'; the next attempt for
- * the send step's summary, and 'send --now'.
+ * position as typed rows for 'perfbot status' and the status page (their
+ * text and JSON are made above); the next attempt for the send step's
+ * summary, and 'send --now'.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +15,8 @@
 #include "internal.h"
 
 /*
- * The parts of 'perfbot status': a JSON key, the table it needs and the
- * query (its column names become the JSON keys). A part whose table does
+ * The parts of 'perfbot status': a name, the table it needs and the
+ * query (its column names name the values). A part whose table does
  * not exist (an older state, a feature not used) is left out.
  */
 static const struct section {
@@ -104,44 +105,100 @@ static int has_table(struct state *st, const char *name)
 	return found;
 }
 
-static json_t *column(sqlite3_stmt *s, int i)
+/* Column 'i' of the row 's' is on, typed; -1 when out of memory. */
+static int column(sqlite3_stmt *s, int i, struct status_value *v)
 {
+	memset(v, 0, sizeof(*v));
 	switch (sqlite3_column_type(s, i)) {
 	case SQLITE_INTEGER:
-		return json_integer(sqlite3_column_int64(s, i));
+		v->type = STATUS_INT;
+		v->i = sqlite3_column_int64(s, i);
+		return 0;
 	case SQLITE_FLOAT:
-		return json_real(sqlite3_column_double(s, i));
+		v->type = STATUS_REAL;
+		v->r = sqlite3_column_double(s, i);
+		return 0;
 	case SQLITE_TEXT:
-		return json_stringn((const char *)sqlite3_column_text(s, i),
-				    (size_t)sqlite3_column_bytes(s, i));
+		v->type = STATUS_TEXT;
+		v->s = db_column_dup(s, i, NULL);
+		return v->s ? 0 : -1;
 	default:	/* NULL, and a blob is never shown */
-		return json_null();
+		v->type = STATUS_NULL;
+		return 0;
 	}
 }
 
-/* The rows of one query as a list of objects. */
-static int rows(struct state *st, const char *sql, json_t *list,
+static void part_release(struct status_part *p)
+{
+	size_t i;
+
+	for (i = 0; p->cols && i < p->ncols; i++)
+		free(p->cols[i]);
+	for (i = 0; p->cells && i < p->ncols * p->nrows; i++)
+		free(p->cells[i].s);
+	free(p->cols);
+	free(p->cells);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Its column names, and one more row's room; -1 when out of memory. */
+static int part_grow(struct status_part *p, sqlite3_stmt *s, size_t *cap)
+{
+	struct status_value *v;
+	size_t i;
+
+	if (!p->cols) {
+		p->ncols = (size_t)sqlite3_column_count(s);
+		p->cols = calloc(p->ncols ? p->ncols : 1, sizeof(*p->cols));
+		for (i = 0; p->cols && i < p->ncols; i++)
+			if (!(p->cols[i] = strdup(sqlite3_column_name(s,
+								(int)i))))
+				return -1;
+		if (!p->cols)
+			return -1;
+	}
+	if (p->nrows < *cap)
+		return 0;
+	*cap = *cap ? *cap * 2 : 16;
+	v = realloc(p->cells, *cap * (p->ncols ? p->ncols : 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	p->cells = v;
+	return 0;
+}
+
+/* The rows of one query, typed as SQLite holds them. */
+static int rows(struct state *st, const char *sql, struct status_part *p,
 		struct pb_err *err)
 {
 	sqlite3_stmt *s;
-	json_t *row;
-	int i, n, rc;
+	size_t cap = 0, i;
+	int rc;
 
 	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return db_error(st, err, "status");
-	n = sqlite3_column_count(s);
+	if (part_grow(p, s, &cap))
+		goto oom;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		row = json_object();
-		for (i = 0; row && i < n; i++)
-			json_object_set_new(row, sqlite3_column_name(s, i),
-					    column(s, i));
-		if (!row || json_array_append_new(list, row)) {
-			sqlite3_finalize(s);
-			return pb_fail(err, EX_OSERR, "out of memory");
-		}
+		struct status_value *row;
+
+		if (part_grow(p, s, &cap))
+			goto oom;
+		row = p->cells + p->nrows * p->ncols;
+		for (i = 0; i < p->ncols; i++)
+			if (column(s, (int)i, &row[i])) {
+				while (++i < p->ncols)	/* freed with it */
+					memset(&row[i], 0, sizeof(row[i]));
+				p->nrows++;
+				goto oom;
+			}
+		p->nrows++;
 	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : db_error(st, err, "status");
+oom:
+	sqlite3_finalize(s);
+	return pb_fail(err, EX_OSERR, "out of memory");
 }
 
 static long long count(struct state *st, const char *sql, long long arg)
@@ -159,50 +216,82 @@ static long long count(struct state *st, const char *sql, long long arg)
 	return n;
 }
 
-static json_t *counts(struct state *st, time_t now)
+static void counts(struct state *st, time_t now, struct status_counts *c)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I}",
-		"dropped", count(st, "SELECT count(*) FROM outbox WHERE status "
-				 "= 'dropped'", 0),
-		"queued", count(st, "SELECT count(*) FROM outbox WHERE status "
-				"= 'queued'", 0),
-		"sent", count(st, "SELECT count(*) FROM outbox WHERE status = "
-			      "'sent'", 0),
-		"failed", count(st, "SELECT count(*) FROM outbox WHERE status "
-				"= 'failed'", 0),
-		"sent_last_hour", count(st, "SELECT count(*) FROM outbox WHERE "
-					"status = 'sent' AND sent_at >= ?",
-					(long long)now - 3600));
+	c->has_outbox = 1;
+	c->dropped = count(st, "SELECT count(*) FROM outbox WHERE status = "
+			   "'dropped'", 0);
+	c->queued = count(st, "SELECT count(*) FROM outbox WHERE status = "
+			  "'queued'", 0);
+	c->sent = count(st, "SELECT count(*) FROM outbox WHERE status = "
+			"'sent'", 0);
+	c->failed = count(st, "SELECT count(*) FROM outbox WHERE status = "
+			  "'failed'", 0);
+	c->sent_last_hour = count(st, "SELECT count(*) FROM outbox WHERE "
+				  "status = 'sent' AND sent_at >= ?",
+				  (long long)now - 3600);
 }
 
-static int sqlite_status(struct state *st, time_t now, json_t **out,
+static int sqlite_status(struct state *st, time_t now, struct status *out,
 			 struct pb_err *err)
 {
-	json_t *o = json_pack("{s:s, s:I}", "state", st->path, "now",
-			      (json_int_t)now), *list;
+	struct status_part *p;
 	size_t i;
 
-	*out = NULL;
-	if (!o)
-		return pb_fail(err, EX_OSERR, "out of memory");
-	if (has_table(st, "outbox") &&
-	    json_object_set_new(o, "outbox", counts(st, now))) {
-		json_decref(o);
+	memset(out, 0, sizeof(*out));
+	out->now = now;
+	out->state = strdup(st->path);
+	out->parts = calloc(NSECTIONS, sizeof(*out->parts));
+	if (!out->state || !out->parts) {
+		status_release(out);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
+	if (has_table(st, "outbox"))
+		counts(st, now, &out->outbox);
 	for (i = 0; i < NSECTIONS; i++) {
 		if (!has_table(st, sections[i].table))
 			continue;
-		list = json_array();
-		if (!list || json_object_set_new(o, sections[i].name, list) ||
-		    rows(st, sections[i].sql, list, err)) {
-			json_decref(o);
-			return err && err->code ? -1 :
-				pb_fail(err, EX_OSERR, "out of memory");
+		p = &out->parts[out->nparts++];
+		p->name = sections[i].name;
+		if (rows(st, sections[i].sql, p, err)) {
+			status_release(out);
+			return -1;
 		}
 	}
-	*out = o;
 	return 0;
+}
+
+void status_release(struct status *s)
+{
+	size_t i;
+
+	for (i = 0; s->parts && i < s->nparts; i++)
+		part_release(&s->parts[i]);
+	free(s->parts);
+	free(s->state);
+	memset(s, 0, sizeof(*s));
+}
+
+const struct status_part *status_part(const struct status *s,
+				      const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nparts; i++)
+		if (!strcmp(s->parts[i].name, name))
+			return &s->parts[i];
+	return NULL;
+}
+
+const struct status_value *status_cell(const struct status_part *p,
+				       size_t row, const char *col)
+{
+	size_t i;
+
+	for (i = 0; row < p->nrows && i < p->ncols; i++)
+		if (!strcmp(p->cols[i], col))
+			return &p->cells[row * p->ncols + i];
+	return NULL;
 }
 
 static int sqlite_next_attempt(struct state *st, struct status_next *nx,

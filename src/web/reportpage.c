@@ -13,6 +13,7 @@
 #include "perfbot/compare/evidence.h"
 #include "perfbot/compare/table.h"
 #include "perfbot/compose/identity.h"
+#include "perfbot/state/noise.h"
 #include "perfbot/util/id.h"
 #include "perfbot/util/log.h"
 #include "perfbot/web/cmpview.h"
@@ -32,6 +33,8 @@ struct page {
 	struct report_inputs in;
 	int have_in;
 	struct record rec, dup;	/* its record; the one it duplicates */
+	struct state_noise *noise;	/* the learned noise of its headline */
+	size_t nnoise, noise_at;	/* noise_at == nnoise: none */
 };
 
 char *web_report_path(const char *id)
@@ -254,6 +257,44 @@ static void delivery(struct ctx *parent, const struct archive_report *row)
 	ctx_child(parent, "delivery", &c);
 }
 
+/*
+ * The noise learned for the headline's testcase, machine and metric
+ * (state/noise.h, issue 32 item 5), as of the page's making; null when
+ * none is.
+ */
+static void noise_load(struct page *p, struct state *st)
+{
+	const struct cmp_row *h = p->have_in ? p->in.verdict.headline : NULL;
+	struct pb_err e = { 0, "" };
+
+	p->nnoise = p->noise_at = 0;
+	if (h && p->in.job.testcase && p->in.job.tbox_group &&
+	    state_noise_all(st, p->in.job.testcase, p->in.job.tbox_group,
+			    h->name, &p->noise, &p->nnoise, &p->noise_at, &e))
+		p->nnoise = p->noise_at = 0;	/* the page goes without */
+}
+
+static void noise_ctx(struct ctx *parent, const struct page *p)
+{
+	const struct state_noise *v;
+	struct ctx c;
+	char cv[32];
+
+	if (p->noise_at >= p->nnoise) {
+		ctx_opt(parent, "noise", NULL);
+		return;
+	}
+	v = &p->noise[p->noise_at];
+	snprintf(cv, sizeof(cv), "%.2f%%", 100 * v->cv);
+	ctx_init(&c, parent->family);
+	ctx_str(&c, "testcase", v->testcase);
+	ctx_str(&c, "machine", v->machine);
+	ctx_str(&c, "metric", v->metric);
+	ctx_str(&c, "cv", cv);
+	ctx_int(&c, "df", v->df);
+	ctx_child(parent, "noise", &c);
+}
+
 static int context(const struct page *p, json_t **out, struct pb_err *err)
 {
 	struct web_life life;
@@ -277,6 +318,7 @@ static int context(const struct page *p, json_t **out, struct pb_err *err)
 		ctx_comparison(&c, "comparison", &p->in, &p->m);
 	else
 		ctx_opt(&c, "comparison", NULL);
+	noise_ctx(&c, p);
 	/* the runs a retest added are its answer's, not the table's */
 	ctx_bool(&c, "retested", p->t.nretests > 0);
 	mail(&c, p);
@@ -400,6 +442,7 @@ static void page_release(struct page *p)
 	if (p->have_in)
 		report_inputs_release(&p->in);
 	manifest_release(&p->mf);
+	state_noise_free(p->noise, p->nnoise);
 }
 
 int web_report_page(const struct web_site *s, struct state *st,
@@ -429,6 +472,7 @@ int web_report_page(const struct web_site *s, struct state *st,
 		goto out;
 	}
 	load_inputs(&p, cache);
+	noise_load(&p, st);
 	if (context(&p, &ctx, err))
 		goto out;
 	if (summarize(&p, sum)) {

@@ -28,19 +28,19 @@ static int is_time(const char *col)
 }
 
 /* One value of a row: a date, a number, a text with its addresses hidden. */
-static void value(struct ctx *c, const char *col, json_t *v,
+static void value(struct ctx *c, const char *col, const struct status_value *v,
 		  const struct web_mask *m)
 {
 	char *s;
 
-	if (json_is_integer(v) && is_time(col) && json_integer_value(v) > 0)
-		ctx_date(c, col, (time_t)json_integer_value(v));
-	else if (json_is_integer(v))
-		ctx_int(c, col, (long long)json_integer_value(v));
-	else if (json_is_string(v) && !strcmp(col, "reported_change"))
-		ctx_percent(c, col, strtod(json_string_value(v), NULL));
-	else if (json_is_string(v)) {
-		s = web_text_dup(m, json_string_value(v));
+	if (v->type == STATUS_INT && is_time(col) && v->i > 0)
+		ctx_date(c, col, (time_t)v->i);
+	else if (v->type == STATUS_INT)
+		ctx_int(c, col, v->i);
+	else if (v->type == STATUS_TEXT && !strcmp(col, "reported_change"))
+		ctx_percent(c, col, strtod(v->s, NULL));
+	else if (v->type == STATUS_TEXT) {
+		s = web_text_dup(m, v->s);
 		if (s)
 			ctx_str(c, col, s);
 		else
@@ -51,55 +51,61 @@ static void value(struct ctx *c, const char *col, json_t *v,
 	}
 }
 
+/* A text value of row 'r', or NULL. */
+static const char *text_of(const struct status_part *p, size_t r,
+			   const char *col)
+{
+	const struct status_value *v = status_cell(p, r, col);
+
+	return v && v->type == STATUS_TEXT ? v->s : NULL;
+}
+
 /*
  * The page of the report a row is about, when it has one: its
  * report_id's, or for a mail of the outbox its id when it is a report.
  */
-static void report_href(struct ctx *c, json_t *row)
+static void report_href(struct ctx *c, const struct status_part *p, size_t r)
 {
-	const char *kind = json_string_value(json_object_get(row, "kind"));
-	const char *id = json_string_value(json_object_get(row, "report_id"));
+	const char *kind = text_of(p, r, "kind");
+	const char *id = text_of(p, r, "report_id");
 	char *href;
 
 	if (!id && kind && !strcmp(kind, "report"))
-		id = json_string_value(json_object_get(row, "id"));
+		id = text_of(p, r, "id");
 	href = id ? web_report_path(id) : NULL;
 	ctx_opt(c, "href", href);
 	free(href);
 }
 
 /* Part 'name''s rows, and has_<name> (a part without rows says so). */
-static void part(struct ctx *parent, const char *name, json_t *rows,
-		 const struct web_mask *m)
+static void part(struct ctx *parent, const char *name,
+		 const struct status_part *p, const struct web_mask *m)
 {
-	json_t *list = ctx_list(parent, name), *row, *v;
+	json_t *list = ctx_list(parent, name);
 	char has[64];
-	const char *col;
 	struct ctx c;
-	size_t i;
+	size_t r, i;
 
-	json_array_foreach(rows, i, row) {
+	for (r = 0; p && r < p->nrows; r++) {
 		ctx_init(&c, parent->family);
-		json_object_foreach(row, col, v)
-			value(&c, col, v, m);
-		report_href(&c, row);
+		for (i = 0; i < p->ncols; i++)
+			value(&c, p->cols[i], &p->cells[r * p->ncols + i], m);
+		report_href(&c, p, r);
 		ctx_append(parent, list, &c);
 	}
 	snprintf(has, sizeof(has), "has_%s", name);
-	ctx_bool(parent, has, json_array_size(rows) > 0);
+	ctx_bool(parent, has, p && p->nrows > 0);
 }
 
-static void outbox(struct ctx *parent, json_t *ob)
+static void outbox(struct ctx *parent, const struct status_counts *ob)
 {
-	static const char *const keys[] = { "queued", "sent", "failed",
-		"sent_last_hour", NULL };
 	struct ctx c;
-	size_t i;
 
 	ctx_init(&c, parent->family);
-	for (i = 0; keys[i]; i++)
-		ctx_int(&c, keys[i], (long long)json_integer_value(
-				json_object_get(ob, keys[i])));
+	ctx_int(&c, "queued", ob->queued);
+	ctx_int(&c, "sent", ob->sent);
+	ctx_int(&c, "failed", ob->failed);
+	ctx_int(&c, "sent_last_hour", ob->sent_last_hour);
 	ctx_child(parent, "outbox", &c);
 }
 
@@ -109,27 +115,26 @@ int web_status(const struct web_site *s, struct state *st,
 	static const char *const parts[] = { "queued", "failed",
 		"regressions", "retests", "tests", "confirmations", "mailbox",
 		NULL };
-	json_t *o = NULL, *ctx = NULL, *rows;
+	json_t *ctx = NULL;
+	struct status so;
 	struct web_mask m;
 	struct ctx c;
 	size_t i;
 	int rc = -1;
 
-	if (state_status(st, s->now, &o, err))
+	if (state_status(st, s->now, &so, err))
 		return -1;
 	web_mask_init(&m, s->hidden);	/* no address is shown */
 	ctx_init(&c, "web status");
 	ctx_page(&c, s, "");
 	ctx_date(&c, "now", s->now);
-	outbox(&c, json_object_get(o, "outbox"));
-	for (i = 0; parts[i]; i++) {
-		rows = json_object_get(o, parts[i]);
-		part(&c, parts[i], json_is_array(rows) ? rows : NULL, &m);
-	}
+	outbox(&c, &so.outbox);
+	for (i = 0; parts[i]; i++)
+		part(&c, parts[i], status_part(&so, parts[i]), &m);
 	if (!ctx_finish(&c, &ctx, err))
 		rc = web_render(s, "status.html", ctx, out, err);
 	json_decref(ctx);
-	json_decref(o);
+	status_release(&so);
 	web_mask_release(&m);
 	return rc;
 }

@@ -13,10 +13,11 @@
  *   - planned: noise_plan() from the true CV as if learned, for a 5%
  *     shift, 3 to 13 runs a side.
  * Then 'retest 4x' on a report of a 5% change: today's verdict on 4 new
- * runs a side against the sequential rule from 4 up to limits.max_runs
- * (20), on a true 5% change and on none, and when the design's
- * assumptions are wrong (t3 noise, more noise, a reported change larger
- * than the true one).
+ * runs a side against the sequential rule as retests use it
+ * (seq_params_retest(): from 4 up to limits.max_runs, 20), on a true 5%
+ * change and on none, when the design's assumptions are wrong (t3 noise,
+ * more noise, a reported change larger than the true one), and for the
+ * report's second retest (half the alpha).
  *   bench-seq [TRIALS [SEED]]   (20,000 a cell; the retest rows 5x more)
  */
 #include <math.h>

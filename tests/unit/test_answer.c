@@ -458,7 +458,10 @@ static void set_path(json_t *ctx, const char *path, json_t *v)
 
 	if (!dot || !strcmp(path, ".")) {
 		sub = json_object_get(ctx, path);
-		if (json_is_object(sub))	/* "tests" and "tests.x" */
+		/* "tests" and "tests.x"; a tag that is a section and a
+		 * value ("{{#why}}...{{why}}") is the value */
+		if (json_is_object(sub) ||
+		    (json_is_string(sub) && !json_is_string(v)))
 			json_decref(v);
 		else
 			json_object_set_new(ctx, path, v);

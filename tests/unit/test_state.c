@@ -615,6 +615,32 @@ static void t_open_backend_by_scheme(void **state)
 	assert_int_equal(access("mysql:", F_OK), -1);
 }
 
+/* What 'perfbot check' asks of the state's place, by its backend. */
+static void t_usable(void **state)
+{
+	struct fx *f = *state;
+	char p[256];
+	int made = -1;
+
+	assert_int_equal(state_usable(f->path, &made, &f->err), 0);
+	assert_int_equal(made, 0);	/* a file not made yet */
+	snprintf(p, sizeof(p), "%s/a/b/c.db", f->dir);
+	assert_int_equal(state_usable(p, &made, &f->err), 0);
+	assert_int_equal(made, 0);	/* folders made by the first run */
+	reopen(f, STATE_WRITE);
+	assert_int_equal(state_usable(f->path, &made, &f->err), 0);
+	assert_int_equal(made, 1);
+	/* a file where a folder would be: no run can make the state */
+	snprintf(p, sizeof(p), "%s/x.db", f->path);
+	assert_int_equal(state_usable(p, &made, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_non_null(strstr(f->err.msg, "is not a writable directory"));
+	assert_int_equal(state_usable("postgresql://db/pb", &made, &f->err),
+			 -1);
+	assert_string_equal(f->err.msg,
+			    "state: postgresql backend not built yet");
+}
+
 static void t_open_cannot_create(void **state)
 {
 	struct fx *f = *state;
@@ -1874,6 +1900,7 @@ int main(int argc, char **argv)
 		T_EMPTY(t_upgrade_fails_atomically),
 		T(t_open_newer_schema),
 		T_EMPTY(t_open_backend_by_scheme),
+		T_EMPTY(t_usable),
 		T_EMPTY(t_open_cannot_create),
 		T_EMPTY(t_read_missing),
 		T_EMPTY(t_read_unmigrated),

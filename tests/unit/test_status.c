@@ -15,9 +15,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "perfbot/cli/cli.h"
 #include "perfbot/state/status.h"
+#include "perfbot/state/requests.h"
 #include "perfbot/state/outbox.h"
 #include "perfbot/state/inbox.h"
 
@@ -98,26 +100,55 @@ static long long queue(struct fx *f, const char *id, time_t now)
 	return queue_as(f, id, "subject\001of x", now);
 }
 
+/* Row 'r''s column 'col' of part 'name': text, or number. */
+static const char *txt(const struct status *so, const char *name, size_t r,
+		       const char *col)
+{
+	const struct status_part *p = status_part(so, name);
+	const struct status_value *v = p ? status_cell(p, r, col) : NULL;
+
+	assert_non_null(v);
+	assert_int_equal(v->type, STATUS_TEXT);
+	return v->s;
+}
+
+static long long num(const struct status *so, const char *name, size_t r,
+		     const char *col)
+{
+	const struct status_part *p = status_part(so, name);
+	const struct status_value *v = p ? status_cell(p, r, col) : NULL;
+
+	assert_non_null(v);
+	assert_int_equal(v->type, STATUS_INT);
+	return v->i;
+}
+
+static size_t nrows(const struct status *so, const char *name)
+{
+	const struct status_part *p = status_part(so, name);
+
+	assert_non_null(p);	/* its table is there */
+	return p->nrows;
+}
+
 static void t_empty(void **state)
 {
 	struct fx *f = *state;
 	struct status_next nx;
-	json_t *o = NULL, *ob;
+	struct status so;
 
-	assert_int_equal(state_status(f->st, T0, &o, &f->err), 0);
-	assert_string_equal(json_string_value(json_object_get(o, "state")),
-			    f->path);
-	assert_int_equal(json_integer_value(json_object_get(o, "now")), T0);
-	ob = json_object_get(o, "outbox");
-	assert_int_equal(json_integer_value(json_object_get(ob, "queued")), 0);
-	assert_int_equal(json_array_size(json_object_get(o, "queued")), 0);
-	assert_true(json_is_array(json_object_get(o, "retests")));
-	assert_true(json_is_array(json_object_get(o, "mailbox")));
+	assert_int_equal(state_status(f->st, T0, &so, &f->err), 0);
+	assert_string_equal(so.state, f->path);
+	assert_int_equal(so.now, T0);
+	assert_int_equal(so.outbox.has_outbox, 1);
+	assert_int_equal(so.outbox.queued, 0);
+	assert_int_equal(nrows(&so, "queued"), 0);
+	assert_int_equal(nrows(&so, "retests"), 0);
+	assert_int_equal(nrows(&so, "mailbox"), 0);
 	/* the confirmations held for more runs (none yet) */
-	assert_true(json_is_array(json_object_get(o, "confirmations")));
-	assert_int_equal(json_array_size(json_object_get(o,
-							 "confirmations")), 0);
-	json_decref(o);
+	assert_int_equal(nrows(&so, "confirmations"), 0);
+	assert_null(status_part(&so, "no such part"));
+	status_release(&so);
 	assert_int_equal(state_next_attempt(f->st, &nx, &f->err), 0);
 	assert_int_equal(nx.when, 0);
 	assert_null(nx.last_error);
@@ -127,7 +158,7 @@ static void t_queued_and_retried(void **state)
 {
 	struct fx *f = *state;
 	struct status_next nx;
-	json_t *o = NULL, *q;
+	struct status so;
 	long long r1, r2;
 	long n;
 
@@ -136,30 +167,20 @@ static void t_queued_and_retried(void **state)
 	assert_int_equal(state_retry(f->st, r1, "421 busy", T0, &f->err), 0);
 	assert_int_equal(state_failed(f->st, r2, "550 no", T0, &f->err), 0);
 	assert_int_equal(state_mailbox_set(f->st, "INBOX", 7, 42, &f->err), 0);
-	assert_int_equal(state_status(f->st, T0, &o, &f->err), 0);
-	assert_int_equal(json_integer_value(json_object_get(
-		json_object_get(o, "outbox"), "queued")), 1);
-	assert_int_equal(json_integer_value(json_object_get(
-		json_object_get(o, "outbox"), "failed")), 1);
-	q = json_array_get(json_object_get(o, "queued"), 0);
-	assert_string_equal(json_string_value(json_object_get(q, "id")), "r1");
-	assert_string_equal(json_string_value(json_object_get(q,
-							      "last_error")),
-			    "421 busy");
-	assert_int_equal(json_integer_value(json_object_get(q, "attempts")), 1);
-	assert_int_equal(json_integer_value(json_object_get(q,
-							    "next_attempt")),
+	assert_int_equal(state_status(f->st, T0, &so, &f->err), 0);
+	assert_int_equal(so.outbox.queued, 1);
+	assert_int_equal(so.outbox.failed, 1);
+	assert_int_equal(nrows(&so, "queued"), 1);
+	assert_string_equal(txt(&so, "queued", 0, "id"), "r1");
+	assert_string_equal(txt(&so, "queued", 0, "last_error"), "421 busy");
+	assert_int_equal(num(&so, "queued", 0, "attempts"), 1);
+	assert_int_equal(num(&so, "queued", 0, "next_attempt"),
 			 T0 + state_backoff(1));
 	/* the message itself is never part of it */
-	assert_null(json_object_get(q, "message"));
-	q = json_array_get(json_object_get(o, "failed"), 0);
-	assert_string_equal(json_string_value(json_object_get(q,
-							      "last_error")),
-			    "550 no");
-	q = json_array_get(json_object_get(o, "mailbox"), 0);
-	assert_int_equal(json_integer_value(json_object_get(q, "last_uid")),
-			 42);
-	json_decref(o);
+	assert_null(status_cell(status_part(&so, "queued"), 0, "message"));
+	assert_string_equal(txt(&so, "failed", 0, "last_error"), "550 no");
+	assert_int_equal(num(&so, "mailbox", 0, "last_uid"), 42);
+	status_release(&so);
 	assert_int_equal(state_next_attempt(f->st, &nx, &f->err), 0);
 	assert_int_equal(nx.when, T0 + state_backoff(1));
 	assert_string_equal(nx.last_error, "421 busy");
@@ -192,6 +213,35 @@ static void t_when(void **state)
 }
 
 /*
+ * Run 'perfbot ARGV...' (its last argument, after --config, the state's
+ * configuration) with its stdout in the file 'out'; it must exit 0.
+ */
+static void run_cli(struct fx *f, int (*cmd)(int, char **), char **argv,
+		    int argc, char *out, size_t outlen)
+{
+	char cfg[PATH_MAX], line[320];
+	int saved, fd, rc;
+
+	tu_path(cfg, sizeof(cfg), f->dir, "perfbot.yaml");
+	snprintf(line, sizeof(line), "state: %s\n", f->path);
+	tu_write(cfg, line, 0600);
+	argv[argc - 1] = cfg;
+	tu_path(out, outlen, f->dir, "cli.out");
+	fflush(stdout);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	saved = dup(STDOUT_FILENO);
+	assert_true(saved >= 0);
+	assert_true(dup2(fd, STDOUT_FILENO) >= 0);
+	close(fd);
+	rc = cmd(argc, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	assert_int_equal(rc, 0);
+}
+
+/*
  * 'perfbot status' prints each value on one line: a byte below 0x20 or
  * DEL becomes '?', any other byte is kept (U+2028 too), however long the
  * value.
@@ -199,10 +249,9 @@ static void t_when(void **state)
 static void t_cli_text(void **state)
 {
 	struct fx *f = *state;
-	char cfg[PATH_MAX], out[PATH_MAX], line[320], want[320];
-	char *argv[] = { "status", "--config", cfg, NULL };
+	char out[PATH_MAX], line[320], want[320];
+	char *argv[] = { "status", "--config", NULL, NULL };
 	struct strbuf sb;
-	int saved, fd, rc;
 
 	memset(line, 'x', 300);
 	memcpy(line, "421 \001\t\177\r\n", 9);
@@ -212,26 +261,145 @@ static void t_cli_text(void **state)
 	memcpy(want, "421 ?????", 9);
 	want[155] = '?';
 	queue_as(f, "r1", line, T0);
-	tu_path(cfg, sizeof(cfg), f->dir, "perfbot.yaml");
-	snprintf(line, sizeof(line), "state: %s\n", f->path);
-	tu_write(cfg, line, 0600);
-	tu_path(out, sizeof(out), f->dir, "status.out");
-	fflush(stdout);
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	assert_true(fd >= 0);
-	saved = dup(STDOUT_FILENO);
-	assert_true(saved >= 0);
-	assert_true(dup2(fd, STDOUT_FILENO) >= 0);
-	close(fd);
-	rc = cmd_status(3, argv);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	assert_int_equal(rc, 0);
+	run_cli(f, cmd_status, argv, 3, out, sizeof(out));
 	tu_read_text(out, &sb);
 	if (!strstr(sb_str(&sb), want))
 		fail_msg("no '%s' in:\n%s", want, sb_str(&sb));
 	sb_release(&sb);
+}
+
+/* Run 'perfbot ARGV...' on the state: its stdout parsed as JSON. */
+static json_t *cli_json(struct fx *f, int (*cmd)(int, char **), char **argv,
+			int argc)
+{
+	char out[PATH_MAX];
+	json_t *o;
+
+	run_cli(f, cmd, argv, argc, out, sizeof(out));
+	o = json_load_file(out, 0, NULL);
+	assert_non_null(o);
+	return o;
+}
+
+/* The request 'id' of a JSON list of requests, or NULL. */
+static json_t *request_in(json_t *list, const char *id)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(list, i, r)
+		if (!strcmp(json_string_value(json_object_get(r,
+						"request_id")), id))
+			return r;
+	return NULL;
+}
+
+/* The request 'id' of o's "requests" with its status and verdict. */
+static json_t *request_is(json_t *o, const char *id, const char *status,
+			  const char *verdict)
+{
+	json_t *r = request_in(json_object_get(o, "requests"), id);
+
+	assert_non_null(r);
+	assert_string_equal(json_string_value(json_object_get(r, "status")),
+			    status);
+	assert_string_equal(json_string_value(json_object_get(r, "verdict")),
+			    verdict);
+	return r;
+}
+
+static void request_add(struct fx *f, const char *id, const char *kind,
+			const char *report)
+{
+	struct request_new rq = { .request_id = id, .kind = kind,
+				  .report_id = report, .runs = 3,
+				  .deadline = T0 + 86400 };
+
+	assert_int_equal(state_request_add(f->st, &rq, T0, &f->err), 0);
+}
+
+/*
+ * Every request of every kind, finished ones too, in the one vocabulary:
+ * 'status --json' lists them all, and 'show --json' shows a report held
+ * for confirmation and never mailed (it was "no such report").
+ */
+static void t_cli_json(void **state)
+{
+	struct fx *f = *state;
+	char *status_argv[] = { "status", "--json", "--config", NULL, NULL };
+	char *show_argv[] = { "show", "cf-1", "--json", "--config", NULL,
+			      NULL };
+	json_t *o, *r;
+
+	queue(f, "r1", T0);
+	request_add(f, "rt-1", "retest", "r1");
+	request_add(f, "cf-1-a", "confirm", "cf-1");
+	assert_int_equal(state_request_set(f->st, "cf-1-a", "done",
+					   "not reproduced", "no change",
+					   T0 + 60, &f->err), 0);
+	request_add(f, "tt-1", "test", "r1");
+	assert_int_equal(state_request_set(f->st, "tt-1", "failed", NULL,
+					   "patch does not apply", T0 + 60,
+					   &f->err), 0);
+	state_close(f->st);	/* as a run leaves it */
+	f->st = NULL;
+
+	o = cli_json(f, cmd_status, status_argv, 4);
+	assert_int_equal(json_array_size(json_object_get(o, "requests")), 3);
+	r = request_in(json_object_get(o, "requests"), "rt-1");
+	assert_non_null(r);
+	assert_string_equal(json_string_value(json_object_get(r, "status")),
+			    "queued");
+	r = request_is(o, "cf-1-a", "done", "not reproduced");
+	assert_string_equal(json_string_value(json_object_get(r, "kind")),
+			    "confirm");
+	assert_int_equal(json_integer_value(json_object_get(r, "decided")),
+			 T0 + 60);
+	r = request_in(json_object_get(o, "requests"), "tt-1");
+	assert_string_equal(json_string_value(json_object_get(r, "status")),
+			    "failed");
+	assert_string_equal(json_string_value(json_object_get(r, "detail")),
+			    "patch does not apply");
+	assert_int_equal(json_integer_value(json_object_get(
+		json_object_get(o, "outbox"), "queued")), 1);
+	json_decref(o);
+
+	o = cli_json(f, cmd_show, show_argv, 5);
+	r = json_object_get(o, "report");
+	assert_string_equal(json_string_value(json_object_get(r, "id")),
+			    "cf-1");
+	assert_true(json_is_null(json_object_get(r, "message_id")));
+	assert_string_equal(json_string_value(json_object_get(r,
+							"mail_status")),
+			    "never mailed");
+	assert_string_equal(json_string_value(json_object_get(
+		json_object_get(o, "record"), "status")), "not mailed");
+	request_is(o, "cf-1-a", "done", "not reproduced");
+	assert_int_equal(json_array_size(json_object_get(o, "requests")), 1);
+	json_decref(o);
+
+	/* the text says when each ended, as a date */
+	{
+		char *argv[] = { "status", "--config", NULL, NULL };
+		char out[PATH_MAX];
+		struct strbuf sb;
+
+		run_cli(f, cmd_status, argv, 3, out, sizeof(out));
+		tu_read_text(out, &sb);
+		assert_non_null(strstr(sb_str(&sb), "status: done, verdict: "
+				       "not reproduced, detail: no change"));
+		assert_non_null(strstr(sb_str(&sb), "decided: 2025-02-14 "
+				       "15:49:00 UTC"));
+		sb_release(&sb);
+	}
+
+	/* and a mailed report's requests, every kind of them */
+	show_argv[1] = "r1";
+	o = cli_json(f, cmd_show, show_argv, 5);
+	assert_int_equal(json_array_size(json_object_get(o, "requests")), 2);
+	assert_non_null(request_in(json_object_get(o, "requests"), "rt-1"));
+	assert_non_null(request_in(json_object_get(o, "requests"), "tt-1"));
+	json_decref(o);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -243,6 +411,7 @@ int main(void)
 		T(t_queued_and_retried),
 		cmocka_unit_test(t_when),
 		T(t_cli_text),
+		T(t_cli_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -282,21 +282,27 @@ static long followups(struct fx *f, time_t now, struct kind_stats *ts)
 	return ts->done + ts->failed + ts->expired;
 }
 
-static const char *detail(struct fx *f, char *buf, size_t n)
+/* The first column of the first row of 'sql', or "". */
+static const char *first_value(struct fx *f, const char *sql, char *buf,
+			       size_t n)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *s;
 
 	buf[0] = '\0';
 	assert_int_equal(sqlite3_open(f->cfg.state, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT status || ': ' || "
-					    "coalesce(detail, '') FROM requests",
-					    -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		snprintf(buf, n, "%s", sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	sqlite3_close(db);
 	return buf;
+}
+
+static const char *detail(struct fx *f, char *buf, size_t n)
+{
+	return first_value(f, "SELECT status || ': ' || coalesce(detail, '') "
+			   "FROM requests", buf, n);
 }
 
 /* ------------------------------------------------------------------ */
@@ -623,6 +629,46 @@ static void t_noop(void **state)
 	g_free(text);
 }
 
+/* The counts kept with the only request, "base head". */
+static const char *counts(struct fx *f, char *buf, size_t n)
+{
+	return first_value(f, "SELECT base_runs || ' ' || head_runs FROM "
+			   "requests", buf, n);
+}
+
+/*
+ * A kind that adds runs to the report's roots is recorded and committed
+ * before the farm is asked, even inside the caller's transaction (a
+ * poll's, for a mail's retest): a crash (here a rollback) after the ask
+ * leaves it 'asking' with its counts, and asking again under its id
+ * keeps those counts, not the ones of that moment (issue 29 item 17).
+ */
+static void t_hold_before_asking(void **state)
+{
+	struct fx *f = *state;
+	struct kind_asking q;
+	char buf[64];
+
+	kind_asking_init(&q, &kind_noop);
+	q.rq = (struct request_new){ .request_id = "noop-2", .kind = "noop",
+				     .report_id = "tp-1", .deadline = T0 + 60,
+				     .base_runs = 4, .head_runs = 5 };
+	assert_int_equal(state_begin(f->st, &f->err), 0);
+	assert_int_equal(kind_ask(f->st, &f->cfg, &kind_noop, &q, T0, &f->err),
+			 0);
+	assert_string_equal(detail(f, buf, sizeof(buf)), "asking: ");
+	state_rollback(f->st);	/* killed before the caller's commit */
+	assert_string_equal(detail(f, buf, sizeof(buf)), "asking: ");
+	assert_string_equal(counts(f, buf, sizeof(buf)), "4 5");
+	/* the next run: the runs landed meanwhile are not its expectation */
+	q.rq.base_runs = 8;
+	assert_int_equal(kind_ask(f->st, &f->cfg, &kind_noop, &q, T0, &f->err),
+			 0);
+	assert_string_equal(detail(f, buf, sizeof(buf)), "queued: ");
+	assert_string_equal(counts(f, buf, sizeof(buf)), "4 5");
+	kind_asking_release(&q);
+}
+
 int main(void)
 {
 #define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
@@ -637,6 +683,7 @@ int main(void)
 		T(t_metric_missing),
 		T(t_refused),
 		T(t_noop),
+		T(t_hold_before_asking),
 	};
 #undef T
 

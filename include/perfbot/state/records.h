@@ -73,8 +73,9 @@ int state_record_get(struct state *st, const char *report_id,
 		     struct record *r, int *found, struct pb_err *err);
 
 /*
- * The report whose id or Message-ID (with or without <>) is 'key':
- * '*report_id' newly allocated, NULL when none.
+ * The report whose id or Message-ID (with or without <>) is 'key', or
+ * whose id a request names (a report held for confirmation and never
+ * mailed): '*report_id' newly allocated, NULL when none.
  */
 int state_record_find(struct state *st, const char *key, char **report_id,
 		      struct pb_err *err);

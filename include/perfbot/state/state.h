@@ -46,6 +46,14 @@ int state_missing(const char *path);
 /* 1 when 'path' is a file's (SQLite's), 0 for a URI of another backend. */
 int state_is_file(const char *path);
 
+/*
+ * What 'perfbot check' asks of the 'state:' value before a run: a file's
+ * nearest folder there writable, and the file, when it is there, readable
+ * and writable ('*made' 0 when it is not made yet); a URI's state opened
+ * read only. 0, or -1 with EX_CONFIG (or the open's error).
+ */
+int state_usable(const char *path, int *made, struct pb_err *err);
+
 /* Close and free; NULL is fine. */
 void state_close(struct state *st);
 

@@ -5,8 +5,6 @@
 #include <stddef.h>
 #include <time.h>
 
-#include <jansson.h>
-
 #include "perfbot/state/state.h"
 
 /*
@@ -18,9 +16,46 @@
  * the state does not have is left out, so a new table is one more line.
  */
 
-/* Everything as one JSON object; times are Unix seconds. */
-int state_status(struct state *st, time_t now, json_t **out,
+/* One value of a row: nothing, a number (times: Unix seconds), a text. */
+enum status_type { STATUS_NULL, STATUS_INT, STATUS_REAL, STATUS_TEXT };
+struct status_value {
+	enum status_type type;
+	long long i;
+	double r;
+	char *s;
+};
+
+/* One part: 'nrows' rows of the 'ncols' columns named 'cols'. */
+struct status_part {
+	const char *name;		/* "queued", "requests"... (static) */
+	char **cols;
+	size_t ncols, nrows;
+	struct status_value *cells;	/* row r, column c: [r * ncols + c] */
+};
+
+/* The outbox's counts ('has_outbox' 0: no outbox table yet). */
+struct status_counts {
+	int has_outbox;
+	long long queued, sent, sent_last_hour, failed, dropped;
+};
+
+/* Everything, as typed rows; cli/ and web/ make text, JSON and pages. */
+struct status {
+	char *state;			/* where it is */
+	time_t now;
+	struct status_counts outbox;
+	struct status_part *parts;	/* in the order shown */
+	size_t nparts;
+};
+int state_status(struct state *st, time_t now, struct status *out,
 		 struct pb_err *err);
+void status_release(struct status *s);
+/* Part 'name' of 's', or NULL when the state has not its table. */
+const struct status_part *status_part(const struct status *s,
+				      const char *name);
+/* Column 'col' of row 'row' of 'p', or NULL when it has none. */
+const struct status_value *status_cell(const struct status_part *p,
+				       size_t row, const char *col);
 
 /* The earliest next attempt of the queued mail, and its last error. */
 struct status_next {
