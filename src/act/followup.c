@@ -15,7 +15,8 @@
 #include "perfbot/state/seen.h"
 #include "perfbot/state/inbox.h"
 
-int followup_manifest(struct state *st, const char *report_id,
+int followup_manifest(struct state *st, const struct config *cfg,
+		      const char *report_id,
 		      struct manifest *m, struct pb_err *err)
 {
 	char *name = NULL, *text = NULL, *dir = NULL;
@@ -27,7 +28,8 @@ int followup_manifest(struct state *st, const char *report_id,
 		rc = pb_fail(err, EX_DATAERR, "report '%s': its manifest was "
 			     "not kept", report_id);
 	else
-		rc = manifest_parse(m, name, dir, text, strlen(text), err);
+		rc = manifest_parse(m, name, dir, text, strlen(text), err) ||
+		     manifest_resolve(m, cfg, err) ? -1 : 0;
 	free(name);
 	free(text);
 	free(dir);
@@ -129,12 +131,16 @@ void followup_commits_ctx(struct ctx *parent, const struct manifest *m)
 
 	ctx_init(&c, parent->family);
 	for (i = BASE; i <= HEAD; i++) {
-		const char *sha = side[i]->commit;
+		const char *sha = manifest_side_sha(side[i]);
 
 		ctx_init(&one, parent->family);
 		ctx_str(&one, "sha", sha);
-		ctx_strn(&one, "short", sha, strlen(sha) < 10 ? strlen(sha) :
-			 10);
+		/* a ref ('v6.13') printed as it is, a sha cut to 10 */
+		if (side[i]->ref)
+			ctx_str(&one, "short", side[i]->ref);
+		else
+			ctx_strn(&one, "short", sha, strlen(sha) < 10 ?
+				 strlen(sha) : 10);
 		ctx_child(&c, key[i], &one);
 	}
 	ctx_child(parent, "commits", &c);

@@ -288,8 +288,8 @@ static int follow_start(void *arg, size_t i, size_t slot, struct pb_err *err)
 	if (!k->answer && followup_asker_load(&f->a, fr->e->st,
 					      f->row->thread))
 		f->loaded = -1;
-	else if (followup_manifest(fr->e->st, f->row->report_id, &f->m,
-				   &f->why))
+	else if (followup_manifest(fr->e->st, fr->e->cfg, f->row->report_id,
+				   &f->m, &f->why))
 		f->loaded = -1;
 	return 0;
 }

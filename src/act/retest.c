@@ -44,7 +44,7 @@ static void side_request(struct sched_request *rq, const char *rid,
 {
 	*rq = (struct sched_request){
 		.request_id = rid, .job = in->root[s].job.name,
-		.commit = side->commit, .result_root = side->result_root,
+		.commit = manifest_side_sha(side), .result_root = side->result_root,
 		.runs = runs, .thread = thread, .kind = "retest",
 	};
 }
@@ -60,7 +60,7 @@ static void prepare_ask(struct state *st, const struct config *cfg,
 	struct pb_err e = { 0, "" };
 	const struct cmp_row *h;
 
-	if (followup_manifest(st, report_id, m, &e) ||
+	if (followup_manifest(st, cfg, report_id, m, &e) ||
 	    report_inputs_load(in, m, cfg, &e)) {
 		snprintf(q->why, sizeof(q->why), "%s", e.msg);
 		q->refused = 1;

@@ -165,7 +165,7 @@ static void what_to_build(struct asking *k)
 	const struct mail_command *c = k->c;
 	size_t hex = strspn(c->ref, "0123456789abcdefABCDEF");
 
-	k->commit = k->m.head.commit;
+	k->commit = manifest_side_sha(&k->m.head);
 	k->repo = k->ref = NULL;
 	if (c->form == TEST_COMMIT) {
 		k->commit = c->ref;
@@ -204,7 +204,7 @@ static void prepare_ask(struct act_ctx *a, struct asking *k)
 	const struct thread_report *tr = a->t->report;
 	struct pb_err e = { 0, "" };
 
-	if (followup_manifest(a->st, tr->report_id, &k->m, &e) ||
+	if (followup_manifest(a->st, a->cfg, tr->report_id, &k->m, &e) ||
 	    report_inputs_load(&k->in, &k->m, a->cfg, &e))
 		goto fail;
 	/* a confirmed report whose key metric the filter hides */

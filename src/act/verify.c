@@ -34,7 +34,7 @@ static void prepare_ask(struct state *st, const struct config *cfg,
 {
 	struct pb_err e = { 0, "" };
 
-	if (followup_manifest(st, r->report_id, m, &e) ||
+	if (followup_manifest(st, cfg, r->report_id, m, &e) ||
 	    report_inputs_load(in, m, cfg, &e)) {
 		snprintf(q->why, sizeof(q->why), "%s", e.msg);
 		q->refused = 1;

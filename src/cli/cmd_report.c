@@ -130,6 +130,7 @@ int cmd_report(int argc, char **argv)
 		ro.bisect_v = &bv;
 	}
 	if (manifest_load(&m, a.arg[0], &err) ||
+	    manifest_resolve(&m, &cfg, &err) ||
 	    report_make(&r, &m, &cfg, &ro, &err))
 		goto out;
 	if (!r.worth) {

@@ -275,8 +275,11 @@ static int render_head(const struct table_head *h, size_t n,
 	rc |= sb_addf(out, "\n%s:\n  %s\n\n", h->axes_keys, h->axes_values);
 	rc |= sb_adds(out, "commit: \n");
 	for (k = 0; k < n; k++)
-		rc |= sb_addf(out, "  %.10s (\"%s\")\n", h->commit[k],
-			      h->subject[k]);
+		if (h->subject[k])
+			rc |= sb_addf(out, "  %.10s (\"%s\")\n", h->commit[k],
+				      h->subject[k]);
+		else	/* a ref name ('v6.13'), whole */
+			rc |= sb_addf(out, "  %s\n", h->commit[k]);
 	rc |= sb_addc(out, '\n');
 	rc |= sb_addf(out, "%16.16s ", h->commit[0]);
 	for (k = 1; k < n; k++)

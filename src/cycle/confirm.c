@@ -63,7 +63,8 @@ struct held {
 };
 
 /* The manifest as kept in the state, parsed: in order, before work. */
-static int held_read(struct state *st, struct held *h, struct pb_err *err)
+static int held_read(struct state *st, const struct config *cfg,
+		     struct held *h, struct pb_err *err)
 {
 	if (state_manifest_text(st, h->row->report_id, &h->name, &h->text,
 				&h->dir, err))
@@ -75,7 +76,7 @@ static int held_read(struct state *st, struct held *h, struct pb_err *err)
 			   err))
 		return -1;
 	h->parsed = 1;
-	return 0;
+	return manifest_resolve(&h->m, cfg, err);
 }
 
 /* Its inputs over all runs: by a worker. */
@@ -121,7 +122,7 @@ static void ask_of(struct held *h, struct kind_asking *q)
 		q->farm[s] = (struct sched_request){
 			.request_id = h->row->request_id,
 			.job = h->in.root[s].job.name,
-			.commit = sides[s]->commit,
+			.commit = manifest_side_sha(sides[s]),
 			.result_root = sides[s]->result_root,
 			.runs = (int)(lack > 0 ? lack : 1), .kind = "confirm",
 		};
@@ -430,7 +431,7 @@ static int confirm_start(void *arg, size_t i, size_t slot,
 	memset(h, 0, sizeof(*h));
 	h->row = &cr->rows[i];
 	sb_init(&h->line, 0);
-	held_read(cr->st, h, &h->why);
+	held_read(cr->st, cr->cfg, h, &h->why);
 	return 0;
 }
 

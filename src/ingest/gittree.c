@@ -119,6 +119,41 @@ int gittree_tip(struct gittree *t, const char *branch, char tip[GIT_SHA_HEX],
 	return -1;
 }
 
+int gittree_ref(struct gittree *t, const char *name, char full[GIT_SHA_HEX],
+		struct pb_err *err)
+{
+	git_object *obj = NULL;
+	git_reference *ref = NULL;
+	char tag[1024];
+	git_oid id;
+	int rc = -1;
+
+	full[0] = '\0';
+	/* a tag first, as the robot's bases are release tags */
+	if ((size_t)snprintf(tag, sizeof(tag), "refs/tags/%s", name) <
+	    sizeof(tag) && !git_reference_lookup(&ref, t->repo, tag)) {
+		rc = git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT);
+		if (!rc)
+			git_oid_cpy(&id, git_object_id(obj));
+		else
+			rc = -2;
+	} else {
+		rc = commit_of_ref(t->repo, name, &id);
+	}
+	git_object_free(obj);
+	git_reference_free(ref);
+	if (rc == -1)
+		return pb_fail(err, EX_DATAERR, "no tag or branch '%s' in "
+			       "tracking.repo '%s' (git fetch --tags?)", name,
+			       t->path);
+	if (rc)
+		return pb_fail(err, EX_DATAERR, "tracking.repo '%s': '%s' "
+			       "points at no readable commit: %s", t->path,
+			       name, gittree_why("no such object"));
+	hex_of(&id, full);
+	return 0;
+}
+
 int gittree_commit_id(git_repository *repo, const char *sha, git_oid *id)
 {
 	git_commit *c = NULL;

@@ -15,6 +15,7 @@
 #include "perfbot/util/fileio.h"
 #include "perfbot/ingest/manifest.h"
 #include "perfbot/util/text.h"
+#include "manifest_internal.h"
 
 static const char *const top_keys[] = {
 	"id", "base", "head", "to", "cc", "notes", "materials_url",
@@ -23,8 +24,9 @@ static const char *const top_keys[] = {
 #define NTOP_KEYS (sizeof(top_keys) / sizeof(top_keys[0]))
 static const char *const side_keys[] = {
 	"commit", "subject", "author", "repo", "branch", "tree",
-	"result_root",
+	"result_root", "sha",
 };
+#define NSIDE_KEYS (sizeof(side_keys) / sizeof(side_keys[0]))
 
 static int known(const char *key, const char *const *keys, size_t n)
 {
@@ -61,7 +63,7 @@ static int check_keys(const struct ydoc *doc, const struct ynode *map,
 	return 0;
 }
 
-static int is_sha(const char *s)
+int manifest_is_sha(const char *s)
 {
 	size_t n = strlen(s), i;
 
@@ -72,6 +74,8 @@ static int is_sha(const char *s)
 			return 0;
 	return 1;
 }
+
+
 
 /* A path relative to the manifest; a URL stays as it is. */
 static int resolve(const char *dir, const char *rel, char **out,
@@ -96,13 +100,9 @@ static int load_side(struct manifest *m, const char *which, const char *dir,
 		return pb_fail(err, EX_DATAERR, "%s: '%s' must be a mapping "
 			       "with commit and result_root", doc->name, which);
 	snprintf(where, sizeof(where), "%s.", which);
-	if (check_keys(doc, map, side_keys, 7, where, err))
+	if (check_keys(doc, map, side_keys, NSIDE_KEYS, where, err) ||
+	    manifest_load_commit(doc, map, which, s, err))
 		return -1;
-	s->commit = ynode_str(ymap_get(map, "commit"));
-	if (!s->commit || !is_sha(s->commit))
-		return pb_fail(err, EX_DATAERR, "%s:%d: '%s.commit' must be "
-			       "7 to 40 hex digits", doc->name,
-			       ynode_line(map), which);
 	s->subject = ynode_str(ymap_get(map, "subject"));
 	if (!s->subject)
 		s->subject = "";
@@ -544,6 +544,8 @@ void manifest_release(struct manifest *m)
 	free(m->dir);
 	free(m->base.result_root);
 	free(m->head.result_root);
+	free(m->base.resolved);
+	free(m->head.resolved);
 	free(m->metrics);
 	free(m->kconfig_file);
 	free(m->patch.message_id);

@@ -271,7 +271,8 @@ int source_take(const struct config *cfg, struct source_ids *ids,
 		 id ? ynode_line(id) : 1);
 	if ((mt->remote && manifest_check_remote(m, err)) ||
 	    (m->id && source_ids_claim(ids, m->id, where, err)) ||
-	    manifest_check_files(m, cfg, err)) {
+	    manifest_check_files(m, cfg, err) ||
+	    manifest_resolve(m, cfg, err)) {
 		manifest_release(m);
 		*taken = 0;
 		return -1;

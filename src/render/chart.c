@@ -417,7 +417,7 @@ int chart_legend(struct strbuf *out)
 	size_t mark = out->len;
 
 	if (sb_adds(out, "[*] bisect-good sample\n") ||
-	    sb_adds(out, "[O] bisect-bad sample\n")) {
+	    sb_adds(out, "[O] bisect-bad  sample\n")) {
 		sb_setlen(out, mark);
 		return -1;
 	}

@@ -33,7 +33,10 @@ static size_t subsystem_len(const char *subject)
 	return (size_t)(colon - subject);
 }
 
-/* [tree:branch]: the manifest's tree, else the repository's name. */
+/*
+ * [tree:branch]: the manifest's tree, else the repository's name; Linus'
+ * tree (.../torvalds/linux) is 'linus', as the robot names it.
+ */
 static void tree_of(struct ctx *c, const struct manifest_side *s)
 {
 	const char *base, *end;
@@ -50,7 +53,10 @@ static void tree_of(struct ctx *c, const struct manifest_side *s)
 	for (base = end; base > s->repo && base[-1] != '/' &&
 	     base[-1] != ':'; base--)
 		;
-	if (end > base)
+	if (end - base == 5 && !strncmp(base, "linux", 5) &&
+	    base - s->repo >= 9 && !strncmp(base - 9, "torvalds/", 9))
+		ctx_str(c, "tree", "linus");
+	else if (end > base)
 		ctx_strn(c, "tree", base, (size_t)(end - base));
 	else
 		ctx_opt(c, "tree", NULL);
@@ -63,9 +69,14 @@ static void commit_ctx(struct ctx *parent, const char *key,
 	struct ctx c;
 
 	ctx_init(&c, parent->family);
-	ctx_str(&c, "sha", s->commit);
-	ctx_strn(&c, "short", s->commit,
-		 strlen(s->commit) < 10 ? strlen(s->commit) : 10);
+	ctx_str(&c, "sha", manifest_side_sha(s));
+	/* a ref ('v6.13') as the robot prints it; a sha cut to 10 */
+	if (s->ref)
+		ctx_str(&c, "short", s->ref);
+	else
+		ctx_strn(&c, "short", s->commit,
+			 strlen(s->commit) < 10 ? strlen(s->commit) : 10);
+	ctx_opt(&c, "ref", s->ref);
 	ctx_str(&c, "subject", s->subject);
 	ctx_opt(&c, "author", s->author);
 	ctx_opt(&c, "repo", s->repo);
@@ -241,7 +252,9 @@ int report_table_text(const struct report_inputs *in,
 	struct table_head h = {
 		in->axes.keys, in->axes.values,
 		{ m->base.commit, m->head.commit },
-		{ m->base.subject, m->head.subject }, 2,
+		/* a ref ('v6.13') is listed alone, as the robot lists it */
+		{ m->base.ref ? NULL : m->base.subject,
+		  m->head.ref ? NULL : m->head.subject }, 2,
 	};
 
 	return table_render(&in->cmp, &h, rules_format(in->rules), 0, out);

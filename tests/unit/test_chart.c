@@ -570,7 +570,7 @@ static void test_appends_to_out(void **state)
 	assert_int_equal(f->n, 1 + 21 + 2);
 	assert_string_equal(f->line[0], "before");
 	assert_string_equal(f->line[22], "[*] bisect-good sample");
-	assert_string_equal(f->line[23], "[O] bisect-bad sample");
+	assert_string_equal(f->line[23], "[O] bisect-bad  sample");
 }
 
 static void test_output_cap(void **state)

@@ -99,6 +99,32 @@ static void t_tip_names(void **state)
 	gittree_close(g);
 }
 
+/* Issue 31 item 4: a base named by a tag (annotated or not) or branch. */
+static void t_ref(void **state)
+{
+	struct tl *t = *state;
+	char sha[GIT_SHA_HEX], want[GIT_SHA_HEX];
+	struct gittree *g;
+
+	tl_rev(t, "master~1", want);
+	tl_sh("git -C %s tag -a -m release v6.13 master~1", t->repo);
+	tl_sh("git -C %s tag v5.19-rc6 master~1", t->repo);
+	assert_int_equal(gittree_open(&g, t->repo, &t->err), 0);
+	assert_int_equal(gittree_ref(g, "v6.13", sha, &t->err), 0);
+	assert_string_equal(sha, want);	/* the tag peeled to its commit */
+	assert_int_equal(gittree_ref(g, "v5.19-rc6", sha, &t->err), 0);
+	assert_string_equal(sha, want);
+	tl_rev(t, "master", want);
+	assert_int_equal(gittree_ref(g, "master", sha, &t->err), 0);
+	assert_string_equal(sha, want);
+	assert_int_equal(gittree_ref(g, "v9.99", sha, &t->err), -1);
+	assert_int_equal(t->err.code, EX_DATAERR);
+	assert_non_null(strstr(t->err.msg, "no tag or branch 'v9.99' in "
+			       "tracking.repo"));
+	assert_string_equal(sha, "");
+	gittree_close(g);
+}
+
 static void t_ancestry(void **state)
 {
 	struct tl *t = *state;
@@ -221,6 +247,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(t_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_tip_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_ref, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_ancestry, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_damaged, setup, teardown),

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "perfbot/config/config.h"
 #include "perfbot/util/fileio.h"
 #include "perfbot/ingest/manifest.h"
 #include "perfbot/util/strbuf.h"
@@ -262,8 +263,10 @@ static void t_wrong_kinds(void **state)
 static void t_bad_commit(void **state)
 {
 	static const char *const bad[] = {
-		"xyz1234", "70bed0", "70bed0d5447e08702c7595d26c88ca37e8eb88b4a",
-		"70bed0d 5447", "g0bed0d", "-70bed0d", "0x70bed0d",
+		"70bed0", "70bed0d5447e08702c7595d26c88ca37e8eb88b4a",
+		"70bed0d 5447", "-70bed0d", "v6.13^", "v6.13~1", "a..b",
+		"v6.13:x", "x@{1}", "/v6.13", "v6.13/", "x.lock", "tags/.x",
+		"v6.13\\", "",
 	};
 	struct fx *f = *state;
 	char text[256];
@@ -277,7 +280,8 @@ static void t_bad_commit(void **state)
 						strlen(text), &f->err), -1);
 		assert_int_equal(f->err.code, EX_DATAERR);
 		assert_memory_equal(f->err.msg, "m.yaml:", 7);
-		if (!strstr(f->err.msg, "'base.commit' must be 7 to 40 hex"))
+		if (!strstr(f->err.msg, "'base.commit' must be 7 to 40 hex "
+			    "digits or a ref name"))
 			fail_msg("'%s': %s", bad[i], f->err.msg);
 		manifest_release(&f->m);
 	}
@@ -294,13 +298,56 @@ static void t_commit_lengths(void **state)
 	assert_string_equal(f->m.base.commit, "6cccbfe");
 }
 
+/*
+ * Issue 31 item 4: a base that is a tag or another ref ('v6.13',
+ * 'v5.19-rc6', 'linus/master'), printed so, with an optional 'sha';
+ * without one and without a tracked tree it cannot be run: said so.
+ */
+static void t_ref_commit(void **state)
+{
+	struct fx *f = *state;
+	struct config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	parse_ok(f, "base:\n  commit: v6.13\n  sha: 6cccbfe\n"
+		 "  result_root: b\nhead:\n  commit: " HEAD_SHA "\n"
+		 "  result_root: h\n");
+	assert_string_equal(f->m.base.commit, "v6.13");
+	assert_string_equal(f->m.base.ref, "v6.13");
+	assert_string_equal(manifest_side_sha(&f->m.base), "6cccbfe");
+	assert_null(f->m.head.ref);
+	assert_string_equal(manifest_side_sha(&f->m.head), HEAD_SHA);
+	assert_int_equal(manifest_resolve(&f->m, &cfg, &f->err), 0);
+	manifest_release(&f->m);
+	parse_ok(f, "base:\n  commit: v5.19-rc6\n  result_root: b\n"
+		 "head:\n  commit: linus/master\n  result_root: h\n");
+	assert_string_equal(f->m.base.ref, "v5.19-rc6");
+	assert_null(f->m.base.sha);
+	assert_string_equal(f->m.head.ref, "linus/master");
+	assert_int_equal(manifest_resolve(&f->m, &cfg, &f->err), -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_string_equal(f->err.msg, "m.yaml: 'base.commit' is the ref "
+			    "'v5.19-rc6': give its sha as 'base.sha', or set "
+			    "tracking.repo to resolve it");
+	manifest_release(&f->m);
+	parse_fails(f, "base:\n  commit: " BASE_SHA "\n  sha: 6cccbfe\n"
+		    "  result_root: b\nhead:\n  commit: " HEAD_SHA "\n"
+		    "  result_root: h\n", "m.yaml:3: 'base.sha' is for a ref "
+		    "name in 'base.commit', which is a sha already");
+	parse_fails(f, "base:\n  commit: v6.13\n  sha: v6.13\n"
+		    "  result_root: b\nhead:\n  commit: " HEAD_SHA "\n"
+		    "  result_root: h\n",
+		    "m.yaml:3: 'base.sha' must be 7 to 40 hex digits");
+}
+
 static void t_missing_commit(void **state)
 {
 	struct fx *f = *state;
 
 	parse_fails(f, "base:\n  result_root: b\nhead:\n  commit: " HEAD_SHA
 		    "\n  result_root: h\n",
-		    "m.yaml:1: 'base.commit' must be 7 to 40 hex digits");
+		    "m.yaml:1: 'base.commit' must be 7 to 40 hex digits "
+		    "or a ref name (a tag such as v6.13)");
 	parse_fails(f, "base:\n  commit: [1234567]\n  result_root: b\n"
 		    "head:\n  commit: " HEAD_SHA "\n  result_root: h\n",
 		    "m.yaml:2: 'base.commit' must be a string");
@@ -723,6 +770,7 @@ int main(void)
 		T(t_wrong_kinds),
 		T(t_bad_commit),
 		T(t_commit_lengths),
+		T(t_ref_commit),
 		T(t_missing_commit),
 		T(t_missing_result_root),
 		T(t_missing_side),

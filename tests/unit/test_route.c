@@ -248,7 +248,8 @@ static void t_self(void **state)
 	assert_string_equal(self.addr, "Bot@Example.org");
 	assert_string_equal(self.id_domain, "example.org");
 	assert_string_equal(self.signature, "robbie performance test "
-			    "service\n");
+			    "service\nReply with a line 'retest', 'test' or "
+			    "'help' and it answers in this thread.\n");
 	assert_string_equal(self.greeting, "Hi");
 	route_self_release(&self);
 	route_self_release(&self);

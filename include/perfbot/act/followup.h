@@ -23,7 +23,10 @@
  */
 
 /* The report's manifest as it was when the report was queued. */
-int followup_manifest(struct state *st, const char *report_id,
+struct config;
+/* A ref name among its commits is resolved again (manifest_resolve()). */
+int followup_manifest(struct state *st, const struct config *cfg,
+		      const char *report_id,
 		      struct manifest *m, struct pb_err *err);
 
 /*

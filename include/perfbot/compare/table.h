@@ -16,7 +16,7 @@ struct table_head {
 	const char *axes_keys;		/* "compiler/cpufreq_governor/..." */
 	const char *axes_values;	/* "gcc-12/performance/..." */
 	const char *commit[NCMP_MAX_ROOTS];	/* full shas, BASE, HEAD... */
-	const char *subject[NCMP_MAX_ROOTS];
+	const char *subject[NCMP_MAX_ROOTS];	/* NULL: a ref, listed alone */
 	size_t n;			/* commits; 0 is 2 */
 };
 

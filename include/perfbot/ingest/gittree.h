@@ -40,6 +40,12 @@ int gittree_contains(struct gittree *t, const char *tip, const char *sha,
 		     int *yes, struct pb_err *err);
 
 /*
+ * The commit a tag (peeled), branch or other ref 'name' points at, into
+ * 'full'; EX_DATAERR naming it when there is none.
+ */
+int gittree_ref(struct gittree *t, const char *name, char full[GIT_SHA_HEX],
+		struct pb_err *err);
+/*
  * The commit whose sha starts with 'prefix' (7 to 40 hex digits) into
  * 'full'; '*found' 0 when there is none or several.
  */

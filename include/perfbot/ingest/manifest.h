@@ -10,7 +10,8 @@
 /*
  * A comparison manifest (doc/design.md): which two commits, where their result
  * roots are, who wrote the change and who gets the report. Unknown keys,
- * a commit that is not 7-40 hex digits, or a missing result root are
+ * a commit that is neither 7-40 hex digits nor a ref name (a tag such as
+ * v6.13, a branch), or a missing result root are
  * EX_DATAERR naming the key and line. Relative result_root, metrics and
  * kconfig_file paths are resolved against the manifest's directory.
  * 'patch' is checked strictly: Message-IDs of the form left@right, http(s)
@@ -20,7 +21,20 @@
 #define MANIFEST_MAX_BYTES (256 << 10)
 
 struct manifest_side {
+	/*
+	 * As the report prints it: a sha (7 to 40 hex digits) or a ref
+	 * name ('v6.13', 'v5.19-rc6', 'linus/master'), as the robot
+	 * prints a release tag in the commit list and the table head.
+	 */
 	const char *commit;
+	const char *ref;	/* 'commit' when it is a ref name, else NULL */
+	/*
+	 * The sha the farm is asked to run: 'commit' when it is one, the
+	 * side's 'sha' key, or the ref resolved in the tracked tree
+	 * (manifest_resolve()); NULL while a ref is unresolved.
+	 */
+	const char *sha;
+	char *resolved;		/* owned: the ref resolved */
 	const char *subject;	/* "" when absent */
 	const char *author;	/* "Name <addr>"; NULL when absent */
 	const char *repo;
@@ -78,6 +92,18 @@ int manifest_parse_any(struct manifest *m, const char *name,
 		       const char *dir, const char *text, size_t len,
 		       int *is_manifest, struct pb_err *err);
 void manifest_release(struct manifest *m);
+
+struct config;
+/*
+ * A side whose commit is a ref name and has no 'sha' key gets the ref
+ * resolved in the tracked tree (tracking.repo, libgit2): its 'sha' set.
+ * EX_DATAERR naming the key when the ref is not there; EX_CONFIG when
+ * there is no tracked tree to resolve it in (give 'base.sha').
+ */
+int manifest_resolve(struct manifest *m, const struct config *cfg,
+		     struct pb_err *err);
+/* The sha of a side for the farm: 'sha', else 'commit'. */
+const char *manifest_side_sha(const struct manifest_side *s);
 
 /*
  * The 'bisect' key of a loaded manifest into m->bisect (the loaders call
