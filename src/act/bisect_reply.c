@@ -124,7 +124,7 @@ static int ask(struct act_ctx *a, const struct mail_command *c,
 	const struct cmp_row *h;
 	int rc = -1;
 
-	if (followup_manifest(a->st, a->t->report->report_id, &m, &e) ||
+	if (followup_manifest(a->st, a->cfg, a->t->report->report_id, &m, &e) ||
 	    report_inputs_load(&in, &m, a->cfg, &e) ||
 	    !(h = in.verdict.headline)) {
 		rc = refuse(a, c, "no_range", e.msg[0] ? e.msg : NULL, err);
@@ -198,7 +198,7 @@ static int answer_one(struct state *st, const struct config *cfg,
 	memset(&asker, 0, sizeof(asker));
 	if (bisect_from_json(&b, row->state, err) ||
 	    bisect_verdict_of(&b, &v, err) ||
-	    followup_manifest(st, rq->report_id, &m, err))
+	    followup_manifest(st, cfg, rq->report_id, &m, err))
 		goto out;
 	if (followup_asker_load(&asker, st, rq->thread)) {
 		pb_fail(err, EX_DATAERR, "bisect '%s': its thread is "
