@@ -146,8 +146,10 @@ static int culprit_report(struct cycle *cy, const struct manifest *m,
 			"culprit or its parent", id);
 		goto out;
 	}
-	c.base.commit = b->p[v->parent].sha;
-	c.head.commit = b->p[v->culprit].sha;
+	/* the commits themselves, not the range's ends (nor their refs) */
+	c.base.commit = c.base.sha = b->p[v->parent].sha;
+	c.head.commit = c.head.sha = b->p[v->culprit].sha;
+	c.base.ref = c.head.ref = NULL;
 	/* their subjects: the result roots' job.yaml (the farm's) */
 	c.base.subject = v->parent ? "" : m->base.subject;
 	c.head.subject = v->culprit == b->n ? m->head.subject : "";

@@ -61,7 +61,7 @@ check "its commit line names the planted culprit" grep -q "^commit: $culprit (\"
 check "a line says how it was found" grep -Eq "^bisected 40 commits in [0-9]+ rounds, [0-9]+ runs; P\(culprit\) [=>] 0\.9[0-9]*$" "$W/report"
 check "the commit before it did not build: lower confidence" grep -q "^lower confidence: the commits just before it did not build (1); the change may be in them$" "$W/report"
 check "the table compares the culprit's parent and the culprit" grep -q "^  ${culprit:0:10} (\"commit ${culprit:0:12}\")$" "$W/report"
-check "the chart's legend" grep -q "^\[O\] bisect-bad sample$" "$W/report"
+check "the chart's legend" grep -q "^\[O\] bisect-bad  sample$" "$W/report"
 o=$(awk '/^ +aim7.jobs-per-min$/ {p = 1; next} p && /^$/ {exit} p' "$W/report" | tr -cd 'O' | wc -c)
 check "the chart plots more bisect-bad samples than the culprit has runs" [ "$o" -gt 4 ]
 "$PERFBOT" show bs-1 --json --config "$CONFIG" >"$W/show.json"
