@@ -38,8 +38,9 @@ void bisection_rows_free(struct bisection_row *r, size_t n)
 	free(r);
 }
 
-static int row_read(sqlite3_stmt *s, struct bisection_row *r)
+static int row_read(sqlite3_stmt *s, void *row)
 {
+	struct bisection_row *r = row;
 	char **str[NSTR];
 	int i, rc = 0;
 
@@ -55,34 +56,21 @@ static int row_read(sqlite3_stmt *s, struct bisection_row *r)
 	return rc;
 }
 
+static void rows_release(void *rows, size_t n)
+{
+	bisection_rows_free(rows, n);
+}
+
 static int read_rows(struct state *st, sqlite3_stmt *s,
 		     struct bisection_row **out, size_t *n,
 		     struct pb_err *err)
 {
-	struct bisection_row *v = NULL, *nv;
-	int rc, oom = 0;
+	void *rows;
+	int rc = db_read_rows(st, s, sizeof(**out), row_read, rows_release,
+			      &rows, n, err);
 
-	*out = NULL;
-	*n = 0;
-	while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		nv = realloc(v, (*n + 1) * sizeof(*v));
-		if (!nv) {
-			oom = 1;
-			break;
-		}
-		v = nv;
-		oom = row_read(s, &v[*n]) != 0;
-		(*n)++;
-	}
-	sqlite3_finalize(s);
-	if (oom || rc != SQLITE_DONE) {
-		bisection_rows_free(v, *n);
-		*n = 0;
-		return oom ? pb_fail(err, EX_OSERR, "out of memory") :
-			db_fail(st, err, "read");
-	}
-	*out = v;
-	return 0;
+	*out = rows;
+	return rc;
 }
 
 static int sqlite_bisection_add(struct state *st, const char *bisect_id,

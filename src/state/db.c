@@ -159,6 +159,42 @@ char *db_column_dup(sqlite3_stmt *s, int col, size_t *len)
 	return c;
 }
 
+int db_read_rows(struct state *st, sqlite3_stmt *s, size_t size,
+		 int (*read)(sqlite3_stmt *s, void *row),
+		 void (*release)(void *rows, size_t n), void **out,
+		 size_t *n, struct pb_err *err)
+{
+	char *v = NULL, *nv;
+	size_t cap = 0;
+	int rc, oom = 0;
+
+	*out = NULL;
+	*n = 0;
+	while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 8;
+			nv = realloc(v, cap * size);
+			if (!nv) {
+				oom = 1;
+				break;
+			}
+			v = nv;
+		}
+		memset(v + *n * size, 0, size);
+		oom = read(s, v + *n * size) != 0;
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (oom || rc != SQLITE_DONE) {
+		release(v, *n);
+		*n = 0;
+		return oom ? pb_fail(err, EX_OSERR, "out of memory") :
+			db_fail(st, err, "read");
+	}
+	*out = v;
+	return 0;
+}
+
 int sqlite_check(struct state *st, struct pb_err *err)
 {
 	sqlite3_stmt *s = NULL;

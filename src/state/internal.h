@@ -71,6 +71,16 @@ int db_run(struct state *st, struct pb_err *err, const char *sql,
 int db_count(struct state *st, long *n, struct pb_err *err,
 	     const char *sql, const char *types, ...);
 char *db_column_dup(sqlite3_stmt *s, int col, size_t *len);
+/*
+ * Every row of the prepared 's' (finalized here) into '*out', a new
+ * array of '*n' elements of 'size' bytes: each zeroed, then filled by
+ * 'read' (-1: out of memory, the element still counted); on failure the
+ * elements read are given to 'release' with the array, and '*n' is 0.
+ */
+int db_read_rows(struct state *st, sqlite3_stmt *s, size_t size,
+		 int (*read)(sqlite3_stmt *s, void *row),
+		 void (*release)(void *rows, size_t n), void **out,
+		 size_t *n, struct pb_err *err);
 
 /*
  * The files beside the state (files.c): EX_NOINPUT when 'path' is

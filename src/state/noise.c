@@ -54,8 +54,9 @@ void state_noise_free(struct state_noise *v, size_t n)
 	free(v);
 }
 
-static int row_read(sqlite3_stmt *s, struct state_noise *r)
+static int row_read(sqlite3_stmt *s, void *row)
 {
+	struct state_noise *r = row;
 	memset(r, 0, sizeof(*r));
 	r->testcase = db_column_dup(s, 0, NULL);
 	r->machine = db_column_dup(s, 1, NULL);
@@ -64,6 +65,11 @@ static int row_read(sqlite3_stmt *s, struct state_noise *r)
 	r->df = (long)sqlite3_column_int64(s, 4);
 	r->updated = (time_t)sqlite3_column_int64(s, 5);
 	return r->testcase && r->machine && r->metric ? 0 : -1;
+}
+
+static void rows_release(void *rows, size_t n)
+{
+	state_noise_free(rows, n);
 }
 
 static int same(const struct state_noise *r, const char *testcase,
@@ -79,9 +85,9 @@ static int sqlite_noise_all(struct state *st, const char *testcase,
 			    struct state_noise **out, size_t *n, size_t *at,
 			    struct pb_err *err)
 {
-	struct state_noise *v = NULL, *nv;
+	struct state_noise *v;
 	sqlite3_stmt *s;
-	int rc, oom = 0;
+	void *rows;
 
 	*out = NULL;
 	*n = 0;
@@ -89,24 +95,10 @@ static int sqlite_noise_all(struct state *st, const char *testcase,
 		     "updated FROM noise ORDER BY testcase, machine, metric",
 		     ""))
 		return -1;
-	while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		nv = realloc(v, (*n + 1) * sizeof(*v));
-		if (!nv) {
-			oom = 1;
-			break;
-		}
-		v = nv;
-		oom = row_read(s, &v[*n]) != 0;
-		(*n)++;
-	}
-	sqlite3_finalize(s);
-	if (oom || rc != SQLITE_DONE) {
-		state_noise_free(v, *n);
-		*n = 0;
-		return oom ? pb_fail(err, EX_OSERR, "out of memory") :
-			db_fail(st, err, "read");
-	}
-	*out = v;
+	if (db_read_rows(st, s, sizeof(**out), row_read, rows_release,
+			 &rows, n, err))
+		return -1;
+	*out = v = rows;
 	if (at) {
 		for (*at = 0; *at < *n && !same(&v[*at], testcase, machine,
 						metric); (*at)++)

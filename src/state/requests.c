@@ -88,8 +88,9 @@ static void strings_of(struct request *r, char **str[NSTR])
 }
 
 /* One row of REQUEST_COLS; -1 when out of memory. */
-static int request_read(sqlite3_stmt *s, struct request *r)
+static int request_read(sqlite3_stmt *s, void *row)
 {
+	struct request *r = row;
 	char **str[NSTR];
 	int i, rc = 0;
 
@@ -113,6 +114,23 @@ static int request_read(sqlite3_stmt *s, struct request *r)
 	return rc;
 }
 
+static void request_rows_release(void *rows, size_t n)
+{
+	request_rows_free(rows, n);
+}
+
+/* Every row of the prepared 's' into '*out'. */
+static int read_rows(struct state *st, sqlite3_stmt *s, struct request **out,
+		     size_t *n, struct pb_err *err)
+{
+	void *rows;
+	int rc = db_read_rows(st, s, sizeof(**out), request_read,
+			      request_rows_release, &rows, n, err);
+
+	*out = rows;
+	return rc;
+}
+
 void request_rows_free(struct request *r, size_t n)
 {
 	char **str[NSTR];
@@ -125,36 +143,6 @@ void request_rows_free(struct request *r, size_t n)
 			free(*str[j]);
 	}
 	free(r);
-}
-
-/* Every row of the prepared 's' into '*out'. */
-static int read_rows(struct state *st, sqlite3_stmt *s, struct request **out,
-		     size_t *n, struct pb_err *err)
-{
-	struct request *v = NULL, *nv;
-	int rc, oom = 0;
-
-	*out = NULL;
-	*n = 0;
-	while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		nv = realloc(v, (*n + 1) * sizeof(*v));
-		if (!nv) {
-			oom = 1;
-			break;
-		}
-		v = nv;
-		oom = request_read(s, &v[*n]) != 0;
-		(*n)++;
-	}
-	sqlite3_finalize(s);
-	if (oom || rc != SQLITE_DONE) {
-		request_rows_free(v, *n);
-		*n = 0;
-		return oom ? pb_fail(err, EX_OSERR, "out of memory") :
-			db_fail(st, err, "read");
-	}
-	*out = v;
-	return 0;
 }
 
 static int sqlite_requests_open(struct state *st, const char *kind,
