@@ -18,7 +18,7 @@
  * every run asked for, and the context both answers show: LKP's table of
  * the parent, the reported commit and the tested tree (as 'perfbot
  * compare BASE HEAD TESTED' prints it), the headline metric's runs of the
- * three, and the verdict of stats_fix_verdict() with the evidence of both
+ * three, and the verdict of seq_fix_judge() with the evidence of both
  * comparisons (the tested runs against the parent and against the
  * reported commit).
  */

@@ -22,7 +22,7 @@
  * test; a later run answers in the thread when the result root is
  * complete: the N-commit table of the base, the reported commit and the
  * tested tree, the headline metric's runs, the verdict of
- * stats_fix_verdict() (fixed, partly fixed, not fixed, inconclusive) with
+ * seq_fix_judge() (fixed, partly fixed, not fixed, inconclusive) with
  * the tests of both comparisons and, on fixed, the Tested-by trailer; or
  * the farm's reason when it could not build or apply it
  * (result_root/error); or that it did not finish by the deadline.

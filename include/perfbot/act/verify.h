@@ -20,7 +20,7 @@
  * again with the same id. Each run's follow-up step then answers in the
  * report's thread, to the report's recipients: when the result root is
  * complete with LKP's table of the parent, the reported commit and the
- * fix, the headline metric's runs and the verdict of stats_fix_verdict()
+ * fix, the headline metric's runs and the verdict of seq_fix_judge()
  * (act/fixrun.h), the record moved by "verified" (fixed; not fixed, a
  * partly fixed one too; inconclusive keeps it 'fix landed') in the
  * transaction that queues the answer; or the farm's reason
