@@ -147,7 +147,8 @@ static int make_mail(const struct config *cfg, const struct inputs_opts *io,
 		     struct held *h, const char *line, time_t now,
 		     struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, line, h->row->metric, 0, io, 0, 0 };
+	struct report_opts o = { NULL, now, line, h->row->metric, 0, io, 0, 0,
+				 NULL, 0 };
 
 	report_release(&h->r);
 	composed_release(&h->c);
@@ -170,7 +171,8 @@ static int mail_it(struct state *st, const struct config *cfg,
 		   struct held *h, const char *line, const char *status,
 		   time_t now, struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, line, h->row->metric, 0, 0, 0, 0 };
+	struct report_opts o = { NULL, now, line, h->row->metric, 0, 0, 0, 0,
+				 NULL, 0 };
 	struct composed *c = &h->c;
 	int rc;
 

@@ -433,6 +433,7 @@ static int context(struct report *r, const struct report_inputs *in,
 	patch_ctx(&c, m, l);
 	ctx_take(&c, "evidence", evidence_list(in));
 	report_bisect_ctx(&c, o->bisect, o->bisect_v);
+	report_also_ctx(&c, o->also, o->nalso);
 	/* under the evidence, in lines of 80 columns as it is */
 	if (o->confirmation &&
 	    text_wrap(&conf, o->confirmation, 80, "  ", ", "))
