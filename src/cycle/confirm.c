@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/ingest/group.h"
 #include "perfbot/cycle/confirm.h"
 #include "perfbot/state/requests.h"
 #include "perfbot/state/seen.h"
@@ -72,8 +73,8 @@ static int held_read(struct state *st, const struct config *cfg,
 	if (!h->text)
 		return pb_fail(err, EX_DATAERR, "report '%s': its manifest was "
 			       "not kept", h->row->report_id);
-	if (manifest_parse(&h->m, h->name, h->dir, h->text, strlen(h->text),
-			   err))
+	if (manifest_parse(&h->m, h->name, h->dir, h->text,
+			   manifest_kept_len(h->text), err))
 		return -1;
 	h->parsed = 1;
 	return manifest_resolve(&h->m, cfg, err);

@@ -91,6 +91,8 @@ struct item {
 	struct composed c;
 	struct pb_err cerr;
 	int joined;		/* its comparison is in the primary's mail */
+	char *kept;		/* the primary's: its text and the joined ones'
+				 * (ingest/group.h), kept with its mail */
 };
 
 /*
@@ -122,6 +124,7 @@ static void item_release(struct item *it)
 	manifest_release(&it->m);
 	report_release(&it->r);
 	composed_release(&it->c);
+	free(it->kept);
 	memset(it, 0, sizeof(*it));
 }
 
@@ -162,7 +165,7 @@ static int queue_report(struct cycle *cy, struct item *it,
 				      c->msg.len, err);
 	} else {
 		c->manifest = mt->name;
-		c->manifest_text = mt->text;
+		c->manifest_text = it->kept ? it->kept : mt->text;
 		c->manifest_dir = mt->dir;
 		rc = outbox_queue(cy->st, c, cy->now, err);
 		if (!rc)
@@ -412,6 +415,14 @@ static void unit_join(struct ingest *in, size_t worker, struct unit *un)
 	un->primary = (size_t)(p - un->it);
 	for (i = 1; i < nc; i++)
 		un->it[cand[order[i]]].joined = 1;
+	{
+		const char *texts[GROUP_MAX_MEMBERS];
+
+		for (i = 0; i < nc; i++)
+			texts[i] = un->it[cand[order[i]]].mt->text;
+		/* NULL when out of memory: retests rerun it alone */
+		p->kept = manifest_kept_join(texts, nc);
+	}
 }
 
 static void ingest_work(void *arg, size_t worker, size_t slot)
@@ -511,42 +522,6 @@ static const struct workers_ops ingest_ops = {
 	ingest_start, ingest_work, ingest_finish, ingest_drop,
 };
 
-/*
- * The groups of the batch (ingest/group.h), from each manifest parsed
- * once more: one that cannot be parsed is alone (source_take() says
- * why when its turn comes).
- */
-static int group_batch(struct ingest *in, struct pb_err *err)
-{
-	char **key = calloc(in->b.n ? in->b.n : 1, sizeof(*key));
-	size_t i;
-	int rc = 0, oom = 0;
-
-	if (!key)
-		return pb_fail(err, EX_OSERR, "out of memory");
-	for (i = 0; i < in->b.n && !oom; i++) {
-		const struct manifest_text *mt = &in->b.m[i];
-		struct pb_err ignored = { 0, "" };
-		struct manifest m;
-		int is = 0;
-
-		if (manifest_parse_any(&m, mt->name, mt->dir, mt->text,
-				       mt->len, &is, &ignored))
-			continue;
-		if (is)
-			key[i] = manifest_group_key(&m, &oom);
-		manifest_release(&m);
-	}
-	if (oom)
-		rc = pb_fail(err, EX_OSERR, "out of memory");
-	else
-		rc = manifest_groups_make(&in->groups, key, in->b.n, err);
-	for (i = 0; i < in->b.n; i++)
-		free(key[i]);
-	free(key);
-	return rc;
-}
-
 static int ingest_init(struct ingest *in, struct cycle *cy)
 {
 	memset(in, 0, sizeof(*in));
@@ -583,7 +558,7 @@ int cycle_ingest(struct cycle *cy, struct pb_err *err)
 		return -1;
 	}
 	cy->bad += in.b.errors;
-	if (group_batch(&in, err)) {
+	if (manifest_groups_of(&in.groups, in.b.m, in.b.n, err)) {
 		ingest_release(&in);
 		return -1;
 	}

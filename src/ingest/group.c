@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "perfbot/ingest/group.h"
+#include "perfbot/ingest/sources.h"
 #include "perfbot/util/strbuf.h"
 #include "manifest_internal.h"
 
@@ -39,7 +40,8 @@ int manifest_load_group(struct manifest *m, struct pb_err *err)
 	return 0;
 }
 
-char *manifest_group_key(const struct manifest *m, int *oom)
+char *manifest_group_key(const struct manifest *m, const char *dir,
+			 int *oom)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *b, *h;
@@ -49,12 +51,12 @@ char *manifest_group_key(const struct manifest *m, int *oom)
 	if (m->bisect || (m->group && !strcmp(m->group, "none")))
 		return NULL;
 	if (m->group) {
-		rc = sb_addf(&sb, "group %s", m->group);
+		rc = sb_addf(&sb, "group %s\n%s", m->group, dir ? dir : "");
 	} else {
 		b = manifest_side_sha(&m->base);
 		h = manifest_side_sha(&m->head);
-		rc = sb_addf(&sb, "commits %s %s", b ? b : m->base.commit,
-			     h ? h : m->head.commit);
+		rc = sb_addf(&sb, "commits %s %s\n%s", b ? b : m->base.commit,
+			     h ? h : m->head.commit, dir ? dir : "");
 	}
 	if (rc) {
 		sb_release(&sb);
@@ -128,4 +130,77 @@ void group_order(const double *change, size_t n, size_t *order)
 			order[j] = order[j - 1];
 		order[j] = k;
 	}
+}
+
+size_t manifest_kept_len(const char *text)
+{
+	const char *sep = strstr(text, MANIFEST_KEPT_SEP);
+
+	return sep ? (size_t)(sep - text) : strlen(text);
+}
+
+int manifest_kept_next(const char *text, size_t *at, size_t *start,
+		       size_t *len)
+{
+	size_t n = strlen(MANIFEST_KEPT_SEP);
+	const char *sep = strstr(text + *at, MANIFEST_KEPT_SEP);
+
+	if (!sep)
+		return 0;
+	*start = (size_t)(sep - text) + n;
+	*len = manifest_kept_len(text + *start);
+	*at = *start + *len;
+	return 1;
+}
+
+int manifest_kept_add(struct strbuf *kept, const char *text)
+{
+	return sb_adds(kept, MANIFEST_KEPT_SEP) || sb_adds(kept, text) ? -1 :
+		0;
+}
+
+char *manifest_kept_join(const char *const *texts, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	if (!n || sb_adds(&sb, texts[0]))
+		return NULL;
+	for (i = 1; i < n; i++)
+		if (manifest_kept_add(&sb, texts[i])) {
+			sb_release(&sb);
+			return NULL;
+		}
+	return sb_detach(&sb, NULL);
+}
+
+int manifest_groups_of(struct manifest_groups *g,
+		       const struct manifest_text *mt, size_t n,
+		       struct pb_err *err)
+{
+	char **key = calloc(n ? n : 1, sizeof(*key));
+	size_t i;
+	int rc, oom = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (!key)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	for (i = 0; i < n && !oom; i++) {
+		struct pb_err ignored = { 0, "" };
+		struct manifest m;
+		int is = 0;
+
+		if (manifest_parse_any(&m, mt[i].name, mt[i].dir, mt[i].text,
+				       mt[i].len, &is, &ignored))
+			continue;
+		if (is)
+			key[i] = manifest_group_key(&m, mt[i].dir, &oom);
+		manifest_release(&m);
+	}
+	rc = oom ? pb_fail(err, EX_OSERR, "out of memory") :
+		manifest_groups_make(g, key, n, err);
+	for (i = 0; i < n; i++)
+		free(key[i]);
+	free(key);
+	return rc;
 }

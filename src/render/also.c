@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/compare/table.h"
 #include "perfbot/render/report.h"
 #include "perfbot/util/strbuf.h"
+#include "perfbot/util/text.h"
 
 #define BOX_HEAD 16	/* "testcase: change" */
 
@@ -28,7 +30,7 @@ static int param_cmp(const void *a, const void *b)
 
 struct box_item {
 	char *change;		/* "testcase: metric change kind" */
-	const char *machine;
+	char *machine;
 	char **param;
 	size_t nparam;
 };
@@ -38,6 +40,7 @@ static void item_release(struct box_item *b)
 	size_t i;
 
 	free(b->change);
+	free(b->machine);
 	for (i = 0; i < b->nparam; i++)
 		free(b->param[i]);
 	free(b->param);
@@ -53,13 +56,18 @@ static int item_of(json_t *ctx, struct box_item *b)
 
 	memset(b, 0, sizeof(*b));
 	if (!str_at(ctx, "testcase") || !str_at(h, "metric") ||
-	    !str_at(h, "change") || !str_at(h, "kind") ||
+	    !str_at(h, "change") || !str_at(h, "kind"))
+		return -1;
+	if (!*str_at(h, "metric") ?
+	    sb_addf(&sb, "%s: no change passes the filter",
+		    str_at(ctx, "testcase")) :
 	    sb_addf(&sb, "%s: %s %s %s", str_at(ctx, "testcase"),
 		    str_at(h, "metric"), str_at(h, "change"),
 		    str_at(h, "kind")))
 		return -1;
 	b->change = sb_detach(&sb, NULL);
-	b->machine = str_at(ctx, "machine");
+	b->machine = str_at(ctx, "machine") ? strdup(str_at(ctx, "machine")) :
+		NULL;
 	b->param = calloc(json_array_size(params) + 1, sizeof(*b->param));
 	if (!b->change || !b->machine || !b->param)
 		return -1;
@@ -70,9 +78,16 @@ static int item_of(json_t *ctx, struct box_item *b)
 			sb_release(&sb);
 			return -1;
 		}
-		b->param[b->nparam++] = sb_detach(&sb, NULL);
+		b->param[b->nparam] = sb_detach(&sb, NULL);
+		if (!b->param[b->nparam++])
+			return -1;
 	}
 	qsort(b->param, b->nparam, sizeof(*b->param), param_cmp);
+	/* a cell is one line whatever job.yaml held */
+	text_scrub_line(b->change);
+	text_scrub_line(b->machine);
+	for (i = 0; i < b->nparam; i++)
+		text_scrub_line(b->param[i]);
 	return 0;
 }
 
@@ -190,4 +205,34 @@ void report_also_ctx(struct ctx *c, json_t *const *also, size_t n)
 		c->oom = 1;
 	ctx_str(c, "also_box", sb_str(&sb));
 	sb_release(&sb);
+}
+
+json_t *report_also_of(const struct report_inputs *in,
+		       const struct manifest *m, struct pb_err *err)
+{
+	const struct cmp_row *h = in->verdict.headline;
+	struct strbuf table = STRBUF_INIT, ch = STRBUF_INIT;
+	struct ctx c, hc;
+	json_t *o = NULL;
+
+	ctx_init(&c, "report");
+	ctx_str(&c, "testcase", in->testcase);
+	ctx_init(&hc, "report");
+	if (h && table_format_headline_change(&ch, h->change))
+		hc.oom = 1;
+	ctx_str(&hc, "metric", h ? h->name : "");
+	ctx_str(&hc, "change", h ? sb_str(&ch) : "");
+	ctx_str(&hc, "kind", h ? report_kind_word(in) : "");
+	ctx_child(&c, "headline", &hc);
+	ctx_str(&c, "machine", in->machine);
+	ctx_str(&c, "tbox_group", in->job.tbox_group);
+	ctx_take(&c, "parameters", report_params_json(&in->axes));
+	if (report_table_text(in, m, &table))
+		c.oom = 1;
+	if (table.len && table.buf[table.len - 1] == '\n')
+		sb_setlen(&table, table.len - 1);	/* as the report's */
+	ctx_str(&c, "table", sb_str(&table));
+	sb_release(&table);
+	sb_release(&ch);
+	return ctx_finish(&c, &o, err) ? NULL : o;
 }

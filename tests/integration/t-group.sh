@@ -2,8 +2,20 @@
 # manifests of one commit pair and one of another pair are two mails, the
 # first the largest change's with the three others "in addition", each
 # with its box and its table; they are recorded as seen in it, so the
-# next run sends nothing.
-H="$TOP/fixtures/headline"
+# next run sends nothing. A 'retest' of the grouped report reruns every
+# comparison (the fake farm adds runs to all eight roots) and answers
+# with all of them, in the report's thread.
+mkdir -p "$W/roots"
+for t in aim7 stress-ng-switch will-it-scale unixbench-score hackbench; do
+	cp -r "$TOP/fixtures/headline/$t" "$W/roots/"
+done
+H="$W/roots"
+cat >>"$CONFIG" <<EOC
+scheduler:
+  backend: exec
+  argv: ["$TOP/scripts/fake-lkp-run", "{result_root}", "{commit}", "{runs}", "{request_id}"]
+  timeout: 60
+EOC
 group_manifest() {	# group_manifest ID CASE HEAD-SHA
 	cat >"$W/manifests/$1.yaml" <<EOM
 id: $1
@@ -44,3 +56,42 @@ check "no 'In addition' in it" sh -c "! grep -q 'In addition to that' '$W/alone.
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "second run exits 0" [ $? = 0 ]
 check "nothing more queued" [ "$(sql "SELECT count(*) FROM outbox WHERE kind = 'report'")" = 2 ]
+
+# the retest of the grouped report: every comparison rerun, one answer
+runs_of() {	# runs_of ROOT: the runs of a result root
+	"$PERFBOT" compare "$1" "$1" --json | sed -n 's/^ *"base_runs": \([0-9]*\),/\1/p'
+}
+before=$(runs_of "$H/aim7/head")
+rmid=$(sql "SELECT message_id FROM outbox WHERE id = 'g-stress-ng'")
+subject=$(sql "SELECT subject FROM outbox WHERE id = 'g-stress-ng'")
+{
+	printf 'From: Dev <alice@example.test>\nTo: perfbot@example.test\n'
+	printf 'Subject: Re: %s\nMessage-ID: <gr-ask-1@example.test>\n' "$subject"
+	printf 'In-Reply-To: <%s>\nReferences: <%s>\n\n' "$rmid" "$rmid"
+	printf 'retest 4x\n'
+} >"$W/rq1"
+curl -s --mail-from alice@example.test --mail-rcpt perfbot@example.test \
+	-T "$W/rq1" "smtp://127.0.0.1:$SMTP_PORT"
+sleep 1
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
+check "the run with the retest exits 0" [ $? = 0 ]
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
+check "one retest asked" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest'")" = 1 ]
+check "the retest done" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest'")" = done ]
+for t in aim7 will-it-scale unixbench-score stress-ng-switch; do
+	for s in base head; do
+		n=$(runs_of "$H/$t/$s")
+		check "4 runs added to $t's $s ($n)" [ "$n" = $((before + 4)) ]
+	done
+done
+check "the other pair's roots untouched" [ "$(runs_of "$H/hackbench/head")" = "$before" ]
+set -- $(search alice In-Reply-To gr-ask-1@example.test)
+check "two answers in the thread (ack, follow-up)" [ $# = 2 ]
+fetch_matching alice "$W/ack.eml" "will answer in this thread" "$@"
+"$MAILCHECK" "$W/ack.eml" >/dev/null 2>"$W/ack.body"
+check "the ack says the 3 others are rerun" grep -q "The report's 3 other tests get as many runs" "$W/ack.body"
+fetch_matching alice "$W/fu.eml" "^Verdict:" "$@"
+"$MAILCHECK" "$W/fu.eml" >/dev/null 2>"$W/fu.body"
+check "the follow-up has the 3 others' box" [ "$(grep -c '^| testcase: change | ' "$W/fu.body")" = 3 ]
+check "and their tables" [ "$(grep -c '^\*\{99\}$' "$W/fu.body")" = 3 ]
+check "the verdict is the report's own test's" grep -q "stress-ng.switch.ops_per_sec changed by" "$W/fu.body"

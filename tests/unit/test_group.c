@@ -4,7 +4,8 @@
  * one report (the same base and head commits; 'group: NAME' joins by
  * name, 'group: none' and 'bisect: true' stay apart; a bad 'group' is
  * refused with its line), the groups in the order of their first
- * manifests, and the robot's order of a group's comparisons.
+ * manifests, and the robot's order of a group's comparisons; the text a
+ * grouped report keeps.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,7 +25,8 @@
 #define C "3333333333333333333333333333333333333333"
 
 /* The key of a manifest of commits 'base'..'head' with 'extra' lines. */
-static char *key_of(const char *base, const char *head, const char *extra)
+static char *key_of_in(const char *dir, const char *base, const char *head,
+		       const char *extra)
 {
 	char text[1024];
 	struct pb_err err = { 0, "" };
@@ -37,17 +39,23 @@ static char *key_of(const char *base, const char *head, const char *extra)
 		 extra);
 	assert_int_equal(manifest_parse(&m, "m.yaml", ".", text, strlen(text),
 					&err), 0);
-	key = manifest_group_key(&m, &oom);
+	key = manifest_group_key(&m, dir, &oom);
 	assert_int_equal(oom, 0);
 	manifest_release(&m);
 	return key;
+}
+
+static char *key_of(const char *base, const char *head, const char *extra)
+{
+	return key_of_in("/srv/mf", base, head, extra);
 }
 
 static void t_keys(void **state)
 {
 	char *k1 = key_of(A, B, ""), *k2 = key_of(A, B, "id: other\n"),
 	     *k3 = key_of(A, C, ""), *k4 = key_of(A, C, "group: mm-1\n"),
-	     *k5 = key_of(A, B, "group: mm-1\n");
+	     *k5 = key_of(A, B, "group: mm-1\n"),
+	     *k6 = key_of_in("/srv/other", A, B, "");
 
 	(void)state;
 	assert_non_null(k1);
@@ -55,6 +63,7 @@ static void t_keys(void **state)
 	assert_string_not_equal(k1, k3);	/* another head */
 	assert_string_equal(k4, k5);	/* one name, whatever the commits */
 	assert_string_not_equal(k4, k1);
+	assert_string_not_equal(k6, k1);	/* another directory */
 	assert_null(key_of(A, B, "group: none\n"));
 	assert_null(key_of(A, C, "bisect: true\n"));
 	free(k1);
@@ -62,6 +71,7 @@ static void t_keys(void **state)
 	free(k3);
 	free(k4);
 	free(k5);
+	free(k6);
 }
 
 static void t_bad_group(void **state)
@@ -147,6 +157,31 @@ static void t_order(void **state)
 	assert_int_equal(order[4], 3);
 }
 
+/* A grouped report's kept text: its own manifest, then each joined. */
+static void t_kept(void **state)
+{
+	const char *texts[3] = { "id: a\n", "id: b\n", "id: c\n" };
+	size_t at = 0, start, len;
+	char *kept = manifest_kept_join(texts, 3);
+
+	(void)state;
+	assert_non_null(kept);
+	assert_int_equal(manifest_kept_len(kept), strlen("id: a\n"));
+	assert_int_equal(manifest_kept_next(kept, &at, &start, &len), 1);
+	assert_int_equal(len, strlen("id: b\n"));
+	assert_memory_equal(kept + start, "id: b\n", len);
+	assert_int_equal(manifest_kept_next(kept, &at, &start, &len), 1);
+	assert_memory_equal(kept + start, "id: c\n", len);
+	assert_int_equal(kept[start + len], '\0');
+	assert_int_equal(manifest_kept_next(kept, &at, &start, &len), 0);
+	free(kept);
+	/* a report's own alone, as every report before groups kept it */
+	at = 0;
+	assert_int_equal(manifest_kept_len("id: a\n"), 6);
+	assert_int_equal(manifest_kept_next("id: a\n", &at, &start, &len), 0);
+	assert_null(manifest_kept_join(texts, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +190,7 @@ int main(void)
 		cmocka_unit_test(t_groups),
 		cmocka_unit_test(t_groups_cut),
 		cmocka_unit_test(t_order),
+		cmocka_unit_test(t_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

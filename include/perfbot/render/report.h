@@ -118,6 +118,21 @@ void report_bisect_ctx(struct ctx *parent, const struct bisect *b,
  */
 void report_also_ctx(struct ctx *c, json_t *const *also, size_t n);
 
+/*
+ * One comparison as report_also_ctx() reads it (testcase, headline's
+ * metric, change and kind, machine, tbox_group, parameters, table), for
+ * an answer that lists a grouped report's other comparisons; its
+ * headline's words empty when it has none. NULL with 'err'.
+ */
+json_t *report_also_of(const struct report_inputs *in,
+		       const struct manifest *m, struct pb_err *err);
+
+/* "regression", "improvement" or, of no known direction, "change". */
+const char *report_kind_word(const struct report_inputs *in);
+
+/* The job's parameters as the templates list them ({key, value}). */
+json_t *report_params_json(const struct job_axes *ji);
+
 /* The comparison table of 'in' with its LKP header. */
 int report_table_text(const struct report_inputs *in,
 		      const struct manifest *m, struct strbuf *out);
