@@ -12,6 +12,18 @@
 #include "perfbot/render/template.h"
 
 
+/*
+ * What the mail attaches (report.attachments): unset, nothing when the
+ * report links its materials (as the modern robot sends one text/plain
+ * part), else all.
+ */
+static enum cfg_attachments attachments(const struct report *r,
+					const struct config *cfg)
+{
+	return config_attachments(cfg, json_is_string(json_object_get(r->ctx,
+							"materials_url")));
+}
+
 static int compose_bytes(const struct report *r, const struct config *cfg,
 			 struct strbuf *out, struct pb_err *err)
 {
@@ -25,8 +37,11 @@ static int compose_bytes(const struct report *r, const struct config *cfg,
 		.auto_submitted = "auto-generated", .report_id = r->id,
 		.att = att,
 	};
+	enum cfg_attachments what = attachments(r, cfg);
 	int rc = -1;
 
+	if (what == CFG_ATTACH_NONE)
+		return mail_compose(&m, out, err);
 	if ((sb_adds(&job, r->job_yaml) &&
 	     pb_fail(err, EX_OSERR, "out of memory")) ||
 	    template_render(cfg, "reproduce", r->ctx, &repro, err))
@@ -35,7 +50,7 @@ static int compose_bytes(const struct report *r, const struct config *cfg,
 					     sb_str(&job), job.len };
 	att[m.natt++] = (struct attachment){ "reproduce", "text/plain",
 					     sb_str(&repro), repro.len };
-	if (r->kconfig)
+	if (r->kconfig && what == CFG_ATTACH_ALL)
 		att[m.natt++] = (struct attachment){ "config", "text/plain",
 						     r->kconfig,
 						     r->kconfig_len };

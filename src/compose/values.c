@@ -22,7 +22,7 @@
  */
 static const char *const blocks[] = {
 	"table", "chart", "chart_legend", "evidence_text", "pieces",
-	"also_box",
+	"also_box", "also_box_signed",
 };
 
 #define LINE_RULE (TEXT_UNICODE | TEXT_CTRL_SPACE)

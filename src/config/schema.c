@@ -111,6 +111,9 @@ static const struct key schema[] = {
 	N("confirm.deadline", confirm.deadline, 60, 30L * 86400, 0),
 	B("confirm.on_deadline", K_ON_DEADLINE, confirm.on_deadline,
 	  CFG_DEADLINE_MAIL),
+	MAP("report"),
+	B("report.attachments", K_ATTACHMENTS, report.attachments,
+	  CFG_ATTACH_AUTO),
 	MAP("templates"),
 	S("templates.report", K_NAME, templates.report, "report"),
 	S("templates.dir", K_PATH, templates.dir, "templates"),
@@ -151,6 +154,7 @@ static const struct choice choices[] = {
 	{ K_TLS, 0, { "starttls", "implicit", "none", NULL } },
 	{ K_BACKEND, 0, { "exec", "spool", "http", NULL } },
 	{ K_ON_DEADLINE, 0, { "mail", "drop", NULL, NULL } },
+	{ K_ATTACHMENTS, 0, { "none", "job", "all", NULL } },
 	{ K_SMTP_URL, 1, { "smtp", "smtps", NULL, NULL } },
 	{ K_IMAP_URL, 1, { "imap", "imaps", NULL, NULL } },
 	{ K_HTTP_URL, 1, { "http", "https", NULL, NULL } },
@@ -349,6 +353,7 @@ static int fill_one(struct config *cfg, const struct key *k)
 		return 0;
 	case K_TLS:
 	case K_ON_DEADLINE:
+	case K_ATTACHMENTS:
 		*(int *)at = s ? (int)word_index(k, s) : (int)k->def_l;
 		return 0;
 	case K_MAPLIST:
@@ -407,4 +412,13 @@ void schema_release(struct config *cfg)
 	for (i = 0; i < cfg->nsources; i++)
 		free(cfg->sources[i].attach_dirs.v);
 	free(cfg->sources);
+}
+
+/* report.attachments as it applies (config.h) */
+enum cfg_attachments config_attachments(const struct config *cfg,
+					int materials)
+{
+	if (cfg->report.attachments != CFG_ATTACH_AUTO)
+		return cfg->report.attachments;
+	return materials ? CFG_ATTACH_NONE : CFG_ATTACH_ALL;
 }

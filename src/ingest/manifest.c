@@ -20,6 +20,7 @@
 static const char *const top_keys[] = {
 	"id", "base", "head", "to", "cc", "notes", "materials_url",
 	"metrics", "kconfig_file", "patch", "headline", "bisect", "group",
+	"reproduce",
 };
 #define NTOP_KEYS (sizeof(top_keys) / sizeof(top_keys[0]))
 static const char *const side_keys[] = {
@@ -434,7 +435,7 @@ static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
 	m->id = ynode_str(ymap_get(root, "id"));
 	m->materials_url = ynode_str(ymap_get(root, "materials_url"));
 	m->headline = ynode_str(ymap_get(root, "headline"));
-	if (manifest_load_group(m, err))
+	if (manifest_load_group(m, err) || manifest_load_reproduce(m, err))
 		return -1;
 	s = ynode_str(ymap_get(root, "metrics"));
 	if (s && resolve(dir, s, &m->metrics, err))

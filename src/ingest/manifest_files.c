@@ -16,6 +16,7 @@
 #include "perfbot/ingest/manifest_files.h"
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/strbuf.h"
+#include "manifest_internal.h"
 
 static int is_url(const char *s)
 {
@@ -208,4 +209,27 @@ int manifest_check_files(const struct manifest *m, const struct config *cfg,
 	rc = manifest_attach(cfg, m, "kconfig_file", m->kconfig_file, &sb, err);
 	sb_release(&sb);
 	return rc;
+}
+
+int manifest_load_reproduce(struct manifest *m, struct pb_err *err)
+{
+	const struct ynode *v = ymap_get(m->doc.root, "reproduce");
+	size_t i;
+
+	if (!v)
+		return 0;
+	if (v->len > MANIFEST_MAX_REPRODUCE)
+		return pb_fail(err, EX_DATAERR, "%s:%d: 'reproduce' is longer "
+			       "than %d bytes", m->doc.name, ynode_line(v),
+			       MANIFEST_MAX_REPRODUCE);
+	for (i = 0; i < v->len; i++) {
+		unsigned char c = (unsigned char)v->str[i];
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			return pb_fail(err, EX_DATAERR, "%s:%d: 'reproduce' "
+				       "holds a control character",
+				       m->doc.name, ynode_line(v));
+	}
+	m->reproduce = v->str;
+	return 0;
 }

@@ -47,7 +47,16 @@ static void item_release(struct box_item *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int item_of(json_t *ctx, struct box_item *b)
+/*
+ * The change as the box prints it: signed ("-40.3%", the classic robot),
+ * or the modern robot's, its sign a space (" 3.8%").
+ */
+static const char *box_change(const char *change, int modern)
+{
+	return modern && *change == '-' ? change + 1 : change;
+}
+
+static int item_of(json_t *ctx, int modern, struct box_item *b)
 {
 	json_t *h = json_object_get(ctx, "headline");
 	json_t *params = json_object_get(ctx, "parameters"), *p;
@@ -61,8 +70,10 @@ static int item_of(json_t *ctx, struct box_item *b)
 	if (!*str_at(h, "metric") ?
 	    sb_addf(&sb, "%s: no change passes the filter",
 		    str_at(ctx, "testcase")) :
-	    sb_addf(&sb, "%s: %s %s %s", str_at(ctx, "testcase"),
-		    str_at(h, "metric"), str_at(h, "change"),
+	    sb_addf(&sb, "%s: %s %s%s %s", str_at(ctx, "testcase"),
+		    str_at(h, "metric"),
+		    modern && *str_at(h, "change") == '-' ? " " : "",
+		    box_change(str_at(h, "change"), modern),
 		    str_at(h, "kind")))
 		return -1;
 	b->change = sb_detach(&sb, NULL);
@@ -142,7 +153,8 @@ static size_t item_width(const struct box_item *b)
 }
 
 /* The box of every comparison, one width for all, as the robot draws. */
-static int box(json_t *const *also, size_t n, struct strbuf *sb)
+static int box(json_t *const *also, size_t n, int modern,
+	       struct strbuf *sb)
 {
 	struct box_item *it = calloc(n, sizeof(*it));
 	size_t i, width = 0;
@@ -151,7 +163,7 @@ static int box(json_t *const *also, size_t n, struct strbuf *sb)
 	if (!it)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (item_of(also[i], &it[i]))
+		if (item_of(also[i], modern, &it[i]))
 			goto out;
 		if (item_width(&it[i]) > width)
 			width = item_width(&it[i]);
@@ -199,11 +211,16 @@ void report_also_ctx(struct ctx *c, json_t *const *also, size_t n)
 		one(c, list, also[i]);
 	if (!n) {
 		ctx_opt(c, "also_box", NULL);
+		ctx_opt(c, "also_box_signed", NULL);
 		return;
 	}
-	if (box(also, n, &sb))
+	if (box(also, n, 1, &sb))
 		c->oom = 1;
 	ctx_str(c, "also_box", sb_str(&sb));
+	sb_setlen(&sb, 0);
+	if (box(also, n, 0, &sb))
+		c->oom = 1;
+	ctx_str(c, "also_box_signed", sb_str(&sb));
 	sb_release(&sb);
 }
 

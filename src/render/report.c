@@ -12,6 +12,7 @@
 
 #include "perfbot/render/chart.h"
 #include "perfbot/compare/evidence.h"
+#include "perfbot/compare/rules.h"
 #include "perfbot/render/context.h"
 #include "perfbot/render/evidence_view.h"
 #include "perfbot/render/report.h"
@@ -162,33 +163,57 @@ static int chart_one(const struct cmp_row *row, const struct bisect *b,
 	return rc ? -1 : 0;
 }
 
-/* The headline metric, then the shown metrics that changed most. */
+/*
+ * The shown metric not yet picked that changed most; with 'kpi', among
+ * the testcase's own KPI stats only (compare/rules.h rules_is_kpi()).
+ */
+static const struct cmp_row *chart_next(const struct report_inputs *in,
+					const struct cmp_row *const *pick,
+					size_t n, int kpi)
+{
+	const struct cmp_row *best = NULL;
+	size_t i, j, tl = strlen(in->testcase);
+
+	for (i = 0; i < in->cmp.nrows; i++) {
+		const struct cmp_row *r = &in->cmp.rows[i];
+
+		if (!r->shown || r->failure || r->absolute ||
+		    !isfinite(r->change))
+			continue;
+		if (kpi && (strncmp(r->name, in->testcase, tl) ||
+			    r->name[tl] != '.' ||
+			    !rules_is_kpi(in->rules, r->name)))
+			continue;
+		for (j = 0; j < n && pick[j] != r; j++)
+			;
+		if (j == n && (!best || fabs(r->change) > fabs(best->change)))
+			best = r;
+	}
+	return best;
+}
+
+/*
+ * The headline metric, then the testcase's own KPI stats that changed
+ * most (the robot draws the benchmark's metrics, not a monitor's), then
+ * the other shown metrics that changed most.
+ */
 static json_t *charts_json(const struct report_inputs *in,
 			   const struct bisect *b, struct pb_err *err)
 {
 	const struct cmp_row *pick[MAX_CHARTS] = { in->verdict.headline };
 	json_t *charts = json_array();
-	size_t i, k, n = 1;
+	size_t i, n = 1;
+	int kpi = 1;
 
-	for (k = 1; k < MAX_CHARTS; k++) {
-		const struct cmp_row *best = NULL;
+	while (n < MAX_CHARTS) {
+		const struct cmp_row *next = chart_next(in, pick, n, kpi);
 
-		for (i = 0; i < in->cmp.nrows; i++) {
-			const struct cmp_row *r = &in->cmp.rows[i];
-			size_t j;
-
-			if (!r->shown || r->failure || r->absolute ||
-			    !isfinite(r->change))
-				continue;
-			for (j = 0; j < n && pick[j] != r; j++)
-				;
-			if (j == n && (!best ||
-				       fabs(r->change) > fabs(best->change)))
-				best = r;
-		}
-		if (!best)
+		if (next)
+			pick[n++] = next;
+		else if (kpi)
+			kpi = 0;
+		else
 			break;
-		pick[n++] = best;
 	}
 	for (i = 0; charts && i < n; i++)
 		if (chart_one(pick[i], b, charts, err)) {
@@ -209,16 +234,19 @@ const char *report_kind_word(const struct report_inputs *in)
 static void headline_ctx(struct ctx *parent, const struct report_inputs *in)
 {
 	const struct cmp_row *h = in->verdict.headline;
-	struct strbuf ch = STRBUF_INIT;
+	struct strbuf ch = STRBUF_INIT, un = STRBUF_INIT;
 	struct evidence ev;
 	struct ctx c;
 
 	ctx_init(&c, parent->family);
 	if (evidence_of_row(h, &ev) ||
-	    table_format_headline_change(&ch, h->change))
+	    table_format_headline_change(&ch, h->change) ||
+	    table_format_headline_change(&un, fabs(h->change)))
 		c.oom = 1;
 	ctx_str(&c, "metric", h->name);
 	ctx_str(&c, "change", sb_str(&ch));
+	/* the modern robot's "67.7% regression": the kind says the way */
+	ctx_str(&c, "change_unsigned", sb_str(&un));
 	ctx_str(&c, "kind", report_kind_word(in));
 	ctx_bool(&c, "regression", in->verdict.regression);
 	ctx_bool(&c, "improvement", !in->verdict.regression &&
@@ -227,6 +255,7 @@ static void headline_ctx(struct ctx *parent, const struct report_inputs *in)
 	ctx_take(&c, "evidence", evidence_json(&ev));
 	ctx_child(parent, "headline", &c);
 	sb_release(&ch);
+	sb_release(&un);
 }
 
 /* Every shown metric's tests, in table order. */
@@ -263,6 +292,19 @@ int report_table_text(const struct report_inputs *in,
 	};
 
 	return table_render(&in->cmp, &h, rules_format(in->rules), 0, out);
+}
+
+/* The job's own commands (the manifest's), one newline at the end off. */
+static void ctx_reproduce(struct ctx *c, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (n && s[n - 1] == '\n')
+		n--;
+	if (s)
+		ctx_strn(c, "reproduce", s, n);
+	else
+		ctx_opt(c, "reproduce", NULL);
 }
 
 /* The patch the report answers, for the templates; null when none. */
@@ -427,6 +469,10 @@ static int context(struct report *r, const struct report_inputs *in,
 	ctx_take(&c, "parameters", report_params_json(&in->axes));
 	ctx_strings(&c, "notes", m->notes.v, m->notes.n);
 	ctx_opt(&c, "materials_url", m->materials_url);
+	/* the classic layout's "job file is attached" only when it is */
+	ctx_bool(&c, "job_attached", config_attachments(cfg,
+		 m->materials_url != NULL) != CFG_ATTACH_NONE);
+	ctx_reproduce(&c, m->reproduce);
 	ctx_take(&c, "table", text_json(&table));
 	ctx_take(&c, "charts", charts);
 	ctx_take(&c, "chart_legend", text_json(&legend));

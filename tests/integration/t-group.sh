@@ -47,7 +47,7 @@ check "four tables in all" [ "$(grep -c '^=\{89\}$' "$W/group.body")" = 4 ]
 for t in will-it-scale aim7 unixbench; do
 	check "$t in the box" grep -q "^| testcase: change | $t: " "$W/group.body"
 done
-check "the box in the robot's order" sh -c "grep '^| testcase: change' '$W/group.body' | head -n 1 | grep -q 'will-it-scale.per_process_ops -20.4%'"
+check "the box in the robot's order" sh -c "grep '^| testcase: change' '$W/group.body' | head -n 1 | grep -q 'will-it-scale.per_process_ops  20.4% regression'"
 check "the subject is the report's own" grep -q "stress-ng.switch.ops_per_sec" "$W/group.eml"
 set -- $(search alice X-Perfbot-Report g-hackbench)
 check "the other pair's mail arrived alone" [ $# = 1 ]

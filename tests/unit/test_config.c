@@ -552,6 +552,26 @@ static void t_settings(void **state)
 	assert_string_equal(c->scheduler.backend, "spool");
 }
 
+/* report.attachments: one of three words; unset, decided per report. */
+static void t_report_attachments(void **state)
+{
+	struct fx *f = *state;
+	const struct config *c = &f->cfg;
+
+	load_ok(f, "smtp:\n  url: smtp://h\n");
+	assert_int_equal(c->report.attachments, CFG_ATTACH_AUTO);
+	assert_int_equal(config_attachments(c, 1), CFG_ATTACH_NONE);
+	assert_int_equal(config_attachments(c, 0), CFG_ATTACH_ALL);
+	config_release(&f->cfg);
+	load_ok(f, "report:\n  attachments: job\n");
+	assert_int_equal(c->report.attachments, CFG_ATTACH_JOB);
+	assert_int_equal(config_attachments(c, 1), CFG_ATTACH_JOB);
+	config_release(&f->cfg);
+	load_fails(f, "report:\n  attachments: some\n", "2: "
+		   "'report.attachments': 'some' is not one of none, job, all "
+		   "(did you mean 'none'?)");
+}
+
 /* ---- values checked at load ---- */
 
 static void t_bad_words(void **state)
@@ -827,6 +847,7 @@ int main(void)
 		T(t_imap_password_needs_0600),
 		T(t_password_indirect_any_mode),
 		T(t_settings),
+		T(t_report_attachments),
 		T(t_bad_words),
 		T(t_bad_urls),
 		T(t_values_that_break_out),

@@ -572,6 +572,19 @@ static void t_header_values_control(void **state)
 	parse_ok(f, MINIMAL "notes: [\"--=-perfbot-0\"]\n");
 }
 
+/* 'reproduce': the job's commands, lines and tabs, nothing else. */
+static void t_reproduce(void **state)
+{
+	struct fx *f = *state;
+
+	parse_ok(f, MINIMAL "reproduce: \"lkp run job.yaml\\n\\techo\\n\"\n");
+	assert_string_equal(f->m.reproduce, "lkp run job.yaml\n\techo\n");
+	parse_fails(f, MINIMAL "reproduce: \"a\\x1b[31m\"\n",
+		    "m.yaml:7: 'reproduce' holds a control character");
+	parse_fails(f, MINIMAL "reproduce: [a]\n",
+		    "m.yaml:7: 'reproduce' must be a string");
+}
+
 static void t_release_twice(void **state)
 {
 	struct fx *f = *state;
@@ -760,6 +773,7 @@ int main(void)
 		T(t_patch_subject_control),
 		T(t_patch_bad_ids),
 		T(t_bisect),
+		T(t_reproduce),
 		T(t_minimal),
 		T(t_flow_style),
 		T(t_load_resolves_relative),

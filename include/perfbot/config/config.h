@@ -30,6 +30,14 @@
 
 enum cfg_tls { CFG_TLS_STARTTLS, CFG_TLS_IMPLICIT, CFG_TLS_NONE };
 enum cfg_on_deadline { CFG_DEADLINE_MAIL, CFG_DEADLINE_DROP };
+/*
+ * report.attachments: none (the body alone, as the modern robot sends
+ * it), job (job.yaml and reproduce), all (those and the kconfig_file);
+ * unset, none when the manifest gives a materials_url, else all.
+ */
+enum cfg_attachments {
+	CFG_ATTACH_NONE, CFG_ATTACH_JOB, CFG_ATTACH_ALL, CFG_ATTACH_AUTO,
+};
 
 /* Where a password comes from (secret.h): at most one is set (config.c refuses two). */
 struct cfg_secret {
@@ -129,6 +137,10 @@ struct cfg_confirm {
 	enum cfg_on_deadline on_deadline;
 };
 
+struct cfg_report {
+	enum cfg_attachments attachments;
+};
+
 struct cfg_templates {
 	const char *report;		/* a name: templates/<report>.txt */
 	const char *dir;		/* found as a data file when relative */
@@ -188,6 +200,7 @@ struct config {
 	struct cfg_limits limits;
 	struct cfg_scheduler scheduler;
 	struct cfg_confirm confirm;
+	struct cfg_report report;
 	struct cfg_templates templates;
 	struct cfg_data data;
 	struct cfg_staging staging;
@@ -215,6 +228,14 @@ struct config {
 
 /* Load 'path'; NULL loads an empty configuration (all defaults). */
 int config_load(struct config *cfg, const char *path, struct pb_err *err);
+
+/*
+ * What a report's mail attaches (report.attachments) for a report that
+ * links its materials ('materials' 1) or not: unset, none when it does,
+ * else all.
+ */
+enum cfg_attachments config_attachments(const struct config *cfg,
+					int materials);
 int config_load_flags(struct config *cfg, const char *path, unsigned flags,
 		      struct pb_err *err);
 /*

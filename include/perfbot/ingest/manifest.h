@@ -19,6 +19,7 @@
  */
 
 #define MANIFEST_MAX_BYTES (256 << 10)
+#define MANIFEST_MAX_REPRODUCE (64 << 10)
 
 struct manifest_side {
 	/*
@@ -79,6 +80,12 @@ struct manifest {
 	 * (ingest/group.h)
 	 */
 	const char *group;
+	/*
+	 * 'reproduce': the job's own commands, as the farm ran them, for
+	 * the reproduce attachment (lines; no control character but tab
+	 * and newline; at most MANIFEST_MAX_REPRODUCE bytes), or NULL
+	 */
+	const char *reproduce;
 	int bisect;		/* 'bisect: true': blame one commit of
 				 * base..head (doc/bisect.md) */
 };

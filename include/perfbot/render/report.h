@@ -113,8 +113,10 @@ void report_bisect_ctx(struct ctx *parent, const struct bisect *b,
 /*
  * 'also' of context 'c': the comparisons that follow the report's own,
  * from their reports' contexts (each one's testcase, headline, machine,
- * parameters and table); and 'also_box', the robot's box of them, or
- * null when there are none (render/also.c).
+ * parameters and table); and 'also_box', the robot's box of them (its
+ * changes as the modern robot prints them, the sign a space), and
+ * 'also_box_signed' (as the classic robot: signed), or null when there
+ * are none (render/also.c).
  */
 void report_also_ctx(struct ctx *c, json_t *const *also, size_t n);
 
