@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/act/bisect.h"
 #include "perfbot/render/evidence_view.h"
 #include "perfbot/state/status.h"
 #include "perfbot/web/mask.h"
@@ -18,7 +19,7 @@ static int is_time(const char *col)
 {
 	static const char *const names[] = { "next_attempt", "created",
 		"deadline", "sent_at", "received", "seen", "changed", "decided",
-		"at", NULL };
+		"at", "updated", NULL };
 	size_t i;
 
 	for (i = 0; names[i]; i++)
@@ -31,12 +32,17 @@ static int is_time(const char *col)
 static void value(struct ctx *c, const char *col, const struct status_value *v,
 		  const struct web_mask *m)
 {
+	char buf[32];
 	char *s;
 
 	if (v->type == STATUS_INT && is_time(col) && v->i > 0)
 		ctx_date(c, col, (time_t)v->i);
 	else if (v->type == STATUS_INT)
 		ctx_int(c, col, v->i);
+	else if (v->type == STATUS_REAL) {	/* a probability: 0.9993 */
+		snprintf(buf, sizeof(buf), "%.4f", v->r);
+		ctx_str(c, col, buf);
+	}
 	else if (v->type == STATUS_TEXT && !strcmp(col, "reported_change"))
 		ctx_percent(c, col, strtod(v->s, NULL));
 	else if (v->type == STATUS_TEXT) {
@@ -113,8 +119,8 @@ int web_status(const struct web_site *s, struct state *st,
 	       struct strbuf *out, struct pb_err *err)
 {
 	static const char *const parts[] = { "queued", "failed",
-		"regressions", "retests", "tests", "confirmations", "mailbox",
-		NULL };
+		"regressions", "retests", "tests", "confirmations",
+		"bisections", "mailbox", NULL };
 	json_t *ctx = NULL;
 	struct status so;
 	struct web_mask m;
@@ -124,6 +130,10 @@ int web_status(const struct web_site *s, struct state *st,
 
 	if (state_status(st, s->now, &so, err))
 		return -1;
+	if (bisect_status_add(st, &so, err)) {
+		status_release(&so);
+		return -1;
+	}
 	web_mask_init(&m, s->hidden);	/* no address is shown */
 	ctx_init(&c, "web status");
 	ctx_page(&c, s, "");

@@ -22,6 +22,7 @@
 #include "perfbot/state/inbox.h"
 #include "perfbot/web/statuspage.h"
 
+#include "testbisect.h"
 #include "testweb.h"
 
 struct fx {
@@ -167,6 +168,44 @@ static void t_regressions_tests(void **state)
 	assert_false(has(f, "alice@"));
 }
 
+/*
+ * The bisections (issue 33), a part shown only when there is one: each
+ * with its report, phase, commits, rounds, runs of its budget, the
+ * likeliest commit and its posterior, the culprit once found, or why a
+ * bisection cannot be read.
+ */
+static void t_bisections(void **state)
+{
+	struct fx *f = *state;
+	char sha[GIT_SHA_HEX], want[512];
+
+	render(f);
+	assert_false(has(f, "Bisections"));
+	tb_bisection_add(f->w.st, "r1", 0, TW_T0);
+	tb_bisection_add(f->w.st, "r2", 2, TW_T0);
+	assert_int_equal(state_bisection_add(f->w.st, "bisect-r3", "r3",
+					     "search", "{", "/j", NULL,
+					     TW_T0 + 3600, TW_T0, &f->w.err),
+			 0);
+	render(f);
+	assert_true(has(f, "<h2>Bisections</h2>"));
+	assert_true(has(f, "<td><a href=\"r/r1.html\">r1</a></td>"
+			"<td>aim7.jobs-per-min</td><td>search</td>"
+			"<td class=\"num\">3</td><td class=\"num\">0</td>"
+			"<td class=\"num\">0 of 80</td><td><code>"));
+	assert_true(has(f, "<td>culprit</td><td class=\"num\">3</td><td "
+			"class=\"num\">2</td><td class=\"num\">12 of 80</td>"
+			"<td><code>"));
+	assert_true(has(f, "</code></td><td class=\"num\">0.3333</td>"));
+	tb_sha(sha, 2);
+	snprintf(want, sizeof(want), "</td><td><code>%s</code></td></tr>",
+		 sha);
+	assert_true(has(f, want));
+	assert_true(has(f, "<td><a href=\"r/r3.html\">r3</a></td><td></td>"
+			"<td>unreadable</td>"));
+	assert_true(has(f, "<td>bisect: "));
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -174,6 +213,7 @@ int main(void)
 		T(t_status),
 		T(t_empty),
 		T(t_regressions_tests),
+		T(t_bisections),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
