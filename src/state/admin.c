@@ -19,7 +19,7 @@
 static int find(struct state *st, const char *id, long long *rows,
 		size_t max, size_t *n, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	size_t len = id ? strlen(id) : 0;
 	char bare[512];
 	int rc;
@@ -33,29 +33,29 @@ static int find(struct state *st, const char *id, long long *rows,
 	    db_query(st, &s, err, "SELECT rowid FROM outbox WHERE status = "
 		     "'failed' ORDER BY rowid", ""))
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW && *n < max)
-		rows[(*n)++] = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	while ((rc = db_step(s)) == DB_ROW && *n < max)
+		rows[(*n)++] = db_int(s, 0);
+	db_finalize(s);
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
 		db_fail(st, err, "read");
 }
 
 static int status_of(struct state *st, long long row, char *status,
 		     size_t n, char *id, size_t idn, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	if (db_query(st, &s, err, "SELECT status, id FROM outbox WHERE rowid "
 		     "= ?", "i", row))
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		snprintf(status, n, "%s", sqlite3_column_text(s, 0));
-		snprintf(id, idn, "%s", sqlite3_column_text(s, 1));
+	rc = db_step(s);
+	if (rc == DB_ROW) {
+		snprintf(status, n, "%s", db_text(s, 0));
+		snprintf(id, idn, "%s", db_text(s, 1));
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
+	db_finalize(s);
+	return rc == DB_ROW ? 0 : db_fail(st, err, "read");
 }
 
 static int note(struct state *st, long long row, const char *action,
@@ -142,13 +142,13 @@ out:
 	return rc;
 }
 
-static int sqlite_requeue(struct state *st, const char *id, time_t now,
+static int sql_requeue(struct state *st, const char *id, time_t now,
 			  const char *by, long *n, struct pb_err *err)
 {
 	return each(st, id, now, by, requeue_row, n, err);
 }
 
-static int sqlite_drop(struct state *st, const char *id, time_t now,
+static int sql_drop(struct state *st, const char *id, time_t now,
 		       const char *by, struct pb_err *err)
 {
 	long n;
@@ -156,7 +156,7 @@ static int sqlite_drop(struct state *st, const char *id, time_t now,
 	return each(st, id, now, by, drop_row, &n, err);
 }
 
-const struct state_admin_ops sqlite_admin_ops = {
-	.requeue = sqlite_requeue,
-	.drop = sqlite_drop,
+const struct state_admin_ops sql_admin_ops = {
+	.requeue = sql_requeue,
+	.drop = sql_drop,
 };

@@ -16,7 +16,7 @@
 
 /* A row being read: a column that is not NULL but cannot be copied is oom. */
 struct reader {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int oom;
 };
 
@@ -24,7 +24,7 @@ static char *col(struct reader *r, int i)
 {
 	char *v;
 
-	if (sqlite3_column_type(r->s, i) == SQLITE_NULL)
+	if (db_null(r->s, i))
 		return NULL;
 	v = db_column_dup(r->s, i, NULL);
 	r->oom |= !v;
@@ -41,7 +41,7 @@ static char *col_blob(struct reader *r, int i, size_t *len)
 
 static long long col_int(struct reader *r, int i)
 {
-	return sqlite3_column_int64(r->s, i);
+	return db_int(r->s, i);
 }
 
 /*
@@ -49,7 +49,7 @@ static long long col_int(struct reader *r, int i)
  * items, each zeroed, then filled by 'one'. '*n' counts the items
  * filled, also on failure, so that the caller can free them.
  */
-static int read_rows(struct state *st, sqlite3_stmt *s, size_t size,
+static int read_rows(struct state *st, struct db_stmt *s, size_t size,
 		     void (*one)(struct reader *, void *), void **out,
 		     size_t *n, struct pb_err *err)
 {
@@ -60,7 +60,7 @@ static int read_rows(struct state *st, sqlite3_stmt *s, size_t size,
 
 	*out = NULL;
 	*n = 0;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW && !r.oom) {
+	while ((rc = db_step(s)) == DB_ROW && !r.oom) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 16;
 			nv = realloc(v, cap * size);
@@ -75,10 +75,10 @@ static int read_rows(struct state *st, sqlite3_stmt *s, size_t size,
 		one(&r, v + *n * size);
 		(*n)++;
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (r.oom)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+	return rc == DB_DONE ? 0 : db_fail(st, err, "read");
 }
 
 /* ---- every report ---- */
@@ -149,10 +149,10 @@ static void report_row(struct reader *r, void *item)
 		!a->record;
 }
 
-static int sqlite_archive_reports(struct state *st, struct archive_report **out,
+static int sql_archive_reports(struct state *st, struct archive_report **out,
 				  size_t *n, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	void *v;
 
 	*out = NULL;
@@ -263,7 +263,7 @@ static int report_mail(struct state *st, const char *id,
 		       struct pb_err *err)
 {
 	struct archive_mail *m = NULL;
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	size_t n = 0;
 	void *v;
 	int rc;
@@ -300,17 +300,17 @@ static int confirm_of(struct state *st, const char *id,
 		     "AND kind = 'confirm'", "s", id))
 		return -1;
 	r.oom = 0;
-	rc = sqlite3_step(r.s);
-	if (rc == SQLITE_ROW) {
+	rc = db_step(r.s);
+	if (rc == DB_ROW) {
 		t->confirm_status = col(&r, 0);
 		t->confirm_detail = col(&r, 1);
 		t->confirm_runs = (long)col_int(&r, 2);
 		t->confirm_decided = (time_t)col_int(&r, 3);
 	}
-	sqlite3_finalize(r.s);
+	db_finalize(r.s);
 	if (r.oom)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
 		db_fail(st, err, "read");
 }
 
@@ -319,7 +319,7 @@ static int list_of(struct state *st, const char *sql, const char *id,
 		   size_t size, void (*one)(struct reader *, void *),
 		   void **out, size_t *n, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 
 	*out = NULL;
 	*n = 0;
@@ -328,7 +328,7 @@ static int list_of(struct state *st, const char *sql, const char *id,
 	return read_rows(st, s, size, one, out, n, err);
 }
 
-static int sqlite_archive_thread(struct state *st, const char *report_id,
+static int sql_archive_thread(struct state *st, const char *report_id,
 				 struct archive_thread *t, int *found,
 				 struct pb_err *err)
 {
@@ -409,7 +409,7 @@ void archive_thread_release(struct archive_thread *t)
 	memset(t, 0, sizeof(*t));
 }
 
-const struct state_archive_ops sqlite_archive_ops = {
-	.archive_reports = sqlite_archive_reports,
-	.archive_thread = sqlite_archive_thread,
+const struct state_archive_ops sql_archive_ops = {
+	.archive_reports = sql_archive_reports,
+	.archive_thread = sql_archive_thread,
 };

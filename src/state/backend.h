@@ -267,6 +267,8 @@ struct state_noise_ops {
 			 struct pb_err *err);
 };
 
+struct db_driver;
+
 struct state_backend {
 	const char *name;
 	/*
@@ -297,6 +299,8 @@ struct state_backend {
 	int (*begin)(struct state *st, struct pb_err *err);
 	int (*commit)(struct state *st, struct pb_err *err);
 	void (*rollback)(struct state *st);
+	/* its statements, for the tables' operations in SQL (internal.h) */
+	const struct db_driver *sql;
 	/* the tables' */
 	const struct state_noise_ops *noise;
 	const struct state_bisections_ops *bisections;

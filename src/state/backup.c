@@ -18,6 +18,8 @@
 #include "perfbot/state/backup.h"
 #include "perfbot/state/state.h"
 #include "perfbot/util/fileio.h"
+#include <sqlite3.h>
+
 #include "internal.h"
 
 /* 'dest' is a name of the file 'path' (or of its -wal, -shm). */

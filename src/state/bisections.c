@@ -38,7 +38,7 @@ void bisection_rows_free(struct bisection_row *r, size_t n)
 	free(r);
 }
 
-static int row_read(sqlite3_stmt *s, void *row)
+static int row_read(struct db_stmt *s, void *row)
 {
 	struct bisection_row *r = row;
 	char **str[NSTR];
@@ -47,12 +47,12 @@ static int row_read(sqlite3_stmt *s, void *row)
 	memset(r, 0, sizeof(*r));
 	strings_of(r, str);
 	for (i = 0; i < NSTR; i++)
-		if (sqlite3_column_type(s, i) != SQLITE_NULL &&
+		if (!db_null(s, i) &&
 		    !(*str[i] = db_column_dup(s, i, NULL)))
 			rc = -1;
-	r->deadline = (time_t)sqlite3_column_int64(s, NSTR);
-	r->created = (time_t)sqlite3_column_int64(s, NSTR + 1);
-	r->updated = (time_t)sqlite3_column_int64(s, NSTR + 2);
+	r->deadline = (time_t)db_int(s, NSTR);
+	r->created = (time_t)db_int(s, NSTR + 1);
+	r->updated = (time_t)db_int(s, NSTR + 2);
 	return rc;
 }
 
@@ -61,7 +61,7 @@ static void rows_release(void *rows, size_t n)
 	bisection_rows_free(rows, n);
 }
 
-static int read_rows(struct state *st, sqlite3_stmt *s,
+static int read_rows(struct state *st, struct db_stmt *s,
 		     struct bisection_row **out, size_t *n,
 		     struct pb_err *err)
 {
@@ -73,7 +73,7 @@ static int read_rows(struct state *st, sqlite3_stmt *s,
 	return rc;
 }
 
-static int sqlite_bisection_add(struct state *st, const char *bisect_id,
+static int sql_bisection_add(struct state *st, const char *bisect_id,
 				const char *report_id, const char *phase,
 				const char *state_json, const char *job,
 				const char *manifest, time_t deadline,
@@ -87,7 +87,7 @@ static int sqlite_bisection_add(struct state *st, const char *bisect_id,
 		      (long long)now);
 }
 
-static int sqlite_bisection_set(struct state *st, const char *bisect_id,
+static int sql_bisection_set(struct state *st, const char *bisect_id,
 				const char *phase, const char *state_json,
 				time_t now, struct pb_err *err)
 {
@@ -96,10 +96,10 @@ static int sqlite_bisection_set(struct state *st, const char *bisect_id,
 		      state_json, (long long)now, bisect_id);
 }
 
-static int sqlite_bisection_get(struct state *st, const char *bisect_id,
+static int sql_bisection_get(struct state *st, const char *bisect_id,
 				struct bisection_row **out, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	size_t n;
 
 	*out = NULL;
@@ -114,11 +114,11 @@ static int sqlite_bisection_get(struct state *st, const char *bisect_id,
 	return 0;
 }
 
-static int sqlite_bisections(struct state *st, const char *report_id, int open,
+static int sql_bisections(struct state *st, const char *report_id, int open,
 			     struct bisection_row **out, size_t *n,
 			     struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 
 	*out = NULL;
 	*n = 0;
@@ -130,9 +130,9 @@ static int sqlite_bisections(struct state *st, const char *report_id, int open,
 	return read_rows(st, s, out, n, err);
 }
 
-const struct state_bisections_ops sqlite_bisections_ops = {
-	.bisection_add = sqlite_bisection_add,
-	.bisection_set = sqlite_bisection_set,
-	.bisection_get = sqlite_bisection_get,
-	.bisections = sqlite_bisections,
+const struct state_bisections_ops sql_bisections_ops = {
+	.bisection_add = sql_bisection_add,
+	.bisection_set = sql_bisection_set,
+	.bisection_get = sql_bisection_get,
+	.bisections = sql_bisections,
 };

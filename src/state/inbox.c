@@ -11,28 +11,28 @@
 #include "internal.h"
 #include "perfbot/state/inbox.h"
 
-static int sqlite_mailbox_get(struct state *st, const char *mailbox,
+static int sql_mailbox_get(struct state *st, const char *mailbox,
 			      unsigned long *uidvalidity,
 			      unsigned long *last_uid, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	*uidvalidity = *last_uid = 0;
 	if (db_query(st, &s, err, "SELECT uidvalidity, last_uid FROM mailbox "
 		     "WHERE name = ?", "s", mailbox))
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		*uidvalidity = (unsigned long)sqlite3_column_int64(s, 0);
-		*last_uid = (unsigned long)sqlite3_column_int64(s, 1);
+	rc = db_step(s);
+	if (rc == DB_ROW) {
+		*uidvalidity = (unsigned long)db_int(s, 0);
+		*last_uid = (unsigned long)db_int(s, 1);
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	db_finalize(s);
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
 		db_fail(st, err, "read");
 }
 
-static int sqlite_mailbox_set(struct state *st, const char *mailbox,
+static int sql_mailbox_set(struct state *st, const char *mailbox,
 			      unsigned long uidvalidity, unsigned long last_uid,
 			      struct pb_err *err)
 {
@@ -41,24 +41,24 @@ static int sqlite_mailbox_set(struct state *st, const char *mailbox,
 		      mailbox, (long long)uidvalidity, (long long)last_uid);
 }
 
-static int sqlite_inbox_seen(struct state *st, const char *message_id,
+static int sql_inbox_seen(struct state *st, const char *message_id,
 			     int *seen, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	*seen = 0;
 	if (db_query(st, &s, err, "SELECT 1 FROM inbox WHERE message_id = ?",
 		     "s", message_id))
 		return -1;
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	*seen = rc == SQLITE_ROW;
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	rc = db_step(s);
+	db_finalize(s);
+	*seen = rc == DB_ROW;
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
 		db_fail(st, err, "read");
 }
 
-static int sqlite_inbox_record(struct state *st, const struct inbox_entry *e,
+static int sql_inbox_record(struct state *st, const struct inbox_entry *e,
 			       time_t now, struct pb_err *err)
 {
 	return db_run(st, err, "INSERT OR IGNORE INTO inbox (message_id, "
@@ -69,7 +69,7 @@ static int sqlite_inbox_record(struct state *st, const struct inbox_entry *e,
 		      e->commands, (long long)now);
 }
 
-static int sqlite_inbox_count(struct state *st, const char *sender,
+static int sql_inbox_count(struct state *st, const char *sender,
 			      time_t since, const char *prefix, long *n,
 			      struct pb_err *err)
 {
@@ -79,7 +79,7 @@ static int sqlite_inbox_count(struct state *st, const char *sender,
 			prefix, prefix);
 }
 
-static int sqlite_inbox_count_report(struct state *st, const char *report_id,
+static int sql_inbox_count_report(struct state *st, const char *report_id,
 				     time_t since, const char *outcome, long *n,
 				     struct pb_err *err)
 {
@@ -88,7 +88,7 @@ static int sqlite_inbox_count_report(struct state *st, const char *report_id,
 			"sis", report_id, (long long)since, outcome);
 }
 
-static int sqlite_inbox_count_exact(struct state *st, const char *sender,
+static int sql_inbox_count_exact(struct state *st, const char *sender,
 				    time_t since, const char *outcome, long *n,
 				    struct pb_err *err)
 {
@@ -100,7 +100,7 @@ static int sqlite_inbox_count_exact(struct state *st, const char *sender,
 static int route_one(struct state *st, const char *id,
 		     struct thread_report *tr, int *found, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	if (db_query(st, &s, err, "SELECT r.id, r.subject, r.recipients, "
@@ -108,23 +108,23 @@ static int route_one(struct state *st, const char *id,
 		     "outbox m JOIN outbox r ON r.kind = 'report' AND r.id = "
 		     "m.report_id WHERE m.message_id = ?", "s", id))
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	rc = db_step(s);
+	if (rc == DB_ROW) {
 		tr->report_id = db_column_dup(s, 0, NULL);
 		tr->subject = db_column_dup(s, 1, NULL);
 		tr->recipients = db_column_dup(s, 2, NULL);
 		tr->message_id = db_column_dup(s, 3, NULL);
 		*found = 1;
 	}
-	sqlite3_finalize(s);
-	if (rc == SQLITE_ROW && (!tr->report_id || !tr->subject ||
+	db_finalize(s);
+	if (rc == DB_ROW && (!tr->report_id || !tr->subject ||
 				 !tr->recipients || !tr->message_id))
 		return pb_fail(err, EX_OSERR, "out of memory");
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
 		db_fail(st, err, "read");
 }
 
-static int sqlite_route(struct state *st, const char *const *ids, size_t n,
+static int sql_route(struct state *st, const char *const *ids, size_t n,
 			struct thread_report *tr, int *found,
 			struct pb_err *err)
 {
@@ -147,13 +147,13 @@ void thread_report_release(struct thread_report *tr)
 	memset(tr, 0, sizeof(*tr));
 }
 
-const struct state_inbox_ops sqlite_inbox_ops = {
-	.mailbox_get = sqlite_mailbox_get,
-	.mailbox_set = sqlite_mailbox_set,
-	.inbox_seen = sqlite_inbox_seen,
-	.inbox_record = sqlite_inbox_record,
-	.inbox_count = sqlite_inbox_count,
-	.inbox_count_report = sqlite_inbox_count_report,
-	.inbox_count_exact = sqlite_inbox_count_exact,
-	.route = sqlite_route,
+const struct state_inbox_ops sql_inbox_ops = {
+	.mailbox_get = sql_mailbox_get,
+	.mailbox_set = sql_mailbox_set,
+	.inbox_seen = sql_inbox_seen,
+	.inbox_record = sql_inbox_record,
+	.inbox_count = sql_inbox_count,
+	.inbox_count_report = sql_inbox_count_report,
+	.inbox_count_exact = sql_inbox_count_exact,
+	.route = sql_route,
 };

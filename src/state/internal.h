@@ -3,82 +3,150 @@
 #define PERFBOT_STATE_INTERNAL_H
 
 /*
- * The state's handle and the SQLite backend's statement helpers, shared
- * by the files of the state module only (backend.h says which are the
- * front and which the SQLite backend's).
+ * The state's handle and the statement helpers, shared by the files of
+ * the state module only (backend.h says which files are the front and
+ * which a backend's).
+ *
+ * The tables' operations (queue.c, inbox.c, requests.c, status.c...) are
+ * written once, in SQL that SQLite and PostgreSQL both accept (doc/
+ * state-sql.md says which), against the statements below; each backend
+ * that speaks SQL gives a driver (struct db_driver) that prepares, binds
+ * and reads them: SQLite's in sqlite_sql.c.
  */
 
-#include <sqlite3.h>
+#include <stdarg.h>
 
 #include "perfbot/state/state.h"
 #include "backend.h"
 
+struct sqlite3;
+
 /*
  * An open state: its backend first (backend.c calls through it), then
- * the SQLite backend's handle; another backend adds its own.
+ * each backend's handle (NULL when another backend's).
  */
 struct state {
 	const struct state_backend *be;
-	sqlite3 *db;
-	char *path;
+	struct sqlite3 *db;
+	char *path;	/* the file, or the URI without its password */
 	int lock_fd;
 	int full;	/* a write found the disk full */
 };
+
+/* db_step()'s answers */
+enum { DB_ERROR = -1, DB_DONE = 0, DB_ROW = 1 };
+
+/* A column's type as the driver holds it (db_type()). */
+enum db_type { DB_NULL, DB_INT, DB_REAL, DB_TEXT, DB_BLOB };
+
+/*
+ * A statement being read: each driver's begins with this (its driver,
+ * the state it runs on), so the db_* functions below reach the driver.
+ */
+struct db_stmt {
+	const struct db_driver *drv;
+	struct state *st;
+};
+
+/*
+ * A driver: the statements of one SQL backend. 'prepare' binds by
+ * 'types' as db_query() says; the SQL uses '?' (or '?N') for arguments.
+ * A column read is valid until the next step or the finalize. 'fail'
+ * says the driver's last error as perfbot's one line (what it means:
+ * locked, the disk full, a damaged or unreachable state).
+ */
+struct db_driver {
+	int (*prepare)(struct state *st, struct db_stmt **s, const char *sql,
+		       const char *types, va_list ap, struct pb_err *err);
+	int (*step)(struct db_stmt *s);
+	enum db_type (*type)(struct db_stmt *s, int col);
+	long long (*int64)(struct db_stmt *s, int col);
+	double (*real)(struct db_stmt *s, int col);
+	/* text or blob bytes, '*len' set; NULL for NULL */
+	const void *(*bytes)(struct db_stmt *s, int col, size_t *len);
+	int (*columns)(struct db_stmt *s);
+	const char *(*name)(struct db_stmt *s, int col);
+	void (*finalize)(struct db_stmt *s);
+	int (*fail)(struct state *st, struct pb_err *err, const char *what);
+	/* rows changed by the last statement run */
+	long (*changes)(struct state *st);
+	int (*in_transaction)(struct state *st);
+	int (*has_table)(struct state *st, const char *name);
+};
+
+extern const struct db_driver db_sqlite;
 
 /*
  * The SQLite handle, for test_state.c only: the SQLite backend's own test
  * (its file's migrations, pragmas, pages); every other test goes through
  * the state API.
  */
-static inline sqlite3 *state_db(struct state *st)
+static inline struct sqlite3 *state_db(struct state *st)
 {
 	return st->db;
 }
 
-/* The SQLite backend's handle operations (db.c), and its tables'. */
+/* The SQLite backend's handle operations (sqlite_sql.c). */
 int sqlite_check(struct state *st, struct pb_err *err);
 int sqlite_reserve(struct state *st, struct pb_err *err);
 int sqlite_unreserve(struct state *st);
 int sqlite_full(const struct state *st);
-extern const struct state_archive_ops sqlite_archive_ops;
-extern const struct state_noise_ops sqlite_noise_ops;
-extern const struct state_bisections_ops sqlite_bisections_ops;
-extern const struct state_inbox_ops sqlite_inbox_ops;
-extern const struct state_marks_ops sqlite_marks_ops;
-extern const struct state_outbox_ops sqlite_outbox_ops;
-extern const struct state_admin_ops sqlite_admin_ops;
-extern const struct state_prune_ops sqlite_prune_ops;
-extern const struct state_records_ops sqlite_records_ops;
-extern const struct state_requests_ops sqlite_requests_ops;
-extern const struct state_seen_ops sqlite_seen_ops;
-extern const struct state_status_ops sqlite_status_ops;
+/* The tables' operations in SQL, for every backend with a driver. */
+extern const struct state_archive_ops sql_archive_ops;
+extern const struct state_noise_ops sql_noise_ops;
+extern const struct state_bisections_ops sql_bisections_ops;
+extern const struct state_inbox_ops sql_inbox_ops;
+extern const struct state_marks_ops sql_marks_ops;
+extern const struct state_outbox_ops sql_outbox_ops;
+extern const struct state_admin_ops sql_admin_ops;
+extern const struct state_prune_ops sql_prune_ops;
+extern const struct state_records_ops sql_records_ops;
+extern const struct state_requests_ops sql_requests_ops;
+extern const struct state_seen_ops sql_seen_ops;
+extern const struct state_status_ops sql_status_ops;
 
 /* The migrations (schema.c): entry N moves version N to N + 1. */
 extern const char *const state_migrations[];
 extern const int state_nmigrations;
 
+/* The driver's last error as perfbot's one line; -1. */
 int db_fail(struct state *st, struct pb_err *err, const char *what);
 /*
  * Prepare 'sql' and bind by 'types': 's' text (NULL binds NULL), 'i'
  * long long, 'd' double, 'b' blob (pointer, size_t).
  */
-int db_query(struct state *st, sqlite3_stmt **s, struct pb_err *err,
+int db_query(struct state *st, struct db_stmt **s, struct pb_err *err,
 	     const char *sql, const char *types, ...);
+/* The next row: DB_ROW, DB_DONE, or DB_ERROR (then db_fail() says it). */
+int db_step(struct db_stmt *s);
+enum db_type db_type(struct db_stmt *s, int col);
+int db_null(struct db_stmt *s, int col);
+long long db_int(struct db_stmt *s, int col);
+double db_real(struct db_stmt *s, int col);
+/* a column's text, NULL for NULL (valid until the next step) */
+const char *db_text(struct db_stmt *s, int col);
+int db_columns(struct db_stmt *s);
+const char *db_name(struct db_stmt *s, int col);
+void db_finalize(struct db_stmt *s);
+long db_changes(struct state *st);
+int db_in_transaction(struct state *st);
+int db_has_table(struct state *st, const char *name);
 /* Run a statement that returns no rows. */
 int db_run(struct state *st, struct pb_err *err, const char *sql,
 	   const char *types, ...);
 /* The first column of the first row, as a number. */
 int db_count(struct state *st, long *n, struct pb_err *err,
 	     const char *sql, const char *types, ...);
-char *db_column_dup(sqlite3_stmt *s, int col, size_t *len);
+/* A column's bytes, newly allocated and NUL-ended ("" for NULL). */
+char *db_column_dup(struct db_stmt *s, int col, size_t *len);
 /*
  * Every row of the prepared 's' (finalized here) into '*out', a new
  * array of '*n' elements of 'size' bytes: each zeroed, then filled by
  * 'read' (-1: out of memory, the element still counted); on failure the
  * elements read are given to 'release' with the array, and '*n' is 0.
  */
-int db_read_rows(struct state *st, sqlite3_stmt *s, size_t size,
-		 int (*read)(sqlite3_stmt *s, void *row),
+int db_read_rows(struct state *st, struct db_stmt *s, size_t size,
+		 int (*read)(struct db_stmt *s, void *row),
 		 void (*release)(void *rows, size_t n), void **out,
 		 size_t *n, struct pb_err *err);
 

@@ -12,7 +12,7 @@
 #include "internal.h"
 #include "perfbot/state/inbox.h"
 
-static int sqlite_mark_add(struct state *st, const char *mailbox,
+static int sql_mark_add(struct state *st, const char *mailbox,
 			   unsigned long uidvalidity, unsigned long uid,
 			   struct pb_err *err)
 {
@@ -21,7 +21,7 @@ static int sqlite_mark_add(struct state *st, const char *mailbox,
 		      (long long)uidvalidity, (long long)uid);
 }
 
-static int sqlite_mark_done(struct state *st, const char *mailbox,
+static int sql_mark_done(struct state *st, const char *mailbox,
 			    unsigned long uidvalidity, unsigned long uid,
 			    struct pb_err *err)
 {
@@ -30,11 +30,11 @@ static int sqlite_mark_done(struct state *st, const char *mailbox,
 		      (long long)uidvalidity, (long long)uid);
 }
 
-static int sqlite_marks(struct state *st, const char *mailbox,
+static int sql_marks(struct state *st, const char *mailbox,
 			unsigned long uidvalidity, size_t max, uint32_t **uids,
 			size_t *n, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	*n = 0;
@@ -51,13 +51,13 @@ static int sqlite_marks(struct state *st, const char *mailbox,
 		*uids = NULL;
 		return -1;
 	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		(*uids)[(*n)++] = (uint32_t)sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+	while ((rc = db_step(s)) == DB_ROW)
+		(*uids)[(*n)++] = (uint32_t)db_int(s, 0);
+	db_finalize(s);
+	return rc == DB_DONE ? 0 : db_fail(st, err, "read");
 }
 
-static int sqlite_mailbox_stuck(struct state *st, const char *mailbox,
+static int sql_mailbox_stuck(struct state *st, const char *mailbox,
 				unsigned long uidvalidity, unsigned long uid,
 				long *count, struct pb_err *err)
 {
@@ -73,9 +73,9 @@ static int sqlite_mailbox_stuck(struct state *st, const char *mailbox,
 			"name = ?", "s", mailbox);
 }
 
-const struct state_marks_ops sqlite_marks_ops = {
-	.mark_add = sqlite_mark_add,
-	.mark_done = sqlite_mark_done,
-	.marks = sqlite_marks,
-	.mailbox_stuck = sqlite_mailbox_stuck,
+const struct state_marks_ops sql_marks_ops = {
+	.mark_add = sql_mark_add,
+	.mark_done = sql_mark_done,
+	.marks = sql_marks,
+	.mailbox_stuck = sql_mailbox_stuck,
 };

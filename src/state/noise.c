@@ -12,12 +12,12 @@
 
 #include "internal.h"
 
-static int sqlite_noise_add(struct state *st, const char *testcase,
+static int sql_noise_add(struct state *st, const char *testcase,
 			    const char *machine, const char *metric, double cv,
 			    long df, time_t now, struct pb_err *err)
 {
 	double cv0 = 0, df0 = 0;
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	if (!(isfinite(cv) && cv > 0 && cv < 1e6) || df < 1 || !testcase ||
@@ -27,13 +27,13 @@ static int sqlite_noise_add(struct state *st, const char *testcase,
 		     "= ? AND machine = ? AND metric = ?", "sss", testcase,
 		     machine, metric))
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		cv0 = sqlite3_column_double(s, 0);
-		df0 = (double)sqlite3_column_int64(s, 1);
+	rc = db_step(s);
+	if (rc == DB_ROW) {
+		cv0 = db_real(s, 0);
+		df0 = (double)db_int(s, 1);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	db_finalize(s);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return db_fail(st, err, "read");
 	cv = sqrt((df0 * cv0 * cv0 + (double)df * cv * cv) / (df0 + (double)df));
 	return db_run(st, err, "INSERT OR REPLACE INTO noise (testcase, "
@@ -54,16 +54,16 @@ void state_noise_free(struct state_noise *v, size_t n)
 	free(v);
 }
 
-static int row_read(sqlite3_stmt *s, void *row)
+static int row_read(struct db_stmt *s, void *row)
 {
 	struct state_noise *r = row;
 	memset(r, 0, sizeof(*r));
 	r->testcase = db_column_dup(s, 0, NULL);
 	r->machine = db_column_dup(s, 1, NULL);
 	r->metric = db_column_dup(s, 2, NULL);
-	r->cv = sqlite3_column_double(s, 3);
-	r->df = (long)sqlite3_column_int64(s, 4);
-	r->updated = (time_t)sqlite3_column_int64(s, 5);
+	r->cv = db_real(s, 3);
+	r->df = (long)db_int(s, 4);
+	r->updated = (time_t)db_int(s, 5);
 	return r->testcase && r->machine && r->metric ? 0 : -1;
 }
 
@@ -80,13 +80,13 @@ static int same(const struct state_noise *r, const char *testcase,
 	       !strcmp(r->machine, machine) && !strcmp(r->metric, metric);
 }
 
-static int sqlite_noise_all(struct state *st, const char *testcase,
+static int sql_noise_all(struct state *st, const char *testcase,
 			    const char *machine, const char *metric,
 			    struct state_noise **out, size_t *n, size_t *at,
 			    struct pb_err *err)
 {
 	struct state_noise *v;
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	void *rows;
 
 	*out = NULL;
@@ -107,7 +107,7 @@ static int sqlite_noise_all(struct state *st, const char *testcase,
 	return 0;
 }
 
-const struct state_noise_ops sqlite_noise_ops = {
-	.noise_add = sqlite_noise_add,
-	.noise_all = sqlite_noise_all,
+const struct state_noise_ops sql_noise_ops = {
+	.noise_add = sql_noise_add,
+	.noise_all = sql_noise_all,
 };

@@ -24,23 +24,23 @@ void done_roots_free(struct done_root *v, size_t n)
 	free(v);
 }
 
-static int take(sqlite3_stmt *s, struct done_root *r)
+static int take(struct db_stmt *s, struct done_root *r)
 {
 	r->kind = db_column_dup(s, 0, NULL);
 	r->request_id = db_column_dup(s, 1, NULL);
 	r->result_root = db_column_dup(s, 2, NULL);
-	r->decided = (time_t)sqlite3_column_int64(s, 3);
+	r->decided = (time_t)db_int(s, 3);
 	return r->kind && r->request_id && r->result_root ? 0 : -1;
 }
 
-static int sqlite_done_roots(struct state *st, time_t before,
+static int sql_done_roots(struct state *st, time_t before,
 			     struct done_root **out, size_t *n,
 			     struct pb_err *err)
 {
-	sqlite3_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	struct done_root *v = NULL, *nv;
 	size_t k = 0;
-	int rc = SQLITE_DONE, oom = 0;
+	int rc = DB_DONE, oom = 0;
 
 	*out = NULL;
 	*n = 0;
@@ -51,7 +51,7 @@ static int sqlite_done_roots(struct state *st, time_t before,
 		     "IN ('asking', 'queued') AND at < ?1 ORDER BY 4, 2",
 		     "i", (long long)before))
 		return -1;
-	while (!oom && k < ROOTS_MAX && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (!oom && k < ROOTS_MAX && (rc = db_step(s)) == DB_ROW) {
 		nv = realloc(v, (k + 1) * sizeof(*v));
 		oom = !nv;
 		if (oom)
@@ -61,9 +61,9 @@ static int sqlite_done_roots(struct state *st, time_t before,
 		oom = take(s, &v[k++]);
 	}
 	if (k == ROOTS_MAX)	/* the rest the next time */
-		rc = SQLITE_DONE;
-	sqlite3_finalize(s);
-	if (oom || rc != SQLITE_DONE) {
+		rc = DB_DONE;
+	db_finalize(s);
+	if (oom || rc != DB_DONE) {
 		done_roots_free(v, k);
 		return oom ? pb_fail(err, EX_OSERR, "out of memory") :
 			db_fail(st, err, "result roots");
@@ -73,6 +73,6 @@ static int sqlite_done_roots(struct state *st, time_t before,
 	return 0;
 }
 
-const struct state_prune_ops sqlite_prune_ops = {
-	.done_roots = sqlite_done_roots,
+const struct state_prune_ops sql_prune_ops = {
+	.done_roots = sql_done_roots,
 };

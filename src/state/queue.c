@@ -29,7 +29,7 @@ long state_backoff(int attempts)
 	return d < BACKOFF_MAX ? d : BACKOFF_MAX;
 }
 
-static int sqlite_queue(struct state *st, const struct outbox_mail *m,
+static int sql_queue(struct state *st, const struct outbox_mail *m,
 			const char *manifest, const char *text, const char *dir,
 			const char *subject, time_t now, struct pb_err *err)
 {
@@ -52,22 +52,22 @@ static int sqlite_queue(struct state *st, const struct outbox_mail *m,
 	return 0;
 }
 
-static int read_mail(sqlite3_stmt *s, struct outbox_mail *m)
+static int read_mail(struct db_stmt *s, struct outbox_mail *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->rowid = sqlite3_column_int64(s, 0);
+	m->rowid = db_int(s, 0);
 	m->id = db_column_dup(s, 1, NULL);
 	m->kind = db_column_dup(s, 2, NULL);
 	m->message_id = db_column_dup(s, 3, NULL);
 	m->sender = db_column_dup(s, 4, NULL);
 	m->recipients = db_column_dup(s, 5, NULL);
 	m->message = db_column_dup(s, 6, &m->len);
-	m->attempts = sqlite3_column_int(s, 7);
+	m->attempts = (int)db_int(s, 7);
 	return m->id && m->kind && m->message_id && m->sender &&
 	       m->recipients && m->message ? 0 : -1;
 }
 
-static int select_mails(struct state *st, sqlite3_stmt *s,
+static int select_mails(struct state *st, struct db_stmt *s,
 			struct outbox_mail **out, size_t *n,
 			struct pb_err *err)
 {
@@ -76,7 +76,7 @@ static int select_mails(struct state *st, sqlite3_stmt *s,
 	int rc;
 
 	*n = 0;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 16;
 			nv = realloc(v, cap * sizeof(*v));
@@ -92,13 +92,13 @@ static int select_mails(struct state *st, sqlite3_stmt *s,
 		}
 		(*n)++;
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	*out = v;
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		outbox_free(v, *n);
 		*out = NULL;
 		*n = 0;
-		return rc == SQLITE_ROW ? pb_fail(err, EX_OSERR, "out of memory")
+		return rc == DB_ROW ? pb_fail(err, EX_OSERR, "out of memory")
 			: db_fail(st, err, "read");
 	}
 	return 0;
@@ -115,10 +115,10 @@ static int select_mails(struct state *st, sqlite3_stmt *s,
 		  "next_attempt > ?) ORDER BY rowid LIMIT ?"
 #define QUEUED_WHERE "status = 'queued' ORDER BY rowid"
 
-static int sqlite_due(struct state *st, time_t now, size_t max,
+static int sql_due(struct state *st, time_t now, size_t max,
 		      struct outbox_mail **out, size_t *n, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 
 	if (db_query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
 		  DUE_WHERE, "iii", (long long)now,
@@ -128,7 +128,7 @@ static int sqlite_due(struct state *st, time_t now, size_t max,
 }
 
 /* The first column of every row of 's' (finalized), as rowids. */
-static int select_rows(struct state *st, sqlite3_stmt *s, long long **out,
+static int select_rows(struct state *st, struct db_stmt *s, long long **out,
 		       size_t *n, struct pb_err *err)
 {
 	long long *v = NULL, *nv;
@@ -136,7 +136,7 @@ static int select_rows(struct state *st, sqlite3_stmt *s, long long **out,
 	int rc;
 
 	*n = 0;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 64;
 			nv = realloc(v, cap * sizeof(*v));
@@ -144,24 +144,24 @@ static int select_rows(struct state *st, sqlite3_stmt *s, long long **out,
 				break;
 			v = nv;
 		}
-		v[(*n)++] = sqlite3_column_int64(s, 0);
+		v[(*n)++] = db_int(s, 0);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	db_finalize(s);
+	if (rc != DB_DONE) {
 		free(v);
 		*out = NULL;
 		*n = 0;
-		return rc == SQLITE_ROW ? pb_fail(err, EX_OSERR, "out of memory")
+		return rc == DB_ROW ? pb_fail(err, EX_OSERR, "out of memory")
 			: db_fail(st, err, "read");
 	}
 	*out = v;
 	return 0;
 }
 
-static int sqlite_due_rows(struct state *st, time_t now, size_t max,
+static int sql_due_rows(struct state *st, time_t now, size_t max,
 			   long long **rows, size_t *n, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 
 	if (db_query(st, &s, err, "SELECT rowid FROM outbox WHERE " DUE_WHERE,
 		  "iii", (long long)now, (long long)now + BACKOFF_MAX,
@@ -170,10 +170,10 @@ static int sqlite_due_rows(struct state *st, time_t now, size_t max,
 	return select_rows(st, s, rows, n, err);
 }
 
-static int sqlite_queued_rows(struct state *st, long long **rows, size_t *n,
+static int sql_queued_rows(struct state *st, long long **rows, size_t *n,
 			      struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 
 	if (db_query(st, &s, err, "SELECT rowid FROM outbox WHERE "
 		  QUEUED_WHERE, ""))
@@ -181,11 +181,11 @@ static int sqlite_queued_rows(struct state *st, long long **rows, size_t *n,
 	return select_rows(st, s, rows, n, err);
 }
 
-static int sqlite_mail(struct state *st, long long rowid, struct outbox_mail *m,
+static int sql_mail(struct state *st, long long rowid, struct outbox_mail *m,
 		       int *found, struct pb_err *err)
 {
 	struct outbox_mail *v = NULL;
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	size_t n = 0;
 
 	*found = 0;
@@ -201,10 +201,10 @@ static int sqlite_mail(struct state *st, long long rowid, struct outbox_mail *m,
 	return 0;
 }
 
-static int sqlite_queued(struct state *st, struct outbox_mail **out, size_t *n,
+static int sql_queued(struct state *st, struct outbox_mail **out, size_t *n,
 			 struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 
 	if (db_query(st, &s, err, "SELECT " MAIL_COLUMNS " FROM outbox WHERE "
 		  QUEUED_WHERE, ""))
@@ -267,29 +267,29 @@ static int claim_dead(const char *owner, const char *mine)
 static int claim_check(struct state *st, long long rowid, time_t now,
 		       const char *mine, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	const char *status, *owner;
 	int rc, ok = 0;
 
 	if (db_query(st, &s, err, "SELECT status, claim_owner, claim_expires "
 		     "FROM outbox WHERE rowid = ?", "i", rowid))
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		status = (const char *)sqlite3_column_text(s, 0);
-		owner = (const char *)sqlite3_column_text(s, 1);
+	rc = db_step(s);
+	if (rc == DB_ROW) {
+		status = db_text(s, 0);
+		owner = db_text(s, 1);
 		ok = status && strcmp(status, "queued") == 0 &&
 		     (!owner || strcmp(owner, mine) == 0 ||
-		      sqlite3_column_int64(s, 2) <= (long long)now ||
+		      db_int(s, 2) <= (long long)now ||
 		      claim_dead(owner, mine));
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	db_finalize(s);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return db_fail(st, err, "read");
 	return ok;
 }
 
-static int sqlite_claim(struct state *st, long long rowid, time_t now, long ttl,
+static int sql_claim(struct state *st, long long rowid, time_t now, long ttl,
 			int *claimed, struct pb_err *err)
 {
 	char mine[300];
@@ -317,7 +317,7 @@ static int sqlite_claim(struct state *st, long long rowid, time_t now, long ttl,
 	return 0;
 }
 
-static int sqlite_sent(struct state *st, long long rowid, time_t now,
+static int sql_sent(struct state *st, long long rowid, time_t now,
 		       struct pb_err *err)
 {
 	return db_run(st, err, "UPDATE outbox SET status = 'sent', sent_at = ?, "
@@ -326,18 +326,18 @@ static int sqlite_sent(struct state *st, long long rowid, time_t now,
 		   "ii", (long long)now, rowid);
 }
 
-static int sqlite_retry(struct state *st, long long rowid, const char *why,
+static int sql_retry(struct state *st, long long rowid, const char *why,
 			time_t now, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int attempts = 0;
 
 	if (db_query(st, &s, err, "SELECT attempts FROM outbox WHERE rowid = ?",
 		  "i", rowid))
 		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		attempts = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
+	if (db_step(s) == DB_ROW)
+		attempts = (int)db_int(s, 0);
+	db_finalize(s);
 	attempts++;
 	return db_run(st, err, "UPDATE outbox SET attempts = ?, next_attempt = ?,"
 		   " last_error = ?, claim_owner = NULL WHERE rowid = ?", "iisi",
@@ -345,7 +345,7 @@ static int sqlite_retry(struct state *st, long long rowid, const char *why,
 		   (long long)(now + state_backoff(attempts)), why, rowid);
 }
 
-static int sqlite_failed(struct state *st, long long rowid, const char *why,
+static int sql_failed(struct state *st, long long rowid, const char *why,
 			 time_t now, struct pb_err *err)
 {
 	(void)now;
@@ -355,7 +355,7 @@ static int sqlite_failed(struct state *st, long long rowid, const char *why,
 		   "si", why, rowid);
 }
 
-static int sqlite_recipient(struct state *st, long long rowid, const char *addr,
+static int sql_recipient(struct state *st, long long rowid, const char *addr,
 			    const char *status, const char *reply,
 			    struct pb_err *err)
 {
@@ -364,11 +364,11 @@ static int sqlite_recipient(struct state *st, long long rowid, const char *addr,
 		   rowid, addr, status, reply);
 }
 
-static int sqlite_rcpt_finals(struct state *st, long long rowid,
+static int sql_rcpt_finals(struct state *st, long long rowid,
 			      struct addrlist *accepted,
 			      struct addrlist *rejected, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	const char *addr, *status;
 	int rc, bad = 0;
 
@@ -376,20 +376,20 @@ static int sqlite_rcpt_finals(struct state *st, long long rowid,
 		     "outbox_recipients WHERE mail = ? AND status IN "
 		     "('accepted', 'rejected') ORDER BY rowid", "i", rowid))
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW && !bad) {
-		addr = (const char *)sqlite3_column_text(s, 0);
-		status = (const char *)sqlite3_column_text(s, 1);
+	while ((rc = db_step(s)) == DB_ROW && !bad) {
+		addr = db_text(s, 0);
+		status = db_text(s, 1);
 		if (addr && status)
 			bad = addrlist_add(!strcmp(status, "accepted") ?
 					   accepted : rejected, addr);
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (bad)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+	return rc == DB_DONE ? 0 : db_fail(st, err, "read");
 }
 
-static int sqlite_message_id_used(struct state *st, const char *message_id,
+static int sql_message_id_used(struct state *st, const char *message_id,
 				  int *used, struct pb_err *err)
 {
 	long n = 0;
@@ -400,7 +400,7 @@ static int sqlite_message_id_used(struct state *st, const char *message_id,
 	return rc;
 }
 
-static int sqlite_counts(struct state *st, long *queued, long *failed,
+static int sql_counts(struct state *st, long *queued, long *failed,
 			 struct pb_err *err)
 {
 	return db_count(st, queued, err, "SELECT count(*) FROM outbox WHERE "
@@ -409,7 +409,7 @@ static int sqlite_counts(struct state *st, long *queued, long *failed,
 			"status = 'failed'", "") ? -1 : 0;
 }
 
-static int sqlite_sent_clock(struct state *st, long long rowid,
+static int sql_sent_clock(struct state *st, long long rowid,
 			     const struct clock_mono *m, struct pb_err *err)
 {
 	if (!m->ok)
@@ -418,7 +418,7 @@ static int sqlite_sent_clock(struct state *st, long long rowid,
 		      "WHERE rowid = ?", "sii", m->boot, m->secs, rowid);
 }
 
-static int sqlite_sent_within(struct state *st, time_t now, long secs,
+static int sql_sent_within(struct state *st, time_t now, long secs,
 			      const struct clock_mono *m, long *n,
 			      struct pb_err *err)
 {
@@ -434,14 +434,14 @@ static int sqlite_sent_within(struct state *st, time_t now, long secs,
 			m->secs - secs, (long long)now - secs, (long long)now);
 }
 
-static int sqlite_sent_since(struct state *st, time_t since, long *n,
+static int sql_sent_since(struct state *st, time_t since, long *n,
 			     struct pb_err *err)
 {
 	return db_count(st, n, err, "SELECT count(*) FROM outbox WHERE status "
 			"= 'sent' AND sent_at >= ?", "i", (long long)since);
 }
 
-static int sqlite_outbox_has(struct state *st, const char *message_id,
+static int sql_outbox_has(struct state *st, const char *message_id,
 			     int *sent, struct pb_err *err)
 {
 	long n;
@@ -454,23 +454,23 @@ static int sqlite_outbox_has(struct state *st, const char *message_id,
 	return 0;
 }
 
-const struct state_outbox_ops sqlite_outbox_ops = {
-	.queue = sqlite_queue,
-	.due = sqlite_due,
-	.due_rows = sqlite_due_rows,
-	.queued_rows = sqlite_queued_rows,
-	.mail = sqlite_mail,
-	.queued = sqlite_queued,
-	.claim = sqlite_claim,
-	.sent = sqlite_sent,
-	.retry = sqlite_retry,
-	.failed = sqlite_failed,
-	.recipient = sqlite_recipient,
-	.rcpt_finals = sqlite_rcpt_finals,
-	.message_id_used = sqlite_message_id_used,
-	.counts = sqlite_counts,
-	.sent_clock = sqlite_sent_clock,
-	.sent_within = sqlite_sent_within,
-	.sent_since = sqlite_sent_since,
-	.outbox_has = sqlite_outbox_has,
+const struct state_outbox_ops sql_outbox_ops = {
+	.queue = sql_queue,
+	.due = sql_due,
+	.due_rows = sql_due_rows,
+	.queued_rows = sql_queued_rows,
+	.mail = sql_mail,
+	.queued = sql_queued,
+	.claim = sql_claim,
+	.sent = sql_sent,
+	.retry = sql_retry,
+	.failed = sql_failed,
+	.recipient = sql_recipient,
+	.rcpt_finals = sql_rcpt_finals,
+	.message_id_used = sql_message_id_used,
+	.counts = sql_counts,
+	.sent_clock = sql_sent_clock,
+	.sent_within = sql_sent_within,
+	.sent_since = sql_sent_since,
+	.outbox_has = sql_outbox_has,
 };

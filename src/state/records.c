@@ -37,24 +37,24 @@
 	"  ON a.report_id = o.id " \
 	"WHERE o.kind = 'report' "
 
-static char *col(sqlite3_stmt *s, int i, int *oom)
+static char *col(struct db_stmt *s, int i, int *oom)
 {
 	char *v;
 
-	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+	if (db_null(s, i))
 		return NULL;
 	v = db_column_dup(s, i, NULL);
 	*oom |= !v;
 	return v;
 }
 
-static time_t col_time(sqlite3_stmt *s, int i)
+static time_t col_time(struct db_stmt *s, int i)
 {
-	return (time_t)sqlite3_column_int64(s, i);
+	return (time_t)db_int(s, i);
 }
 
 /* One row of RECORD_SQL; -1 when out of memory. */
-static int record_row(sqlite3_stmt *s, struct record *r)
+static int record_row(struct db_stmt *s, struct record *r)
 {
 	int oom = 0;
 
@@ -62,8 +62,8 @@ static int record_row(sqlite3_stmt *s, struct record *r)
 	r->report_id = col(s, 0, &oom);
 	r->status = col(s, 1, &oom);
 	r->metric = col(s, 2, &oom);
-	r->change = sqlite3_column_double(s, 3);
-	r->regression = sqlite3_column_int(s, 4);
+	r->change = db_real(s, 3);
+	r->regression = (int)db_int(s, 4);
 	r->fix_named = col(s, 5, &oom);
 	r->fix_commit = col(s, 6, &oom);
 	r->fix_summary = col(s, 7, &oom);
@@ -73,11 +73,11 @@ static int record_row(sqlite3_stmt *s, struct record *r)
 	r->reason = col(s, 11, &oom);
 	r->verify_request = col(s, 12, &oom);
 	r->verdict = col(s, 13, &oom);
-	r->no_reminders = sqlite3_column_int(s, 14);
-	r->searched = sqlite3_column_int(s, 15);
+	r->no_reminders = (int)db_int(s, 14);
+	r->searched = (int)db_int(s, 15);
 	r->created = col_time(s, 16);
 	r->changed = col_time(s, 17);
-	r->stored = sqlite3_column_int(s, 18);
+	r->stored = (int)db_int(s, 18);
 	r->subject = col(s, 19, &oom);
 	r->message_id = col(s, 20, &oom);
 	r->recipients = col(s, 21, &oom);
@@ -109,7 +109,7 @@ void records_free(struct record *r, size_t n)
 	free(r);
 }
 
-static int sqlite_record_open(struct state *st, const char *report_id,
+static int sql_record_open(struct state *st, const char *report_id,
 			      const char *metric, double change, int regression,
 			      time_t now, struct pb_err *err)
 {
@@ -120,51 +120,51 @@ static int sqlite_record_open(struct state *st, const char *report_id,
 		      (long long)now);
 }
 
-static int sqlite_record_get(struct state *st, const char *report_id,
+static int sql_record_get(struct state *st, const char *report_id,
 			     struct record *r, int *found, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	*found = 0;
 	if (db_query(st, &s, err, RECORD_SQL "AND o.id = ?", "s", report_id))
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	rc = db_step(s);
+	if (rc == DB_ROW) {
 		*found = 1;
 		if (record_row(s, r)) {
-			sqlite3_finalize(s);
+			db_finalize(s);
 			record_release(r);
 			return pb_fail(err, EX_OSERR, "out of memory");
 		}
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	db_finalize(s);
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
 		db_fail(st, err, "read");
 }
 
 /* The first column of the first row as a new string, NULL when none. */
-static int one_string(struct state *st, sqlite3_stmt *s, char **out,
+static int one_string(struct state *st, struct db_stmt *s, char **out,
 		      struct pb_err *err)
 {
-	int rc = sqlite3_step(s), oom = 0;
+	int rc = db_step(s), oom = 0;
 
 	*out = NULL;
-	if (rc == SQLITE_ROW)
+	if (rc == DB_ROW)
 		*out = col(s, 0, &oom);
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (oom)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
 		db_fail(st, err, "read");
 }
 
-static int sqlite_record_find(struct state *st, const char *key,
+static int sql_record_find(struct state *st, const char *key,
 			      char **report_id, struct pb_err *err)
 {
 	size_t n = strlen(key);
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	char *bare;
 	int rc;
 
@@ -185,39 +185,39 @@ static int sqlite_record_find(struct state *st, const char *key,
 	return rc ? -1 : 0;
 }
 
-static int sqlite_record_by_subject(struct state *st, const char *subject,
+static int sql_record_by_subject(struct state *st, const char *subject,
 				    char **ids, size_t max, size_t *n,
 				    struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc, oom = 0;
 
 	*n = 0;
 	if (db_query(st, &s, err, "SELECT id FROM outbox WHERE kind = "
 		     "'report' AND subject = ? ORDER BY rowid", "s", subject))
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		if (*n < max)
 			ids[*n] = col(s, 0, &oom);
 		(*n)++;
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (oom) {
 		for (; *n; (*n)--)
 			if (*n <= max)
 				free(ids[*n - 1]);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
-	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+	return rc == DB_DONE ? 0 : db_fail(st, err, "read");
 }
 
-static int sqlite_records(struct state *st, const char *statuses,
+static int sql_records(struct state *st, const char *statuses,
 			  int regressions_only, struct record **out, size_t *n,
 			  struct pb_err *err)
 {
 	struct record *v = NULL, *nv;
 	size_t cap = 0;
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc, oom = 0;
 
 	*out = NULL;
@@ -228,7 +228,7 @@ static int sqlite_records(struct state *st, const char *statuses,
 		     "-1) != 0) ORDER BY o.created, o.rowid", "si", statuses,
 		     (long long)regressions_only))
 		return -1;
-	while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (!oom && (rc = db_step(s)) == DB_ROW) {
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;
 			nv = realloc(v, cap * sizeof(*v));
@@ -241,17 +241,17 @@ static int sqlite_records(struct state *st, const char *statuses,
 		oom = record_row(s, &v[*n]) != 0;
 		(*n)++;
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (oom) {
 		records_free(v, *n);
 		*n = 0;
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
 	*out = v;
-	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+	return rc == DB_DONE ? 0 : db_fail(st, err, "read");
 }
 
-static int sqlite_record_put(struct state *st, const struct record *r,
+static int sql_record_put(struct state *st, const struct record *r,
 			     const struct record_event *ev, time_t now,
 			     struct pb_err *err)
 {
@@ -297,12 +297,12 @@ void record_events_free(struct record_event *e, size_t n)
 	free(e);
 }
 
-static int sqlite_record_events(struct state *st, const char *report_id,
+static int sql_record_events(struct state *st, const char *report_id,
 				struct record_event **out, size_t *n,
 				struct pb_err *err)
 {
 	struct record_event *v = NULL, *nv;
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc, oom = 0;
 
 	*out = NULL;
@@ -311,7 +311,7 @@ static int sqlite_record_events(struct state *st, const char *report_id,
 		     "by, detail, source FROM record_events WHERE report_id = "
 		     "? ORDER BY rowid", "s", report_id))
 		return -1;
-	while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (!oom && (rc = db_step(s)) == DB_ROW) {
 		nv = realloc(v, (*n + 1) * sizeof(*v));
 		if (!nv) {
 			oom = 1;
@@ -328,20 +328,20 @@ static int sqlite_record_events(struct state *st, const char *report_id,
 		v[*n].source = col(s, 6, &oom);
 		(*n)++;
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (oom) {
 		record_events_free(v, *n);
 		*n = 0;
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
 	*out = v;
-	return rc == SQLITE_DONE ? 0 : db_fail(st, err, "read");
+	return rc == DB_DONE ? 0 : db_fail(st, err, "read");
 }
 
-static int sqlite_track_tip(struct state *st, const char *branch, char **tip,
+static int sql_track_tip(struct state *st, const char *branch, char **tip,
 			    struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 
 	*tip = NULL;
 	if (db_query(st, &s, err, "SELECT tip FROM tracking WHERE branch = ?",
@@ -350,7 +350,7 @@ static int sqlite_track_tip(struct state *st, const char *branch, char **tip,
 	return one_string(st, s, tip, err);
 }
 
-static int sqlite_track_set(struct state *st, const char *branch,
+static int sql_track_set(struct state *st, const char *branch,
 			    const char *tip, time_t now, struct pb_err *err)
 {
 	return db_run(st, err, "INSERT OR REPLACE INTO tracking (branch, tip, "
@@ -358,7 +358,7 @@ static int sqlite_track_set(struct state *st, const char *branch,
 		      (long long)now);
 }
 
-static int sqlite_reminder_last(struct state *st, time_t *when, long *count,
+static int sql_reminder_last(struct state *st, time_t *when, long *count,
 				struct pb_err *err)
 {
 	long at;
@@ -372,7 +372,7 @@ static int sqlite_reminder_last(struct state *st, time_t *when, long *count,
 	return 0;
 }
 
-static int sqlite_reminder_add(struct state *st, const char *id,
+static int sql_reminder_add(struct state *st, const char *id,
 			       const char *lines, time_t now,
 			       struct pb_err *err)
 {
@@ -380,11 +380,11 @@ static int sqlite_reminder_add(struct state *st, const char *id,
 		      "VALUES (?, ?, ?)", "ssi", id, lines, (long long)now);
 }
 
-static int sqlite_route_reminder(struct state *st, const char *const *ids,
+static int sql_route_reminder(struct state *st, const char *const *ids,
 				 size_t n, char **reminder_id,
 				 struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	size_t i;
 
 	*reminder_id = NULL;
@@ -400,10 +400,10 @@ static int sqlite_route_reminder(struct state *st, const char *const *ids,
 	return 0;
 }
 
-static int sqlite_reminder_line(struct state *st, const char *id, long line,
+static int sql_reminder_line(struct state *st, const char *id, long line,
 				char **report_id, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 
 	*report_id = NULL;
 	if (line < 1)
@@ -415,18 +415,18 @@ static int sqlite_reminder_line(struct state *st, const char *id, long line,
 	return one_string(st, s, report_id, err);
 }
 
-const struct state_records_ops sqlite_records_ops = {
-	.record_open = sqlite_record_open,
-	.record_get = sqlite_record_get,
-	.record_find = sqlite_record_find,
-	.record_by_subject = sqlite_record_by_subject,
-	.records = sqlite_records,
-	.record_put = sqlite_record_put,
-	.record_events = sqlite_record_events,
-	.track_tip = sqlite_track_tip,
-	.track_set = sqlite_track_set,
-	.reminder_last = sqlite_reminder_last,
-	.reminder_add = sqlite_reminder_add,
-	.route_reminder = sqlite_route_reminder,
-	.reminder_line = sqlite_reminder_line,
+const struct state_records_ops sql_records_ops = {
+	.record_open = sql_record_open,
+	.record_get = sql_record_get,
+	.record_find = sql_record_find,
+	.record_by_subject = sql_record_by_subject,
+	.records = sql_records,
+	.record_put = sql_record_put,
+	.record_events = sql_record_events,
+	.track_tip = sql_track_tip,
+	.track_set = sql_track_set,
+	.reminder_last = sql_reminder_last,
+	.reminder_add = sql_reminder_add,
+	.route_reminder = sql_route_reminder,
+	.reminder_line = sql_reminder_line,
 };

@@ -48,7 +48,7 @@ static int insert(struct state *st, const char *verb,
 		      rq->metric ? change : NULL);
 }
 
-static int sqlite_request_add(struct state *st, const struct request_new *rq,
+static int sql_request_add(struct state *st, const struct request_new *rq,
 			      time_t now, struct pb_err *err)
 {
 	return insert(st, "INSERT OR IGNORE", rq, now, err);
@@ -58,7 +58,7 @@ int state_request_hold(struct state *st, const struct request_new *rq,
 		       time_t now, struct pb_err *err)
 {
 	struct request_new a = *rq;
-	int open = !sqlite3_get_autocommit(st->db);
+	int open = db_in_transaction(st);
 
 	a.status = "asking";
 	a.detail = NULL;
@@ -88,7 +88,7 @@ static void strings_of(struct request *r, char **str[NSTR])
 }
 
 /* One row of REQUEST_COLS; -1 when out of memory. */
-static int request_read(sqlite3_stmt *s, void *row)
+static int request_read(struct db_stmt *s, void *row)
 {
 	struct request *r = row;
 	char **str[NSTR];
@@ -97,19 +97,18 @@ static int request_read(sqlite3_stmt *s, void *row)
 	memset(r, 0, sizeof(*r));
 	strings_of(r, str);
 	for (i = 0; i < NSTR; i++)
-		if (sqlite3_column_type(s, i) != SQLITE_NULL &&
+		if (!db_null(s, i) &&
 		    !(*str[i] = db_column_dup(s, i, NULL)))
 			rc = -1;
-	r->runs = (long)sqlite3_column_int64(s, NSTR);
-	r->base_runs = (long)sqlite3_column_int64(s, NSTR + 1);
-	r->head_runs = (long)sqlite3_column_int64(s, NSTR + 2);
-	r->patch_bytes = (long)sqlite3_column_int64(s, NSTR + 3);
-	r->deadline = (time_t)sqlite3_column_int64(s, NSTR + 4);
-	r->created = (time_t)sqlite3_column_int64(s, NSTR + 5);
-	r->decided = (time_t)sqlite3_column_int64(s, NSTR + 6);
-	if (sqlite3_column_type(s, NSTR + 7) != SQLITE_NULL)
-		r->reported_change = strtod((const char *)
-					    sqlite3_column_text(s, NSTR + 7),
+	r->runs = (long)db_int(s, NSTR);
+	r->base_runs = (long)db_int(s, NSTR + 1);
+	r->head_runs = (long)db_int(s, NSTR + 2);
+	r->patch_bytes = (long)db_int(s, NSTR + 3);
+	r->deadline = (time_t)db_int(s, NSTR + 4);
+	r->created = (time_t)db_int(s, NSTR + 5);
+	r->decided = (time_t)db_int(s, NSTR + 6);
+	if (!db_null(s, NSTR + 7))
+		r->reported_change = strtod(db_text(s, NSTR + 7),
 					    NULL);
 	return rc;
 }
@@ -120,7 +119,7 @@ static void request_rows_release(void *rows, size_t n)
 }
 
 /* Every row of the prepared 's' into '*out'. */
-static int read_rows(struct state *st, sqlite3_stmt *s, struct request **out,
+static int read_rows(struct state *st, struct db_stmt *s, struct request **out,
 		     size_t *n, struct pb_err *err)
 {
 	void *rows;
@@ -145,11 +144,11 @@ void request_rows_free(struct request *r, size_t n)
 	free(r);
 }
 
-static int sqlite_requests_open(struct state *st, const char *kind,
+static int sql_requests_open(struct state *st, const char *kind,
 				struct request **out, size_t *n,
 				struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 
 	*out = NULL;
 	*n = 0;
@@ -160,11 +159,11 @@ static int sqlite_requests_open(struct state *st, const char *kind,
 	return read_rows(st, s, out, n, err);
 }
 
-static int sqlite_requests_of(struct state *st, const char *report_id,
+static int sql_requests_of(struct state *st, const char *report_id,
 			      const char *kind, struct request **out, size_t *n,
 			      struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 
 	*out = NULL;
 	*n = 0;
@@ -175,10 +174,10 @@ static int sqlite_requests_of(struct state *st, const char *report_id,
 	return read_rows(st, s, out, n, err);
 }
 
-static int sqlite_request_get(struct state *st, const char *request_id,
+static int sql_request_get(struct state *st, const char *request_id,
 			      struct request **out, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	size_t n;
 
 	*out = NULL;
@@ -198,7 +197,7 @@ static int is_open(const char *status)
 	return !strcmp(status, "asking") || !strcmp(status, "queued");
 }
 
-static int sqlite_request_set(struct state *st, const char *request_id,
+static int sql_request_set(struct state *st, const char *request_id,
 			      const char *status, const char *verdict,
 			      const char *detail, time_t now,
 			      struct pb_err *err)
@@ -209,12 +208,12 @@ static int sqlite_request_set(struct state *st, const char *request_id,
 		      is_open(status) ? 0LL : (long long)now, request_id);
 }
 
-static int sqlite_request_tally(struct state *st, const char *kind,
+static int sql_request_tally(struct state *st, const char *kind,
 				const char *report_id, const char *sender,
 				time_t since, struct request_tally *t,
 				struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -230,19 +229,19 @@ static int sqlite_request_tally(struct state *st, const char *kind,
 		     "ORDER BY created DESC, rowid DESC LIMIT 1)", "sssi", kind,
 		     report_id, sender, (long long)since))
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		t->of_report = (long)sqlite3_column_int64(s, 0);
-		t->of_sender = (long)sqlite3_column_int64(s, 1);
-		if (sqlite3_column_type(s, 2) != SQLITE_NULL &&
+	rc = db_step(s);
+	if (rc == DB_ROW) {
+		t->of_report = (long)db_int(s, 0);
+		t->of_sender = (long)db_int(s, 1);
+		if (!db_null(s, 2) &&
 		    !(t->open_status = db_column_dup(s, 2, NULL)))
-			rc = SQLITE_NOMEM;
-		t->open_since = (time_t)sqlite3_column_int64(s, 3);
+			rc = -2;
+		t->open_since = (time_t)db_int(s, 3);
 	}
-	sqlite3_finalize(s);
-	if (rc == SQLITE_NOMEM)
+	db_finalize(s);
+	if (rc == -2)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "read");
+	return rc == DB_ROW ? 0 : db_fail(st, err, "read");
 }
 
 void request_tally_release(struct request_tally *t)
@@ -251,7 +250,7 @@ void request_tally_release(struct request_tally *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static int sqlite_confirm_hold(struct state *st, const struct request_new *c,
+static int sql_confirm_hold(struct state *st, const struct request_new *c,
 			       const char *manifest, const char *text,
 			       const char *dir, time_t now, struct pb_err *err)
 {
@@ -269,7 +268,7 @@ static int sqlite_confirm_hold(struct state *st, const struct request_new *c,
 	return state_commit(st, err);
 }
 
-static int sqlite_confirm_set(struct state *st, const struct request *c,
+static int sql_confirm_set(struct state *st, const struct request *c,
 			      const char *status, const char *verdict,
 			      const char *detail, time_t now,
 			      struct pb_err *err)
@@ -284,7 +283,7 @@ static int sqlite_confirm_set(struct state *st, const struct request *c,
 		      "ss", outcome, c->report_id);
 }
 
-static int sqlite_confirm_more(struct state *st, const char *report_id,
+static int sql_confirm_more(struct state *st, const char *report_id,
 			       const char *request_id, long runs,
 			       struct pb_err *err)
 {
@@ -294,7 +293,7 @@ static int sqlite_confirm_more(struct state *st, const char *report_id,
 		      report_id);
 }
 
-static int sqlite_request_look(struct state *st, const char *request_id,
+static int sql_request_look(struct state *st, const char *request_id,
 			       const char *new_id, long runs, time_t deadline,
 			       struct pb_err *err)
 {
@@ -305,15 +304,15 @@ static int sqlite_request_look(struct state *st, const char *request_id,
 		      request_id);
 }
 
-const struct state_requests_ops sqlite_requests_ops = {
-	.request_add = sqlite_request_add,
-	.requests_open = sqlite_requests_open,
-	.requests_of = sqlite_requests_of,
-	.request_get = sqlite_request_get,
-	.request_set = sqlite_request_set,
-	.request_tally = sqlite_request_tally,
-	.confirm_hold = sqlite_confirm_hold,
-	.confirm_set = sqlite_confirm_set,
-	.confirm_more = sqlite_confirm_more,
-	.request_look = sqlite_request_look,
+const struct state_requests_ops sql_requests_ops = {
+	.request_add = sql_request_add,
+	.requests_open = sql_requests_open,
+	.requests_of = sql_requests_of,
+	.request_get = sql_request_get,
+	.request_set = sql_request_set,
+	.request_tally = sql_request_tally,
+	.confirm_hold = sql_confirm_hold,
+	.confirm_set = sql_confirm_set,
+	.confirm_more = sql_confirm_more,
+	.request_look = sql_request_look,
 };

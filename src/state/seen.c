@@ -10,26 +10,26 @@
 #include "perfbot/state/seen.h"
 #include "internal.h"
 
-static int sqlite_seen(struct state *st, const char *id, int *seen,
+static int sql_seen(struct state *st, const char *id, int *seen,
 		       struct pb_err *err)
 {
 	static const char sql[] =
 		"SELECT 1 FROM manifests WHERE id = ?1 UNION ALL "
 		"SELECT 1 FROM outbox WHERE kind = 'report' AND id = ?1";
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	*seen = 0;
 	if (db_query(st, &s, err, sql, "s", id))
 		return -1;
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	*seen = rc == SQLITE_ROW;
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	rc = db_step(s);
+	db_finalize(s);
+	*seen = rc == DB_ROW;
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
 		db_fail(st, err, "read");
 }
 
-static int sqlite_skip(struct state *st, const char *id, const char *manifest,
+static int sql_skip(struct state *st, const char *id, const char *manifest,
 		       const char *why, time_t now, struct pb_err *err)
 {
 	return db_run(st, err, "INSERT OR IGNORE INTO manifests (id, manifest, "
@@ -50,10 +50,10 @@ static int masked(const char *url, char *buf, size_t n, struct pb_err *err)
 	return 0;
 }
 
-static int sqlite_source_get(struct state *st, const char *url, char **etag,
+static int sql_source_get(struct state *st, const char *url, char **etag,
 			     char **last_modified, struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	char key[4096];
 	int rc;
 
@@ -62,19 +62,19 @@ static int sqlite_source_get(struct state *st, const char *url, char **etag,
 	    db_query(st, &s, err, "SELECT etag, last_modified FROM sources "
 		  "WHERE url = ?", "s", key))
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		if (sqlite3_column_type(s, 0) != SQLITE_NULL)
+	rc = db_step(s);
+	if (rc == DB_ROW) {
+		if (!db_null(s, 0))
 			*etag = db_column_dup(s, 0, NULL);
-		if (sqlite3_column_type(s, 1) != SQLITE_NULL)
+		if (!db_null(s, 1))
 			*last_modified = db_column_dup(s, 1, NULL);
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	db_finalize(s);
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
 		db_fail(st, err, "read");
 }
 
-static int sqlite_source_set(struct state *st, const char *url,
+static int sql_source_set(struct state *st, const char *url,
 			     const char *etag, const char *last_modified,
 			     time_t now, struct pb_err *err)
 {
@@ -86,32 +86,32 @@ static int sqlite_source_set(struct state *st, const char *url,
 		   etag, last_modified, (long long)now) ? -1 : 0;
 }
 
-static int sqlite_manifest_text(struct state *st, const char *report_id,
+static int sql_manifest_text(struct state *st, const char *report_id,
 				char **name, char **text, char **dir,
 				struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	*name = *text = *dir = NULL;
 	if (db_query(st, &s, err, "SELECT manifest, text, dir FROM manifests "
 		     "WHERE id = ?", "s", report_id))
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW && sqlite3_column_type(s, 1) != SQLITE_NULL) {
+	rc = db_step(s);
+	if (rc == DB_ROW && !db_null(s, 1)) {
 		*name = db_column_dup(s, 0, NULL);
 		*text = db_column_dup(s, 1, NULL);
 		*dir = db_column_dup(s, 2, NULL);
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	db_finalize(s);
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
 		db_fail(st, err, "read");
 }
 
-const struct state_seen_ops sqlite_seen_ops = {
-	.seen = sqlite_seen,
-	.skip = sqlite_skip,
-	.manifest_text = sqlite_manifest_text,
-	.source_get = sqlite_source_get,
-	.source_set = sqlite_source_set,
+const struct state_seen_ops sql_seen_ops = {
+	.seen = sql_seen,
+	.skip = sql_skip,
+	.manifest_text = sql_manifest_text,
+	.source_get = sql_source_get,
+	.source_set = sql_source_set,
 };

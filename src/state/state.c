@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "perfbot/util/fileio.h"
+#include <sqlite3.h>
+
 #include "perfbot/state/state.h"
 #include "internal.h"
 
@@ -158,7 +160,7 @@ static char *home_read(struct state *st)
 		return NULL;	/* a new file, or one from before meta */
 	if (sqlite3_step(s) == SQLITE_ROW &&
 	    sqlite3_column_type(s, 0) == SQLITE_TEXT)
-		home = db_column_dup(s, 0, NULL);
+		home = strdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	return home;
 }
@@ -367,16 +369,17 @@ const struct state_backend state_sqlite = {
 	.begin = sqlite_begin,
 	.commit = sqlite_commit,
 	.rollback = sqlite_rollback,
-	.archive = &sqlite_archive_ops,
-	.noise = &sqlite_noise_ops,
-	.bisections = &sqlite_bisections_ops,
-	.inbox = &sqlite_inbox_ops,
-	.marks = &sqlite_marks_ops,
-	.outbox = &sqlite_outbox_ops,
-	.admin = &sqlite_admin_ops,
-	.prune = &sqlite_prune_ops,
-	.records = &sqlite_records_ops,
-	.requests = &sqlite_requests_ops,
-	.seen = &sqlite_seen_ops,
-	.status = &sqlite_status_ops,
+	.sql = &db_sqlite,
+	.archive = &sql_archive_ops,
+	.noise = &sql_noise_ops,
+	.bisections = &sql_bisections_ops,
+	.inbox = &sql_inbox_ops,
+	.marks = &sql_marks_ops,
+	.outbox = &sql_outbox_ops,
+	.admin = &sql_admin_ops,
+	.prune = &sql_prune_ops,
+	.records = &sql_records_ops,
+	.requests = &sql_requests_ops,
+	.seen = &sql_seen_ops,
+	.status = &sql_status_ops,
 };

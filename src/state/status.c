@@ -84,41 +84,20 @@ static const struct section {
 
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
 
-static int db_error(struct state *st, struct pb_err *err, const char *what)
-{
-	return pb_fail(err, EX_IOERR, "%s: %s: %s", st->path, what,
-		       sqlite3_errmsg(st->db));
-}
-
-static int has_table(struct state *st, const char *name)
-{
-	sqlite3_stmt *s;
-	int found = 0;
-
-	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM sqlite_master WHERE "
-			       "type = 'table' AND name = ?", -1, &s,
-			       NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	found = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return found;
-}
-
 /* Column 'i' of the row 's' is on, typed; -1 when out of memory. */
-static int column(sqlite3_stmt *s, int i, struct status_value *v)
+static int column(struct db_stmt *s, int i, struct status_value *v)
 {
 	memset(v, 0, sizeof(*v));
-	switch (sqlite3_column_type(s, i)) {
-	case SQLITE_INTEGER:
+	switch (db_type(s, i)) {
+	case DB_INT:
 		v->type = STATUS_INT;
-		v->i = sqlite3_column_int64(s, i);
+		v->i = db_int(s, i);
 		return 0;
-	case SQLITE_FLOAT:
+	case DB_REAL:
 		v->type = STATUS_REAL;
-		v->r = sqlite3_column_double(s, i);
+		v->r = db_real(s, i);
 		return 0;
-	case SQLITE_TEXT:
+	case DB_TEXT:
 		v->type = STATUS_TEXT;
 		v->s = db_column_dup(s, i, NULL);
 		return v->s ? 0 : -1;
@@ -142,16 +121,16 @@ static void part_release(struct status_part *p)
 }
 
 /* Its column names, and one more row's room; -1 when out of memory. */
-static int part_grow(struct status_part *p, sqlite3_stmt *s, size_t *cap)
+static int part_grow(struct status_part *p, struct db_stmt *s, size_t *cap)
 {
 	struct status_value *v;
 	size_t i;
 
 	if (!p->cols) {
-		p->ncols = (size_t)sqlite3_column_count(s);
+		p->ncols = (size_t)db_columns(s);
 		p->cols = calloc(p->ncols ? p->ncols : 1, sizeof(*p->cols));
 		for (i = 0; p->cols && i < p->ncols; i++)
-			if (!(p->cols[i] = strdup(sqlite3_column_name(s,
+			if (!(p->cols[i] = strdup(db_name(s,
 								(int)i))))
 				return -1;
 		if (!p->cols)
@@ -171,15 +150,15 @@ static int part_grow(struct status_part *p, sqlite3_stmt *s, size_t *cap)
 static int rows(struct state *st, const char *sql, struct status_part *p,
 		struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	size_t cap = 0, i;
 	int rc;
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-		return db_error(st, err, "status");
+	if (db_query(st, &s, err, sql, ""))
+		return -1;
 	if (part_grow(p, s, &cap))
 		goto oom;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		struct status_value *row;
 
 		if (part_grow(p, s, &cap))
@@ -194,25 +173,26 @@ static int rows(struct state *st, const char *sql, struct status_part *p,
 			}
 		p->nrows++;
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : db_error(st, err, "status");
+	db_finalize(s);
+	return rc == DB_DONE ? 0 : db_fail(st, err, "status");
 oom:
-	sqlite3_finalize(s);
+	db_finalize(s);
 	return pb_fail(err, EX_OSERR, "out of memory");
 }
 
 static long long count(struct state *st, const char *sql, long long arg)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	long long n = -1;
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+	struct pb_err ignored = { 0 };
+
+	if (db_query(st, &s, &ignored, sql, strchr(sql, '?') ? "i" : "",
+		     arg))
 		return -1;
-	if (strchr(sql, '?'))
-		sqlite3_bind_int64(s, 1, arg);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
+	if (db_step(s) == DB_ROW)
+		n = db_int(s, 0);
+	db_finalize(s);
 	return n;
 }
 
@@ -232,7 +212,7 @@ static void counts(struct state *st, time_t now, struct status_counts *c)
 				  (long long)now - 3600);
 }
 
-static int sqlite_status(struct state *st, time_t now, struct status *out,
+static int sql_status(struct state *st, time_t now, struct status *out,
 			 struct pb_err *err)
 {
 	struct status_part *p;
@@ -246,10 +226,10 @@ static int sqlite_status(struct state *st, time_t now, struct status *out,
 		status_release(out);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
-	if (has_table(st, "outbox"))
+	if (db_has_table(st, "outbox"))
 		counts(st, now, &out->outbox);
 	for (i = 0; i < NSECTIONS; i++) {
-		if (!has_table(st, sections[i].table))
+		if (!db_has_table(st, sections[i].table))
 			continue;
 		p = &out->parts[out->nparts++];
 		p->name = sections[i].name;
@@ -294,28 +274,26 @@ const struct status_value *status_cell(const struct status_part *p,
 	return NULL;
 }
 
-static int sqlite_next_attempt(struct state *st, struct status_next *nx,
+static int sql_next_attempt(struct state *st, struct status_next *nx,
 			       struct pb_err *err)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	memset(nx, 0, sizeof(*nx));
-	if (sqlite3_prepare_v2(st->db, "SELECT next_attempt, last_error FROM "
-			       "outbox WHERE status = 'queued' ORDER BY "
-			       "next_attempt, rowid LIMIT 1", -1, &s,
-			       NULL) != SQLITE_OK)
-		return db_error(st, err, "next attempt");
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		nx->when = (time_t)sqlite3_column_int64(s, 0);
-		if (sqlite3_column_type(s, 1) == SQLITE_TEXT)
-			nx->last_error = strdup((const char *)
-						sqlite3_column_text(s, 1));
+	if (db_query(st, &s, err, "SELECT next_attempt, last_error FROM "
+		     "outbox WHERE status = 'queued' ORDER BY next_attempt, "
+		     "rowid LIMIT 1", ""))
+		return -1;
+	rc = db_step(s);
+	if (rc == DB_ROW) {
+		nx->when = (time_t)db_int(s, 0);
+		if (db_type(s, 1) == DB_TEXT)
+			nx->last_error = strdup(db_text(s, 1));
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
-		db_error(st, err, "next attempt");
+	db_finalize(s);
+	return rc == DB_ROW || rc == DB_DONE ? 0 :
+		db_fail(st, err, "next attempt");
 }
 
 void status_next_release(struct status_next *nx)
@@ -324,24 +302,15 @@ void status_next_release(struct status_next *nx)
 	memset(nx, 0, sizeof(*nx));
 }
 
-static int sqlite_retry_now(struct state *st, time_t now, long *n,
-			    struct pb_err *err)
+static int sql_retry_now(struct state *st, time_t now, long *n,
+			 struct pb_err *err)
 {
-	sqlite3_stmt *s;
-	int rc;
-
 	*n = 0;
-	if (sqlite3_prepare_v2(st->db, "UPDATE outbox SET next_attempt = ? "
-			       "WHERE status = 'queued' AND next_attempt > ?",
-			       -1, &s, NULL) != SQLITE_OK)
-		return db_error(st, err, "send --now");
-	sqlite3_bind_int64(s, 1, (sqlite3_int64)now);
-	sqlite3_bind_int64(s, 2, (sqlite3_int64)now);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return db_error(st, err, "send --now");
-	*n = (long)sqlite3_changes(st->db);
+	if (db_run(st, err, "UPDATE outbox SET next_attempt = ? WHERE status "
+		   "= 'queued' AND next_attempt > ?", "ii", (long long)now,
+		   (long long)now))
+		return -1;
+	*n = db_changes(st);
 	return 0;
 }
 
@@ -372,8 +341,8 @@ void status_when(time_t when, time_t now, char *buf, size_t len)
 			 d, when > now ? "" : " ago");
 }
 
-const struct state_status_ops sqlite_status_ops = {
-	.status = sqlite_status,
-	.next_attempt = sqlite_next_attempt,
-	.retry_now = sqlite_retry_now,
+const struct state_status_ops sql_status_ops = {
+	.status = sql_status,
+	.next_attempt = sql_next_attempt,
+	.retry_now = sql_retry_now,
 };

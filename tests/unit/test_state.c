@@ -33,6 +33,8 @@
 #include "perfbot/state/inbox.h"
 
 #include "testutil.h"
+#include <sqlite3.h>
+
 #include "../../src/state/internal.h"
 
 /* src/state/state.c: migrations[] has nine entries. */
