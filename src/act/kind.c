@@ -233,6 +233,11 @@ static int one(struct state *st, const struct config *cfg,
 	case KIND_LANDED:
 		rc = answer(st, cfg, f, k->tmpl.result, "done", f->verdict,
 			    now, err);
+		/* the kind's answer asked the farm for more runs instead */
+		if (!rc && f->end == KIND_WAITING) {
+			ks->waiting++;
+			break;
+		}
 		ks->done += !rc;
 		if (!rc && !k->answer)
 			log_info("%s '%s' of '%s': %s", k->name,

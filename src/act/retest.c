@@ -488,6 +488,8 @@ static int retest_answer(struct state *st, const struct config *cfg,
 	if (f->end == KIND_LANDED && own && own->more) {
 		rc = next_look(st, cfg, f, now, err);
 		if (rc <= 0) {
+			if (!rc)	/* waiting for the next look's runs */
+				f->end = KIND_WAITING;
 			json_decref(ctx);
 			return rc;
 		}

@@ -26,6 +26,7 @@ check "one request" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest
 check "the farm asked for 2 more a side" [ "$(grep -l "request_id: \"$first-6\"" "$W/spool"/* | xargs grep -h '^runs:' | sort -u)" = "runs: 2" ]
 check "no answer yet" [ "$(search alice In-Reply-To rs1@example.test | wc -w)" = 1 ]
 check "logged" grep -q "undecided at 4 new runs a side, asking for 6 in all" "$W/e2"
+check "counted as waiting, not answered" grep -q "retests: 0 answered, 0 expired, 1 waiting$" "$W/e2"
 # the next look's runs land
 confirm_roots "$W/roots" $B $H "1000 1020 980 1000 1020 980 1010 990 1005" "1050 1070 1030 1040 1030 1045 1035 1040 1045"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
