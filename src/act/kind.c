@@ -254,6 +254,8 @@ static int one(struct state *st, const struct config *cfg,
 		ks->expired += !rc;
 		break;
 	default:
+		if (k->resume && !strcmp(row->status, "asking"))
+			rc = k->resume(st, cfg, f, now, err);
 		ks->waiting++;
 	}
 	return rc;

@@ -419,38 +419,20 @@ static json_t *retest_ended(const struct kind_fu *f,
 }
 
 /*
- * Undecided: the next look, own->more runs a side in all, recorded under
- * its own request id, then asked of the farm; 'queued' when it took
- * them. 1 when it refused or is away (the retest is answered as it
- * stands: a crash between recording and asking leaves the look to its
- * deadline).
+ * The look of the request 'f->row' asked of the farm: 'adds' more runs
+ * a side under its id, 'queued' when the farm took them; 1 when it
+ * refused or is away.
  */
-static int next_look(struct state *st, const struct config *cfg,
-		     struct kind_fu *f, time_t now, struct pb_err *err)
+static int ask_look(struct state *st, const struct config *cfg,
+		    struct kind_fu *f, long adds, time_t now,
+		    struct pb_err *err)
 {
-	struct retest_own *own = f->own;
-	struct request *row = (struct request *)f->row;
-	struct strbuf id = STRBUF_INIT;
+	const struct request *row = f->row;
 	enum sched_outcome out = SCHED_ACCEPTED;
 	struct sched_request rq;
 	char why[256] = "";
-	long adds;
 	int s;
 
-	if (sb_addf(&id, "%s-%ld", own->pl.id, own->more))
-		return pb_fail(err, EX_OSERR, "out of memory");
-	if (state_request_look(st, row->request_id, sb_str(&id), own->more,
-			       now + cfg->scheduler.deadline, err)) {
-		sb_release(&id);
-		return -1;
-	}
-	free(row->request_id);
-	row->request_id = sb_detach(&id, NULL);
-	adds = retest_look_adds(&own->d, own->more);
-	log_info("retest '%s' of '%s': undecided at %ld new runs a side, "
-		 "asking for %ld in all", own->pl.id, row->report_id, row->runs,
-		 own->more);
-	row->runs = own->more;
 	for (s = BASE; s <= HEAD && out == SCHED_ACCEPTED; s++) {
 		side_request(&rq, row->request_id, &f->in,
 			     s == BASE ? &f->m.base : &f->m.head, s, (int)adds,
@@ -467,6 +449,56 @@ static int next_look(struct state *st, const struct config *cfg,
 	log_warn("retest '%s' of '%s': the next look was not taken: %s",
 		 row->request_id, row->report_id, why);
 	return 1;
+}
+
+/*
+ * Undecided: the next look, own->more runs a side in all, recorded
+ * 'asking' under its own request id, then asked of the farm (a run
+ * killed between the two leaves it 'asking': retest_resume() asks it
+ * again). 1 when it refused or is away (the retest is answered as it
+ * stands).
+ */
+static int next_look(struct state *st, const struct config *cfg,
+		     struct kind_fu *f, time_t now, struct pb_err *err)
+{
+	struct retest_own *own = f->own;
+	struct request *row = (struct request *)f->row;
+	struct strbuf id = STRBUF_INIT;
+
+	if (sb_addf(&id, "%s-%ld", own->pl.id, own->more))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (state_request_look(st, row->request_id, sb_str(&id), own->more,
+			       now + cfg->scheduler.deadline, err)) {
+		sb_release(&id);
+		return -1;
+	}
+	free(row->request_id);
+	row->request_id = sb_detach(&id, NULL);
+	log_info("retest '%s' of '%s': undecided at %ld new runs a side, "
+		 "asking for %ld in all", own->pl.id, row->report_id, row->runs,
+		 own->more);
+	row->runs = own->more;
+	return ask_look(st, cfg, f, retest_look_adds(&own->d, own->more), now,
+			err);
+}
+
+/*
+ * A look recorded but not asked (a run killed between the two): asked
+ * again, the runs it adds by the design; the farm keys it by its id. A
+ * look the farm refuses now stays to its deadline.
+ */
+static int retest_resume(struct state *st, const struct config *cfg,
+			 struct kind_fu *f, time_t now, struct pb_err *err)
+{
+	struct retest_own *own = f->own;
+
+	if (!own)
+		return 0;
+	log_info("retest '%s' of '%s': asking the farm again for its look "
+		 "of %ld runs a side", f->row->request_id, f->row->report_id,
+		 f->row->runs);
+	return ask_look(st, cfg, f, retest_look_adds(&own->d, f->row->runs),
+			now, err) < 0 ? -1 : 0;
 }
 
 /* In order, with the state: the next look, or the answer and the end. */
@@ -528,5 +560,6 @@ const struct kind kind_retest = {
 	.verdict = retest_verdict,
 	.ended = retest_ended,
 	.answer = retest_answer,
+	.resume = retest_resume,
 	.release = retest_release,
 };

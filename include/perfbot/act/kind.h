@@ -134,7 +134,10 @@ struct kind {
 	 * and names its verdict; ended the answer to KIND_FAILED and
 	 * KIND_LATE. answer (optional; NULL: followup_answer() to the mail
 	 * that asked) queues 'ctx' (taken) with the request's end, in one
-	 * transaction. release (optional) frees f->own.
+	 * transaction. resume (optional), in order with the state, for a
+	 * request still waiting in status 'asking' (recorded, and the run
+	 * killed before the farm took it): asks the farm again under the
+	 * same id, idempotent. release (optional) frees f->own.
 	 */
 	int (*start)(struct state *st, struct kind_fu *f, time_t now,
 		     struct pb_err *err);
@@ -146,6 +149,8 @@ struct kind {
 		      struct kind_fu *f, const char *tmpl, json_t *ctx,
 		      const char *status, const char *detail, time_t now,
 		      struct pb_err *err);
+	int (*resume)(struct state *st, const struct config *cfg,
+		      struct kind_fu *f, time_t now, struct pb_err *err);
 	void (*release)(struct kind_fu *f);
 };
 
