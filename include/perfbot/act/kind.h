@@ -10,6 +10,7 @@
 #include "perfbot/act/scheduler.h"
 #include "perfbot/config/config.h"
 #include "perfbot/ingest/rootcache.h"
+#include "perfbot/ingest/group.h"
 #include "perfbot/ingest/manifest.h"
 #include "perfbot/judge/inputs.h"
 #include "perfbot/state/requests.h"
@@ -62,6 +63,9 @@ struct kind_fu {
 	struct followup_asker a;	/* the mail that asked (kinds that
 					 * answer it) */
 	struct manifest m;		/* the report's, as kept */
+	struct manifest *also;		/* a grouped report's others, for a
+					 * kind with 'also' (followup_also()) */
+	size_t nalso;
 	struct report_inputs in;	/* over all runs */
 	struct result_root tested;	/* a new root's runs, when complete */
 	struct strbuf said;		/* the farm's reason (KIND_FAILED) */
@@ -109,6 +113,9 @@ struct kind {
 	/* 1: what the farm wrote at once is answered by the follow-up
 	 * (recorded 'queued'), else the request is 'failed' at once */
 	int said_later;
+	/* 1: a grouped report's other comparisons are read into f->also
+	 * with its manifest (retest: it reruns them all) */
+	int also;
 	enum kind_phase phase;
 	/* the templates of its answers (NULL: it has none) */
 	struct {
@@ -175,11 +182,15 @@ enum kind_outcome {
 	KIND_AWAY,		/* the farm could not be asked: 'why' */
 };
 
+#define KIND_MAX_FARM (2 * GROUP_MAX_MEMBERS)
+
 /* A request being asked: filled by the kind, asked by kind_ask(). */
 struct kind_asking {
 	struct request_new rq;	/* what the state keeps (its status is
 				 * kind_ask()'s) */
-	struct sched_request farm[2];	/* what the farm gets, in order
+	/* what the farm gets, in order: a side a request, and a
+	 * grouped report's retest both sides of each comparison */
+	struct sched_request farm[KIND_MAX_FARM];	/* in order
 					 * (none: a kind that asks for
 					 * nothing, queued at once) */
 	size_t nfarm;
