@@ -238,9 +238,13 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 	a->pieces = json_array();
 	if (!a->pieces)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	ctx_init(&none, "answer");	/* a piece of nothing but the bot */
-	rc = tmpl ? answers_piece_of(a, tmpl, &none, err) :
-		dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen, err);
+	if (tmpl) {
+		ctx_init(&none, "answer");	/* nothing but the bot's name */
+		rc = answers_piece_of(a, tmpl, &none, err);
+	} else {
+		rc = dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen,
+				       err);
+	}
 	n = json_array_size(a->pieces);
 	if (a->t->report && (!(list && a->acted) || a->repeats == n)) {
 		solo = *a->t->report;
