@@ -129,12 +129,12 @@ const struct command_def command_table[] = {
 
 const size_t command_count = sizeof(command_table) / sizeof(command_table[0]);
 
-const struct command_def *command_by_kind(enum cmd_kind kind)
+const struct command_def *command_by_kind(int kind)
 {
 	size_t i;
 
 	for (i = 0; i < command_count; i++)
-		if (command_table[i].kind == kind)
+		if ((int)command_table[i].kind == kind)
 			return &command_table[i];
 	return NULL;
 }
@@ -153,11 +153,16 @@ const struct command_def *command_by_name(const char *name, size_t len)
 int command_lookup(const char *word, size_t len, struct command_word *w)
 {
 	const struct command_def *def = command_by_name(word, len);
+	size_t n;
 
 	if (!def)
 		return -1;
 	w->kind = def->kind;
 	w->parse = def->parse;
+	/* its usage writes its text after "NAME:" ("fix: TITLE or SHA") */
+	n = strlen(def->name);
+	w->near_bare = !strncmp(def->usage, def->name, n) &&
+		def->usage[n] == ':';
 	return 0;
 }
 
@@ -225,6 +230,7 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 {
 	struct answer_thread solo_t = *a->t;
 	struct thread_report solo;
+	struct ctx none;
 	size_t n;
 	int rc;
 
@@ -232,8 +238,13 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 	a->pieces = json_array();
 	if (!a->pieces)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	rc = tmpl ? answers_piece(a, tmpl, json_object(), err) :
-		dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen, err);
+	if (tmpl) {
+		ctx_init(&none, "answer");	/* nothing but the bot's name */
+		rc = answers_piece_of(a, tmpl, &none, err);
+	} else {
+		rc = dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen,
+				       err);
+	}
 	n = json_array_size(a->pieces);
 	if (a->t->report && (!(list && a->acted) || a->repeats == n)) {
 		solo = *a->t->report;

@@ -22,6 +22,7 @@
 #include "perfbot/util/id.h"
 #include "perfbot/act/followup.h"
 #include "perfbot/act/kind.h"
+#include "perfbot/act/learned.h"
 #include "perfbot/util/log.h"
 #include "perfbot/render/report.h"
 #include "perfbot/act/retest.h"
@@ -52,7 +53,7 @@ void retest_side_request(struct sched_request *rq, const char *rid,
  * report cannot be loaded (q->why). */
 static void prepare_ask(struct state *st, const struct config *cfg,
 			const struct answer_thread *r, const char *report_id,
-			const char *request_id, int runs, struct manifest *m,
+			const char *request_id, struct manifest *m,
 			struct report_inputs *in, struct kind_asking *q,
 			struct retest_plan *pl)
 {
@@ -82,17 +83,19 @@ static void prepare_ask(struct state *st, const struct config *cfg,
 	}
 	q->rq.base_runs = (long)in->root[BASE].runs;
 	q->rq.head_runs = (long)in->root[HEAD].runs;
-	retest_side_request(&q->farm[0], request_id, in, &m->base, BASE, runs,
-		     r->message_id);
-	retest_side_request(&q->farm[1], request_id, in, &m->head, HEAD, runs,
-		     r->message_id);
+	/* the first look: N, or more when the learned noise calls for it */
+	q->rq.runs = pl->first;
+	retest_side_request(&q->farm[0], request_id, in, &m->base, BASE,
+			    (int)pl->first, r->message_id);
+	retest_side_request(&q->farm[1], request_id, in, &m->head, HEAD,
+			    (int)pl->first, r->message_id);
 	q->nfarm = 2;
 }
 
 int retest_request(struct state *st, const struct config *cfg,
 		   const struct answer_thread *r, const char *report_id,
 		   const char *request_id, int runs, time_t now,
-		   const char **tmpl, json_t **ctx, struct pb_err *err)
+		   const char **tmpl, struct ctx *c, struct pb_err *err)
 {
 	struct retest_plan pl = { runs, runs, 0, 0, NAN, request_id, 0 };
 	struct retest_also also = { NULL, NULL, 0, 0 };
@@ -100,16 +103,18 @@ int retest_request(struct state *st, const struct config *cfg,
 	struct report_inputs in;
 	struct seq_design d;
 	struct manifest m;
-	struct ctx c;
 	int refused, rc = -1;
 
 	memset(&m, 0, sizeof(m));
 	memset(&in, 0, sizeof(in));
-	*ctx = NULL;
+	/* the farm's words and paths are for the log and the state only */
+	ctx_init(c, "retest");
 	if (cfg->limits.max_runs > runs)
 		pl.cap = cfg->limits.max_runs;
-	if (retest_plan_earlier(st, report_id, &pl.earlier, err))
+	if (retest_plan_earlier(st, report_id, &pl.earlier, err)) {
+		ctx_release(c);
 		return -1;
+	}
 	kind_asking_init(&q, &kind_retest);
 	q.rq = (struct request_new){
 		.request_id = request_id, .kind = "retest",
@@ -118,36 +123,41 @@ int retest_request(struct state *st, const struct config *cfg,
 		.reply_message_id = r->message_id,
 		.deadline = now + cfg->scheduler.deadline,
 	};
-	prepare_ask(st, cfg, r, report_id, request_id, runs, &m, &in, &q,
-		    &pl);
-	retest_also_ask(st, cfg, report_id, request_id, runs, r->message_id, &also,
-		 &q);
+	prepare_ask(st, cfg, r, report_id, request_id, &m, &in, &q, &pl);
+	/* the report's other tests: as many runs as its first look */
+	retest_also_ask(st, cfg, report_id, request_id, (int)pl.first,
+			r->message_id, &also, &q);
 	if (kind_ask(st, cfg, &kind_retest, &q, now, err))
 		goto out;
 	refused = q.out != KIND_QUEUED;
-	/* the farm's words and paths are for the log and the state only */
-	ctx_init(&c, "retest");
 	if (!refused) {
-		ctx_int(&c, "runs", runs);
+		ctx_int(c, "runs", pl.first);
+		/* "you asked for N": only when the noise asked more */
+		if (pl.first > runs)
+			ctx_int(c, "asked", runs);
+		else
+			ctx_bool(c, "asked", 0);
 		/* a number is true even when 0 */
 		if (also.loaded)
-			ctx_int(&c, "also", (long long)also.loaded);
+			ctx_int(c, "also", (long long)also.loaded);
 		else
-			ctx_bool(&c, "also", 0);
-		ctx_str(&c, "request_id", request_id);
-		followup_commits_ctx(&c, &m);
+			ctx_bool(c, "also", 0);
+		ctx_str(c, "request_id", request_id);
+		followup_commits_ctx(c, &m);
 		if (!retest_plan_design(&pl, &d, err))
-			ctx_seq(&c, "seq", &d, NULL);
+			ctx_seq(c, "seq", &d, NULL);
 		pb_err_clear(err);
 		/* a number is true even when 0 */
 		if (pl.learned)
-			ctx_int(&c, "learned", pl.learned);
+			ctx_int(c, "learned", pl.learned);
 		else
-			ctx_bool(&c, "learned", 0);
+			ctx_bool(c, "learned", 0);
 	}
 	*tmpl = refused ? kind_retest.tmpl.rejected : kind_retest.tmpl.ack;
-	rc = ctx_finish(&c, ctx, err);
+	rc = 0;
 out:
+	if (rc)
+		ctx_release(c);
 	free((char *)q.rq.thread);
 	kind_asking_release(&q);
 	retest_also_release(&also);
@@ -211,7 +221,6 @@ int retest_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 	struct kind_limits l;
 	char *rid = NULL;
 	const char *tmpl = NULL;
-	json_t *ctx = NULL;
 	struct ctx x;
 	int rc, resume;
 
@@ -240,8 +249,8 @@ int retest_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 		rc = answers_piece_of(a, "retest-limit", &x, err);
 	} else {
 		rc = retest_request(a->st, a->cfg, a->t, tr->report_id, rid,
-				    runs, a->now, &tmpl, &ctx, err) ||
-		     !ctx || answers_piece(a, tmpl, ctx, err);
+				    runs, a->now, &tmpl, &x, err) ||
+		     answers_piece_of(a, tmpl, &x, err);
 		if (rc && !err->code)
 			pb_fail(err, EX_OSERR, "out of memory");
 	}
@@ -318,9 +327,9 @@ static void verdict_ctx(struct ctx *c, const struct cmp_row *all,
  * own->more is the next look's runs a side in all (the context is then
  * the answer should the farm not take them).
  */
-static json_t *result_ctx(struct kind_fu *f, struct retest_own *own,
-			  const struct config *cfg, const char **verdict,
-			  struct pb_err *err)
+static int result_ctx(struct kind_fu *f, struct retest_own *own,
+		      const struct config *cfg, const char **verdict,
+		      struct ctx *c, struct pb_err *err)
 {
 	const struct request *row = f->row;
 	const struct report_inputs *in = &f->in;
@@ -332,19 +341,19 @@ static json_t *result_ctx(struct kind_fu *f, struct retest_own *own,
 	struct strbuf table = STRBUF_INIT;
 	struct seq_decision dec;
 	struct runs_new rn;
-	json_t *ctx;
-	struct ctx c;
 
+	memset(c, 0, sizeof(*c));
 	if (!h)
 		h = in->verdict.headline;
-	if (!h || runs_compare_new(&rn, &in->root[BASE], &in->root[HEAD], from,
-				   in->rules, err))
-		return NULL;
+	if (!h)
+		return pb_fail(err, EX_DATAERR, "no headline to retest");
+	if (runs_compare_new(&rn, &in->root[BASE], &in->root[HEAD], from,
+			     in->rules, err))
+		return -1;
 	fresh = comparison_find(&rn.cmp, h->name);
 	if (!fresh) {
 		runs_new_release(&rn);
-		pb_fail(err, EX_DATAERR, "no new runs of %s", h->name);
-		return NULL;
+		return pb_fail(err, EX_DATAERR, "no new runs of %s", h->name);
 	}
 	seq_decide(&own->d, fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
 		   fresh->n[HEAD], &dec);
@@ -354,41 +363,37 @@ static json_t *result_ctx(struct kind_fu *f, struct retest_own *own,
 	if (dec.answer == SEQ_MORE)
 		own->more = own->d.look[dec.look].n > row->runs ?
 			own->d.look[dec.look].n : row->runs + 1;
-	ctx_init(&c, "retest");
+	ctx_init(c, "retest");
 	if (report_table_text(in, &f->m, &table))
-		c.oom = 1;
-	verdict_ctx(&c, h, fresh, reported, &own->d, &dec, verdict);
-	ctx_int(&c, "runs", row->runs);
-	ctx_str(&c, "request_id", row->request_id);
-	followup_commits_ctx(&c, &f->m);
-	ctx_str(&c, "metric", h->name);
-	followup_samples_ctx(&c, "base_samples", h->name, h->v[BASE],
+		c->oom = 1;
+	verdict_ctx(c, h, fresh, reported, &own->d, &dec, verdict);
+	ctx_int(c, "runs", row->runs);
+	ctx_str(c, "request_id", row->request_id);
+	followup_commits_ctx(c, &f->m);
+	ctx_str(c, "metric", h->name);
+	followup_samples_ctx(c, "base_samples", h->name, h->v[BASE],
 			     h->n[BASE]);
-	followup_samples_ctx(&c, "head_samples", h->name, h->v[HEAD],
+	followup_samples_ctx(c, "head_samples", h->name, h->v[HEAD],
 			     h->n[HEAD]);
-	ctx_int(&c, "base_n", (long long)h->n[BASE]);
-	ctx_int(&c, "head_n", (long long)h->n[HEAD]);
-	ctx_str(&c, "table", sb_str(&table));
-	ctx_take(&c, "chart", chart_of(h));
-	retest_also_ctx(&c, f, cfg);
+	ctx_int(c, "base_n", (long long)h->n[BASE]);
+	ctx_int(c, "head_n", (long long)h->n[HEAD]);
+	ctx_str(c, "table", sb_str(&table));
+	ctx_take(c, "chart", chart_of(h));
+	retest_also_ctx(c, f, cfg);
 	sb_release(&table);
 	runs_new_release(&rn);
-	return ctx_finish(&c, &ctx, err) ? NULL : ctx;
+	return 0;
 }
 
 /* The runs that are there when the deadline has passed. */
-static json_t *expired_ctx(const struct request *row,
-			   const struct report_inputs *in, struct pb_err *err)
+static void expired_ctx(struct ctx *c, const struct request *row,
+			const struct report_inputs *in)
 {
-	struct ctx c;
-	json_t *o;
-
-	ctx_init(&c, "retest");
-	ctx_str(&c, "request_id", row->request_id);
-	ctx_int(&c, "runs", row->runs);
-	ctx_int(&c, "base_n", (long long)in->root[BASE].runs);
-	ctx_int(&c, "head_n", (long long)in->root[HEAD].runs);
-	return ctx_finish(&c, &o, err) ? NULL : o;
+	ctx_init(c, "retest");
+	ctx_str(c, "request_id", row->request_id);
+	ctx_int(c, "runs", row->runs);
+	ctx_int(c, "base_n", (long long)in->root[BASE].runs);
+	ctx_int(c, "head_n", (long long)in->root[HEAD].runs);
 }
 
 /*
@@ -414,52 +419,37 @@ static int retest_start(struct state *st, struct kind_fu *f, time_t now,
 	return 0;
 }
 
-static json_t *retest_verdict(struct kind_fu *f, const struct config *cfg,
-			      const char **verdict, struct pb_err *err)
+static int retest_verdict(struct kind_fu *f, const struct config *cfg,
+			  const char **verdict, struct ctx *c,
+			  struct pb_err *err)
 {
-	return result_ctx(f, f->own, cfg, verdict, err);
+	return result_ctx(f, f->own, cfg, verdict, c, err);
 }
 
-static json_t *retest_ended(const struct kind_fu *f,
-			    const struct config *cfg, struct pb_err *err)
+static int retest_ended(const struct kind_fu *f, const struct config *cfg,
+			struct ctx *c, struct pb_err *err)
 {
 	(void)cfg;
-	return expired_ctx(f->row, &f->in, err);
+	(void)err;
+	expired_ctx(c, f->row, &f->in);
+	return 0;
 }
 
 /*
- * Undecided: the next look, own->more runs a side in all, recorded under
- * its own request id, then asked of the farm; 'queued' when it took
- * them. 1 when it refused or is away (the retest is answered as it
- * stands: a crash between recording and asking leaves the look to its
- * deadline).
+ * The look of the request 'f->row' asked of the farm: 'adds' more runs
+ * a side under its id, 'queued' when the farm took them; 1 when it
+ * refused or is away.
  */
-static int next_look(struct state *st, const struct config *cfg,
-		     struct kind_fu *f, time_t now, struct pb_err *err)
+static int ask_look(struct state *st, const struct config *cfg,
+		    struct kind_fu *f, long adds, time_t now,
+		    struct pb_err *err)
 {
-	struct retest_own *own = f->own;
-	struct request *row = (struct request *)f->row;
-	struct strbuf id = STRBUF_INIT;
+	const struct request *row = f->row;
 	enum sched_outcome out = SCHED_ACCEPTED;
 	struct sched_request rq;
 	char why[256] = "";
-	long adds;
 	int s;
 
-	if (sb_addf(&id, "%s-%ld", own->pl.id, own->more))
-		return pb_fail(err, EX_OSERR, "out of memory");
-	if (state_request_look(st, row->request_id, sb_str(&id), own->more,
-			       now + cfg->scheduler.deadline, err)) {
-		sb_release(&id);
-		return -1;
-	}
-	free(row->request_id);
-	row->request_id = sb_detach(&id, NULL);
-	adds = retest_look_adds(&own->d, own->more);
-	log_info("retest '%s' of '%s': undecided at %ld new runs a side, "
-		 "asking for %ld in all", own->pl.id, row->report_id, row->runs,
-		 own->more);
-	row->runs = own->more;
 	for (s = BASE; s <= HEAD && out == SCHED_ACCEPTED; s++) {
 		retest_side_request(&rq, row->request_id, &f->in,
 			     s == BASE ? &f->m.base : &f->m.head, s, (int)adds,
@@ -478,9 +468,59 @@ static int next_look(struct state *st, const struct config *cfg,
 	return 1;
 }
 
+/*
+ * Undecided: the next look, own->more runs a side in all, recorded
+ * 'asking' under its own request id, then asked of the farm (a run
+ * killed between the two leaves it 'asking': retest_resume() asks it
+ * again). 1 when it refused or is away (the retest is answered as it
+ * stands).
+ */
+static int next_look(struct state *st, const struct config *cfg,
+		     struct kind_fu *f, time_t now, struct pb_err *err)
+{
+	struct retest_own *own = f->own;
+	struct request *row = (struct request *)f->row;
+	struct strbuf id = STRBUF_INIT;
+
+	if (sb_addf(&id, "%s-%ld", own->pl.id, own->more))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (state_request_look(st, row->request_id, sb_str(&id), own->more,
+			       now + cfg->scheduler.deadline, err)) {
+		sb_release(&id);
+		return -1;
+	}
+	free(row->request_id);
+	row->request_id = sb_detach(&id, NULL);
+	log_info("retest '%s' of '%s': undecided at %ld new runs a side, "
+		 "asking for %ld in all", own->pl.id, row->report_id, row->runs,
+		 own->more);
+	row->runs = own->more;
+	return ask_look(st, cfg, f, retest_look_adds(&own->d, own->more), now,
+			err);
+}
+
+/*
+ * A look recorded but not asked (a run killed between the two): asked
+ * again, the runs it adds by the design; the farm keys it by its id. A
+ * look the farm refuses now stays to its deadline.
+ */
+static int retest_resume(struct state *st, const struct config *cfg,
+			 struct kind_fu *f, time_t now, struct pb_err *err)
+{
+	struct retest_own *own = f->own;
+
+	if (!own)
+		return 0;
+	log_info("retest '%s' of '%s': asking the farm again for its look "
+		 "of %ld runs a side", f->row->request_id, f->row->report_id,
+		 f->row->runs);
+	return ask_look(st, cfg, f, retest_look_adds(&own->d, f->row->runs),
+			now, err) < 0 ? -1 : 0;
+}
+
 /* In order, with the state: the next look, or the answer and the end. */
 static int retest_answer(struct state *st, const struct config *cfg,
-			 struct kind_fu *f, const char *tmpl, json_t *ctx,
+			 struct kind_fu *f, const char *tmpl, struct ctx *c,
 			 const char *status, const char *detail, time_t now,
 			 struct pb_err *err)
 {
@@ -492,19 +532,20 @@ static int retest_answer(struct state *st, const struct config *cfg,
 		if (rc <= 0) {
 			if (!rc)	/* waiting for the next look's runs */
 				f->end = KIND_WAITING;
-			json_decref(ctx);
+			ctx_release(c);
 			return rc;
 		}
 	}
 	/* the new runs' noise, learned for later designs, with the answer */
 	rc = f->end == KIND_LANDED && own ?
-		retest_noise_keep(st, &f->in, own->metric, own->cv, own->df,
-				  now, err) : 0;
+		learned_keep(st, f->in.job.testcase, f->in.job.tbox_group,
+			     own->metric, own->cv, own->df, now, err) : 0;
 	if (!rc)
 		rc = followup_answer(st, cfg, &f->a, f->row->request_id, tmpl,
-				     ctx, followup_request_end, status, detail,
+				     c, followup_request_end, status, detail,
 				     now, err);
-	json_decref(ctx);
+	else
+		ctx_release(c);
 	if (!rc && f->end == KIND_LANDED)
 		log_info("retest '%s' of '%s': %s", f->row->request_id,
 			 f->row->report_id, f->verdict);
@@ -538,5 +579,6 @@ const struct kind kind_retest = {
 	.verdict = retest_verdict,
 	.ended = retest_ended,
 	.answer = retest_answer,
+	.resume = retest_resume,
 	.release = retest_release,
 };

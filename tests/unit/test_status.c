@@ -23,47 +23,21 @@
 #include "perfbot/state/outbox.h"
 #include "perfbot/state/inbox.h"
 
+#include "testbisect.h"
 #include "testutil.h"
 
 #define T0 1739548080
 
-struct fx {
-	char dir[64];
-	char path[128];
-	struct state *st;
-	struct pb_err err;
-};
-
 static int setup(void **state)
 {
-	struct fx *f = TU_NEW_FX(struct fx, "test_status");
-
-	if (!f)
-		return -1;
-	tu_path(f->path, sizeof(f->path), f->dir, "state.db");
-	if (state_open(&f->st, f->path, STATE_WRITE, &f->err)) {
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-
-	state_close(f->st);
-	tu_rmtree(f->dir);
-	free(f);
-	return 0;
+	return tu_state_setup(state, "test_status");
 }
 
 static const char message[] = "From: perfbot <perfbot@example.test>\n"
 	"Subject: x\n\nbody\n";
 
 /* The row of the mail queued last: the newest of the queued ones. */
-static long long last_row(struct fx *f)
+static long long last_row(struct tu_state_fx *f)
 {
 	long long *rows = NULL, row;
 	size_t n = 0;
@@ -76,7 +50,7 @@ static long long last_row(struct fx *f)
 	return row;
 }
 
-static long long queue_as(struct fx *f, const char *id, const char *subject,
+static long long queue_as(struct tu_state_fx *f, const char *id, const char *subject,
 			  time_t now)
 {
 	struct outbox_mail m = { 0 };
@@ -95,7 +69,7 @@ static long long queue_as(struct fx *f, const char *id, const char *subject,
 	return last_row(f);
 }
 
-static long long queue(struct fx *f, const char *id, time_t now)
+static long long queue(struct tu_state_fx *f, const char *id, time_t now)
 {
 	return queue_as(f, id, "subject\001of x", now);
 }
@@ -133,7 +107,7 @@ static size_t nrows(const struct status *so, const char *name)
 
 static void t_empty(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	struct status_next nx;
 	struct status so;
 
@@ -156,7 +130,7 @@ static void t_empty(void **state)
 
 static void t_queued_and_retried(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	struct status_next nx;
 	struct status so;
 	long long r1, r2;
@@ -216,7 +190,7 @@ static void t_when(void **state)
  * Run 'perfbot ARGV...' (its last argument, after --config, the state's
  * configuration) with its stdout in the file 'out'; it must exit 0.
  */
-static void run_cli(struct fx *f, int (*cmd)(int, char **), char **argv,
+static void run_cli(struct tu_state_fx *f, int (*cmd)(int, char **), char **argv,
 		    int argc, char *out, size_t outlen)
 {
 	char cfg[PATH_MAX], line[320];
@@ -248,7 +222,7 @@ static void run_cli(struct fx *f, int (*cmd)(int, char **), char **argv,
  */
 static void t_cli_text(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	char out[PATH_MAX], line[320], want[320];
 	char *argv[] = { "status", "--config", NULL, NULL };
 	struct strbuf sb;
@@ -269,7 +243,7 @@ static void t_cli_text(void **state)
 }
 
 /* Run 'perfbot ARGV...' on the state: its stdout parsed as JSON. */
-static json_t *cli_json(struct fx *f, int (*cmd)(int, char **), char **argv,
+static json_t *cli_json(struct tu_state_fx *f, int (*cmd)(int, char **), char **argv,
 			int argc)
 {
 	char out[PATH_MAX];
@@ -308,7 +282,7 @@ static json_t *request_is(json_t *o, const char *id, const char *status,
 	return r;
 }
 
-static void request_add(struct fx *f, const char *id, const char *kind,
+static void request_add(struct tu_state_fx *f, const char *id, const char *kind,
 			const char *report)
 {
 	struct request_new rq = { .request_id = id, .kind = kind,
@@ -325,7 +299,7 @@ static void request_add(struct fx *f, const char *id, const char *kind,
  */
 static void t_cli_json(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	char *status_argv[] = { "status", "--json", "--config", NULL, NULL };
 	char *show_argv[] = { "show", "cf-1", "--json", "--config", NULL,
 			      NULL };
@@ -402,7 +376,87 @@ static void t_cli_json(void **state)
 	json_decref(o);
 }
 
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+/* Bisection 'id' of o's "bisections". */
+static json_t *bisection_in(json_t *o, const char *id)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(o, "bisections"), i, r)
+		if (!strcmp(json_string_value(json_object_get(r, "id")), id))
+			return r;
+	fail_msg("no bisection '%s'", id);
+	return NULL;
+}
+
+/*
+ * The bisections (issue 33) in 'status' and 'status --json': each with
+ * its report, phase, commits, rounds, runs, the likeliest commit and its
+ * posterior, the culprit once found; one that cannot be read says why.
+ */
+static void t_cli_bisections(void **state)
+{
+	struct tu_state_fx *f = *state;
+	char *json_argv[] = { "status", "--json", "--config", NULL, NULL };
+	char *argv[] = { "status", "--config", NULL, NULL };
+	char out[PATH_MAX], sha[GIT_SHA_HEX], want[256];
+	struct strbuf sb;
+	json_t *o, *r;
+
+	tb_bisection_add(f->st, "r1", 0, T0);
+	tb_bisection_add(f->st, "r2", 2, T0 + 60);
+	assert_int_equal(state_bisection_add(f->st, "bisect-r3", "r3",
+					     "search", "[]", "/j", NULL,
+					     T0 + 3600, T0, &f->err), 0);
+	state_close(f->st);
+	f->st = NULL;
+
+	o = cli_json(f, cmd_status, json_argv, 4);
+	assert_int_equal(json_array_size(json_object_get(o, "bisections")),
+			 3);
+	r = bisection_in(o, "bisect-r1");
+	assert_string_equal(json_string_value(json_object_get(r,
+							"report_id")), "r1");
+	assert_string_equal(json_string_value(json_object_get(r, "phase")),
+			    "search");
+	assert_string_equal(json_string_value(json_object_get(r, "metric")),
+			    "aim7.jobs-per-min");
+	assert_int_equal(json_integer_value(json_object_get(r,
+							"candidates")), 3);
+	assert_int_equal(json_integer_value(json_object_get(r, "rounds")), 0);
+	assert_int_equal(json_integer_value(json_object_get(r, "max_runs")),
+			 80);
+	assert_true(json_is_string(json_object_get(r, "top")));
+	assert_true(json_real_value(json_object_get(r, "top_p")) > 0.3);
+	assert_true(json_is_null(json_object_get(r, "culprit")));
+	assert_int_equal(json_integer_value(json_object_get(r, "updated")),
+			 T0);
+	r = bisection_in(o, "bisect-r2");
+	tb_sha(sha, 2);
+	assert_string_equal(json_string_value(json_object_get(r, "culprit")),
+			    sha);
+	assert_int_equal(json_integer_value(json_object_get(r, "runs")), 12);
+	r = bisection_in(o, "bisect-r3");
+	assert_string_equal(json_string_value(json_object_get(r, "phase")),
+			    "unreadable");
+	assert_non_null(strstr(json_string_value(json_object_get(r, "why")),
+			       "bisect"));
+	json_decref(o);
+
+	run_cli(f, cmd_status, argv, 3, out, sizeof(out));
+	tu_read_text(out, &sb);
+	snprintf(want, sizeof(want), "  id: bisect-r2, report_id: r2, phase: "
+		 "culprit, metric: aim7.jobs-per-min, candidates: 3, rounds: "
+		 "2, runs: 12, max_runs: 80, top: ");
+	assert_non_null(strstr(sb_str(&sb), "bisections: 3\n"));
+	assert_non_null(strstr(sb_str(&sb), want));
+	snprintf(want, sizeof(want), "culprit: %s, why: -, updated: "
+		 "2025-02-14 15:49:00 UTC", sha);
+	assert_non_null(strstr(sb_str(&sb), want));
+	sb_release(&sb);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, tu_state_teardown)
 
 int main(void)
 {
@@ -412,6 +466,7 @@ int main(void)
 		cmocka_unit_test(t_when),
 		T(t_cli_text),
 		T(t_cli_json),
+		T(t_cli_bisections),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
