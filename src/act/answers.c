@@ -13,14 +13,18 @@
 #include "perfbot/send/outbox.h"
 #include "perfbot/state/outbox.h"
 
-int answers_render(json_t *pieces, const struct config *cfg,
-		   const char *tmpl, json_t *ctx, struct pb_err *err)
+/* 'tmpl' with 'c' (released) and the bot's name, added to 'pieces'. */
+static int render_into(json_t *pieces, const struct config *cfg,
+		       const char *tmpl, struct ctx *c, struct pb_err *err)
 {
+	json_t *ctx = NULL;
 	char *text = NULL;
 	int rc;
 
-	if (!pieces || !ctx || json_object_set_new(ctx, "bot_name",
-				json_string(cfg->identity.name))) {
+	ctx_str(c, "bot_name", cfg->identity.name);
+	if (ctx_finish(c, &ctx, err))
+		return -1;
+	if (!pieces) {
 		json_decref(ctx);
 		return pb_fail(err, EX_OSERR, "answer '%s': out of memory",
 			       tmpl);
@@ -33,20 +37,10 @@ int answers_render(json_t *pieces, const struct config *cfg,
 	return rc;
 }
 
-int answers_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
-		  struct pb_err *err)
-{
-	return answers_render(a->pieces, a->cfg, tmpl, ctx, err);
-}
-
 int answers_piece_of(struct act_ctx *a, const char *tmpl, struct ctx *c,
 		     struct pb_err *err)
 {
-	json_t *j;
-
-	if (ctx_finish(c, &j, err))
-		return -1;
-	return answers_piece(a, tmpl, j, err);
+	return render_into(a->pieces, a->cfg, tmpl, c, err);
 }
 
 int answers_not_here(struct act_ctx *a, const struct mail_command *c,
@@ -94,13 +88,13 @@ int answers_queue(struct state *st, const struct config *cfg,
 
 int answers_one(struct state *st, const struct config *cfg,
 		const struct answer_thread *t, const char *tag,
-		const char *tmpl, json_t *ctx, time_t now,
+		const char *tmpl, struct ctx *c, time_t now,
 		struct pb_err *err)
 {
 	struct answer_mail m = { .t = t, .tag = tag, .pieces = json_array() };
 	int rc;
 
-	rc = answers_render(m.pieces, cfg, tmpl, ctx, err) ||
+	rc = render_into(m.pieces, cfg, tmpl, c, err) ||
 	     answers_queue(st, cfg, &m, now, err) ? -1 : 0;
 	json_decref(m.pieces);
 	return rc;

@@ -191,7 +191,6 @@ static int answer_one(struct state *st, const struct config *cfg,
 	struct bisect b = { 0 };
 	struct bisect_verdict v;
 	struct manifest m = { 0 };
-	json_t *ctx = NULL;
 	struct ctx x;
 	int rc = -1;
 
@@ -214,13 +213,10 @@ static int answer_one(struct state *st, const struct config *cfg,
 	else
 		ctx_opt(&x, "culprit_sha", NULL);
 	report_bisect_ctx(&x, &b, &v);
-	if (ctx_finish(&x, &ctx, err))
-		goto out;
 	rc = followup_answer(st, cfg, &asker, rq->request_id, "bisect-result",
-			     ctx, followup_request_end, "done",
+			     &x, followup_request_end, "done",
 			     bisect_phase_name(b.phase), now, err);
 out:
-	json_decref(ctx);
 	followup_asker_release(&asker);
 	manifest_release(&m);
 	bisect_release(&b);

@@ -230,6 +230,7 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 {
 	struct answer_thread solo_t = *a->t;
 	struct thread_report solo;
+	struct ctx none;
 	size_t n;
 	int rc;
 
@@ -237,8 +238,13 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 	a->pieces = json_array();
 	if (!a->pieces)
 		return pb_fail(err, EX_OSERR, "out of memory");
-	rc = tmpl ? answers_piece(a, tmpl, json_object(), err) :
-		dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen, err);
+	if (tmpl) {
+		ctx_init(&none, "answer");	/* nothing but the bot's name */
+		rc = answers_piece_of(a, tmpl, &none, err);
+	} else {
+		rc = dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen,
+				       err);
+	}
 	n = json_array_size(a->pieces);
 	if (a->t->report && (!(list && a->acted) || a->repeats == n)) {
 		solo = *a->t->report;

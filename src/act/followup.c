@@ -234,17 +234,18 @@ void followup_samples_ctx(struct ctx *parent, const char *key,
 
 int followup_answer(struct state *st, const struct config *cfg,
 		    const struct followup_asker *a, const char *request_id,
-		    const char *tmpl, json_t *ctx, followup_finish_fn finish,
+		    const char *tmpl, struct ctx *c, followup_finish_fn finish,
 		    const char *status, const char *detail, time_t now,
 		    struct pb_err *err)
 {
 	char tag[240];
 
 	snprintf(tag, sizeof(tag), "result:%s", request_id);
-	if (state_begin(st, err))
+	if (state_begin(st, err)) {
+		ctx_release(c);
 		return -1;
-	if (answers_one(st, cfg, &a->r, tag, tmpl, json_incref(ctx), now,
-			err) ||
+	}
+	if (answers_one(st, cfg, &a->r, tag, tmpl, c, now, err) ||
 	    finish(st, request_id, status, detail, now, err)) {
 		state_rollback(st);
 		return -1;

@@ -120,7 +120,7 @@ static void fu_release(struct kind_fu *f)
 {
 	if (f->k && f->k->release)
 		f->k->release(f);
-	json_decref(f->ctx);
+	ctx_release(&f->ctx);
 	followup_asker_release(&f->a);
 	report_inputs_release(&f->in);
 	manifest_release(&f->m);
@@ -165,9 +165,9 @@ static void prepare(const struct config *cfg, const struct inputs_opts *io,
 	f->end = found ? KIND_FAILED : ready ? KIND_LANDED :
 		now > row->deadline ? KIND_LATE : KIND_WAITING;
 	if (f->end == KIND_LANDED)
-		f->ctx = k->verdict(f, cfg, &f->verdict, &f->cerr);
+		f->built = !k->verdict(f, cfg, &f->verdict, &f->ctx, &f->cerr);
 	else if (f->end != KIND_WAITING)
-		f->ctx = k->ended(f, cfg, &f->cerr);
+		f->built = !k->ended(f, cfg, &f->ctx, &f->cerr);
 }
 
 /* Queue 'tmpl' with the context and end the request. */
@@ -175,17 +175,13 @@ static int answer(struct state *st, const struct config *cfg,
 		  struct kind_fu *f, const char *tmpl, const char *status,
 		  const char *detail, time_t now, struct pb_err *err)
 {
-	json_t *ctx = f->ctx;
-	int rc;
-
-	f->ctx = NULL;
+	f->built = 0;	/* handed over: released there */
 	if (f->k->answer)
-		return f->k->answer(st, cfg, f, tmpl, ctx, status, detail,
+		return f->k->answer(st, cfg, f, tmpl, &f->ctx, status, detail,
 				    now, err);
-	rc = followup_answer(st, cfg, &f->a, f->row->request_id, tmpl, ctx,
-			     followup_request_end, status, detail, now, err);
-	json_decref(ctx);
-	return rc;
+	return followup_answer(st, cfg, &f->a, f->row->request_id, tmpl,
+			       &f->ctx, followup_request_end, status, detail,
+			       now, err);
 }
 
 /* What could not be loaded: tried again, given up at the deadline. */
@@ -221,7 +217,7 @@ static int one(struct state *st, const struct config *cfg,
 		return 0;
 	if (f->loaded < 0)
 		return unloaded(st, f, now, ks, err);
-	if (f->end != KIND_WAITING && !f->ctx) {
+	if (f->end != KIND_WAITING && !f->built) {
 		if (f->end != KIND_LANDED) {
 			*err = f->cerr;
 			return -1;

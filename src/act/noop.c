@@ -10,30 +10,22 @@
 #include "perfbot/render/context.h"
 
 /* Its one answer: the request and the report's commits. */
-static json_t *noop_ctx(const struct kind_fu *f, struct pb_err *err)
-{
-	struct ctx c;
-	json_t *o;
-
-	ctx_init(&c, "noop");
-	ctx_str(&c, "request_id", f->row->request_id);
-	followup_commits_ctx(&c, &f->m);
-	return ctx_finish(&c, &o, err) ? NULL : o;
-}
-
-static json_t *noop_verdict(struct kind_fu *f, const struct config *cfg,
-			    const char **verdict, struct pb_err *err)
+static int noop_ended(const struct kind_fu *f, const struct config *cfg,
+		      struct ctx *c, struct pb_err *err)
 {
 	(void)cfg;
+	(void)err;
+	ctx_init(c, "noop");
+	ctx_str(c, "request_id", f->row->request_id);
+	followup_commits_ctx(c, &f->m);
+	return 0;
+}
+
+static int noop_verdict(struct kind_fu *f, const struct config *cfg,
+			const char **verdict, struct ctx *c, struct pb_err *err)
+{
 	*verdict = "noop";
-	return noop_ctx(f, err);
-}
-
-static json_t *noop_ended(const struct kind_fu *f, const struct config *cfg,
-			  struct pb_err *err)
-{
-	(void)cfg;
-	return noop_ctx(f, err);
+	return noop_ended(f, cfg, c, err);
 }
 
 static const char *const noop_placeholders[] = { NULL };

@@ -95,7 +95,7 @@ static void prepare_ask(struct state *st, const struct config *cfg,
 int retest_request(struct state *st, const struct config *cfg,
 		   const struct answer_thread *r, const char *report_id,
 		   const char *request_id, int runs, time_t now,
-		   const char **tmpl, json_t **ctx, struct pb_err *err)
+		   const char **tmpl, struct ctx *c, struct pb_err *err)
 {
 	struct retest_plan pl = { runs, runs, 0, 0, NAN, request_id, 0 };
 	struct retest_also also = { NULL, NULL, 0, 0 };
@@ -103,16 +103,18 @@ int retest_request(struct state *st, const struct config *cfg,
 	struct report_inputs in;
 	struct seq_design d;
 	struct manifest m;
-	struct ctx c;
 	int refused, rc = -1;
 
 	memset(&m, 0, sizeof(m));
 	memset(&in, 0, sizeof(in));
-	*ctx = NULL;
+	/* the farm's words and paths are for the log and the state only */
+	ctx_init(c, "retest");
 	if (cfg->limits.max_runs > runs)
 		pl.cap = cfg->limits.max_runs;
-	if (retest_plan_earlier(st, report_id, &pl.earlier, err))
+	if (retest_plan_earlier(st, report_id, &pl.earlier, err)) {
+		ctx_release(c);
 		return -1;
+	}
 	kind_asking_init(&q, &kind_retest);
 	q.rq = (struct request_new){
 		.request_id = request_id, .kind = "retest",
@@ -122,39 +124,40 @@ int retest_request(struct state *st, const struct config *cfg,
 		.deadline = now + cfg->scheduler.deadline,
 	};
 	prepare_ask(st, cfg, r, report_id, request_id, &m, &in, &q, &pl);
+	/* the report's other tests: as many runs as its first look */
 	retest_also_ask(st, cfg, report_id, request_id, (int)pl.first,
 			r->message_id, &also, &q);
 	if (kind_ask(st, cfg, &kind_retest, &q, now, err))
 		goto out;
 	refused = q.out != KIND_QUEUED;
-	/* the farm's words and paths are for the log and the state only */
-	ctx_init(&c, "retest");
 	if (!refused) {
-		ctx_int(&c, "runs", pl.first);
+		ctx_int(c, "runs", pl.first);
 		/* "you asked for N": only when the noise asked more */
 		if (pl.first > runs)
-			ctx_int(&c, "asked", runs);
+			ctx_int(c, "asked", runs);
 		else
-			ctx_bool(&c, "asked", 0);
+			ctx_bool(c, "asked", 0);
 		/* a number is true even when 0 */
 		if (also.loaded)
-			ctx_int(&c, "also", (long long)also.loaded);
+			ctx_int(c, "also", (long long)also.loaded);
 		else
-			ctx_bool(&c, "also", 0);
-		ctx_str(&c, "request_id", request_id);
-		followup_commits_ctx(&c, &m);
+			ctx_bool(c, "also", 0);
+		ctx_str(c, "request_id", request_id);
+		followup_commits_ctx(c, &m);
 		if (!retest_plan_design(&pl, &d, err))
-			ctx_seq(&c, "seq", &d, NULL);
+			ctx_seq(c, "seq", &d, NULL);
 		pb_err_clear(err);
 		/* a number is true even when 0 */
 		if (pl.learned)
-			ctx_int(&c, "learned", pl.learned);
+			ctx_int(c, "learned", pl.learned);
 		else
-			ctx_bool(&c, "learned", 0);
+			ctx_bool(c, "learned", 0);
 	}
 	*tmpl = refused ? kind_retest.tmpl.rejected : kind_retest.tmpl.ack;
-	rc = ctx_finish(&c, ctx, err);
+	rc = 0;
 out:
+	if (rc)
+		ctx_release(c);
 	free((char *)q.rq.thread);
 	kind_asking_release(&q);
 	retest_also_release(&also);
@@ -218,7 +221,6 @@ int retest_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 	struct kind_limits l;
 	char *rid = NULL;
 	const char *tmpl = NULL;
-	json_t *ctx = NULL;
 	struct ctx x;
 	int rc, resume;
 
@@ -247,8 +249,8 @@ int retest_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 		rc = answers_piece_of(a, "retest-limit", &x, err);
 	} else {
 		rc = retest_request(a->st, a->cfg, a->t, tr->report_id, rid,
-				    runs, a->now, &tmpl, &ctx, err) ||
-		     !ctx || answers_piece(a, tmpl, ctx, err);
+				    runs, a->now, &tmpl, &x, err) ||
+		     answers_piece_of(a, tmpl, &x, err);
 		if (rc && !err->code)
 			pb_fail(err, EX_OSERR, "out of memory");
 	}
@@ -325,9 +327,9 @@ static void verdict_ctx(struct ctx *c, const struct cmp_row *all,
  * own->more is the next look's runs a side in all (the context is then
  * the answer should the farm not take them).
  */
-static json_t *result_ctx(struct kind_fu *f, struct retest_own *own,
-			  const struct config *cfg, const char **verdict,
-			  struct pb_err *err)
+static int result_ctx(struct kind_fu *f, struct retest_own *own,
+		      const struct config *cfg, const char **verdict,
+		      struct ctx *c, struct pb_err *err)
 {
 	const struct request *row = f->row;
 	const struct report_inputs *in = &f->in;
@@ -339,19 +341,19 @@ static json_t *result_ctx(struct kind_fu *f, struct retest_own *own,
 	struct strbuf table = STRBUF_INIT;
 	struct seq_decision dec;
 	struct runs_new rn;
-	json_t *ctx;
-	struct ctx c;
 
+	memset(c, 0, sizeof(*c));
 	if (!h)
 		h = in->verdict.headline;
-	if (!h || runs_compare_new(&rn, &in->root[BASE], &in->root[HEAD], from,
-				   in->rules, err))
-		return NULL;
+	if (!h)
+		return pb_fail(err, EX_DATAERR, "no headline to retest");
+	if (runs_compare_new(&rn, &in->root[BASE], &in->root[HEAD], from,
+			     in->rules, err))
+		return -1;
 	fresh = comparison_find(&rn.cmp, h->name);
 	if (!fresh) {
 		runs_new_release(&rn);
-		pb_fail(err, EX_DATAERR, "no new runs of %s", h->name);
-		return NULL;
+		return pb_fail(err, EX_DATAERR, "no new runs of %s", h->name);
 	}
 	seq_decide(&own->d, fresh->v[BASE], fresh->n[BASE], fresh->v[HEAD],
 		   fresh->n[HEAD], &dec);
@@ -361,41 +363,37 @@ static json_t *result_ctx(struct kind_fu *f, struct retest_own *own,
 	if (dec.answer == SEQ_MORE)
 		own->more = own->d.look[dec.look].n > row->runs ?
 			own->d.look[dec.look].n : row->runs + 1;
-	ctx_init(&c, "retest");
+	ctx_init(c, "retest");
 	if (report_table_text(in, &f->m, &table))
-		c.oom = 1;
-	verdict_ctx(&c, h, fresh, reported, &own->d, &dec, verdict);
-	ctx_int(&c, "runs", row->runs);
-	ctx_str(&c, "request_id", row->request_id);
-	followup_commits_ctx(&c, &f->m);
-	ctx_str(&c, "metric", h->name);
-	followup_samples_ctx(&c, "base_samples", h->name, h->v[BASE],
+		c->oom = 1;
+	verdict_ctx(c, h, fresh, reported, &own->d, &dec, verdict);
+	ctx_int(c, "runs", row->runs);
+	ctx_str(c, "request_id", row->request_id);
+	followup_commits_ctx(c, &f->m);
+	ctx_str(c, "metric", h->name);
+	followup_samples_ctx(c, "base_samples", h->name, h->v[BASE],
 			     h->n[BASE]);
-	followup_samples_ctx(&c, "head_samples", h->name, h->v[HEAD],
+	followup_samples_ctx(c, "head_samples", h->name, h->v[HEAD],
 			     h->n[HEAD]);
-	ctx_int(&c, "base_n", (long long)h->n[BASE]);
-	ctx_int(&c, "head_n", (long long)h->n[HEAD]);
-	ctx_str(&c, "table", sb_str(&table));
-	ctx_take(&c, "chart", chart_of(h));
-	retest_also_ctx(&c, f, cfg);
+	ctx_int(c, "base_n", (long long)h->n[BASE]);
+	ctx_int(c, "head_n", (long long)h->n[HEAD]);
+	ctx_str(c, "table", sb_str(&table));
+	ctx_take(c, "chart", chart_of(h));
+	retest_also_ctx(c, f, cfg);
 	sb_release(&table);
 	runs_new_release(&rn);
-	return ctx_finish(&c, &ctx, err) ? NULL : ctx;
+	return 0;
 }
 
 /* The runs that are there when the deadline has passed. */
-static json_t *expired_ctx(const struct request *row,
-			   const struct report_inputs *in, struct pb_err *err)
+static void expired_ctx(struct ctx *c, const struct request *row,
+			const struct report_inputs *in)
 {
-	struct ctx c;
-	json_t *o;
-
-	ctx_init(&c, "retest");
-	ctx_str(&c, "request_id", row->request_id);
-	ctx_int(&c, "runs", row->runs);
-	ctx_int(&c, "base_n", (long long)in->root[BASE].runs);
-	ctx_int(&c, "head_n", (long long)in->root[HEAD].runs);
-	return ctx_finish(&c, &o, err) ? NULL : o;
+	ctx_init(c, "retest");
+	ctx_str(c, "request_id", row->request_id);
+	ctx_int(c, "runs", row->runs);
+	ctx_int(c, "base_n", (long long)in->root[BASE].runs);
+	ctx_int(c, "head_n", (long long)in->root[HEAD].runs);
 }
 
 /*
@@ -421,17 +419,20 @@ static int retest_start(struct state *st, struct kind_fu *f, time_t now,
 	return 0;
 }
 
-static json_t *retest_verdict(struct kind_fu *f, const struct config *cfg,
-			      const char **verdict, struct pb_err *err)
+static int retest_verdict(struct kind_fu *f, const struct config *cfg,
+			  const char **verdict, struct ctx *c,
+			  struct pb_err *err)
 {
-	return result_ctx(f, f->own, cfg, verdict, err);
+	return result_ctx(f, f->own, cfg, verdict, c, err);
 }
 
-static json_t *retest_ended(const struct kind_fu *f,
-			    const struct config *cfg, struct pb_err *err)
+static int retest_ended(const struct kind_fu *f, const struct config *cfg,
+			struct ctx *c, struct pb_err *err)
 {
 	(void)cfg;
-	return expired_ctx(f->row, &f->in, err);
+	(void)err;
+	expired_ctx(c, f->row, &f->in);
+	return 0;
 }
 
 /*
@@ -519,7 +520,7 @@ static int retest_resume(struct state *st, const struct config *cfg,
 
 /* In order, with the state: the next look, or the answer and the end. */
 static int retest_answer(struct state *st, const struct config *cfg,
-			 struct kind_fu *f, const char *tmpl, json_t *ctx,
+			 struct kind_fu *f, const char *tmpl, struct ctx *c,
 			 const char *status, const char *detail, time_t now,
 			 struct pb_err *err)
 {
@@ -531,7 +532,7 @@ static int retest_answer(struct state *st, const struct config *cfg,
 		if (rc <= 0) {
 			if (!rc)	/* waiting for the next look's runs */
 				f->end = KIND_WAITING;
-			json_decref(ctx);
+			ctx_release(c);
 			return rc;
 		}
 	}
@@ -541,9 +542,10 @@ static int retest_answer(struct state *st, const struct config *cfg,
 			     own->metric, own->cv, own->df, now, err) : 0;
 	if (!rc)
 		rc = followup_answer(st, cfg, &f->a, f->row->request_id, tmpl,
-				     ctx, followup_request_end, status, detail,
+				     c, followup_request_end, status, detail,
 				     now, err);
-	json_decref(ctx);
+	else
+		ctx_release(c);
 	if (!rc && f->end == KIND_LANDED)
 		log_info("retest '%s' of '%s': %s", f->row->request_id,
 			 f->row->report_id, f->verdict);

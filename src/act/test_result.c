@@ -19,69 +19,63 @@
 
 #include "test_internal.h"
 
-/* The answer to a complete test; NULL with 'err' when it cannot be made. */
-static json_t *result_ctx(const struct request *row,
-			  const struct report_inputs *in,
-			  const struct manifest *m,
-			  const struct followup_asker *a,
-			  const struct result_root *tested,
-			  const struct config *cfg, const char **verdict,
-			  struct pb_err *err)
+/* The answer to a complete test into 'c'; -1 with 'err' when it cannot
+ * be made ('c' released). */
+static int result_ctx(struct ctx *c, const struct request *row,
+		      const struct report_inputs *in, const struct manifest *m,
+		      const struct followup_asker *a,
+		      const struct result_root *tested,
+		      const struct config *cfg, const char **verdict,
+		      struct pb_err *err)
 {
 	struct fixrun f = { in, m, tested, followup_metric(a),
 			    followup_reported(a), row->commit, NULL, row->runs,
 			    cfg->limits.max_runs, 0 };
 	enum fix_verdict v;
-	json_t *out = NULL;
-	struct ctx c;
 
-	ctx_init(&c, "test");
-	if (fixrun_ctx(&c, &f, &v, err)) {
-		ctx_release(&c);
-		return NULL;
+	ctx_init(c, "test");
+	if (fixrun_ctx(c, &f, &v, err)) {
+		ctx_release(c);
+		return -1;
 	}
 	*verdict = stats_fix_verdict_name(v);
-	ctx_str(&c, "request_id", row->request_id);
-	ctx_int(&c, "runs", row->runs);
-	test_form_ctx(&c, row->form, row->repo, row->ref);
-	ctx_opt(&c, "tested_by", v == FIX_FIXED ? cfg->identity.from : NULL);
-	if (ctx_finish(&c, &out, err))
-		out = NULL;
-	return out;
+	ctx_str(c, "request_id", row->request_id);
+	ctx_int(c, "runs", row->runs);
+	test_form_ctx(c, row->form, row->repo, row->ref);
+	ctx_opt(c, "tested_by", v == FIX_FIXED ? cfg->identity.from : NULL);
+	return 0;
 }
 
 /* The other endings: the farm's reason, or the deadline passed. */
-static json_t *end_ctx(const struct request *row, const struct manifest *m,
-		       const struct strbuf *said, long landed,
-		       struct pb_err *err)
+static void end_ctx(struct ctx *c, const struct request *row,
+		    const struct manifest *m, const struct strbuf *said,
+		    long landed)
 {
-	struct ctx c;
-	json_t *o;
-
-	ctx_init(&c, "test");
-	ctx_str(&c, "request_id", row->request_id);
-	ctx_int(&c, "runs", row->runs);
-	ctx_int(&c, "tested_n", landed);
-	test_form_ctx(&c, row->form, row->repo, row->ref);
-	followup_commits_ctx(&c, m);
+	ctx_init(c, "test");
+	ctx_str(c, "request_id", row->request_id);
+	ctx_int(c, "runs", row->runs);
+	ctx_int(c, "tested_n", landed);
+	test_form_ctx(c, row->form, row->repo, row->ref);
+	followup_commits_ctx(c, m);
 	if (said)
-		fixrun_said_ctx(&c, said);
-	return ctx_finish(&c, &o, err) ? NULL : o;
+		fixrun_said_ctx(c, said);
 }
 
-static json_t *test_verdict(struct kind_fu *f, const struct config *cfg,
-			    const char **verdict, struct pb_err *err)
+static int test_verdict(struct kind_fu *f, const struct config *cfg,
+			const char **verdict, struct ctx *c, struct pb_err *err)
 {
-	return result_ctx(f->row, &f->in, &f->m, &f->a, &f->tested, cfg,
+	return result_ctx(c, f->row, &f->in, &f->m, &f->a, &f->tested, cfg,
 			  verdict, err);
 }
 
-static json_t *test_ended(const struct kind_fu *f, const struct config *cfg,
-			  struct pb_err *err)
+static int test_ended(const struct kind_fu *f, const struct config *cfg,
+		      struct ctx *c, struct pb_err *err)
 {
 	(void)cfg;
-	return end_ctx(f->row, &f->m, f->end == KIND_FAILED ? &f->said :
-		       NULL, f->end == KIND_FAILED ? 0 : f->landed, err);
+	(void)err;
+	end_ctx(c, f->row, &f->m, f->end == KIND_FAILED ? &f->said : NULL,
+		f->end == KIND_FAILED ? 0 : f->landed);
+	return 0;
 }
 
 static void test_limits(const struct config *cfg, struct kind_limits *l)

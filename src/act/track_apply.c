@@ -31,7 +31,7 @@ static int by_time(const void *a, const void *b)
 }
 
 int track_answer(struct state *st, const struct config *cfg,
-		 const struct record *r, const char *tmpl, json_t *ctx,
+		 const struct record *r, const char *tmpl, struct ctx *c,
 		 const char *tag, time_t now, struct pb_err *err)
 {
 	struct thread_report tr = { .report_id = r->report_id,
@@ -48,13 +48,13 @@ int track_answer(struct state *st, const struct config *cfg,
 	if (!r->recipients || addrlist_from_json(&rcpts, r->recipients, &why) ||
 	    !rcpts.n) {
 		addrlist_release(&rcpts);
-		json_decref(ctx);
+		ctx_release(c);
 		return pb_fail(err, EX_DATAERR, "report '%s': no recipients "
 			       "to answer", r->report_id);
 	}
 	/* To the report's first recipient (its author), Cc the others */
 	t.from_addr = rcpts.v[0];
-	rc = answers_one(st, cfg, &t, tag, tmpl, ctx, now, err);
+	rc = answers_one(st, cfg, &t, tag, tmpl, c, now, err);
 	addrlist_release(&rcpts);
 	return rc;
 }
@@ -80,36 +80,33 @@ static const char *landed_elsewhere(const struct tracker *t,
  * 'verify' 1 when the farm was asked for a run on the fix, -1 when it
  * did not take the request, 0 when none was asked.
  */
-static json_t *tree_ctx(const struct tracker *t, const struct record *before,
-			const struct record *r, const struct hit *h,
-			int left, int verify)
+static void tree_ctx(struct ctx *c, const struct tracker *t,
+		     const struct record *before, const struct record *r,
+		     const struct hit *h, int left, int verify)
 {
 	const char *sha = h->revert || left ? before->fix_commit : h->sha;
-	struct ctx c;
-	json_t *o;
 
-	ctx_init(&c, "answer");
-	ctx_bool(&c, "landed", !h->revert && !left);
-	ctx_bool(&c, "reverted", h->revert);
-	ctx_bool(&c, "left", left);
+	ctx_init(c, "answer");
+	ctx_bool(c, "landed", !h->revert && !left);
+	ctx_bool(c, "reverted", h->revert);
+	ctx_bool(c, "left", left);
 	if (!sha)
 		sha = "";
-	ctx_str(&c, "sha", sha);
-	ctx_strn(&c, "short", sha, strnlen(sha, 12));
-	ctx_str(&c, "summary", h->revert || left ? (before->fix_summary ?
+	ctx_str(c, "sha", sha);
+	ctx_strn(c, "short", sha, strnlen(sha, 12));
+	ctx_str(c, "summary", h->revert || left ? (before->fix_summary ?
 		before->fix_summary : "") : h->summary);
-	ctx_str(&c, "branch", t->branch);
-	ctx_str(&c, "revert_sha", h->sha);
-	ctx_strn(&c, "revert_short", h->sha, strnlen(h->sha, 12));
-	ctx_str(&c, "revert_summary", h->summary ? h->summary : "");
-	ctx_str(&c, "how", commit_match_name(h->how));
-	ctx_opt(&c, "other_sha", landed_elsewhere(t, r, h));
-	ctx_bool(&c, "by_trailer", h->how == MATCH_CLOSES ||
+	ctx_str(c, "branch", t->branch);
+	ctx_str(c, "revert_sha", h->sha);
+	ctx_strn(c, "revert_short", h->sha, strnlen(h->sha, 12));
+	ctx_str(c, "revert_summary", h->summary ? h->summary : "");
+	ctx_str(c, "how", commit_match_name(h->how));
+	ctx_opt(c, "other_sha", landed_elsewhere(t, r, h));
+	ctx_bool(c, "by_trailer", h->how == MATCH_CLOSES ||
 		 h->how == MATCH_LINK || h->how == MATCH_REPORTED_BY);
-	ctx_str(&c, "status", r->status);
-	ctx_bool(&c, "verify", verify > 0);
-	ctx_bool(&c, "verify_refused", verify < 0);
-	return ctx_finish(&c, &o, NULL) ? NULL : o;
+	ctx_str(c, "status", r->status);
+	ctx_bool(c, "verify", verify > 0);
+	ctx_bool(c, "verify_refused", verify < 0);
 }
 
 /* Apply one change to record 'i' and answer when its status changed. */
@@ -153,11 +150,11 @@ static int apply(struct tracker *t, size_t i, const struct reg_change *ch,
 		 "reverted" : "landed", t->branch, h->sha);
 	rc = state_record_put(t->st, r, &ev, t->now, err);
 	if (!rc && strcmp(before.status, r->status)) {
-		json_t *ctx = tree_ctx(t, &before, r, h, left, verify);
+		struct ctx c;
 
-		rc = !ctx ? pb_fail(err, EX_OSERR, "out of memory") :
-			track_answer(t->st, t->cfg, r, "tracked", ctx, tag,
-				     t->now, err);
+		tree_ctx(&c, t, &before, r, h, left, verify);
+		rc = track_answer(t->st, t->cfg, r, "tracked", &c, tag, t->now,
+				  err);
 		if (!rc && left)
 			t->ts->gone++;
 		else if (!rc)

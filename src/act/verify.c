@@ -139,7 +139,7 @@ static void fix_ctx(struct ctx *c, const struct request *row,
  * (on "done": the transition "verified" 'detail') and the row's end.
  */
 static int verify_answer(struct state *st, const struct config *cfg,
-			 struct kind_fu *f, const char *tmpl, json_t *ctx,
+			 struct kind_fu *f, const char *tmpl, struct ctx *c,
 			 const char *status, const char *detail, time_t now,
 			 struct pb_err *err)
 {
@@ -154,10 +154,10 @@ static int verify_answer(struct state *st, const struct config *cfg,
 
 	snprintf(tag, sizeof(tag), "verify:%s", row->request_id);
 	if (state_begin(st, err)) {
-		json_decref(ctx);
+		ctx_release(c);
 		return -1;
 	}
-	rc = track_answer(st, cfg, &o->r, tmpl, ctx, tag, now, err) ||
+	rc = track_answer(st, cfg, &o->r, tmpl, c, tag, now, err) ||
 	     (from && state_record_put(st, &o->r, &ev, now, err)) ||
 	     followup_request_end(st, row->request_id, status, detail, now,
 				  err);
@@ -188,8 +188,9 @@ static void headline(const struct kind_fu *f, const char **metric,
 }
 
 /* A complete run: the table, the runs and the verdict (the record moved). */
-static json_t *verify_verdict(struct kind_fu *f, const struct config *cfg,
-			      const char **verdict, struct pb_err *err)
+static int verify_verdict(struct kind_fu *f, const struct config *cfg,
+			  const char **verdict, struct ctx *c,
+			  struct pb_err *err)
 {
 	struct verify_own *o = own_of(f);
 	const struct request *row = f->row;
@@ -199,14 +200,12 @@ static json_t *verify_verdict(struct kind_fu *f, const struct config *cfg,
 	struct reg_change ch = { REG_EV_VERIFIED, NULL, NULL, NULL, NULL,
 				 0 };
 	enum fix_verdict v = FIX_INCONCLUSIVE;
-	json_t *ctx = NULL;
-	struct ctx c;
 
 	headline(f, &fr.metric, &fr.reported);
-	ctx_init(&c, "answer");
-	if (fixrun_ctx(&c, &fr, &v, err)) {
-		ctx_release(&c);
-		return NULL;
+	ctx_init(c, "answer");
+	if (fixrun_ctx(c, &fr, &v, err)) {
+		ctx_release(c);
+		return -1;
 	}
 	/* the record moves (partly fixed is not fixed, regression.c) */
 	*verdict = stats_fix_verdict_name(v);
@@ -214,30 +213,28 @@ static json_t *verify_verdict(struct kind_fu *f, const struct config *cfg,
 	ch.arg = *verdict;
 	if (!o->from || regression_next(&o->r, &ch, err->msg,
 					sizeof(err->msg)) < 0) {
-		ctx_release(&c);
-		pb_fail(err, EX_OSERR, "out of memory");
-		return NULL;
+		ctx_release(c);
+		return pb_fail(err, EX_OSERR, "out of memory");
 	}
-	fix_ctx(&c, row, &o->r);
-	ctx_str(&c, "status", o->r.status);
-	return ctx_finish(&c, &ctx, err) ? NULL : ctx;
+	fix_ctx(c, row, &o->r);
+	ctx_str(c, "status", o->r.status);
+	return 0;
 }
 
 /* The farm's reason, or the deadline passed: the record stays. */
-static json_t *verify_ended(const struct kind_fu *f,
-			    const struct config *cfg, struct pb_err *err)
+static int verify_ended(const struct kind_fu *f, const struct config *cfg,
+			struct ctx *c, struct pb_err *err)
 {
 	const struct verify_own *o = own_of(f);
-	json_t *ctx = NULL;
-	struct ctx c;
 
 	(void)cfg;
-	ctx_init(&c, "answer");
-	fix_ctx(&c, f->row, &o->r);
-	ctx_int(&c, "tested_n", f->end == KIND_FAILED ? 0 : f->landed);
-	fixrun_said_ctx(&c, &f->said);
-	ctx_str(&c, "status", o->r.status);
-	return ctx_finish(&c, &ctx, err) ? NULL : ctx;
+	(void)err;
+	ctx_init(c, "answer");
+	fix_ctx(c, f->row, &o->r);
+	ctx_int(c, "tested_n", f->end == KIND_FAILED ? 0 : f->landed);
+	fixrun_said_ctx(c, &f->said);
+	ctx_str(c, "status", o->r.status);
+	return 0;
 }
 
 /* The record this run is still for: 'fix landed', on this request. */

@@ -71,11 +71,14 @@ EOC
 }
 
 # make_manifest ID [AUTHOR-ADDRESS]: a manifest for seed 004's roots.
+# make_manifest ID [AUTHOR]: a report of seed 004 of its own (the fault
+# tests count mails: 'group: none' keeps reports of one commit pair apart)
 make_manifest() {
 	id=$1 author=${2:-alice@example.test}
 	src="$TOP/fixtures/seeds/004"
 	{
 		echo "id: $id"
+		echo "group: none"
 		sed -n 's/^\(base: .*\)result_root: base }$/\1result_root: RR\/base }/p' "$src/manifest.yaml"
 		sed -n 's/^\(head: .*\)result_root: head }$/\1result_root: RR\/head }/p' "$src/manifest.yaml" |
 			sed "s/author: \"[^\"]*\"/author: \"Dev <$author>\"/"

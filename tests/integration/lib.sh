@@ -63,11 +63,15 @@ EOC
 }
 
 # make_manifest ID SEED [AUTHOR-ADDRESS]: a manifest for a seed's roots.
+# make_manifest ID SEED [AUTHOR]: a report of SEED of its own (tests that
+# count mails keep reports of one commit pair apart: 'group: none';
+# t-group makes its groups itself)
 make_manifest() {
 	id=$1 seed=$2 author=${3:-alice@example.test}
 	src="$TOP/fixtures/seeds/$seed"
 	{
 		echo "id: $id"
+		echo "group: none"
 		sed -n 's/^\(base: .*\)result_root: base }$/\1result_root: RR\/base }/p' "$src/manifest.yaml"
 		sed -n 's/^\(head: .*\)result_root: head }$/\1result_root: RR\/head }/p' "$src/manifest.yaml" |
 			sed "s/author: \"[^\"]*\"/author: \"Dev <$author>\"/"

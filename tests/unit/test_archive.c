@@ -22,47 +22,19 @@
 #include "perfbot/state/inbox.h"
 
 #include "testutil.h"
-#include "teststate.h"
 
 #define T0 1739548080
 
-struct fx {
-	char dir[64];
-	char path[128];
-	struct state *st;
-	struct pb_err err;
-};
-
 static int setup(void **state)
 {
-	struct fx *f = TU_NEW_FX(struct fx, "test_archive");
-
-	if (!f)
-		return -1;
-	tu_path(f->path, sizeof(f->path), f->dir, "state.db");
-	if (tu_state_open(&f->st, f->path, STATE_WRITE, &f->err)) {
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-
-	state_close(f->st);
-	tu_rmtree(f->dir);
-	free(f);
-	return 0;
+	return tu_state_setup(state, "test_archive");
 }
 
 static const char message[] = "From: perfbot <perfbot@example.test>\n"
 	"Subject: x\n\nbody\n";
 
 /* A mail of 'kind' ("report", "answer") with id 'id' queued at 'now'. */
-static void queue(struct fx *f, const char *kind, const char *id,
+static void queue(struct tu_state_fx *f, const char *kind, const char *id,
 		  const char *report_id, time_t now)
 {
 	struct outbox_mail m = { 0 };
@@ -84,7 +56,7 @@ static void queue(struct fx *f, const char *kind, const char *id,
 		fail_msg("state_queue: %s", f->err.msg);
 }
 
-static void reply(struct fx *f, const char *msgid, const char *report_id,
+static void reply(struct tu_state_fx *f, const char *msgid, const char *report_id,
 		  const char *commands, time_t now)
 {
 	struct inbox_entry e = { msgid, 1, 1, "alice@example.test",
@@ -93,7 +65,7 @@ static void reply(struct fx *f, const char *msgid, const char *report_id,
 	assert_int_equal(state_inbox_record(f->st, &e, now, &f->err), 0);
 }
 
-static void retest(struct fx *f, const char *rid, const char *report_id,
+static void retest(struct tu_state_fx *f, const char *rid, const char *report_id,
 		   time_t now)
 {
 	struct request_new rq = {
@@ -108,7 +80,7 @@ static void retest(struct fx *f, const char *rid, const char *report_id,
 }
 
 /* The list, which the caller frees. */
-static struct archive_report *list(struct fx *f, size_t *n)
+static struct archive_report *list(struct tu_state_fx *f, size_t *n)
 {
 	struct archive_report *r = NULL;
 
@@ -116,7 +88,7 @@ static struct archive_report *list(struct fx *f, size_t *n)
 	return r;
 }
 
-static char *stamp_of(struct fx *f, const char *id)
+static char *stamp_of(struct tu_state_fx *f, const char *id)
 {
 	struct archive_report *r;
 	char *s = NULL;
@@ -133,7 +105,7 @@ static char *stamp_of(struct fx *f, const char *id)
 
 static void t_empty(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	struct archive_thread t;
 	size_t n = 7;
 	int found = 1;
@@ -150,7 +122,7 @@ static void t_empty(void **state)
 /* Newest first; answers are no reports; each thread counted. */
 static void t_reports(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	struct archive_report *r;
 	size_t n;
 
@@ -186,7 +158,7 @@ static void t_reports(void **state)
 /* The stamp moves with the mail, a reply, an answer, a retest. */
 static void t_stamp(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	char *s[6];
 	size_t i, j;
 
@@ -220,7 +192,7 @@ static void t_stamp(void **state)
 
 static void t_thread(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	struct request_new c = {
 		.request_id = "confirm-r1", .kind = "confirm",
 		.report_id = "r1", .status = "asking", .runs = 16,
@@ -271,7 +243,7 @@ static void t_thread(void **state)
 
 int main(void)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, tu_state_teardown)
 	const struct CMUnitTest tests[] = {
 		T(t_empty),
 		T(t_reports),

@@ -28,43 +28,16 @@
 
 #define T0 1739548080
 
-struct fx {
-	char dir[64];
-	char path[128];
-	struct state *st;
-	struct pb_err err;
-};
-
 static int setup(void **state)
 {
-	struct fx *f = TU_NEW_FX(struct fx, "test_status");
-
-	if (!f)
-		return -1;
-	tu_path(f->path, sizeof(f->path), f->dir, "state.db");
-	if (state_open(&f->st, f->path, STATE_WRITE, &f->err)) {
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-
-	state_close(f->st);
-	tu_rmtree(f->dir);
-	free(f);
-	return 0;
+	return tu_state_setup(state, "test_status");
 }
 
 static const char message[] = "From: perfbot <perfbot@example.test>\n"
 	"Subject: x\n\nbody\n";
 
 /* The row of the mail queued last: the newest of the queued ones. */
-static long long last_row(struct fx *f)
+static long long last_row(struct tu_state_fx *f)
 {
 	long long *rows = NULL, row;
 	size_t n = 0;
@@ -77,7 +50,7 @@ static long long last_row(struct fx *f)
 	return row;
 }
 
-static long long queue_as(struct fx *f, const char *id, const char *subject,
+static long long queue_as(struct tu_state_fx *f, const char *id, const char *subject,
 			  time_t now)
 {
 	struct outbox_mail m = { 0 };
@@ -96,7 +69,7 @@ static long long queue_as(struct fx *f, const char *id, const char *subject,
 	return last_row(f);
 }
 
-static long long queue(struct fx *f, const char *id, time_t now)
+static long long queue(struct tu_state_fx *f, const char *id, time_t now)
 {
 	return queue_as(f, id, "subject\001of x", now);
 }
@@ -134,7 +107,7 @@ static size_t nrows(const struct status *so, const char *name)
 
 static void t_empty(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	struct status_next nx;
 	struct status so;
 
@@ -157,7 +130,7 @@ static void t_empty(void **state)
 
 static void t_queued_and_retried(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	struct status_next nx;
 	struct status so;
 	long long r1, r2;
@@ -217,7 +190,7 @@ static void t_when(void **state)
  * Run 'perfbot ARGV...' (its last argument, after --config, the state's
  * configuration) with its stdout in the file 'out'; it must exit 0.
  */
-static void run_cli(struct fx *f, int (*cmd)(int, char **), char **argv,
+static void run_cli(struct tu_state_fx *f, int (*cmd)(int, char **), char **argv,
 		    int argc, char *out, size_t outlen)
 {
 	char cfg[PATH_MAX], line[320];
@@ -249,7 +222,7 @@ static void run_cli(struct fx *f, int (*cmd)(int, char **), char **argv,
  */
 static void t_cli_text(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	char out[PATH_MAX], line[320], want[320];
 	char *argv[] = { "status", "--config", NULL, NULL };
 	struct strbuf sb;
@@ -270,7 +243,7 @@ static void t_cli_text(void **state)
 }
 
 /* Run 'perfbot ARGV...' on the state: its stdout parsed as JSON. */
-static json_t *cli_json(struct fx *f, int (*cmd)(int, char **), char **argv,
+static json_t *cli_json(struct tu_state_fx *f, int (*cmd)(int, char **), char **argv,
 			int argc)
 {
 	char out[PATH_MAX];
@@ -309,7 +282,7 @@ static json_t *request_is(json_t *o, const char *id, const char *status,
 	return r;
 }
 
-static void request_add(struct fx *f, const char *id, const char *kind,
+static void request_add(struct tu_state_fx *f, const char *id, const char *kind,
 			const char *report)
 {
 	struct request_new rq = { .request_id = id, .kind = kind,
@@ -326,7 +299,7 @@ static void request_add(struct fx *f, const char *id, const char *kind,
  */
 static void t_cli_json(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	char *status_argv[] = { "status", "--json", "--config", NULL, NULL };
 	char *show_argv[] = { "show", "cf-1", "--json", "--config", NULL,
 			      NULL };
@@ -423,7 +396,7 @@ static json_t *bisection_in(json_t *o, const char *id)
  */
 static void t_cli_bisections(void **state)
 {
-	struct fx *f = *state;
+	struct tu_state_fx *f = *state;
 	char *json_argv[] = { "status", "--json", "--config", NULL, NULL };
 	char *argv[] = { "status", "--config", NULL, NULL };
 	char out[PATH_MAX], sha[GIT_SHA_HEX], want[256];
@@ -483,7 +456,7 @@ static void t_cli_bisections(void **state)
 	sb_release(&sb);
 }
 
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, tu_state_teardown)
 
 int main(void)
 {

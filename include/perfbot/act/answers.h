@@ -44,14 +44,11 @@ struct act_ctx {
 };
 
 /*
- * Render templates/<tmpl>.txt with 'ctx' (taken: always released; NULL
- * is a lack of memory) and the bot's name, and add it to 'pieces'.
+ * Render templates/<tmpl>.txt with the context being built in 'c' (the
+ * template context is all a command or a follow-up hands over; released
+ * whatever happens: a value missing from it is the error) and the bot's
+ * name, and add it to a->pieces.
  */
-int answers_render(json_t *pieces, const struct config *cfg,
-		   const char *tmpl, json_t *ctx, struct pb_err *err);
-/* The same into a->pieces, and with a context still being built. */
-int answers_piece(struct act_ctx *a, const char *tmpl, json_t *ctx,
-		  struct pb_err *err);
 int answers_piece_of(struct act_ctx *a, const char *tmpl, struct ctx *c,
 		     struct pb_err *err);
 
@@ -81,10 +78,10 @@ struct answer_mail {
 int answers_queue(struct state *st, const struct config *cfg,
 		  const struct answer_mail *m, time_t now, struct pb_err *err);
 
-/* An answer of one piece, 'tmpl' with 'ctx' (taken), in thread 't'. */
+/* An answer of one piece, 'tmpl' with 'c' (released), in thread 't'. */
 int answers_one(struct state *st, const struct config *cfg,
 		const struct answer_thread *t, const char *tag,
-		const char *tmpl, json_t *ctx, time_t now,
+		const char *tmpl, struct ctx *c, time_t now,
 		struct pb_err *err);
 
 #endif

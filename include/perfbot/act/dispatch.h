@@ -4,7 +4,6 @@
 
 #include <stddef.h>
 #include <time.h>
-#include <jansson.h>
 
 #include "perfbot/compose/answer.h"
 #include "perfbot/act/answers.h"

@@ -91,13 +91,14 @@ int followup_request_end(struct state *st, const char *request_id,
 			 struct pb_err *err);
 
 /*
- * Render the piece 'tmpl' with 'ctx' (not taken), queue it as the answer
- * to the asker tagged "result:<request_id>", and end the request with
- * 'finish' ('status', 'detail'), all in one transaction.
+ * Render the piece 'tmpl' with the context being built in 'c' (released),
+ * queue it as the answer to the asker tagged "result:<request_id>", and
+ * end the request with 'finish' ('status', 'detail'), all in one
+ * transaction.
  */
 int followup_answer(struct state *st, const struct config *cfg,
 		    const struct followup_asker *a, const char *request_id,
-		    const char *tmpl, json_t *ctx, followup_finish_fn finish,
+		    const char *tmpl, struct ctx *c, followup_finish_fn finish,
 		    const char *status, const char *detail, time_t now,
 		    struct pb_err *err);
 

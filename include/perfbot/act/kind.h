@@ -4,7 +4,6 @@
 
 #include <stddef.h>
 #include <time.h>
-#include <jansson.h>
 
 #include "perfbot/act/followup.h"
 #include "perfbot/act/scheduler.h"
@@ -13,6 +12,7 @@
 #include "perfbot/ingest/group.h"
 #include "perfbot/ingest/manifest.h"
 #include "perfbot/judge/inputs.h"
+#include "perfbot/render/context.h"
 #include "perfbot/state/requests.h"
 #include "perfbot/util/strbuf.h"
 
@@ -74,7 +74,8 @@ struct kind_fu {
 	int loaded;			/* 0, or -1 ('why' says why) */
 	struct pb_err why;
 	enum kind_end end;
-	json_t *ctx;			/* the answer's context, or NULL */
+	struct ctx ctx;			/* the answer's context, being built */
+	int built;			/* 'ctx' holds one */
 	const char *verdict;		/* KIND_LANDED: its word */
 	struct pb_err cerr;		/* why there is no context */
 };
@@ -137,23 +138,26 @@ struct kind {
 	 * The follow-up's functions, by kind_follow(). start (optional)
 	 * runs in order, with the state: 0 go on, 1 handled (dropped:
 	 * f->end KIND_DROPPED, the request ended by it), -1 with 'err'.
-	 * verdict (by a worker, no state) builds the answer to landed runs
-	 * and names its verdict; ended the answer to KIND_FAILED and
-	 * KIND_LATE. answer (optional; NULL: followup_answer() to the mail
-	 * that asked) queues 'ctx' (taken) with the request's end, in one
-	 * transaction. resume (optional), in order with the state, for a
-	 * request still waiting in status 'asking' (recorded, and the run
-	 * killed before the farm took it): asks the farm again under the
-	 * same id, idempotent. release (optional) frees f->own.
+	 * verdict (by a worker, no state) builds the answer's template
+	 * context to landed runs in 'c' and names its verdict; ended the
+	 * answer's to KIND_FAILED and KIND_LATE: 0 with 'c' being built,
+	 * or -1 with 'err' and 'c' released. answer (optional; NULL:
+	 * followup_answer() to the mail that asked) queues 'c' (released)
+	 * with the request's end, in one transaction. resume (optional),
+	 * in order with the state, for a request still waiting in status
+	 * 'asking' (recorded, and the run killed before the farm took it):
+	 * asks the farm again under the same id, idempotent. release
+	 * (optional) frees f->own.
 	 */
 	int (*start)(struct state *st, struct kind_fu *f, time_t now,
 		     struct pb_err *err);
-	json_t *(*verdict)(struct kind_fu *f, const struct config *cfg,
-			   const char **verdict, struct pb_err *err);
-	json_t *(*ended)(const struct kind_fu *f, const struct config *cfg,
-			 struct pb_err *err);
+	int (*verdict)(struct kind_fu *f, const struct config *cfg,
+		       const char **verdict, struct ctx *c,
+		       struct pb_err *err);
+	int (*ended)(const struct kind_fu *f, const struct config *cfg,
+		     struct ctx *c, struct pb_err *err);
 	int (*answer)(struct state *st, const struct config *cfg,
-		      struct kind_fu *f, const char *tmpl, json_t *ctx,
+		      struct kind_fu *f, const char *tmpl, struct ctx *c,
 		      const char *status, const char *detail, time_t now,
 		      struct pb_err *err);
 	int (*resume)(struct state *st, const struct config *cfg,

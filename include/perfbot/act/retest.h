@@ -3,11 +3,11 @@
 #define PERFBOT_RETEST_H
 
 #include <time.h>
-#include <jansson.h>
 
 #include "perfbot/config/config.h"
 #include "perfbot/act/dispatch.h"
 #include "perfbot/compose/answer.h"
+#include "perfbot/render/context.h"
 #include "perfbot/state/state.h"
 
 /*
@@ -40,12 +40,13 @@ int retest_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 
 /*
  * The act step: submit and record, asked by the mail of 't' (its thread
- * is kept for the follow-up). '*tmpl' and '*ctx' get the answer piece to
- * render (retest-ack, or retest-rejected with the reason).
+ * is kept for the follow-up). '*tmpl' and 'c' get the answer piece to
+ * render (retest-ack, or retest-rejected with the reason): 'c' is being
+ * built on 0, released on -1.
  */
 int retest_request(struct state *st, const struct config *cfg,
 		   const struct answer_thread *t, const char *report_id,
 		   const char *request_id, int runs, time_t now,
-		   const char **tmpl, json_t **ctx, struct pb_err *err);
+		   const char **tmpl, struct ctx *c, struct pb_err *err);
 
 #endif

@@ -3,8 +3,8 @@
 #define PERFBOT_TRACK_H
 
 #include <time.h>
-#include <jansson.h>
 
+#include "perfbot/render/context.h"
 #include "perfbot/config/config.h"
 #include "perfbot/state/records.h"
 #include "perfbot/state/state.h"
@@ -48,12 +48,13 @@ int track_step(struct state *st, const struct config *cfg, time_t now,
 
 /*
  * Queue, in the thread of the report of record 'r', an answer made of the
- * piece templates/<tmpl>.txt with 'ctx' (taken): To the report's first
+ * piece templates/<tmpl>.txt with the context built in 'c' (released):
+ * To the report's first
  * recipient, Cc the others; 'tag' makes its id (one answer per tag).
  * Opens no transaction.
  */
 int track_answer(struct state *st, const struct config *cfg,
-		 const struct record *r, const char *tmpl, json_t *ctx,
+		 const struct record *r, const char *tmpl, struct ctx *c,
 		 const char *tag, time_t now, struct pb_err *err);
 
 #endif
