@@ -165,5 +165,13 @@ int sqlite_usable(const char *path, int *made, struct pb_err *err);
 /* The reserve of files.c: made (its room kept), or given back. */
 int state_reserve_make(const char *path, struct pb_err *err);
 int state_reserve_free(const char *path);
+/*
+ * A file made in full beside 'dest' (backup.c): a new, empty one of mode
+ * 0600 (its name, or NULL with 'err'); then synced and renamed over
+ * 'dest', its directory synced, '*bytes' its size.
+ */
+char *state_new_beside(const char *dest, struct pb_err *err);
+int state_publish(const char *tmp, const char *dest, long long *bytes,
+		  struct pb_err *err);
 
 #endif
