@@ -12,6 +12,7 @@
 #include "perfbot/act/answers.h"
 #include "perfbot/act/followup.h"
 #include "perfbot/act/route.h"
+#include "perfbot/ingest/group.h"
 #include "perfbot/state/seen.h"
 #include "perfbot/state/inbox.h"
 
@@ -28,8 +29,66 @@ int followup_manifest(struct state *st, const struct config *cfg,
 		rc = pb_fail(err, EX_DATAERR, "report '%s': its manifest was "
 			     "not kept", report_id);
 	else
-		rc = manifest_parse(m, name, dir, text, strlen(text), err) ||
+		rc = manifest_parse(m, name, dir, text,
+				    manifest_kept_len(text), err) ||
 		     manifest_resolve(m, cfg, err) ? -1 : 0;
+	free(name);
+	free(text);
+	free(dir);
+	return rc;
+}
+
+void followup_also_release(struct manifest *also, size_t n)
+{
+	size_t i;
+
+	for (i = 0; also && i < n; i++)
+		manifest_release(&also[i]);
+	free(also);
+}
+
+/* Each joined manifest of 'text' into also[*n]. */
+static int parse_also(const struct config *cfg, const char *name,
+		      const char *dir, const char *text, struct manifest *also,
+		      size_t *n, struct pb_err *err)
+{
+	size_t at = 0, start, len;
+
+	while (*n < GROUP_MAX_MEMBERS &&
+	       manifest_kept_next(text, &at, &start, &len)) {
+		if (manifest_parse(&also[*n], name, dir, text + start, len,
+				   err))
+			return -1;
+		if (manifest_resolve(&also[(*n)++], cfg, err))
+			return -1;
+	}
+	return 0;
+}
+
+int followup_also(struct state *st, const struct config *cfg,
+		  const char *report_id, struct manifest **also, size_t *n,
+		  struct pb_err *err)
+{
+	char *name = NULL, *text = NULL, *dir = NULL;
+	int rc = 0;
+
+	*also = NULL;
+	*n = 0;
+	if (state_manifest_text(st, report_id, &name, &text, &dir, err))
+		return -1;
+	if (text && text[manifest_kept_len(text)]) {
+		*also = calloc(GROUP_MAX_MEMBERS, sizeof(**also));
+		if (!*also)
+			rc = pb_fail(err, EX_OSERR, "out of memory");
+		else
+			rc = parse_also(cfg, name, dir ? dir : ".", text, *also,
+					n, err);
+	}
+	if (rc) {
+		followup_also_release(*also, *n);
+		*also = NULL;
+		*n = 0;
+	}
 	free(name);
 	free(text);
 	free(dir);

@@ -124,6 +124,7 @@ static void fu_release(struct kind_fu *f)
 	followup_asker_release(&f->a);
 	report_inputs_release(&f->in);
 	manifest_release(&f->m);
+	followup_also_release(f->also, f->nalso);
 	result_root_release(&f->tested);
 	sb_release(&f->said);
 	memset(f, 0, sizeof(*f));
@@ -254,6 +255,8 @@ static int one(struct state *st, const struct config *cfg,
 		ks->expired += !rc;
 		break;
 	default:
+		if (k->resume && !strcmp(row->status, "asking"))
+			rc = k->resume(st, cfg, f, now, err);
 		ks->waiting++;
 	}
 	return rc;
@@ -294,7 +297,10 @@ static int follow_start(void *arg, size_t i, size_t slot, struct pb_err *err)
 					      f->row->thread))
 		f->loaded = -1;
 	else if (followup_manifest(fr->e->st, fr->e->cfg, f->row->report_id,
-				   &f->m, &f->why))
+				   &f->m, &f->why) ||
+		 (k->also && followup_also(fr->e->st, fr->e->cfg,
+					   f->row->report_id, &f->also,
+					   &f->nalso, &f->why)))
 		f->loaded = -1;
 	return 0;
 }

@@ -36,8 +36,7 @@
 
 #include "retest_internal.h"
 
-/* The farm's request of one side: its runs added to the side's root. */
-static void side_request(struct sched_request *rq, const char *rid,
+void retest_side_request(struct sched_request *rq, const char *rid,
 			 const struct report_inputs *in,
 			 const struct manifest_side *side, int s, int runs,
 			 const char *thread)
@@ -83,9 +82,9 @@ static void prepare_ask(struct state *st, const struct config *cfg,
 	}
 	q->rq.base_runs = (long)in->root[BASE].runs;
 	q->rq.head_runs = (long)in->root[HEAD].runs;
-	side_request(&q->farm[0], request_id, in, &m->base, BASE, runs,
+	retest_side_request(&q->farm[0], request_id, in, &m->base, BASE, runs,
 		     r->message_id);
-	side_request(&q->farm[1], request_id, in, &m->head, HEAD, runs,
+	retest_side_request(&q->farm[1], request_id, in, &m->head, HEAD, runs,
 		     r->message_id);
 	q->nfarm = 2;
 }
@@ -96,6 +95,7 @@ int retest_request(struct state *st, const struct config *cfg,
 		   const char **tmpl, json_t **ctx, struct pb_err *err)
 {
 	struct retest_plan pl = { runs, runs, 0, 0, NAN, request_id, 0 };
+	struct retest_also also = { NULL, NULL, 0, 0 };
 	struct kind_asking q;
 	struct report_inputs in;
 	struct seq_design d;
@@ -120,6 +120,8 @@ int retest_request(struct state *st, const struct config *cfg,
 	};
 	prepare_ask(st, cfg, r, report_id, request_id, runs, &m, &in, &q,
 		    &pl);
+	retest_also_ask(st, cfg, report_id, request_id, runs, r->message_id, &also,
+		 &q);
 	if (kind_ask(st, cfg, &kind_retest, &q, now, err))
 		goto out;
 	refused = q.out != KIND_QUEUED;
@@ -127,6 +129,11 @@ int retest_request(struct state *st, const struct config *cfg,
 	ctx_init(&c, "retest");
 	if (!refused) {
 		ctx_int(&c, "runs", runs);
+		/* a number is true even when 0 */
+		if (also.loaded)
+			ctx_int(&c, "also", (long long)also.loaded);
+		else
+			ctx_bool(&c, "also", 0);
 		ctx_str(&c, "request_id", request_id);
 		followup_commits_ctx(&c, &m);
 		if (!retest_plan_design(&pl, &d, err))
@@ -143,6 +150,7 @@ int retest_request(struct state *st, const struct config *cfg,
 out:
 	free((char *)q.rq.thread);
 	kind_asking_release(&q);
+	retest_also_release(&also);
 	report_inputs_release(&in);
 	manifest_release(&m);
 	return rc;
@@ -311,7 +319,8 @@ static void verdict_ctx(struct ctx *c, const struct cmp_row *all,
  * the answer should the farm not take them).
  */
 static json_t *result_ctx(struct kind_fu *f, struct retest_own *own,
-			  const char **verdict, struct pb_err *err)
+			  const struct config *cfg, const char **verdict,
+			  struct pb_err *err)
 {
 	const struct request *row = f->row;
 	const struct report_inputs *in = &f->in;
@@ -361,6 +370,7 @@ static json_t *result_ctx(struct kind_fu *f, struct retest_own *own,
 	ctx_int(&c, "head_n", (long long)h->n[HEAD]);
 	ctx_str(&c, "table", sb_str(&table));
 	ctx_take(&c, "chart", chart_of(h));
+	retest_also_ctx(&c, f, cfg);
 	sb_release(&table);
 	runs_new_release(&rn);
 	return ctx_finish(&c, &ctx, err) ? NULL : ctx;
@@ -407,8 +417,7 @@ static int retest_start(struct state *st, struct kind_fu *f, time_t now,
 static json_t *retest_verdict(struct kind_fu *f, const struct config *cfg,
 			      const char **verdict, struct pb_err *err)
 {
-	(void)cfg;
-	return result_ctx(f, f->own, verdict, err);
+	return result_ctx(f, f->own, cfg, verdict, err);
 }
 
 static json_t *retest_ended(const struct kind_fu *f,
@@ -419,40 +428,22 @@ static json_t *retest_ended(const struct kind_fu *f,
 }
 
 /*
- * Undecided: the next look, own->more runs a side in all, recorded under
- * its own request id, then asked of the farm; 'queued' when it took
- * them. 1 when it refused or is away (the retest is answered as it
- * stands: a crash between recording and asking leaves the look to its
- * deadline).
+ * The look of the request 'f->row' asked of the farm: 'adds' more runs
+ * a side under its id, 'queued' when the farm took them; 1 when it
+ * refused or is away.
  */
-static int next_look(struct state *st, const struct config *cfg,
-		     struct kind_fu *f, time_t now, struct pb_err *err)
+static int ask_look(struct state *st, const struct config *cfg,
+		    struct kind_fu *f, long adds, time_t now,
+		    struct pb_err *err)
 {
-	struct retest_own *own = f->own;
-	struct request *row = (struct request *)f->row;
-	struct strbuf id = STRBUF_INIT;
+	const struct request *row = f->row;
 	enum sched_outcome out = SCHED_ACCEPTED;
 	struct sched_request rq;
 	char why[256] = "";
-	long adds;
 	int s;
 
-	if (sb_addf(&id, "%s-%ld", own->pl.id, own->more))
-		return pb_fail(err, EX_OSERR, "out of memory");
-	if (state_request_look(st, row->request_id, sb_str(&id), own->more,
-			       now + cfg->scheduler.deadline, err)) {
-		sb_release(&id);
-		return -1;
-	}
-	free(row->request_id);
-	row->request_id = sb_detach(&id, NULL);
-	adds = retest_look_adds(&own->d, own->more);
-	log_info("retest '%s' of '%s': undecided at %ld new runs a side, "
-		 "asking for %ld in all", own->pl.id, row->report_id, row->runs,
-		 own->more);
-	row->runs = own->more;
 	for (s = BASE; s <= HEAD && out == SCHED_ACCEPTED; s++) {
-		side_request(&rq, row->request_id, &f->in,
+		retest_side_request(&rq, row->request_id, &f->in,
 			     s == BASE ? &f->m.base : &f->m.head, s, (int)adds,
 			     f->a.r.message_id);
 		if (scheduler_submit(cfg, &rq, &out, why, sizeof(why), err)) {
@@ -467,6 +458,56 @@ static int next_look(struct state *st, const struct config *cfg,
 	log_warn("retest '%s' of '%s': the next look was not taken: %s",
 		 row->request_id, row->report_id, why);
 	return 1;
+}
+
+/*
+ * Undecided: the next look, own->more runs a side in all, recorded
+ * 'asking' under its own request id, then asked of the farm (a run
+ * killed between the two leaves it 'asking': retest_resume() asks it
+ * again). 1 when it refused or is away (the retest is answered as it
+ * stands).
+ */
+static int next_look(struct state *st, const struct config *cfg,
+		     struct kind_fu *f, time_t now, struct pb_err *err)
+{
+	struct retest_own *own = f->own;
+	struct request *row = (struct request *)f->row;
+	struct strbuf id = STRBUF_INIT;
+
+	if (sb_addf(&id, "%s-%ld", own->pl.id, own->more))
+		return pb_fail(err, EX_OSERR, "out of memory");
+	if (state_request_look(st, row->request_id, sb_str(&id), own->more,
+			       now + cfg->scheduler.deadline, err)) {
+		sb_release(&id);
+		return -1;
+	}
+	free(row->request_id);
+	row->request_id = sb_detach(&id, NULL);
+	log_info("retest '%s' of '%s': undecided at %ld new runs a side, "
+		 "asking for %ld in all", own->pl.id, row->report_id, row->runs,
+		 own->more);
+	row->runs = own->more;
+	return ask_look(st, cfg, f, retest_look_adds(&own->d, own->more), now,
+			err);
+}
+
+/*
+ * A look recorded but not asked (a run killed between the two): asked
+ * again, the runs it adds by the design; the farm keys it by its id. A
+ * look the farm refuses now stays to its deadline.
+ */
+static int retest_resume(struct state *st, const struct config *cfg,
+			 struct kind_fu *f, time_t now, struct pb_err *err)
+{
+	struct retest_own *own = f->own;
+
+	if (!own)
+		return 0;
+	log_info("retest '%s' of '%s': asking the farm again for its look "
+		 "of %ld runs a side", f->row->request_id, f->row->report_id,
+		 f->row->runs);
+	return ask_look(st, cfg, f, retest_look_adds(&own->d, f->row->runs),
+			now, err) < 0 ? -1 : 0;
 }
 
 /* In order, with the state: the next look, or the answer and the end. */
@@ -519,6 +560,7 @@ const struct kind kind_retest = {
 	.name = "retest",
 	.placeholders = kind_run_placeholders,
 	.adds_runs = 1,
+	.also = 1,
 	.phase = KIND_AT_FOLLOWUP,
 	.tmpl = { .ack = "retest-ack", .rejected = "retest-rejected",
 		  .result = "retest-result", .expired = "retest-expired" },
@@ -528,5 +570,6 @@ const struct kind kind_retest = {
 	.verdict = retest_verdict,
 	.ended = retest_ended,
 	.answer = retest_answer,
+	.resume = retest_resume,
 	.release = retest_release,
 };

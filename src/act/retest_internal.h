@@ -4,7 +4,10 @@
 
 #include <jansson.h>
 
+#include "perfbot/act/kind.h"
+#include "perfbot/act/scheduler.h"
 #include "perfbot/compare/sequential.h"
+#include "perfbot/render/context.h"
 #include "perfbot/judge/inputs.h"
 #include "perfbot/state/requests.h"
 
@@ -53,5 +56,31 @@ int retest_noise_keep(struct state *st, const struct report_inputs *in,
 		      struct pb_err *err);
 /* The runs a side a look of 'n' in all adds to the look before it. */
 long retest_look_adds(const struct seq_design *d, long n);
+
+/* The farm's request of one side: its runs added to the side's root. */
+void retest_side_request(struct sched_request *rq, const char *rid,
+			 const struct report_inputs *in,
+			 const struct manifest_side *side, int s, int runs,
+			 const char *thread);
+
+/*
+ * A grouped report's other comparisons (ingest/group.h) rerun with it
+ * (retest_also.c): both sides of each asked under the same request,
+ * after the report's own; one that cannot be read is left out, said in
+ * the log.
+ */
+struct retest_also {
+	struct manifest *m;
+	struct report_inputs *in;
+	size_t n, loaded;
+};
+void retest_also_ask(struct state *st, const struct config *cfg,
+		     const char *report_id, const char *request_id, int runs,
+		     const char *thread, struct retest_also *a,
+		     struct kind_asking *q);
+void retest_also_release(struct retest_also *a);
+/* 'also' and 'also_box' of the answer: the others over all their runs. */
+void retest_also_ctx(struct ctx *c, const struct kind_fu *f,
+		     const struct config *cfg);
 
 #endif

@@ -99,7 +99,8 @@ int cmd_report(int argc, char **argv)
 {
 	struct cli_report_opts o;
 	struct cli_args a;
-	struct report_opts ro = { NULL, 0, NULL, NULL, 0, NULL, NULL, NULL };
+	struct report_opts ro = { NULL, 0, NULL, NULL, 0, NULL, NULL, NULL,
+				  NULL, 0 };
 	struct pb_err err = { 0, "" };
 	struct manifest m;
 	struct config cfg;

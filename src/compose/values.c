@@ -15,12 +15,14 @@
 /*
  * The blocks of lines perfbot lays out itself: comparison tables
  * (compare/table.c), charts and their legend (render/chart.c), the
- * evidence lines (render/report.c) and an answer's rendered pieces
+ * evidence lines (render/report.c), the box of a report's other tests
+ * (render/also.c, each of its values made one line) and an answer's rendered pieces
  * (templates/answer.txt). Their values from outside (metric names) were
  * checked when they were read.
  */
 static const char *const blocks[] = {
 	"table", "chart", "chart_legend", "evidence_text", "pieces",
+	"also_box",
 };
 
 #define LINE_RULE (TEXT_UNICODE | TEXT_CTRL_SPACE)

@@ -167,7 +167,7 @@ static int done_report(struct cycle *cy, const struct manifest *m,
 		       struct pb_err *err)
 {
 	struct report_opts o = { NULL, cy->now, NULL, NULL, 0, NULL, NULL,
-				 NULL };
+				 NULL, NULL, 0 };
 	struct bisect b = { 0 };
 	struct bisect_verdict v;
 	int rc = -1;

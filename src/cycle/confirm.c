@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/ingest/group.h"
 #include "perfbot/cycle/confirm.h"
 #include "perfbot/state/requests.h"
 #include "perfbot/state/seen.h"
@@ -72,8 +73,8 @@ static int held_read(struct state *st, const struct config *cfg,
 	if (!h->text)
 		return pb_fail(err, EX_DATAERR, "report '%s': its manifest was "
 			       "not kept", h->row->report_id);
-	if (manifest_parse(&h->m, h->name, h->dir, h->text, strlen(h->text),
-			   err))
+	if (manifest_parse(&h->m, h->name, h->dir, h->text,
+			   manifest_kept_len(h->text), err))
 		return -1;
 	h->parsed = 1;
 	return manifest_resolve(&h->m, cfg, err);
@@ -147,7 +148,8 @@ static int make_mail(const struct config *cfg, const struct inputs_opts *io,
 		     struct held *h, const char *line, time_t now,
 		     struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, line, h->row->metric, 0, io, 0, 0 };
+	struct report_opts o = { NULL, now, line, h->row->metric, 0, io, 0, 0,
+				 NULL, 0 };
 
 	report_release(&h->r);
 	composed_release(&h->c);
@@ -170,7 +172,8 @@ static int mail_it(struct state *st, const struct config *cfg,
 		   struct held *h, const char *line, const char *status,
 		   time_t now, struct pb_err *err)
 {
-	struct report_opts o = { NULL, now, line, h->row->metric, 0, 0, 0, 0 };
+	struct report_opts o = { NULL, now, line, h->row->metric, 0, 0, 0, 0,
+				 NULL, 0 };
 	struct composed *c = &h->c;
 	int rc;
 

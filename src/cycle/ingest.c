@@ -14,6 +14,13 @@
  * or printed and released (finish), so a cycle holds a few reports at a
  * time whatever their number, and the outbox, its Message-IDs and the
  * log are those of one job.
+ *
+ * The items of the workers are the groups of manifests (ingest/group.h:
+ * the same commits, or the same 'group'): the reports of a group that go
+ * out at once are one mail, the largest change's with the others'
+ * comparisons "in addition" (unit_join()), the others recorded as seen
+ * in it; a group's report held for confirmation or bisected goes its way
+ * alone, as do the others then.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +30,7 @@
 #include "perfbot/util/log.h"
 #include "perfbot/util/workers.h"
 #include "perfbot/compose/mail.h"
+#include "perfbot/ingest/group.h"
 #include "perfbot/ingest/manifest.h"
 #include "perfbot/send/outbox.h"
 #include "perfbot/render/report.h"
@@ -82,6 +90,22 @@ struct item {
 	int mailed;		/* 'c' holds its mail: 1, -1 failed ('cerr') */
 	struct composed c;
 	struct pb_err cerr;
+	int joined;		/* its comparison is in the primary's mail */
+	char *kept;		/* the primary's: its text and the joined ones'
+				 * (ingest/group.h), kept with its mail */
+};
+
+/*
+ * The manifests of one group (ingest/group.h) on their way: one mail
+ * when several of them are worth one and go out at once, the primary's
+ * (the largest change), with the others' comparisons in it.
+ */
+struct unit {
+	struct item *it;	/* in manifest order */
+	size_t n;
+	size_t primary;		/* the item whose mail holds them, or n */
+	json_t **also;		/* the joined ones' contexts (their r.ctx) */
+	size_t nalso;
 };
 
 /* What the workers share, and each worker's own tables. */
@@ -89,7 +113,8 @@ struct ingest {
 	struct cycle *cy;
 	struct source_batch b;
 	struct source_ids ids;	/* the ids taken so far, in order */
-	struct item *slot;
+	struct manifest_groups groups;
+	struct unit *slot;
 	struct inputs_opts *io;		/* [worker], then the caller's */
 	size_t jobs;
 };
@@ -99,7 +124,19 @@ static void item_release(struct item *it)
 	manifest_release(&it->m);
 	report_release(&it->r);
 	composed_release(&it->c);
+	free(it->kept);
 	memset(it, 0, sizeof(*it));
+}
+
+static void unit_release(struct unit *un)
+{
+	size_t k;
+
+	for (k = 0; un->it && k < un->n; k++)
+		item_release(&un->it[k]);
+	free(un->it);
+	free(un->also);
+	memset(un, 0, sizeof(*un));
 }
 
 /* The report goes out as a mail: worth one, and not held first. */
@@ -128,7 +165,7 @@ static int queue_report(struct cycle *cy, struct item *it,
 				      c->msg.len, err);
 	} else {
 		c->manifest = mt->name;
-		c->manifest_text = mt->text;
+		c->manifest_text = it->kept ? it->kept : mt->text;
 		c->manifest_dir = mt->dir;
 		rc = outbox_queue(cy->st, c, cy->now, err);
 		if (!rc)
@@ -150,11 +187,15 @@ static void compose_here(struct cycle *cy, struct item *it)
 }
 
 /* The report a worker made, its Message-ID free (drawn again if not). */
-static int made_free(struct ingest *in, struct item *it, struct pb_err *err)
+static int made_free(struct ingest *in, const struct unit *un,
+		     struct item *it, struct pb_err *err)
 {
 	struct cycle *cy = in->cy;
+	int primary = un->primary < un->n && it == &un->it[un->primary];
 	struct report_opts ro = { NULL, cy->now, NULL, NULL, 0,
-				  &in->io[in->jobs], NULL, NULL };
+				  &in->io[in->jobs], NULL, NULL,
+				  primary ? un->also : NULL,
+				  primary ? un->nalso : 0 };
 
 	if (it->made) {
 		*err = it->err;
@@ -202,23 +243,32 @@ static int bisect_item(struct cycle *cy, struct item *it, struct pb_err *err)
 	return queue_report(cy, it, err);
 }
 
-static int judge_manifest(struct ingest *in, struct item *it,
-			  struct pb_err *err)
+/* The report's id is new (0, *s 0), seen (0, *s 1), or 1/-1 as below. */
+static int id_new(struct ingest *in, struct item *it, int *s,
+		  struct pb_err *err)
+{
+	struct report *r = &it->r;
+
+	*s = 0;
+	/* an id derived from the commits and job: the same comparison */
+	if (!it->m.id && r->id &&
+	    source_ids_claim(&in->ids, r->id, it->mt->name, err))
+		return 1;
+	return seen(in->cy, r->id, s, err) ? -1 : 0;
+}
+
+static int judge_manifest(struct ingest *in, const struct unit *un,
+			  struct item *it, struct pb_err *err)
 {
 	struct cycle *cy = in->cy;
 	const char *name = it->mt->name;
 	struct report *r = &it->r;
-	int rc = 0, s;
+	int rc = 0, s = 0;
 
-	if (made_free(in, it, err))
+	if (made_free(in, un, it, err))
 		return 1;	/* bad input: reported, the run goes on */
-	/* an id derived from the commits and job: the same comparison */
-	if (!it->m.id && r->id && source_ids_claim(&in->ids, r->id, name, err))
-		rc = 1;
-	else if (seen(cy, r->id, &s, err))
-		rc = -1;
-	else if (s)
-		rc = 0;
+	if ((rc = id_new(in, it, &s, err)) || s)
+		;
 	else if (confirm_wanted(&cy->confirm, r) && cy->dry_run)
 		log_info("report '%s' would be held for confirmation runs",
 			 r->id);
@@ -240,14 +290,33 @@ static int judge_manifest(struct ingest *in, struct item *it,
 }
 
 /*
+ * A comparison in the mail of report 'primary': recorded as seen with
+ * that report's id, so no later cycle mails it alone.
+ */
+static int joined_manifest(struct ingest *in, struct item *it,
+			   const char *primary, struct pb_err *err)
+{
+	struct cycle *cy = in->cy;
+	char why[256];
+	int rc, s;
+
+	if ((rc = id_new(in, it, &s, err)) || s)
+		return rc;
+	log_info("report '%s' is in the mail of report '%s'", it->r.id,
+		 primary);
+	if (cy->dry_run)
+		return 0;
+	snprintf(why, sizeof(why), "in the mail of report '%.200s'", primary);
+	return state_skip(cy->st, it->r.id, it->mt->name, why, cy->now, err);
+}
+
+/*
  * In order, before the workers: parse the manifest and see whether the
  * state knows it (it stays known: finish() need not ask again).
  */
-static int ingest_start(void *arg, size_t i, size_t slot, struct pb_err *err)
+static int item_start(struct ingest *in, struct item *it,
+		      const struct manifest_text *mt, struct pb_err *err)
 {
-	struct ingest *in = arg;
-	struct item *it = &in->slot[slot];
-	const struct manifest_text *mt = &in->b.m[i];
 	int s, taken;
 
 	memset(it, 0, sizeof(*it));
@@ -267,47 +336,174 @@ static int ingest_start(void *arg, size_t i, size_t slot, struct pb_err *err)
 	return 0;
 }
 
-/* A worker: the report and its mail, from the manifest alone. */
-static void ingest_work(void *arg, size_t worker, size_t slot)
+static int ingest_start(void *arg, size_t i, size_t slot, struct pb_err *err)
 {
 	struct ingest *in = arg;
-	struct item *it = &in->slot[slot];
+	struct unit *un = &in->slot[slot];
+	size_t a = in->groups.first[i], k;
+
+	memset(un, 0, sizeof(*un));
+	un->n = in->groups.first[i + 1] - a;
+	un->primary = un->n;
+	un->it = calloc(un->n, sizeof(*un->it));
+	if (!un->it)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	for (k = 0; k < un->n; k++)
+		if (item_start(in, &un->it[k],
+			       &in->b.m[in->groups.member[a + k]], err)) {
+			unit_release(un);
+			return -1;
+		}
+	return 0;
+}
+
+/* A worker: the report and its mail, from the manifest alone. */
+static void item_work(struct ingest *in, size_t worker, struct item *it)
+{
 	struct report_opts ro = { NULL, in->cy->now, NULL, NULL, 0,
-				  &in->io[worker], NULL, NULL };
+				  &in->io[worker], NULL, NULL, NULL, 0 };
 
 	if (it->kind != ITEM_JUDGE)
 		return;
 	it->made = report_make(&it->r, &it->m, in->cy->cfg, &ro, &it->err);
-	if (it->made)
+	if (!it->made)
+		compose_here(in->cy, it);
+}
+
+/*
+ * Several reports of one group that go out at once are one mail: the
+ * largest change's, made again with the others' comparisons in it. When
+ * it cannot be made, each goes out as its own.
+ */
+static void unit_join(struct ingest *in, size_t worker, struct unit *un)
+{
+	size_t cand[GROUP_MAX_MEMBERS], order[GROUP_MAX_MEMBERS], nc = 0, i;
+	double change[GROUP_MAX_MEMBERS];
+	struct item *p;
+
+	for (i = 0; i < un->n && nc < GROUP_MAX_MEMBERS; i++) {
+		struct item *it = &un->it[i];
+
+		if (it->kind == ITEM_JUDGE && !it->made && it->r.ctx &&
+		    to_mail(in->cy, &it->r)) {
+			cand[nc] = i;
+			change[nc++] = it->r.change;
+		}
+	}
+	if (nc < 2 || !(un->also = calloc(nc - 1, sizeof(*un->also))))
 		return;
-	/* the template context is for 'report --context' only */
-	json_decref(it->r.ctx);
-	it->r.ctx = NULL;
-	compose_here(in->cy, it);
+	group_order(change, nc, order);
+	for (i = 1; i < nc; i++)
+		un->also[un->nalso++] = un->it[cand[order[i]]].r.ctx;
+	p = &un->it[cand[order[0]]];
+	report_release(&p->r);
+	{
+		struct report_opts ro = { NULL, in->cy->now, NULL, NULL, 0,
+					  &in->io[worker], NULL, NULL,
+					  un->also, un->nalso };
+
+		p->made = report_make(&p->r, &p->m, in->cy->cfg, &ro,
+				      &p->err);
+	}
+	if (p->made) {
+		free(un->also);
+		un->also = NULL;
+		un->nalso = 0;
+		return;
+	}
+	compose_here(in->cy, p);
+	un->primary = (size_t)(p - un->it);
+	for (i = 1; i < nc; i++)
+		un->it[cand[order[i]]].joined = 1;
+	{
+		const char *texts[GROUP_MAX_MEMBERS];
+
+		for (i = 0; i < nc; i++)
+			texts[i] = un->it[cand[order[i]]].mt->text;
+		/* NULL when out of memory: retests rerun it alone */
+		p->kept = manifest_kept_join(texts, nc);
+	}
+}
+
+static void ingest_work(void *arg, size_t worker, size_t slot)
+{
+	struct ingest *in = arg;
+	struct unit *un = &in->slot[slot];
+	size_t k;
+
+	for (k = 0; k < un->n; k++)
+		item_work(in, worker, &un->it[k]);
+	if (un->n > 1)
+		unit_join(in, worker, un);
+	/* the template context is for 'report --context' and the joined */
+	for (k = 0; k < un->n; k++)
+		if (!un->it[k].joined) {
+			json_decref(un->it[k].r.ctx);
+			un->it[k].r.ctx = NULL;
+		}
 }
 
 /* In order: 0 done, 1 bad input (reported), -1 state trouble (stop). */
-static int ingest_finish(void *arg, size_t i, size_t slot, struct pb_err *err)
+static int item_finish(struct ingest *in, const struct unit *un,
+		       struct item *it, struct pb_err *err)
 {
-	struct ingest *in = arg;
-	struct item *it = &in->slot[slot];
-	struct pb_err e = { 0, "" };
 	int rc = 0;
 
-	(void)i;
 	if (it->kind == ITEM_BAD) {
 		log_error("%s", it->err.msg);
 		in->cy->bad++;
 	} else if (it->kind == ITEM_NONE) {
 		log_debug("%s: skipped", it->err.msg);
 	} else if (it->kind == ITEM_JUDGE) {
-		rc = judge_manifest(in, it, &e);
+		rc = judge_manifest(in, un, it, err);
 		if (rc > 0) {
-			log_error("%s", e.msg);
+			log_error("%s", err->msg);
 			in->cy->bad++;
 		}
 	}
-	item_release(it);
+	return rc < 0 ? -1 : 0;
+}
+
+/*
+ * The primary first: when its mail went out (or was printed), the joined
+ * are in it; otherwise (already seen, held, bisected) each is judged as
+ * its own, its own mail made by the worker.
+ */
+static int ingest_finish(void *arg, size_t i, size_t slot, struct pb_err *err)
+{
+	struct ingest *in = arg;
+	struct unit *un = &in->slot[slot];
+	struct pb_err e = { 0, "" };
+	size_t k;
+	long queued = in->cy->queued;
+	int rc = 0, out = 0;
+	const char *pid = NULL;
+
+	(void)i;
+	if (un->primary < un->n) {
+		rc = item_finish(in, un, &un->it[un->primary], &e);
+		out = in->cy->queued > queued;
+		pid = un->it[un->primary].r.id;
+	}
+	for (k = 0; !rc && k < un->n; k++) {
+		struct pb_err ke = { 0, "" };
+
+		if (k == un->primary)
+			continue;
+		if (un->it[k].joined && out) {
+			rc = joined_manifest(in, &un->it[k], pid, &ke);
+			if (rc > 0) {
+				log_error("%s", ke.msg);
+				in->cy->bad++;
+				rc = 0;
+			}
+		} else {
+			rc = item_finish(in, un, &un->it[k], &ke);
+		}
+		if (rc)
+			e = ke;
+	}
+	unit_release(un);
 	if (rc < 0) {
 		*err = e;
 		return -1;
@@ -319,7 +515,7 @@ static void ingest_drop(void *arg, size_t slot)
 {
 	struct ingest *in = arg;
 
-	item_release(&in->slot[slot]);
+	unit_release(&in->slot[slot]);
 }
 
 static const struct workers_ops ingest_ops = {
@@ -339,6 +535,7 @@ static int ingest_init(struct ingest *in, struct cycle *cy)
 
 static void ingest_release(struct ingest *in)
 {
+	manifest_groups_release(&in->groups);
 	inputs_opts_free(in->io, in->jobs + 1);
 	free(in->slot);
 	source_ids_release(&in->ids);
@@ -361,7 +558,11 @@ int cycle_ingest(struct cycle *cy, struct pb_err *err)
 		return -1;
 	}
 	cy->bad += in.b.errors;
-	rc = workers_run(&ingest_ops, &in, in.b.n, in.jobs, &e);
+	if (manifest_groups_of(&in.groups, in.b.m, in.b.n, err)) {
+		ingest_release(&in);
+		return -1;
+	}
+	rc = workers_run(&ingest_ops, &in, in.groups.ngroups, in.jobs, &e);
 	ingest_release(&in);
 	if (rc)
 		*err = e;	/* the state's own error, or out of memory */

@@ -19,7 +19,7 @@
 
 static const char *const top_keys[] = {
 	"id", "base", "head", "to", "cc", "notes", "materials_url",
-	"metrics", "kconfig_file", "patch", "headline", "bisect",
+	"metrics", "kconfig_file", "patch", "headline", "bisect", "group",
 };
 #define NTOP_KEYS (sizeof(top_keys) / sizeof(top_keys[0]))
 static const char *const side_keys[] = {
@@ -434,6 +434,8 @@ static int load_root(struct manifest *m, const char *dir, struct pb_err *err)
 	m->id = ynode_str(ymap_get(root, "id"));
 	m->materials_url = ynode_str(ymap_get(root, "materials_url"));
 	m->headline = ynode_str(ymap_get(root, "headline"));
+	if (manifest_load_group(m, err))
+		return -1;
 	s = ynode_str(ymap_get(root, "metrics"));
 	if (s && resolve(dir, s, &m->metrics, err))
 		return -1;

@@ -16,5 +16,7 @@ int manifest_is_sha(const char *s);
 int manifest_load_commit(const struct ydoc *doc, const struct ynode *map,
 			 const char *which, struct manifest_side *s,
 			 struct pb_err *err);
+/* The 'group' key into m->group, checked (group.c). */
+int manifest_load_group(struct manifest *m, struct pb_err *err);
 
 #endif

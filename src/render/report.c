@@ -89,7 +89,7 @@ static void commit_ctx(struct ctx *parent, const char *key,
 	ctx_child(parent, key, &c);
 }
 
-static json_t *params_json(const struct job_axes *ji)
+json_t *report_params_json(const struct job_axes *ji)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -198,6 +198,13 @@ static json_t *charts_json(const struct report_inputs *in,
 	return charts;
 }
 
+const char *report_kind_word(const struct report_inputs *in)
+{
+	/* no known direction: neither word, only "change" */
+	return in->verdict.unknown ? "change" :
+		in->verdict.regression ? "regression" : "improvement";
+}
+
 /* The headline with the plain line on its evidence. */
 static void headline_ctx(struct ctx *parent, const struct report_inputs *in)
 {
@@ -212,9 +219,7 @@ static void headline_ctx(struct ctx *parent, const struct report_inputs *in)
 		c.oom = 1;
 	ctx_str(&c, "metric", h->name);
 	ctx_str(&c, "change", sb_str(&ch));
-	/* no known direction: neither word, only "change" */
-	ctx_str(&c, "kind", in->verdict.unknown ? "change" :
-		in->verdict.regression ? "regression" : "improvement");
+	ctx_str(&c, "kind", report_kind_word(in));
 	ctx_bool(&c, "regression", in->verdict.regression);
 	ctx_bool(&c, "improvement", !in->verdict.regression &&
 		 !in->verdict.unknown);
@@ -419,7 +424,7 @@ static int context(struct report *r, const struct report_inputs *in,
 	ctx_str(&c, "rootfs", in->job.rootfs);
 	ctx_str(&c, "tbox_group", in->job.tbox_group);
 	ctx_str(&c, "machine", in->machine);
-	ctx_take(&c, "parameters", params_json(&in->axes));
+	ctx_take(&c, "parameters", report_params_json(&in->axes));
 	ctx_strings(&c, "notes", m->notes.v, m->notes.n);
 	ctx_opt(&c, "materials_url", m->materials_url);
 	ctx_take(&c, "table", text_json(&table));
@@ -433,6 +438,7 @@ static int context(struct report *r, const struct report_inputs *in,
 	patch_ctx(&c, m, l);
 	ctx_take(&c, "evidence", evidence_list(in));
 	report_bisect_ctx(&c, o->bisect, o->bisect_v);
+	report_also_ctx(&c, o->also, o->nalso);
 	/* under the evidence, in lines of 80 columns as it is */
 	if (o->confirmation &&
 	    text_wrap(&conf, o->confirmation, 80, "  ", ", "))

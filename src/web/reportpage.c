@@ -13,6 +13,7 @@
 #include "perfbot/compare/evidence.h"
 #include "perfbot/compare/table.h"
 #include "perfbot/compose/identity.h"
+#include "perfbot/ingest/group.h"
 #include "perfbot/state/noise.h"
 #include "perfbot/util/id.h"
 #include "perfbot/util/log.h"
@@ -122,8 +123,8 @@ static void load_inputs(struct page *p, struct inputs_cache *cache)
 	if (!t->text)
 		return;
 	if (manifest_parse(&p->mf, t->manifest ? t->manifest : t->report.id,
-			   t->dir ? t->dir : ".", t->text, strlen(t->text),
-			   &e)) {
+			   t->dir ? t->dir : ".", t->text,
+			   manifest_kept_len(t->text), &e)) {
 		log_warn("web: report '%s': %s", t->report.id, e.msg);
 		return;
 	}

@@ -27,6 +27,15 @@ check "the farm asked for 2 more a side" [ "$(grep -l "request_id: \"$first-6\""
 check "no answer yet" [ "$(search alice In-Reply-To rs1@example.test | wc -w)" = 1 ]
 check "logged" grep -q "undecided at 4 new runs a side, asking for 6 in all" "$W/e2"
 check "counted as waiting, not answered" grep -q "retests: 0 answered, 0 expired, 1 waiting$" "$W/e2"
+# a run killed after the look was recorded and before the farm was
+# asked leaves it 'asking' with nothing in the spool: the next run asks
+# the farm again under the same id, and the look goes on
+rm -f $(grep -l "request_id: \"$first-6\"" "$W/spool"/*)
+sql "UPDATE requests SET status = 'asking' WHERE kind = 'retest'" >/dev/null
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e2b"
+check "after a crash: the look asked again" [ "$(grep -l "request_id: \"$first-6\"" "$W/spool"/* | xargs grep -h '^runs:' | sort | uniq -c | awk '{print $1, $2, $3}')" = "2 runs: 2" ]
+check "after a crash: queued under the same id" [ "$(sql "SELECT request_id || ' ' || status || ' ' || runs FROM requests WHERE kind = 'retest'")" = "$first-6 queued 6" ]
+check "after a crash: no answer yet" [ "$(search alice In-Reply-To rs1@example.test | wc -w)" = 1 ]
 # the next look's runs land
 confirm_roots "$W/roots" $B $H "1000 1020 980 1000 1020 980 1010 990 1005" "1050 1070 1030 1040 1030 1045 1035 1040 1045"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"

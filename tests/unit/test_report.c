@@ -100,7 +100,8 @@ static void load_manifest(struct fx *f, const char *path)
 
 static int build(struct fx *f, const char *tmpl, time_t now)
 {
-	struct report_opts o = { tmpl, now, NULL, NULL, 0, NULL, NULL, NULL };
+	struct report_opts o = { tmpl, now, NULL, NULL, 0, NULL, NULL, NULL,
+				 NULL, 0 };
 
 	report_release(&f->r);
 	memset(&f->err, 0, sizeof(f->err));
@@ -218,6 +219,54 @@ static void t_hackbench(void **state)
 			       "improvement of hackbench.throughput on:\n"));
 	assert_non_null(strstr(f->r.body, "test machine: " ICL2 "\n"));
 	assert_null(strstr(f->r.body, "Reported-by"));	/* no trailers */
+}
+
+/*
+ * A report with another comparison of its commits after it (issue 31
+ * item 2): the robot's sentence and box under the parameters (the
+ * other's testcase and change, machine, its parameters sorted), and its
+ * machine and table after a line of stars under the report's own; in
+ * both layouts. Without one, neither.
+ */
+static void t_also(void **state)
+{
+	static const char *const tmpl[2] = { "report", "report-classic" };
+	struct fx *f = *state;
+	json_t *other;
+	size_t i;
+
+	build_ok(f, "fixtures/headline/aim7/manifest.yaml", NULL);
+	other = json_incref(f->r.ctx);
+	assert_true(json_is_null(json_object_get(other, "also_box")));
+	assert_int_equal(json_array_size(json_object_get(other, "also")), 0);
+	assert_null(strstr(f->r.body, "In addition to that"));
+	for (i = 0; i < 2; i++) {
+		struct report_opts o = { tmpl[i], T0, NULL, NULL, 0, NULL,
+					 NULL, NULL, &other, 1 };
+
+		load_manifest(f, HACKBENCH);
+		report_release(&f->r);
+		assert_int_equal(report_make(&f->r, &f->m, &f->cfg, &o,
+					     &f->err), 0);
+		assert_non_null(strstr(f->r.body, "In addition to that, the "
+				       "commit also has significant impact on "
+				       "the following tests:\n\n+------------"
+				       "------+---"));
+		assert_non_null(strstr(f->r.body, "| testcase: change | aim7: "
+				       "aim7.jobs-per-min -18.0% regression "));
+		assert_non_null(strstr(f->r.body, "| test parameters  | "
+				       "cpufreq_governor=performance "));
+		assert_non_null(strstr(f->r.body, "|                  | "
+				       "disk=4BRD_12G "));
+		assert_non_null(strstr(f->r.body, "\n*****************************"
+				       "**********************************************"
+				       "************************\nlkp-icl-2sp2: " ICL2
+				       "\n=========="));
+		assert_non_null(strstr(f->r.body, "/disk_wrt/aim7\n"));
+		/* the report's own headline stays its own */
+		assert_non_null(strstr(f->r.subject, "hackbench.throughput"));
+	}
+	json_decref(other);
 }
 
 /* The body is the one of the golden file (tests/golden). */
@@ -1035,6 +1084,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(t_hackbench),
 		T(t_hackbench_golden_body),
+		T(t_also),
 		T(t_context),
 		T(t_message_id_stable),
 		T(t_classic_template),

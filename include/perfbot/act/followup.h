@@ -30,6 +30,16 @@ int followup_manifest(struct state *st, const struct config *cfg,
 		      struct manifest *m, struct pb_err *err);
 
 /*
+ * The other comparisons of a grouped report, kept with its own
+ * (ingest/group.h), parsed and resolved: 0 with '*also' (NULL when
+ * there are none) and '*n' (followup_also_release() after), or -1.
+ */
+int followup_also(struct state *st, const struct config *cfg,
+		  const char *report_id, struct manifest **also, size_t *n,
+		  struct pb_err *err);
+void followup_also_release(struct manifest *also, size_t n);
+
+/*
  * The thread of mail 'r' and what the report said (its headline metric
  * and %change, from 'in') as the JSON kept with the request; newly
  * allocated, NULL when out of memory.

@@ -10,6 +10,7 @@
 #include "perfbot/act/scheduler.h"
 #include "perfbot/config/config.h"
 #include "perfbot/ingest/rootcache.h"
+#include "perfbot/ingest/group.h"
 #include "perfbot/ingest/manifest.h"
 #include "perfbot/judge/inputs.h"
 #include "perfbot/state/requests.h"
@@ -62,6 +63,9 @@ struct kind_fu {
 	struct followup_asker a;	/* the mail that asked (kinds that
 					 * answer it) */
 	struct manifest m;		/* the report's, as kept */
+	struct manifest *also;		/* a grouped report's others, for a
+					 * kind with 'also' (followup_also()) */
+	size_t nalso;
 	struct report_inputs in;	/* over all runs */
 	struct result_root tested;	/* a new root's runs, when complete */
 	struct strbuf said;		/* the farm's reason (KIND_FAILED) */
@@ -109,6 +113,9 @@ struct kind {
 	/* 1: what the farm wrote at once is answered by the follow-up
 	 * (recorded 'queued'), else the request is 'failed' at once */
 	int said_later;
+	/* 1: a grouped report's other comparisons are read into f->also
+	 * with its manifest (retest: it reruns them all) */
+	int also;
 	enum kind_phase phase;
 	/* the templates of its answers (NULL: it has none) */
 	struct {
@@ -134,7 +141,10 @@ struct kind {
 	 * and names its verdict; ended the answer to KIND_FAILED and
 	 * KIND_LATE. answer (optional; NULL: followup_answer() to the mail
 	 * that asked) queues 'ctx' (taken) with the request's end, in one
-	 * transaction. release (optional) frees f->own.
+	 * transaction. resume (optional), in order with the state, for a
+	 * request still waiting in status 'asking' (recorded, and the run
+	 * killed before the farm took it): asks the farm again under the
+	 * same id, idempotent. release (optional) frees f->own.
 	 */
 	int (*start)(struct state *st, struct kind_fu *f, time_t now,
 		     struct pb_err *err);
@@ -146,6 +156,8 @@ struct kind {
 		      struct kind_fu *f, const char *tmpl, json_t *ctx,
 		      const char *status, const char *detail, time_t now,
 		      struct pb_err *err);
+	int (*resume)(struct state *st, const struct config *cfg,
+		      struct kind_fu *f, time_t now, struct pb_err *err);
 	void (*release)(struct kind_fu *f);
 };
 
@@ -170,11 +182,15 @@ enum kind_outcome {
 	KIND_AWAY,		/* the farm could not be asked: 'why' */
 };
 
+#define KIND_MAX_FARM (2 * GROUP_MAX_MEMBERS)
+
 /* A request being asked: filled by the kind, asked by kind_ask(). */
 struct kind_asking {
 	struct request_new rq;	/* what the state keeps (its status is
 				 * kind_ask()'s) */
-	struct sched_request farm[2];	/* what the farm gets, in order
+	/* what the farm gets, in order: a side a request, and a
+	 * grouped report's retest both sides of each comparison */
+	struct sched_request farm[KIND_MAX_FARM];	/* in order
 					 * (none: a kind that asks for
 					 * nothing, queued at once) */
 	size_t nfarm;

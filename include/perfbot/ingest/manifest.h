@@ -73,6 +73,12 @@ struct manifest {
 	char *metrics;		/* a metric rules file of its own, or NULL */
 	char *kconfig_file;	/* attached to the mail, or NULL */
 	struct manifest_patch patch;
+	/*
+	 * 'group': the report it joins by name, "none" to stay apart, or
+	 * NULL: the report of the cycle's manifests with the same commits
+	 * (ingest/group.h)
+	 */
+	const char *group;
 	int bisect;		/* 'bisect: true': blame one commit of
 				 * base..head (doc/bisect.md) */
 };

@@ -47,6 +47,13 @@ struct report_opts {
 	 */
 	const struct bisect *bisect;
 	const struct bisect_verdict *bisect_v;
+	/*
+	 * The comparisons of the same commits that follow this one in its
+	 * mail ("In addition to that ...", ingest/group.h): the template
+	 * contexts of their own reports, in the robot's order, or none.
+	 */
+	json_t *const *also;
+	size_t nalso;
 };
 
 struct report {
@@ -102,6 +109,29 @@ void report_release(struct report *r);
  */
 void report_bisect_ctx(struct ctx *parent, const struct bisect *b,
 		       const struct bisect_verdict *v);
+
+/*
+ * 'also' of context 'c': the comparisons that follow the report's own,
+ * from their reports' contexts (each one's testcase, headline, machine,
+ * parameters and table); and 'also_box', the robot's box of them, or
+ * null when there are none (render/also.c).
+ */
+void report_also_ctx(struct ctx *c, json_t *const *also, size_t n);
+
+/*
+ * One comparison as report_also_ctx() reads it (testcase, headline's
+ * metric, change and kind, machine, tbox_group, parameters, table), for
+ * an answer that lists a grouped report's other comparisons; its
+ * headline's words empty when it has none. NULL with 'err'.
+ */
+json_t *report_also_of(const struct report_inputs *in,
+		       const struct manifest *m, struct pb_err *err);
+
+/* "regression", "improvement" or, of no known direction, "change". */
+const char *report_kind_word(const struct report_inputs *in);
+
+/* The job's parameters as the templates list them ({key, value}). */
+json_t *report_params_json(const struct job_axes *ji);
 
 /* The comparison table of 'in' with its LKP header. */
 int report_table_text(const struct report_inputs *in,
