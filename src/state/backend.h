@@ -211,6 +211,11 @@ struct state_requests_ops {
 	int (*request_look)(struct state *st, const char *request_id,
 			    const char *new_id, long runs, time_t deadline,
 			    struct pb_err *err);
+	int (*request_claim)(struct state *st, const char *request_id,
+			     time_t now, long ttl, int *claimed,
+			     struct pb_err *err);
+	int (*request_release)(struct state *st, const char *request_id,
+			       struct pb_err *err);
 };
 
 /* seen.h */
@@ -254,6 +259,11 @@ struct state_bisections_ops {
 	int (*bisections)(struct state *st, const char *report_id, int open,
 			  struct bisection_row **out, size_t *n,
 			  struct pb_err *err);
+	int (*bisection_claim)(struct state *st, const char *bisect_id,
+			       time_t now, long ttl, int *claimed,
+			       struct pb_err *err);
+	int (*bisection_release)(struct state *st, const char *bisect_id,
+				 struct pb_err *err);
 };
 
 /* noise.h */

@@ -31,6 +31,7 @@ struct state {
 	char *path;	/* the file, or the URI without its password */
 	int lock_fd;
 	int full;	/* a write found the disk full */
+	char *owner;	/* the owner of its leases, NULL: "host:pid" */
 };
 
 /* db_step()'s answers */
@@ -104,6 +105,30 @@ extern const struct state_records_ops sql_records_ops;
 extern const struct state_requests_ops sql_requests_ops;
 extern const struct state_seen_ops sql_seen_ops;
 extern const struct state_status_ops sql_status_ops;
+
+/*
+ * Leases on rows of work (lease.c): 'table' whose 'key' (an integer
+ * when 'int_key') names a row, its columns 'owner' and 'until', the
+ * condition 'open' of a row still to be worked on, and 'also' (NULL or
+ * ", col = ?3": more set when taken, ?3 the time).
+ */
+struct lease_of {
+	const char *table, *key, *owner, *until, *open, *also;
+	int int_key;
+};
+
+/* The owner of 'st''s leases: its own name, or "host:pid". */
+int lease_owner(const struct state *st, char *buf, size_t n);
+/*
+ * Take the lease on the row 'id' of 'l' for 'ttl' seconds, in one
+ * conditional UPDATE: '*taken' 1, or 0 when the row is not open or
+ * another live owner's lease is not over.
+ */
+int lease_take(struct state *st, const struct lease_of *l, const char *id,
+	       time_t now, long ttl, int *taken, struct pb_err *err);
+/* Give the lease back (only one's own). */
+int lease_drop(struct state *st, const struct lease_of *l, const char *id,
+	       struct pb_err *err);
 
 /* The migrations (schema.c): entry N moves version N to N + 1. */
 extern const char *const state_migrations[];

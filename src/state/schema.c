@@ -342,6 +342,13 @@ const char *const state_migrations[] = {
 	"  df INTEGER NOT NULL CHECK (df > 0),"
 	"  updated INTEGER NOT NULL,"
 	"  PRIMARY KEY (testcase, machine, metric));",
+	/* 13: work claimed exactly once (lease.c, issue 34 item 2): a farm
+	 * request's follow-up and a bisection's round are taken with a
+	 * lease, its owner ("host:pid") and its end */
+	"ALTER TABLE requests ADD COLUMN owner TEXT;"
+	"ALTER TABLE requests ADD COLUMN lease_until BIGINT;"
+	"ALTER TABLE bisections ADD COLUMN owner TEXT;"
+	"ALTER TABLE bisections ADD COLUMN lease_until BIGINT;",
 };
 
 const int state_nmigrations =
