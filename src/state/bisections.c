@@ -79,9 +79,10 @@ static int sql_bisection_add(struct state *st, const char *bisect_id,
 				const char *manifest, time_t deadline,
 				time_t now, struct pb_err *err)
 {
-	return db_run(st, err, "INSERT OR IGNORE INTO bisections (bisect_id, "
+	return db_run(st, err, "INSERT INTO bisections (bisect_id, "
 		      "report_id, phase, state, job, manifest, deadline, "
-		      "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		      "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+		      "ON CONFLICT DO NOTHING",
 		      "ssssssiii", bisect_id, report_id, phase, state_json,
 		      job, manifest, (long long)deadline, (long long)now,
 		      (long long)now);

@@ -41,9 +41,9 @@ static int sql_queue(struct state *st, const struct outbox_mail *m,
 		   (long long)now))
 		return -1;
 	if (manifest)
-		return db_run(st, err, "INSERT OR IGNORE INTO manifests (id, "
-			      "manifest, outcome, seen, text, dir) VALUES (?, "
-			      "?, 'queued', ?, ?, ?)", "ssiss", m->id, manifest,
+		return db_run(st, err, "INSERT INTO manifests (id, manifest, "
+			      "outcome, seen, text, dir) VALUES (?, ?, "
+			      "'queued', ?, ?, ?) ON CONFLICT DO NOTHING", "ssiss", m->id, manifest,
 			      (long long)now, text, dir);
 	return 0;
 }
@@ -289,8 +289,10 @@ static int sql_recipient(struct state *st, long long rowid, const char *addr,
 			    const char *status, const char *reply,
 			    struct pb_err *err)
 {
-	return db_run(st, err, "INSERT OR REPLACE INTO outbox_recipients (mail, "
-		   "address, status, reply) VALUES (?, ?, ?, ?)", "isss",
+	return db_run(st, err, "INSERT INTO outbox_recipients (mail, address, "
+		   "status, reply) VALUES (?, ?, ?, ?) ON CONFLICT (mail, "
+		   "address) DO UPDATE SET status = excluded.status, reply = "
+		   "excluded.reply", "isss",
 		   rowid, addr, status, reply);
 }
 
@@ -358,7 +360,7 @@ static int sql_sent_within(struct state *st, time_t now, long secs,
 	 * back would else hold the limit until it caught up).
 	 */
 	return db_count(st, n, err, "SELECT count(*) FROM outbox WHERE status "
-			"= 'sent' AND CASE WHEN ? AND sent_boot = ? THEN "
+			"= 'sent' AND CASE WHEN ? != 0 AND sent_boot = ? THEN "
 			"sent_mono >= ? ELSE sent_at >= ? AND sent_at <= ? END",
 			"isiii", (long long)m->ok, m->ok ? m->boot : "",
 			m->secs - secs, (long long)now - secs, (long long)now);

@@ -214,8 +214,9 @@ static int home_keep(struct state *st, const char *real, struct pb_err *err)
 	int rc = 0;
 
 	if (!home || !same_file(home, st->lock_fd)) {
-		rc = db_run(st, err, "INSERT OR REPLACE INTO meta (key, value) "
-			    "VALUES ('home', ?)", "s", real);
+		rc = db_run(st, err, "INSERT INTO meta (key, value) VALUES "
+			    "('home', ?) ON CONFLICT (key) DO UPDATE SET "
+			    "value = excluded.value", "s", real);
 		/* into the file itself, where every name sees it */
 		if (!rc)
 			sqlite3_exec(st->db, "PRAGMA wal_checkpoint(TRUNCATE)",
