@@ -309,6 +309,13 @@ struct state_backend {
 	int (*begin)(struct state *st, struct pb_err *err);
 	int (*commit)(struct state *st, struct pb_err *err);
 	void (*rollback)(struct state *st);
+	/*
+	 * Take the singleton duty 'duty' (duty.h) for this handle: '*held'
+	 * 1, or 0 when another instance's session holds it. NULL: the
+	 * backend lets one run at a time (SQLite), every duty is held.
+	 */
+	int (*duty_lock)(struct state *st, const char *duty, int *held,
+			 struct pb_err *err);
 	/* its statements, for the tables' operations in SQL (internal.h) */
 	const struct db_driver *sql;
 	/* the tables' */

@@ -130,6 +130,14 @@ int lease_take(struct state *st, const struct lease_of *l, const char *id,
 int lease_drop(struct state *st, const struct lease_of *l, const char *id,
 	       struct pb_err *err);
 
+/*
+ * PostgreSQL's lock of a singleton duty (duty.c), for its struct
+ * state_backend's duty_lock: pg_try_advisory_lock() of the duty's key
+ * on the session, held until the session ends.
+ */
+int pg_duty_lock(struct state *st, const char *duty, int *held,
+		 struct pb_err *err);
+
 /* The migrations (schema.c): entry N moves version N to N + 1. */
 extern const char *const state_migrations[];
 extern const int state_nmigrations;

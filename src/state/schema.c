@@ -349,6 +349,19 @@ const char *const state_migrations[] = {
 	"ALTER TABLE requests ADD COLUMN lease_until BIGINT;"
 	"ALTER TABLE bisections ADD COLUMN owner TEXT;"
 	"ALTER TABLE bisections ADD COLUMN lease_until BIGINT;",
+	/* 14: singleton duties and the instances seen (duty.c, issue 34
+	 * item 3), for 'perfbot status' */
+	"CREATE TABLE instances ("
+	"  name TEXT PRIMARY KEY,"
+	"  host TEXT,"
+	"  pid BIGINT,"
+	"  started BIGINT NOT NULL,"
+	"  seen BIGINT NOT NULL);"
+	"CREATE TABLE duties ("
+	"  name TEXT PRIMARY KEY,"
+	"  owner TEXT NOT NULL,"
+	"  since BIGINT NOT NULL,"
+	"  seen BIGINT NOT NULL);",
 };
 
 const int state_nmigrations =

@@ -235,7 +235,7 @@ static void t_round_trip(void **state)
 	state_close(f->st);
 	f->st = NULL;
 	d1 = dump_of(f->a, &c1);
-	assert_int_equal(c1.tables, 15);
+	assert_int_equal(c1.tables, 17);
 	assert_true(c1.rows >= 20);
 	if (load(f->b, d1, &f->err))
 		fail_msg("%s", f->err.msg);
@@ -309,7 +309,7 @@ static void t_refused(void **state)
 	assert_non_null(strstr(err.msg, "a dump of schema version 999, this "
 			       "perfbot's is"));
 	/* another format */
-	assert_int_equal(load(f->b, "perfbot-state-dump 2\nschema 13\n",
+	assert_int_equal(load(f->b, "perfbot-state-dump 2\nschema 14\n",
 			      &err), -1);
 	assert_non_null(strstr(err.msg, "format '2'"));
 	assert_int_equal(load(f->b, "hello\n", &err), -1);
@@ -416,7 +416,7 @@ static void t_export_import_files(void **state)
 	assert_int_equal(stat(dest, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	assert_int_equal(state_import(f->c, dest, &c, &f->err), 0);
-	assert_int_equal(c.tables, 15);
+	assert_int_equal(c.tables, 17);
 	assert_int_equal(state_import(f->c, dest, &c, &f->err), -1);
 	assert_int_equal(f->err.code, EX_CANTCREAT);
 }
