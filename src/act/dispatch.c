@@ -129,12 +129,12 @@ const struct command_def command_table[] = {
 
 const size_t command_count = sizeof(command_table) / sizeof(command_table[0]);
 
-const struct command_def *command_by_kind(enum cmd_kind kind)
+const struct command_def *command_by_kind(int kind)
 {
 	size_t i;
 
 	for (i = 0; i < command_count; i++)
-		if (command_table[i].kind == kind)
+		if ((int)command_table[i].kind == kind)
 			return &command_table[i];
 	return NULL;
 }
@@ -153,11 +153,16 @@ const struct command_def *command_by_name(const char *name, size_t len)
 int command_lookup(const char *word, size_t len, struct command_word *w)
 {
 	const struct command_def *def = command_by_name(word, len);
+	size_t n;
 
 	if (!def)
 		return -1;
 	w->kind = def->kind;
 	w->parse = def->parse;
+	/* its usage writes its text after "NAME:" ("fix: TITLE or SHA") */
+	n = strlen(def->name);
+	w->near_bare = !strncmp(def->usage, def->name, n) &&
+		def->usage[n] == ':';
 	return 0;
 }
 

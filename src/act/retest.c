@@ -22,6 +22,7 @@
 #include "perfbot/util/id.h"
 #include "perfbot/act/followup.h"
 #include "perfbot/act/kind.h"
+#include "perfbot/act/learned.h"
 #include "perfbot/util/log.h"
 #include "perfbot/render/report.h"
 #include "perfbot/act/retest.h"
@@ -52,7 +53,7 @@ void retest_side_request(struct sched_request *rq, const char *rid,
  * report cannot be loaded (q->why). */
 static void prepare_ask(struct state *st, const struct config *cfg,
 			const struct answer_thread *r, const char *report_id,
-			const char *request_id, int runs, struct manifest *m,
+			const char *request_id, struct manifest *m,
 			struct report_inputs *in, struct kind_asking *q,
 			struct retest_plan *pl)
 {
@@ -82,10 +83,12 @@ static void prepare_ask(struct state *st, const struct config *cfg,
 	}
 	q->rq.base_runs = (long)in->root[BASE].runs;
 	q->rq.head_runs = (long)in->root[HEAD].runs;
-	retest_side_request(&q->farm[0], request_id, in, &m->base, BASE, runs,
-		     r->message_id);
-	retest_side_request(&q->farm[1], request_id, in, &m->head, HEAD, runs,
-		     r->message_id);
+	/* the first look: N, or more when the learned noise calls for it */
+	q->rq.runs = pl->first;
+	retest_side_request(&q->farm[0], request_id, in, &m->base, BASE,
+			    (int)pl->first, r->message_id);
+	retest_side_request(&q->farm[1], request_id, in, &m->head, HEAD,
+			    (int)pl->first, r->message_id);
 	q->nfarm = 2;
 }
 
@@ -118,17 +121,21 @@ int retest_request(struct state *st, const struct config *cfg,
 		.reply_message_id = r->message_id,
 		.deadline = now + cfg->scheduler.deadline,
 	};
-	prepare_ask(st, cfg, r, report_id, request_id, runs, &m, &in, &q,
-		    &pl);
-	retest_also_ask(st, cfg, report_id, request_id, runs, r->message_id, &also,
-		 &q);
+	prepare_ask(st, cfg, r, report_id, request_id, &m, &in, &q, &pl);
+	retest_also_ask(st, cfg, report_id, request_id, (int)pl.first,
+			r->message_id, &also, &q);
 	if (kind_ask(st, cfg, &kind_retest, &q, now, err))
 		goto out;
 	refused = q.out != KIND_QUEUED;
 	/* the farm's words and paths are for the log and the state only */
 	ctx_init(&c, "retest");
 	if (!refused) {
-		ctx_int(&c, "runs", runs);
+		ctx_int(&c, "runs", pl.first);
+		/* "you asked for N": only when the noise asked more */
+		if (pl.first > runs)
+			ctx_int(&c, "asked", runs);
+		else
+			ctx_bool(&c, "asked", 0);
 		/* a number is true even when 0 */
 		if (also.loaded)
 			ctx_int(&c, "also", (long long)also.loaded);
@@ -530,8 +537,8 @@ static int retest_answer(struct state *st, const struct config *cfg,
 	}
 	/* the new runs' noise, learned for later designs, with the answer */
 	rc = f->end == KIND_LANDED && own ?
-		retest_noise_keep(st, &f->in, own->metric, own->cv, own->df,
-				  now, err) : 0;
+		learned_keep(st, f->in.job.testcase, f->in.job.tbox_group,
+			     own->metric, own->cv, own->df, now, err) : 0;
 	if (!rc)
 		rc = followup_answer(st, cfg, &f->a, f->row->request_id, tmpl,
 				     ctx, followup_request_end, status, detail,

@@ -42,18 +42,16 @@ int retest_plan_earlier(struct state *st, const char *report_id,
 			long *earlier, struct pb_err *err);
 /*
  * The noise the design assumes (issue 32 item 5): with noise learned in
- * the state, the upper quartile of the moderated CV (compare/noise.h) of
+ * the state, the upper quartile of the moderated CV (act/learned.h) of
  * the report's testcase, machine and 'metric', its learned runs pooled
  * with the report's own ('cv' on 'df'), under the prior of every cell;
  * pl->learned the learned cell's df (0: none). Else the report's own.
+ * With noise learned for the cell, pl->first (N) grows to the first look
+ * that noise calls for (learned_first_look()), up to pl->cap.
  */
 void retest_plan_noise(struct state *st, const struct report_inputs *in,
 		       const char *metric, double cv, long df,
 		       struct retest_plan *pl);
-/* The noise of judged runs kept for later designs (state/noise.h). */
-int retest_noise_keep(struct state *st, const struct report_inputs *in,
-		      const char *metric, double cv, long df, time_t now,
-		      struct pb_err *err);
 /* The runs a side a look of 'n' in all adds to the look before it. */
 long retest_look_adds(const struct seq_design *d, long n);
 

@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfbot/compare/noise.h"
-#include "perfbot/state/noise.h"
-#include "perfbot/util/log.h"
+#include "perfbot/act/learned.h"
 
 #include "retest_internal.h"
 
@@ -109,62 +107,19 @@ long retest_look_adds(const struct seq_design *d, long n)
 	return n - before;
 }
 
-
-/* 'a' and 'b' pooled: their variances weighted by their df. */
-static struct noise_cell pooled(struct noise_cell a, struct noise_cell b)
-{
-	struct noise_cell c = a;
-
-	if (!(isfinite(b.cv) && b.cv > 0) || b.df < 1)
-		return a;
-	if (!(isfinite(a.cv) && a.cv > 0) || a.df < 1)
-		return b;
-	c.df = a.df + b.df;
-	c.cv = sqrt(((double)a.df * a.cv * a.cv + (double)b.df * b.cv * b.cv) /
-		    (double)c.df);
-	return c;
-}
-
 void retest_plan_noise(struct state *st, const struct report_inputs *in,
 		       const char *metric, double cv, long df,
 		       struct retest_plan *pl)
 {
-	struct noise_cell own = { cv, df }, *cells = NULL;
-	struct pb_err e = { 0, "" };
-	struct noise_prior prior;
-	struct state_noise *v = NULL;
-	size_t n = 0, at = 0, i;
+	struct seq_params sp;
+	struct learned l;
 
-	pl->cv = cv;
-	if (!metric || !in->job.testcase || !in->job.tbox_group)
-		return;
-	if (state_noise_all(st, in->job.testcase, in->job.tbox_group, metric,
-			    &v, &n, &at, &e)) {
-		log_warn("retest: the learned noise: %s", e.msg);
-		return;
-	}
-	cells = n ? calloc(n, sizeof(*cells)) : NULL;
-	for (i = 0; cells && i < n; i++) {
-		cells[i].cv = v[i].cv;
-		cells[i].df = v[i].df;
-	}
-	if (cells && !noise_prior_fit(cells, n, &prior, &e)) {
-		struct noise_cell c = at < n ? pooled(cells[at], own) : own;
-
-		pl->cv = noise_design_cv(&prior, isfinite(c.cv) && c.cv > 0 &&
-					 c.df >= 1 ? &c : NULL);
-		pl->learned = at < n ? cells[at].df : 0;
-	}
-	free(cells);
-	state_noise_free(v, n);
-}
-
-int retest_noise_keep(struct state *st, const struct report_inputs *in,
-		      const char *metric, double cv, long df, time_t now,
-		      struct pb_err *err)
-{
-	if (!metric || !in->job.testcase || !in->job.tbox_group)
-		return 0;
-	return state_noise_add(st, in->job.testcase, in->job.tbox_group,
-			       metric, cv, df, now, err);
+	learned_noise(st, in->job.testcase, in->job.tbox_group, metric, cv, df,
+		      &l);
+	pl->cv = learned_design_cv(&l, cv);
+	pl->learned = l.df;
+	/* N is what the developer wants at least: the noise may ask more */
+	seq_params_retest(&sp, pl->first, pl->cap, (size_t)pl->earlier,
+			  pl->reported, pl->cv);
+	pl->first = learned_first_look(&l, &sp, pl->first, pl->cap);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/cli/cmpjson.h"
 #include "perfbot/cli/cli.h"
 #include "perfbot/compare/compare.h"
 #include "perfbot/compare/ncompare.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * 'perfbot status': what the state holds (the outbox, retests and
- * confirmations in flight, the mailbox position), read only, as text or
- * JSON.
+ * confirmations in flight, the bisections, the mailbox position), read
+ * only, as text or JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "perfbot/act/bisect.h"
 #include "perfbot/cli/cli.h"
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/util/log.h"
@@ -38,7 +39,9 @@ const struct cli_spec status_spec = {
 	"the outbox, retests in flight, open regressions, the mailbox",
 	"Reads the state (never writes it): the queued mail with its next "
 	"attempt and last error, recent failures, retests (and confirmation "
-	"runs) in flight, the regressions still open and the latest "
+	"runs) in flight, every request of every kind, the bisections "
+	"(phase, commits, rounds, runs, the likeliest commit, the culprit), "
+	"the regressions still open and the latest "
 	"transitions of their records, where the last poll stopped. "
 	"'perfbot send --now' sends what waits for its backoff; 'perfbot show "
 	"REPORT' shows one report's life.",
@@ -50,7 +53,7 @@ static int is_time(const char *col)
 {
 	static const char *const names[] = { "next_attempt", "created",
 		"deadline", "sent_at", "received", "seen", "at", "changed",
-		"decided", NULL };
+		"decided", "updated", NULL };
 	size_t i;
 
 	for (i = 0; names[i]; i++)
@@ -213,10 +216,13 @@ static int show(const char *path, int json, time_t now, struct pb_err *err)
 	memset(&so, 0, sizeof(so));
 	if (open_if_there(&st, path, &none, err))
 		return -1;
-	rc = none ? 0 : state_status(st, now, &so, err);
+	rc = none ? 0 : state_status(st, now, &so, err) ||
+		bisect_status_add(st, &so, err);
 	state_close(st);
-	if (rc)
+	if (rc) {
+		status_release(&so);
 		return -1;
+	}
 	if (json)
 		rc = status_json(none ? NULL : &so, path, now, stdout);
 	else if (none)

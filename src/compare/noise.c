@@ -145,6 +145,16 @@ double noise_fixed_runs(double alpha, double power, double shift,
 	return 2 * (z * cv / shift) * (z * cv / shift) + za * za / 4;
 }
 
+/* The first look for 'n' fixed-sample runs a side: within least..cap. */
+static long first_of(double n, long least, long cap)
+{
+	double first = ceil(PLAN_FIRST * n - 0.5);
+
+	if (first > (double)least)
+		least = first < (double)cap ? (long)first : cap;
+	return least < cap ? least : cap;
+}
+
 int noise_plan(const struct noise_prior *prior,
 	       const struct noise_cell *cell, double shift, long least,
 	       long cap, struct seq_params *p, struct pb_err *err)
@@ -176,9 +186,34 @@ int noise_plan(const struct noise_prior *prior,
 		return pb_fail(err, EX_DATAERR, "noise plan: no shift can be "
 			       "decided with %ld runs a side at CV %g", cap,
 			       p->cv);
-	least = (long)ceil(PLAN_FIRST * n - 0.5) > least ?
-		(long)ceil(PLAN_FIRST * n - 0.5) : least;
-	least = least < cap ? least : cap;
-	p->nlooks = seq_looks(least, cap, p->looks, SEQ_MAX_LOOKS);
+	p->nlooks = seq_looks(first_of(n, least, cap), cap, p->looks,
+			      SEQ_MAX_LOOKS);
 	return 0;
+}
+
+long noise_first_look(const struct noise_prior *prior,
+		      const struct noise_cell *cell, const struct seq_params *p,
+		      long least, long cap)
+{
+	double alpha = p->direction ? p->alpha : p->alpha / 2, n;
+
+	if (cap < least)
+		cap = least;
+	if (!(p->shift > 0 && p->shift < 1e6) || !(alpha > 0 && alpha < 0.5) ||
+	    !(p->power > p->alpha && p->power < 1))
+		return least;
+	n = noise_fixed_runs(alpha, p->power, p->shift,
+			     noise_design_cv(prior, cell));
+	return isfinite(n) ? first_of(n, least, cap) : cap;
+}
+
+long noise_first_confirm(const struct noise_prior *prior,
+			 const struct noise_cell *cell,
+			 const struct seq_params *p, long fewer, long cap)
+{
+	long least = noise_design_cv(prior, cell) < p->cv ? fewer + 1 :
+		p->looks[0];
+
+	return noise_first_look(prior, cell, p, least < SEQ_MIN_RUNS ?
+				SEQ_MIN_RUNS : least, cap);
 }

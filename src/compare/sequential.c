@@ -54,8 +54,12 @@ size_t seq_looks(long first, long cap, long *looks, size_t max)
 void seq_params_confirm(struct seq_params *p, long initial, long cap,
 			double spent0)
 {
-	long first = initial + SEQ_CONFIRM_FIRST;
+	seq_params_confirm_from(p, initial + SEQ_CONFIRM_FIRST, cap, spent0);
+}
 
+void seq_params_confirm_from(struct seq_params *p, long first, long cap,
+			     double spent0)
+{
 	seq_params_default(p);
 	p->alpha = SEQ_CONFIRM_ALPHA - (spent0 > 0 ? spent0 : 0);
 	if (first < SEQ_MIN_RUNS)

@@ -7,7 +7,9 @@
  * sequential decision over all runs (seq_params_confirm(): the held runs
  * are look 0) decide: mailed as confirmed, recorded as not reproduced,
  * the next look's runs asked for, or at the deadline mailed marked
- * unconfirmed or dropped.
+ * unconfirmed or dropped. A decided confirmation's runs feed the noise
+ * learned for its testcase, machine and metric (act/learned.h), which
+ * sizes the first look of the next ones (hold.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +29,7 @@
 #include "perfbot/compose/reportmail.h"
 #include "perfbot/judge/runs.h"
 #include "perfbot/act/kind.h"
+#include "perfbot/act/learned.h"
 #include "perfbot/act/scheduler.h"
 #include "perfbot/render/context.h"
 #include "perfbot/render/evidence_view.h"
@@ -54,6 +57,9 @@ struct held {
 	enum verdict v;
 	long more;		/* the decision asks for the next look: new
 				 * runs a side in all, else 0 */
+	double noise_cv;	/* the decided runs' noise, for the learned
+				 * noise (0: none) */
+	long noise_df;
 	struct strbuf line;
 	struct pb_err derr;
 	const char *mail_status;	/* the mail made for it, or NULL */
@@ -232,7 +238,7 @@ static int line_of(const struct config *cfg, const char *name,
  * runs).
  */
 static int decide(const struct config *cfg, const struct confirm_config *cc,
-		  const struct held *h, enum verdict *v, long *more,
+		  struct held *h, enum verdict *v, long *more,
 		  struct strbuf *line, struct pb_err *err)
 {
 	const size_t from[2] = { 0, 0 };
@@ -248,7 +254,8 @@ static int decide(const struct config *cfg, const struct confirm_config *cc,
 	*v = VERDICT_INCONCLUSIVE;
 	*more = 0;
 	if (confirm_design(&cc->policy, cr->base_runs, cr->head_runs,
-		      cr->reported_change, &d, err))
+			   cr->reported_change, learned_first_read(cr->thread,
+			   "confirm", 0), &d, err))
 		return -1;
 	if (runs_compare_new(&rn, &h->in.root[BASE], &h->in.root[HEAD], from,
 			     h->in.rules, err)) {
@@ -272,6 +279,10 @@ static int decide(const struct config *cfg, const struct confirm_config *cc,
 		}
 		*v = dec.answer == SEQ_CHANGED ? VERDICT_STABLE :
 			VERDICT_NOT_REPRODUCED;
+		/* every run of both commits, each about its own mean */
+		h->noise_cv = seq_runs_cv(row->v[BASE], row->n[BASE],
+					  row->v[HEAD], row->n[HEAD]);
+		h->noise_df = (long)(row->n[BASE] + row->n[HEAD]) - 2;
 		ctx_init(&c, "confirmation");
 		ctx_bool(&c, "confirmed", *v == VERDICT_STABLE);
 		ctx_int(&c, "base_more", (long)row->n[BASE] - cr->base_runs);
@@ -407,6 +418,11 @@ static int one_confirm(struct state *st, const struct config *cfg,
 		log_info("confirmation of '%s': %s", h->row->report_id,
 			 sb_str(&h->line));
 	}
+	/* the runs' noise, learned for later designs, as a retest's */
+	if (!rc && h->noise_df > 0)
+		rc = learned_keep(st, h->in.job.testcase, h->in.job.tbox_group,
+				  h->row->metric, h->noise_cv, h->noise_df, now,
+				  err);
 	return rc;
 }
 

@@ -111,10 +111,22 @@ static int address(struct report *r, const struct report_inputs *in,
 		recipients_report(m, cfg, &r->to, &r->cc, err) ? -1 : 0;
 }
 
+/* Whose noise the metric's is: the testcase and machine, when known. */
+static int noise_of(struct report *r, const struct report_inputs *in)
+{
+	const char *tc = in->job.testcase, *mc = in->job.tbox_group;
+
+	r->testcase = tc ? strdup(tc) : NULL;
+	r->machine = mc ? strdup(mc) : NULL;
+	return (tc && !r->testcase) || (mc && !r->machine) ? -1 : 0;
+}
+
 /* The headline (forced when asked and the filter hides every metric). */
 static int headline(struct report *r, struct report_inputs *in,
 		    const struct report_opts *o, struct pb_err *err)
 {
+	if (noise_of(r, in))
+		return pb_fail(err, EX_OSERR, "out of memory");
 	if (!in->verdict.headline && o->force_metric &&
 	    judge_force(&in->cmp, in->rules, o->force_metric, &in->verdict))
 		return -1;

@@ -372,7 +372,10 @@ static int near_typo(const char *buf, command_lookup_fn lookup,
 	return 0;
 }
 
-/* "fix:" or "dup:" with nothing after it: the command's name in c->arg. */
+/*
+ * "fix:" or "dup:" (a command whose text follows its ':') with nothing
+ * after it: the command's name in c->arg.
+ */
 static int near_bare(const char *buf, command_lookup_fn lookup,
 		     struct mail_command *c)
 {
@@ -380,7 +383,7 @@ static int near_bare(const char *buf, command_lookup_fn lookup,
 	size_t n = strlen(buf);
 
 	if (n < 2 || buf[n - 1] != ':' || lookup(buf, n - 1, &w) ||
-	    (w.kind != CMD_FIX && w.kind != CMD_DUP))
+	    !w.near_bare)
 		return 0;
 	snprintf(c->arg, sizeof(c->arg), "%.*s", (int)(n - 1), buf);
 	c->near = CMD_NEAR_BARE;

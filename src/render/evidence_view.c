@@ -102,3 +102,30 @@ void ctx_evidence(struct ctx *parent, const char *key,
 	ci_ctx(&c, ev);
 	ctx_child(parent, key, &c);
 }
+
+/* ---- the tests with their numbers ---- */
+
+static json_t *no_test(const char *why)
+{
+	return json_pack("{s:s}", "no_test", why ? why : "no test possible");
+}
+
+json_t *evidence_json(const struct evidence *ev)
+{
+	const struct welch *w = &ev->w;
+	const struct mann_whitney *m = &ev->mw;
+	const struct change_ci *ci = &ev->ci;
+
+	return json_pack("{s:{s:I, s:I}, s:o, s:o, s:o}", "runs",
+			 "base", (json_int_t)ev->n[0], "head",
+			 (json_int_t)ev->n[1],
+			 "welch", w->ok ? json_pack("{s:f, s:f, s:f}", "t", w->t,
+						    "df", w->df, "p", w->p) :
+				no_test(w->why),
+			 "mann_whitney", m->ok ? json_pack("{s:f, s:f, s:b}",
+					"u", m->u, "p", m->p, "exact",
+					m->exact) : no_test(m->why),
+			 "ci95", ci->ok ? json_pack("{s:f, s:f}", "low",
+					ci->lo, "high", ci->hi) :
+				no_test(ci->why));
+}

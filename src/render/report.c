@@ -541,6 +541,8 @@ void report_release(struct report *r)
 	free(r->job_yaml);
 	free(r->kconfig);
 	free(r->metric);
+	free(r->testcase);
+	free(r->machine);
 	json_decref(r->ctx);
 	memset(r, 0, sizeof(*r));
 }

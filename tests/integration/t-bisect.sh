@@ -69,6 +69,10 @@ check "show --json: the bisection, its culprit, its likeliest candidates" python
 "$PERFBOT" show bs-1 --config "$CONFIG" >"$W/show"
 check "show prints its rounds, runs and candidates" grep -Eq "^  bisect-bs-1: culprit, round [0-9]+ of 12, [0-9]+ runs of 80, 40 candidates, aim7.jobs-per-min; culprit ${culprit:0:12}$" "$W/show"
 check "and the culprit's posterior" grep -Eq "^    ${culprit:0:12} P = (0\.99[0-9]*|1\.0000), [0-9]+ runs$" "$W/show"
+"$PERFBOT" status --json --config "$CONFIG" >"$W/status.json"
+check "status --json: the bisection with its culprit" python3 -c "import json; b=json.load(open('$W/status.json'))['bisections']; assert len(b) == 1 and b[0]['report_id'] == 'bs-1' and b[0]['phase'] == 'culprit' and b[0]['culprit'] == '$culprit' and b[0]['candidates'] == 40 and 0 < b[0]['runs'] <= b[0]['max_runs'] and b[0]['rounds'] > 0, b"
+"$PERFBOT" status --config "$CONFIG" >"$W/status"
+check "status lists it" grep -Eq "^  id: bisect-bs-1, report_id: bs-1, phase: culprit, metric: aim7.jobs-per-min, candidates: 40, rounds: [0-9]+, runs: [0-9]+, max_runs: 80, top: $culprit, top_p: [0-9.e-]+, culprit: $culprit, why: -, updated: " "$W/status"
 check "every bisect request ended" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'bisect' AND status NOT IN ('done', 'failed')")" = 0 ]
 check "the broken commit was a skip" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'bisect' AND status = 'done' AND commit_sha = '$broken'")" = 0 ]
 : >"$W/farm-args"

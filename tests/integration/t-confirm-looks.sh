@@ -37,3 +37,22 @@ check "the line says by how many" sh -c "sqlite3 '$W/state.db' \"SELECT detail F
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
 set -- $(search alice Subject "a8a8a8a8a8")
 check "mailed once" [ $# = 1 ]
+# issue 32 item 5: the decided confirmation's runs are learned (8 and 8
+# runs, each about its own mean: 14 degrees of freedom), and the next
+# report of that benchmark on that machine, as quiet, is held for the
+# first look its learned noise calls for: 1 run a side, not 3
+check "the confirmation's runs are learned" [ "$(sql "SELECT testcase || ' ' || machine || ' ' || metric || ' ' || df FROM noise")" = "hackbench lkp-icl-2sp2 hackbench.throughput 14" ]
+B2=b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7
+H2=b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8
+confirm_roots "$W/roots2" $B2 $H2 "1000 1010 990" "1030 1040 1020"
+confirm_manifest cf-quiet "$W/roots2" $B2 $H2
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
+check "the next one is held" [ "$(sql "SELECT status FROM requests WHERE kind = 'confirm' AND report_id = 'cf-quiet'")" = queued ]
+check "its first look: 1 run a side, as its learned noise calls for" [ "$(sql "SELECT runs FROM requests WHERE kind = 'confirm' AND report_id = 'cf-quiet'")" = 1 ]
+check "the first look is kept with it" [ "$(sql "SELECT thread FROM requests WHERE kind = 'confirm' AND report_id = 'cf-quiet'")" = '{"confirm":{"first":4}}' ]
+confirm_roots "$W/roots2" $B2 $H2 "1000 1010 990 1004" "1030 1040 1020 1036"
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e5"
+check "undecided at 4 runs a side, the next look asks for 6 in all" [ "$(sql "SELECT status || ' ' || runs || ' ' || request_id FROM requests WHERE kind = 'confirm' AND report_id = 'cf-quiet'")" = "queued 3 confirm-cf-quiet-3" ]
+confirm_roots "$W/roots2" $B2 $H2 "1000 1010 990 1004 995 1008" "1030 1040 1020 1036 1028 1033"
+"$PERFBOT" run --config "$CONFIG" 2>"$W/e6"
+check "confirmed there: 3 runs a side in two looks (the policy's first look alone was 3)" [ "$(sql "SELECT status || ': ' || verdict FROM requests WHERE kind = 'confirm' AND report_id = 'cf-quiet'")" = "done: confirmed" ]

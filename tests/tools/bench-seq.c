@@ -17,7 +17,9 @@
  * (seq_params_retest(): from 4 up to limits.max_runs, 20), on a true 5%
  * change and on none, when the design's assumptions are wrong (t3 noise,
  * more noise, a reported change larger than the true one), and for the
- * report's second retest (half the alpha).
+ * report's second retest (half the alpha). Last, the first look sized by
+ * the learned noise (issue 32 item 5) against the policy's own, for a
+ * confirmation and 'retest 4x' of a quiet and a noisy benchmark.
  *   bench-seq [TRIALS [SEED]]   (20,000 a cell; the retest rows 5x more)
  */
 #include <math.h>
@@ -227,6 +229,104 @@ static void retest_table(void)
 	}
 }
 
+/* seq_decide() as a rule, counting the looks it asks for (round trips). */
+struct counted {
+	const struct seq_design *d;
+	long asked;
+};
+
+static void counted_rule(void *ctx, const double *base, size_t nb,
+			 const double *head, size_t nh,
+			 struct seq_decision *out)
+{
+	struct counted *c = ctx;
+
+	seq_rule_design((void *)c->d, base, nb, head, nh, out);
+	c->asked += out->answer == SEQ_MORE;
+}
+
+/* A confirmation's design held on 3 runs a side, its first look 'first'
+ * (0: the policy's own), cap 16 (confirm.total_runs), reported up. */
+static void confirm_of(struct seq_design *d, long first)
+{
+	struct seq_params p;
+
+	if (first)
+		seq_params_confirm_from(&p, first, 16, 0);
+	else
+		seq_params_confirm(&p, 3, 16, 0);
+	p.direction = 1;
+	design_or_die(d, &p);
+}
+
+/*
+ * Issue 32 item 5: the first look sized by the learned noise
+ * (noise_first_look(), the noise as if learned well: the prior at the
+ * true CV), against the policy's own first look, for a quiet (CV 1%)
+ * and a noisy (CV 5%) benchmark; and 'retest 4x' the same way (its N the
+ * least). Runs a side in all and farm round trips per comparison.
+ */
+static void learned_table(void)
+{
+	static const double cvs[] = { 0.01, 0.02, 0.05 };
+	static const double shifts[] = { 0, 0.05 };
+	size_t a, b, r;
+
+	printf("\nThe first look sized by the learned noise (issue 32 item 5), "
+	       "%ld trials a row: a confirmation held on 3 runs a side (cap "
+	       "16) and 'retest 4x' (cap %d), before (the policy's first look, "
+	       "N) and after (noise_first_look() at the CV learned)\n\n"
+	       "| request | CV | shift | before: looks | changed / not | runs "
+	       "a side | round trips | after: looks | changed / not | runs a "
+	       "side | round trips |\n| --- | --- | --- | --- | --- | --- | "
+	       "--- | --- | --- | --- | --- |\n", trials, MAX_RUNS);
+	for (r = 0; r < 2; r++)
+		for (a = 0; a < 3; a++)
+			for (b = 0; b < 2; b++) {
+				struct noise_prior prior = { cvs[a], INFINITY, 1 };
+				struct noise_cell cell = { cvs[a], 1000 };
+				struct seq_design d[2];
+				struct seq_params p;
+				struct seq_oc oc[2];
+				long first;
+				int k;
+
+				if (r == 0) {
+					confirm_of(&d[0], 0);
+					first = noise_first_confirm(&prior,
+						&cell, &d[0].par, 3, 16);
+					confirm_of(&d[1], first);
+				} else {
+					seq_params_retest(&p, RETEST_RUNS,
+						MAX_RUNS, 0, 0.05, cvs[a]);
+					design_or_die(&d[0], &p);
+					first = noise_first_look(&prior, &cell,
+						&p, RETEST_RUNS, MAX_RUNS);
+					seq_params_retest(&p, first, MAX_RUNS, 0,
+							  0.05, cvs[a]);
+					design_or_die(&d[1], &p);
+				}
+				printf("| %s | %.0f%% | %.0f%% ", r ?
+				       "retest 4x" : "confirmation",
+				       cvs[a] * 100, shifts[b] * 100);
+				for (k = 0; k < 2; k++) {
+					struct counted c = { &d[k], 0 };
+
+					run(counted_rule, &c, cvs[a], shifts[b],
+					    SEQ_NOISE_NORMAL, trials, &oc[k]);
+					printf("| ");
+					print_looks(&d[k]);
+					printf(" | %.1f%% / %.1f%% | %.2f | %.2f ",
+					       pct(&oc[k], oc[k].changed),
+					       pct(&oc[k], oc[k].not_changed),
+					       oc[k].runs,
+					       (double)c.asked / (double)trials);
+				}
+				printf("|\n");
+				fflush(stdout);
+			}
+}
+
 int main(int argc, char **argv)
 {
 	struct seq_params p;
@@ -257,5 +357,6 @@ int main(int argc, char **argv)
 	       CONFIRM_NEW);
 	confirmation_table(&d);
 	retest_table();
+	learned_table();
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <cmocka.h>
 
 #include "perfbot/parse/commands.h"
@@ -380,6 +381,67 @@ static void t_near(void **state)
 	assert_int_equal(c.near, 0);
 }
 
+/* A table of the test's own for the grammar: "note: TEXT", "ping". */
+static int parse_text(const char *args, struct mail_command *c)
+{
+	if (!c->colon || !*args)
+		return -1;
+	command_keep_arg(c, args);
+	return 0;
+}
+
+static int parse_none(const char *args, struct mail_command *c)
+{
+	return *args || c->colon ? -1 : 0;
+}
+
+static int own_lookup(const char *word, size_t len, struct command_word *w)
+{
+	if (len == 4 && !strncasecmp(word, "note", 4)) {
+		w->kind = 7;
+		w->parse = parse_text;
+		w->near_bare = 1;
+	} else if (len == 4 && !strncasecmp(word, "ping", 4)) {
+		w->kind = 8;
+		w->parse = parse_none;
+		w->near_bare = 0;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Issue 30 item 3: the grammar knows no command; what each is (its kind,
+ * its arguments, whether "NAME:" alone nearly is it) is the lookup's.
+ */
+static void t_grammar_only(void **state)
+{
+	struct mail_command c;
+
+	(void)state;
+	assert_int_equal(command_parse_line("note: a b", 9, PREFIX,
+					    own_lookup, &c), 1);
+	assert_int_equal(c.kind, 7);
+	assert_string_equal(c.arg, "a b");
+	assert_int_equal(command_parse_line("note:", 5, PREFIX, own_lookup,
+					    &c), 1);
+	assert_int_equal(c.kind, CMD_UNKNOWN);
+	assert_int_equal(c.near, CMD_NEAR_BARE);
+	assert_string_equal(c.arg, "note");
+	assert_int_equal(command_parse_line("ping:", 5, PREFIX, own_lookup,
+					    &c), 0);
+	assert_int_equal(command_parse_line("fix:", 4, PREFIX, own_lookup,
+					    &c), 0);
+	assert_int_equal(command_parse_line("ping", 4, NULL, own_lookup, &c),
+			 1);
+	assert_int_equal(c.kind, 8);
+	/* and the table's own: the usage "fix: TITLE or SHA" says it */
+	assert_near("fix:", CMD_NEAR_BARE, "fix");
+	assert_int_equal(parse("invalid:", PREFIX, &c), 1);
+	assert_int_equal(c.kind, CMD_INVALID);
+}
+
 /* What reads as prose stays prose: no answer. */
 static void t_test_prose(void **state)
 {
@@ -437,6 +499,7 @@ int main(void)
 		cmocka_unit_test(t_test_malformed),
 		cmocka_unit_test(t_test_prose),
 		cmocka_unit_test(t_near),
+		cmocka_unit_test(t_grammar_only),
 		cmocka_unit_test(t_test_check),
 	};
 

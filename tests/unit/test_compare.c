@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for the comparison (src/compare/compare.c, cmpjson.c): the
+ * Unit tests for the comparison (src/compare/compare.c, src/cli/cmpjson.c): the
  * statistics, compare_roots on result roots built from matrix.json text,
  * comparison_to_json, and the noise filter of
  * doc/lkp-compare.md, one rule per test with a case that
@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "perfbot/cli/cmpjson.h"
 #include "perfbot/compare/compare.h"
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/strbuf.h"

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 #include <git2.h>
 
 #include "perfbot/util/fileio.h"

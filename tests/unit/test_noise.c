@@ -183,6 +183,39 @@ static void t_plan(void **state)
 	assert_non_null(strstr(err.msg, "noise plan"));
 }
 
+/*
+ * Issue 32 item 5: the first look at the learned noise. A quiet cell's
+ * confirmation asks fewer runs first than the policy's own (6 a side in
+ * all on 3 held), down to one new run a side; at the noise the design
+ * assumes it keeps the policy's looks; a noisy one goes to the cap at
+ * once. A retest's N is the least; a noisy cell asks more first.
+ */
+static void t_first_look(void **state)
+{
+	struct noise_prior quiet = { 0.01, INFINITY, 5 };
+	struct noise_prior usual = { 0.02, INFINITY, 5 };
+	struct noise_prior noisy = { 0.05, INFINITY, 5 };
+	struct seq_params p;
+
+	(void)state;
+	seq_params_confirm(&p, 3, 16, 0);
+	p.direction = 1;
+	assert_int_equal(p.looks[0], 6);
+	assert_int_equal(noise_first_confirm(&quiet, NULL, &p, 3, 16), 4);
+	assert_int_equal(noise_first_confirm(&usual, NULL, &p, 3, 16), 6);
+	assert_int_equal(noise_first_confirm(&noisy, NULL, &p, 3, 16), 16);
+	/* never below one new run a side, nor the least of the design */
+	assert_int_equal(noise_first_confirm(&quiet, NULL, &p, 1, 16), 2);
+	seq_params_retest(&p, 4, 20, 0, 0.05, 0.02);
+	assert_int_equal(noise_first_look(&quiet, NULL, &p, 4, 20), 4);
+	assert_int_equal(noise_first_look(&usual, NULL, &p, 4, 20), 5);
+	assert_int_equal(noise_first_look(&noisy, NULL, &p, 4, 20), 20);
+	assert_int_equal(noise_first_look(&noisy, NULL, &p, 4, 12), 12);
+	/* a design that cannot say: the least */
+	p.shift = 0;
+	assert_int_equal(noise_first_look(&noisy, NULL, &p, 4, 20), 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +224,7 @@ int main(void)
 		cmocka_unit_test(t_moderated),
 		cmocka_unit_test(t_fixed_runs),
 		cmocka_unit_test(t_plan),
+		cmocka_unit_test(t_first_look),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,7 @@
 static const struct reply_opts opts = { "#perfbot", command_lookup };
 
 struct want {
-	enum cmd_kind kind;
+	int kind;
 	int runs;
 	const char *line;
 };

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "perfbot/config/config.h"
 #include "perfbot/util/fileio.h"

@@ -23,6 +23,7 @@
 #include "perfbot/state/outbox.h"
 #include "perfbot/state/inbox.h"
 
+#include "testbisect.h"
 #include "testutil.h"
 
 #define T0 1739548080
@@ -402,6 +403,86 @@ static void t_cli_json(void **state)
 	json_decref(o);
 }
 
+/* Bisection 'id' of o's "bisections". */
+static json_t *bisection_in(json_t *o, const char *id)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(o, "bisections"), i, r)
+		if (!strcmp(json_string_value(json_object_get(r, "id")), id))
+			return r;
+	fail_msg("no bisection '%s'", id);
+	return NULL;
+}
+
+/*
+ * The bisections (issue 33) in 'status' and 'status --json': each with
+ * its report, phase, commits, rounds, runs, the likeliest commit and its
+ * posterior, the culprit once found; one that cannot be read says why.
+ */
+static void t_cli_bisections(void **state)
+{
+	struct fx *f = *state;
+	char *json_argv[] = { "status", "--json", "--config", NULL, NULL };
+	char *argv[] = { "status", "--config", NULL, NULL };
+	char out[PATH_MAX], sha[GIT_SHA_HEX], want[256];
+	struct strbuf sb;
+	json_t *o, *r;
+
+	tb_bisection_add(f->st, "r1", 0, T0);
+	tb_bisection_add(f->st, "r2", 2, T0 + 60);
+	assert_int_equal(state_bisection_add(f->st, "bisect-r3", "r3",
+					     "search", "[]", "/j", NULL,
+					     T0 + 3600, T0, &f->err), 0);
+	state_close(f->st);
+	f->st = NULL;
+
+	o = cli_json(f, cmd_status, json_argv, 4);
+	assert_int_equal(json_array_size(json_object_get(o, "bisections")),
+			 3);
+	r = bisection_in(o, "bisect-r1");
+	assert_string_equal(json_string_value(json_object_get(r,
+							"report_id")), "r1");
+	assert_string_equal(json_string_value(json_object_get(r, "phase")),
+			    "search");
+	assert_string_equal(json_string_value(json_object_get(r, "metric")),
+			    "aim7.jobs-per-min");
+	assert_int_equal(json_integer_value(json_object_get(r,
+							"candidates")), 3);
+	assert_int_equal(json_integer_value(json_object_get(r, "rounds")), 0);
+	assert_int_equal(json_integer_value(json_object_get(r, "max_runs")),
+			 80);
+	assert_true(json_is_string(json_object_get(r, "top")));
+	assert_true(json_real_value(json_object_get(r, "top_p")) > 0.3);
+	assert_true(json_is_null(json_object_get(r, "culprit")));
+	assert_int_equal(json_integer_value(json_object_get(r, "updated")),
+			 T0);
+	r = bisection_in(o, "bisect-r2");
+	tb_sha(sha, 2);
+	assert_string_equal(json_string_value(json_object_get(r, "culprit")),
+			    sha);
+	assert_int_equal(json_integer_value(json_object_get(r, "runs")), 12);
+	r = bisection_in(o, "bisect-r3");
+	assert_string_equal(json_string_value(json_object_get(r, "phase")),
+			    "unreadable");
+	assert_non_null(strstr(json_string_value(json_object_get(r, "why")),
+			       "bisect"));
+	json_decref(o);
+
+	run_cli(f, cmd_status, argv, 3, out, sizeof(out));
+	tu_read_text(out, &sb);
+	snprintf(want, sizeof(want), "  id: bisect-r2, report_id: r2, phase: "
+		 "culprit, metric: aim7.jobs-per-min, candidates: 3, rounds: "
+		 "2, runs: 12, max_runs: 80, top: ");
+	assert_non_null(strstr(sb_str(&sb), "bisections: 3\n"));
+	assert_non_null(strstr(sb_str(&sb), want));
+	snprintf(want, sizeof(want), "culprit: %s, why: -, updated: "
+		 "2025-02-14 15:49:00 UTC", sha);
+	assert_non_null(strstr(sb_str(&sb), want));
+	sb_release(&sb);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -412,6 +493,7 @@ int main(void)
 		cmocka_unit_test(t_when),
 		T(t_cli_text),
 		T(t_cli_json),
+		T(t_cli_bisections),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

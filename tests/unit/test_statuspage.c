@@ -22,6 +22,7 @@
 #include "perfbot/state/inbox.h"
 #include "perfbot/web/statuspage.h"
 
+#include "testbisect.h"
 #include "testweb.h"
 
 struct fx {
@@ -118,7 +119,7 @@ static void t_empty(void **state)
 	struct fx *f = *state;
 
 	render(f);
-	assert_int_equal(tw_count(sb_str(&f->out), "<p>None.</p>"), 6);
+	assert_int_equal(tw_count(sb_str(&f->out), "<p>None.</p>"), 8);
 	assert_true(has(f, "<h2>The mailbox</h2>\n<p>None read yet.</p>"));
 	assert_false(has(f, "<table"));
 	assert_true(has(f, "<h2>Regressions followed</h2>\n<p>None.</p>"));
@@ -167,6 +168,91 @@ static void t_regressions_tests(void **state)
 	assert_false(has(f, "alice@"));
 }
 
+/*
+ * The bisections (issue 33), a part shown only when there is one: each
+ * with its report, phase, commits, rounds, runs of its budget, the
+ * likeliest commit and its posterior, the culprit once found, or why a
+ * bisection cannot be read.
+ */
+static void t_bisections(void **state)
+{
+	struct fx *f = *state;
+	char sha[GIT_SHA_HEX], want[512];
+
+	render(f);
+	assert_false(has(f, "Bisections"));
+	tb_bisection_add(f->w.st, "r1", 0, TW_T0);
+	tb_bisection_add(f->w.st, "r2", 2, TW_T0);
+	assert_int_equal(state_bisection_add(f->w.st, "bisect-r3", "r3",
+					     "search", "{", "/j", NULL,
+					     TW_T0 + 3600, TW_T0, &f->w.err),
+			 0);
+	render(f);
+	assert_true(has(f, "<h2>Bisections</h2>"));
+	assert_true(has(f, "<td><a href=\"r/r1.html\">r1</a></td>"
+			"<td>aim7.jobs-per-min</td><td>search</td>"
+			"<td class=\"num\">3</td><td class=\"num\">0</td>"
+			"<td class=\"num\">0 of 80</td><td><code>"));
+	assert_true(has(f, "<td>culprit</td><td class=\"num\">3</td><td "
+			"class=\"num\">2</td><td class=\"num\">12 of 80</td>"
+			"<td><code>"));
+	assert_true(has(f, "</code></td><td class=\"num\">0.3333</td>"));
+	tb_sha(sha, 2);
+	snprintf(want, sizeof(want), "</td><td><code>%s</code></td></tr>",
+		 sha);
+	assert_true(has(f, want));
+	assert_true(has(f, "<td><a href=\"r/r3.html\">r3</a></td><td></td>"
+			"<td>unreadable</td>"));
+	assert_true(has(f, "<td>bisect: "));
+}
+
+static void request_of(struct fx *f, const char *id, const char *kind,
+		       const char *report, const char *commit)
+{
+	struct request_new rq = {
+		.request_id = id, .kind = kind, .report_id = report,
+		.runs = 5, .commit = commit, .deadline = TW_T0 + 3600,
+	};
+
+	assert_int_equal(state_request_add(f->w.st, &rq, TW_T0, &f->w.err), 0);
+}
+
+/*
+ * Issue 30: the runs on landed fixes (in flight and over) and the
+ * confirmations that are over are listed as the retests and tests are;
+ * a confirmation in flight is not among those over.
+ */
+static void t_verifies_confirmations(void **state)
+{
+	struct fx *f = *state;
+
+	request_of(f, "vf-1", "verify", "r1",
+		   "d0f8c0aed1bf61a811108c7b5ee32066a9b4cadf");
+	request_of(f, "vf-2", "verify", "r2", NULL);
+	assert_int_equal(state_request_set(f->w.st, "vf-2", "done", "fixed",
+					   NULL, TW_T0 + 120, &f->w.err), 0);
+	request_of(f, "cf-1", "confirm", "r3", NULL);
+	assert_int_equal(state_request_set(f->w.st, "cf-1", "done",
+					   "not reproduced", "no change",
+					   TW_T0 + 60, &f->w.err), 0);
+	request_of(f, "cf-2", "confirm", "r4", NULL);
+	render(f);
+	assert_true(has(f, "<h2>Runs on landed fixes</h2>\n<div"));
+	assert_true(has(f, "<tr><td>vf-1</td><td><a href=\"r/r1.html\">r1"
+			"</a></td><td><code>d0f8c0aed1bf61a811108c7b5ee32066a9b4"
+			"cadf</code></td><td class=\"num\">5</td><td>queued"
+			"</td><td></td><td><time "));
+	assert_true(has(f, "<tr><td>vf-2</td><td><a href=\"r/r2.html\">r2"
+			"</a></td><td></td><td class=\"num\">5</td><td>done"
+			"</td><td>fixed</td>"));
+	assert_true(has(f, "<h2>Confirmations over</h2>\n<div"));
+	assert_true(has(f, "<tr><td>cf-1</td><td><a href=\"r/r3.html\">r3"
+			"</a></td><td class=\"num\">5</td><td>done</td><td>"
+			"not reproduced</td><td>no change</td><td><time "
+			"datetime=\"2025-02-14T15:49:00Z\">"));
+	assert_false(has(f, "<tr><td>cf-2</td>"));
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -174,6 +260,8 @@ int main(void)
 		T(t_status),
 		T(t_empty),
 		T(t_regressions_tests),
+		T(t_bisections),
+		T(t_verifies_confirmations),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

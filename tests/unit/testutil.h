@@ -29,6 +29,7 @@
 
 #include "perfbot/compare/compare.h"
 #include "perfbot/config/config.h"
+#include "perfbot/state/state.h"
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/strbuf.h"
 
@@ -104,6 +105,39 @@ static inline const char *tu_path(char *buf, size_t n, const char *dir,
 	if (len < 0 || (size_t)len >= n)
 		fail_msg("path '%s/%s' longer than %zu", dir, name, n - 1);
 	return buf;
+}
+
+/* A fixture of a temporary directory and a state in it, opened to write. */
+struct tu_state_fx {
+	char dir[64];
+	char path[128];
+	struct state *st;
+	struct pb_err err;
+};
+
+static inline int tu_state_setup(void **state, const char *tag)
+{
+	struct tu_state_fx *f = TU_NEW_FX(struct tu_state_fx, tag);
+
+	if (!f)
+		return -1;
+	tu_path(f->path, sizeof(f->path), f->dir, "state.db");
+	if (state_open(&f->st, f->path, STATE_WRITE, &f->err)) {
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static inline int tu_state_teardown(void **state)
+{
+	struct tu_state_fx *f = *state;
+
+	state_close(f->st);
+	tu_rmtree(f->dir);
+	free(f);
+	return 0;
 }
 
 /* The names in 'dir' but '.', '..' and 'skip' (or NULL), sorted, '|'-joined. */

@@ -5,13 +5,12 @@
 #include <stddef.h>
 #include <time.h>
 
-#include <jansson.h>
-
 #include "perfbot/act/dispatch.h"
 #include "perfbot/config/config.h"
 #include "perfbot/ingest/gittree.h"
 #include "perfbot/judge/bisect.h"
 #include "perfbot/state/state.h"
+#include "perfbot/state/status.h"
 #include "perfbot/util/err.h"
 
 /*
@@ -82,12 +81,18 @@ int bisect_act_round(struct state *st, const struct config *cfg,
 		     struct bisect_round *out, struct pb_err *err);
 
 /*
- * Every bisection as a flat row for 'perfbot status' and the web's
- * status page (its id, report, phase, metric, candidates, rounds, runs,
- * the likeliest candidate and its posterior, the culprit, when it last
- * moved): a new jansson array in '*out'.
+ * Every bisection as part "bisections" of 'perfbot status' and the web's
+ * status page (src/act/bisect_status.c), appended to 'so' (which
+ * state_status() filled; status_release() frees the part with the
+ * others): one row each, oldest first, with its id, report_id, phase,
+ * metric, candidates (the commits of its range), rounds and runs (asked
+ * so far), max_runs (its budget), top (the likeliest commit) and top_p
+ * (its posterior), culprit (once verified), why (it ended inconclusive)
+ * and updated (Unix seconds). A bisection whose state cannot be read has
+ * phase "unreadable" and the reason as 'why'.
  */
-int bisect_status_rows(struct state *st, json_t **out, struct pb_err *err);
+int bisect_status_add(struct state *st, struct status *so,
+		      struct pb_err *err);
 
 /* What bisect_followups() did, over every open bisection. */
 struct bisect_stats {

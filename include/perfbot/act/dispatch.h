@@ -39,10 +39,22 @@ struct command_limits {
 #define DISPATCH_OUT_SILENCED "ignored: a repeat while a retest is open " \
 	"(answered once already)"
 
+/*
+ * The commands, one value each (mail_command.kind; the grammar's
+ * CMD_UNKNOWN, parse/commands.h, is none of them).
+ */
+enum cmd_kind {
+	CMD_RETEST = CMD_UNKNOWN + 1, CMD_HELP, CMD_TEST, CMD_FIX, CMD_UNFIX,
+	CMD_DUP, CMD_UNDUP, CMD_INVALID, CMD_REOPEN, CMD_SET, CMD_UNSET,
+	CMD_BISECT
+};
+
 struct command_def {
 	const char *name;	/* first word, matched case-insensitively */
 	enum cmd_kind kind;
-	const char *usage;	/* "retest [N]x", for the help answer */
+	const char *usage;	/* "retest [N]x", for the help answer; one
+				 * that starts "NAME: " takes its text after
+				 * the ':' ("fix:" alone nearly is it) */
 	const char *summary;	/* one line, for the help answer */
 	/* 0 when 'args' (trimmed, NUL-terminated) are valid, else -1. */
 	int (*parse)(const char *args, struct mail_command *c);
@@ -62,7 +74,7 @@ extern const struct command_def command_table[];
 extern const size_t command_count;
 
 /* The table entry of 'kind', NULL for CMD_UNKNOWN. */
-const struct command_def *command_by_kind(enum cmd_kind kind);
+const struct command_def *command_by_kind(int kind);
 
 /* The entry named 'name' ('len' bytes, any case), or NULL. */
 const struct command_def *command_by_name(const char *name, size_t len);

@@ -4,7 +4,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <jansson.h>
 
 #include "perfbot/util/err.h"
 #include "perfbot/ingest/result.h"
@@ -120,12 +119,5 @@ void cmp_stats_compute_typed(const double *v, const unsigned char *isint,
 
 /* Every statistic of one side of 'row' (the spread included). */
 void cmp_row_stats(const struct cmp_row *row, int side, struct cmp_stats *st);
-
-/*
- * Every number of the comparison as JSON: the rows shown (all rows when
- * 'all', each with the rule that dropped it), their per-run samples,
- * means, standard deviations and changes.
- */
-json_t *comparison_to_json(const struct comparison *c, int all);
 
 #endif

@@ -86,4 +86,27 @@ int noise_plan(const struct noise_prior *prior,
 	       const struct noise_cell *cell, double shift, long least,
 	       long cap, struct seq_params *p, struct pb_err *err);
 
+/*
+ * The runs a side the first look of design 'p' (its alpha, power,
+ * direction and shift) should reach at the noise learned for 'cell'
+ * (NULL: never seen), as noise_plan() places it: PLAN_FIRST (0.45)
+ * times the fixed-sample runs at noise_design_cv(), but within 'least'
+ * (the runs asked for at least) and 'cap'. So a quiet benchmark's first
+ * look asks fewer runs and a noisy one's more, in one round trip.
+ */
+long noise_first_look(const struct noise_prior *prior,
+		      const struct noise_cell *cell, const struct seq_params *p,
+		      long least, long cap);
+
+/*
+ * A confirmation's first look (design 'p' of seq_params_confirm(), held
+ * on 'fewer' runs a side): noise_first_look() from the policy's own
+ * first look (p->looks[0]) up, or from one new run a side up when the
+ * learned noise is quieter than the design assumes (p->cv); within
+ * 'cap'. So the noise the design was made for keeps its looks.
+ */
+long noise_first_confirm(const struct noise_prior *prior,
+			 const struct noise_cell *cell,
+			 const struct seq_params *p, long fewer, long cap);
+
 #endif

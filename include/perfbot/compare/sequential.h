@@ -96,6 +96,14 @@ void seq_params_default(struct seq_params *p);
 #define SEQ_CONFIRM_RATIO 1.35
 void seq_params_confirm(struct seq_params *p, long initial, long cap,
 			double spent0);
+/*
+ * The same with its first look at 'first' runs a side in all (the held
+ * ones included) instead of 'initial' + SEQ_CONFIRM_FIRST: the first
+ * look the learned noise calls for (compare/noise.h,
+ * noise_first_look()).
+ */
+void seq_params_confirm_from(struct seq_params *p, long first, long cap,
+			     double spent0);
 
 /*
  * A retest's design (issue 32): "retest Nx" runs 'first' (N) a side,

@@ -17,10 +17,13 @@
 #define CMD_ARG_MAX (CMD_PARSE_MAX + 1)	/* a command's text argument */
 #define CMD_LINE_REF_MAX 10000	/* "<N>": the lines of a reminder */
 
-enum cmd_kind {
-	CMD_RETEST, CMD_HELP, CMD_TEST, CMD_FIX, CMD_UNFIX, CMD_DUP, CMD_UNDUP,
-	CMD_INVALID, CMD_REOPEN, CMD_SET, CMD_UNSET, CMD_BISECT, CMD_UNKNOWN
-};
+/*
+ * What a command is the grammar never says: mail_command.kind is the
+ * kind the lookup handed over (act/dispatch.h's enum cmd_kind, next to
+ * the command table), or CMD_UNKNOWN for a line that is no valid
+ * command.
+ */
+#define CMD_UNKNOWN 0
 
 /*
  * The forms of "test" (command_parse_test()): the patch of the mail on
@@ -37,7 +40,7 @@ enum test_form { TEST_PATCH, TEST_TREE, TEST_COMMIT, TEST_MALFORMED };
 #define CMD_NEAR_TYPO 2
 
 struct mail_command {
-	enum cmd_kind kind;
+	int kind;		/* the lookup's, or CMD_UNKNOWN */
 	int runs;		/* retest, test: N, 0 = not given (use the
 				 * default) */
 	enum test_form form;	/* test */
@@ -60,14 +63,18 @@ struct mail_command {
 };
 
 /*
- * What the syntax step needs of a command the grammar knows: its kind and
- * the reader of its arguments (0 when 'args', trimmed and NUL-terminated,
- * are valid, else -1). The words come from the one command table of
- * act/dispatch.c, whose command_lookup() the caller hands over.
+ * What the syntax step needs of a command the grammar knows: its kind
+ * (never CMD_UNKNOWN), the reader of its arguments (0 when 'args',
+ * trimmed and NUL-terminated, are valid, else -1) and whether "WORD:"
+ * with nothing after it nearly is the command (its text follows the
+ * ':', as "fix: TITLE" and "dup: REPORT": CMD_NEAR_BARE). The words come
+ * from the one command table of act/dispatch.c, whose command_lookup()
+ * the caller hands over.
  */
 struct command_word {
-	enum cmd_kind kind;
+	int kind;
 	int (*parse)(const char *args, struct mail_command *c);
+	int near_bare;
 };
 
 /* 0 with 'w' filled when 'word' ('len' bytes, any case) is a command. */

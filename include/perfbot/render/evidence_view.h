@@ -23,6 +23,16 @@
 void ctx_evidence(struct ctx *c, const char *key, const struct evidence *ev);
 
 /*
+ * The tests with their numbers, for the report's context and 'compare
+ * --json' (NULL when memory ran out):
+ * {"runs": {"base": N, "head": N},
+ *  "welch": {"t", "df", "p"} | {"no_test": reason},
+ *  "mann_whitney": {"u", "p", "exact"} | {"no_test": reason},
+ *  "ci95": {"low", "high"} | {"no_test": reason}}   (ci95 in % of the base)
+ */
+json_t *evidence_json(const struct evidence *ev);
+
+/*
  * A change as the answers print it ("+10.1%"): "%+.1f" with Ruby's
  * digits, as the report's table and subject round it, so that a number
  * quoted from a report reads as the report printed it.

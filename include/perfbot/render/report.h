@@ -79,6 +79,9 @@ struct report {
 	struct evidence evidence;	/* its tests */
 	size_t runs[2];		/* runs of base and head */
 	int candidate;		/* !worth, but the key metric looks changed */
+	char *testcase, *machine;	/* whose learned noise sizes the
+					 * confirmation (job.yaml's
+					 * testcase, tbox_group), or NULL */
 };
 
 /* The links the driver made for the text (NULL when there is none). */

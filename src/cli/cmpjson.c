@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * compare: a comparison as JSON (comparison_to_json(), in compare.h) for
- * 'perfbot compare --json': per row both sides' samples, means, spreads
- * and the change, the rule that dropped it, and for a shown row the
- * judge's evidence (Welch, Mann-Whitney, confidence interval).
+ * cli: a comparison as JSON (cmpjson.h) for 'perfbot compare --json':
+ * per row both sides' samples, means, spreads and the change, the rule
+ * that dropped it, and for a shown row the judge's evidence (Welch,
+ * Mann-Whitney, confidence interval).
  */
 #include <math.h>
 
-#include "perfbot/compare/compare.h"
+#include "perfbot/cli/cmpjson.h"
 #include "perfbot/compare/evidence.h"
+#include "perfbot/render/evidence_view.h"
 
 static json_t *samples(const double *v, size_t n)
 {
