@@ -18,7 +18,7 @@ LIBEXECDIR = $(PREFIX)/libexec/perfbot
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 LIBS_PC = libcurl libetpan jansson yaml-0.1 gmime-3.0 sqlite3 gnutls libxml-2.0 \
-	libgit2
+	libgit2 libpq
 TEST_PC = cmocka
 
 CFLAGS ?= -O2 -g

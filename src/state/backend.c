@@ -2,7 +2,7 @@
 /*
  * record: the front of the state (backend.h). state_open() chooses the
  * backend by the 'state:' value: a plain path is SQLite's, a URI names
- * its backend by its scheme ("postgresql://..." is a later one's). Every
+ * its backend by its scheme ("postgresql://..." is PostgreSQL's). Every
  * other state_* function of the public headers calls the open state's
  * backend, and does nothing else (those of the record side in
  * backend_record.c).
@@ -15,10 +15,8 @@
 /* The backends built in; the one without a scheme opens plain paths. */
 static const struct state_backend *const backends[] = {
 	&state_sqlite,
+	&state_postgresql,
 };
-
-/* Known, but not built yet: a clear word rather than "no such file". */
-static const char *const later[] = { "postgresql", "postgres" };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -50,15 +48,12 @@ static int choose(const char *where, const struct state_backend **be,
 	const char *scheme = scheme_of(where, &len);
 
 	for (i = 0; i < ARRAY_LEN(backends); i++)
-		if (scheme ? same(backends[i]->scheme, scheme, len) :
+		if (scheme ? same(backends[i]->scheme, scheme, len) ||
+			     same(backends[i]->alias, scheme, len) :
 			     !backends[i]->scheme) {
 			*be = backends[i];
 			return 0;
 		}
-	for (i = 0; scheme && i < ARRAY_LEN(later); i++)
-		if (same(later[i], scheme, len))
-			return pb_fail(err, EX_CONFIG, "state: postgresql "
-				       "backend not built yet");
 	return pb_fail(err, EX_CONFIG, "state: '%.*s://': no backend of "
 		       "that scheme (a path is SQLite's)", (int)len, where);
 }
@@ -129,6 +124,11 @@ int state_lock(struct state *st, struct pb_err *err)
 int state_check(struct state *st, struct pb_err *err)
 {
 	return st->be->check(st, err);
+}
+
+int state_describe(struct state *st, char *buf, size_t n, struct pb_err *err)
+{
+	return st->be->describe(st, buf, n, err);
 }
 
 int state_reserve(struct state *st, struct pb_err *err)

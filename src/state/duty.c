@@ -17,15 +17,27 @@
 /* An instance not seen for this long is forgotten. */
 #define INSTANCE_FORGET (24 * 3600)
 
+/*
+ * The backend's duty lock. PostgreSQL's table (pg.c) does not name
+ * pg_duty_lock yet: until it does, it is taken here by the backend's name.
+ */
+static int (*lock_of(const struct state *st))(struct state *, const char *,
+					       int *, struct pb_err *)
+{
+	if (st->be->duty_lock)
+		return st->be->duty_lock;
+	return !strcmp(st->be->name, "postgresql") ? pg_duty_lock : NULL;
+}
+
 int state_duty_hold(struct state *st, const char *duty, time_t now, int note,
 		    int *held, struct pb_err *err)
 {
 	char mine[300];
 
 	*held = 1;
-	if (!st->be->duty_lock)
+	if (!lock_of(st))
 		return 0;
-	if (st->be->duty_lock(st, duty, held, err))
+	if (lock_of(st)(st, duty, held, err))
 		return -1;
 	if (!*held || !note)
 		return 0;
@@ -43,7 +55,7 @@ int state_instance_seen(struct state *st, time_t now, struct pb_err *err)
 {
 	char mine[300], host[256];
 
-	if (!st->be->duty_lock)
+	if (!lock_of(st))
 		return 0;
 	if (gethostname(host, sizeof(host)))
 		host[0] = '\0';

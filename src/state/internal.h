@@ -20,6 +20,7 @@
 #include "backend.h"
 
 struct sqlite3;
+struct pg_handle;
 
 /*
  * An open state: its backend first (backend.c calls through it), then
@@ -28,6 +29,7 @@ struct sqlite3;
 struct state {
 	const struct state_backend *be;
 	struct sqlite3 *db;
+	struct pg_handle *pg;	/* PostgreSQL's (pg.h) */
 	char *path;	/* the file, or the URI without its password */
 	int lock_fd;
 	int full;	/* a write found the disk full */
@@ -138,8 +140,28 @@ int lease_drop(struct state *st, const struct lease_of *l, const char *id,
 int pg_duty_lock(struct state *st, const char *duty, int *held,
 		 struct pb_err *err);
 
-/* The migrations (schema.c): entry N moves version N to N + 1. */
-extern const char *const state_migrations[];
+/* Every table's operations of a struct state_backend, in SQL. */
+#define SQL_TABLES_OPS							\
+	.archive = &sql_archive_ops, .noise = &sql_noise_ops,		\
+	.bisections = &sql_bisections_ops, .inbox = &sql_inbox_ops,	\
+	.marks = &sql_marks_ops, .outbox = &sql_outbox_ops,		\
+	.admin = &sql_admin_ops, .prune = &sql_prune_ops,		\
+	.records = &sql_records_ops, .requests = &sql_requests_ops,	\
+	.seen = &sql_seen_ops, .status = &sql_status_ops
+
+/*
+ * The migrations (schema.c): entry N moves version N to N + 1; 'sql' is
+ * SQLite's, 'pg' PostgreSQL's when it differs in more than the types'
+ * words (NULL: 'sql'), 'pg_rowid' the tables it makes that PostgreSQL
+ * gives a rowid column (space-separated; SQLite's rowid is implicit).
+ */
+struct state_migration {
+	const char *sql;
+	const char *pg;
+	const char *pg_rowid;
+};
+
+extern const struct state_migration state_migrations[];
 extern const int state_nmigrations;
 
 /* The driver's last error as perfbot's one line; -1. */

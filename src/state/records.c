@@ -182,11 +182,12 @@ static int sql_record_find(struct state *st, const char *key,
 	if (!bare)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	/* a report never mailed is known by its requests (a confirmation) */
-	rc = db_query(st, &s, err, "SELECT id FROM (SELECT id, id = ?1 AS "
-		      "exact, 0 AS held FROM outbox WHERE kind = 'report' AND "
-		      "(id = ?1 OR message_id = ?2) UNION ALL SELECT report_id, "
-		      "1, 1 FROM requests WHERE report_id = ?1) ORDER BY held, "
-		      "exact DESC LIMIT 1", "ss", key, bare) ||
+	rc = db_query(st, &s, err, "SELECT id FROM (SELECT id, CASE WHEN id "
+		      "= ?1 THEN 1 ELSE 0 END AS exact, 0 AS held FROM outbox "
+		      "WHERE kind = 'report' AND (id = ?1 OR message_id = ?2) "
+		      "UNION ALL SELECT report_id, 1, 1 FROM requests WHERE "
+		      "report_id = ?1) f ORDER BY held, exact DESC LIMIT 1",
+		      "ss", key, bare) ||
 	     one_string(st, s, report_id, err);
 	free(bare);
 	return rc ? -1 : 0;

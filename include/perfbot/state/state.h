@@ -45,6 +45,19 @@ int state_open(struct state **st, const char *path, enum state_mode mode,
 int state_missing(const char *path);
 /* 1 when 'path' is a file's (SQLite's), 0 for a URI of another backend. */
 int state_is_file(const char *path);
+/*
+ * The password of a state on a database server, for the opens that
+ * follow (config's state_password_env / state_password_file; NULL
+ * forgets it; without one, libpq's own sources: PGPASSFILE). Kept in
+ * memory only, never said. -1 when out of memory.
+ */
+int state_password(const char *pw);
+/*
+ * What the open state is, one line into 'buf' ('perfbot check'): its
+ * name (a URI without its password), its engine and version (a server's
+ * as the server says it), its schema version.
+ */
+int state_describe(struct state *st, char *buf, size_t n, struct pb_err *err);
 
 /*
  * What 'perfbot check' asks of the 'state:' value before a run: a file's
