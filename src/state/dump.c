@@ -53,7 +53,30 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The columns of 'table', sorted by name. */
+int dump_has_rowid(const char *table)
+{
+	size_t len = strlen(table);
+	const char *p;
+	int i;
+
+	for (i = 0; i < state_nmigrations; i++) {
+		for (p = state_migrations[i].pg_rowid; p && *p;) {
+			size_t n = strcspn(p, " ");
+
+			if (n == len && !strncmp(p, table, len))
+				return 1;
+			p += n;
+			p += strspn(p, " ");
+		}
+	}
+	return 0;
+}
+
+/*
+ * The columns of 'table', sorted by name; with its rowid when PostgreSQL
+ * gives it one of its own (SQLite's implicit one is read and written
+ * by that name), so that the order of its rows goes with them.
+ */
 static int table_cols(struct state *st, const char *table, struct dump_cols *c,
 		      struct pb_err *err)
 {
@@ -83,6 +106,14 @@ static int table_cols(struct state *st, const char *table, struct dump_cols *c,
 			c->rowid = 1;
 	}
 	db_finalize(s);
+	if (c->n == n && !c->rowid && dump_has_rowid(table) &&
+	    n < DUMP_MAXCOLS) {
+		c->name[c->n] = strdup("rowid");
+		if (c->name[c->n])
+			c->n++;
+		c->rowid = 1;
+		n++;
+	}
 	if (c->n < n) {
 		dump_cols_release(c);
 		return pb_fail(err, EX_OSERR, "out of memory");

@@ -21,5 +21,10 @@ struct dump_cols {
 };
 
 void dump_cols_release(struct dump_cols *c);
+/*
+ * 'table' has a rowid of its own on PostgreSQL (schema.c's pg_rowid),
+ * which SQLite's implicit rowid stands for: dumped, in its order.
+ */
+int dump_has_rowid(const char *table);
 
 #endif

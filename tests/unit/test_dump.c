@@ -35,6 +35,7 @@
 #include "../../src/state/internal.h"
 
 #include "testutil.h"
+#include "teststate.h"
 
 #define T0 1739548080
 
@@ -421,6 +422,44 @@ static void t_export_import_files(void **state)
 	assert_int_equal(f->err.code, EX_CANTCREAT);
 }
 
+/*
+ * SQLite to PostgreSQL and back (the runner's server, PERFBOT_TEST_STATE):
+ * the server's dump is the file's, and so is the file made from it; a
+ * row added on the server after the import takes a rowid of its own.
+ */
+static void t_through_postgresql(void **state)
+{
+	struct fx *f = *state;
+	struct dump_counts c;
+	char where[1024], *d1, *d2, *d3;
+
+	if (!tu_pg()) {
+		print_message("skipped: no PostgreSQL (PERFBOT_TEST_STATE)\n");
+		skip();
+	}
+	assert_int_equal(state_open(&f->st, f->a, STATE_WRITE, &f->err), 0);
+	fill(f->st);
+	state_close(f->st);
+	f->st = NULL;
+	d1 = dump_of(f->a, &c);
+	tu_state(where, sizeof(where), f->b);
+	if (load(where, d1, &f->err))
+		fail_msg("%s", f->err.msg);
+	d2 = dump_of(where, &c);
+	assert_string_equal(d2, d1);
+	if (load(f->c, d2, &f->err))
+		fail_msg("%s", f->err.msg);
+	d3 = dump_of(f->c, &c);
+	assert_string_equal(d3, d1);
+	assert_int_equal(state_open(&f->st, where, STATE_WRITE, &f->err), 0);
+	queue(f->st, "answer", "a2", "r1", "<a2@example.test>", "x", 1, T0);
+	state_close(f->st);
+	f->st = NULL;
+	free(d1);
+	free(d2);
+	free(d3);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -431,6 +470,7 @@ int main(void)
 		T(t_tables_listed),
 		T(t_one_real_or_blob),
 		T(t_export_import_files),
+		T(t_through_postgresql),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

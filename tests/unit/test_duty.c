@@ -26,6 +26,7 @@
 #include "../../src/state/internal.h"
 
 #include "testutil.h"
+#include "teststate.h"
 
 #define T0 1739548080
 
@@ -198,6 +199,39 @@ static void t_status_leases(void **state)
 	status_release(&s);
 }
 
+/*
+ * On PostgreSQL (PERFBOT_TEST_STATE): a duty is one session's; when that
+ * session ends, the other takes it.
+ */
+static void t_pg_session_lock(void **state)
+{
+	struct fx *f = *state;
+	struct state *a = NULL, *b = NULL;
+	char where[1024];
+	int held;
+
+	if (!tu_pg()) {
+		print_message("skipped: no PostgreSQL (PERFBOT_TEST_STATE)\n");
+		skip();
+	}
+	tu_state(where, sizeof(where), f->path);
+	assert_int_equal(state_open(&a, where, STATE_WRITE, &f->err), 0);
+	assert_int_equal(state_open(&b, where, STATE_WRITE, &f->err), 0);
+	assert_int_equal(state_duty_hold(a, "poll", T0, 1, &held, &f->err), 0);
+	assert_int_equal(held, 1);
+	assert_int_equal(state_duty_hold(a, "poll", T0, 1, &held, &f->err), 0);
+	assert_int_equal(held, 1);
+	assert_int_equal(state_duty_hold(b, "poll", T0, 1, &held, &f->err), 0);
+	assert_int_equal(held, 0);
+	assert_int_equal(state_duty_hold(b, "track", T0, 1, &held, &f->err),
+			 0);
+	assert_int_equal(held, 1);
+	state_close(a);
+	assert_int_equal(state_duty_hold(b, "poll", T0, 1, &held, &f->err), 0);
+	assert_int_equal(held, 1);
+	state_close(b);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -206,6 +240,7 @@ int main(void)
 		T(t_sqlite_holds_all),
 		T(t_held_by_one),
 		T(t_status_leases),
+		T(t_pg_session_lock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,8 @@
  * is free again; a row no longer open (a mail sent, a request done, a
  * bisection decided) is claimed by nobody; only the owner gives a lease
  * back; a follow-up's open requests leave out those another instance
- * holds. A second process claiming the same rows at the same time as this
+ * holds. On PostgreSQL (PERFBOT_TEST_STATE) the two handles are two
+ * connections to one schema. A second process claiming the same rows at the same time as this
  * one gets the others: each row is taken once.
  */
 #include <setjmp.h>
@@ -28,6 +29,7 @@
 #include "perfbot/state/state.h"
 
 #include "testutil.h"
+#include "teststate.h"
 
 #define T0 1739548080
 #define NROWS 40
@@ -35,6 +37,7 @@
 struct fx {
 	char dir[64];
 	char path[128];
+	char where[1024];	/* the state: the file, or a server's schema */
 	struct state *a, *b;	/* two instances on one state */
 	struct pb_err err;
 };
@@ -46,8 +49,9 @@ static int setup(void **state)
 	if (!f)
 		return -1;
 	tu_path(f->path, sizeof(f->path), f->dir, "state.db");
-	if (state_open(&f->a, f->path, STATE_WRITE, &f->err) ||
-	    state_open(&f->b, f->path, STATE_WRITE, &f->err) ||
+	tu_state(f->where, sizeof(f->where), f->path);
+	if (state_open(&f->a, f->where, STATE_WRITE, &f->err) ||
+	    state_open(&f->b, f->where, STATE_WRITE, &f->err) ||
 	    state_owner_set(f->a, "instance-a", &f->err) ||
 	    state_owner_set(f->b, "instance-b", &f->err))
 		return -1;
@@ -259,7 +263,7 @@ static void t_two_processes(void **state)
 		struct pb_err err = { 0, "" };
 
 		close(fds[0]);
-		if (state_open(&st, f->path, STATE_WRITE, &err) ||
+		if (state_open(&st, f->where, STATE_WRITE, &err) ||
 		    state_owner_set(st, "instance-child", &err))
 			_exit(1);
 		claim_all(st, theirs);
