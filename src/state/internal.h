@@ -132,6 +132,11 @@ int lease_take(struct state *st, const struct lease_of *l, const char *id,
 int lease_drop(struct state *st, const struct lease_of *l, const char *id,
 	       struct pb_err *err);
 
+/* PostgreSQL's NOTIFY, LISTEN and wait on the socket (pg_wake.c). */
+int pg_wake_notify(struct state *st, struct pb_err *err);
+int pg_wake_listen(struct state *st, struct pb_err *err);
+int pg_wake_wait(struct state *st, long ms, int *woken, struct pb_err *err);
+
 /*
  * PostgreSQL's lock of a singleton duty (duty.c), for its struct
  * state_backend's duty_lock: pg_try_advisory_lock() of the duty's key
