@@ -181,7 +181,8 @@ static void check_state(struct checker *ck)
 	if (!path)
 		pb_fail(&err, EX_CONFIG, "state: not set, and no $HOME for "
 			"the default place");
-	if (err.code || state_usable(path, &made, &err))
+	if (err.code || cli_state_secret(ck->cfg, &err) ||
+	    state_usable(path, &made, &err))
 		check_problem(ck, &err);
 	else if (!state_is_file(path))
 		check_server_state(ck, path, made);

@@ -61,7 +61,8 @@ int cmd_web(int argc, char **argv)
 		return cli_fail(&(struct pb_err){ EX_USAGE, "web: --out DIR is "
 				"required (see 'perfbot web --help')" });
 	cli_apply_log(o.quiet, o.verbose, 0);
-	if (cli_load_config(&cfg, o.config, 1, &err))
+	if (cli_load_config(&cfg, o.config, 1, &err) ||
+	    cli_state_secret(&cfg, &err))
 		return cli_fail(&err);
 	state = cli_state_path(&cfg);
 	wo.out = o.out;

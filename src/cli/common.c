@@ -9,8 +9,6 @@
 
 #include "perfbot/cli/cli.h"
 #include "perfbot/cli/clicommon.h"
-#include "perfbot/config/secret.h"
-#include "perfbot/state/state.h"
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/log.h"
 #include "perfbot/util/yaml.h"
@@ -74,24 +72,6 @@ static int find_config(const char *opt_path, int required, char **path,
 	return rc;
 }
 
-/*
- * A state on a server: its password (state_password_env/_file) handed
- * to the state for the opens to come; none set, libpq's own sources.
- */
-static int state_secret(const struct config *cfg, struct pb_err *err)
-{
-	char *pw = NULL;
-	int rc;
-
-	if (!cfg->state || state_is_file(cfg->state))
-		return 0;
-	if (secret_get(cfg, "state", &pw, err))
-		return -1;
-	rc = state_password(pw);
-	secret_free(pw);
-	return rc ? pb_fail(err, EX_OSERR, "out of memory") : 0;
-}
-
 static int load(struct config *cfg, const char *opt_path, int required,
 		unsigned flags, struct pb_err *err)
 {
@@ -103,8 +83,6 @@ static int load(struct config *cfg, const char *opt_path, int required,
 		return -1;
 	}
 	rc = config_load_flags(cfg, path, flags, err);
-	if (!rc)
-		rc = state_secret(cfg, err);
 	if (!rc && path)
 		log_info("config '%s'", cfg->path);
 	else if (!rc)

@@ -309,13 +309,6 @@ static int pgb_open(struct state **out, const char *uri, enum state_mode mode,
 	return 0;
 }
 
-/* A server's state is made by its first open: never missing. */
-static int pgb_missing(const char *uri)
-{
-	(void)uri;
-	return 0;
-}
-
 /*
  * Reachable, the password right, the schema this perfbot's or none yet
  * ('*made' 0: the first run makes it); nothing written.
@@ -339,6 +332,19 @@ static int pgb_usable(const char *uri, int *made, struct pb_err *err)
 	*made = v > 0;
 	release(st);
 	return rc;
+}
+
+/*
+ * 1 when the server is reached and holds no perfbot schema yet (nothing
+ * has run: a dry run or 'status' has nothing to read); else 0, and the
+ * open says what is wrong.
+ */
+static int pgb_missing(const char *uri)
+{
+	struct pb_err err;
+	int made;
+
+	return !pgb_usable(uri, &made, &err) && !made;
 }
 
 static int pgb_describe(struct state *st, char *buf, size_t n,

@@ -22,6 +22,7 @@
 #include "perfbot/state/inbox.h"
 
 #include "testutil.h"
+#include "teststate.h"
 
 #define T0 1739548080
 
@@ -39,7 +40,7 @@ static int setup(void **state)
 	if (!f)
 		return -1;
 	tu_path(f->path, sizeof(f->path), f->dir, "state.db");
-	if (state_open(&f->st, f->path, STATE_WRITE, &f->err)) {
+	if (tu_state_open(&f->st, f->path, STATE_WRITE, &f->err)) {
 		free(f);
 		return -1;
 	}

@@ -2105,6 +2105,24 @@ static void t_pg_server_gone(void **state)
 	counts(f, 1, 0);
 }
 
+/* A database reached but never run on is missing: nothing to read yet. */
+static void t_pg_missing(void **state)
+{
+	struct fx *f = *state;
+	int made = -1;
+
+	TU_PG_ONLY();
+	assert_int_equal(state_missing(f->where), 1);
+	assert_int_equal(state_usable(f->where, &made, &f->err), 0);
+	assert_int_equal(made, 0);
+	reopen(f, STATE_WRITE);
+	assert_int_equal(state_missing(f->where), 0);
+	assert_int_equal(state_usable(f->where, &made, &f->err), 0);
+	assert_int_equal(made, 1);
+	/* no server there: not missing, the open says why */
+	assert_int_equal(state_missing("postgresql://127.0.0.1:1/pb"), 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup_open, teardown)
 #define T_EMPTY(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
@@ -2159,6 +2177,7 @@ int main(int argc, char **argv)
 		T(t_pg_lock),
 		T(t_pg_password),
 		T(t_pg_server_gone),
+		T_EMPTY(t_pg_missing),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--lock"))

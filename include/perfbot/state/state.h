@@ -39,8 +39,9 @@ int state_open(struct state **st, const char *path, enum state_mode mode,
 	       struct pb_err *err);
 /*
  * 1 when 'path' (the 'state:' value) names a state not made yet: a file
- * of the SQLite backend that is not there (nothing has run). 0 when it is
- * there, and for a URI: its backend's open says what is wrong.
+ * of the SQLite backend that is not there, a PostgreSQL database reached
+ * that holds no perfbot schema yet (nothing has run). 0 when it is there,
+ * and when a server cannot be reached: its backend's open says why.
  */
 int state_missing(const char *path);
 /* 1 when 'path' is a file's (SQLite's), 0 for a URI of another backend. */
