@@ -74,7 +74,9 @@ int cmd_web(int argc, char **argv)
 			     "for the default place");
 	else
 		rc = web_build(&cfg, &wo, &ws, &err);
-	if (!rc)
+	if (!rc && ws.skipped)
+		log_info("web: another instance holds this duty; skipped");
+	else if (!rc)
 		log_info("web: %ld reports (%ld pages made, %ld kept), %ld "
 			 "files written, %ld kept: %s", ws.reports, ws.made,
 			 ws.reused, ws.written, ws.kept, o.out);

@@ -7,6 +7,7 @@
  * backend, and does nothing else (those of the record side in
  * backend_record.c).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -95,8 +96,22 @@ int state_is_file(const char *path)
 
 void state_close(struct state *st)
 {
-	if (st)
+	if (st) {
+		free(st->owner);
+		st->owner = NULL;
 		st->be->close(st);
+	}
+}
+
+int state_owner_set(struct state *st, const char *name, struct pb_err *err)
+{
+	char *o = name ? strdup(name) : NULL;
+
+	if (name && !o)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	free(st->owner);
+	st->owner = o;
+	return 0;
 }
 
 /* ---- state.h ---- */

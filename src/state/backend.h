@@ -212,6 +212,11 @@ struct state_requests_ops {
 	int (*request_look)(struct state *st, const char *request_id,
 			    const char *new_id, long runs, time_t deadline,
 			    struct pb_err *err);
+	int (*request_claim)(struct state *st, const char *request_id,
+			     time_t now, long ttl, int *claimed,
+			     struct pb_err *err);
+	int (*request_release)(struct state *st, const char *request_id,
+			       struct pb_err *err);
 };
 
 /* seen.h */
@@ -255,6 +260,11 @@ struct state_bisections_ops {
 	int (*bisections)(struct state *st, const char *report_id, int open,
 			  struct bisection_row **out, size_t *n,
 			  struct pb_err *err);
+	int (*bisection_claim)(struct state *st, const char *bisect_id,
+			       time_t now, long ttl, int *claimed,
+			       struct pb_err *err);
+	int (*bisection_release)(struct state *st, const char *bisect_id,
+				 struct pb_err *err);
 };
 
 /* noise.h */
@@ -305,6 +315,13 @@ struct state_backend {
 	int (*begin)(struct state *st, struct pb_err *err);
 	int (*commit)(struct state *st, struct pb_err *err);
 	void (*rollback)(struct state *st);
+	/*
+	 * Take the singleton duty 'duty' (duty.h) for this handle: '*held'
+	 * 1, or 0 when another instance's session holds it. NULL: the
+	 * backend lets one run at a time (SQLite), every duty is held.
+	 */
+	int (*duty_lock)(struct state *st, const char *duty, int *held,
+			 struct pb_err *err);
 	/* its statements, for the tables' operations in SQL (internal.h) */
 	const struct db_driver *sql;
 	/* the tables' */

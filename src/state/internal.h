@@ -33,6 +33,7 @@ struct state {
 	char *path;	/* the file, or the URI without its password */
 	int lock_fd;
 	int full;	/* a write found the disk full */
+	char *owner;	/* the owner of its leases, NULL: "host:pid" */
 };
 
 /* db_step()'s answers */
@@ -106,6 +107,43 @@ extern const struct state_records_ops sql_records_ops;
 extern const struct state_requests_ops sql_requests_ops;
 extern const struct state_seen_ops sql_seen_ops;
 extern const struct state_status_ops sql_status_ops;
+
+/*
+ * Leases on rows of work (lease.c): 'table' whose 'key' (an integer
+ * when 'int_key') names a row, its columns 'owner' and 'until', the
+ * condition 'open' of a row still to be worked on, and 'also' (NULL or
+ * ", col = ?3": more set when taken, ?3 the time).
+ */
+struct lease_of {
+	const char *table, *key, *owner, *until, *open, *also;
+	int int_key;
+};
+
+/* The owner of 'st''s leases: its own name, or "host:pid". */
+int lease_owner(const struct state *st, char *buf, size_t n);
+/*
+ * Take the lease on the row 'id' of 'l' for 'ttl' seconds, in one
+ * conditional UPDATE: '*taken' 1, or 0 when the row is not open or
+ * another live owner's lease is not over.
+ */
+int lease_take(struct state *st, const struct lease_of *l, const char *id,
+	       time_t now, long ttl, int *taken, struct pb_err *err);
+/* Give the lease back (only one's own). */
+int lease_drop(struct state *st, const struct lease_of *l, const char *id,
+	       struct pb_err *err);
+
+/* PostgreSQL's NOTIFY, LISTEN and wait on the socket (pg_wake.c). */
+int pg_wake_notify(struct state *st, struct pb_err *err);
+int pg_wake_listen(struct state *st, struct pb_err *err);
+int pg_wake_wait(struct state *st, long ms, int *woken, struct pb_err *err);
+
+/*
+ * PostgreSQL's lock of a singleton duty (duty.c), for its struct
+ * state_backend's duty_lock: pg_try_advisory_lock() of the duty's key
+ * on the session, held until the session ends.
+ */
+int pg_duty_lock(struct state *st, const char *duty, int *held,
+		 struct pb_err *err);
 
 /* Every table's operations of a struct state_backend, in SQL. */
 #define SQL_TABLES_OPS							\
@@ -187,5 +225,13 @@ int sqlite_usable(const char *path, int *made, struct pb_err *err);
 /* The reserve of files.c: made (its room kept), or given back. */
 int state_reserve_make(const char *path, struct pb_err *err);
 int state_reserve_free(const char *path);
+/*
+ * A file made in full beside 'dest' (backup.c): a new, empty one of mode
+ * 0600 (its name, or NULL with 'err'); then synced and renamed over
+ * 'dest', its directory synced, '*bytes' its size.
+ */
+char *state_new_beside(const char *dest, struct pb_err *err);
+int state_publish(const char *tmp, const char *dest, long long *bytes,
+		  struct pb_err *err);
 
 #endif

@@ -328,6 +328,26 @@ static int sql_request_look(struct state *st, const char *request_id,
 		      request_id);
 }
 
+/* An open request's follow-up is one instance's at a time (lease.c). */
+static const struct lease_of request_lease = {
+	.table = "requests", .key = "request_id", .owner = "owner",
+	.until = "lease_until", .open = "status IN ('asking', 'queued')",
+};
+
+static int sql_request_claim(struct state *st, const char *request_id,
+			     time_t now, long ttl, int *claimed,
+			     struct pb_err *err)
+{
+	return lease_take(st, &request_lease, request_id, now, ttl, claimed,
+			  err);
+}
+
+static int sql_request_release(struct state *st, const char *request_id,
+			       struct pb_err *err)
+{
+	return lease_drop(st, &request_lease, request_id, err);
+}
+
 const struct state_requests_ops sql_requests_ops = {
 	.request_add = sql_request_add,
 	.requests_open = sql_requests_open,
@@ -339,4 +359,6 @@ const struct state_requests_ops sql_requests_ops = {
 	.confirm_set = sql_confirm_set,
 	.confirm_more = sql_confirm_more,
 	.request_look = sql_request_look,
+	.request_claim = sql_request_claim,
+	.request_release = sql_request_release,
 };

@@ -381,6 +381,27 @@ const struct state_migration state_migrations[] = {
 	"  df INTEGER NOT NULL CHECK (df > 0),"
 	"  updated INTEGER NOT NULL,"
 	"  PRIMARY KEY (testcase, machine, metric));" },
+	/* 13: work claimed exactly once (lease.c, issue 34 item 2): a farm
+	 * request's follow-up and a bisection's round are taken with a
+	 * lease, its owner ("host:pid") and its end */
+	{ "ALTER TABLE requests ADD COLUMN owner TEXT;"
+	  "ALTER TABLE requests ADD COLUMN lease_until INTEGER;"
+	  "ALTER TABLE bisections ADD COLUMN owner TEXT;"
+	  "ALTER TABLE bisections ADD COLUMN lease_until INTEGER;", NULL,
+	  NULL },
+	/* 14: singleton duties and the instances seen (duty.c, issue 34
+	 * item 3), for 'perfbot status' */
+	{ "CREATE TABLE instances ("
+	  "  name TEXT PRIMARY KEY,"
+	  "  host TEXT,"
+	  "  pid INTEGER,"
+	  "  started INTEGER NOT NULL,"
+	  "  seen INTEGER NOT NULL);"
+	  "CREATE TABLE duties ("
+	  "  name TEXT PRIMARY KEY,"
+	  "  owner TEXT NOT NULL,"
+	  "  since INTEGER NOT NULL,"
+	  "  seen INTEGER NOT NULL);", NULL, NULL },
 };
 
 const int state_nmigrations =

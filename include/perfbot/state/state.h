@@ -68,6 +68,13 @@ int state_describe(struct state *st, char *buf, size_t n, struct pb_err *err);
  */
 int state_usable(const char *path, int *made, struct pb_err *err);
 
+/*
+ * The name this handle's leases are taken under (lease.c: work claimed
+ * exactly once), instead of "host:pid" of the process; NULL: that again.
+ * A name with no ':' is never taken for a dead process's.
+ */
+int state_owner_set(struct state *st, const char *name, struct pb_err *err);
+
 /* Close and free; NULL is fine. */
 void state_close(struct state *st);
 
