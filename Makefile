@@ -18,7 +18,7 @@ LIBEXECDIR = $(PREFIX)/libexec/perfbot
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 LIBS_PC = libcurl libetpan jansson yaml-0.1 gmime-3.0 sqlite3 gnutls libxml-2.0 \
-	libgit2
+	libgit2 libpq
 TEST_PC = cmocka
 
 CFLAGS ?= -O2 -g
@@ -59,7 +59,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC = $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all check check-build demo bench bench-sim bench-seq bench-bisect install deps unit golden \
+.PHONY: all check check-build demo bench bench-sim bench-seq bench-bisect install deps unit unit-pg golden \
 	integration faults lint clean fuzz
 all: perfbot
 
@@ -117,6 +117,16 @@ check-build: perfbot $(UNIT_BIN) $(TOOL_BIN)
 
 unit: $(UNIT_BIN) $(TOOL_BIN)
 	@sh tests/run-unit $(UNIT_BIN)
+
+# The state suite again on PostgreSQL (a throw-away server; skipped, and
+# said so, when none is installed): the tests whose state is
+# tests/unit/teststate.h's.
+PG_UNIT = state answer archive authorize bisect_act outbox prune route \
+	dispatch bisections lifecmd records remind state_noise track lists \
+	gittree cmpview
+PG_UNIT_BIN = $(PG_UNIT:%=$(BUILD)/tests/test_%)
+unit-pg: $(PG_UNIT_BIN) $(TOOL_BIN)
+	@sh tests/pg/run-unit $(PG_UNIT_BIN)
 
 # the web archive's golden tests make their state with the test tools
 golden: perfbot $(TOOL_BIN)

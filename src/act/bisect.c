@@ -365,15 +365,29 @@ int bisect_followups(struct state *st, const struct config *cfg,
 	struct bisection_row *rows = NULL;
 	struct bisect_round out;
 	size_t i, n = 0;
-	int rc = 0;
+	int rc = 0, mine;
 
 	memset(bs, 0, sizeof(*bs));
 	if (state_bisections(st, NULL, 1, &rows, &n, err))
 		return -1;
 	bs->open = n;
 	for (i = 0; i < n && !rc; i++) {
+		/* one instance's round at a time */
+		if (state_bisection_claim(st, rows[i].bisect_id, now,
+					  KIND_LEASE, &mine, err)) {
+			rc = -1;
+			break;
+		}
+		if (!mine) {
+			log_debug("bisection '%s' is another instance's; "
+				  "skipped", rows[i].bisect_id);
+			continue;
+		}
 		rc = bisect_act_round(st, cfg, rows[i].bisect_id, now, &out,
 				      err);
+		if (state_bisection_release(st, rows[i].bisect_id,
+					    rc ? NULL : err))
+			rc = -1;
 		bs->asked += out.asked;
 		bs->landed += out.landed;
 		bs->done += out.phase == BISECT_CULPRIT ||

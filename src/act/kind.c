@@ -374,7 +374,8 @@ int kind_follow(const struct kind_env *e, const struct kind *k,
 	memset(ks, 0, sizeof(*ks));
 	if (k->follow)
 		return k->follow(e, ks, err);
-	if (state_requests_open(e->st, k->name, &fr.rows, &n, err))
+	if (state_requests_claim(e->st, k->name, e->now, KIND_LEASE, &fr.rows,
+				 &n, err))
 		return -1;
 	fr.slot = calloc(workers_slots(e->jobs), sizeof(*fr.slot));
 	fr.io = inputs_opts_new(e->jobs, e->roots);
@@ -384,6 +385,7 @@ int kind_follow(const struct kind_env *e, const struct kind *k,
 		rc = workers_run(&follow_ops, &fr, n, e->jobs, err);
 	inputs_opts_free(fr.io, e->jobs);
 	free(fr.slot);
+	state_requests_release(e->st, fr.rows, n);
 	request_rows_free(fr.rows, n);
 	if (!rc)
 		say_stats(k, ks);

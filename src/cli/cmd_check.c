@@ -148,6 +148,29 @@ static void check_imap(struct checker *ck)
 	secret(ck, "imap", im->user);
 }
 
+/*
+ * A state on a server, reached: its name, the server's version and the
+ * schema's (state_describe()), or that the first run makes it.
+ */
+static void check_server_state(struct checker *ck, const char *path, int made)
+{
+	struct pb_err err = { 0, "" };
+	struct state *st = NULL;
+	char about[512];
+
+	if (!made) {
+		snprintf(about, sizeof(about), "%s", path);
+		pb_mask_credentials(about);
+		check_okay(ck, "state '%s' (created on the first run)", about);
+	} else if (state_open(&st, path, STATE_READ, &err) ||
+		   state_describe(st, about, sizeof(about), &err)) {
+		check_problem(ck, &err);
+	} else {
+		check_okay(ck, "state %s", about);
+	}
+	state_close(st);
+}
+
 /* The state's place: usable by a run (state_usable()). */
 static void check_state(struct checker *ck)
 {
@@ -158,8 +181,11 @@ static void check_state(struct checker *ck)
 	if (!path)
 		pb_fail(&err, EX_CONFIG, "state: not set, and no $HOME for "
 			"the default place");
-	if (err.code || state_usable(path, &made, &err))
+	if (err.code || cli_state_secret(ck->cfg, &err) ||
+	    state_usable(path, &made, &err))
 		check_problem(ck, &err);
+	else if (!state_is_file(path))
+		check_server_state(ck, path, made);
 	else
 		check_okay(ck, "state '%s'%s", path, made ? "" :
 			   " (created on the first run)");

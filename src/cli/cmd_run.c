@@ -135,7 +135,8 @@ static int cycle_command(const struct cli_spec *spec, int argc, char **argv)
 	now = cli_now();
 	flat_malloc();
 	cli_apply_log(o.quiet, o.verbose, 1);
-	if (cli_load_config(&cfg, o.config, 1, &err)) {
+	if (cli_load_config(&cfg, o.config, 1, &err) ||
+	    cli_state_secret(&cfg, &err)) {
 		config_release(&cfg);
 		return cli_fail(&err);
 	}

@@ -556,7 +556,8 @@ int cmd_show(int argc, char **argv)
 		return rc > 0 ? 0 : EX_USAGE;
 	cli_apply_log(o.quiet, o.verbose, 0);
 	memset(&l, 0, sizeof(l));
-	if (cli_load_config(&cfg, o.config, 1, &err))
+	if (cli_load_config(&cfg, o.config, 1, &err) ||
+	    cli_state_secret(&cfg, &err))
 		return cli_fail(&err);
 	path = cli_state_path(&cfg);
 	if (!path)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cli: 'perfbot state backup FILE' and 'perfbot state prune', for the
- * operator: a consistent copy of the state made while runs go on
- * (SQLite's online backup, in src/state/backup.c), and the removal of the
+ * cli: 'perfbot state backup FILE', 'export FILE', 'import FILE' and
+ * 'prune', for the operator: a consistent copy of the state made while
+ * runs go on (SQLite's online backup, in src/state/backup.c), the state
+ * as a neutral dump and back (src/state/dump.c: to move it from SQLite
+ * to PostgreSQL or back), and the removal of the
  * result roots perfbot made for requests long over
  * (scheduler.results_keep, src/cycle/prune.c); for a cron line or a
  * systemd timer.
@@ -16,6 +18,7 @@
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/cycle/prune.h"
 #include "perfbot/state/backup.h"
+#include "perfbot/state/dump.h"
 #include "perfbot/util/log.h"
 
 struct cli_state_opts {
@@ -34,13 +37,20 @@ static const struct cli_opt state_opts[] = {
 };
 
 const struct cli_spec state_spec = {
-	"state", "backup FILE | prune", 1, 2,
-	"back up the state; remove the result roots of old requests",
+	"state", "backup FILE | export FILE | import FILE | prune", 1, 2,
+	"back up, export or import the state; remove the result roots of "
+	"old requests",
 	"'backup FILE' copies the state into FILE with SQLite's online "
 	"backup: one consistent snapshot, taken without stopping or waiting "
 	"for a run, checked, synced, and renamed over FILE (mode 0600). To "
 	"restore it, stop the timer or cron line and copy FILE over the "
-	"state (its -wal and -shm removed). 'prune' removes the result roots "
+	"state (its -wal and -shm removed). 'export FILE' writes every table "
+	"of the state, whatever its backend, as a neutral text dump "
+	"(doc/state-dump.md; FILE mode 0600, '-' the standard output), read "
+	"in one transaction; 'import FILE' reads such a dump into the "
+	"configured state, which must be new or empty, all or nothing, and "
+	"refuses a dump of another schema version: together they move a "
+	"state from SQLite to PostgreSQL and back. 'prune' removes the result roots "
 	"perfbot made under scheduler.results_dir for tests and verify runs "
 	"over for scheduler.results_keep (and a test's saved patch): only a "
 	"directory the state says perfbot made there, never through a link; "
@@ -59,6 +69,23 @@ static int backup(const char *path, const char *dest, int quiet)
 	if (!quiet)
 		printf("backed up '%s' to '%s': %ld pages, %lld bytes\n", path,
 		       dest, pages, bytes);
+	return 0;
+}
+
+static int dump(const char *path, const char *file, int import, int quiet)
+{
+	struct pb_err err = { 0, "" };
+	struct dump_counts c;
+
+	if (import ? state_import(path, file, &c, &err) :
+		     state_export(path, file, &c, &err))
+		return cli_fail(&err);
+	if (!quiet)
+		fprintf(import || !strcmp(file, "-") ? stderr : stdout,
+			"%s '%s' %s '%s': %ld tables, %ld rows\n",
+			import ? "imported" : "exported", import ? file : path,
+			import ? "into" : "to", import ? path : file, c.tables,
+			c.rows);
 	return 0;
 }
 
@@ -94,27 +121,33 @@ int cmd_state(int argc, char **argv)
 	struct cli_args a;
 	struct config cfg;
 	char *path = NULL;
-	int rc = cli_parse(&state_spec, argc, argv, &o, &a), is_backup;
+	int rc = cli_parse(&state_spec, argc, argv, &o, &a), with_file;
+	const char *verb;
 
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
-	is_backup = !strcmp(a.arg[0], "backup");
-	if ((!is_backup && strcmp(a.arg[0], "prune")) ||
-	    (is_backup != (a.nargs == 2))) {
-		log_error("usage: perfbot state backup FILE | perfbot state "
-			  "prune [--dry-run]");
+	verb = a.arg[0];
+	with_file = !strcmp(verb, "backup") || !strcmp(verb, "export") ||
+		    !strcmp(verb, "import");
+	if ((!with_file && strcmp(verb, "prune")) ||
+	    (with_file != (a.nargs == 2))) {
+		log_error("usage: perfbot state backup|export|import FILE | "
+			  "perfbot state prune [--dry-run]");
 		return EX_USAGE;
 	}
 	cli_apply_log(o.quiet, o.verbose, 0);
-	if (cli_load_config(&cfg, o.config, 1, &err))
+	if (cli_load_config(&cfg, o.config, 1, &err) ||
+	    cli_state_secret(&cfg, &err))
 		return cli_fail(&err);
 	path = cli_state_path(&cfg);
 	if (!path) {
 		pb_fail(&err, EX_CONFIG, "state: not set, and no $HOME for "
 			"the default place");
 		rc = cli_fail(&err);
-	} else if (is_backup) {
+	} else if (!strcmp(verb, "backup")) {
 		rc = backup(path, a.arg[1], o.quiet);
+	} else if (with_file) {
+		rc = dump(path, a.arg[1], !strcmp(verb, "import"), o.quiet);
 	} else {
 		rc = prune(&cfg, path, o.dry_run, o.quiet);
 	}

@@ -245,7 +245,8 @@ int cmd_status(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : EX_USAGE;
 	cli_apply_log(o.quiet, o.verbose, 0);
-	if (cli_load_config(&cfg, o.config, 1, &err))
+	if (cli_load_config(&cfg, o.config, 1, &err) ||
+	    cli_state_secret(&cfg, &err))
 		return cli_fail(&err);
 	path = cli_state_path(&cfg);
 	if (!path)

@@ -61,7 +61,8 @@ int cmd_web(int argc, char **argv)
 		return cli_fail(&(struct pb_err){ EX_USAGE, "web: --out DIR is "
 				"required (see 'perfbot web --help')" });
 	cli_apply_log(o.quiet, o.verbose, 0);
-	if (cli_load_config(&cfg, o.config, 1, &err))
+	if (cli_load_config(&cfg, o.config, 1, &err) ||
+	    cli_state_secret(&cfg, &err))
 		return cli_fail(&err);
 	state = cli_state_path(&cfg);
 	wo.out = o.out;
@@ -73,7 +74,9 @@ int cmd_web(int argc, char **argv)
 			     "for the default place");
 	else
 		rc = web_build(&cfg, &wo, &ws, &err);
-	if (!rc)
+	if (!rc && ws.skipped)
+		log_info("web: another instance holds this duty; skipped");
+	else if (!rc)
 		log_info("web: %ld reports (%ld pages made, %ld kept), %ld "
 			 "files written, %ld kept: %s", ws.reports, ws.made,
 			 ws.reused, ws.written, ws.kept, o.out);

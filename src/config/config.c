@@ -423,28 +423,32 @@ static int check_secrets(struct config *cfg, struct pb_err *err)
 /*
  * A password comes from one place: two of password, password_env,
  * password_file and password_command set is refused naming both (the
- * first found would be used and the other silently ignored).
+ * first found would be used and the other silently ignored); "state"
+ * is the top-level state_password_env and state_password_file.
  */
 static int check_secret_sources(struct config *cfg, const char *sec,
 				struct pb_err *err)
 {
 	static const char *const keys[] = { "password", "password_env",
 		"password_file", "password_command" };
-	const struct ynode *map = ymap_get(cfg->doc.root, sec), *v;
-	const char *first = NULL;
+	int top = !strcmp(sec, "state");
+	const struct ynode *map = top ? cfg->doc.root :
+		ymap_get(cfg->doc.root, sec), *v;
+	const char *dot = top ? "_" : ".", *first = NULL;
+	char key[40];
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (!(v = ymap_get(map, keys[i])))
+		snprintf(key, sizeof(key), "%s%s", top ? "state_" : "", keys[i]);
+		if (!(v = ymap_get(map, key)))
 			continue;
-		if (!first) {
-			first = keys[i];
+		if (!first && (first = keys[i]))
 			continue;
-		}
-		return pb_fail(err, EX_CONFIG, "%s:%d: '%s.%s' and '%s.%s' "
+		return pb_fail(err, EX_CONFIG, "%s:%d: '%s%s%s' and '%s%s%s' "
 			       "are both set: a password comes from one of "
 			       "them, remove the other", cfg->doc.name,
-			       ynode_line(v), sec, first, sec, keys[i]);
+			       ynode_line(v), sec, dot, first, sec, dot,
+			       keys[i]);
 	}
 	return 0;
 }
@@ -518,6 +522,7 @@ static int check_doc(struct config *cfg, struct pb_err *err)
 	    problem(cfg, check_secrets(cfg, err), err) ||
 	    problem(cfg, check_secret_sources(cfg, "smtp", err), err) ||
 	    problem(cfg, check_secret_sources(cfg, "imap", err), err) ||
+	    problem(cfg, check_secret_sources(cfg, "state", err), err) ||
 	    schema_fill(cfg, err) ||
 	    problem(cfg, check_tls(cfg, "smtp", cfg->smtp.url, cfg->smtp.tls,
 				   err), err) ||

@@ -65,6 +65,8 @@ static const struct key schema[] = {
 	  10L << 20),
 	N("imap.timeout", imap.timeout, 1, 3600, 60),
 	S("state", K_PATH, state, NULL),
+	S("state_password_env", K_STR, state_secret.password_env, NULL),
+	S("state_password_file", K_PATH, state_secret.password_file, NULL),
 	L("sources", K_MAPLIST, sources),
 	{ "sources[].dir", K_PATH, 0, 0, NOF, NULL, 0 },
 	{ "sources[].url", K_HTTP_URL, 0, 0, NOF, NULL, 0 },

@@ -115,13 +115,15 @@ static int from_env(const char *name, const char *key, char **out,
 
 /*
  * The environment of a password_command: perfbot's, less the variables
- * that hold the other passwords (smtp.password_env, imap.password_env).
+ * that hold the other passwords (smtp.password_env, imap.password_env,
+ * state_password_env).
  * The strings are perfbot's own; only the array is allocated.
  */
 static char **command_env(const struct config *cfg)
 {
-	const char *hide[2] = { cfg->smtp.secret.password_env,
-				cfg->imap.secret.password_env };
+	const char *hide[3] = { cfg->smtp.secret.password_env,
+				cfg->imap.secret.password_env,
+				cfg->state_secret.password_env };
 	size_t i, j, k, n = 0, len;
 	char **env;
 
@@ -131,13 +133,13 @@ static char **command_env(const struct config *cfg)
 	if (!env)
 		return NULL;
 	for (i = k = 0; i < n; i++) {
-		for (j = 0; j < 2; j++) {
+		for (j = 0; j < 3; j++) {
 			len = hide[j] ? strlen(hide[j]) : 0;
 			if (len && !strncmp(environ[i], hide[j], len) &&
 			    environ[i][len] == '=')
 				break;
 		}
-		if (j == 2)
+		if (j == 3)
 			env[k++] = environ[i];
 	}
 	return env;
@@ -146,18 +148,19 @@ static char **command_env(const struct config *cfg)
 int secret_get(const struct config *cfg, const char *sec, char **out,
 	       struct pb_err *err)
 {
-	const struct cfg_secret *s = !strcmp(sec, "imap") ?
-		&cfg->imap.secret : &cfg->smtp.secret;
+	const struct cfg_secret *s = !strcmp(sec, "imap") ? &cfg->imap.secret :
+		!strcmp(sec, "state") ? &cfg->state_secret : &cfg->smtp.secret;
+	const char *dot = strcmp(sec, "state") ? "." : "_";
 	char key[32];
 	char **env;
 	int rc = 0;
 
 	*out = NULL;
 	if (s->password_env) {
-		snprintf(key, sizeof(key), "%s.password_env", sec);
+		snprintf(key, sizeof(key), "%s%spassword_env", sec, dot);
 		rc = from_env(s->password_env, key, out, err);
 	} else if (s->password_file) {
-		snprintf(key, sizeof(key), "%s.password_file", sec);
+		snprintf(key, sizeof(key), "%s%spassword_file", sec, dot);
 		rc = from_file(s->password_file, key, out, err);
 	} else if (s->password_command.v) {	/* set, maybe [] */
 		snprintf(key, sizeof(key), "%s.password_command", sec);

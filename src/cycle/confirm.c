@@ -535,7 +535,8 @@ static int confirm_follow(const struct kind_env *e, struct kind_stats *ks,
 
 	(void)ks;
 	if (confirm_config_load(e->cfg, &cr.cc, err) ||
-	    state_requests_open(e->st, "confirm", &cr.rows, &n, err))
+	    state_requests_claim(e->st, "confirm", e->now, KIND_LEASE,
+				 &cr.rows, &n, err))
 		return -1;
 	cr.slot = calloc(workers_slots(e->jobs), sizeof(*cr.slot));
 	cr.io = inputs_opts_new(e->jobs, e->roots);
@@ -545,6 +546,7 @@ static int confirm_follow(const struct kind_env *e, struct kind_stats *ks,
 		rc = workers_run(&confirm_ops, &cr, n, e->jobs, err);
 	inputs_opts_free(cr.io, e->jobs);
 	free(cr.slot);
+	state_requests_release(e->st, cr.rows, n);
 	request_rows_free(cr.rows, n);
 	if (!rc && (cs.asked || cs.confirmed || cs.not_reproduced ||
 		    cs.expired || cs.waiting || cs.failed))

@@ -19,6 +19,7 @@
 #include "perfbot/poll/poll.h"
 #include "perfbot/act/kind.h"
 #include "perfbot/act/remind.h"
+#include "perfbot/state/duty.h"
 #include "perfbot/act/track.h"
 #include "perfbot/cycle/confirm.h"
 
@@ -107,8 +108,10 @@ static int open_state(struct cycle *cy, struct pb_err *err)
 	    state_open(&cy->st, path, STATE_LOCKED, err))
 		return -1;
 	cy->have_state = 1;	/* locked before SQLite opened it */
-	/* a damaged state is refused here, not half-used by the steps */
-	return state_lock(cy->st, err) || state_check(cy->st, err) ? -1 : 0;
+	/* a damaged state is refused here, not half-used by the steps;
+	 * this instance seen, for 'perfbot status' */
+	return state_lock(cy->st, err) || state_check(cy->st, err) ||
+	       state_instance_seen(cy->st, cy->now, err) ? -1 : 0;
 }
 
 /* 'perfbot poll' is about the mailbox: without one it has nothing to do. */
@@ -119,13 +122,34 @@ static int need_imap(struct cycle *cy, struct pb_err *err)
 	return 0;
 }
 
+/*
+ * A singleton duty (state/duty.h) of several instances on one state:
+ * 1 this instance's, 0 another's (said, and the step skipped), -1.
+ */
+static int duty(struct cycle *cy, const char *name, struct pb_err *err)
+{
+	int held;
+
+	if (!cy->have_state)
+		return 1;
+	if (state_duty_hold(cy->st, name, cy->now, !cy->dry_run, &held, err))
+		return -1;
+	if (!held)
+		log_info("%s: another instance holds this duty; skipped",
+			 name);
+	return held;
+}
+
 /* Read the replies; a mail server that is away only delays them. */
 static int poll_step(struct cycle *cy, struct pb_err *err)
 {
 	struct poll_stats ps;
+	int mine;
 
 	if (!cy->cfg->imap.url)
 		return 0;
+	if ((mine = duty(cy, "poll", err)) <= 0)
+		return mine;
 	/* a poll that fails still lets the queued mail go out */
 	if (poll_mailbox(cy->st, cy->cfg, cy->now, &ps, err)) {
 		log_error("%s", err->msg);
@@ -185,7 +209,10 @@ static int followup_step(struct cycle *cy, struct pb_err *err)
 static int track_run(struct cycle *cy, struct pb_err *err)
 {
 	struct track_stats ts;
+	int mine;
 
+	if ((mine = duty(cy, "track", err)) <= 0)
+		return mine;
 	if (track_step(cy->st, cy->cfg, cy->now, &ts, err))
 		return -1;
 	if (ts.branches)
@@ -200,7 +227,10 @@ static int track_run(struct cycle *cy, struct pb_err *err)
 static int remind_run(struct cycle *cy, struct pb_err *err)
 {
 	struct remind_stats rs;
+	int mine;
 
+	if ((mine = duty(cy, "remind", err)) <= 0)
+		return mine;
 	if (remind_step(cy->st, cy->cfg, cy->now, &rs, err))
 		return -1;
 	if (rs.listed)

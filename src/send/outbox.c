@@ -12,6 +12,7 @@
 #include "perfbot/send/outbox.h"
 #include "perfbot/send/smtp.h"
 #include "perfbot/state/records.h"
+#include "perfbot/state/wake.h"
 #include "perfbot/state/outbox.h"
 #include "perfbot/util/text.h"
 
@@ -43,6 +44,10 @@ int outbox_queue(struct state *st, const struct composed *c, time_t now,
 		rc = state_record_open(st, c->id, c->metric, c->change,
 				       c->metric ? c->regression : -1, now,
 				       err);
+	/* the instances waiting on a state server hear of it at the
+	 * commit (state/wake.h; nothing on SQLite) */
+	if (!rc)
+		rc = state_wake_notify(st, err);
 	free(m.recipients);
 	return rc;
 }

@@ -97,34 +97,94 @@ static int read_rows(struct state *st, struct db_stmt *s, size_t size,
 	"  (SELECT status FROM requests WHERE report_id = o.id AND " \
 	"   kind = 'retest' ORDER BY created DESC, rowid DESC LIMIT 1), " \
 	"  coalesce(c.verdict, c.status), coalesce(l.status, 'open'), " \
-	"  o.status || '/' || coalesce(o.sent_at, '') || '/' || " \
-	"  coalesce(i.sig, '') || '/' || coalesce(a.sig, '') || '/' || " \
-	"  coalesce(r.sig, '') || '/' || coalesce(c.status || ':' || " \
-	"  coalesce(c.detail, '') || ':' || coalesce(c.decided, ''), '') " \
-	"  || coalesce('/' || t.sig, '') " \
-	"  || coalesce('/' || l.status || ':' || l.changed, ''), " \
+	"  o.status || '/' || coalesce(CAST(o.sent_at AS TEXT), '') || '/' " \
+	"  || coalesce(i.sig, '') || '/' || coalesce(c.status || ':' || " \
+	"  coalesce(c.detail, '') || ':' || " \
+	"  coalesce(CAST(c.decided AS TEXT), ''), '') " \
+	"  || coalesce('/' || l.status || ':' || CAST(l.changed AS TEXT), " \
+	"  ''), " \
 	"  l.verdict " \
 	"FROM outbox o " \
 	"LEFT JOIN (SELECT report_id, count(*) n, count(*) || ':' || " \
 	"  max(received) || ':' || max(rowid) sig FROM inbox " \
 	"  WHERE report_id IS NOT NULL GROUP BY report_id) i " \
 	"  ON i.report_id = o.id " \
-	"LEFT JOIN (SELECT report_id, count(*) || ':' || max(rowid) || ':' " \
-	"  || group_concat(status || coalesce(sent_at, '')) sig FROM outbox " \
-	"  WHERE kind = 'answer' GROUP BY report_id) a " \
-	"  ON a.report_id = o.id " \
 	"LEFT JOIN (SELECT report_id, count(*) n, " \
-	"  sum(status IN ('asking', 'queued')) open, " \
-	"  group_concat(request_id || ':' || status || ':' || " \
-	"  coalesce(detail, ''), '|') sig FROM requests WHERE kind = " \
-	"  'retest' GROUP BY report_id) r ON r.report_id = o.id " \
+	"  sum(CASE WHEN status IN ('asking', 'queued') THEN 1 ELSE 0 END) " \
+	"  open FROM requests WHERE kind = 'retest' GROUP BY report_id) r " \
+	"  ON r.report_id = o.id " \
 	"LEFT JOIN requests c ON c.report_id = o.id AND c.kind = 'confirm' " \
-	"LEFT JOIN (SELECT report_id, group_concat(request_id || ':' || " \
-	"  status || ':' || coalesce(detail, ''), '|') sig FROM requests " \
-	"  WHERE kind NOT IN ('retest', 'confirm') GROUP BY report_id) t " \
-	"  ON t.report_id = o.id " \
 	"LEFT JOIN records l ON l.report_id = o.id " \
 	"WHERE o.kind = 'report' ORDER BY o.created DESC, o.rowid DESC"
+
+/*
+ * The parts of the stamps that list rows (the answers mailed, the farm
+ * requests), added in C rather than by SQL's string aggregates, which
+ * SQLite and PostgreSQL name differently: each row its report's id
+ * and its part of the stamp, sorted so that the stamp is the same for
+ * the same rows.
+ */
+#define STAMP_ROWS_SQL \
+	"SELECT report_id, '/a' || status || ':' || " \
+	"  coalesce(CAST(sent_at AS TEXT), '') || ':' || CAST(rowid AS TEXT) " \
+	"  FROM outbox WHERE kind = 'answer' AND report_id IS NOT NULL " \
+	"UNION ALL " \
+	"SELECT report_id, '/' || kind || ':' || request_id || ':' || status " \
+	"  || ':' || coalesce(detail, '') FROM requests " \
+	"  WHERE kind != 'confirm' ORDER BY 1, 2"
+
+static int by_id(const void *a, const void *b)
+{
+	const struct archive_report *x = *(struct archive_report *const *)a;
+	const struct archive_report *y = *(struct archive_report *const *)b;
+
+	return strcmp(x->id, y->id);
+}
+
+static int append_stamp(struct archive_report *a, const char *part)
+{
+	size_t n = strlen(a->stamp), m = strlen(part);
+	char *v = realloc(a->stamp, n + m + 1);
+
+	if (!v)
+		return -1;
+	memcpy(v + n, part, m + 1);
+	a->stamp = v;
+	return 0;
+}
+
+static int stamp_rows(struct state *st, struct archive_report *v, size_t n,
+		      struct pb_err *err)
+{
+	struct archive_report **ix, key, *kp = &key, **hit;
+	struct db_stmt *s;
+	size_t i;
+	int rc, oom = 0;
+
+	if (!n)
+		return 0;
+	ix = malloc(n * sizeof(*ix));
+	if (!ix)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	for (i = 0; i < n; i++)
+		ix[i] = &v[i];
+	qsort(ix, n, sizeof(*ix), by_id);
+	if (db_query(st, &s, err, STAMP_ROWS_SQL, "")) {
+		free(ix);
+		return -1;
+	}
+	while (!oom && (rc = db_step(s)) == DB_ROW) {
+		key.id = (char *)db_text(s, 0);
+		hit = key.id ? bsearch(&kp, ix, n, sizeof(*ix), by_id) : NULL;
+		if (hit && db_text(s, 1))
+			oom = append_stamp(*hit, db_text(s, 1));
+	}
+	db_finalize(s);
+	free(ix);
+	if (oom)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	return rc == DB_DONE ? 0 : db_fail(st, err, "read");
+}
 
 static void report_row(struct reader *r, void *item)
 {
@@ -159,7 +219,8 @@ static int sql_archive_reports(struct state *st, struct archive_report **out,
 	*n = 0;
 	if (db_query(st, &s, err, REPORTS_SQL, ""))
 		return -1;
-	if (read_rows(st, s, sizeof(**out), report_row, &v, n, err)) {
+	if (read_rows(st, s, sizeof(**out), report_row, &v, n, err) ||
+	    stamp_rows(st, v, *n, err)) {
 		archive_reports_free(v, *n);
 		*n = 0;
 		return -1;

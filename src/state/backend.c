@@ -2,11 +2,12 @@
 /*
  * record: the front of the state (backend.h). state_open() chooses the
  * backend by the 'state:' value: a plain path is SQLite's, a URI names
- * its backend by its scheme ("postgresql://..." is a later one's). Every
+ * its backend by its scheme ("postgresql://..." is PostgreSQL's). Every
  * other state_* function of the public headers calls the open state's
  * backend, and does nothing else (those of the record side in
  * backend_record.c).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -14,10 +15,8 @@
 /* The backends built in; the one without a scheme opens plain paths. */
 static const struct state_backend *const backends[] = {
 	&state_sqlite,
+	&state_postgresql,
 };
-
-/* Known, but not built yet: a clear word rather than "no such file". */
-static const char *const later[] = { "postgresql", "postgres" };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -49,15 +48,12 @@ static int choose(const char *where, const struct state_backend **be,
 	const char *scheme = scheme_of(where, &len);
 
 	for (i = 0; i < ARRAY_LEN(backends); i++)
-		if (scheme ? same(backends[i]->scheme, scheme, len) :
+		if (scheme ? same(backends[i]->scheme, scheme, len) ||
+			     same(backends[i]->alias, scheme, len) :
 			     !backends[i]->scheme) {
 			*be = backends[i];
 			return 0;
 		}
-	for (i = 0; scheme && i < ARRAY_LEN(later); i++)
-		if (same(later[i], scheme, len))
-			return pb_fail(err, EX_CONFIG, "state: postgresql "
-				       "backend not built yet");
 	return pb_fail(err, EX_CONFIG, "state: '%.*s://': no backend of "
 		       "that scheme (a path is SQLite's)", (int)len, where);
 }
@@ -100,8 +96,22 @@ int state_is_file(const char *path)
 
 void state_close(struct state *st)
 {
-	if (st)
+	if (st) {
+		free(st->owner);
+		st->owner = NULL;
 		st->be->close(st);
+	}
+}
+
+int state_owner_set(struct state *st, const char *name, struct pb_err *err)
+{
+	char *o = name ? strdup(name) : NULL;
+
+	if (name && !o)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	free(st->owner);
+	st->owner = o;
+	return 0;
 }
 
 /* ---- state.h ---- */
@@ -114,6 +124,11 @@ int state_lock(struct state *st, struct pb_err *err)
 int state_check(struct state *st, struct pb_err *err)
 {
 	return st->be->check(st, err);
+}
+
+int state_describe(struct state *st, char *buf, size_t n, struct pb_err *err)
+{
+	return st->be->describe(st, buf, n, err);
 }
 
 int state_reserve(struct state *st, struct pb_err *err)

@@ -11,10 +11,11 @@
  * state_* function of the public headers calls the open state's backend
  * through 'st->be'. Nothing above src/state/ sees a backend or its SQL.
  *
- * One backend today, SQLite (state_sqlite, opened in state.c; its tables'
- * operations in queue.c, admin.c, seen.c, inbox.c, marks.c, requests.c,
- * records.c, status.c, archive.c, prune.c; SQLite's own SQL, rowid,
- * INSERT OR IGNORE and PRAGMA, stays in those files and schema.c). A new
+ * Two backends: SQLite (state_sqlite, opened in state.c, its driver in
+ * sqlite_sql.c) and PostgreSQL (state_postgresql, pg.c, its driver in
+ * pg_sql.c); their tables' operations are the same, in SQL both accept
+ * (queue.c, admin.c, seen.c, inbox.c, marks.c, requests.c, records.c,
+ * status.c, archive.c, prune.c; doc/state-sql.md). A new
  * backend is one more struct state_backend with every member set, its
  * files, and one line in backend.c's table; the operations mean what the
  * public headers say, whatever the backend.
@@ -211,6 +212,11 @@ struct state_requests_ops {
 	int (*request_look)(struct state *st, const char *request_id,
 			    const char *new_id, long runs, time_t deadline,
 			    struct pb_err *err);
+	int (*request_claim)(struct state *st, const char *request_id,
+			     time_t now, long ttl, int *claimed,
+			     struct pb_err *err);
+	int (*request_release)(struct state *st, const char *request_id,
+			       struct pb_err *err);
 };
 
 /* seen.h */
@@ -254,6 +260,11 @@ struct state_bisections_ops {
 	int (*bisections)(struct state *st, const char *report_id, int open,
 			  struct bisection_row **out, size_t *n,
 			  struct pb_err *err);
+	int (*bisection_claim)(struct state *st, const char *bisect_id,
+			       time_t now, long ttl, int *claimed,
+			       struct pb_err *err);
+	int (*bisection_release)(struct state *st, const char *bisect_id,
+				 struct pb_err *err);
 };
 
 /* noise.h */
@@ -276,6 +287,8 @@ struct state_backend {
 	 * the backend of a plain path.
 	 */
 	const char *scheme;
+	/* another name of that scheme ("postgres", as libpq has it) */
+	const char *alias;
 	/*
 	 * Open (and migrate, and lock for STATE_LOCKED) the state 'where'
 	 * names into a new '*st' whose 'be' is this backend; NULL on failure.
@@ -293,12 +306,22 @@ struct state_backend {
 	void (*close)(struct state *st);
 	int (*lock)(struct state *st, struct pb_err *err);
 	int (*check)(struct state *st, struct pb_err *err);
+	/* state_describe() */
+	int (*describe)(struct state *st, char *buf, size_t n,
+			struct pb_err *err);
 	int (*reserve)(struct state *st, struct pb_err *err);
 	int (*unreserve)(struct state *st);
 	int (*full)(const struct state *st);
 	int (*begin)(struct state *st, struct pb_err *err);
 	int (*commit)(struct state *st, struct pb_err *err);
 	void (*rollback)(struct state *st);
+	/*
+	 * Take the singleton duty 'duty' (duty.h) for this handle: '*held'
+	 * 1, or 0 when another instance's session holds it. NULL: the
+	 * backend lets one run at a time (SQLite), every duty is held.
+	 */
+	int (*duty_lock)(struct state *st, const char *duty, int *held,
+			 struct pb_err *err);
 	/* its statements, for the tables' operations in SQL (internal.h) */
 	const struct db_driver *sql;
 	/* the tables' */
@@ -317,5 +340,6 @@ struct state_backend {
 };
 
 extern const struct state_backend state_sqlite;
+extern const struct state_backend state_postgresql;
 
 #endif

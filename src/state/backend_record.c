@@ -258,3 +258,29 @@ int state_retry_now(struct state *st, time_t now, long *n, struct pb_err *err)
 {
 	return st->be->status->retry_now(st, now, n, err);
 }
+
+int state_request_claim(struct state *st, const char *request_id, time_t now,
+			long ttl, int *claimed, struct pb_err *err)
+{
+	return st->be->requests->request_claim(st, request_id, now, ttl,
+					       claimed, err);
+}
+
+int state_request_release(struct state *st, const char *request_id,
+			  struct pb_err *err)
+{
+	return st->be->requests->request_release(st, request_id, err);
+}
+
+int state_bisection_claim(struct state *st, const char *bisect_id, time_t now,
+			  long ttl, int *claimed, struct pb_err *err)
+{
+	return st->be->bisections->bisection_claim(st, bisect_id, now, ttl,
+						   claimed, err);
+}
+
+int state_bisection_release(struct state *st, const char *bisect_id,
+			    struct pb_err *err)
+{
+	return st->be->bisections->bisection_release(st, bisect_id, err);
+}

@@ -41,8 +41,7 @@ static int is_state(const char *path, const char *dest)
 	return 0;
 }
 
-/* A new, empty file of mode 0600 beside 'dest': its name, or NULL. */
-static char *new_beside(const char *dest, struct pb_err *err)
+char *state_new_beside(const char *dest, struct pb_err *err)
 {
 	char *dir = path_dirname(dest), *tmp = NULL;
 	int fd = -1;
@@ -134,8 +133,7 @@ out:
 	return rc;
 }
 
-/* fsync the file, rename it over 'dest', fsync the directory. */
-static int publish(const char *tmp, const char *dest, long long *bytes,
+int state_publish(const char *tmp, const char *dest, long long *bytes,
 		   struct pb_err *err)
 {
 	char *dir = path_dirname(dest);
@@ -175,9 +173,9 @@ int state_backup(const char *path, const char *dest, long *pages,
 		return pb_fail(err, EX_USAGE, "%s: that is the state itself",
 			       dest);
 	if (state_open(&src, path, STATE_READ, err) ||
-	    !(tmp = new_beside(dest, err)) ||
+	    !(tmp = state_new_beside(dest, err)) ||
 	    copy(src, tmp, dest, pages, err) ||
-	    publish(tmp, dest, bytes, err))
+	    state_publish(tmp, dest, bytes, err))
 		goto out;
 	rc = 0;
 out:

@@ -79,9 +79,10 @@ static int sql_bisection_add(struct state *st, const char *bisect_id,
 				const char *manifest, time_t deadline,
 				time_t now, struct pb_err *err)
 {
-	return db_run(st, err, "INSERT OR IGNORE INTO bisections (bisect_id, "
+	return db_run(st, err, "INSERT INTO bisections (bisect_id, "
 		      "report_id, phase, state, job, manifest, deadline, "
-		      "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		      "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+		      "ON CONFLICT DO NOTHING",
 		      "ssssssiii", bisect_id, report_id, phase, state_json,
 		      job, manifest, (long long)deadline, (long long)now,
 		      (long long)now);
@@ -130,9 +131,31 @@ static int sql_bisections(struct state *st, const char *report_id, int open,
 	return read_rows(st, s, out, n, err);
 }
 
+/* An open bisection's round is one instance's at a time (lease.c). */
+static const struct lease_of bisection_lease = {
+	.table = "bisections", .key = "bisect_id", .owner = "owner",
+	.until = "lease_until", .open = "phase IN ('search', 'verify')",
+};
+
+static int sql_bisection_claim(struct state *st, const char *bisect_id,
+			       time_t now, long ttl, int *claimed,
+			       struct pb_err *err)
+{
+	return lease_take(st, &bisection_lease, bisect_id, now, ttl, claimed,
+			  err);
+}
+
+static int sql_bisection_release(struct state *st, const char *bisect_id,
+				 struct pb_err *err)
+{
+	return lease_drop(st, &bisection_lease, bisect_id, err);
+}
+
 const struct state_bisections_ops sql_bisections_ops = {
 	.bisection_add = sql_bisection_add,
 	.bisection_set = sql_bisection_set,
 	.bisection_get = sql_bisection_get,
 	.bisections = sql_bisections,
+	.bisection_claim = sql_bisection_claim,
+	.bisection_release = sql_bisection_release,
 };

@@ -36,8 +36,12 @@ static int sql_mailbox_set(struct state *st, const char *mailbox,
 			      unsigned long uidvalidity, unsigned long last_uid,
 			      struct pb_err *err)
 {
-	return db_run(st, err, "INSERT OR REPLACE INTO mailbox (name, "
-		      "uidvalidity, last_uid) VALUES (?, ?, ?)", "sii",
+	/* a new position forgets the mail that kept failing */
+	return db_run(st, err, "INSERT INTO mailbox (name, uidvalidity, "
+		      "last_uid) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE "
+		      "SET uidvalidity = excluded.uidvalidity, last_uid = "
+		      "excluded.last_uid, stuck_uid = NULL, stuck_count = NULL",
+		      "sii",
 		      mailbox, (long long)uidvalidity, (long long)last_uid);
 }
 
@@ -61,9 +65,10 @@ static int sql_inbox_seen(struct state *st, const char *message_id,
 static int sql_inbox_record(struct state *st, const struct inbox_entry *e,
 			       time_t now, struct pb_err *err)
 {
-	return db_run(st, err, "INSERT OR IGNORE INTO inbox (message_id, "
+	return db_run(st, err, "INSERT INTO inbox (message_id, "
 		      "uidvalidity, uid, sender, report_id, outcome, commands,"
-		      " received) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", "siissssi",
+		      " received) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO "
+		      "NOTHING", "siissssi",
 		      e->message_id, (long long)e->uidvalidity,
 		      (long long)e->uid, e->sender, e->report_id, e->outcome,
 		      e->commands, (long long)now);

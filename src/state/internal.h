@@ -20,6 +20,7 @@
 #include "backend.h"
 
 struct sqlite3;
+struct pg_handle;
 
 /*
  * An open state: its backend first (backend.c calls through it), then
@@ -28,9 +29,11 @@ struct sqlite3;
 struct state {
 	const struct state_backend *be;
 	struct sqlite3 *db;
+	struct pg_handle *pg;	/* PostgreSQL's (pg.h) */
 	char *path;	/* the file, or the URI without its password */
 	int lock_fd;
 	int full;	/* a write found the disk full */
+	char *owner;	/* the owner of its leases, NULL: "host:pid" */
 };
 
 /* db_step()'s answers */
@@ -105,8 +108,65 @@ extern const struct state_requests_ops sql_requests_ops;
 extern const struct state_seen_ops sql_seen_ops;
 extern const struct state_status_ops sql_status_ops;
 
-/* The migrations (schema.c): entry N moves version N to N + 1. */
-extern const char *const state_migrations[];
+/*
+ * Leases on rows of work (lease.c): 'table' whose 'key' (an integer
+ * when 'int_key') names a row, its columns 'owner' and 'until', the
+ * condition 'open' of a row still to be worked on, and 'also' (NULL or
+ * ", col = ?3": more set when taken, ?3 the time).
+ */
+struct lease_of {
+	const char *table, *key, *owner, *until, *open, *also;
+	int int_key;
+};
+
+/* The owner of 'st''s leases: its own name, or "host:pid". */
+int lease_owner(const struct state *st, char *buf, size_t n);
+/*
+ * Take the lease on the row 'id' of 'l' for 'ttl' seconds, in one
+ * conditional UPDATE: '*taken' 1, or 0 when the row is not open or
+ * another live owner's lease is not over.
+ */
+int lease_take(struct state *st, const struct lease_of *l, const char *id,
+	       time_t now, long ttl, int *taken, struct pb_err *err);
+/* Give the lease back (only one's own). */
+int lease_drop(struct state *st, const struct lease_of *l, const char *id,
+	       struct pb_err *err);
+
+/* PostgreSQL's NOTIFY, LISTEN and wait on the socket (pg_wake.c). */
+int pg_wake_notify(struct state *st, struct pb_err *err);
+int pg_wake_listen(struct state *st, struct pb_err *err);
+int pg_wake_wait(struct state *st, long ms, int *woken, struct pb_err *err);
+
+/*
+ * PostgreSQL's lock of a singleton duty (duty.c), for its struct
+ * state_backend's duty_lock: pg_try_advisory_lock() of the duty's key
+ * on the session, held until the session ends.
+ */
+int pg_duty_lock(struct state *st, const char *duty, int *held,
+		 struct pb_err *err);
+
+/* Every table's operations of a struct state_backend, in SQL. */
+#define SQL_TABLES_OPS							\
+	.archive = &sql_archive_ops, .noise = &sql_noise_ops,		\
+	.bisections = &sql_bisections_ops, .inbox = &sql_inbox_ops,	\
+	.marks = &sql_marks_ops, .outbox = &sql_outbox_ops,		\
+	.admin = &sql_admin_ops, .prune = &sql_prune_ops,		\
+	.records = &sql_records_ops, .requests = &sql_requests_ops,	\
+	.seen = &sql_seen_ops, .status = &sql_status_ops
+
+/*
+ * The migrations (schema.c): entry N moves version N to N + 1; 'sql' is
+ * SQLite's, 'pg' PostgreSQL's when it differs in more than the types'
+ * words (NULL: 'sql'), 'pg_rowid' the tables it makes that PostgreSQL
+ * gives a rowid column (space-separated; SQLite's rowid is implicit).
+ */
+struct state_migration {
+	const char *sql;
+	const char *pg;
+	const char *pg_rowid;
+};
+
+extern const struct state_migration state_migrations[];
 extern const int state_nmigrations;
 
 /* The driver's last error as perfbot's one line; -1. */
@@ -165,5 +225,13 @@ int sqlite_usable(const char *path, int *made, struct pb_err *err);
 /* The reserve of files.c: made (its room kept), or given back. */
 int state_reserve_make(const char *path, struct pb_err *err);
 int state_reserve_free(const char *path);
+/*
+ * A file made in full beside 'dest' (backup.c): a new, empty one of mode
+ * 0600 (its name, or NULL with 'err'); then synced and renamed over
+ * 'dest', its directory synced, '*bytes' its size.
+ */
+char *state_new_beside(const char *dest, struct pb_err *err);
+int state_publish(const char *tmp, const char *dest, long long *bytes,
+		  struct pb_err *err);
 
 #endif

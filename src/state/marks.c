@@ -16,8 +16,8 @@ static int sql_mark_add(struct state *st, const char *mailbox,
 			   unsigned long uidvalidity, unsigned long uid,
 			   struct pb_err *err)
 {
-	return db_run(st, err, "INSERT OR IGNORE INTO imap_pending (mailbox, "
-		      "uidvalidity, uid) VALUES (?, ?, ?)", "sii", mailbox,
+	return db_run(st, err, "INSERT INTO imap_pending (mailbox, "
+		      "uidvalidity, uid) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", "sii", mailbox,
 		      (long long)uidvalidity, (long long)uid);
 }
 

@@ -36,9 +36,10 @@ static int sql_noise_add(struct state *st, const char *testcase,
 	if (rc != DB_ROW && rc != DB_DONE)
 		return db_fail(st, err, "read");
 	cv = sqrt((df0 * cv0 * cv0 + (double)df * cv * cv) / (df0 + (double)df));
-	return db_run(st, err, "INSERT OR REPLACE INTO noise (testcase, "
-		      "machine, metric, cv, df, updated) VALUES (?, ?, ?, ?, "
-		      "?, ?)", "sssdii", testcase, machine, metric, cv,
+	return db_run(st, err, "INSERT INTO noise (testcase, machine, metric, "
+		      "cv, df, updated) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT "
+		      "(testcase, machine, metric) DO UPDATE SET cv = "
+		      "excluded.cv, df = excluded.df, updated = excluded.updated", "sssdii", testcase, machine, metric, cv,
 		      (long long)(df0 + (double)df), (long long)now);
 }
 

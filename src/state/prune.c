@@ -48,7 +48,8 @@ static int sql_done_roots(struct state *st, time_t before,
 		     "SELECT kind, request_id, result_root, "
 		     "coalesce(nullif(decided, 0), created) AS at FROM "
 		     "requests WHERE result_root IS NOT NULL AND status NOT "
-		     "IN ('asking', 'queued') AND at < ?1 ORDER BY 4, 2",
+		     "IN ('asking', 'queued') AND coalesce(nullif(decided, "
+		     "0), created) < ?1 ORDER BY 4, 2",
 		     "i", (long long)before))
 		return -1;
 	while (!oom && k < ROOTS_MAX && (rc = db_step(s)) == DB_ROW) {

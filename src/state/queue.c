@@ -5,13 +5,9 @@
  * claim before a mail is sent so that two runs never send it twice, and
  * each outcome (sent, retried with a backoff, failed, per recipient).
  */
-#include <errno.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "perfbot/state/state.h"
 #include "perfbot/state/outbox.h"
@@ -45,9 +41,9 @@ static int sql_queue(struct state *st, const struct outbox_mail *m,
 		   (long long)now))
 		return -1;
 	if (manifest)
-		return db_run(st, err, "INSERT OR IGNORE INTO manifests (id, "
-			      "manifest, outcome, seen, text, dir) VALUES (?, "
-			      "?, 'queued', ?, ?, ?)", "ssiss", m->id, manifest,
+		return db_run(st, err, "INSERT INTO manifests (id, manifest, "
+			      "outcome, seen, text, dir) VALUES (?, ?, "
+			      "'queued', ?, ?, ?) ON CONFLICT DO NOTHING", "ssiss", m->id, manifest,
 			      (long long)now, text, dir);
 	return 0;
 }
@@ -232,89 +228,23 @@ void outbox_free(struct outbox_mail *m, size_t n)
 	free(m);
 }
 
-/* "host:pid" of this process, the owner of its claims. */
-static int claim_owner(char *buf, size_t n)
-{
-	char host[256];
-
-	if (gethostname(host, sizeof(host)))
-		host[0] = '\0';
-	host[sizeof(host) - 1] = '\0';
-	return snprintf(buf, n, "%s:%ld", host, (long)getpid()) < (int)n ? 0
-		: -1;
-}
-
 /*
- * May 'owner' (another's claim, not expired) be taken over? Only when it
- * is a process of this host that no longer exists (a killed run).
+ * A mail is claimed by one conditional UPDATE (lease.c): still queued,
+ * and no other live sender's claim; the attempt written with it.
  */
-static int claim_dead(const char *owner, const char *mine)
-{
-	const char *c = strrchr(owner, ':'), *m = strrchr(mine, ':');
-	char *end;
-	long pid;
-
-	if (!c || !m || c - owner != m - mine ||
-	    strncmp(owner, mine, (size_t)(c - owner)))
-		return 0;
-	errno = 0;
-	pid = strtol(c + 1, &end, 10);
-	if (errno || *end || pid <= 0 || pid > INT_MAX)
-		return 0;
-	return kill((pid_t)pid, 0) && errno == ESRCH;
-}
-
-static int claim_check(struct state *st, long long rowid, time_t now,
-		       const char *mine, struct pb_err *err)
-{
-	struct db_stmt *s;
-	const char *status, *owner;
-	int rc, ok = 0;
-
-	if (db_query(st, &s, err, "SELECT status, claim_owner, claim_expires "
-		     "FROM outbox WHERE rowid = ?", "i", rowid))
-		return -1;
-	rc = db_step(s);
-	if (rc == DB_ROW) {
-		status = db_text(s, 0);
-		owner = db_text(s, 1);
-		ok = status && strcmp(status, "queued") == 0 &&
-		     (!owner || strcmp(owner, mine) == 0 ||
-		      db_int(s, 2) <= (long long)now ||
-		      claim_dead(owner, mine));
-	}
-	db_finalize(s);
-	if (rc != DB_ROW && rc != DB_DONE)
-		return db_fail(st, err, "read");
-	return ok;
-}
+static const struct lease_of outbox_claim = {
+	.table = "outbox", .key = "rowid", .int_key = 1,
+	.owner = "claim_owner", .until = "claim_expires",
+	.open = "status = 'queued'", .also = ", last_attempt = ?3",
+};
 
 static int sql_claim(struct state *st, long long rowid, time_t now, long ttl,
 			int *claimed, struct pb_err *err)
 {
-	char mine[300];
-	int ok;
+	char id[32];
 
-	*claimed = 0;
-	if (claim_owner(mine, sizeof(mine)))
-		return pb_fail(err, EX_SOFTWARE, "claim: host name too long");
-	if (state_begin(st, err))
-		return -1;
-	ok = claim_check(st, rowid, now, mine, err);
-	/* the attempt is written before the mail is sent */
-	if (ok > 0 && db_run(st, err, "UPDATE outbox SET claim_owner = ?, "
-			     "claim_expires = ?, last_attempt = ? WHERE rowid "
-			     "= ?", "siii", mine, (long long)now + ttl,
-			     (long long)now, rowid))
-		ok = -1;
-	if (ok < 0) {
-		state_rollback(st);
-		return -1;
-	}
-	if (state_commit(st, err))
-		return -1;
-	*claimed = ok;
-	return 0;
+	snprintf(id, sizeof(id), "%lld", rowid);
+	return lease_take(st, &outbox_claim, id, now, ttl, claimed, err);
 }
 
 static int sql_sent(struct state *st, long long rowid, time_t now,
@@ -359,8 +289,10 @@ static int sql_recipient(struct state *st, long long rowid, const char *addr,
 			    const char *status, const char *reply,
 			    struct pb_err *err)
 {
-	return db_run(st, err, "INSERT OR REPLACE INTO outbox_recipients (mail, "
-		   "address, status, reply) VALUES (?, ?, ?, ?)", "isss",
+	return db_run(st, err, "INSERT INTO outbox_recipients (mail, address, "
+		   "status, reply) VALUES (?, ?, ?, ?) ON CONFLICT (mail, "
+		   "address) DO UPDATE SET status = excluded.status, reply = "
+		   "excluded.reply", "isss",
 		   rowid, addr, status, reply);
 }
 
@@ -428,7 +360,7 @@ static int sql_sent_within(struct state *st, time_t now, long secs,
 	 * back would else hold the limit until it caught up).
 	 */
 	return db_count(st, n, err, "SELECT count(*) FROM outbox WHERE status "
-			"= 'sent' AND CASE WHEN ? AND sent_boot = ? THEN "
+			"= 'sent' AND CASE WHEN ? != 0 AND sent_boot = ? THEN "
 			"sent_mono >= ? ELSE sent_at >= ? AND sent_at <= ? END",
 			"isiii", (long long)m->ok, m->ok ? m->boot : "",
 			m->secs - secs, (long long)now - secs, (long long)now);

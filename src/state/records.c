@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfbot/util/addr.h"
+
 #include "perfbot/state/records.h"
 
 #include "internal.h"
@@ -16,7 +18,8 @@
  * A record and its report: a report without a row reads as open, its
  * headline unknown. Its last activity is the newest of its transitions,
  * the mails read in its thread and the answers sent there (each table
- * grouped once, not once a report).
+ * grouped once, not once a report), the newest taken in C (SQLite's
+ * max() of several arguments is its own).
  */
 #define RECORD_SQL \
 	"SELECT o.id, coalesce(r.status, 'open'), r.metric, r.change, " \
@@ -26,8 +29,8 @@
 	"  coalesce(r.no_reminders, 0), coalesce(r.searched, 0), " \
 	"  coalesce(r.created, o.created), coalesce(r.changed, o.created), " \
 	"  r.report_id IS NOT NULL, o.subject, o.message_id, o.recipients, " \
-	"  o.status, o.created, max(coalesce(r.changed, o.created), " \
-	"  coalesce(i.at, 0), coalesce(a.at, 0)) " \
+	"  o.status, o.created, coalesce(r.changed, o.created), " \
+	"  coalesce(i.at, 0), coalesce(a.at, 0) " \
 	"FROM outbox o LEFT JOIN records r ON r.report_id = o.id " \
 	"LEFT JOIN (SELECT report_id, max(received) at FROM inbox " \
 	"  WHERE report_id IS NOT NULL GROUP BY report_id) i " \
@@ -84,6 +87,10 @@ static int record_row(struct db_stmt *s, struct record *r)
 	r->mail_status = col(s, 22, &oom);
 	r->mailed = col_time(s, 23);
 	r->activity = col_time(s, 24);
+	if (col_time(s, 25) > r->activity)
+		r->activity = col_time(s, 25);
+	if (col_time(s, 26) > r->activity)
+		r->activity = col_time(s, 26);
 	return oom || !r->report_id || !r->status ? -1 : 0;
 }
 
@@ -113,9 +120,9 @@ static int sql_record_open(struct state *st, const char *report_id,
 			      const char *metric, double change, int regression,
 			      time_t now, struct pb_err *err)
 {
-	return db_run(st, err, "INSERT OR IGNORE INTO records (report_id, "
-		      "status, metric, change, regression, created, changed) "
-		      "VALUES (?, 'open', ?, ?, ?, ?, ?)", "ssdiii", report_id,
+	return db_run(st, err, "INSERT INTO records (report_id, status, "
+		      "metric, change, regression, created, changed) VALUES "
+		      "(?, 'open', ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", "ssdiii", report_id,
 		      metric, change, (long long)regression, (long long)now,
 		      (long long)now);
 }
@@ -175,11 +182,12 @@ static int sql_record_find(struct state *st, const char *key,
 	if (!bare)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	/* a report never mailed is known by its requests (a confirmation) */
-	rc = db_query(st, &s, err, "SELECT id FROM (SELECT id, id = ?1 AS "
-		      "exact, 0 AS held FROM outbox WHERE kind = 'report' AND "
-		      "(id = ?1 OR message_id = ?2) UNION ALL SELECT report_id, "
-		      "1, 1 FROM requests WHERE report_id = ?1) ORDER BY held, "
-		      "exact DESC LIMIT 1", "ss", key, bare) ||
+	rc = db_query(st, &s, err, "SELECT id FROM (SELECT id, CASE WHEN id "
+		      "= ?1 THEN 1 ELSE 0 END AS exact, 0 AS held FROM outbox "
+		      "WHERE kind = 'report' AND (id = ?1 OR message_id = ?2) "
+		      "UNION ALL SELECT report_id, 1, 1 FROM requests WHERE "
+		      "report_id = ?1) f ORDER BY held, exact DESC LIMIT 1",
+		      "ss", key, bare) ||
 	     one_string(st, s, report_id, err);
 	free(bare);
 	return rc ? -1 : 0;
@@ -211,10 +219,23 @@ static int sql_record_by_subject(struct state *st, const char *subject,
 	return rc == DB_DONE ? 0 : db_fail(st, err, "read");
 }
 
+/* 'status' is one of 'want'. */
+static int listed(const struct addrlist *want, const char *status)
+{
+	size_t i;
+
+	for (i = 0; status && i < want->n; i++)
+		if (!strcmp(want->v[i], status))
+			return 1;
+	return 0;
+}
+
 static int sql_records(struct state *st, const char *statuses,
 			  int regressions_only, struct record **out, size_t *n,
 			  struct pb_err *err)
 {
+	struct addrlist want = ADDRLIST_INIT;
+	const char *why;
 	struct record *v = NULL, *nv;
 	size_t cap = 0;
 	struct db_stmt *s;
@@ -222,13 +243,18 @@ static int sql_records(struct state *st, const char *statuses,
 
 	*out = NULL;
 	*n = 0;
-	if (db_query(st, &s, err, RECORD_SQL "AND (?1 IS NULL OR "
-		     "coalesce(r.status, 'open') IN (SELECT value FROM "
-		     "json_each(?1))) AND (?2 = 0 OR coalesce(r.regression, "
-		     "-1) != 0) ORDER BY o.created, o.rowid", "si", statuses,
-		     (long long)regressions_only))
+	/* the statuses matched in C: SQLite's json_each() is its own */
+	if (statuses && addrlist_from_json(&want, statuses, &why))
+		return pb_fail(err, EX_SOFTWARE, "records: statuses: %s", why);
+	if (db_query(st, &s, err, RECORD_SQL "AND (?1 = 0 OR "
+		     "coalesce(r.regression, -1) != 0) ORDER BY o.created, "
+		     "o.rowid", "i", (long long)regressions_only)) {
+		addrlist_release(&want);
 		return -1;
+	}
 	while (!oom && (rc = db_step(s)) == DB_ROW) {
+		if (statuses && !listed(&want, db_text(s, 1)))
+			continue;
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;
 			nv = realloc(v, cap * sizeof(*v));
@@ -242,6 +268,7 @@ static int sql_records(struct state *st, const char *statuses,
 		(*n)++;
 	}
 	db_finalize(s);
+	addrlist_release(&want);
 	if (oom) {
 		records_free(v, *n);
 		*n = 0;
@@ -353,8 +380,9 @@ static int sql_track_tip(struct state *st, const char *branch, char **tip,
 static int sql_track_set(struct state *st, const char *branch,
 			    const char *tip, time_t now, struct pb_err *err)
 {
-	return db_run(st, err, "INSERT OR REPLACE INTO tracking (branch, tip, "
-		      "walked) VALUES (?, ?, ?)", "ssi", branch, tip,
+	return db_run(st, err, "INSERT INTO tracking (branch, tip, walked) "
+		      "VALUES (?, ?, ?) ON CONFLICT (branch) DO UPDATE SET tip "
+		      "= excluded.tip, walked = excluded.walked", "ssi", branch, tip,
 		      (long long)now);
 }
 
@@ -404,15 +432,27 @@ static int sql_reminder_line(struct state *st, const char *id, long line,
 				char **report_id, struct pb_err *err)
 {
 	struct db_stmt *s;
+	struct addrlist ids = ADDRLIST_INIT;
+	char *lines = NULL;
+	const char *why;
 
 	*report_id = NULL;
 	if (line < 1)
 		return 0;
-	if (db_query(st, &s, err, "SELECT json_extract(lines, '$[' || ? || "
-		     "']') FROM reminders WHERE id = ?", "is",
-		     (long long)(line - 1), id))
+	/* the list read in C: SQLite's json_extract() is its own */
+	if (db_query(st, &s, err, "SELECT lines FROM reminders WHERE id = ?",
+		     "s", id) || one_string(st, s, &lines, err))
 		return -1;
-	return one_string(st, s, report_id, err);
+	/* a list of at most 1000 ids (act/remind.c's REMIND_MAX_LINES) */
+	if (lines && !addrlist_from_json(&ids, lines, &why) &&
+	    (size_t)line <= ids.n && !(*report_id = strdup(ids.v[line - 1]))) {
+		free(lines);
+		addrlist_release(&ids);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
+	free(lines);
+	addrlist_release(&ids);
+	return 0;
 }
 
 const struct state_records_ops sql_records_ops = {

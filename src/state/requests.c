@@ -22,21 +22,21 @@
 	"coalesce(patch_bytes, 0), coalesce(deadline, 0), created, " \
 	"coalesce(decided, 0), reported_change FROM requests "
 
-/* 'verb' "INSERT" or "INSERT OR IGNORE". */
-static int insert(struct state *st, const char *verb,
+/* 'tail' "" or " ON CONFLICT DO NOTHING" (a request made twice). */
+static int insert(struct state *st, const char *tail,
 		  const struct request_new *rq, time_t now, struct pb_err *err)
 {
 	char change[40] = "", sql[700];
 
 	if (rq->metric)
 		snprintf(change, sizeof(change), "%.17g", rq->reported_change);
-	snprintf(sql, sizeof(sql), "%s INTO requests (request_id, "
+	snprintf(sql, sizeof(sql), "INSERT INTO requests (request_id, "
 		 "kind, report_id, runs, status, deadline, detail, "
 		 "result_root, requested_by, reply_message_id, thread, "
 		 "base_runs, head_runs, created, form, commit_sha, repo, "
 		 "ref, patch, patch_bytes, metric, reported_change) "
 		 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		 "?, ?, ?, ?, ?, ?)", verb);
+		 "?, ?, ?, ?, ?, ?)%s", tail);
 	return db_run(st, err, sql, "sssisisssssiiisssssiss",
 		      rq->request_id, rq->kind, rq->report_id,
 		      (long long)rq->runs, rq->status ? rq->status : "queued",
@@ -48,10 +48,33 @@ static int insert(struct state *st, const char *verb,
 		      rq->metric ? change : NULL);
 }
 
+/* One of the NULL-ended 'words' (or NULL, when 'v' may be NULL). */
+static int one_of(const char *v, const char *const *words, int null_ok)
+{
+	if (!v)
+		return null_ok;
+	for (; *words; words++)
+		if (!strcmp(v, *words))
+			return 1;
+	return 0;
+}
+
+/*
+ * A request made twice is kept once; one the table's CHECKs refuse (a
+ * form or a status it does not know) is not recorded, and that is no
+ * error either, as SQLite's INSERT OR IGNORE had it.
+ */
 static int sql_request_add(struct state *st, const struct request_new *rq,
 			      time_t now, struct pb_err *err)
 {
-	return insert(st, "INSERT OR IGNORE", rq, now, err);
+	static const char *const forms[] = { "patch", "tree", "commit", NULL };
+	static const char *const statuses[] = { "asking", "queued", "done",
+		"failed", "expired", "rejected", "dropped", NULL };
+
+	if (!one_of(rq->form, forms, 1) ||
+	    !one_of(rq->status ? rq->status : "queued", statuses, 0))
+		return 0;
+	return insert(st, " ON CONFLICT DO NOTHING", rq, now, err);
 }
 
 int state_request_hold(struct state *st, const struct request_new *rq,
@@ -64,7 +87,7 @@ int state_request_hold(struct state *st, const struct request_new *rq,
 	a.detail = NULL;
 	if (!open && state_begin(st, err))
 		return -1;
-	if (insert(st, "INSERT OR IGNORE", &a, now, err) ||
+	if (insert(st, " ON CONFLICT DO NOTHING", &a, now, err) ||
 	    state_commit(st, err)) {
 		if (!open)
 			state_rollback(st);
@@ -223,10 +246,11 @@ static int sql_request_tally(struct state *st, const char *kind,
 		     "WHERE kind = ?1 AND report_id = ?2 AND status <> "
 		     "'failed'), (SELECT count(*) "
 		     "FROM requests WHERE kind = ?1 AND requested_by = ?3 AND "
-		     "created >= ?4), status, created FROM (SELECT 1) LEFT "
-		     "JOIN (SELECT status, created FROM requests WHERE kind = "
-		     "?1 AND report_id = ?2 AND status IN ('asking', 'queued') "
-		     "ORDER BY created DESC, rowid DESC LIMIT 1)", "sssi", kind,
+		     "created >= ?4), l.status, l.created FROM (SELECT 1 AS "
+		     "one) o LEFT JOIN (SELECT status, created FROM requests "
+		     "WHERE kind = ?1 AND report_id = ?2 AND status IN "
+		     "('asking', 'queued') ORDER BY created DESC, rowid DESC "
+		     "LIMIT 1) l ON 1 = 1", "sssi", kind,
 		     report_id, sender, (long long)since))
 		return -1;
 	rc = db_step(s);
@@ -257,10 +281,10 @@ static int sql_confirm_hold(struct state *st, const struct request_new *c,
 	if (state_begin(st, err))
 		return -1;
 	/* one hold a report: a second is refused, not ignored */
-	if (insert(st, "INSERT", c, now, err) ||
-	    db_run(st, err, "INSERT OR IGNORE INTO manifests (id, manifest, "
-		   "outcome, seen, text, dir) VALUES (?, ?, 'confirming', ?, "
-		   "?, ?)", "ssiss", c->report_id, manifest, (long long)now,
+	if (insert(st, "", c, now, err) ||
+	    db_run(st, err, "INSERT INTO manifests (id, manifest, outcome, "
+		   "seen, text, dir) VALUES (?, ?, 'confirming', ?, ?, ?) ON "
+		   "CONFLICT DO NOTHING", "ssiss", c->report_id, manifest, (long long)now,
 		   text, dir)) {
 		state_rollback(st);
 		return -1;
@@ -304,6 +328,26 @@ static int sql_request_look(struct state *st, const char *request_id,
 		      request_id);
 }
 
+/* An open request's follow-up is one instance's at a time (lease.c). */
+static const struct lease_of request_lease = {
+	.table = "requests", .key = "request_id", .owner = "owner",
+	.until = "lease_until", .open = "status IN ('asking', 'queued')",
+};
+
+static int sql_request_claim(struct state *st, const char *request_id,
+			     time_t now, long ttl, int *claimed,
+			     struct pb_err *err)
+{
+	return lease_take(st, &request_lease, request_id, now, ttl, claimed,
+			  err);
+}
+
+static int sql_request_release(struct state *st, const char *request_id,
+			       struct pb_err *err)
+{
+	return lease_drop(st, &request_lease, request_id, err);
+}
+
 const struct state_requests_ops sql_requests_ops = {
 	.request_add = sql_request_add,
 	.requests_open = sql_requests_open,
@@ -315,4 +359,6 @@ const struct state_requests_ops sql_requests_ops = {
 	.confirm_set = sql_confirm_set,
 	.confirm_more = sql_confirm_more,
 	.request_look = sql_request_look,
+	.request_claim = sql_request_claim,
+	.request_release = sql_request_release,
 };

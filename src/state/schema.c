@@ -1,14 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * record: the schema of the state, as its migrations (internal.h): entry
- * N moves a file of version N to N + 1; state.c applies those a file
- * lacks, in one transaction.
+ * N moves a state of version N to N + 1; each backend applies those its
+ * state lacks, in one transaction (state.c for SQLite, pg.c for
+ * PostgreSQL). One list for both: each entry is SQLite's SQL, and
+ * PostgreSQL's where it differs in more than its words for the types
+ * (pg.c says INTEGER as BIGINT, REAL as DOUBLE PRECISION, BLOB as BYTEA,
+ * and a rowid INTEGER PRIMARY KEY as an identity column), and the tables
+ * it makes that are read in insertion order by SQLite's implicit rowid,
+ * which PostgreSQL gets as a column of their own.
  */
 #include "internal.h"
 
+/* 6's new tables and columns but the outbox's, on either backend */
+#define V6_TABLES \
+	"CREATE TABLE actions (" \
+	"  at INTEGER NOT NULL," \
+	"  mail INTEGER," \
+	"  id TEXT," \
+	"  action TEXT NOT NULL," \
+	"  detail TEXT," \
+	"  by TEXT);" \
+	"CREATE TABLE imap_pending (" \
+	"  mailbox TEXT NOT NULL," \
+	"  uidvalidity INTEGER NOT NULL," \
+	"  uid INTEGER NOT NULL," \
+	"  PRIMARY KEY (mailbox, uidvalidity, uid));" \
+	"ALTER TABLE mailbox ADD COLUMN stuck_uid INTEGER;" \
+	"ALTER TABLE mailbox ADD COLUMN stuck_count INTEGER;"
+
 /* Each entry moves the schema one version up; never edit a shipped one. */
-const char *const state_migrations[] = {
+const struct state_migration state_migrations[] = {
 	/* 1: the outbox, its recipients, manifests seen, source validators */
+	{ .sql =
 	"CREATE TABLE outbox ("
 	"  rowid INTEGER PRIMARY KEY,"
 	"  id TEXT NOT NULL,"
@@ -48,7 +72,9 @@ const char *const state_migrations[] = {
 	"  SELECT id, manifest, status, message_id, recipients, attempts,"
 	"         next_attempt, last_error, sent_at, created"
 	"  FROM outbox WHERE kind = 'report';",
+	  .pg_rowid = "outbox_recipients" },
 	/* 2: replies read by IMAP, the mailbox position, retest requests */
+	{ .sql =
 	"ALTER TABLE outbox ADD COLUMN report_id TEXT;"
 	"UPDATE outbox SET report_id = id WHERE kind = 'report';"
 	"CREATE TABLE inbox ("
@@ -79,10 +105,13 @@ const char *const state_migrations[] = {
 	"  detail TEXT,"
 	"  created INTEGER NOT NULL);"
 	"CREATE INDEX retests_report ON retests (report_id, status);",
+	  .pg_rowid = "inbox retests" },
 	/* 3: the manifest text itself, so a retest can read its roots again */
+	{ .sql =
 	"ALTER TABLE manifests ADD COLUMN text TEXT;"
-	"ALTER TABLE manifests ADD COLUMN dir TEXT;",
+	"ALTER TABLE manifests ADD COLUMN dir TEXT;" },
 	/* 4: reports held for confirmation runs (confirms.c) */
+	{ .sql =
 	"CREATE TABLE confirms ("
 	"  report_id TEXT PRIMARY KEY,"
 	"  request_id TEXT NOT NULL UNIQUE,"
@@ -97,16 +126,19 @@ const char *const state_migrations[] = {
 	"  created INTEGER NOT NULL,"
 	"  decided INTEGER);"
 	"CREATE INDEX confirms_status ON confirms (status);",
+	  .pg_rowid = "confirms" },
 	/* 5: a mail is claimed (owner "host:pid", expiry) before it is
 	 * sent; the file's home name (see home_name()) */
+	{ .sql =
 	"ALTER TABLE outbox ADD COLUMN claim_owner TEXT;"
 	"ALTER TABLE outbox ADD COLUMN claim_expires INTEGER;"
-	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);",
+	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);" },
 	/* 6: a mail may be dropped by the operator (the CHECK is rebuilt,
 	 * with the foreign keys off, see migrate()); its last attempt and
 	 * the monotonic clock of its sending; the operator's actions; mails
 	 * handled but not yet marked on the server; a mail that keeps
 	 * failing to download */
+	{ .sql =
 	"CREATE TABLE outbox_6 ("
 	"  rowid INTEGER PRIMARY KEY,"
 	"  id TEXT NOT NULL,"
@@ -146,21 +178,19 @@ const char *const state_migrations[] = {
 	"  SELECT id, manifest, status, message_id, recipients, attempts,"
 	"         next_attempt, last_error, sent_at, created"
 	"  FROM outbox WHERE kind = 'report';"
-	"CREATE TABLE actions ("
-	"  at INTEGER NOT NULL,"
-	"  mail INTEGER,"
-	"  id TEXT,"
-	"  action TEXT NOT NULL,"
-	"  detail TEXT,"
-	"  by TEXT);"
-	"CREATE TABLE imap_pending ("
-	"  mailbox TEXT NOT NULL,"
-	"  uidvalidity INTEGER NOT NULL,"
-	"  uid INTEGER NOT NULL,"
-	"  PRIMARY KEY (mailbox, uidvalidity, uid));"
-	"ALTER TABLE mailbox ADD COLUMN stuck_uid INTEGER;"
-	"ALTER TABLE mailbox ADD COLUMN stuck_count INTEGER;",
+	V6_TABLES,
+	  /* PostgreSQL changes a CHECK in place: no rebuild */
+	  .pg =
+	"ALTER TABLE outbox DROP CONSTRAINT outbox_status_check;"
+	"ALTER TABLE outbox ADD CONSTRAINT outbox_status_check"
+	"  CHECK (status IN ('queued', 'sent', 'failed', 'dropped'));"
+	"ALTER TABLE outbox ADD COLUMN last_attempt INTEGER;"
+	"ALTER TABLE outbox ADD COLUMN sent_boot TEXT;"
+	"ALTER TABLE outbox ADD COLUMN sent_mono INTEGER;"
+	V6_TABLES,
+	  .pg_rowid = "actions" },
 	/* 7: tests of a fix, a tree or a commit on the farm (tests.c) */
+	{ .sql =
 	"CREATE TABLE tests ("
 	"  request_id TEXT PRIMARY KEY,"
 	"  report_id TEXT NOT NULL,"
@@ -182,9 +212,11 @@ const char *const state_migrations[] = {
 	"  decided INTEGER);"
 	"CREATE INDEX tests_report ON tests (report_id, status);"
 	"CREATE INDEX tests_sender ON tests (requested_by, created);",
+	  .pg_rowid = "tests" },
 	/* 8: the life of each report (records.c): its record, every
 	 * transition, the tracked branches' tips, the reminders mailed.
 	 * A report of before has no row: it reads as open. */
+	{ .sql =
 	"CREATE TABLE records ("
 	"  report_id TEXT PRIMARY KEY,"
 	"  status TEXT NOT NULL,"
@@ -223,9 +255,10 @@ const char *const state_migrations[] = {
 	"CREATE TABLE reminders ("
 	"  id TEXT PRIMARY KEY,"
 	"  lines TEXT NOT NULL,"
-	"  created INTEGER NOT NULL);",
+	"  created INTEGER NOT NULL);" },
 	/* 9: the farm's runs on landed fixes (verifies.c): the record's
 	 * verify_request names its row */
+	{ .sql =
 	"CREATE TABLE verifies ("
 	"  request_id TEXT PRIMARY KEY,"
 	"  report_id TEXT NOT NULL,"
@@ -239,6 +272,7 @@ const char *const state_migrations[] = {
 	"  decided INTEGER);"
 	"CREATE INDEX verifies_status ON verifies (status, created);"
 	"CREATE INDEX verifies_report ON verifies (report_id);",
+	  .pg_rowid = "verifies" },
 	/* 10: a farm request is one thing (requests.c): the four tables
 	 * above become one, every row kept, and one vocabulary of status:
 	 * a retest 'requested' and a confirmation 'asking' are 'asking';
@@ -246,6 +280,7 @@ const char *const state_migrations[] = {
 	 * 'done' and 'unconfirmed' is 'expired', the old word kept as the
 	 * verdict; a finished run's verdict (its detail) is its verdict.
 	 * The columns after head_runs are a kind's own. */
+	{ .sql =
 	"CREATE TABLE requests ("
 	"  request_id TEXT PRIMARY KEY,"
 	"  kind TEXT NOT NULL,"
@@ -316,9 +351,11 @@ const char *const state_migrations[] = {
 	"CREATE INDEX requests_sender ON requests (requested_by, created);"
 	"CREATE UNIQUE INDEX requests_confirm ON requests (report_id)"
 	"  WHERE kind = 'confirm';",
+	  .pg_rowid = "requests" },
 	/* 11: the bisections of ranges (bisections.c, issue 33): each
 	 * one's state as judge/bisect_json.c writes it; its farm runs are
 	 * requests of kind 'bisect' whose report_id is the bisection's id */
+	{ .sql =
 	"CREATE TABLE bisections ("
 	"  bisect_id TEXT PRIMARY KEY,"
 	"  report_id TEXT NOT NULL,"
@@ -331,9 +368,11 @@ const char *const state_migrations[] = {
 	"  created INTEGER NOT NULL,"
 	"  updated INTEGER NOT NULL);"
 	"CREATE INDEX bisections_phase ON bisections (phase, created);",
+	  .pg_rowid = "bisections" },
 	/* 12: learned noise (noise.c, issue 32 item 5): per testcase,
 	 * machine and metric, the pooled CV of the runs seen and its
 	 * degrees of freedom */
+	{ .sql =
 	"CREATE TABLE noise ("
 	"  testcase TEXT NOT NULL,"
 	"  machine TEXT NOT NULL,"
@@ -341,7 +380,28 @@ const char *const state_migrations[] = {
 	"  cv REAL NOT NULL CHECK (cv > 0),"
 	"  df INTEGER NOT NULL CHECK (df > 0),"
 	"  updated INTEGER NOT NULL,"
-	"  PRIMARY KEY (testcase, machine, metric));",
+	"  PRIMARY KEY (testcase, machine, metric));" },
+	/* 13: work claimed exactly once (lease.c, issue 34 item 2): a farm
+	 * request's follow-up and a bisection's round are taken with a
+	 * lease, its owner ("host:pid") and its end */
+	{ "ALTER TABLE requests ADD COLUMN owner TEXT;"
+	  "ALTER TABLE requests ADD COLUMN lease_until INTEGER;"
+	  "ALTER TABLE bisections ADD COLUMN owner TEXT;"
+	  "ALTER TABLE bisections ADD COLUMN lease_until INTEGER;", NULL,
+	  NULL },
+	/* 14: singleton duties and the instances seen (duty.c, issue 34
+	 * item 3), for 'perfbot status' */
+	{ "CREATE TABLE instances ("
+	  "  name TEXT PRIMARY KEY,"
+	  "  host TEXT,"
+	  "  pid INTEGER,"
+	  "  started INTEGER NOT NULL,"
+	  "  seen INTEGER NOT NULL);"
+	  "CREATE TABLE duties ("
+	  "  name TEXT PRIMARY KEY,"
+	  "  owner TEXT NOT NULL,"
+	  "  since INTEGER NOT NULL,"
+	  "  seen INTEGER NOT NULL);", NULL, NULL },
 };
 
 const int state_nmigrations =

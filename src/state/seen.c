@@ -32,8 +32,8 @@ static int sql_seen(struct state *st, const char *id, int *seen,
 static int sql_skip(struct state *st, const char *id, const char *manifest,
 		       const char *why, time_t now, struct pb_err *err)
 {
-	return db_run(st, err, "INSERT OR IGNORE INTO manifests (id, manifest, "
-		   "outcome, seen) VALUES (?, ?, ?, ?)", "sssi", id, manifest,
+	return db_run(st, err, "INSERT INTO manifests (id, manifest, outcome, "
+		   "seen) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", "sssi", id, manifest,
 		   why, (long long)now);
 }
 
@@ -81,8 +81,10 @@ static int sql_source_set(struct state *st, const char *url,
 	char key[4096];
 
 	return masked(url, key, sizeof(key), err) ||
-	       db_run(st, err, "INSERT OR REPLACE INTO sources (url, etag, "
-		   "last_modified, fetched) VALUES (?, ?, ?, ?)", "sssi", key,
+	       db_run(st, err, "INSERT INTO sources (url, etag, "
+		   "last_modified, fetched) VALUES (?, ?, ?, ?) ON CONFLICT "
+		   "(url) DO UPDATE SET etag = excluded.etag, last_modified = "
+		   "excluded.last_modified, fetched = excluded.fetched", "sssi", key,
 		   etag, last_modified, (long long)now) ? -1 : 0;
 }
 

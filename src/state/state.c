@@ -79,7 +79,7 @@ static int migrate(struct state *st, struct pb_err *err)
 		goto fail;
 	}
 	for (i = v; i < NMIGRATIONS; i++)
-		if (exec(st, state_migrations[i], err))
+		if (exec(st, state_migrations[i].sql, err))
 			goto fail;
 	if (v < NMIGRATIONS && fk_check(st, err))
 		goto fail;
@@ -214,8 +214,9 @@ static int home_keep(struct state *st, const char *real, struct pb_err *err)
 	int rc = 0;
 
 	if (!home || !same_file(home, st->lock_fd)) {
-		rc = db_run(st, err, "INSERT OR REPLACE INTO meta (key, value) "
-			    "VALUES ('home', ?)", "s", real);
+		rc = db_run(st, err, "INSERT INTO meta (key, value) VALUES "
+			    "('home', ?) ON CONFLICT (key) DO UPDATE SET "
+			    "value = excluded.value", "s", real);
 		/* into the file itself, where every name sees it */
 		if (!rc)
 			sqlite3_exec(st->db, "PRAGMA wal_checkpoint(TRUNCATE)",
@@ -354,6 +355,18 @@ static void sqlite_rollback(struct state *st)
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+static int sqlite_describe(struct state *st, char *buf, size_t n,
+			   struct pb_err *err)
+{
+	int v;
+
+	if (user_version(st, &v, err))
+		return -1;
+	snprintf(buf, n, "%s: SQLite %s, schema version %d", st->path,
+		 sqlite3_libversion(), v);
+	return 0;
+}
+
 const struct state_backend state_sqlite = {
 	.name = "sqlite",
 	.scheme = NULL,
@@ -363,6 +376,7 @@ const struct state_backend state_sqlite = {
 	.close = sqlite_close,
 	.lock = sqlite_lock,
 	.check = sqlite_check,
+	.describe = sqlite_describe,
 	.reserve = sqlite_reserve,
 	.unreserve = sqlite_unreserve,
 	.full = sqlite_full,
@@ -370,16 +384,5 @@ const struct state_backend state_sqlite = {
 	.commit = sqlite_commit,
 	.rollback = sqlite_rollback,
 	.sql = &db_sqlite,
-	.archive = &sql_archive_ops,
-	.noise = &sql_noise_ops,
-	.bisections = &sql_bisections_ops,
-	.inbox = &sql_inbox_ops,
-	.marks = &sql_marks_ops,
-	.outbox = &sql_outbox_ops,
-	.admin = &sql_admin_ops,
-	.prune = &sql_prune_ops,
-	.records = &sql_records_ops,
-	.requests = &sql_requests_ops,
-	.seen = &sql_seen_ops,
-	.status = &sql_status_ops,
+	SQL_TABLES_OPS,
 };

@@ -77,6 +77,20 @@ static const struct section {
 	  "detail, requested_by, commit_sha, deadline, created, decided FROM "
 	  "requests ORDER BY status IN ('asking', 'queued') DESC, created "
 	  "DESC, rowid DESC LIMIT 1000" },
+	/* several instances on one state (duty.c, lease.c): who was seen,
+	 * who holds which duty, and the leases taken */
+	{ "instances", "instances",
+	  "SELECT name, host, pid, started, seen FROM instances ORDER BY "
+	  "name" },
+	{ "duties", "duties",
+	  "SELECT name, owner, since, seen FROM duties ORDER BY name" },
+	{ "leases", "requests",
+	  "SELECT 'request' AS of, request_id AS id, owner, lease_until FROM "
+	  "requests WHERE owner IS NOT NULL UNION ALL SELECT 'bisection', "
+	  "bisect_id, owner, lease_until FROM bisections WHERE owner IS NOT "
+	  "NULL UNION ALL SELECT 'mail', id, claim_owner, claim_expires FROM "
+	  "outbox WHERE claim_owner IS NOT NULL AND status = 'queued' "
+	  "ORDER BY 4, 2 LIMIT 1000" },
 	{ "transitions", "record_events",
 	  "SELECT at, report_id, event, from_status, to_status, by, detail "
 	  "FROM record_events ORDER BY rowid DESC LIMIT 20" },

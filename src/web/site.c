@@ -11,6 +11,7 @@
 
 #include "perfbot/judge/inputs.h"
 #include "perfbot/state/archive.h"
+#include "perfbot/state/duty.h"
 #include "perfbot/util/log.h"
 #include "perfbot/util/strmap.h"
 #include "perfbot/web/feed.h"
@@ -174,12 +175,21 @@ static int the_rest(struct build *b, struct pb_err *err)
 static int open_all(struct build *b, const struct config *cfg,
 		    struct pb_err *err)
 {
+	int held;
+
 	if (state_missing(b->o->state))
 		return pb_fail(err, EX_NOINPUT, "%s: no state yet: 'perfbot "
 			       "run' makes it", b->o->state);
 	if (web_site_init(&b->s, cfg, b->o->now, err) ||
 	    state_open(&b->st, b->o->state, STATE_READ, err) ||
-	    state_archive_reports(b->st, &b->rows, &b->n, err) ||
+	    state_duty_hold(b->st, "web", b->o->now, 0, &held, err))
+		return -1;
+	/* one instance at a time builds (state/duty.h) */
+	if (!held) {
+		b->ws->skipped = 1;
+		return 0;
+	}
+	if (state_archive_reports(b->st, &b->rows, &b->n, err) ||
 	    web_site_ids(&b->s, b->rows, b->n, err) ||
 	    site_open(&b->t, b->o->out, err))
 		return -1;
@@ -224,8 +234,13 @@ int web_build(const struct config *cfg, const struct web_opts *o,
 	b.o = o;
 	b.ws = ws;
 	inputs_cache_init(&b.cache);
-	if (open_all(&b, cfg, err) || reports(&b, err) || the_rest(&b, err) ||
-	    site_commit(&b.t, err))
+	if (open_all(&b, cfg, err))
+		goto out;
+	if (ws->skipped) {
+		rc = 0;
+		goto out;
+	}
+	if (reports(&b, err) || the_rest(&b, err) || site_commit(&b.t, err))
 		goto out;
 	ws->reports = (long)b.n;
 	ws->written = b.t.written;

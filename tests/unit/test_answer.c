@@ -36,6 +36,7 @@
 #include "perfbot/compose/thread.h"
 
 #include "testutil.h"
+#include "teststate.h"
 
 #define SHIPPED "config/perfbot.yaml"
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
@@ -71,7 +72,7 @@ static int setup(void **state)
 	tu_path(f->path, sizeof(f->path), f->dir, "perfbot.yaml");
 	tu_path(f->db, sizeof(f->db), f->dir, "perfbot.db");
 	if (config_load(&f->cfg, SHIPPED, &f->err) ||
-	    state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
+	    tu_state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
 		fprintf(stderr, "setup: %s\n", f->err.msg);
 		return -1;
 	}

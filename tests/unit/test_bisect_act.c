@@ -29,6 +29,7 @@
 #include "perfbot/state/requests.h"
 
 #include "testutil.h"
+#include "teststate.h"
 
 #define LINE 60			/* commits after the base */
 #define CULPRIT 37
@@ -153,7 +154,7 @@ static int setup(void **state)
 	tu_path(f->path, sizeof(f->path), f->dir, "perfbot.yaml");
 	configure(f, NULL);
 	tu_path(db, sizeof(db), f->dir, "state.db");
-	assert_int_equal(state_open(&f->st, db, STATE_WRITE, &f->err), 0);
+	assert_int_equal(tu_state_open(&f->st, db, STATE_WRITE, &f->err), 0);
 	assert_int_equal(gittree_open(&f->t, f->repo, &f->err), 0);
 	return 0;
 }

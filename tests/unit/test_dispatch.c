@@ -24,6 +24,7 @@
 #include "perfbot/state/inbox.h"
 
 #include "testutil.h"
+#include "teststate.h"
 
 #define T0 1710500000
 #define CONFIG \
@@ -60,7 +61,7 @@ static int setup(void **state)
 	tu_path(f->path, sizeof(f->path), f->dir, "perfbot.yaml");
 	tu_path(f->db, sizeof(f->db), f->dir, "perfbot.db");
 	tu_load_config(&f->cfg, &f->loaded, f->path, CONFIG, &f->err);
-	if (state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
+	if (tu_state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
 		fprintf(stderr, "setup: %s\n", f->err.msg);
 		return -1;
 	}

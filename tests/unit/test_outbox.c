@@ -23,6 +23,7 @@
 #include "perfbot/state/seen.h"
 
 #include "testutil.h"
+#include "teststate.h"
 #include "perfbot/state/status.h"
 #include "perfbot/state/inbox.h"
 
@@ -52,7 +53,7 @@ static int setup(void **state)
 	f->level = log_get_level();
 	tu_path(f->db, sizeof(f->db), f->dir, "perfbot.db");
 	if (config_load(&f->cfg, NULL, &f->err) ||
-	    state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
+	    tu_state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
 		fprintf(stderr, "setup: %s\n", f->err.msg);
 		return -1;
 	}

@@ -28,6 +28,7 @@
 #include "perfbot/state/state.h"
 
 #include "testutil.h"
+#include "teststate.h"
 
 #define T0 1739548080
 #define DAY 86400
@@ -89,7 +90,7 @@ static int setup(void **state)
 	assert_int_equal(mkdir(f->res, 0755), 0);
 	assert_int_equal(mkdir(at(f, "outside"), 0755), 0);
 	tu_write(at(f, "outside/victim"), "keep me\n", 0644);
-	if (state_open(&f->st, at(f, "perfbot.db"), STATE_WRITE, &f->err))
+	if (tu_state_open(&f->st, at(f, "perfbot.db"), STATE_WRITE, &f->err))
 		fail_msg("%s", f->err.msg);
 	f->cfg.scheduler.results_dir = f->res;
 	f->cfg.scheduler.results_keep = 30 * DAY;

@@ -23,6 +23,7 @@
 #include "perfbot/state/inbox.h"
 
 #include "testutil.h"
+#include "teststate.h"
 
 #define T0 1710500000
 #define REPORT_ID "hackbench-pipe"
@@ -48,7 +49,7 @@ static int setup(void **state)
 	if (!f)
 		return -1;
 	tu_path(f->db, sizeof(f->db), f->dir, "perfbot.db");
-	if (state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
+	if (tu_state_open(&f->st, f->db, STATE_WRITE, &f->err)) {
 		fprintf(stderr, "setup: %s\n", f->err.msg);
 		return -1;
 	}

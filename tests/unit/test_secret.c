@@ -357,6 +357,47 @@ static void t_one_source(void **state)
 	assert_fails(f, "smtp", EX_CONFIG, "smtp.password_env");
 }
 
+/*
+ * The state's password (issue 34): state_password_env or
+ * state_password_file at the top level, one of them only; "state.x"
+ * keys are no such thing.
+ */
+static void t_state(void **state)
+{
+	struct fx *f = *state;
+	struct config cfg;
+	struct pb_err err = { 0, "" };
+	char yaml[512], pw[256];
+
+	load(f, "state: postgresql://pb@127.0.0.1/pb\n"
+	     "state_password_env: " ENV_NAME "\n");
+	assert_int_equal(setenv(ENV_NAME, SECRET, 1), 0);
+	assert_secret(f, "state", SECRET);
+	assert_int_equal(get(f, "smtp"), 0);
+	assert_null(f->secret);
+	assert_int_equal(unsetenv(ENV_NAME), 0);
+	assert_fails(f, "state", EX_CONFIG, "state_password_env");
+	config_release(&f->cfg);
+	f->loaded = 0;
+	tu_write(tu_path(pw, sizeof(pw), f->dir, "pw"), SECRET "\n", 0600);
+	snprintf(yaml, sizeof(yaml), "state: postgresql://pb@127.0.0.1/pb\n"
+		 "state_password_file: \"%s\"\n", pw);
+	load(f, yaml);
+	assert_secret(f, "state", SECRET);
+	snprintf(yaml, sizeof(yaml), "state_password_env: PW\n"
+		 "state_password_file: /run/pw\n");
+	assert_int_equal(config_parse(&cfg, "perfbot.yaml", NULL, yaml,
+				      strlen(yaml), &err), -1);
+	assert_int_equal(err.code, EX_CONFIG);
+	assert_string_equal(err.msg, "perfbot.yaml:2: 'state_password_env' "
+			    "and 'state_password_file' are both set: a "
+			    "password comes from one of them, remove the "
+			    "other");
+	snprintf(yaml, sizeof(yaml), "state_password: x\n");
+	assert_int_equal(config_parse(&cfg, "perfbot.yaml", NULL, yaml,
+				      strlen(yaml), &err), -1);
+}
+
 static void t_free_null(void **state)
 {
 	char *s = strdup(SECRET);
@@ -396,6 +437,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(t_inline, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_one_source, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_state, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_free_null, setup, teardown),
 	};
 

@@ -33,17 +33,19 @@
 #include "perfbot/state/inbox.h"
 
 #include "testutil.h"
+#include "teststate.h"
 #include <sqlite3.h>
 
 #include "../../src/state/internal.h"
 
-/* src/state/state.c: migrations[] has nine entries. */
-#define SCHEMA_VERSION 12
+/* src/state/schema.c: state_migrations[] has fourteen entries. */
+#define SCHEMA_VERSION 14
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 
 struct fx {
 	char dir[64];
 	char path[128];		/* <dir>/perfbot.db */
+	char where[512];	/* 'path', or its schema's URL (teststate.h) */
 	struct state *st;
 	int open;
 	struct pb_err err;
@@ -82,6 +84,7 @@ static int setup(void **state)
 	if (!f)
 		return -1;
 	tu_path(f->path, sizeof(f->path), f->dir, "perfbot.db");
+	tu_state(f->where, sizeof(f->where), f->path);
 	*state = f;
 	return 0;
 }
@@ -94,7 +97,7 @@ static int setup_open(void **state)
 	if (setup(state))
 		return -1;
 	f = *state;
-	if (state_open(&f->st, f->path, STATE_WRITE, &f->err)) {
+	if (state_open(&f->st, f->where, STATE_WRITE, &f->err)) {
 		fprintf(stderr, "state_open: %s\n", f->err.msg);
 		return -1;
 	}
@@ -118,7 +121,7 @@ static void reopen(struct fx *f, enum state_mode mode)
 	if (f->open)
 		state_close(f->st);
 	f->open = 0;
-	if (state_open(&f->st, f->path, mode, &f->err))
+	if (state_open(&f->st, f->where, mode, &f->err))
 		fail_msg("state_open: %s", f->err.msg);
 	f->open = 1;
 }
@@ -127,41 +130,65 @@ static void reopen(struct fx *f, enum state_mode mode)
 
 static long long q_int(struct state *st, const char *sql)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
+	struct pb_err err;
 	long long v;
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-		fail_msg("%s: %s", sql, sqlite3_errmsg(st->db));
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_finalize(s);
+	if (db_query(st, &s, &err, sql, ""))
+		fail_msg("%s: %s", sql, err.msg);
+	if (db_step(s) != DB_ROW) {
+		db_finalize(s);
 		fail_msg("%s: no row", sql);
 	}
-	v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
+	v = db_int(s, 0);
+	db_finalize(s);
 	return v;
 }
 
-/* The first column of the first row as text ("(null)" for NULL). */
+/* The first column of the first row, as text ("(null)" for NULL). */
 static void q_text(struct state *st, const char *sql, char *buf, size_t len)
 {
-	sqlite3_stmt *s;
-	const unsigned char *t;
+	struct db_stmt *s;
+	struct pb_err err;
+	const char *t;
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-		fail_msg("%s: %s", sql, sqlite3_errmsg(st->db));
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_finalize(s);
+	if (db_query(st, &s, &err, sql, ""))
+		fail_msg("%s: %s", sql, err.msg);
+	if (db_step(s) != DB_ROW) {
+		db_finalize(s);
 		fail_msg("%s: no row", sql);
 	}
-	t = sqlite3_column_text(s, 0);
-	snprintf(buf, len, "%s", t ? (const char *)t : "(null)");
-	sqlite3_finalize(s);
+	t = db_text(s, 0);
+	snprintf(buf, len, "%s", t ? t : "(null)");
+	db_finalize(s);
+}
+
+/* The first column of every row, ','-joined (portable group_concat). */
+static void q_rows(struct state *st, const char *sql, char *buf, size_t len)
+{
+	struct db_stmt *s;
+	struct pb_err err;
+	size_t o = 0;
+	int rc;
+
+	if (db_query(st, &s, &err, sql, ""))
+		fail_msg("%s: %s", sql, err.msg);
+	buf[0] = '\0';
+	while ((rc = db_step(s)) == DB_ROW)
+		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s",
+				      o ? "," : "", db_text(s, 0) ?
+				      db_text(s, 0) : "(null)");
+	db_finalize(s);
+	if (rc != DB_DONE || o >= len)
+		fail_msg("%s: failed, or longer than %zu", sql, len - 1);
 }
 
 static void q_exec(struct state *st, const char *sql)
 {
-	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		fail_msg("%s: %s", sql, sqlite3_errmsg(st->db));
+	struct pb_err err;
+
+	if (db_run(st, &err, sql, ""))
+		fail_msg("%s: %s", sql, err.msg);
 }
 
 /* ---- mails ---- */
@@ -193,7 +220,11 @@ static long long queue(struct fx *f, const char *id, const char *msgid,
 	if (state_queue(f->st, &m, "fixtures/manifests/x.yaml", NULL, NULL, "subject of "
 			"x", now, &f->err))
 		fail_msg("state_queue: %s", f->err.msg);
-	return sqlite3_last_insert_rowid(state_db(f->st));
+	char sql[256];
+
+	snprintf(sql, sizeof(sql), "SELECT rowid FROM outbox WHERE kind = "
+		 "'report' AND id = '%s'", id);
+	return q_int(f->st, sql);
 }
 
 /* The ids of the due mails, ' '-joined, and their count. */
@@ -239,6 +270,7 @@ static void t_open_creates_and_migrates(void **state)
 	char mode[32];
 	struct stat sb;
 
+	TU_SQLITE_ONLY("the file, its pragmas (PostgreSQL: t_pg_schema)");
 	assert_int_not_equal(access(f->path, F_OK), 0);
 	reopen(f, STATE_WRITE);
 	assert_int_equal(stat(f->path, &sb), 0);
@@ -277,6 +309,7 @@ static void t_check(void **state)
 	long long root, size;
 	int fd;
 
+	TU_SQLITE_ONLY("a damaged page of the file");
 	reopen(f, STATE_WRITE);
 	assert_int_equal(state_check(f->st, &f->err), 0);
 	root = q_int(f->st, "SELECT rootpage FROM sqlite_master WHERE name = "
@@ -306,6 +339,7 @@ static void t_reopen_is_noop(void **state)
 	static const char schema[] = "SELECT group_concat(sql, ';') FROM "
 		"(SELECT sql FROM sqlite_master ORDER BY name)";
 
+	TU_SQLITE_ONLY("a file of an older schema made by hand");
 	queue(f, "r1", "r1@example.test", T0);
 	q_text(f->st, schema, before, sizeof(before));
 	reopen(f, STATE_WRITE);
@@ -386,6 +420,7 @@ static void t_upgrade_from_v1(void **state)
 	char buf[64];
 	int found = 0;
 
+	TU_SQLITE_ONLY("a file of schema 1");
 	make_v1(f, NULL);
 	/* --dry-run does not upgrade. */
 	assert_int_equal(state_open(&f->st, f->path, STATE_READ, &f->err), -1);
@@ -512,6 +547,7 @@ static void t_upgrade_requests(void **state)
 	size_t n = 0;
 	sqlite3 *db;
 
+	TU_SQLITE_ONLY("a file of schema 9");
 	assert_int_equal(file_read("tests/unit/fixtures/state-v9.sql",
 				   1 << 20, 1, &sql, &f->err), 0);
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
@@ -553,8 +589,10 @@ static void t_upgrade_requests(void **state)
 static void t_upgrade_fails_atomically(void **state)
 {
 	struct fx *f = *state;
-	struct state rawst = { .db = NULL, .lock_fd = -1 }, *raw = &rawst;
+	struct state rawst = { .be = &state_sqlite, .lock_fd = -1 },
+		     *raw = &rawst;
 
+	TU_SQLITE_ONLY("a file of schema 1");
 	make_v1(f, "CREATE TABLE retests (x);");
 	assert_int_equal(state_open(&f->st, f->path, STATE_WRITE, &f->err), -1);
 	assert_int_equal(f->err.code, EX_IOERR);
@@ -575,6 +613,7 @@ static void t_open_newer_schema(void **state)
 {
 	struct fx *f = *state;
 
+	TU_SQLITE_ONLY("user_version (PostgreSQL: t_pg_newer_schema)");
 	q_exec(f->st, "PRAGMA user_version = 99");
 	state_close(f->st);
 	f->open = 0;
@@ -596,17 +635,19 @@ static void t_open_backend_by_scheme(void **state)
 	struct fx *f = *state;
 	struct state *st = (struct state *)1;
 
-	assert_int_equal(state_open(&st, "postgresql://pb@db.example.test:"
-				    "5432/perfbot", STATE_LOCKED, &f->err),
-			 -1);
-	assert_null(st);
-	assert_int_equal(f->err.code, EX_CONFIG);
-	assert_string_equal(f->err.msg,
-			    "state: postgresql backend not built yet");
-	assert_int_equal(state_open(&st, "postgres://db/perfbot", STATE_READ,
+	/* PostgreSQL's, by either name: no server there, try later */
+	assert_int_equal(state_open(&st, "postgresql://pb:secret-pw@"
+				    "127.0.0.1:1/perfbot", STATE_LOCKED,
 				    &f->err), -1);
-	assert_string_equal(f->err.msg,
-			    "state: postgresql backend not built yet");
+	assert_null(st);
+	assert_int_equal(f->err.code, EX_TEMPFAIL);
+	assert_non_null(strstr(f->err.msg, "postgresql://pb@127.0.0.1:1/"
+			       "perfbot: the database server is unreachable"));
+	assert_non_null(strstr(f->err.msg, "try again later"));
+	assert_null(strstr(f->err.msg, "secret-pw"));
+	assert_int_equal(state_open(&st, "postgres://127.0.0.1:1/perfbot",
+				    STATE_READ, &f->err), -1);
+	assert_int_equal(f->err.code, EX_TEMPFAIL);
 	assert_int_equal(state_open(&st, "mysql://db/perfbot", STATE_WRITE,
 				    &f->err), -1);
 	assert_int_equal(f->err.code, EX_CONFIG);
@@ -624,6 +665,7 @@ static void t_usable(void **state)
 	char p[256];
 	int made = -1;
 
+	TU_SQLITE_ONLY("the file's folder");
 	assert_int_equal(state_usable(f->path, &made, &f->err), 0);
 	assert_int_equal(made, 0);	/* a file not made yet */
 	snprintf(p, sizeof(p), "%s/a/b/c.db", f->dir);
@@ -637,10 +679,9 @@ static void t_usable(void **state)
 	assert_int_equal(state_usable(p, &made, &f->err), -1);
 	assert_int_equal(f->err.code, EX_CONFIG);
 	assert_non_null(strstr(f->err.msg, "is not a writable directory"));
-	assert_int_equal(state_usable("postgresql://db/pb", &made, &f->err),
-			 -1);
-	assert_string_equal(f->err.msg,
-			    "state: postgresql backend not built yet");
+	assert_int_equal(state_usable("postgresql://127.0.0.1:1/pb", &made,
+				      &f->err), -1);
+	assert_int_equal(f->err.code, EX_TEMPFAIL);
 }
 
 static void t_open_cannot_create(void **state)
@@ -648,6 +689,7 @@ static void t_open_cannot_create(void **state)
 	struct fx *f = *state;
 	char path[160];
 
+	TU_SQLITE_ONLY("the file's folder");
 	snprintf(path, sizeof(path), "%s/no-such-dir/perfbot.db", f->dir);
 	assert_int_equal(state_open(&f->st, path, STATE_WRITE, &f->err), -1);
 	assert_int_equal(f->err.code, EX_CANTCREAT);
@@ -658,6 +700,7 @@ static void t_read_missing(void **state)
 {
 	struct fx *f = *state;
 
+	TU_SQLITE_ONLY("a missing file");
 	assert_int_equal(state_open(&f->st, f->path, STATE_READ, &f->err), -1);
 	assert_int_equal(f->err.code, EX_NOINPUT);
 	assert_non_null(strstr(f->err.msg, f->path));
@@ -671,6 +714,7 @@ static void t_read_unmigrated(void **state)
 	struct fx *f = *state;
 	sqlite3 *db;
 
+	TU_SQLITE_ONLY("an empty file");
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "CREATE TABLE x (y)", NULL, NULL,
 				      NULL), SQLITE_OK);
@@ -727,6 +771,7 @@ static void t_lock_same_process(void **state)
 	struct state *other = NULL;
 	char lock[160];
 
+	TU_SQLITE_ONLY("the file lock (PostgreSQL: t_pg_lock)");
 	assert_int_equal(state_lock(f->st, &f->err), 0);
 	assert_true(f->st->lock_fd >= 0);
 	/* the lock is the database file's own: no side file */
@@ -787,6 +832,7 @@ static void t_lock_other_process(void **state)
 {
 	struct fx *f = *state;
 
+	TU_SQLITE_ONLY("the file lock (PostgreSQL: t_pg_lock)");
 	assert_int_equal(child_lock(f->path), 0);	/* free */
 	assert_int_equal(state_lock(f->st, &f->err), 0);
 	assert_int_equal(child_lock(f->path), EX_TEMPFAIL);
@@ -805,6 +851,7 @@ static void t_lock_other_names(void **state)
 	struct state *other = NULL;
 	char sym[160], hard[160], dir[160], via[200];
 
+	TU_SQLITE_ONLY("the file's other names");
 	snprintf(sym, sizeof(sym), "%s/sym.db", f->dir);
 	snprintf(hard, sizeof(hard), "%s/hard.db", f->dir);
 	snprintf(dir, sizeof(dir), "%s/dirlink", f->dir);
@@ -843,6 +890,7 @@ static void t_hard_link_wal(void **state)
 	pid_t pid;
 	int status;
 
+	TU_SQLITE_ONLY("the file's -wal");
 	snprintf(hard, sizeof(hard), "%s/hard.db", f->dir);
 	/* created by its first name, which becomes its home */
 	assert_int_equal(state_open(&other, f->path, STATE_LOCKED, &f->err), 0);
@@ -892,6 +940,7 @@ static void t_lock_before_create(void **state)
 	struct state *other = NULL;
 	int fd;
 
+	TU_SQLITE_ONLY("the file lock");
 	/* another process holds the lock on the (still empty) file */
 	fd = open(f->path, O_RDWR | O_CREAT, 0600);
 	assert_true(fd >= 0);
@@ -1254,9 +1303,8 @@ static void t_recipients(void **state)
 					 "accepted", "250 ok", &f->err), 0);
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
 			       "outbox_recipients"), 2);
-	q_text(f->st, "SELECT group_concat(address || ' ' || status || ' ' || "
-	       "reply, ',') FROM (SELECT * FROM outbox_recipients ORDER BY "
-	       "address)", buf, sizeof(buf));
+	q_rows(f->st, "SELECT address || ' ' || status || ' ' || reply FROM "
+	       "outbox_recipients ORDER BY address", buf, sizeof(buf));
 	assert_string_equal(buf, "a@example.test accepted 250 ok,"
 			    "b@example.test rejected 550 unknown");
 	/* No such mail: the foreign key refuses it. */
@@ -1342,14 +1390,18 @@ static void t_unique(void **state)
 	q_exec(f->st, "UPDATE outbox SET status = 'sent' WHERE id = 'r1'");
 	/* The same report again: no error, and the first one kept. */
 	assert_int_equal(state_queue(f->st, &m, NULL, NULL, NULL, "s", T0, &f->err), 0);
-	q_text(f->st, "SELECT group_concat(message_id || ' ' || status) FROM "
-	       "outbox WHERE id = 'r1'", buf, sizeof(buf));
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM outbox WHERE id = "
+			       "'r1'"), 1);
+	q_text(f->st, "SELECT message_id || ' ' || status FROM outbox WHERE "
+	       "id = 'r1'", buf, sizeof(buf));
 	assert_string_equal(buf, "r1@example.test sent");
 	/* The same Message-ID for another mail: refused. */
 	assert_int_equal(state_queue(f->st, &d, NULL, NULL, NULL, "s", T0, &f->err), -1);
 	assert_int_equal(f->err.code, EX_IOERR);
-	assert_non_null(strstr(f->err.msg, "UNIQUE"));
-	assert_non_null(strstr(f->err.msg, f->path));
+	/* SQLite's words, or PostgreSQL's */
+	assert_true(strstr(f->err.msg, "UNIQUE") ||
+		    strstr(f->err.msg, "unique constraint"));
+	assert_non_null(strstr(f->err.msg, f->st->path));
 	/* The same id of another kind is another mail. */
 	assert_int_equal(state_queue(f->st, &a, NULL, NULL, NULL, "s", T0, &f->err), 0);
 	counts(f, 1, 0);
@@ -1364,9 +1416,9 @@ static void t_unique(void **state)
 			 0);
 	assert_int_equal(state_queue(f->st, &d, "r3.yaml", NULL, NULL, "s", T0, &f->err),
 			 -1);
-	assert_int_equal(sqlite3_get_autocommit(state_db(f->st)), 0);
+	assert_int_equal(db_in_transaction(f->st), 1);
 	state_rollback(f->st);
-	assert_int_not_equal(sqlite3_get_autocommit(state_db(f->st)), 0);
+	assert_int_equal(db_in_transaction(f->st), 0);
 	assert_int_equal(seen_of(f->st, "r2", &f->err), 0);
 	counts(f, 1, 0);
 
@@ -1888,6 +1940,189 @@ static void t_close_twice(void **state)
 	f->open = 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* PostgreSQL's own (skipped on SQLite)                                */
+
+#define TU_PG_ONLY()							\
+	do {								\
+		if (!tu_pg()) {						\
+			print_message("skipped on SQLite: PostgreSQL's "\
+				      "own\n");				\
+			skip();						\
+		}							\
+	} while (0)
+
+/* The schema: the version in meta, SQLite's tables with PG's types. */
+static void t_pg_schema(void **state)
+{
+	struct fx *f = *state;
+
+	TU_PG_ONLY();
+	assert_int_equal(q_int(f->st, "SELECT CAST(value AS BIGINT) FROM meta "
+			       "WHERE key = 'schema_version'"),
+			 SCHEMA_VERSION);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
+			       "information_schema.tables WHERE table_schema "
+			       "= current_schema() AND table_name IN "
+			       "('outbox', 'outbox_recipients', 'manifests', "
+			       "'sources', 'inbox', 'mailbox', 'requests', "
+			       "'bisections', 'noise', 'records')"), 10);
+	/* the old tables merged into requests by 10 are gone */
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
+			       "information_schema.tables WHERE table_schema "
+			       "= current_schema() AND table_name IN "
+			       "('retests', 'confirms', 'tests', 'verifies')"),
+			 0);
+	/* rowid an identity, BLOB as bytea, INTEGER as bigint */
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
+			       "information_schema.columns WHERE table_schema "
+			       "= current_schema() AND column_name = 'rowid' "
+			       "AND is_identity = 'YES' AND table_name IN "
+			       "('outbox', 'inbox', 'requests', 'actions', "
+			       "'bisections', 'record_events', "
+			       "'outbox_recipients')"), 7);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
+			       "information_schema.columns WHERE table_schema "
+			       "= current_schema() AND table_name = 'outbox' "
+			       "AND ((column_name = 'message' AND data_type = "
+			       "'bytea') OR (column_name = 'created' AND "
+			       "data_type = 'bigint'))"), 2);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM "
+			       "information_schema.columns WHERE table_schema "
+			       "= current_schema() AND table_name = 'noise' "
+			       "AND column_name = 'cv' AND data_type = "
+			       "'double precision'"), 1);
+	/* opened again: nothing to do */
+	reopen(f, STATE_WRITE);
+	assert_int_equal(state_check(f->st, &f->err), 0);
+}
+
+static void t_pg_newer_schema(void **state)
+{
+	struct fx *f = *state;
+
+	TU_PG_ONLY();
+	q_exec(f->st, "UPDATE meta SET value = '99' WHERE key = "
+	       "'schema_version'");
+	state_close(f->st);
+	f->open = 0;
+	assert_int_equal(state_open(&f->st, f->where, STATE_WRITE, &f->err),
+			 -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+	assert_non_null(strstr(f->err.msg, "schema version 99 is newer"));
+	assert_int_equal(state_open(&f->st, f->where, STATE_READ, &f->err),
+			 -1);
+	assert_int_equal(f->err.code, EX_CONFIG);
+}
+
+/* The run lock: one session holds it; it goes with the session. */
+static void t_pg_lock(void **state)
+{
+	struct fx *f = *state;
+	struct state *a = NULL, *b = NULL;
+
+	TU_PG_ONLY();
+	assert_int_equal(state_open(&a, f->where, STATE_LOCKED, &f->err), 0);
+	assert_int_equal(state_open(&b, f->where, STATE_LOCKED, &f->err), -1);
+	assert_int_equal(f->err.code, EX_TEMPFAIL);
+	assert_non_null(strstr(f->err.msg, "another perfbot is running"));
+	/* a reader is no run: it opens */
+	assert_int_equal(state_open(&b, f->where, STATE_READ, &f->err), 0);
+	state_close(b);
+	state_close(a);
+	assert_int_equal(state_open(&b, f->where, STATE_LOCKED, &f->err), 0);
+	state_close(b);
+}
+
+/* The password given by state_password() opens; it is never said. */
+static void t_pg_password(void **state)
+{
+	struct fx *f = *state;
+	const char *pw = getenv("PGPASSWORD");
+	char *saved = pw ? strdup(pw) : NULL;
+	struct state *a = NULL;
+
+	TU_PG_ONLY();
+	assert_non_null(saved);
+	unsetenv("PGPASSWORD");
+	assert_int_equal(state_password("not-the-password"), 0);
+	assert_int_equal(state_open(&a, f->where, STATE_WRITE, &f->err), -1);
+	assert_null(strstr(f->err.msg, "not-the-password"));
+	assert_int_equal(state_password(saved), 0);
+	assert_int_equal(state_open(&a, f->where, STATE_WRITE, &f->err), 0);
+	assert_null(strstr(a->path, saved));
+	state_close(a);
+	assert_int_equal(state_password(NULL), 0);
+	setenv("PGPASSWORD", saved, 1);
+	free(saved);
+}
+
+/* End the sessions of 'st' from another one (a server gone, for it). */
+static void pg_cut(struct state *st, const char *where)
+{
+	struct state *other = NULL;
+	struct pb_err err;
+	long pid = (long)q_int(st, "SELECT pg_backend_pid()");
+	char sql[96];
+
+	if (state_open(&other, where, STATE_READ, &err))
+		fail_msg("open: %s", err.msg);
+	snprintf(sql, sizeof(sql), "SELECT pg_terminate_backend(%ld)", pid);
+	assert_int_equal(q_int(other, sql), 1);
+	state_close(other);
+}
+
+/*
+ * The server gone under a run (restarted, the connection cut): the next
+ * statement fails "try again later" (EX_TEMPFAIL), and the next run
+ * works; a transaction cut before its commit leaves nothing written.
+ */
+static void t_pg_server_gone(void **state)
+{
+	struct fx *f = *state;
+	struct outbox_mail m = mail("r9", "report", "r9@example.test");
+	long q, failed;
+
+	TU_PG_ONLY();
+	queue(f, "r1", "r1@example.test", T0);
+	pg_cut(f->st, f->where);
+	assert_int_equal(state_counts(f->st, &q, &failed, &f->err), -1);
+	assert_int_equal(f->err.code, EX_TEMPFAIL);
+	assert_non_null(strstr(f->err.msg, "try again later"));
+	assert_null(strstr(f->err.msg, getenv("PGPASSWORD")));
+	reopen(f, STATE_WRITE);
+	counts(f, 1, 0);
+	/* cut in the middle of a transaction: nothing half-written */
+	assert_int_equal(state_begin(f->st, &f->err), 0);
+	assert_int_equal(state_queue(f->st, &m, "r9.yaml", NULL, NULL, "s",
+				     T0, &f->err), 0);
+	pg_cut(f->st, f->where);
+	assert_int_equal(state_commit(f->st, &f->err), -1);
+	assert_int_equal(f->err.code, EX_TEMPFAIL);
+	state_rollback(f->st);
+	reopen(f, STATE_WRITE);
+	assert_int_equal(seen_of(f->st, "r9", &f->err), 0);
+	counts(f, 1, 0);
+}
+
+/* A database reached but never run on is missing: nothing to read yet. */
+static void t_pg_missing(void **state)
+{
+	struct fx *f = *state;
+	int made = -1;
+
+	TU_PG_ONLY();
+	assert_int_equal(state_missing(f->where), 1);
+	assert_int_equal(state_usable(f->where, &made, &f->err), 0);
+	assert_int_equal(made, 0);
+	reopen(f, STATE_WRITE);
+	assert_int_equal(state_missing(f->where), 0);
+	assert_int_equal(state_usable(f->where, &made, &f->err), 0);
+	assert_int_equal(made, 1);
+	/* no server there: not missing, the open says why */
+	assert_int_equal(state_missing("postgresql://127.0.0.1:1/pb"), 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup_open, teardown)
 #define T_EMPTY(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
@@ -1937,6 +2172,12 @@ int main(int argc, char **argv)
 		T(t_retests_queued_order),
 		T(t_manifest_text),
 		T(t_close_twice),
+		T(t_pg_schema),
+		T(t_pg_newer_schema),
+		T(t_pg_lock),
+		T(t_pg_password),
+		T(t_pg_server_gone),
+		T_EMPTY(t_pg_missing),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--lock"))

@@ -23,6 +23,7 @@
 #include "perfbot/state/inbox.h"
 
 #include "testutil.h"
+#include "teststate.h"
 
 #define TL_T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 #define TL_DAY (24 * 3600)
@@ -68,7 +69,7 @@ static inline struct tl *tl_new(const char *tag)
 	tu_path(t->db, sizeof(t->db), t->dir, "state.db");
 	tu_path(t->repo, sizeof(t->repo), t->dir, "repo");
 	tl_config(t, NULL);
-	if (state_open(&t->st, t->db, STATE_WRITE, &t->err)) {
+	if (tu_state_open(&t->st, t->db, STATE_WRITE, &t->err)) {
 		fprintf(stderr, "setup: %s\n", t->err.msg);
 		return NULL;
 	}

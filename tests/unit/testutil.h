@@ -33,6 +33,8 @@
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/strbuf.h"
 
+#include "teststate.h"
+
 /* The test web server (tests/tools/httpd.c): 'make build/tools/httpd'. */
 #define TU_HTTPD "build/tools/httpd"
 
@@ -122,7 +124,8 @@ static inline int tu_state_setup(void **state, const char *tag)
 	if (!f)
 		return -1;
 	tu_path(f->path, sizeof(f->path), f->dir, "state.db");
-	if (state_open(&f->st, f->path, STATE_WRITE, &f->err)) {
+	/* the file, or a schema of its own on PostgreSQL (teststate.h) */
+	if (tu_state_open(&f->st, f->path, STATE_WRITE, &f->err)) {
 		free(f);
 		return -1;
 	}

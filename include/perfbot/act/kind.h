@@ -232,6 +232,12 @@ void kind_limits_of(const struct kind *k, const struct config *cfg,
  * The follow-up of the open requests of kind 'k', oldest first, into
  * '*ks' (zeroed first); the kind's log line when anything is counted.
  */
+/*
+ * How long a follow-up holds its requests' leases (state_requests_claim():
+ * another instance on the same state leaves them alone meanwhile).
+ */
+#define KIND_LEASE (30 * 60)
+
 int kind_follow(const struct kind_env *e, const struct kind *k,
 		struct kind_stats *ks, struct pb_err *err);
 

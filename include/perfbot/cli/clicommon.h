@@ -39,6 +39,13 @@ struct state;
 int cli_open_state(const struct config *cfg, struct state **st,
 		   struct pb_err *err);
 
+/*
+ * A state on a server: its password (state_password_env/_file) handed to
+ * the state for the opens to come; none set, libpq's own sources. Every
+ * command that opens the state calls it after loading the config.
+ */
+int cli_state_secret(const struct config *cfg, struct pb_err *err);
+
 /* Who runs this command (the user name), for the state's records. */
 const char *cli_who(void);
 

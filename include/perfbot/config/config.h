@@ -193,6 +193,8 @@ struct config {
 	struct cfg_smtp smtp;
 	struct cfg_imap imap;
 	const char *state;		/* NULL: $XDG_STATE_HOME/perfbot */
+	/* a state on a server's password: state_password_env/_file */
+	struct cfg_secret state_secret;
 	struct cfg_source *sources;
 	size_t nsources;
 	struct cfg_recipients recipients;

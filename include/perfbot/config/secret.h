@@ -5,7 +5,8 @@
 #include "perfbot/config/config.h"
 
 /*
- * The password of section 'sec' ("smtp", "imap"): password_env (an
+ * The password of section 'sec' ("smtp", "imap"; "state": the top-level
+ * state_password_env and state_password_file only): password_env (an
  * environment variable), password_file (its first line), password_command
  * (an argv run without a shell; its first line of output) or password (in
  * the config file itself, which must then be mode 0600). *out is NULL

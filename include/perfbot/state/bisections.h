@@ -48,4 +48,13 @@ int state_bisections(struct state *st, const char *report_id, int open,
 		     struct bisection_row **out, size_t *n,
 		     struct pb_err *err);
 
+/*
+ * Take an open bisection's round for 'ttl' seconds, as
+ * state_request_claim() does a request; released when the round is done.
+ */
+int state_bisection_claim(struct state *st, const char *bisect_id, time_t now,
+			  long ttl, int *claimed, struct pb_err *err);
+int state_bisection_release(struct state *st, const char *bisect_id,
+			    struct pb_err *err);
+
 #endif

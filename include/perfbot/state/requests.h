@@ -146,4 +146,28 @@ int state_request_look(struct state *st, const char *request_id,
 		       const char *new_id, long runs, time_t deadline,
 		       struct pb_err *err);
 
+/*
+ * Take an open request's follow-up for 'ttl' seconds (its lease: owner
+ * "host:pid", its end), in one conditional write: '*claimed' 1, or 0
+ * when it is no longer open or another instance's lease on it is not
+ * over (one of a process of this host that no longer exists is taken
+ * over). Released (one's own only) when the follow-up is done.
+ */
+int state_request_claim(struct state *st, const char *request_id, time_t now,
+			long ttl, int *claimed, struct pb_err *err);
+int state_request_release(struct state *st, const char *request_id,
+			  struct pb_err *err);
+
+/*
+ * The open requests of 'kind' (state_requests_open()) that this handle
+ * now holds the lease on (state_request_claim(), 'ttl' seconds), each
+ * read again after its claim; another instance's are left out. Given
+ * back with state_requests_release() (failures logged) once followed up.
+ */
+int state_requests_claim(struct state *st, const char *kind, time_t now,
+			 long ttl, struct request **out, size_t *n,
+			 struct pb_err *err);
+void state_requests_release(struct state *st, const struct request *rows,
+			    size_t n);
+
 #endif

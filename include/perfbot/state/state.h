@@ -39,12 +39,26 @@ int state_open(struct state **st, const char *path, enum state_mode mode,
 	       struct pb_err *err);
 /*
  * 1 when 'path' (the 'state:' value) names a state not made yet: a file
- * of the SQLite backend that is not there (nothing has run). 0 when it is
- * there, and for a URI: its backend's open says what is wrong.
+ * of the SQLite backend that is not there, a PostgreSQL database reached
+ * that holds no perfbot schema yet (nothing has run). 0 when it is there,
+ * and when a server cannot be reached: its backend's open says why.
  */
 int state_missing(const char *path);
 /* 1 when 'path' is a file's (SQLite's), 0 for a URI of another backend. */
 int state_is_file(const char *path);
+/*
+ * The password of a state on a database server, for the opens that
+ * follow (config's state_password_env / state_password_file; NULL
+ * forgets it; without one, libpq's own sources: PGPASSFILE). Kept in
+ * memory only, never said. -1 when out of memory.
+ */
+int state_password(const char *pw);
+/*
+ * What the open state is, one line into 'buf' ('perfbot check'): its
+ * name (a URI without its password), its engine and version (a server's
+ * as the server says it), its schema version.
+ */
+int state_describe(struct state *st, char *buf, size_t n, struct pb_err *err);
 
 /*
  * What 'perfbot check' asks of the 'state:' value before a run: a file's
@@ -53,6 +67,13 @@ int state_is_file(const char *path);
  * read only. 0, or -1 with EX_CONFIG (or the open's error).
  */
 int state_usable(const char *path, int *made, struct pb_err *err);
+
+/*
+ * The name this handle's leases are taken under (lease.c: work claimed
+ * exactly once), instead of "host:pid" of the process; NULL: that again.
+ * A name with no ':' is never taken for a dead process's.
+ */
+int state_owner_set(struct state *st, const char *name, struct pb_err *err);
 
 /* Close and free; NULL is fine. */
 void state_close(struct state *st);

@@ -29,6 +29,7 @@ struct web_stats {
 	long reports;		/* in the site */
 	long made, reused;	/* report pages made again, kept */
 	long written, kept;	/* files written, linked from the old tree */
+	int skipped;		/* another instance holds the web build */
 };
 
 int web_build(const struct config *cfg, const struct web_opts *o,

@@ -1,0 +1,53 @@
+# Issue 34 item 1: the state on PostgreSQL (a throw-away server of
+# tests/pg/pgserver, stopped by its PID at the end). The same manifests
+# run once with the SQLite state and once with 'state: postgresql://...'
+# (its password from state_password_env) mail the same reports; a second
+# run on PostgreSQL sends nothing; 'check' says the server's version and
+# the schema's; the password is said nowhere.
+PGD=$(mktemp -d /tmp/perfbot-pgit.XXXXXX)
+chmod 711 "$PGD"
+pg_stop() { bash "$TOP/tests/pg/pgserver" stop "$PGD/srv" >/dev/null 2>&1; rm -rf "$PGD"; }
+if ! bash "$TOP/tests/pg/pgserver" start "$PGD/srv" >"$W/pg-start.log" 2>&1; then
+	check "the PostgreSQL server starts" false
+	pg_stop
+else
+	. "$PGD/srv/env"
+	export PERFBOT_STATE_PW=$PG_PASSWORD
+	PGC="$W/pg.yaml"
+	sed "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG" >"$PGC"
+	make_manifest p-000 000
+	make_manifest p-003 003
+	make_manifest p-004 004
+	"$PERFBOT" run --config "$CONFIG" 2>"$W/lite.err"
+	check "SQLite: run exits 0" [ $? = 0 ]
+	check "SQLite: 3 sent" grep -q "run: 3 sent, 0 queued, 0 failed" "$W/lite.err"
+	"$PERFBOT" check --config "$PGC" >"$W/pg-check0.out" 2>&1
+	check "check before the first run: made by it" grep -q "^ok: state 'postgresql://perfbot@127.0.0.1:$PG_PORT/perfbot' (created on the first run)" "$W/pg-check0.out"
+	"$PERFBOT" run --config "$PGC" 2>"$W/pg.err"
+	check "PostgreSQL: run exits 0" [ $? = 0 ]
+	check "PostgreSQL: 3 sent" grep -q "run: 3 sent, 0 queued, 0 failed" "$W/pg.err"
+	for id in p-000 p-003 p-004; do
+		check "$id: mailed once by each state" [ "$(count alice X-Perfbot-Report $id)" = 2 ]
+		set -- $(search alice X-Perfbot-Report $id)
+		fetch alice "$1" >"$W/$id.1.eml"
+		fetch alice "$2" >"$W/$id.2.eml"
+		# what each mail is, but its ids, dates, the servers' trace and
+		# its parts' sizes (its Message-ID is in its text)
+		for k in 1 2; do
+			"$MAILCHECK" "$W/$id.$k.eml" 2>/dev/null |
+				grep -v -i "^header \(message-id\|date\|references\|in-reply-to\|received\):" |
+				sed 's/^\(part .*\) [0-9][0-9]*$/\1/' >"$W/$id.$k.check"
+		done
+		check "$id: the same subject and parts from both states" cmp -s "$W/$id.1.check" "$W/$id.2.check"
+	done
+	"$PERFBOT" run --config "$PGC" 2>"$W/pg2.err"
+	check "PostgreSQL: a second run exits 0" [ $? = 0 ]
+	check "PostgreSQL: a second run sends nothing" grep -q "run: 0 sent, 0 queued, 0 failed" "$W/pg2.err"
+	"$PERFBOT" status --config "$PGC" >"$W/pg-status.out" 2>&1
+	check "status: the 3 reports sent" grep -q "^outbox: 0 queued, 3 sent" "$W/pg-status.out"
+	"$PERFBOT" check --config "$PGC" >"$W/pg-check.out" 2>&1
+	check "check: the server's version and the schema's" grep -q "^ok: state postgresql://perfbot@127.0.0.1:$PG_PORT/perfbot: PostgreSQL [0-9][0-9.]*.*, schema version [0-9][0-9]*$" "$W/pg-check.out"
+	check "the password is said nowhere" sh -c "! grep -l -- '$PG_PASSWORD' '$W'/pg*.err '$W'/pg-*.out"
+	pg_stop
+	unset PERFBOT_STATE_PW
+fi
