@@ -322,6 +322,20 @@ struct state_backend {
 	 */
 	int (*duty_lock)(struct state *st, const char *duty, int *held,
 			 struct pb_err *err);
+	/*
+	 * Waking the other instances (wake.h): say that work was queued
+	 * (at commit), listen, wait up to 'ms' for a word. NULL: no other
+	 * instance to wake (SQLite); the wait is a sleep.
+	 */
+	int (*wake_notify)(struct state *st, struct pb_err *err);
+	int (*wake_listen)(struct state *st, struct pb_err *err);
+	int (*wake_wait)(struct state *st, long ms, int *woken,
+			 struct pb_err *err);
+	/*
+	 * After an import gave rows their rowids (dump.h): the backend's
+	 * own counters go on after the largest. NULL: they do by themselves.
+	 */
+	int (*rowids_go_on)(struct state *st, struct pb_err *err);
 	/* its statements, for the tables' operations in SQL (internal.h) */
 	const struct db_driver *sql;
 	/* the tables' */

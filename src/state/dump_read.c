@@ -401,34 +401,6 @@ static int read_all(struct state *st, struct reader *r,
 	}
 }
 
-/*
- * After rows were given their rowids: PostgreSQL's identity columns go on
- * after the largest (SQLite's rowid does by itself). PostgreSQL's own SQL:
- * taken by the backend's name until its table says it.
- */
-static int rowids_go_on(struct state *st, struct pb_err *err)
-{
-	const char *const *tables;
-	size_t t, ntables = state_dump_tables(&tables);
-	char sql[256];
-	long v;
-
-	if (strcmp(st->be->name, "postgresql"))
-		return 0;
-	for (t = 0; t < ntables; t++) {
-		if (strcmp(tables[t], "outbox") &&
-		    strcmp(tables[t], "record_events") &&
-		    !dump_has_rowid(tables[t]))
-			continue;
-		snprintf(sql, sizeof(sql), "SELECT setval(pg_get_serial_"
-			 "sequence('%s', 'rowid'), (SELECT coalesce(max(rowid), "
-			 "0) + 1 FROM %s), false)", tables[t], tables[t]);
-		if (db_count(st, &v, err, sql, ""))
-			return -1;
-	}
-	return 0;
-}
-
 int state_dump_read(struct state *st, FILE *in, const char *name,
 		    struct dump_counts *cnt, struct pb_err *err)
 {
@@ -438,7 +410,8 @@ int state_dump_read(struct state *st, FILE *in, const char *name,
 	cnt->tables = cnt->rows = 0;
 	if (header(&r, err) || empty(st, err) || state_begin(st, err))
 		goto out;
-	if (read_all(st, &r, cnt, err) || rowids_go_on(st, err) ||
+	if (read_all(st, &r, cnt, err) ||
+	    (st->be->rowids_go_on && st->be->rowids_go_on(st, err)) ||
 	    state_commit(st, err)) {
 		state_rollback(st);
 		cnt->tables = cnt->rows = 0;

@@ -17,16 +17,11 @@
 /* An instance not seen for this long is forgotten. */
 #define INSTANCE_FORGET (24 * 3600)
 
-/*
- * The backend's duty lock. PostgreSQL's table (pg.c) does not name
- * pg_duty_lock yet: until it does, it is taken here by the backend's name.
- */
+/* The backend's duty lock (NULL: every duty is the run's). */
 static int (*lock_of(const struct state *st))(struct state *, const char *,
 					       int *, struct pb_err *)
 {
-	if (st->be->duty_lock)
-		return st->be->duty_lock;
-	return !strcmp(st->be->name, "postgresql") ? pg_duty_lock : NULL;
+	return st->be->duty_lock;
 }
 
 int state_duty_hold(struct state *st, const char *duty, time_t now, int note,

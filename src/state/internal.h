@@ -136,6 +136,8 @@ int lease_drop(struct state *st, const struct lease_of *l, const char *id,
 int pg_wake_notify(struct state *st, struct pb_err *err);
 int pg_wake_listen(struct state *st, struct pb_err *err);
 int pg_wake_wait(struct state *st, long ms, int *woken, struct pb_err *err);
+/* After an import: PostgreSQL's rowid sequences past the rows (pg_rowids.c). */
+int pg_rowids_go_on(struct state *st, struct pb_err *err);
 
 /*
  * PostgreSQL's lock of a singleton duty (duty.c), for its struct

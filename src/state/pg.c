@@ -430,6 +430,11 @@ const struct state_backend state_postgresql = {
 	.begin = pgb_begin,
 	.commit = pgb_commit,
 	.rollback = pgb_rollback,
+	.duty_lock = pg_duty_lock,
+	.wake_notify = pg_wake_notify,
+	.wake_listen = pg_wake_listen,
+	.wake_wait = pg_wake_wait,
+	.rowids_go_on = pg_rowids_go_on,
 	.sql = &db_pg,
 	SQL_TABLES_OPS,
 };
