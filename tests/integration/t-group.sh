@@ -1,12 +1,13 @@
-# Several comparisons of one commit in one mail (issue 31 item 2): four
+# Several comparisons of one commit in one mail (issue 31 item 2): seven
 # manifests of one commit pair and one of another pair are two mails, the
-# first the largest change's with the three others "in addition", each
+# first the largest change's with the six others "in addition", each
 # with its box and its table; they are recorded as seen in it, so the
 # next run sends nothing. A 'retest' of the grouped report reruns every
-# comparison (the fake farm adds runs to all eight roots) and answers
+# comparison (the fake farm adds runs to all fourteen roots) and answers
 # with all of them, in the report's thread.
 mkdir -p "$W/roots"
-for t in aim7 stress-ng-switch will-it-scale unixbench-score hackbench; do
+OTHERS="aim7 will-it-scale unixbench-score fio-write lmbench3-bandwidth netperf-tcp-stream"
+for t in $OTHERS stress-ng-switch hackbench; do
 	cp -r "$TOP/fixtures/headline/$t" "$W/roots/"
 done
 H="$W/roots"
@@ -28,12 +29,15 @@ group_manifest g-aim7 aim7 $B
 group_manifest g-stress-ng stress-ng-switch $B
 group_manifest g-will-it-scale will-it-scale $B
 group_manifest g-unixbench unixbench-score $B
+group_manifest g-fio fio-write $B
+group_manifest g-lmbench3 lmbench3-bandwidth $B
+group_manifest g-netperf netperf-tcp-stream $B
 group_manifest g-hackbench hackbench 3333333333333333333333333333333333333333
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "run exits 0" [ $? = 0 ]
 check "two reports queued" [ "$(sql "SELECT count(*) FROM outbox WHERE kind = 'report'")" = 2 ]
 check "the largest change is the report" [ "$(sql "SELECT count(*) FROM outbox WHERE kind = 'report' AND id = 'g-stress-ng'")" = 1 ]
-for id in g-aim7 g-will-it-scale g-unixbench; do
+for id in g-aim7 g-will-it-scale g-unixbench g-fio g-lmbench3 g-netperf; do
 	check "$id seen in the mail of g-stress-ng" [ "$(sql "SELECT outcome FROM manifests WHERE id = '$id'")" = "in the mail of report 'g-stress-ng'" ]
 done
 set -- $(search alice X-Perfbot-Report g-stress-ng)
@@ -41,10 +45,10 @@ check "the grouped mail arrived" [ $# = 1 ]
 fetch alice "$1" >"$W/group.eml"
 "$MAILCHECK" "$W/group.eml" >/dev/null 2>"$W/group.body"
 check "the sentence once" [ "$(grep -c '^In addition to that, the commit also has significant impact on the following tests:$' "$W/group.body")" = 1 ]
-check "three comparisons in the box" [ "$(grep -c '^| testcase: change | ' "$W/group.body")" = 3 ]
-check "three tables after the report's own" [ "$(grep -c '^\*\{99\}$' "$W/group.body")" = 3 ]
-check "four tables in all" [ "$(grep -c '^=\{89\}$' "$W/group.body")" = 4 ]
-for t in will-it-scale aim7 unixbench; do
+check "six comparisons in the box" [ "$(grep -c '^| testcase: change | ' "$W/group.body")" = 6 ]
+check "six tables after the report's own" [ "$(grep -c '^\*\{99\}$' "$W/group.body")" = 6 ]
+check "seven tables in all" [ "$(grep -c '^=\{89\}$' "$W/group.body")" = 7 ]
+for t in will-it-scale aim7 unixbench fio-basic lmbench3 netperf; do
 	check "$t in the box" grep -q "^| testcase: change | $t: " "$W/group.body"
 done
 check "the box in the robot's order" sh -c "grep '^| testcase: change' '$W/group.body' | head -n 1 | grep -q 'will-it-scale.per_process_ops  20.4% regression'"
@@ -78,7 +82,7 @@ check "the run with the retest exits 0" [ $? = 0 ]
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
 check "one retest asked" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest'")" = 1 ]
 check "the retest done" [ "$(sql "SELECT status FROM requests WHERE kind = 'retest'")" = done ]
-for t in aim7 will-it-scale unixbench-score stress-ng-switch; do
+for t in $OTHERS stress-ng-switch; do
 	for s in base head; do
 		n=$(runs_of "$H/$t/$s")
 		check "4 runs added to $t's $s ($n)" [ "$n" = $((before + 4)) ]
@@ -89,9 +93,9 @@ set -- $(search alice In-Reply-To gr-ask-1@example.test)
 check "two answers in the thread (ack, follow-up)" [ $# = 2 ]
 fetch_matching alice "$W/ack.eml" "will answer in this thread" "$@"
 "$MAILCHECK" "$W/ack.eml" >/dev/null 2>"$W/ack.body"
-check "the ack says the 3 others are rerun" grep -q "The report's 3 other tests get as many runs" "$W/ack.body"
+check "the ack says the 6 others are rerun" grep -q "The report's 6 other tests get as many runs" "$W/ack.body"
 fetch_matching alice "$W/fu.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/fu.eml" >/dev/null 2>"$W/fu.body"
-check "the follow-up has the 3 others' box" [ "$(grep -c '^| testcase: change | ' "$W/fu.body")" = 3 ]
-check "and their tables" [ "$(grep -c '^\*\{99\}$' "$W/fu.body")" = 3 ]
+check "the follow-up has the 6 others' box" [ "$(grep -c '^| testcase: change | ' "$W/fu.body")" = 6 ]
+check "and their tables" [ "$(grep -c '^\*\{99\}$' "$W/fu.body")" = 6 ]
 check "the verdict is the report's own test's" grep -q "stress-ng.switch.ops_per_sec changed by" "$W/fu.body"
