@@ -7,10 +7,13 @@
  */
 #include <malloc.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "perfbot/cli/cli.h"
 #include "perfbot/cli/clicommon.h"
 #include "perfbot/cycle/cycle.h"
+#include "perfbot/state/wake.h"
 #include "perfbot/util/log.h"
 #include "perfbot/util/numparse.h"
 #include "perfbot/util/workers.h"
@@ -31,6 +34,7 @@
 struct cli_cycle_opts {
 	int dry_run, now;
 	const char *jobs;
+	const char *loop;
 	const char *config;
 	int quiet, verbose;
 };
@@ -42,6 +46,10 @@ static const struct cli_opt run_opts[] = {
 	CLI_OPT_STRING("jobs", "N", struct cli_cycle_opts, jobs,
 		       "make N reports at once (else run.jobs; 0: one per "
 		       "core); the outbox is the same for any N"),
+	CLI_OPT_STRING("loop", "SECONDS", struct cli_cycle_opts, loop,
+		       "run as a service: a cycle, then wait SECONDS (1 to "
+		       "86400) or less, when another instance on the same "
+		       "state server queues work; until stopped by a signal"),
 	CLI_OPT_CONFIG(struct cli_cycle_opts),
 	CLI_OPT_QUIET(struct cli_cycle_opts),
 	CLI_OPT_VERBOSE(struct cli_cycle_opts),
@@ -112,6 +120,81 @@ static void flat_malloc(void)
 #endif
 }
 
+/* One cycle of the command: its exit code. */
+static int one_cycle(const struct cli_spec *spec,
+		     const struct cli_cycle_opts *o, const struct config *cfg,
+		     char *state, long jobs)
+{
+	struct pb_err err = { 0, "" };
+	struct cycle cy;
+	int rc = 0;
+
+	if (cycle_init(&cy, spec->name, o->dry_run, cfg, cli_now()))
+		rc = pb_fail(&err, EX_SOFTWARE, "%s: no such cycle",
+			     spec->name);
+	cy.state_path = state;
+	cy.retry_now = o->now;
+	cy.jobs = o->jobs ? jobs : cfg->run.jobs;
+	rc = rc || cycle_run(&cy, &err) ? cli_fail(&err) :
+		cycle_exit_code(&cy);
+	cycle_release(&cy);
+	return rc;
+}
+
+/*
+ * A cycle's failure that no later cycle mends: the loop stops with it
+ * (a usage, a configuration or a software error); any other (a server
+ * away, a mail deferred, a bad manifest) waits for the next cycle.
+ */
+static int lasting(int rc)
+{
+	return rc == EX_USAGE || rc == EX_CONFIG || rc == EX_SOFTWARE;
+}
+
+/*
+ * 'run --loop': a cycle, then a wait of 'secs' that another instance
+ * queueing work on the same state server ends at once (state/wake.h: it
+ * listens from the first cycle on, so what is said during a cycle wakes
+ * the wait that follows it; on SQLite the wait is the time). The
+ * listening handle is opened after the first cycle made the state; when
+ * it cannot be, the wait is a plain sleep.
+ */
+static int loop(const struct cli_spec *spec, const struct cli_cycle_opts *o,
+		const struct config *cfg, char *state, long jobs, long secs)
+{
+	struct pb_err err = { 0, "" };
+	struct state *ear = NULL;
+	int rc, woken;
+
+	for (;;) {
+		rc = one_cycle(spec, o, cfg, state, jobs);
+		if (lasting(rc))
+			break;
+		if (!ear && (state_open(&ear, state, STATE_READ, &err) ||
+			     state_wake_listen(ear, &err))) {
+			log_warn("run --loop: %s; waiting %ld s between cycles",
+				 err.msg, secs);
+			state_close(ear);
+			ear = NULL;
+			pb_err_clear(&err);
+		}
+		if (ear && state_wake_wait(ear, secs * 1000, &woken, &err)) {
+			log_warn("run --loop: %s", err.msg);
+			state_close(ear);
+			ear = NULL;
+			pb_err_clear(&err);
+		} else if (!ear) {
+			struct timespec ts = { secs, 0 };
+
+			nanosleep(&ts, NULL);
+		} else if (woken) {
+			log_info("run --loop: woken: work was queued");
+		}
+	}
+	state_close(ear);
+	return rc;
+}
+
 /* Parse, load the configuration, run the command's cycle: the exit code. */
 static int cycle_command(const struct cli_spec *spec, int argc, char **argv)
 {
@@ -119,10 +202,8 @@ static int cycle_command(const struct cli_spec *spec, int argc, char **argv)
 	struct cli_cycle_opts o = { 0 };
 	struct cli_args a;
 	struct config cfg;
-	struct cycle cy;
 	char *state = NULL;
-	long jobs = 0;
-	time_t now;
+	long jobs = 0, secs = 0;
 	int rc = cli_parse(spec, argc, argv, &o, &a);
 
 	if (rc)
@@ -132,7 +213,16 @@ static int cycle_command(const struct cli_spec *spec, int argc, char **argv)
 			  WORKERS_MAX);
 		return EX_USAGE;
 	}
-	now = cli_now();
+	if (o.loop && parse_long(o.loop, 1, 86400, &secs)) {
+		log_error("--loop: '%s': not a number of seconds from 1 to "
+			  "86400", o.loop);
+		return EX_USAGE;
+	}
+	if (o.loop && o.dry_run) {
+		log_error("--loop: not with --dry-run (a dry run changes "
+			  "nothing, so each cycle would print the same mail)");
+		return EX_USAGE;
+	}
 	flat_malloc();
 	cli_apply_log(o.quiet, o.verbose, 1);
 	if (cli_load_config(&cfg, o.config, 1, &err) ||
@@ -141,15 +231,8 @@ static int cycle_command(const struct cli_spec *spec, int argc, char **argv)
 		return cli_fail(&err);
 	}
 	state = cli_state_path(&cfg);
-	if (cycle_init(&cy, spec->name, o.dry_run, &cfg, now))
-		rc = pb_fail(&err, EX_SOFTWARE, "%s: no such cycle",
-			     spec->name);
-	cy.state_path = state;
-	cy.retry_now = o.now;
-	cy.jobs = o.jobs ? jobs : cfg.run.jobs;
-	rc = rc || cycle_run(&cy, &err) ? cli_fail(&err) :
-		cycle_exit_code(&cy);
-	cycle_release(&cy);
+	rc = o.loop ? loop(spec, &o, &cfg, state, jobs, secs) :
+		one_cycle(spec, &o, &cfg, state, jobs);
 	free(state);
 	config_release(&cfg);
 	return rc;
