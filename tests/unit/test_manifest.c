@@ -579,6 +579,7 @@ static void t_reproduce(void **state)
 
 	parse_ok(f, MINIMAL "reproduce: \"lkp run job.yaml\\n\\techo\\n\"\n");
 	assert_string_equal(f->m.reproduce, "lkp run job.yaml\n\techo\n");
+	manifest_release(&f->m);
 	parse_fails(f, MINIMAL "reproduce: \"a\\x1b[31m\"\n",
 		    "m.yaml:7: 'reproduce' holds a control character");
 	parse_fails(f, MINIMAL "reproduce: [a]\n",
