@@ -3,6 +3,8 @@
 # waits is sent by its next cycle. On PostgreSQL (a throw-away server of
 # tests/pg/pgserver) the wait listens: another instance's run queueing a
 # report wakes it at once, not SECONDS later.
+# (Its reports' ids are its own: the IMAP searches of the other tests match
+# substrings of X-Perfbot-Report in the one mailbox of a run.)
 until_sent() {	# until_sent ID SECS: ID sent within SECS
 	n=0
 	while [ $n -lt $(($2 * 10)) ]; do
@@ -26,12 +28,12 @@ check "--loop 0: usage (64)" [ $? = 64 ]
 check "--loop 0: says the range" grep -q "^perfbot: --loop: '0': not a number of seconds from 1 to 86400$" "$W/u1"
 "$PERFBOT" run --loop 5 --dry-run --config "$CONFIG" 2>"$W/u2"
 check "--loop with --dry-run: usage (64)" [ $? = 64 ]
-make_manifest l-1 004
+make_manifest runloop-a 004
 "$PERFBOT" run --loop 2 --config "$CONFIG" 2>"$W/loop.err" &
 LP=$!
-check "the loop's first cycle sends l-1" until_sent l-1 30
-make_manifest l-2 003
-check "a manifest added while it waits is sent by its next cycle" until_sent l-2 20
+check "the loop's first cycle sends runloop-a" until_sent runloop-a 30
+make_manifest runloop-b 003
+check "a manifest added while it waits is sent by its next cycle" until_sent runloop-b 20
 check "the loop still runs" kill -0 $LP
 kill $LP
 wait $LP 2>/dev/null
@@ -48,12 +50,12 @@ else
 	PGC="$W/pg.yaml"
 	sed "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG" >"$PGC"
 	rm -f "$W/manifests"/*.yaml
-	make_manifest w-1 000
+	make_manifest runloop-pg-a 000
 	"$PERFBOT" run --loop 300 --config "$PGC" 2>"$W/a.err" &
 	LA=$!
 	check "PostgreSQL: the loop's first cycle ends" until_grep "run: 1 sent" "$W/a.err" 30
-	make_manifest w-2 004
-	# another instance on the same server: its run queues w-2
+	make_manifest runloop-pg-b 004
+	# another instance on the same server: its run queues runloop-pg-b
 	"$PERFBOT" run --config "$PGC" 2>"$W/b.err"
 	check "PostgreSQL: the other instance's run exits 0" [ $? = 0 ]
 	check "PostgreSQL: the waiting loop is woken within 5 s, not 300" until_grep "run --loop: woken: work was queued" "$W/a.err" 5
@@ -61,7 +63,7 @@ else
 	kill $LA
 	wait $LA 2>/dev/null
 	check "PostgreSQL: a signal stops it" sh -c "! kill -0 $LA 2>/dev/null"
-	check "PostgreSQL: w-2 mailed once" [ "$(count alice X-Perfbot-Report w-2)" = 1 ]
+	check "PostgreSQL: runloop-pg-b mailed once" [ "$(count alice X-Perfbot-Report runloop-pg-b)" = 1 ]
 fi
 bash "$TOP/tests/pg/pgserver" stop "$PGD/srv" >/dev/null 2>&1
 rm -rf "$PGD"
