@@ -17,22 +17,16 @@
 /* An instance not seen for this long is forgotten. */
 #define INSTANCE_FORGET (24 * 3600)
 
-/* The backend's duty lock (NULL: every duty is the run's). */
-static int (*lock_of(const struct state *st))(struct state *, const char *,
-					       int *, struct pb_err *)
-{
-	return st->be->duty_lock;
-}
-
 int state_duty_hold(struct state *st, const char *duty, time_t now, int note,
 		    int *held, struct pb_err *err)
 {
 	char mine[300];
 
 	*held = 1;
-	if (!lock_of(st))
+	/* no duty lock: the backend runs one run at a time (SQLite) */
+	if (!st->be->duty_lock)
 		return 0;
-	if (lock_of(st)(st, duty, held, err))
+	if (st->be->duty_lock(st, duty, held, err))
 		return -1;
 	if (!*held || !note)
 		return 0;
@@ -50,7 +44,7 @@ int state_instance_seen(struct state *st, time_t now, struct pb_err *err)
 {
 	char mine[300], host[256];
 
-	if (!lock_of(st))
+	if (!st->be->duty_lock)	/* one instance at a time */
 		return 0;
 	if (gethostname(host, sizeof(host)))
 		host[0] = '\0';
