@@ -160,17 +160,16 @@ static int setup(void **state)
 				       .from_addr = "alice@example.test",
 				       .from_name = "Joanna", .report = &f->tr };
 	f->a = (struct act_ctx){ .st = f->st, .cfg = &f->cfg, .now = T0,
-				 .t = &f->t, .pieces = json_array(),
-				 .patch = &f->patch };
+				 .t = &f->t, .patch = &f->patch };
 	*state = f;
-	return f->a.pieces ? 0 : -1;
+	return 0;
 }
 
 static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	json_decref(f->a.pieces);
+	answer_pieces_release(&f->a.pieces);
 	thread_report_release(&f->tr);
 	state_close(f->st);
 	if (f->loaded)
@@ -202,16 +201,16 @@ static size_t act(struct fx *f, const char *line)
 
 	assert_int_equal(command_parse_line(line, strlen(line), "#perfbot",
 					    command_lookup, &c), 1);
-	json_array_clear(f->a.pieces);
+	answer_pieces_release(&f->a.pieces);
 	f->a.tests = 0;
 	if (dispatch_commands(&f->a, &c, 1, 1, &f->err))
 		fail_msg("dispatch_commands: %s", f->err.msg);
-	return json_array_size(f->a.pieces);
+	return f->a.pieces.n;
 }
 
 static const char *piece(struct fx *f)
 {
-	return json_string_value(json_array_get(f->a.pieces, 0));
+	return f->a.pieces.n ? f->a.pieces.v[0] : NULL;
 }
 
 static void set_patch(struct fx *f, const char *text)
