@@ -67,18 +67,27 @@ soak_mails() {
 		index($2, t) == 1 { print "r", $1, $2 }'
 }
 
-# soak_feeder: the manifests, SK_BATCH at a time, one batch a second
+# soak_feeder: the manifests, SK_BATCH at a time, one batch a second (each
+# written aside, then renamed into the source folder)
 soak_feeder() {
-	local i=0 s id seed
+	local i=0
+	mkdir -p "$SK/stage"
 	while [ $i -lt "$SK_N" ]; do
-		for s in $(seq 1 "$SK_BATCH"); do
-			[ $i -lt "$SK_N" ] || break
-			i=$((i + 1))
-			id=$(printf '%s%05d' "$SK_TAG" "$i")
-			seed=$(echo $SOAK_SEEDS | cut -d' ' -f$((i % 5 + 1)))
-			{ echo "id: $id"; cat "$SK/seed-$seed"; } >"$SK/m.tmp"
-			mv "$SK/m.tmp" "$W/manifests/$id.yaml"
-		done
+		awk -v from=$((i + 1)) -v n="$SK_N" -v b="$SK_BATCH" -v t="$SK_TAG" \
+			-v sk="$SK" -v seeds="$SOAK_SEEDS" 'BEGIN {
+			ns = split(seeds, seed, " ")
+			for (i = from; i < from + b && i <= n; i++) {
+				f = sprintf("%s/stage/%s%05d.yaml", sk, t, i)
+				printf "id: %s%05d\n", t, i > f
+				src = sk "/seed-" seed[i % ns + 1]
+				while ((getline l < src) > 0)
+					print l > f
+				close(src)
+				close(f)
+			}
+		}'
+		mv "$SK/stage/"*.yaml "$W/manifests/"
+		i=$((i + SK_BATCH))
 		sleep 1
 	done
 	touch "$SK/fed"
