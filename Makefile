@@ -61,7 +61,7 @@ TOOL_SRC = $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
 .PHONY: all check check-build demo bench soak bench-sim bench-seq bench-bisect install deps unit unit-pg golden \
-	integration faults lint clean fuzz
+	integration faults integration-pg faults-pg lint clean fuzz
 all: perfbot
 
 deps:
@@ -143,6 +143,15 @@ integration: perfbot $(TOOL_BIN)
 # (tests/integration/t-pg-soak.sh is its short version there).
 soak: perfbot $(TOOL_BIN)
 	@bash tests/soak/run
+
+# The integration and fault suites again with the state on PostgreSQL (a
+# throw-away server for the run, a database per test: tests/pg/suite.sh);
+# skipped, and said so, without PostgreSQL (or, for integration, root).
+integration-pg: perfbot $(TOOL_BIN)
+	@PERFBOT_TEST_STATE=pg bash tests/integration/run
+
+faults-pg: perfbot $(TOOL_BIN)
+	@PERFBOT_TEST_STATE=pg bash tests/faults/run
 
 # Scripted SMTP and IMAP servers (tests/faults/): no root needed.
 faults: perfbot $(TOOL_BIN)
