@@ -239,7 +239,7 @@ install: perfbot $(BUILD)/tools/fake-lkp-run
 	install -m 644 config/contrib/perfbot.cron config/contrib/*.timer \
 		config/contrib/perfbot.yaml $(DESTDIR)$(DOCDIR)/examples/
 	# the services name the installed binary and examples
-	for u in perfbot perfbot-web perfbot-fetch perfbot-backup; do \
+	for u in perfbot perfbot-loop perfbot-web perfbot-fetch perfbot-backup; do \
 		sed -e 's#/usr/local/bin/perfbot #$(BINDIR)/perfbot #' \
 			-e 's#/usr/local/share/doc/perfbot/#$(DOCDIR)/#g' \
 			-e 's#after .make install PREFIX=/usr/local.#as installed#' \

@@ -49,7 +49,7 @@ else
 	"$PERFBOT" status --config "$PGC" >"$W/pg-status.out" 2>&1
 	check "status: the 3 reports sent" grep -q "^outbox: 0 queued, 3 sent" "$W/pg-status.out"
 	"$PERFBOT" check --config "$PGC" >"$W/pg-check.out" 2>&1
-	check "check: the server's version and the schema's" grep -q "^ok: state postgresql://perfbot@127.0.0.1:$PG_PORT/perfbot: PostgreSQL [0-9][0-9.]*.*, schema version [0-9][0-9]*$" "$W/pg-check.out"
+	check "check: the server's version and the schema's" grep -q "^ok: state postgresql://perfbot@127.0.0.1:$PG_PORT/perfbot: PostgreSQL [0-9][0-9.]*.*, schema version [0-9][0-9]*, hosts seen in the last day: $(hostname)$" "$W/pg-check.out"
 	check "the password is said nowhere" sh -c "! grep -l -- '$PG_PASSWORD' '$W'/pg*.err '$W'/pg-*.out"
 	pg_stop
 	unset PERFBOT_STATE_PW
