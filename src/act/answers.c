@@ -9,38 +9,30 @@
 #include <stdlib.h>
 
 #include "perfbot/act/answers.h"
-#include "perfbot/compose/reminder.h"
 #include "perfbot/send/outbox.h"
 #include "perfbot/state/outbox.h"
 
 /* 'tmpl' with 'c' (released) and the bot's name, added to 'pieces'. */
-static int render_into(json_t *pieces, const struct config *cfg,
-		       const char *tmpl, struct ctx *c, struct pb_err *err)
+static int render_into(struct answer_pieces *pieces,
+		       const struct config *cfg, const char *tmpl,
+		       struct ctx *c, struct pb_err *err)
 {
-	json_t *ctx = NULL;
 	char *text = NULL;
 	int rc;
 
 	ctx_str(c, "bot_name", cfg->identity.name);
-	if (ctx_finish(c, &ctx, err))
-		return -1;
-	if (!pieces) {
-		json_decref(ctx);
-		return pb_fail(err, EX_OSERR, "answer '%s': out of memory",
-			       tmpl);
-	}
-	rc = answer_piece(cfg, tmpl, ctx, &text, err);
-	if (!rc)	/* a piece JSON cannot hold is left out */
-		json_array_append_new(pieces, json_string(text));
+	rc = answer_piece_of(cfg, tmpl, c, &text, err);
+	if (!rc && answer_pieces_add(pieces, text))
+		rc = pb_fail(err, EX_OSERR, "answer '%s': out of memory",
+			     tmpl);
 	free(text);
-	json_decref(ctx);
 	return rc;
 }
 
 int answers_piece_of(struct act_ctx *a, const char *tmpl, struct ctx *c,
 		     struct pb_err *err)
 {
-	return render_into(a->pieces, a->cfg, tmpl, c, err);
+	return render_into(&a->pieces, a->cfg, tmpl, c, err);
 }
 
 int answers_not_here(struct act_ctx *a, const struct mail_command *c,
@@ -63,8 +55,8 @@ static int compose(const struct config *cfg, const struct answer_mail *m,
 	if (m->t)
 		return answer_compose(cfg, m->t, m->tag, m->pieces, now, draw,
 				      c, err);
-	return reminder_compose(cfg, m->reminder_id, m->reminder_ctx, now,
-				draw, c, err);
+	return reminder_compose(cfg, m->reminder_id, m->reminder, now, draw,
+				c, err);
 }
 
 int answers_queue(struct state *st, const struct config *cfg,
@@ -91,11 +83,12 @@ int answers_one(struct state *st, const struct config *cfg,
 		const char *tmpl, struct ctx *c, time_t now,
 		struct pb_err *err)
 {
-	struct answer_mail m = { .t = t, .tag = tag, .pieces = json_array() };
+	struct answer_pieces pieces = ANSWER_PIECES_INIT;
+	struct answer_mail m = { .t = t, .tag = tag, .pieces = &pieces };
 	int rc;
 
-	rc = render_into(m.pieces, cfg, tmpl, c, err) ||
+	rc = render_into(&pieces, cfg, tmpl, c, err) ||
 	     answers_queue(st, cfg, &m, now, err) ? -1 : 0;
-	json_decref(m.pieces);
+	answer_pieces_release(&pieces);
 	return rc;
 }

@@ -39,22 +39,18 @@ static int check_none(const struct mail_command *c,
 }
 
 /* The table's commands, for the help and unknown answers. */
-static json_t *command_list(void)
+static void command_list(struct ctx *x)
 {
-	json_t *l = json_array(), *o;
 	struct ctx c;
 	size_t i;
 
-	for (i = 0; l && i < command_count; i++) {
+	ctx_list(x, "commands");
+	for (i = 0; i < command_count; i++) {
 		ctx_init(&c, "answer");
 		ctx_str(&c, "usage", command_table[i].usage);
 		ctx_str(&c, "summary", command_table[i].summary);
-		if (ctx_finish(&c, &o, NULL) || json_array_append_new(l, o)) {
-			json_decref(l);
-			l = NULL;
-		}
+		ctx_add(x, "commands", &c);
 	}
-	return l;
 }
 
 static int act_help(struct act_ctx *a, const struct mail_command *c,
@@ -65,7 +61,7 @@ static int act_help(struct act_ctx *a, const struct mail_command *c,
 	(void)c;
 	(void)index;
 	ctx_init(&x, "answer");
-	ctx_take(&x, "commands", command_list());
+	command_list(&x);
 	ctx_int(&x, "max_runs", a->cfg->limits.max_runs);
 	return answers_piece_of(a, "help", &x, err);
 }
@@ -84,7 +80,7 @@ static int act_unknown(struct act_ctx *a, const struct mail_command *c,
 		return answers_piece_of(a, "near", &x, err);
 	}
 	ctx_str(&x, "line", c->line);
-	ctx_take(&x, "commands", command_list());
+	command_list(&x);
 	return answers_piece_of(a, "unknown", &x, err);
 }
 
@@ -235,9 +231,7 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 	int rc;
 
 	*sent = 0;
-	a->pieces = json_array();
-	if (!a->pieces)
-		return pb_fail(err, EX_OSERR, "out of memory");
+	answer_pieces_release(&a->pieces);
 	if (tmpl) {
 		ctx_init(&none, "answer");	/* nothing but the bot's name */
 		rc = answers_piece_of(a, tmpl, &none, err);
@@ -245,7 +239,7 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 		rc = dispatch_commands(a, r->cmds, r->ncmds, r->ncmds_seen,
 				       err);
 	}
-	n = json_array_size(a->pieces);
+	n = a->pieces.n;
 	if (a->t->report && (!(list && a->acted) || a->repeats == n)) {
 		solo = *a->t->report;
 		solo.recipients = "[]";
@@ -253,13 +247,12 @@ static int answer(struct act_ctx *a, const struct reply *r, const char *tmpl,
 	}
 	if (!rc && n) {
 		struct answer_mail m = { .t = &solo_t, .tag = "",
-					 .pieces = a->pieces };
+					 .pieces = &a->pieces };
 
 		rc = answers_queue(a->st, a->cfg, &m, a->now, err);
 	}
 	*sent = rc ? 0 : n;
-	json_decref(a->pieces);
-	a->pieces = NULL;
+	answer_pieces_release(&a->pieces);
 	return rc;
 }
 

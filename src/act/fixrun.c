@@ -203,16 +203,5 @@ out:
 /* The farm's words, a line each (fixrun.h). */
 void fixrun_said_ctx(struct ctx *x, const struct strbuf *said)
 {
-	json_t *lines = json_array();
-	const char *p = sb_str(said), *nl;
-
-	for (; lines && *p; p = nl ? nl + 1 : p + strlen(p)) {
-		nl = strchr(p, '\n');
-		if (json_array_append_new(lines, json_stringn(p, nl ?
-				(size_t)(nl - p) : strlen(p)))) {
-			json_decref(lines);
-			lines = NULL;
-		}
-	}
-	ctx_take(x, "said", lines);
+	ctx_lines(x, "said", sb_str(said));
 }

@@ -2,16 +2,19 @@
 /*
  * act: what retests and tests share between the mail that asked and the
  * answer that comes when the farm's runs are in (followup.h): the kept
- * manifest, the thread kept as JSON, the commits and per-run values of
- * the answers, and the follow-up queued with the request's end.
+ * manifest, the thread kept as JSON (written and read here only, but
+ * for a retest's plan: retest_plan.c), the commits and per-run values
+ * of the answers, and the follow-up queued with the request's end.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 
 #include "perfbot/act/answers.h"
 #include "perfbot/act/followup.h"
 #include "perfbot/act/route.h"
+#include "perfbot/compare/sequential.h"
 #include "perfbot/ingest/group.h"
 #include "perfbot/state/seen.h"
 #include "perfbot/state/inbox.h"
@@ -116,9 +119,41 @@ char *followup_thread_json(const struct answer_thread *r,
 	return s;
 }
 
-static const char *field(const json_t *t, const char *key)
+int followup_first_keep(char **thread, const char *key, long first)
 {
-	return json_string_value(json_object_get(t, key));
+	json_t *t = *thread ? json_loads(*thread, 0, NULL) : json_object();
+	char *s = NULL;
+
+	if (json_is_object(t) && !json_object_set_new(t, key, json_pack(
+			"{s:I}", "first", (json_int_t)first)))
+		s = json_dumps(t, JSON_COMPACT);
+	json_decref(t);
+	if (!s)
+		return -1;
+	free(*thread);
+	*thread = s;
+	return 0;
+}
+
+long followup_first_read(const char *thread, const char *key, long dflt)
+{
+	json_t *t = thread ? json_loads(thread, 0, NULL) : NULL;
+	json_t *v = json_object_get(json_object_get(t, key), "first");
+	long first = json_is_integer(v) && json_integer_value(v) >=
+		SEQ_MIN_RUNS && json_integer_value(v) <= SEQ_MAX_RUNS ?
+		(long)json_integer_value(v) : dflt;
+
+	json_decref(t);
+	return first;
+}
+
+/* The string 'key' of 't' copied into '*out' (NULL when it has none). */
+static int field(const json_t *t, const char *key, char **out)
+{
+	const char *v = json_string_value(json_object_get(t, key));
+
+	*out = v ? strdup(v) : NULL;
+	return v && !*out ? -1 : 0;
 }
 
 /*
@@ -135,28 +170,50 @@ static void thread_of(struct state *st, struct followup_asker *a)
 	a->r.report = a->tr.report_id ? &a->tr : NULL;
 }
 
+/* The asker's strings read from the kept thread 't'; -1 out of memory. */
+static int asker_read(struct followup_asker *a, const json_t *t)
+{
+	const json_t *refs = json_object_get(t, "references"), *v;
+	size_t i, n = 0;
+
+	if (field(t, "message_id", &a->message_id) ||
+	    field(t, "subject", &a->subject) || field(t, "from", &a->from) ||
+	    field(t, "from_name", &a->from_name) ||
+	    field(t, "in_reply_to", &a->in_reply_to) ||
+	    field(t, "metric", &a->metric))
+		return -1;
+	json_array_foreach(refs, i, v) {
+		const char *ref = json_string_value(v);
+
+		if (i >= REPLY_MAX_REFS)
+			break;
+		if (ref && !(a->refs[n++] = strdup(ref)))
+			return -1;
+		if (!ref)
+			a->refs[n++] = NULL;
+	}
+	a->reported = json_real_value(json_object_get(t, "reported_change"));
+	a->r.message_id = a->message_id;
+	a->r.subject = a->subject;
+	a->r.from_addr = a->from;
+	a->r.from_name = a->from_name;
+	a->r.in_reply_to = a->in_reply_to;
+	a->r.references = (const char *const *)a->refs;
+	a->r.nrefs = n;
+	return 0;
+}
+
 int followup_asker_load(struct followup_asker *a, struct state *st,
 			const char *thread)
 {
-	json_t *refs, *v;
-	size_t i, n = 0;
+	json_t *t;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
-	a->t = json_loads(thread ? thread : "", 0, NULL);
-	if (!json_is_object(a->t))
-		return -1;
-	a->r.message_id = field(a->t, "message_id");
-	a->r.subject = field(a->t, "subject");
-	a->r.from_addr = field(a->t, "from");
-	a->r.from_name = field(a->t, "from_name");
-	a->r.in_reply_to = field(a->t, "in_reply_to");
-	refs = json_object_get(a->t, "references");
-	json_array_foreach(refs, i, v)
-		if (i < REPLY_MAX_REFS)
-			a->refs[n++] = json_string_value(v);
-	a->r.references = a->refs;
-	a->r.nrefs = n;
-	if (!a->r.message_id || !a->r.from_addr)
+	t = json_loads(thread ? thread : "", 0, NULL);
+	rc = json_is_object(t) ? asker_read(a, t) : -1;
+	json_decref(t);
+	if (rc || !a->r.message_id || !a->r.from_addr)
 		return -1;
 	thread_of(st, a);
 	return 0;
@@ -164,21 +221,28 @@ int followup_asker_load(struct followup_asker *a, struct state *st,
 
 void followup_asker_release(struct followup_asker *a)
 {
-	json_decref(a->t);
+	size_t i;
+
+	free(a->message_id);
+	free(a->in_reply_to);
+	free(a->subject);
+	free(a->from);
+	free(a->from_name);
+	free(a->metric);
+	for (i = 0; i < REPLY_MAX_REFS; i++)
+		free(a->refs[i]);
 	thread_report_release(&a->tr);
 	memset(a, 0, sizeof(*a));
 }
 
 const char *followup_metric(const struct followup_asker *a)
 {
-	const char *m = field(a->t, "metric");
-
-	return m && *m ? m : NULL;
+	return a->metric && *a->metric ? a->metric : NULL;
 }
 
 double followup_reported(const struct followup_asker *a)
 {
-	return json_real_value(json_object_get(a->t, "reported_change"));
+	return a->reported;
 }
 
 void followup_commits_ctx(struct ctx *parent, const struct manifest *m)
@@ -208,27 +272,20 @@ void followup_commits_ctx(struct ctx *parent, const struct manifest *m)
 void followup_samples_ctx(struct ctx *parent, const char *key,
 			  const char *metric, const double *v, size_t n)
 {
-	json_t *values = json_array();
 	char buf[40];
 	struct ctx c, one;
 	size_t i;
 
-	for (i = 0; values && i < n; i++) {
-		json_t *o;
-
+	ctx_init(&c, parent->family);
+	ctx_str(&c, "metric", metric);
+	ctx_list(&c, "values");
+	for (i = 0; i < n; i++) {
 		snprintf(buf, sizeof(buf), "%.15g", v[i]);
 		ctx_init(&one, parent->family);
 		ctx_str(&one, "value", buf);
 		ctx_bool(&one, "last", i + 1 == n);
-		if (ctx_finish(&one, &o, NULL) ||
-		    json_array_append_new(values, o)) {
-			json_decref(values);
-			values = NULL;
-		}
+		ctx_add(&c, "values", &one);
 	}
-	ctx_init(&c, parent->family);
-	ctx_str(&c, "metric", metric);
-	ctx_take(&c, "values", values);
 	ctx_child(parent, key, &c);
 }
 

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "perfbot/act/learned.h"
 #include "perfbot/state/noise.h"
 #include "perfbot/util/log.h"
@@ -99,32 +97,4 @@ int learned_keep(struct state *st, const char *testcase, const char *machine,
 		return 0;
 	return state_noise_add(st, testcase, machine, metric, cv, df, now,
 			       err);
-}
-
-int learned_first_keep(char **thread, const char *key, long first)
-{
-	json_t *t = *thread ? json_loads(*thread, 0, NULL) : json_object();
-	char *s = NULL;
-
-	if (json_is_object(t) && !json_object_set_new(t, key, json_pack(
-			"{s:I}", "first", (json_int_t)first)))
-		s = json_dumps(t, JSON_COMPACT);
-	json_decref(t);
-	if (!s)
-		return -1;
-	free(*thread);
-	*thread = s;
-	return 0;
-}
-
-long learned_first_read(const char *thread, const char *key, long dflt)
-{
-	json_t *t = thread ? json_loads(thread, 0, NULL) : NULL;
-	json_t *v = json_object_get(json_object_get(t, key), "first");
-	long first = json_is_integer(v) && json_integer_value(v) >=
-		SEQ_MIN_RUNS && json_integer_value(v) <= SEQ_MAX_RUNS ?
-		(long)json_integer_value(v) : dflt;
-
-	json_decref(t);
-	return first;
 }

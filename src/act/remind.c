@@ -19,6 +19,7 @@
 #include "perfbot/send/outbox.h"
 #include "perfbot/state/records.h"
 #include "perfbot/state/outbox.h"
+#include "perfbot/util/addr.h"
 
 #define DAY (24L * 3600)
 #define REMIND_MAX_LINES 1000	/* a reminder lists at most these */
@@ -62,7 +63,7 @@ static void fix_of(const struct record *r, char *buf, size_t n)
 		lifecmd_fix_shown(r->fix_named, buf, n);
 }
 
-static void line_ctx(const struct config *cfg, struct ctx *g, json_t *lines,
+static void line_ctx(const struct config *cfg, struct ctx *g,
 		     const struct record *r, long ref, time_t now)
 {
 	char date[32], fix[256], *url;
@@ -87,7 +88,7 @@ static void line_ctx(const struct config *cfg, struct ctx *g, json_t *lines,
 	ctx_opt(&c, "link", url);
 	ctx_opt(&c, "message_id", r->message_id);
 	free(url);
-	ctx_append(g, lines, &c);
+	ctx_add(g, "lines", &c);
 }
 
 /* "30 days", "12 hours". */
@@ -102,17 +103,17 @@ static void every_of(long secs, char *buf, size_t n)
 }
 
 /*
- * The context of the reminder and the JSON list of the report of each
- * line; the records listed are those of 'v' whose 'keep' is set.
+ * The reminder rendered and the list of the report of each line; the
+ * records listed are those of 'v' whose 'keep' is set.
  */
-static int reminder_ctx(const struct config *cfg, const struct record *v,
-			const int *keep, size_t n, size_t count, time_t now,
-			json_t **ctx, json_t *ids, struct pb_err *err)
+static int reminder_of(const struct config *cfg, const struct record *v,
+		       const int *keep, size_t n, size_t count, time_t now,
+		       struct reminder_text *t, struct addrlist *ids,
+		       struct pb_err *err)
 {
 	char tc[128], other[128], every[64];
 	size_t i, j;
 	long ref = 0;
-	json_t *groups;
 	struct ctx c, g;
 	int *done = calloc(n + 1, sizeof(*done));
 
@@ -124,39 +125,37 @@ static int reminder_ctx(const struct config *cfg, const struct record *v,
 	ctx_bool(&c, "one", count == 1);
 	every_of(cfg->reminders.every, every, sizeof(every));
 	ctx_str(&c, "every", every);
-	groups = ctx_list(&c, "groups");
+	ctx_list(&c, "groups");
 	/* the groups in the order of their oldest line */
 	for (i = 0; i < n; i++) {
-		json_t *lines;
-
 		if (!keep[i] || done[i])
 			continue;
 		testcase_of(&v[i], tc, sizeof(tc));
 		ctx_init(&g, "reminder");
 		ctx_str(&g, "testcase", tc);
-		lines = ctx_list(&g, "lines");
+		ctx_list(&g, "lines");
 		for (j = i; j < n; j++) {
 			testcase_of(&v[j], other, sizeof(other));
 			if (!keep[j] || done[j] || strcmp(tc, other))
 				continue;
 			done[j] = 1;
-			line_ctx(cfg, &g, lines, &v[j], ++ref, now);
-			if (json_array_append_new(ids, json_string(
-							  v[j].report_id)))
+			line_ctx(cfg, &g, &v[j], ++ref, now);
+			if (addrlist_add(ids, v[j].report_id))
 				c.oom = 1;
 		}
-		ctx_append(&c, groups, &g);
+		ctx_add(&c, "groups", &g);
 	}
 	free(done);
-	return ctx_finish(&c, ctx, err);
+	return reminder_render(cfg, &c, t, err);
 }
 
 /* Queue the reminder 'id' and record its lines, in one transaction. */
 static int queue(struct state *st, const struct config *cfg, const char *id,
-		 json_t *ctx, json_t *ids, time_t now, struct pb_err *err)
+		 const struct reminder_text *t, const struct addrlist *ids,
+		 time_t now, struct pb_err *err)
 {
-	char *lines = json_dumps(ids, JSON_COMPACT);
-	struct answer_mail m = { .reminder_id = id, .reminder_ctx = ctx };
+	char *lines = addrlist_to_json(ids);
+	struct answer_mail m = { .reminder_id = id, .reminder = t };
 	int rc;
 
 	if (!lines)
@@ -175,7 +174,8 @@ int remind_step(struct state *st, const struct config *cfg, time_t now,
 		struct remind_stats *rs, struct pb_err *err)
 {
 	struct record *v = NULL;
-	json_t *ctx = NULL, *ids = NULL;
+	struct reminder_text t = { NULL, NULL };
+	struct addrlist ids = ADDRLIST_INIT;
 	size_t n = 0, i, count = 0;
 	int *keep = NULL, rc = -1;
 	char id[64];
@@ -192,8 +192,7 @@ int remind_step(struct state *st, const struct config *cfg, time_t now,
 	if (state_records(st, regression_open_json, 1, &v, &n, err))
 		return -1;
 	keep = calloc(n + 1, sizeof(*keep));
-	ids = json_array();
-	if (!keep || !ids) {
+	if (!keep) {
 		pb_fail(err, EX_OSERR, "out of memory");
 		goto out;
 	}
@@ -205,13 +204,13 @@ int remind_step(struct state *st, const struct config *cfg, time_t now,
 	if (!count)
 		goto out;	/* nothing open: nothing to say */
 	snprintf(id, sizeof(id), "reminder-%ld", sent + 1);
-	rc = reminder_ctx(cfg, v, keep, n, count, now, &ctx, ids, err) ||
-	     queue(st, cfg, id, ctx, ids, now, err);
+	rc = reminder_of(cfg, v, keep, n, count, now, &t, &ids, err) ||
+	     queue(st, cfg, id, &t, &ids, now, err);
 	if (!rc)
 		rs->listed = (long)count;
 out:
-	json_decref(ctx);
-	json_decref(ids);
+	reminder_text_release(&t);
+	addrlist_release(&ids);
 	free(keep);
 	records_free(v, n);
 	return rc ? -1 : 0;

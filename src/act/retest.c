@@ -97,7 +97,8 @@ int retest_request(struct state *st, const struct config *cfg,
 		   const char *request_id, int runs, time_t now,
 		   const char **tmpl, struct ctx *c, struct pb_err *err)
 {
-	struct retest_plan pl = { runs, runs, 0, 0, NAN, request_id, 0 };
+	struct retest_plan pl = { .first = runs, .cap = runs, .cv = NAN,
+				  .id = request_id };
 	struct retest_also also = { NULL, NULL, 0, 0 };
 	struct kind_asking q;
 	struct report_inputs in;
@@ -263,19 +264,17 @@ int retest_act(struct act_ctx *a, const struct mail_command *c, size_t index,
 /* ------------------------------------------------------------------ */
 /* The follow-up: the kind                                             */
 
-static json_t *chart_of(const struct cmp_row *row)
+static void chart_ctx(struct ctx *c, const struct cmp_row *row)
 {
 	struct strbuf sb = STRBUF_INIT;
-	json_t *s;
 
 	if (chart_render(row->name, row->v[BASE], row->n[BASE], row->v[HEAD],
 			 row->n[HEAD], 80, 20, &sb, NULL))
 		sb_reset(&sb);
 	else
 		chart_legend(&sb);
-	s = json_string(sb_str(&sb));
+	ctx_str(c, "chart", sb_str(&sb));
 	sb_release(&sb);
-	return s;
 }
 
 /* A retest's own, beside its follow-up (kind_fu): its design. */
@@ -378,7 +377,7 @@ static int result_ctx(struct kind_fu *f, struct retest_own *own,
 	ctx_int(c, "base_n", (long long)h->n[BASE]);
 	ctx_int(c, "head_n", (long long)h->n[HEAD]);
 	ctx_str(c, "table", sb_str(&table));
-	ctx_take(c, "chart", chart_of(h));
+	chart_ctx(c, h);
 	retest_also_ctx(c, f, cfg);
 	sb_release(&table);
 	runs_new_release(&rn);
@@ -413,8 +412,8 @@ static int retest_start(struct state *st, struct kind_fu *f, time_t now,
 		f->loaded = -1;
 		return 0;
 	}
-	retest_plan_read(&own->pl, f->a.t, f->row);
-	if (retest_plan_design(&own->pl, &own->d, &f->why))
+	if (retest_plan_read(&own->pl, f->row) ||
+	    retest_plan_design(&own->pl, &own->d, &f->why))
 		f->loaded = -1;
 	return 0;
 }
@@ -554,6 +553,10 @@ static int retest_answer(struct state *st, const struct config *cfg,
 
 static void retest_release(struct kind_fu *f)
 {
+	struct retest_own *own = f->own;
+
+	if (own)
+		retest_plan_release(&own->pl);
 	free(f->own);
 	f->own = NULL;
 }

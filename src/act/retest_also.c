@@ -68,10 +68,10 @@ void retest_also_ask(struct state *st, const struct config *cfg,
 void retest_also_ctx(struct ctx *c, const struct kind_fu *f,
 		     const struct config *cfg)
 {
-	json_t *o[GROUP_MAX_MEMBERS] = { NULL };
-	size_t i, n = 0;
+	struct report_also_list l = REPORT_ALSO_LIST_INIT;
+	size_t i;
 
-	for (i = 0; i < f->nalso && n < GROUP_MAX_MEMBERS; i++) {
+	for (i = 0; i < f->nalso && l.n < GROUP_MAX_MEMBERS; i++) {
 		struct pb_err e = { 0, "" };
 		struct report_inputs in;
 
@@ -80,12 +80,9 @@ void retest_also_ctx(struct ctx *c, const struct kind_fu *f,
 				 f->row->report_id, e.msg);
 			continue;
 		}
-		o[n] = report_also_of(&in, &f->also[i], &e);
-		if (o[n])
-			n++;
+		report_also_add(&l, &in, &f->also[i], &e);
 		report_inputs_release(&in);
 	}
-	report_also_ctx(c, o, n);
-	for (i = 0; i < n; i++)
-		json_decref(o[i]);
+	report_also_list_ctx(c, &l);
+	report_also_list_release(&l);
 }

@@ -2,8 +2,6 @@
 #ifndef PERFBOT_RETEST_INTERNAL_H
 #define PERFBOT_RETEST_INTERNAL_H
 
-#include <jansson.h>
-
 #include "perfbot/act/kind.h"
 #include "perfbot/act/scheduler.h"
 #include "perfbot/compare/sequential.h"
@@ -22,9 +20,10 @@
 struct retest_plan {
 	long first, cap, earlier;
 	double reported, cv;	/* relative: 0.05 = 5% */
-	const char *id;
+	const char *id;		/* the kept one (id_kept) or the row's */
 	long learned;		/* the learned noise's df, 0: none (the
 				 * acknowledgement's; not kept) */
+	char *id_kept;		/* retest_plan_read()'s */
 };
 
 int retest_plan_design(const struct retest_plan *pl, struct seq_design *d,
@@ -32,11 +31,12 @@ int retest_plan_design(const struct retest_plan *pl, struct seq_design *d,
 /* Add 'pl' to the thread's JSON '*thread' (replaced); -1 out of memory. */
 int retest_plan_keep(char **thread, const struct retest_plan *pl);
 /*
- * The plan kept with 'row' ('t' its thread); a retest asked before
- * retests were sequential has none: a single look of its N runs.
+ * The plan kept with 'row' (in its thread); a retest asked before
+ * retests were sequential has none: a single look of its N runs. -1 out
+ * of memory; retest_plan_release() after in both cases.
  */
-void retest_plan_read(struct retest_plan *pl, const json_t *t,
-		      const struct request *row);
+int retest_plan_read(struct retest_plan *pl, const struct request *row);
+void retest_plan_release(struct retest_plan *pl);
 /* The report's retests before this one that the farm took. */
 int retest_plan_earlier(struct state *st, const char *report_id,
 			long *earlier, struct pb_err *err);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 
 #include "perfbot/act/learned.h"
 
@@ -59,14 +60,11 @@ static long plan_int(const json_t *o, const char *key, long lo, long hi,
 	return json_is_integer(v) && i >= lo && i <= hi ? (long)i : dflt;
 }
 
-/*
- * The plan kept with 'row' ('t' its thread); a retest asked before
- * retests were sequential has none: a single look of its N runs.
- */
-void retest_plan_read(struct retest_plan *pl, const json_t *t,
-		      const struct request *row)
+int retest_plan_read(struct retest_plan *pl, const struct request *row)
 {
+	json_t *t = json_loads(row->thread ? row->thread : "", 0, NULL);
 	const json_t *o = json_object_get(t, "retest");
+	const char *id;
 
 	pl->first = plan_int(o, "first", SEQ_MIN_RUNS, SEQ_MAX_RUNS,
 			     row->runs);
@@ -75,9 +73,18 @@ void retest_plan_read(struct retest_plan *pl, const json_t *t,
 	pl->reported = o ? json_number_value(json_object_get(o, "reported")) :
 		json_number_value(json_object_get(t, "reported_change")) / 100;
 	pl->cv = json_number_value(json_object_get(o, "cv"));
-	pl->id = json_string_value(json_object_get(o, "id"));
-	if (!pl->id)
-		pl->id = row->request_id;
+	id = json_string_value(json_object_get(o, "id"));
+	pl->id_kept = id ? strdup(id) : NULL;
+	pl->id = id ? pl->id_kept : row->request_id;
+	json_decref(t);
+	return pl->id ? 0 : -1;
+}
+
+void retest_plan_release(struct retest_plan *pl)
+{
+	free(pl->id_kept);
+	pl->id_kept = NULL;
+	pl->id = NULL;
 }
 
 /* The report's retests before this one that the farm took. */

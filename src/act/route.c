@@ -83,17 +83,19 @@ static char *signature_lines(const char *text)
 static int greeting_of(const struct config *cfg, char **out,
 		       struct pb_err *err)
 {
-	json_t *ctx = json_pack("{s:[], s:s, s:n, s:n, s:s}", "pieces",
-				"sender", "", "sender_name", "report_subject",
-				"bot_name", cfg->identity.name);
+	struct ctx c;
 	char *text = NULL;
 	size_t n;
 	int rc;
 
 	*out = NULL;
-	rc = ctx ? answer_piece(cfg, "answer", ctx, &text, err) :
-		pb_fail(err, EX_OSERR, "out of memory");
-	json_decref(ctx);
+	ctx_init(&c, "answer");
+	ctx_strings(&c, "pieces", NULL, 0);
+	ctx_str(&c, "sender", "");
+	ctx_opt(&c, "sender_name", NULL);
+	ctx_opt(&c, "report_subject", NULL);
+	ctx_str(&c, "bot_name", cfg->identity.name);
+	rc = answer_piece_of(cfg, "answer", &c, &text, err);
 	n = text ? strcspn(text, " ,\n") : 0;
 	if (!rc && n && !(*out = strndup(text, n)))
 		rc = pb_fail(err, EX_OSERR, "out of memory");
@@ -108,13 +110,14 @@ static int greeting_of(const struct config *cfg, char **out,
  */
 static void own_text_init(struct route_self *self, const struct config *cfg)
 {
-	json_t *ctx = json_pack("{s:s}", "bot_name", cfg->identity.name);
 	struct pb_err e = { 0, "" };
 	char *text = NULL;
+	struct ctx c;
 
-	if (ctx && !answer_piece(cfg, "signature", ctx, &text, &e))
+	ctx_init(&c, "answer");
+	ctx_str(&c, "bot_name", cfg->identity.name);
+	if (!answer_piece_of(cfg, "signature", &c, &text, &e))
 		self->signature = signature_lines(text);
-	json_decref(ctx);
 	free(text);
 	if (self->signature && greeting_of(cfg, &self->greeting, &e)) {
 		free(self->signature);

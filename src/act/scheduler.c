@@ -16,7 +16,6 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <sys/stat.h>
-#include <jansson.h>
 
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/proc.h"

@@ -17,6 +17,7 @@
 #include "perfbot/compose/thread.h"
 #include "perfbot/compose/values.h"
 #include "perfbot/state/inbox.h"
+#include "perfbot/util/text.h"
 
 int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 		 char **out, struct pb_err *err)
@@ -32,6 +33,47 @@ int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 	}
 	*out = sb_detach(&sb, NULL);
 	return *out ? 0 : pb_fail(err, EX_OSERR, "out of memory");
+}
+
+int answer_piece_of(const struct config *cfg, const char *name,
+		    struct ctx *c, char **out, struct pb_err *err)
+{
+	json_t *ctx = NULL;
+	int rc;
+
+	*out = NULL;
+	if (ctx_finish(c, &ctx, err))
+		return -1;
+	rc = answer_piece(cfg, name, ctx, out, err);
+	json_decref(ctx);
+	return rc;
+}
+
+int answer_pieces_add(struct answer_pieces *p, const char *text)
+{
+	char **v, *s;
+
+	if (!utf8_valid(text, strlen(text)))
+		return 0;
+	v = realloc(p->v, (p->n + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	p->v = v;
+	if (!(s = strdup(text)))
+		return -1;
+	p->v[p->n++] = s;
+	return 0;
+}
+
+void answer_pieces_release(struct answer_pieces *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+	p->v = NULL;
+	p->n = 0;
 }
 
 /*
@@ -60,17 +102,24 @@ static char *references(const struct answer_thread *r,
 }
 
 static char *body_of(const struct config *cfg, const struct answer_thread *r,
-		     const struct thread_report *tr, json_t *pieces,
-		     struct pb_err *err)
+		     const struct thread_report *tr,
+		     const struct answer_pieces *pieces, struct pb_err *err)
 {
-	json_t *ctx = json_pack("{s:o, s:s, s:o, s:o, s:s}", "pieces",
-				json_incref(pieces), "sender", r->from_addr,
+	json_t *list = json_array(), *ctx;
+	char *body = NULL;
+	size_t i;
+
+	for (i = 0; list && i < pieces->n; i++)
+		if (json_array_append_new(list, json_string(pieces->v[i]))) {
+			json_decref(list);
+			list = NULL;
+		}
+	ctx = !list ? NULL : json_pack("{s:o, s:s, s:o, s:o, s:s}", "pieces",
+				list, "sender", r->from_addr,
 				"sender_name", r->from_name ?
 				json_string(r->from_name) : json_null(),
 				"report_subject", tr ? json_string(tr->subject) :
 				json_null(), "bot_name", cfg->identity.name);
-	char *body = NULL;
-
 	if (!ctx)
 		pb_fail(err, EX_OSERR, "out of memory");
 	else
@@ -125,8 +174,9 @@ static int build(struct answer_parts *a, struct composed *c,
 }
 
 int answer_compose(const struct config *cfg, const struct answer_thread *r,
-		   const char *tag, json_t *pieces, time_t now, int draw,
-		   struct composed *c, struct pb_err *err)
+		   const char *tag, const struct answer_pieces *pieces,
+		   time_t now, int draw, struct composed *c,
+		   struct pb_err *err)
 {
 	const struct thread_report *tr = r->report;
 	struct answer_parts a = { 0 };

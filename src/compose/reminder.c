@@ -33,11 +33,40 @@ static char *subject_of(const struct config *cfg, json_t *ctx,
 	return s;
 }
 
-int reminder_compose(const struct config *cfg, const char *id, json_t *ctx,
-		     time_t now, int draw, struct composed *c,
-		     struct pb_err *err)
+int reminder_render(const struct config *cfg, struct ctx *c,
+		    struct reminder_text *t, struct pb_err *err)
 {
 	struct strbuf body = STRBUF_INIT;
+	json_t *ctx = NULL;
+	int rc = -1;
+
+	memset(t, 0, sizeof(*t));
+	if (ctx_finish(c, &ctx, err) || values_scrub(ctx, err))
+		goto out;
+	t->subject = subject_of(cfg, ctx, err);
+	if (!t->subject || template_render(cfg, "reminder", ctx, &body, err))
+		goto out;
+	if (!(t->body = sb_detach(&body, NULL)))
+		rc = pb_fail(err, EX_OSERR, "reminder: out of memory");
+	else
+		rc = 0;
+out:
+	sb_release(&body);
+	json_decref(ctx);
+	return rc;
+}
+
+void reminder_text_release(struct reminder_text *t)
+{
+	free(t->subject);
+	free(t->body);
+	memset(t, 0, sizeof(*t));
+}
+
+int reminder_compose(const struct config *cfg, const char *id,
+		     const struct reminder_text *t, time_t now, int draw,
+		     struct composed *c, struct pb_err *err)
+{
 	struct addrlist to;
 	struct mail m = { 0 };
 	size_t i;
@@ -57,15 +86,12 @@ int reminder_compose(const struct config *cfg, const char *id, json_t *ctx,
 	if (!c->id || !c->sender || !c->message_id ||
 	    mail_envelope(&to, NULL, &c->rcpts))
 		goto oom;
-	if (values_scrub(ctx, err))
-		goto out;
-	c->subject = subject_of(cfg, ctx, err);
-	if (!c->subject || template_render(cfg, "reminder", ctx, &body, err))
-		goto out;
+	if (!(c->subject = strdup(t->subject)))
+		goto oom;
 	m.from = cfg->identity.from;
 	m.to = &to;
 	m.subject = c->subject;
-	m.body = sb_str(&body);
+	m.body = t->body;
 	m.message_id = c->message_id;
 	m.date = now;
 	m.auto_submitted = "auto-generated";
@@ -74,7 +100,6 @@ int reminder_compose(const struct config *cfg, const char *id, json_t *ctx,
 oom:
 	pb_fail(err, EX_OSERR, "reminder: out of memory");
 out:
-	sb_release(&body);
 	addrlist_release(&to);
 	return rc;
 }

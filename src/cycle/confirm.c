@@ -29,6 +29,7 @@
 #include "perfbot/compose/reportmail.h"
 #include "perfbot/judge/runs.h"
 #include "perfbot/act/kind.h"
+#include "perfbot/act/followup.h"
 #include "perfbot/act/learned.h"
 #include "perfbot/act/scheduler.h"
 #include "perfbot/render/context.h"
@@ -254,7 +255,7 @@ static int decide(const struct config *cfg, const struct confirm_config *cc,
 	*v = VERDICT_INCONCLUSIVE;
 	*more = 0;
 	if (confirm_design(&cc->policy, cr->base_runs, cr->head_runs,
-			   cr->reported_change, learned_first_read(cr->thread,
+			   cr->reported_change, followup_first_read(cr->thread,
 			   "confirm", 0), &d, err))
 		return -1;
 	if (runs_compare_new(&rn, &h->in.root[BASE], &h->in.root[HEAD], from,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <stdlib.h>
 
+#include "perfbot/act/followup.h"
 #include "perfbot/act/learned.h"
 #include "perfbot/compare/sequential.h"
 #include "perfbot/cycle/confirm.h"
@@ -101,7 +102,7 @@ int confirm_hold(struct state *st, const struct confirm_config *cc,
 	struct seq_design d;
 	int rc = -1;
 
-	if (!rid || (first && learned_first_keep(&plan, "confirm", first))) {
+	if (!rid || (first && followup_first_keep(&plan, "confirm", first))) {
 		rc = pb_fail(err, EX_OSERR, "out of memory");
 		goto out;
 	}

@@ -224,7 +224,7 @@ void report_also_ctx(struct ctx *c, json_t *const *also, size_t n)
 	sb_release(&sb);
 }
 
-json_t *report_also_of(const struct report_inputs *in,
+static json_t *also_of(const struct report_inputs *in,
 		       const struct manifest *m, struct pb_err *err)
 {
 	const struct cmp_row *h = in->verdict.headline;
@@ -252,4 +252,33 @@ json_t *report_also_of(const struct report_inputs *in,
 	sb_release(&table);
 	sb_release(&ch);
 	return ctx_finish(&c, &o, err) ? NULL : o;
+}
+
+int report_also_add(struct report_also_list *l,
+		    const struct report_inputs *in, const struct manifest *m,
+		    struct pb_err *err)
+{
+	json_t *o;
+
+	if (l->n >= GROUP_MAX_MEMBERS)
+		return pb_fail(err, EX_SOFTWARE, "more than %d comparisons in "
+			       "one mail", GROUP_MAX_MEMBERS);
+	if (!(o = also_of(in, m, err)))
+		return -1;
+	l->v[l->n++] = o;
+	return 0;
+}
+
+void report_also_list_ctx(struct ctx *c, const struct report_also_list *l)
+{
+	report_also_ctx(c, l->v, l->n);
+}
+
+void report_also_list_release(struct report_also_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		json_decref(l->v[i]);
+	l->n = 0;
 }

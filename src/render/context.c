@@ -135,6 +135,31 @@ void ctx_strings(struct ctx *c, const char *key, const char *const *v,
 	set(c, key, a);
 }
 
+void ctx_add(struct ctx *c, const char *key, struct ctx *item)
+{
+	json_t *list = broken(c) ? NULL : json_object_get(c->obj, key);
+
+	if (!json_is_array(list) && !broken(c))
+		list = ctx_list(c, key);
+	ctx_append(c, list, item);
+}
+
+void ctx_lines(struct ctx *c, const char *key, const char *text)
+{
+	json_t *a = json_array();
+	const char *p = text, *nl;
+
+	for (; a && *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		if (json_array_append_new(a, json_stringn(p, nl ?
+				(size_t)(nl - p) : strlen(p)))) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	ctx_take(c, key, a);
+}
+
 int ctx_finish(struct ctx *c, json_t **out, struct pb_err *err)
 {
 	int rc = 0;

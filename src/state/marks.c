@@ -65,8 +65,9 @@ static int sql_mailbox_stuck(struct state *st, const char *mailbox,
 	if (db_run(st, err, "INSERT INTO mailbox (name, uidvalidity, last_uid, "
 		   "stuck_uid, stuck_count) VALUES (?, ?, 0, ?, 1) ON "
 		   "CONFLICT (name) DO UPDATE SET stuck_count = CASE WHEN "
-		   "stuck_uid = excluded.stuck_uid THEN coalesce(stuck_count, "
-		   "0) + 1 ELSE 1 END, stuck_uid = excluded.stuck_uid", "sii",
+		   "mailbox.stuck_uid = excluded.stuck_uid THEN "
+		   "coalesce(mailbox.stuck_count, 0) + 1 ELSE 1 END, "
+		   "stuck_uid = excluded.stuck_uid", "sii",
 		   mailbox, (long long)uidvalidity, (long long)uid))
 		return -1;
 	return db_count(st, count, err, "SELECT stuck_count FROM mailbox WHERE "

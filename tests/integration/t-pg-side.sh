@@ -14,7 +14,7 @@ else
 	. "$PGD/srv/env"
 	export PERFBOT_STATE_PW=$PG_PASSWORD
 	PGC="$W/pg.yaml"
-	sed "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG" >"$PGC"
+	sed -e '/^state_password_file:/d' -e "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG" >"$PGC"
 	pgsql() { PGPASSWORD=$PG_PASSWORD psql "$PG_URL" -X -q -t -A -c "$1"; }
 	# each report id once in alice's mailbox, and one Message-ID for it
 	once() {	# once FIRST LAST

@@ -57,7 +57,7 @@ struct fx {
 	int open;
 	struct reply r;
 	struct thread_report tr;
-	json_t *pieces;
+	struct answer_pieces pieces;
 	struct outbox_mail *out;
 	size_t nout;
 	struct pb_err err;
@@ -77,10 +77,9 @@ static int setup(void **state)
 		return -1;
 	}
 	f->loaded = f->open = 1;
-	f->pieces = json_pack("[s, s]", "First piece: I queued it.",
-			      "Second piece.");
 	*state = f;
-	return f->pieces ? 0 : -1;
+	return answer_pieces_add(&f->pieces, "First piece: I queued it.") ||
+	       answer_pieces_add(&f->pieces, "Second piece.") ? -1 : 0;
 }
 
 static int teardown(void **state)
@@ -90,7 +89,7 @@ static int teardown(void **state)
 	outbox_free(f->out, f->nout);
 	reply_release(&f->r);
 	thread_report_release(&f->tr);
-	json_decref(f->pieces);
+	answer_pieces_release(&f->pieces);
 	if (f->open)
 		state_close(f->st);
 	if (f->loaded)
@@ -156,7 +155,7 @@ static int answer(struct fx *f, const char *tag, time_t now)
 		.from_addr = f->r.from_addr, .from_name = f->r.from_name,
 		.report = f->tr.report_id ? &f->tr : NULL,
 	};
-	struct answer_mail m = { .t = &t, .tag = tag, .pieces = f->pieces };
+	struct answer_mail m = { .t = &t, .tag = tag, .pieces = &f->pieces };
 
 	memset(&f->err, 0, sizeof(f->err));
 	return answers_queue(f->st, &f->cfg, &m, now, &f->err);

@@ -77,9 +77,9 @@ static int setup(void **state)
 				       .from_addr = "paul@example.test",
 				       .from_name = "Paul", .report = &f->tr };
 	f->a = (struct act_ctx){ .st = f->st, .cfg = &f->cfg, .now = T0,
-				 .t = &f->t, .pieces = json_array() };
+				 .t = &f->t, };
 	*state = f;
-	return f->a.pieces && f->tr.report_id && f->tr.subject &&
+	return f->tr.report_id && f->tr.subject &&
 		f->tr.recipients && f->tr.message_id ? 0 : -1;
 }
 
@@ -87,7 +87,7 @@ static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	json_decref(f->a.pieces);
+	answer_pieces_release(&f->a.pieces);
 	thread_report_release(&f->tr);
 	if (f->open)
 		state_close(f->st);
@@ -124,15 +124,15 @@ static void assert_no_command_line(const char *text)
 /* Act on the first 'n' commands ('seen' found); the pieces made. */
 static size_t act(struct fx *f, size_t n, size_t seen)
 {
-	json_array_clear(f->a.pieces);
+	answer_pieces_release(&f->a.pieces);
 	if (dispatch_commands(&f->a, f->cmds, n, seen, &f->err))
 		fail_msg("dispatch_commands: %s", f->err.msg);
-	return json_array_size(f->a.pieces);
+	return f->a.pieces.n;
 }
 
 static const char *piece(struct fx *f, size_t i)
 {
-	const char *s = json_string_value(json_array_get(f->a.pieces, i));
+	const char *s = i < f->a.pieces.n ? f->a.pieces.v[i] : NULL;
 
 	assert_non_null(s);
 	return s;

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "perfbot/act/followup.h"
 #include "perfbot/act/learned.h"
 #include "perfbot/state/noise.h"
 
@@ -91,25 +92,25 @@ static void t_first_kept(void **state)
 	char *t = NULL;
 
 	(void)state;
-	assert_int_equal(learned_first_keep(&t, "confirm", 4), 0);
+	assert_int_equal(followup_first_keep(&t, "confirm", 4), 0);
 	assert_string_equal(t, "{\"confirm\":{\"first\":4}}");
-	assert_int_equal(learned_first_read(t, "confirm", 0), 4);
-	assert_int_equal(learned_first_read(t, "retest", 7), 7);
+	assert_int_equal(followup_first_read(t, "confirm", 0), 4);
+	assert_int_equal(followup_first_read(t, "retest", 7), 7);
 	free(t);
 	t = strdup("{\"from\":\"a@example.test\"}");
-	assert_int_equal(learned_first_keep(&t, "confirm", 11), 0);
+	assert_int_equal(followup_first_keep(&t, "confirm", 11), 0);
 	assert_string_equal(t, "{\"from\":\"a@example.test\",\"confirm\":"
 			    "{\"first\":11}}");
 	free(t);
 	/* what is no first look reads as none */
-	assert_int_equal(learned_first_read(NULL, "confirm", 0), 0);
-	assert_int_equal(learned_first_read("{", "confirm", 0), 0);
-	assert_int_equal(learned_first_read("{\"confirm\":{\"first\":0}}",
+	assert_int_equal(followup_first_read(NULL, "confirm", 0), 0);
+	assert_int_equal(followup_first_read("{", "confirm", 0), 0);
+	assert_int_equal(followup_first_read("{\"confirm\":{\"first\":0}}",
 					    "confirm", 0), 0);
-	assert_int_equal(learned_first_read("{\"confirm\":{\"first\":\"4\"}}",
+	assert_int_equal(followup_first_read("{\"confirm\":{\"first\":\"4\"}}",
 					    "confirm", 0), 0);
 	t = strdup("[]");
-	assert_int_equal(learned_first_keep(&t, "confirm", 4), -1);
+	assert_int_equal(followup_first_keep(&t, "confirm", 4), -1);
 	assert_string_equal(t, "[]");
 	free(t);
 }

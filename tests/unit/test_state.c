@@ -1471,6 +1471,34 @@ static void t_mailbox(void **state)
 	assert_int_equal(v, 0);
 }
 
+/*
+ * A mail that fails to download is counted in a row per UID; another UID
+ * starts again at 1, and so does moving the position on. (On PostgreSQL
+ * the upsert's unqualified columns were ambiguous: every count failed.)
+ */
+static void t_mailbox_stuck(void **state)
+{
+	struct fx *f = *state;
+	long n = -1;
+	int i;
+
+	for (i = 1; i <= 3; i++) {
+		assert_int_equal(state_mailbox_stuck(f->st, "INBOX", 7, 6, &n,
+						     &f->err), 0);
+		assert_int_equal(n, i);
+	}
+	assert_int_equal(state_mailbox_stuck(f->st, "INBOX", 7, 8, &n,
+					     &f->err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(state_mailbox_stuck(f->st, "Archive", 7, 8, &n,
+					     &f->err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(state_mailbox_set(f->st, "INBOX", 7, 8, &f->err), 0);
+	assert_int_equal(state_mailbox_stuck(f->st, "INBOX", 7, 8, &n,
+					     &f->err), 0);
+	assert_int_equal(n, 1);
+}
+
 static void record(struct fx *f, const char *msgid, const char *sender,
 		   const char *outcome, time_t when)
 {
@@ -2162,6 +2190,7 @@ int main(int argc, char **argv)
 		T(t_sources),
 		T(t_unique),
 		T(t_mailbox),
+		T(t_mailbox_stuck),
 		T(t_inbox),
 		T(t_inbox_count),
 		T(t_route),

@@ -22,7 +22,6 @@
 
 #include <cmocka.h>
 #include <gmime/gmime.h>
-#include <sqlite3.h>
 
 #include "perfbot/act/kind.h"
 #include "perfbot/act/dispatch.h"
@@ -54,6 +53,8 @@ struct fx {
 	char top[PATH_MAX];	/* the repository (the working directory) */
 	char path[PATH_MAX];	/* <dir>/perfbot.yaml */
 	char results[PATH_MAX];
+	char db[PATH_MAX];	/* the state's file, */
+	char state[1024];	/* and where it is (tu_state()) */
 	struct config cfg;
 	int loaded;
 	struct state *st;
@@ -72,14 +73,15 @@ static void configure(struct fx *f, const char *extra)
 	assert_int_equal(sb_addf(&y, "identity:\n"
 				 "  from: \"perfbot <perfbot@example.test>\"\n"
 				 "  message_id_domain: example.test\n"
-				 "state: %s/perfbot.db\n"
+				 "state: \"%s\"\n"
 				 "scheduler:\n  backend: exec\n"
 				 "  argv: [\"%s/scripts/fake-lkp-run\", "
 				 "\"{result_root}\", \"{commit}\", \"{runs}\", "
 				 "\"{request_id}\", \"{kind}\", \"{job}\", "
 				 "\"{repo}\", \"{ref}\", \"{patch}\"]\n"
 				 "  results_dir: %s\n  deadline: 3600\n%s",
-				 f->dir, f->top, f->results, extra ? extra : ""),
+				 f->state, f->top,
+				 f->results, extra ? extra : ""),
 			 0);
 	tu_load_config(&f->cfg, &f->loaded, f->path, sb_str(&y), &f->err);
 	sb_release(&y);
@@ -143,6 +145,8 @@ static int setup(void **state)
 		return -1;
 	tu_path(f->path, sizeof(f->path), f->dir, "perfbot.yaml");
 	tu_path(f->results, sizeof(f->results), f->dir, "results");
+	tu_path(f->db, sizeof(f->db), f->dir, "perfbot.db");
+	tu_state(f->state, sizeof(f->state), f->db);
 	if (mkdir(f->results, 0755))
 		return -1;
 	configure(f, NULL);
@@ -160,17 +164,16 @@ static int setup(void **state)
 				       .from_addr = "alice@example.test",
 				       .from_name = "Joanna", .report = &f->tr };
 	f->a = (struct act_ctx){ .st = f->st, .cfg = &f->cfg, .now = T0,
-				 .t = &f->t, .pieces = json_array(),
-				 .patch = &f->patch };
+				 .t = &f->t, .patch = &f->patch };
 	*state = f;
-	return f->a.pieces ? 0 : -1;
+	return 0;
 }
 
 static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	json_decref(f->a.pieces);
+	answer_pieces_release(&f->a.pieces);
 	thread_report_release(&f->tr);
 	state_close(f->st);
 	if (f->loaded)
@@ -202,16 +205,16 @@ static size_t act(struct fx *f, const char *line)
 
 	assert_int_equal(command_parse_line(line, strlen(line), "#perfbot",
 					    command_lookup, &c), 1);
-	json_array_clear(f->a.pieces);
+	answer_pieces_release(&f->a.pieces);
 	f->a.tests = 0;
 	if (dispatch_commands(&f->a, &c, 1, 1, &f->err))
 		fail_msg("dispatch_commands: %s", f->err.msg);
-	return json_array_size(f->a.pieces);
+	return f->a.pieces.n;
 }
 
 static const char *piece(struct fx *f)
 {
-	return json_string_value(json_array_get(f->a.pieces, 0));
+	return f->a.pieces.n ? f->a.pieces.v[0] : NULL;
 }
 
 static void set_patch(struct fx *f, const char *text)
@@ -282,27 +285,36 @@ static long followups(struct fx *f, time_t now, struct kind_stats *ts)
 	return ts->done + ts->failed + ts->expired;
 }
 
-/* The first column of the first row of 'sql', or "". */
-static const char *first_value(struct fx *f, const char *sql, char *buf,
-			       size_t n)
+/*
+ * The report's requests as another process would read them (what is
+ * committed), through the state API on a handle of its own, so on
+ * either backend; oldest first. request_rows_free() after.
+ */
+static struct request *requests(struct fx *f, size_t *n)
 {
-	sqlite3 *db = NULL;
-	sqlite3_stmt *s;
+	struct request *rows = NULL;
+	struct state *rd = NULL;
 
-	buf[0] = '\0';
-	assert_int_equal(sqlite3_open(f->cfg.state, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		snprintf(buf, n, "%s", sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return buf;
+	if (state_open(&rd, f->cfg.state, STATE_READ, &f->err))
+		fail_msg("state_open: %s", f->err.msg);
+	if (state_requests_of(rd, "tp-1", NULL, &rows, n, &f->err))
+		fail_msg("state_requests_of: %s", f->err.msg);
+	state_close(rd);
+	return rows;
 }
 
+/* "status: detail" of the report's first request, or "". */
 static const char *detail(struct fx *f, char *buf, size_t n)
 {
-	return first_value(f, "SELECT status || ': ' || coalesce(detail, '') "
-			   "FROM requests", buf, n);
+	size_t nr;
+	struct request *r = requests(f, &nr);
+
+	buf[0] = '\0';
+	if (nr)
+		snprintf(buf, n, "%s: %s", r->status, r->detail ?
+			 r->detail : "");
+	request_rows_free(r, nr);
+	return buf;
 }
 
 /* ------------------------------------------------------------------ */
@@ -466,9 +478,9 @@ static void t_rejected_and_expired(void **state)
 	set_patch(f, DIFF("aim7.jobs-per-min *1.219"));
 	assert_int_equal(sb_addf(&y, "identity:\n  from: \"perfbot "
 				 "<perfbot@example.test>\"\n  message_id_domain: "
-				 "example.test\nstate: %s/perfbot.db\n"
+				 "example.test\nstate: \"%s\"\n"
 				 "scheduler:\n  backend: exec\n  argv: "
-				 "[/bin/false]\n  results_dir: %s\n", f->dir,
+				 "[/bin/false]\n  results_dir: %s\n", f->state,
 				 f->results), 0);
 	tu_load_config(&f->cfg, &f->loaded, f->path, sb_str(&y), &f->err);
 	sb_reset(&y);
@@ -478,10 +490,10 @@ static void t_rejected_and_expired(void **state)
 	/* a farm that takes it and never writes: did not finish */
 	assert_int_equal(sb_addf(&y, "identity:\n  from: \"perfbot "
 				 "<perfbot@example.test>\"\n  message_id_domain: "
-				 "example.test\nstate: %s/perfbot.db\n"
+				 "example.test\nstate: \"%s\"\n"
 				 "scheduler:\n  backend: exec\n  argv: "
 				 "[/bin/true]\n  results_dir: %s\n"
-				 "  deadline: 3600\n", f->dir, f->results), 0);
+				 "  deadline: 3600\n", f->state, f->results), 0);
 	tu_load_config(&f->cfg, &f->loaded, f->path, sb_str(&y), &f->err);
 	sb_release(&y);
 	f->t.message_id = "ask-2@example.test";
@@ -509,9 +521,9 @@ static void t_metric_missing(void **state)
 
 	assert_int_equal(sb_addf(&y, "identity:\n  from: \"perfbot "
 				 "<perfbot@example.test>\"\n  message_id_domain: "
-				 "example.test\nstate: %s/perfbot.db\n"
+				 "example.test\nstate: \"%s\"\n"
 				 "scheduler:\n  backend: exec\n  argv: "
-				 "[/bin/true]\n  results_dir: %s\n", f->dir,
+				 "[/bin/true]\n  results_dir: %s\n", f->state,
 				 f->results), 0);
 	tu_load_config(&f->cfg, &f->loaded, f->path, sb_str(&y), &f->err);
 	sb_release(&y);
@@ -632,8 +644,14 @@ static void t_noop(void **state)
 /* The counts kept with the only request, "base head". */
 static const char *counts(struct fx *f, char *buf, size_t n)
 {
-	return first_value(f, "SELECT base_runs || ' ' || head_runs FROM "
-			   "requests", buf, n);
+	size_t nr;
+	struct request *r = requests(f, &nr);
+
+	buf[0] = '\0';
+	if (nr)
+		snprintf(buf, n, "%ld %ld", r->base_runs, r->head_runs);
+	request_rows_free(r, nr);
+	return buf;
 }
 
 /*

@@ -22,7 +22,6 @@
 
 #include <cmocka.h>
 #include <gmime/gmime.h>
-#include <sqlite3.h>
 
 #include "perfbot/act/kind.h"
 #include "perfbot/act/regression.h"
@@ -58,7 +57,9 @@ struct fx {
 static void configure(struct fx *f, const char *argv)
 {
 	struct strbuf y = STRBUF_INIT, a = STRBUF_INIT;
+	char where[1024], db[PATH_MAX];
 
+	tu_path(db, sizeof(db), f->dir, "perfbot.db");
 	if (argv)
 		assert_int_equal(sb_add(&a, argv, strlen(argv)), 0);
 	else
@@ -66,12 +67,13 @@ static void configure(struct fx *f, const char *argv)
 	assert_int_equal(sb_addf(&y, "identity:\n"
 				 "  from: \"perfbot <perfbot@example.test>\"\n"
 				 "  message_id_domain: example.test\n"
-				 "state: %s/perfbot.db\n"
+				 "state: \"%s\"\n"
 				 "limits:\n  default_runs: 6\n"
 				 "scheduler:\n  backend: exec\n  argv: %s\n"
 				 "  results_dir: %s\n  deadline: 3600\n"
 				 "tracking:\n  repo: %s\n  verify: true\n",
-				 f->dir, sb_str(&a), f->results, f->dir), 0);
+				 tu_state(where, sizeof(where), db), sb_str(&a),
+				 f->results, f->dir), 0);
 	tu_load_config(&f->cfg, &f->loaded, f->path, sb_str(&y), &f->err);
 	sb_release(&y);
 	sb_release(&a);
@@ -229,30 +231,91 @@ static long followups(struct fx *f, time_t now, struct kind_stats *vs)
 	return vs->done + vs->failed + vs->expired;
 }
 
-/* One value of the state: the first column of the first row, or "". */
-static const char *q(struct fx *f, const char *sql, char *buf, size_t n)
+/*
+ * The state as another process reads it (what is committed), through
+ * the state API on a handle of its own, so on either backend.
+ */
+static struct state *reader(struct fx *f)
 {
-	sqlite3 *db = NULL;
-	sqlite3_stmt *s;
+	struct state *rd = NULL;
+
+	if (state_open(&rd, f->cfg.state, STATE_READ, &f->err))
+		fail_msg("state_open: %s", f->err.msg);
+	return rd;
+}
+
+/* The report's requests: how many, and the first one's columns. */
+struct seen_request {
+	size_t n;
+	char status[32], commit[64], detail[128];
+	long runs;
+};
+
+static void request_seen(struct fx *f, struct seen_request *sr)
+{
+	struct state *rd = reader(f);
+	struct request *rows = NULL;
+
+	memset(sr, 0, sizeof(*sr));
+	if (state_requests_of(rd, "vf-1", NULL, &rows, &sr->n, &f->err))
+		fail_msg("state_requests_of: %s", f->err.msg);
+	if (sr->n) {
+		snprintf(sr->status, sizeof(sr->status), "%s", rows->status);
+		snprintf(sr->commit, sizeof(sr->commit), "%s", rows->commit ?
+			 rows->commit : "");
+		snprintf(sr->detail, sizeof(sr->detail), "%s", rows->detail ?
+			 rows->detail : "");
+		sr->runs = rows->runs;
+	}
+	request_rows_free(rows, sr->n);
+	state_close(rd);
+}
+
+/* "status: detail" of the report's first request. */
+static const char *request_detail(struct fx *f, char *buf, size_t n)
+{
+	struct seen_request sr;
+
+	request_seen(f, &sr);
+	snprintf(buf, n, "%s: %s", sr.status, sr.detail);
+	return buf;
+}
+
+/* The record's 'verified' event, "event from -> to by who (source)". */
+static const char *verified_event(struct fx *f, char *buf, size_t n)
+{
+	struct state *rd = reader(f);
+	struct record_event *e = NULL;
+	size_t ne = 0, i;
 
 	buf[0] = '\0';
-	assert_int_equal(sqlite3_open(f->cfg.state, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL),
-			 SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-		snprintf(buf, n, "%s", sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	sqlite3_close(db);
+	if (state_record_events(rd, "vf-1", &e, &ne, &f->err))
+		fail_msg("state_record_events: %s", f->err.msg);
+	for (i = 0; i < ne; i++)
+		if (!strcmp(e[i].event, "verified")) {
+			snprintf(buf, n, "%s %s -> %s by %s (%s)", e[i].event,
+				 e[i].from, e[i].to, e[i].by, e[i].source);
+			break;
+		}
+	record_events_free(e, ne);
+	state_close(rd);
 	return buf;
 }
 
 /* The answers queued in the report's thread. */
 static size_t answers(struct fx *f)
 {
-	char buf[32];
+	struct state *rd = reader(f);
+	struct outbox_mail *m = NULL;
+	size_t n = 0, i, count = 0;
 
-	return (size_t)strtoul(q(f, "SELECT count(*) FROM outbox WHERE kind = "
-				 "'answer'", buf, sizeof(buf)), NULL, 10);
+	if (state_queued(rd, &m, &n, &f->err))
+		fail_msg("state_queued: %s", f->err.msg);
+	for (i = 0; i < n; i++)
+		count += !strcmp(m[i].kind, "answer");
+	outbox_free(m, n);
+	state_close(rd);
+	return count;
 }
 
 /* The text of the run's answer, and its recipients into 'rcpts'. */
@@ -298,6 +361,7 @@ static void run_fix(struct fx *f, const char *directive, const char *golden,
 		    const char *status, const char *verdict)
 {
 	struct kind_stats vs;
+	struct seen_request sr;
 	struct record r;
 	char buf[512], rcpts[256], *rid, *text;
 	int asked = 0;
@@ -311,9 +375,10 @@ static void run_fix(struct fx *f, const char *directive, const char *golden,
 	assert_string_equal(r.verify_request, rid);
 	assert_null(r.verdict);
 	record_release(&r);
-	assert_string_equal(q(f, "SELECT status || ' ' || commit_sha || ' ' || "
-			      "runs FROM requests", buf, sizeof(buf)),
-			    "queued " FIX " 6");
+	request_seen(f, &sr);
+	assert_string_equal(sr.status, "queued");
+	assert_string_equal(sr.commit, FIX);
+	assert_int_equal(sr.runs, 6);
 	assert_int_equal(followups(f, T0 + 60, &vs), 1);
 	assert_int_equal(vs.done, 1);
 	text = answer_text(f, rcpts, sizeof(rcpts));
@@ -327,15 +392,13 @@ static void run_fix(struct fx *f, const char *directive, const char *golden,
 	assert_string_equal(r.verdict, verdict);
 	assert_string_equal(r.verify_request, rid);
 	record_release(&r);
-	snprintf(buf, sizeof(buf), "done %s", verdict);
-	assert_string_equal(q(f, "SELECT status || ' ' || detail FROM "
-			      "requests", buf + 100, sizeof(buf) - 100), buf);
+	request_seen(f, &sr);
+	assert_string_equal(sr.status, "done");
+	assert_string_equal(sr.detail, verdict);
 	snprintf(buf, sizeof(buf), "verified fix landed -> %s by verify (%s)",
 		 status, rid);
-	assert_string_equal(q(f, "SELECT event || ' ' || from_status || ' -> ' "
-			      "|| to_status || ' by ' || by || ' (' || source "
-			      "|| ')' FROM record_events WHERE event = "
-			      "'verified'", buf + 200, sizeof(buf) - 200), buf);
+	assert_string_equal(verified_event(f, buf + 200, sizeof(buf) - 200),
+			    buf);
 	/* the next run: nothing more to say */
 	assert_int_equal(followups(f, T0 + 120, &vs), 0);
 	assert_int_equal(answers(f), 1);
@@ -371,9 +434,10 @@ static void t_partly(void **state)
 static void t_farm_failed(void **state)
 {
 	struct fx *f = *state;
+	struct seen_request sr;
 	struct kind_stats vs;
 	struct record r;
-	char buf[256], rcpts[256], *text;
+	char rcpts[256], *text;
 	int asked = 0;
 
 	farm_does(f, "build fails");
@@ -388,8 +452,8 @@ static void t_farm_failed(void **state)
 	assert_string_equal(r.status, "fix landed");
 	assert_null(r.verdict);
 	record_release(&r);
-	assert_string_equal(q(f, "SELECT status FROM requests", buf,
-			      sizeof(buf)), "failed");
+	request_seen(f, &sr);
+	assert_string_equal(sr.status, "failed");
 	assert_int_equal(followups(f, T0 + 120, &vs), 0);
 	assert_int_equal(answers(f), 1);
 }
@@ -406,8 +470,7 @@ static void t_rejected(void **state)
 	configure(f, "[/bin/false]");
 	land(f, 0, &asked);
 	assert_int_equal(asked, 0);
-	assert_string_equal(q(f, "SELECT status || ': ' || detail FROM "
-			      "requests", buf, sizeof(buf)),
+	assert_string_equal(request_detail(f, buf, sizeof(buf)),
 			    "rejected: exit 1");
 	record_of(f, &r);
 	assert_string_equal(r.status, "fix landed");
@@ -440,8 +503,7 @@ static void t_deadline(void **state)
 	record_of(f, &r);
 	assert_string_equal(r.status, "fix landed");
 	record_release(&r);
-	assert_string_equal(q(f, "SELECT status || ': ' || detail FROM "
-			      "requests", buf, sizeof(buf)),
+	assert_string_equal(request_detail(f, buf, sizeof(buf)),
 			    "expired: deadline passed");
 	assert_int_equal(followups(f, T0 + 7200, &vs), 0);
 	assert_int_equal(answers(f), 1);
@@ -455,19 +517,20 @@ static void t_deadline(void **state)
 static void t_crash_asks_once(void **state)
 {
 	struct fx *f = *state;
+	struct seen_request sr;
 	struct kind_stats vs;
-	char buf[256], dir[PATH_MAX], path[PATH_MAX], *rid;
+	char dir[PATH_MAX], path[PATH_MAX], *rid;
 	int asked = 0;
 
 	farm_does(f, "aim7.jobs-per-min *1.219");
 	land(f, 1, &asked);
 	assert_int_equal(asked, 1);
-	assert_string_equal(q(f, "SELECT count(*) FROM requests", buf,
-			      sizeof(buf)), "0");
+	request_seen(f, &sr);
+	assert_int_equal(sr.n, 0);
 	land(f, 0, &asked);
 	assert_int_equal(asked, 1);
-	assert_string_equal(q(f, "SELECT count(*) FROM requests", buf,
-			      sizeof(buf)), "1");
+	request_seen(f, &sr);
+	assert_int_equal(sr.n, 1);
 	rid = id_verify_request("vf-1", FIX);
 	tu_path(dir, sizeof(dir), f->results, rid);
 	tu_path(path, sizeof(path), dir, ".fake-lkp-requests");
@@ -506,8 +569,7 @@ static void t_moved_on(void **state)
 	assert_int_equal(followups(f, T0 + 60, &vs), 0);
 	assert_int_equal(vs.dropped, 1);
 	assert_int_equal(answers(f), 0);
-	assert_string_equal(q(f, "SELECT status || ': ' || detail FROM "
-			      "requests", buf, sizeof(buf)), "dropped: open");
+	assert_string_equal(request_detail(f, buf, sizeof(buf)), "dropped: open");
 	record_of(f, &r);
 	assert_string_equal(r.status, "open");
 	record_release(&r);

@@ -4,9 +4,9 @@
 
 #include <stddef.h>
 #include <time.h>
-#include <jansson.h>
 
 #include "perfbot/compose/answer.h"
+#include "perfbot/compose/reminder.h"
 #include "perfbot/config/config.h"
 #include "perfbot/parse/commands.h"
 #include "perfbot/parse/reply.h"
@@ -30,7 +30,7 @@ struct act_ctx {
 	const struct config *cfg;
 	time_t now;
 	const struct answer_thread *t;	/* the mail answered, its report */
-	json_t *pieces;			/* JSON list of rendered pieces */
+	struct answer_pieces pieces;	/* the rendered pieces */
 	size_t repeats;		/* pieces that answer a repeated request
 				 * while a retest is open */
 	size_t silenced;	/* such requests left unanswered: the open
@@ -65,9 +65,9 @@ int answers_not_here(struct act_ctx *a, const struct mail_command *c,
 struct answer_mail {
 	const struct answer_thread *t;	/* NULL: the reminder 'reminder_id' */
 	const char *tag;	/* the answer's: "" for the immediate one */
-	json_t *pieces;		/* its pieces (not taken) */
+	const struct answer_pieces *pieces;	/* its pieces (not taken) */
 	const char *reminder_id;
-	json_t *reminder_ctx;	/* templates/reminder.txt's */
+	const struct reminder_text *reminder;	/* rendered */
 };
 
 /*

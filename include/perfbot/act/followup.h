@@ -3,7 +3,6 @@
 #define PERFBOT_FOLLOWUP_H
 
 #include <time.h>
-#include <jansson.h>
 
 #include "perfbot/compose/answer.h"
 #include "perfbot/config/config.h"
@@ -47,18 +46,30 @@ void followup_also_release(struct manifest *also, size_t n);
 char *followup_thread_json(const struct answer_thread *r,
 			   const struct report_inputs *in);
 
+/*
+ * A request's first look (runs a side in all) kept with it: in its
+ * thread's JSON under key 'key' ({"key": {"first": N}}, '*thread' NULL
+ * or JSON, replaced), -1 out of memory; read back, or 'dflt' when none
+ * is kept (or it is not SEQ_MIN_RUNS to SEQ_MAX_RUNS).
+ */
+int followup_first_keep(char **thread, const char *key, long first);
+long followup_first_read(const char *thread, const char *key, long dflt);
+
 /* The mail that asked, as the thread kept with the request tells it. */
 struct followup_asker {
-	struct answer_thread r;	/* its strings are in 't' */
-	json_t *t;
-	const char *refs[REPLY_MAX_REFS];
+	struct answer_thread r;	/* its strings are the asker's */
+	char *message_id, *in_reply_to, *subject, *from, *from_name;
+	char *refs[REPLY_MAX_REFS];
+	char *metric;		/* the report's headline, "" when none */
+	double reported;	/* its %change */
 	struct thread_report tr;	/* the report of the thread, found
 					 * again (its recipients for the Cc) */
 };
 
 /*
  * Read 'thread' back and find its report as the poll found it
- * (In-Reply-To, then References); -1 when the JSON is unreadable.
+ * (In-Reply-To, then References); -1 when the JSON is unreadable or
+ * memory is short.
  * followup_asker_release() after in both cases.
  */
 int followup_asker_load(struct followup_asker *a, struct state *st,

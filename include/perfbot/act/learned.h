@@ -60,13 +60,4 @@ int learned_keep(struct state *st, const char *testcase, const char *machine,
 		 const char *metric, double cv, long df, time_t now,
 		 struct pb_err *err);
 
-/*
- * A request's first look (runs a side in all) kept with it: in its
- * thread's JSON under key 'key' ({"key": {"first": N}}, '*thread' NULL
- * or JSON, replaced), -1 out of memory; read back, or 'dflt' when none
- * is kept.
- */
-int learned_first_keep(char **thread, const char *key, long first);
-long learned_first_read(const char *thread, const char *key, long dflt);
-
 #endif

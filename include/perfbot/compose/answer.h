@@ -7,6 +7,7 @@
 
 #include "perfbot/config/config.h"
 #include "perfbot/parse/reply.h"
+#include "perfbot/render/context.h"
 #include "perfbot/compose/mail.h"
 #include "perfbot/state/state.h"
 #include "perfbot/state/inbox.h"
@@ -28,6 +29,23 @@
  */
 int answer_piece(const struct config *cfg, const char *name, json_t *ctx,
 		 char **out, struct pb_err *err);
+/* The same with the context built in 'c' (released whatever happens). */
+int answer_piece_of(const struct config *cfg, const char *name,
+		    struct ctx *c, char **out, struct pb_err *err);
+
+/*
+ * The rendered pieces of one answer, in their order; each string is the
+ * list's own. answer_pieces_add() copies 'text', leaving out (0) a text
+ * that is not UTF-8, which no template context can hold; -1 when out of
+ * memory. answer_pieces_release() leaves it empty, as ANSWER_PIECES_INIT.
+ */
+struct answer_pieces {
+	char **v;
+	size_t n;
+};
+#define ANSWER_PIECES_INIT { NULL, 0 }
+int answer_pieces_add(struct answer_pieces *p, const char *text);
+void answer_pieces_release(struct answer_pieces *p);
 
 /*
  * The mail an answer answers, and its thread: built from a parsed reply
@@ -46,7 +64,7 @@ struct answer_thread {
 };
 
 /*
- * Compose the answer to 't' made of 'pieces' (a JSON list of strings),
+ * Compose the answer to 't' made of 'pieces',
  * copied to the recipients of t->report when there is one, into 'c'
  * (composed_release() it after, whatever the outcome). The answer's id
  * derives from the Message-ID it answers and 'tag' ("" for the immediate
@@ -55,8 +73,9 @@ struct answer_thread {
  * state holds the first: identity.h).
  */
 int answer_compose(const struct config *cfg, const struct answer_thread *t,
-		   const char *tag, json_t *pieces, time_t now, int draw,
-		   struct composed *c, struct pb_err *err);
+		   const char *tag, const struct answer_pieces *pieces,
+		   time_t now, int draw, struct composed *c,
+		   struct pb_err *err);
 
 
 #endif

@@ -43,7 +43,7 @@ int confirm_wanted(const struct confirm_config *cc, const struct report *r);
  * The sequential design of a report held with 'base' and 'head' runs
  * and reported as 'change' (%) (hold.c, for the hold and each look), its
  * first look at 'first' runs a side in all (kept with the request when
- * the learned noise chose it: learned_first_read(thread, "confirm")), or
+ * the learned noise chose it: followup_first_read(thread, "confirm")), or
  * 0: the policy's own.
  */
 int confirm_design(const struct confirm_policy *p, long base, long head,

@@ -56,9 +56,19 @@ void ctx_child(struct ctx *c, const char *key, struct ctx *child);
  */
 json_t *ctx_list(struct ctx *c, const char *key);
 void ctx_append(struct ctx *c, json_t *list, struct ctx *item);
+/*
+ * The same without a handle: 'item' appended to the list under 'key',
+ * which ctx_list() or the first ctx_add() sets.
+ */
+void ctx_add(struct ctx *c, const char *key, struct ctx *item);
 /* A list of 'n' strings (never NULL ones); always a list. */
 void ctx_strings(struct ctx *c, const char *key, const char *const *v,
 		 size_t n);
+/*
+ * The lines of 'text' (without their newlines) as a list of strings; a
+ * line that is not UTF-8 makes the list a missing value.
+ */
+void ctx_lines(struct ctx *c, const char *key, const char *text);
 
 /*
  * The object (the caller's reference), or -1 with the first problem in

@@ -12,6 +12,7 @@
 #include "perfbot/judge/bisect.h"
 #include "perfbot/render/context.h"
 #include "perfbot/judge/inputs.h"
+#include "perfbot/ingest/group.h"
 #include "perfbot/ingest/job.h"
 #include "perfbot/judge/judge.h"
 #include "perfbot/ingest/manifest.h"
@@ -124,13 +125,23 @@ void report_bisect_ctx(struct ctx *parent, const struct bisect *b,
 void report_also_ctx(struct ctx *c, json_t *const *also, size_t n);
 
 /*
- * One comparison as report_also_ctx() reads it (testcase, headline's
- * metric, change and kind, machine, tbox_group, parameters, table), for
- * an answer that lists a grouped report's other comparisons; its
- * headline's words empty when it has none. NULL with 'err'.
+ * A grouped report's other comparisons gathered for an answer that
+ * lists them: report_also_add() adds one as report_also_ctx() reads it
+ * (testcase, headline's metric, change and kind, machine, tbox_group,
+ * parameters, table; its headline's words empty when it has none), 0 or
+ * -1 with 'err'; report_also_list_ctx() is report_also_ctx() of them;
+ * report_also_list_release() after (safe on REPORT_ALSO_LIST_INIT).
  */
-json_t *report_also_of(const struct report_inputs *in,
-		       const struct manifest *m, struct pb_err *err);
+struct report_also_list {
+	json_t *v[GROUP_MAX_MEMBERS];
+	size_t n;
+};
+#define REPORT_ALSO_LIST_INIT { { NULL }, 0 }
+int report_also_add(struct report_also_list *l,
+		    const struct report_inputs *in, const struct manifest *m,
+		    struct pb_err *err);
+void report_also_list_ctx(struct ctx *c, const struct report_also_list *l);
+void report_also_list_release(struct report_also_list *l);
 
 /* "regression", "improvement" or, of no known direction, "change". */
 const char *report_kind_word(const struct report_inputs *in);
