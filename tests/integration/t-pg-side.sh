@@ -47,7 +47,9 @@ else
 	check "three runs at once: each exits 0 ($R1 $R2 $R3)" [ "$R1$R2$R3" = 000 ]
 	check "none said the state was locked" sh -c "! grep -q 'try again later' '$W'/side*.err"
 	check "the 30 reports were queued once between them" [ "$(cat "$W"/side*.err | grep -c "queued report 'pgs-")" = 30 ]
-	check "more than one of them queued reports" [ "$(grep -l "queued report 'pgs-" "$W"/side*.err | wc -l)" -gt 1 ]
+	# how they shared the work (said, not checked: the first to start may
+	# take it all on a busy machine)
+	echo "   (reports queued by each: $(for k in 1 2 3; do grep -c "queued report 'pgs-" "$W/side$k.err"; done | tr '\n' ' '))"
 	: >"$W/mids"
 	check "every report mailed once" once 1 30
 	check "under 30 Message-IDs" [ "$(sort -u "$W/mids" | wc -l)" = 30 ]
