@@ -447,4 +447,5 @@ const struct db_driver db_pg = {
 	.changes = pq_changes,
 	.in_transaction = pq_in_transaction,
 	.has_table = pq_has_table,
+	.skip_locked = " FOR UPDATE SKIP LOCKED",
 };
