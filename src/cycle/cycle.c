@@ -44,16 +44,23 @@
 static const struct plan {
 	const char *cmd;
 	int dry_run;
+	/*
+	 * How it opens the state: STATE_SHARED when every step's work is
+	 * claimed or a duty (instances side by side on PostgreSQL; the run
+	 * lock of SQLite), read only for --dry-run
+	 */
+	enum state_mode mode;
 	enum cycle_step steps[PLAN_MAX];	/* ends with CYCLE_END */
 } plans[] = {
-	{ "run", 0, { CYCLE_OPEN, CYCLE_INGEST, CYCLE_CONFIRM, CYCLE_POLL,
-		      CYCLE_FOLLOWUP, CYCLE_TRACK, CYCLE_REMIND,
+	{ "run", 0, STATE_SHARED, { CYCLE_OPEN, CYCLE_INGEST, CYCLE_CONFIRM,
+		      CYCLE_POLL, CYCLE_FOLLOWUP, CYCLE_TRACK, CYCLE_REMIND,
 		      CYCLE_DELIVER } },
-	{ "run", 1, { CYCLE_OPEN, CYCLE_INGEST, CYCLE_PRINT } },
-	{ "send", 0, { CYCLE_OPEN, CYCLE_DELIVER } },
-	{ "poll", 0, { CYCLE_OPEN, CYCLE_NEED_IMAP, CYCLE_POLL,
+	{ "run", 1, STATE_READ, { CYCLE_OPEN, CYCLE_INGEST, CYCLE_PRINT } },
+	{ "send", 0, STATE_SHARED, { CYCLE_OPEN, CYCLE_DELIVER } },
+	{ "poll", 0, STATE_SHARED, { CYCLE_OPEN, CYCLE_NEED_IMAP, CYCLE_POLL,
 		       CYCLE_DELIVER } },
-	{ "retest", 0, { CYCLE_OPEN, CYCLE_FOLLOWUP, CYCLE_DELIVER } },
+	{ "retest", 0, STATE_SHARED, { CYCLE_OPEN, CYCLE_FOLLOWUP,
+		       CYCLE_DELIVER } },
 };
 
 #define NPLANS (sizeof(plans) / sizeof(plans[0]))
@@ -105,7 +112,7 @@ static int open_state(struct cycle *cy, struct pb_err *err)
 		return 0;
 	}
 	if ((state_is_file(path) && make_parent(path, err)) ||
-	    state_open(&cy->st, path, STATE_LOCKED, err))
+	    state_open(&cy->st, path, cy->mode, err))
 		return -1;
 	cy->have_state = 1;	/* locked before SQLite opened it */
 	/* a damaged state is refused here, not half-used by the steps;
@@ -272,6 +279,7 @@ int cycle_init(struct cycle *cy, const char *cmd, int dry_run,
 	cy->plan = plans[i].steps;
 	cy->cmd = plans[i].cmd;
 	cy->dry_run = plans[i].dry_run;
+	cy->mode = plans[i].mode;
 	cy->cfg = cfg;
 	cy->now = now;
 	return 0;

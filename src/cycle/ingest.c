@@ -15,6 +15,10 @@
  * time whatever their number, and the outbox, its Message-IDs and the
  * log are those of one job.
  *
+ * Several instances may ingest the same sources side by side on one
+ * state (PostgreSQL): each group's manifests are claimed first
+ * (ingest_claim.c).
+ *
  * The items of the workers are the groups of manifests (ingest/group.h:
  * the same commits, or the same 'group'): the reports of a group that go
  * out at once are one mail, the largest change's with the others'
@@ -40,6 +44,8 @@
 #include "perfbot/state/seen.h"
 
 #include "steps.h"
+#include "ingest_unit.h"
+
 
 int report_redraw_taken(struct report *r, const struct manifest *m,
 			const struct config *cfg, struct report_opts *o,
@@ -71,53 +77,6 @@ static int seen(struct cycle *cy, const char *id, int *s, struct pb_err *err)
 	*s = 0;
 	return id && cy->have_state ? state_seen(cy->st, id, s, err) : 0;
 }
-
-/* One manifest on its way through the workers. */
-enum item_kind {
-	ITEM_BAD,	/* reported in 'err' */
-	ITEM_NONE,	/* no manifest at all: 'err' says why (--verbose) */
-	ITEM_SEEN,	/* the state knows it */
-	ITEM_JUDGE,	/* its report is made */
-};
-
-struct item {
-	const struct manifest_text *mt;
-	enum item_kind kind;
-	struct pb_err err;	/* why it is bad, or why no report */
-	struct manifest m;
-	int made;		/* report_make(): 0, or -1 with 'err' */
-	struct report r;
-	int mailed;		/* 'c' holds its mail: 1, -1 failed ('cerr') */
-	struct composed c;
-	struct pb_err cerr;
-	int joined;		/* its comparison is in the primary's mail */
-	char *kept;		/* the primary's: its text and the joined ones'
-				 * (ingest/group.h), kept with its mail */
-};
-
-/*
- * The manifests of one group (ingest/group.h) on their way: one mail
- * when several of them are worth one and go out at once, the primary's
- * (the largest change), with the others' comparisons in it.
- */
-struct unit {
-	struct item *it;	/* in manifest order */
-	size_t n;
-	size_t primary;		/* the item whose mail holds them, or n */
-	json_t **also;		/* the joined ones' contexts (their r.ctx) */
-	size_t nalso;
-};
-
-/* What the workers share, and each worker's own tables. */
-struct ingest {
-	struct cycle *cy;
-	struct source_batch b;
-	struct source_ids ids;	/* the ids taken so far, in order */
-	struct manifest_groups groups;
-	struct unit *slot;
-	struct inputs_opts *io;		/* [worker], then the caller's */
-	size_t jobs;
-};
 
 static void item_release(struct item *it)
 {
@@ -310,30 +269,18 @@ static int joined_manifest(struct ingest *in, struct item *it,
 	return state_skip(cy->st, it->r.id, it->mt->name, why, cy->now, err);
 }
 
-/*
- * In order, before the workers: parse the manifest and see whether the
- * state knows it (it stays known: finish() need not ask again).
- */
-static int item_start(struct ingest *in, struct item *it,
-		      const struct manifest_text *mt, struct pb_err *err)
+/* In order, before the workers: parse the manifest. */
+static void item_start(struct ingest *in, struct item *it,
+		       const struct manifest_text *mt)
 {
-	int s, taken;
+	int taken;
 
 	memset(it, 0, sizeof(*it));
 	it->mt = mt;
 	it->kind = ITEM_BAD;
 	if (source_take(in->cy->cfg, &in->ids, mt, &it->m, &taken, &it->err))
-		return 0;
-	if (!taken) {
-		it->kind = ITEM_NONE;
-		return 0;
-	}
-	if (seen(in->cy, it->m.id, &s, err)) {
-		item_release(it);
-		return -1;
-	}
-	it->kind = s ? ITEM_SEEN : ITEM_JUDGE;
-	return 0;
+		return;
+	it->kind = taken ? ITEM_JUDGE : ITEM_NONE;
 }
 
 static int ingest_start(void *arg, size_t i, size_t slot, struct pb_err *err)
@@ -349,11 +296,12 @@ static int ingest_start(void *arg, size_t i, size_t slot, struct pb_err *err)
 	if (!un->it)
 		return pb_fail(err, EX_OSERR, "out of memory");
 	for (k = 0; k < un->n; k++)
-		if (item_start(in, &un->it[k],
-			       &in->b.m[in->groups.member[a + k]], err)) {
-			unit_release(un);
-			return -1;
-		}
+		item_start(in, &un->it[k], &in->b.m[in->groups.member[a + k]]);
+	if (unit_claim(in, un, err)) {
+		unit_unclaim(in, un);
+		unit_release(un);
+		return -1;
+	}
 	return 0;
 }
 
@@ -503,6 +451,7 @@ static int ingest_finish(void *arg, size_t i, size_t slot, struct pb_err *err)
 		if (rc)
 			e = ke;
 	}
+	unit_unclaim(in, un);
 	unit_release(un);
 	if (rc < 0) {
 		*err = e;
@@ -515,6 +464,7 @@ static void ingest_drop(void *arg, size_t slot)
 {
 	struct ingest *in = arg;
 
+	unit_unclaim(in, &in->slot[slot]);
 	unit_release(&in->slot[slot]);
 }
 

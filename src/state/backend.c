@@ -66,6 +66,9 @@ int state_open(struct state **st, const char *path, enum state_mode mode,
 	*st = NULL;
 	if (choose(path, &be, err))
 		return -1;
+	/* no duty lock: the backend runs one run at a time (backend.h) */
+	if (mode == STATE_SHARED && !be->duty_lock)
+		mode = STATE_LOCKED;
 	return be->open(st, path, mode, err);
 }
 

@@ -6,7 +6,9 @@
  * libpq's own sources, PGPASSFILE), applying the migrations of schema.c
  * under an advisory lock (the version kept in the table meta),
  * transactions, the run lock (a session's advisory lock, let go when the
- * session ends, however it ends) and its table of functions,
+ * session ends, however it ends: held shared by the cycles, which run
+ * side by side, their work claimed; alone by the commands that need the
+ * state to themselves) and its table of functions,
  * state_postgresql, whose tables' operations are the same as SQLite's.
  */
 #include <stdio.h>
@@ -260,7 +262,8 @@ static void release(struct state *st)
 	free(st);
 }
 
-static int pgb_lock(struct state *st, struct pb_err *err)
+/* The run lock, alone or ('shared') beside the other cycles. */
+static int run_lock(struct state *st, int shared, struct pb_err *err)
 {
 	struct pg_handle *h = pg_of(st);
 	struct db_stmt *s;
@@ -268,17 +271,28 @@ static int pgb_lock(struct state *st, struct pb_err *err)
 
 	if (h->locked)
 		return 0;
-	if (db_query(st, &s, err, "SELECT pg_try_advisory_lock(" LOCK_RUN
-		     ")", ""))
+	if (db_query(st, &s, err, shared ? "SELECT CASE WHEN "
+		     "pg_try_advisory_lock_shared(" LOCK_RUN ") THEN 1 ELSE 0 "
+		     "END" : "SELECT CASE WHEN pg_try_advisory_lock(" LOCK_RUN
+		     ") THEN 1 ELSE 0 END", ""))
 		return -1;
 	got = db_step(s) == DB_ROW && db_int(s, 0);
 	db_finalize(s);
+	if (!got && shared)
+		return pb_fail(err, EX_TEMPFAIL, "%s: a perfbot command that "
+			       "needs the state alone is running on it; try "
+			       "again later", st->path);
 	if (!got)
 		return pb_fail(err, EX_TEMPFAIL, "%s: another perfbot is "
 			       "running on this state; try again later",
 			       st->path);
 	h->locked = 1;
 	return 0;
+}
+
+static int pgb_lock(struct state *st, struct pb_err *err)
+{
+	return run_lock(st, 0, err);
 }
 
 static int pgb_open(struct state **out, const char *uri, enum state_mode mode,
@@ -298,7 +312,8 @@ static int pgb_open(struct state **out, const char *uri, enum state_mode mode,
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
 	if (connect_to(st, uri, err) ||
-	    (mode == STATE_LOCKED && pgb_lock(st, err)) ||
+	    (mode == STATE_LOCKED && run_lock(st, 0, err)) ||
+	    (mode == STATE_SHARED && run_lock(st, 1, err)) ||
 	    (mode == STATE_READ ? check_version(st, err) ||
 	     pg_exec(st, "SET SESSION CHARACTERISTICS AS TRANSACTION READ "
 		     "ONLY", "open", err) : migrate(st, err))) {

@@ -402,6 +402,12 @@ const struct state_migration state_migrations[] = {
 	  "  owner TEXT NOT NULL,"
 	  "  since INTEGER NOT NULL,"
 	  "  seen INTEGER NOT NULL);", NULL, NULL },
+	/* 15: manifests claimed at ingest (manifest_claim.c, issue 34):
+	 * instances side by side never both make a manifest's report */
+	{ "CREATE TABLE manifest_claims ("
+	  "  id TEXT PRIMARY KEY,"
+	  "  owner TEXT,"
+	  "  lease_until INTEGER);", NULL, NULL },
 };
 
 const int state_nmigrations =

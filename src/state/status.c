@@ -89,7 +89,9 @@ static const struct section {
 	  "requests WHERE owner IS NOT NULL UNION ALL SELECT 'bisection', "
 	  "bisect_id, owner, lease_until FROM bisections WHERE owner IS NOT "
 	  "NULL UNION ALL SELECT 'mail', id, claim_owner, claim_expires FROM "
-	  "outbox WHERE claim_owner IS NOT NULL AND status = 'queued' "
+	  "outbox WHERE claim_owner IS NOT NULL AND status = 'queued' UNION "
+	  "ALL SELECT 'manifest', id, owner, lease_until FROM "
+	  "manifest_claims WHERE owner IS NOT NULL "
 	  "ORDER BY 4, 2 LIMIT 1000" },
 	{ "transitions", "record_events",
 	  "SELECT at, report_id, event, from_status, to_status, by, detail "

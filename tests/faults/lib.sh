@@ -58,6 +58,7 @@ recipients:
 limits:
   mails_per_hour: 1000
 EOC
+	state_setup "$CONFIG"
 	if [ -n "${2:-}" ]; then
 		cat >>"$CONFIG" <<EOC
 imap:
@@ -85,6 +86,5 @@ make_manifest() {
 	} | sed "s#RR/#$src/#" >"$W/manifests/$id.yaml"
 }
 
-sql() {
-	sqlite3 "$W/state.db" "$1"
-}
+# sql, state_exists, state_dump, sqlite_only: on either backend
+. "$TOP/tests/pg/suite.sh"

@@ -42,7 +42,7 @@ printf 'ehlo 250 front|AUTH PLAIN\n' >"$S/script"
 "$PERFBOT" run --config "$CONFIG" >"$W/out" 2>"$W/err"
 check "no SMTPUTF8 offered: the others got it" grep -q "to alice@example.test,perf-reports@example.test$" "$S/accepted"
 check "... the UTF-8 address not sent" sh -c "! grep -q 'RCPT TO:<j' '$S/log'"
-check "... and recorded refused, saying why" sh -c "sqlite3 '$W/state.db' \"SELECT reply FROM outbox_recipients WHERE status = 'rejected'\" | grep -q 'needs SMTPUTF8'"
+check "... and recorded refused, saying why" sql_pipe "SELECT reply FROM outbox_recipients WHERE status = 'rejected'" "grep -q 'needs SMTPUTF8'"
 make_manifest u-2
 printf 'cc: ["J\303\266rg <j\303\266rg@example.test>"]\n' >>"$W/manifests/u-2.yaml"
 printf 'ehlo 250 front|AUTH PLAIN|SMTPUTF8\n' >"$S/script"

@@ -78,6 +78,6 @@ for i in 1 2 3; do
 	[ $? = 124 ] && long=1
 done
 check "EOF inside a literal: every poll over within its bound" [ $long = 0 ]
-check "stuck: failed after 3 tries" sql "SELECT outcome FROM inbox WHERE uid = 6" | grep -q "^failed: "
+check "stuck: failed after 3 tries" sql_pipe "SELECT outcome FROM inbox WHERE uid = 6" "grep -q '^failed: '"
 "$PERFBOT" poll --config "$CONFIG" >"$W/out" 2>"$W/err"
 check "stuck: the mail after it read" [ "$(sql "SELECT count(*) FROM inbox WHERE uid = 7")" = 1 ]

@@ -19,4 +19,4 @@ printf 'Return-Path: <alice@example.test>\nFrom: alice@example.test\nTo: perfbot
 rc=$?
 check "a missing template: exit 66 (got $rc)" [ $rc = 66 ]
 check "... one line says it" [ "$(grep -c 'help.txt' "$W/err")" = 1 ]
-check "... recorded as failed" sh -c "sqlite3 '$W/state.db' \"SELECT outcome FROM inbox\" | grep -q '^failed: .*help.txt'"
+check "... recorded as failed" sql_pipe "SELECT outcome FROM inbox" "grep -q '^failed: .*help.txt'"

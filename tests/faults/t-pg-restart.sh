@@ -13,7 +13,7 @@ else
 	F=$(mktemp -d /tmp/perfbot-front.XXXXXX)
 	start_front smtp "$F"
 	fx_setup "$PORT"
-	sed -i "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG"
+	sed -i -e '/^state_password_file:/d' -e "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG"
 	export PERFBOT_STATE_PW=$PG_PASSWORD
 	make_manifest g-1
 	printf 'wait eod\n' >"$F/script"

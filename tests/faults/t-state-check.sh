@@ -1,6 +1,7 @@
 # Issue 29 item 22: 'run' and 'send' refuse a state with a garbage page
 # (one that fails SQLite's quick check) at its open: exit 74, one line
 # saying it is damaged, nothing sent; 'status' said 74 already.
+sqlite_only "a damaged page of SQLite's file" || return 0
 S=$(mktemp -d /tmp/perfbot-front.XXXXXX)
 start_front smtp "$S"
 fx_setup "$PORT"

@@ -1,6 +1,7 @@
 # Issue 25 item 15: a state that was in use and is then truncated to 0
 # bytes or deleted is not silently made anew (its marker beside it says it
 # was in use); 'status' never writes: no -wal or -shm made.
+sqlite_only "the marker, -wal and -shm are files beside SQLite's" || return 0
 S=$(mktemp -d /tmp/perfbot-front.XXXXXX)
 start_front smtp "$S"
 fx_setup "$PORT"

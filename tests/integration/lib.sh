@@ -60,6 +60,7 @@ commands:
 limits:
   mails_per_hour: 1000
 EOC
+	state_setup "$CONFIG"
 }
 
 # make_manifest ID SEED [AUTHOR-ADDRESS]: a manifest for a seed's roots.
@@ -101,10 +102,6 @@ fetch() {	# fetch USER UID (with LF line ends, as perfbot wrote it)
 	imap "$1" "/;UID=$2" | tr -d '\r'
 }
 
-sql() {
-	sqlite3 "$W/state.db" "$1"
-}
-
 # fetch_matching USER FILE PATTERN UID...: the first message whose decoded
 # body matches PATTERN goes to FILE (Postfix delivers in no fixed order)
 fetch_matching() {
@@ -129,3 +126,6 @@ kill -9 \$PPID
 EOS
 	chmod +x "$1"
 }
+
+# sql, state_exists, state_dump, sqlite_only: on either backend
+. "$TOP/tests/pg/suite.sh"

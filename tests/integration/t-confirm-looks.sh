@@ -33,7 +33,7 @@ confirm_roots "$W/roots" $B $H "1000 1010 990 1012 985 1003 998 1006" "1030 1040
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "third run exits 0" [ $? = 0 ]
 check "confirmed at the second look" [ "$(sql "SELECT status || ': ' || verdict FROM requests WHERE kind = 'confirm' AND report_id = 'cf-looks'")" = "done: confirmed" ]
-check "the line says by how many" sh -c "sqlite3 '$W/state.db' \"SELECT detail FROM requests WHERE kind = 'confirm'\" | grep -q '^confirmed by 5 more runs of the parent and 5 of the commit: over all 8 and 8 runs'"
+check "the line says by how many" sql_pipe "SELECT detail FROM requests WHERE kind = 'confirm'" "grep -q '^confirmed by 5 more runs of the parent and 5 of the commit: over all 8 and 8 runs'"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"
 set -- $(search alice Subject "a8a8a8a8a8")
 check "mailed once" [ $# = 1 ]

@@ -24,7 +24,7 @@ confirm_roots "$W/roots" $B $H "1000 1004 996 $new" "1030 1026 1034 $new"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "second run exits 0" [ $? = 0 ]
 check "not reproduced" [ "$(sql "SELECT status || ': ' || verdict FROM requests WHERE kind = 'confirm' AND report_id = 'cf-null'")" = "done: not reproduced" ]
-check "recorded with the reason" sh -c "sqlite3 '$W/state.db' \"SELECT detail FROM requests WHERE kind = 'confirm'\" | grep -q '^not reproduced by 13 more runs'"
+check "recorded with the reason" sql_pipe "SELECT detail FROM requests WHERE kind = 'confirm'" "grep -q '^not reproduced by 13 more runs'"
 check "visible in the manifests" [ "$(sql "SELECT outcome FROM manifests WHERE id = 'cf-null'")" = "not reproduced" ]
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "never queued" [ "$(sql "SELECT count(*) FROM outbox WHERE id = 'cf-null'")" = 0 ]

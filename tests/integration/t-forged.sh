@@ -64,5 +64,5 @@ fmail alice@example.test alice@example.test fg-a4@example.test "$rmid" "retest 4
 	"Authentication-Results: mx.example.test; spf=pass smtp.mailfrom=example.test; dkim=pass (2048-bit key) header.d=example.test header.s=s1"
 check "alice's mails delivered" settle 34
 "$PERFBOT" poll --config "$CONFIG" 2>"$W/e4"
-check "no A-R: not answered" sh -c "sqlite3 '$W/state.db' \"SELECT outcome FROM inbox WHERE outcome LIKE 'ignored: no passing DKIM%'\" | wc -l | grep -qx 2"
-check "only the MTA's dkim=pass retest recorded" [ "$(sql "SELECT group_concat(runs) FROM requests WHERE kind = 'retest'")" = 4 ]
+check "no A-R: not answered" sql_pipe "SELECT outcome FROM inbox WHERE outcome LIKE 'ignored: no passing DKIM%'" "wc -l | grep -qx 2"
+check "only the MTA's dkim=pass retest recorded" [ "$(sql_list "SELECT runs FROM requests WHERE kind = 'retest' ORDER BY rowid")" = 4 ]

@@ -31,7 +31,8 @@ for i in $(seq 1 20); do
 		[ "$(sql "SELECT count(*) FROM reports")" -ge "$made" ] && break
 done
 check "$made reports made over $cycles cycles ($killed killed, $finished done before the kill, $clean clean runs)" [ "$made" = "$reports" ]
-check "the state passes integrity_check" [ "$(sql "PRAGMA integrity_check")" = ok ]
+sqlite_only "integrity_check is SQLite's (a PostgreSQL transaction is atomic by the server's WAL)" &&
+	check "the state passes integrity_check" [ "$(sql "PRAGMA integrity_check")" = ok ]
 check "every report queued once" [ "$(sql "SELECT count(DISTINCT id) FROM reports")" = "$made" ]
 check "every report sent" [ "$(sql "SELECT count(*) FROM reports WHERE status = 'sent'")" = "$made" ]
 # Postfix delivers in its own time: wait for every report in alice's box

@@ -38,7 +38,7 @@ fetch alice "$uid" >"$W/a.eml"
 check "the thread gets a generic sentence" grep -q "the benchmark farm did not take the request" "$W/a.txt"
 check "no path in the mail" sh -c "! grep -q 'secret-farm\|Permission' '$W/a.eml'"
 check "the path in the log" grep -q "secret-farm/results" "$W/e1"
-check "the path in the state" sh -c "sqlite3 '$W/state.db' \"SELECT detail FROM requests WHERE kind = 'retest'\" | grep -q 'exit 1: cannot write /srv/secret-farm'"
+check "the path in the state" sql_pipe "SELECT detail FROM requests WHERE kind = 'retest'" "grep -q 'exit 1: cannot write /srv/secret-farm'"
 # a failure for now is tried again: exit 75 twice, then accepted
 touch "$W/farm-busy"
 rm -f "$W/farm-count"
@@ -57,4 +57,4 @@ sed -i "s#smtpx://perfbot:pw-in-url@127.0.0.1:1#smtp://127.0.0.1:$SUBMISSION_POR
 "$PERFBOT" poll --config "$CONFIG" >>"$W/o3" 2>>"$W/e3"
 check "imap.url reported masked" grep -q "imap.url: .*imap://perfbot:\*\*\*@127.0.0.1" "$W/e3"
 check "no password in any message" sh -c "! grep -q 'pw-in-url' '$W/e3' '$W/o3'"
-check "no password in the state" sh -c "! sqlite3 '$W/state.db' .dump | grep -q 'pw-in-url'"
+check "no password in the state" state_lacks pw-in-url

@@ -50,4 +50,4 @@ life_mail carol@example.test c6@example.test "$m1" "$s1" "#perfbot invalid noise
 life_settle 6
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e6"
 check "commands.allow may change it" [ "$(life_status lc-1)" = invalid ]
-check "every transition with who and which mail" [ "$(sql "SELECT group_concat(event || ':' || by || ':' || source, ' ') FROM record_events WHERE report_id = 'lc-1'")" = "invalid:alice@example.test:c1@example.test reopen:alice@example.test:c2@example.test invalid:carol@example.test:c6@example.test" ]
+check "every transition with who and which mail" [ "$(sql_list "SELECT event || ':' || by || ':' || source FROM record_events WHERE report_id = 'lc-1' ORDER BY rowid" ' ')" = "invalid:alice@example.test:c1@example.test reopen:alice@example.test:c2@example.test invalid:carol@example.test:c6@example.test" ]

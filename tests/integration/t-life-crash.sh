@@ -51,7 +51,8 @@ for i in $(seq 1 10); do
 	[ "$(sql "SELECT count(*) FROM outbox WHERE status != 'sent'")" = 0 ] && break
 done
 check "$cycles cycles ($killed killed, $done done first): every fix landed" [ "$(sql "SELECT count(*) FROM records WHERE status = 'fix landed'")" = $reports ]
-check "the state passes integrity_check" [ "$(sql "PRAGMA integrity_check")" = ok ]
+sqlite_only "integrity_check is SQLite's (a PostgreSQL transaction is atomic by the server's WAL)" &&
+	check "the state passes integrity_check" [ "$(sql "PRAGMA integrity_check")" = ok ]
 check "one transition a fix" [ "$(sql "SELECT count(*) FROM record_events WHERE event = 'landed'")" = $reports ]
 check "one answer a fix" [ "$(sql "SELECT count(*) FROM outbox WHERE kind = 'answer'")" = $reports ]
 check "every mail sent" [ "$(sql "SELECT count(*) FROM outbox WHERE status != 'sent'")" = 0 ]

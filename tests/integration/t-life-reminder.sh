@@ -8,7 +8,7 @@ make_manifest lr-2 002
 make_manifest lr-3 003
 life_reminders
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e0"
-check "three reports mailed, no reminder of mail not sent yet" [ "$(sql "SELECT group_concat(kind || ':' || status, ' ') FROM outbox")" = "report:sent report:sent report:sent" ]
+check "three reports mailed, no reminder of mail not sent yet" [ "$(sql_list "SELECT kind || ':' || status FROM outbox ORDER BY rowid" ' ')" = "report:sent report:sent report:sent" ]
 # lr-3 fixed (as a run on its fix would leave it)
 sql "UPDATE records SET status = 'fixed' WHERE report_id = 'lr-3'"
 wipe_list() {

@@ -40,7 +40,7 @@ printf '%s aim7.jobs-per-min *1.219\n%s aim7.jobs-per-min *1.0\n' "$s1" "$s2" >"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "the run with the fixes exits 0" [ $? = 0 ]
 check "both records are 'fix landed'" [ "$(life_status lv-1) $(life_status lv-2)" = "fix landed fix landed" ]
-check "a run is asked on each fix" [ "$(sql "SELECT group_concat(report_id || ' ' || commit_sha || ' ' || runs || ' ' || status, ',') FROM (SELECT * FROM requests WHERE kind = 'verify' ORDER BY report_id)")" = "lv-1 $s1 6 queued,lv-2 $s2 6 queued" ]
+check "a run is asked on each fix" [ "$(sql_list "SELECT report_id || ' ' || commit_sha || ' ' || runs || ' ' || status FROM requests WHERE kind = 'verify' ORDER BY report_id")" = "lv-1 $s1 6 queued,lv-2 $s2 6 queued" ]
 check "the record names its run" [ "$(sql "SELECT count(*) FROM records r JOIN requests v ON v.request_id = r.verify_request")" = 2 ]
 check "the farm got kind verify, the fix, the head's job, no repo, ref or patch" grep -qx "verify" "$W/farm-args"
 check "the farm's commits are the fixes" [ "$(awk 'NR % 9 == 2' "$W/farm-args" | sort | tr '\n' ' ')" = "$(printf '%s\n' "$s1" "$s2" | sort | tr '\n' ' ')" ]
@@ -54,7 +54,7 @@ check "the landing says the farm was asked" grep -q "^I asked the benchmark farm
 check "the follow-up run exits 0" [ $? = 0 ]
 check "the first fix is fixed" [ "$(life_status lv-1)" = fixed ]
 check "the second is not fixed" [ "$(life_status lv-2)" = "not fixed" ]
-check "each run is done with its verdict" [ "$(sql "SELECT group_concat(status || ' ' || detail, ',') FROM (SELECT * FROM requests WHERE kind = 'verify' ORDER BY report_id)")" = "done fixed,done not fixed" ]
+check "each run is done with its verdict" [ "$(sql_list "SELECT status || ' ' || detail FROM requests WHERE kind = 'verify' ORDER BY report_id")" = "done fixed,done not fixed" ]
 check "the transition is recorded by verify" [ "$(sql "SELECT event || '/' || from_status || '/' || to_status || '/' || by FROM record_events WHERE report_id = 'lv-1' ORDER BY rowid DESC LIMIT 1")" = "verified/fix landed/fixed/verify" ]
 check "the log says so" grep -q "of 'lv-1': fixed (fixed)" "$W/e2"
 check "the verdict reaches the author" life_wait alice In-Reply-To "$m1" 2

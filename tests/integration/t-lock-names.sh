@@ -1,5 +1,6 @@
 # Two configs that reach one state through a symlink and a hard link share
 # one run lock: two concurrent sends of 20 queued mails deliver each once.
+sqlite_only "the state's file names (a symlink, a hard link) are SQLite's" || return 0
 for i in $(seq -w 1 20); do make_manifest ln-$i 004; done
 sed 's/^  mails_per_hour: 1000$/  mails_per_hour: 0/' "$CONFIG" >"$W/queue.yaml"
 "$PERFBOT" run --config "$W/queue.yaml" 2>"$W/e0"

@@ -6,7 +6,7 @@ n=150
 for i in $(seq 101 $((100 + n))); do make_manifest o-$i 004; done
 "$PERFBOT" run --quiet --config "$CONFIG" 2>"$W/e1" & p=$!
 for i in $(seq 1 1000); do
-	[ -e "$W/state.db" ] &&
+	state_exists &&
 		[ "$(sql "SELECT count(*) FROM outbox WHERE status = 'sent'" 2>/dev/null)" -ge 2 ] 2>/dev/null && break
 	sleep 0.01
 done

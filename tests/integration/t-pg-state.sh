@@ -15,11 +15,14 @@ else
 	. "$PGD/srv/env"
 	export PERFBOT_STATE_PW=$PG_PASSWORD
 	PGC="$W/pg.yaml"
-	sed "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG" >"$PGC"
+	sed -e '/^state_password_file:/d' -e "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG" >"$PGC"
+	# the SQLite half on SQLite also when the suite runs on PostgreSQL
+	LITE="$W/lite.yaml"
+	sed -e '/^state_password_file:/d' -e "s#^state: .*#state: $W/state.db#" "$CONFIG" >"$LITE"
 	make_manifest p-000 000
 	make_manifest p-003 003
 	make_manifest p-004 004
-	"$PERFBOT" run --config "$CONFIG" 2>"$W/lite.err"
+	"$PERFBOT" run --config "$LITE" 2>"$W/lite.err"
 	check "SQLite: run exits 0" [ $? = 0 ]
 	check "SQLite: 3 sent" grep -q "run: 3 sent, 0 queued, 0 failed" "$W/lite.err"
 	"$PERFBOT" check --config "$PGC" >"$W/pg-check0.out" 2>&1

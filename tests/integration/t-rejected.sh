@@ -9,5 +9,5 @@ sed -i 's/^  cc: .*/  cc: []/' "$CONFIG"
 make_manifest r-2 004 nobody-either@example.test
 "$PERFBOT" run --config "$CONFIG" 2>"$W/err2"
 check "failed permanently" [ "$(sql "SELECT status FROM outbox WHERE id = 'r-2'")" = failed ]
-check "reason recorded" sh -c "sqlite3 '$W/state.db' \"SELECT last_error FROM outbox WHERE id = 'r-2'\" | grep -q '^5'"
+check "reason recorded" sql_pipe "SELECT last_error FROM outbox WHERE id = 'r-2'" "grep -q '^5'"
 check "summary counts the failure" grep -q "1 failed" "$W/err2"

@@ -60,7 +60,7 @@ check "stranger refused once" [ "$(count mallory In-Reply-To r2@example.test)" =
 check "second stranger mail not answered" [ "$(count mallory In-Reply-To r3@example.test)" = 0 ]
 check "stranger's retest not recorded" [ "$(sql "SELECT count(*) FROM requests WHERE kind = 'retest' AND requested_by = 'mallory@example.test'")" = 0 ]
 check "auto-reply not answered" [ "$(count bob In-Reply-To r4@example.test)" = 0 ]
-check "auto-reply recorded as ignored" sh -c "sqlite3 '$W/state.db' \"SELECT outcome FROM inbox WHERE message_id = 'r4@example.test'\" | grep -q '^ignored'"
+check "auto-reply recorded as ignored" sql_pipe "SELECT outcome FROM inbox WHERE message_id = 'r4@example.test'" "grep -q '^ignored'"
 check "handled mail marked seen" [ -z "$(imap perfbot "" -X 'UID SEARCH UNSEEN' | tr -d '\r' | sed -n 's/^\* SEARCH *//p')" ]
 "$PERFBOT" poll --config "$CONFIG" 2>"$W/e2"
 check "a second poll fetches nothing" grep -q "poll: 0 fetched" "$W/e2"

@@ -7,12 +7,12 @@
 B=b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1
 H=b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2
 retest_spool rn-1 "1000 1020 980" "1050 1070 1030"
-sqlite3 "$W/state.db" "INSERT INTO noise (testcase, machine, metric, cv, df, updated) VALUES ('hackbench', 'lkp-icl-2sp2', 'hackbench.throughput', 0.06, 40, 1739548080)"
+sql "INSERT INTO noise (testcase, machine, metric, cv, df, updated) VALUES ('hackbench', 'lkp-icl-2sp2', 'hackbench.throughput', 0.06, 40, 1739548080)"
 retest_ask rn1 "retest 4x"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e1"
 check "retest queued" [ "$(sql "SELECT status || ' ' || runs FROM requests WHERE kind = 'retest'")" = "queued 20" ]
 check "the farm asked for 20 a side" [ "$(cat "$W/spool"/* | grep -h '^runs:' | sort -u)" = "runs: 20" ]
-check "its plan keeps the first look" [ "$(sql "SELECT json_extract(thread, '\$.retest.first') FROM requests WHERE kind = 'retest'")" = 20 ]
+check "its plan keeps the first look" [ "$(sql_json "SELECT thread FROM requests WHERE kind = 'retest'" retest.first)" = 20 ]
 set -- $(search alice In-Reply-To rn1@example.test)
 fetch_matching alice "$W/ack.eml" "I queued 20 more runs" "$@"
 "$MAILCHECK" "$W/ack.eml" >/dev/null 2>"$W/ack.body"

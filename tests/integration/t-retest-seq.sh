@@ -59,4 +59,4 @@ set -- $(search alice In-Reply-To rs2@example.test)
 fetch_matching alice "$W/ack2.eml" "I queued 4 more runs" "$@"
 "$MAILCHECK" "$W/ack2.eml" >/dev/null 2>"$W/ack2.body"
 check "the second ack says the noise is learned" grep -q "^(The noise assumed is what this benchmark's past runs showed on this machine\.)\$" "$W/ack2.body"
-check "its plan: one earlier retest" [ "$(sql "SELECT json_extract(thread, '\$.retest.earlier') FROM requests WHERE kind = 'retest' AND status = 'queued'")" = 1 ]
+check "its plan: one earlier retest" [ "$(sql_json "SELECT thread FROM requests WHERE kind = 'retest' AND status = 'queued'" retest.earlier)" = 1 ]

@@ -57,7 +57,7 @@ check "and does not claim the filter showed it" sh -c "! grep -q 'the noise filt
 ask three "retest 3x"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e4"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e5"
-check "retest 3x done" [ "$(sql "SELECT group_concat(status) FROM requests WHERE kind = 'retest'")" = done,done ]
+check "retest 3x done" [ "$(sql_list "SELECT status FROM requests WHERE kind = 'retest' ORDER BY rowid")" = done,done ]
 set -- $(search alice In-Reply-To three@example.test)
 fetch_matching alice "$W/three.eml" "^Verdict:" "$@"
 "$MAILCHECK" "$W/three.eml" >/dev/null 2>"$W/three.body"

@@ -48,7 +48,7 @@ else
 	. "$PGD/srv/env"
 	export PERFBOT_STATE_PW=$PG_PASSWORD
 	PGC="$W/pg.yaml"
-	sed "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG" >"$PGC"
+	sed -e '/^state_password_file:/d' -e "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG" >"$PGC"
 	rm -f "$W/manifests"/*.yaml
 	make_manifest runloop-pg-a 000
 	"$PERFBOT" run --loop 300 --config "$PGC" 2>"$W/a.err" &

@@ -9,8 +9,8 @@ set_smtp() {	# set_smtp URL TLS
 	    -e "0,/^  tls: starttls/s//  tls: $2/" \
 	    -e "s/^  connect_timeout: 5$/  connect_timeout: 30/" "$W/good.yaml" >"$CONFIG"
 	sed -i '/^imap:/,$d' "$CONFIG"
+	grep '^state' "$W/good.yaml" >>"$CONFIG"
 	cat >>"$CONFIG" <<EOC
-state: $W/state.db
 sources:
   - dir: $W/manifests
 EOC

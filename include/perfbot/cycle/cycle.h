@@ -56,6 +56,7 @@ struct cycle {
 	const char *state_path;		/* NULL: none known (an error) */
 	time_t now;
 	int dry_run;			/* run --dry-run */
+	enum state_mode mode;		/* how the state is opened */
 	int retry_now;			/* send --now: ignore the backoff */
 	long jobs;			/* reports made at once (0: a core
 					 * each; util/workers.h) */

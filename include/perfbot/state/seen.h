@@ -32,4 +32,21 @@ int state_source_set(struct state *st, const char *url, const char *etag,
 		     const char *last_modified, time_t now,
 		     struct pb_err *err);
 
+/*
+ * Manifests claimed at ingest, so that instances side by side on one
+ * state never both make a manifest's report (manifest_claim.c): the
+ * manifests 'keys[0..n)' (their ids; a NULL is skipped), the members of
+ * one group, are all taken with a lease of 'ttl' seconds ('*claimed' 1)
+ * or none ('*claimed' 0: another instance holds one, its lease not over
+ * and its owner alive). The taker then asks state_seen() again. On a
+ * backend that runs one run at a time (SQLite) every claim is taken and
+ * nothing is written.
+ */
+int state_manifests_claim(struct state *st, const char *const *keys,
+			  size_t n, time_t now, long ttl, int *claimed,
+			  struct pb_err *err);
+/* Let one's own claims of 'keys' go: the manifests are done with. */
+int state_manifests_release(struct state *st, const char *const *keys,
+			    size_t n, struct pb_err *err);
+
 #endif

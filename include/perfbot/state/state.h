@@ -29,6 +29,14 @@ enum state_mode {
 	STATE_WRITE,	/* create when missing, migrate */
 	STATE_READ,	/* read only (--dry-run): no write of any kind */
 	STATE_LOCKED,	/* STATE_WRITE with the run lock taken first */
+	/*
+	 * A cycle's (run, send, poll): STATE_LOCKED on a backend that runs
+	 * one run at a time (SQLite); on one whose work is claimed
+	 * (PostgreSQL: leases, manifest claims, duties) instances run side
+	 * by side, each holding the run lock shared, so that only the
+	 * commands that take it alone (STATE_LOCKED) wait for them.
+	 */
+	STATE_SHARED,
 };
 
 /*

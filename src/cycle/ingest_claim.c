@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The ingest step's claims (ingest_unit.h): several instances may ingest
+ * the same sources side by side on one state (PostgreSQL), so each
+ * group's manifests are claimed, all or none, before the state is asked
+ * whether they were seen and their reports are made, and let go once
+ * their reports are queued, held or recorded; a group another instance
+ * holds is left to it. Nothing is claimed for --dry-run.
+ */
+#include "perfbot/state/seen.h"
+#include "perfbot/util/log.h"
+
+#include "ingest_unit.h"
+
+/*
+ * The keys of the claims of a unit's manifests (their ids, else their
+ * names: the same for every instance reading the same source), NULL for
+ * an item that is no manifest; 0 when there is nothing to claim (no
+ * state written: --dry-run).
+ */
+static size_t unit_keys(const struct ingest *in, const struct unit *un,
+			const char **keys)
+{
+	size_t k;
+
+	if (!in->cy->have_state || in->cy->dry_run)
+		return 0;
+	for (k = 0; k < un->n; k++)
+		keys[k] = un->it[k].kind == ITEM_BAD ||
+			  un->it[k].kind == ITEM_NONE ? NULL :
+			  un->it[k].m.id ? un->it[k].m.id : un->it[k].mt->name;
+	return un->n;
+}
+
+void unit_unclaim(struct ingest *in, struct unit *un)
+{
+	const char *keys[GROUP_MAX_MEMBERS];
+	struct pb_err e = { 0, "" };
+	size_t n;
+
+	if (!un->claimed)
+		return;
+	un->claimed = 0;
+	n = unit_keys(in, un, keys);
+	if (n && state_manifests_release(in->cy->st, keys, n, &e))
+		log_warn("%s", e.msg);
+}
+
+/* The seen manifests stay known: ingest.c's finish need not ask again. */
+int unit_claim(struct ingest *in, struct unit *un,
+		      struct pb_err *err)
+{
+	const char *keys[GROUP_MAX_MEMBERS];
+	struct cycle *cy = in->cy;
+	size_t n = unit_keys(in, un, keys), k;
+	int mine = 1, s;
+
+	if (n && state_manifests_claim(cy->st, keys, n, cy->now,
+				       MANIFEST_LEASE, &mine, err))
+		return -1;
+	un->claimed = n && mine;
+	for (k = 0; k < un->n; k++) {
+		struct item *it = &un->it[k];
+
+		if (it->kind != ITEM_JUDGE)
+			continue;
+		if (!mine) {
+			log_info("%s: another instance is on it; skipped",
+				 it->mt->name);
+			it->kind = ITEM_OTHER;
+			continue;
+		}
+		s = 0;
+		if (it->m.id && cy->have_state &&
+		    state_seen(cy->st, it->m.id, &s, err))
+			return -1;
+		it->kind = s ? ITEM_SEEN : ITEM_JUDGE;
+	}
+	return 0;
+}
