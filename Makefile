@@ -124,7 +124,7 @@ unit: $(UNIT_BIN) $(TOOL_BIN)
 # tests/unit/teststate.h's.
 PG_UNIT = state answer archive authorize bisect_act outbox prune route \
 	dispatch bisections lifecmd records remind state_noise track lists \
-	gittree cmpview claim_manifest test verify dump duty lease wake
+	gittree cmpview claim_manifest test verify dump duty lease wake backup
 PG_UNIT_BIN = $(PG_UNIT:%=$(BUILD)/tests/test_%)
 unit-pg: $(PG_UNIT_BIN) $(TOOL_BIN)
 	@sh tests/pg/run-unit $(PG_UNIT_BIN)

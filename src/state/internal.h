@@ -82,6 +82,11 @@ struct db_driver {
 	 * at a time has the database (SQLite).
 	 */
 	const char *skip_locked;
+	/*
+	 * The statement that begins a read of one snapshot of every table
+	 * (a dump); NULL: "BEGIN" gives one (SQLite's, in WAL mode).
+	 */
+	const char *begin_snapshot;
 };
 
 extern const struct db_driver db_sqlite;
@@ -257,5 +262,17 @@ int state_reserve_free(const char *path);
 char *state_new_beside(const char *dest, struct pb_err *err);
 int state_publish(const char *tmp, const char *dest, long long *bytes,
 		  struct pb_err *err);
+struct dump_counts;
+/*
+ * The neutral dump of the open 'st' (dump.h) written into the file 'tmp'
+ * made by state_new_beside() for 'dest' (messages name 'dest'); not
+ * published. 'perfbot state export', and the backup of a backend that
+ * has no copy of its own (backup.c).
+ */
+int state_dump_file(struct state *st, const char *tmp, const char *dest,
+		    struct dump_counts *c, struct pb_err *err);
+/* SQLite's online backup of the open 'st' into 'tmp' (backend.h). */
+int sqlite_backup(struct state *st, const char *tmp, const char *dest,
+		  struct backup_counts *b, struct pb_err *err);
 
 #endif
