@@ -2,7 +2,8 @@
 /*
  * cli: 'perfbot state backup FILE', 'export FILE', 'import FILE' and
  * 'prune', for the operator: a consistent copy of the state made while
- * runs go on (SQLite's online backup, in src/state/backup.c), the state
+ * runs go on (the backend's: SQLite's online backup, a server's neutral
+ * dump; src/state/backup.c), the state
  * as a neutral dump and back (src/state/dump.c: to move it from SQLite
  * to PostgreSQL or back), and the removal of the
  * result roots perfbot made for requests long over
@@ -44,7 +45,9 @@ const struct cli_spec state_spec = {
 	"backup: one consistent snapshot, taken without stopping or waiting "
 	"for a run, checked, synced, and renamed over FILE (mode 0600). To "
 	"restore it, stop the timer or cron line and copy FILE over the "
-	"state (its -wal and -shm removed). 'export FILE' writes every table "
+	"state (its -wal and -shm removed). On PostgreSQL FILE is the "
+	"neutral dump of 'export' instead, one snapshot, restored by "
+	"'import'. 'export FILE' writes every table "
 	"of the state, whatever its backend, as a neutral text dump "
 	"(doc/state-dump.md; FILE mode 0600, '-' the standard output), read "
 	"in one transaction; 'import FILE' reads such a dump into the "
@@ -61,14 +64,19 @@ const struct cli_spec state_spec = {
 static int backup(const char *path, const char *dest, int quiet)
 {
 	struct pb_err err = { 0, "" };
-	long pages;
-	long long bytes;
+	struct backup_counts b;
 
-	if (state_backup(path, dest, &pages, &bytes, &err))
+	if (state_backup(path, dest, &b, &err))
 		return cli_fail(&err);
-	if (!quiet)
+	if (quiet)
+		return 0;
+	if (b.dump)
+		printf("backed up '%s' to '%s' as a dump ('perfbot state "
+		       "import' restores it): %ld tables, %ld rows, %lld "
+		       "bytes\n", path, dest, b.tables, b.rows, b.bytes);
+	else
 		printf("backed up '%s' to '%s': %ld pages, %lld bytes\n", path,
-		       dest, pages, bytes);
+		       dest, b.pages, b.bytes);
 	return 0;
 }
 

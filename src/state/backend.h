@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "perfbot/state/archive.h"
+#include "perfbot/state/backup.h"
 #include "perfbot/state/noise.h"
 #include "perfbot/state/bisections.h"
 #include "perfbot/state/inbox.h"
@@ -104,6 +105,10 @@ struct state_outbox_ops {
 		      struct pb_err *err);
 	int (*claim)(struct state *st, long long rowid, time_t now, long ttl,
 		     int *claimed, struct pb_err *err);
+	int (*claim_due)(struct state *st, time_t now, long long after,
+			 size_t max, long ttl, long long **rows, size_t *n,
+			 struct pb_err *err);
+	int (*unclaim)(struct state *st, long long rowid, struct pb_err *err);
 	int (*sent)(struct state *st, long long rowid, time_t now,
 		    struct pb_err *err);
 	int (*retry)(struct state *st, long long rowid, const char *why,
@@ -336,6 +341,15 @@ struct state_backend {
 	 * own counters go on after the largest. NULL: they do by themselves.
 	 */
 	int (*rowids_go_on)(struct state *st, struct pb_err *err);
+	/*
+	 * 'perfbot state backup' (backup.h): the open state copied into the
+	 * new file 'tmp' (that will become 'dest') as one snapshot, in the
+	 * backend's own form. NULL: the backend has none that a user can
+	 * restore by hand (a server's), and the backup is the neutral dump
+	 * of 'perfbot state export' (dump.h), restored by 'import'.
+	 */
+	int (*backup)(struct state *st, const char *tmp, const char *dest,
+		      struct backup_counts *b, struct pb_err *err);
 	/* its statements, for the tables' operations in SQL (internal.h) */
 	const struct db_driver *sql;
 	/* the tables' */

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The state's backup (record stage): SQLite's online backup copies the
- * open state page by page into a new file within one read transaction,
- * so the copy is the state as one moment saw it, even while 'perfbot run'
- * writes (WAL: the reader never blocks the writer). 'cp perfbot.db' is
- * not that: it can take a file whose last transactions are still in the
- * -wal beside it, or pages from two moments.
+ * The state's backup (backup.h), a backend operation (backend.h): the
+ * front here makes the new file beside the destination and renames it
+ * over it once whole; what goes in is the backend's. SQLite's online
+ * backup (sqlite_backup()) copies the open state page by page into the
+ * new file within one read transaction, so the copy is the state as one
+ * moment saw it, even while 'perfbot run' writes (WAL: the reader never
+ * blocks the writer). 'cp perfbot.db' is not that: it can take a file
+ * whose last transactions are still in the -wal beside it, or pages from
+ * two moments. A backend without a copy of its own (PostgreSQL) writes
+ * the neutral dump of 'perfbot state export', read as one snapshot.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +20,7 @@
 #include <unistd.h>
 
 #include "perfbot/state/backup.h"
+#include "perfbot/state/dump.h"
 #include "perfbot/state/state.h"
 #include "perfbot/util/fileio.h"
 #include <sqlite3.h>
@@ -99,8 +104,8 @@ static int settle(sqlite3 *db, const char *dest, struct pb_err *err)
 }
 
 /* Copy every page of 'src' into the file 'tmp'. */
-static int copy(struct state *src, const char *tmp, const char *dest,
-		long *pages, struct pb_err *err)
+int sqlite_backup(struct state *src, const char *tmp, const char *dest,
+		  struct backup_counts *bc, struct pb_err *err)
 {
 	sqlite3 *db = NULL;
 	sqlite3_backup *b;
@@ -118,7 +123,7 @@ static int copy(struct state *src, const char *tmp, const char *dest,
 	}
 	/* all pages in one step: one read transaction, one snapshot */
 	step = sqlite3_backup_step(b, -1);
-	*pages = sqlite3_backup_pagecount(b);
+	bc->pages = sqlite3_backup_pagecount(b);
 	sqlite3_backup_finish(b);
 	if (step != SQLITE_DONE) {
 		pb_fail(err, step == SQLITE_BUSY || step == SQLITE_LOCKED ?
@@ -157,25 +162,38 @@ int state_publish(const char *tmp, const char *dest, long long *bytes,
 	return rc;
 }
 
-int state_backup(const char *path, const char *dest, long *pages,
-		 long long *bytes, struct pb_err *err)
+/* The neutral dump into 'tmp', for a backend without a copy of its own. */
+static int dump_backup(struct state *st, const char *tmp, const char *dest,
+		       struct backup_counts *b, struct pb_err *err)
+{
+	struct dump_counts c = { 0, 0 };
+	int rc = state_dump_file(st, tmp, dest, &c, err);
+
+	b->dump = 1;
+	b->tables = c.tables;
+	b->rows = c.rows;
+	return rc;
+}
+
+int state_backup(const char *where, const char *dest, struct backup_counts *b,
+		 struct pb_err *err)
 {
 	struct state *src = NULL;
 	char *tmp = NULL;
 	int rc = -1;
 
-	*pages = 0;
-	*bytes = 0;
-	if (access(path, F_OK))
+	memset(b, 0, sizeof(*b));
+	if (state_missing(where))
 		return pb_fail(err, EX_NOINPUT, "%s: no state there (nothing "
-			       "has run yet)", path);
-	if (is_state(path, dest))
+			       "has run yet)", where);
+	if (is_state(where, dest))
 		return pb_fail(err, EX_USAGE, "%s: that is the state itself",
 			       dest);
-	if (state_open(&src, path, STATE_READ, err) ||
+	if (state_open(&src, where, STATE_READ, err) ||
 	    !(tmp = state_new_beside(dest, err)) ||
-	    copy(src, tmp, dest, pages, err) ||
-	    state_publish(tmp, dest, bytes, err))
+	    (src->be->backup ? src->be->backup(src, tmp, dest, b, err) :
+	     dump_backup(src, tmp, dest, b, err)) ||
+	    state_publish(tmp, dest, &b->bytes, err))
 		goto out;
 	rc = 0;
 out:

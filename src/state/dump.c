@@ -265,7 +265,8 @@ int state_dump_write(struct state *st, FILE *out, struct dump_counts *cnt,
 
 	cnt->tables = cnt->rows = 0;
 	/* one snapshot of every table */
-	if (db_run(st, err, "BEGIN", ""))
+	if (db_run(st, err, st->be->sql->begin_snapshot ?
+		   st->be->sql->begin_snapshot : "BEGIN", ""))
 		return -1;
 	fprintf(out, DUMP_MAGIC "%d\nschema %d\n", DUMP_FORMAT,
 		state_nmigrations);
@@ -295,14 +296,28 @@ out:
 	return rc;
 }
 
+int state_dump_file(struct state *st, const char *tmp, const char *dest,
+		    struct dump_counts *c, struct pb_err *err)
+{
+	FILE *out = fopen(tmp, "w");
+	int rc;
+
+	if (!out)
+		return pb_fail(err, EX_CANTCREAT, "%s: %s", dest,
+			       strerror(errno));
+	rc = state_dump_write(st, out, c, err);
+	if (fclose(out) && !rc)
+		rc = pb_fail(err, EX_IOERR, "%s: %s", dest, strerror(errno));
+	return rc;
+}
+
 int state_export(const char *where, const char *dest, struct dump_counts *c,
 		 struct pb_err *err)
 {
 	struct state *st = NULL;
 	char *tmp = NULL;
-	FILE *out = NULL;
 	long long bytes;
-	int rc = -1, to_stdout = !strcmp(dest, "-");
+	int rc = -1;
 
 	c->tables = c->rows = 0;
 	if (state_missing(where))
@@ -310,30 +325,12 @@ int state_export(const char *where, const char *dest, struct dump_counts *c,
 			       "has run yet)", where);
 	if (state_open(&st, where, STATE_READ, err))
 		return -1;
-	if (to_stdout) {
-		out = stdout;
-	} else if (!(tmp = state_new_beside(dest, err))) {
-		goto out;
-	} else if (!(out = fopen(tmp, "w"))) {
-		pb_fail(err, EX_CANTCREAT, "%s: %s", dest, strerror(errno));
-		goto out;
-	}
-	if (state_dump_write(st, out, c, err))
-		goto out;
-	if (!to_stdout) {
-		if (fclose(out)) {
-			out = NULL;
-			pb_fail(err, EX_IOERR, "%s: %s", dest, strerror(errno));
-			goto out;
-		}
-		out = NULL;
-		if (state_publish(tmp, dest, &bytes, err))
-			goto out;
-	}
-	rc = 0;
-out:
-	if (out && out != stdout)
-		fclose(out);
+	if (!strcmp(dest, "-"))
+		rc = state_dump_write(st, stdout, c, err);
+	else if ((tmp = state_new_beside(dest, err)) &&
+		 !state_dump_file(st, tmp, dest, c, err) &&
+		 !state_publish(tmp, dest, &bytes, err))
+		rc = 0;
 	if (rc && tmp)
 		unlink(tmp);
 	free(tmp);

@@ -75,6 +75,18 @@ struct db_driver {
 	long (*changes)(struct state *st);
 	int (*in_transaction)(struct state *st);
 	int (*has_table)(struct state *st, const char *name);
+	/*
+	 * What a subquery that picks rows to take ends with so that those
+	 * another transaction is taking are passed over rather than waited
+	 * for: " FOR UPDATE SKIP LOCKED" (PostgreSQL), "" where one writer
+	 * at a time has the database (SQLite).
+	 */
+	const char *skip_locked;
+	/*
+	 * The statement that begins a read of one snapshot of every table
+	 * (a dump); NULL: "BEGIN" gives one (SQLite's, in WAL mode).
+	 */
+	const char *begin_snapshot;
 };
 
 extern const struct db_driver db_sqlite;
@@ -131,6 +143,21 @@ int lease_take(struct state *st, const struct lease_of *l, const char *id,
 /* Give the lease back (only one's own). */
 int lease_drop(struct state *st, const struct lease_of *l, const char *id,
 	       struct pb_err *err);
+/*
+ * Take the leases of up to 'max' open rows of 'l' (an integer key) above
+ * 'after' that 'pick' selects (SQL on its columns: ?3 is 'now', ?6
+ * 'arg'), the lowest keys first, for 'ttl' seconds each: their keys,
+ * sorted, into '*keys' (free()); one's own leases are taken again. One
+ * UPDATE of the rows picked once with the driver's skip_locked, so that
+ * takers at once share the rows out instead of waiting on each other;
+ * the leases of dead processes of this host are given back first.
+ */
+int lease_take_some(struct state *st, const struct lease_of *l,
+		    const char *pick, long long arg, long long after,
+		    size_t max, time_t now, long ttl, long long **keys,
+		    size_t *n, struct pb_err *err);
+/* The lease of the outbox's mails (queue.c) */
+extern const struct lease_of outbox_claim;
 
 /* PostgreSQL's NOTIFY, LISTEN and wait on the socket (pg_wake.c). */
 int pg_wake_notify(struct state *st, struct pb_err *err);
@@ -235,5 +262,17 @@ int state_reserve_free(const char *path);
 char *state_new_beside(const char *dest, struct pb_err *err);
 int state_publish(const char *tmp, const char *dest, long long *bytes,
 		  struct pb_err *err);
+struct dump_counts;
+/*
+ * The neutral dump of the open 'st' (dump.h) written into the file 'tmp'
+ * made by state_new_beside() for 'dest' (messages name 'dest'); not
+ * published. 'perfbot state export', and the backup of a backend that
+ * has no copy of its own (backup.c).
+ */
+int state_dump_file(struct state *st, const char *tmp, const char *dest,
+		    struct dump_counts *c, struct pb_err *err);
+/* SQLite's online backup of the open 'st' into 'tmp' (backend.h). */
+int sqlite_backup(struct state *st, const char *tmp, const char *dest,
+		  struct backup_counts *b, struct pb_err *err);
 
 #endif

@@ -383,6 +383,7 @@ const struct state_backend state_sqlite = {
 	.begin = sqlite_begin,
 	.commit = sqlite_commit,
 	.rollback = sqlite_rollback,
+	.backup = sqlite_backup,
 	.sql = &db_sqlite,
 	SQL_TABLES_OPS,
 };

@@ -3,7 +3,8 @@
 # run once with the SQLite state and once with 'state: postgresql://...'
 # (its password from state_password_env) mail the same reports; a second
 # run on PostgreSQL sends nothing; 'check' says the server's version and
-# the schema's; the password is said nowhere.
+# the schema's; 'state backup' writes the neutral dump, which 'state
+# import' restores into a new SQLite state; the password is said nowhere.
 PGD=$(mktemp -d /tmp/perfbot-pgit.XXXXXX)
 chmod 711 "$PGD"
 pg_stop() { bash "$TOP/tests/pg/pgserver" stop "$PGD/srv" >/dev/null 2>&1; rm -rf "$PGD"; }
@@ -49,7 +50,16 @@ else
 	"$PERFBOT" status --config "$PGC" >"$W/pg-status.out" 2>&1
 	check "status: the 3 reports sent" grep -q "^outbox: 0 queued, 3 sent" "$W/pg-status.out"
 	"$PERFBOT" check --config "$PGC" >"$W/pg-check.out" 2>&1
-	check "check: the server's version and the schema's" grep -q "^ok: state postgresql://perfbot@127.0.0.1:$PG_PORT/perfbot: PostgreSQL [0-9][0-9.]*.*, schema version [0-9][0-9]*$" "$W/pg-check.out"
+	check "check: the server's version and the schema's" grep -q "^ok: state postgresql://perfbot@127.0.0.1:$PG_PORT/perfbot: PostgreSQL [0-9][0-9.]*.*, schema version [0-9][0-9]*, hosts seen in the last day: $(hostname)$" "$W/pg-check.out"
+	"$PERFBOT" state backup "$W/pg-backup.dump" --config "$PGC" >"$W/pg-backup.out" 2>&1
+	check "state backup on PostgreSQL exits 0" [ $? = 0 ]
+	check "state backup says it is a dump" grep -q "^backed up 'postgresql://perfbot@127.0.0.1:$PG_PORT/perfbot' to '$W/pg-backup.dump' as a dump ('perfbot state import' restores it): [0-9]* tables, [0-9]* rows, [0-9]* bytes$" "$W/pg-backup.out"
+	check "the backup is the export's format, mode 0600" sh -c "head -1 '$W/pg-backup.dump' | grep -qx 'perfbot-state-dump 1' && [ \$(stat -c %a '$W/pg-backup.dump') = 600 ]"
+	sed "s#^state: .*#state: $W/restored.db#" "$CONFIG" >"$W/restored.yaml"
+	"$PERFBOT" state import "$W/pg-backup.dump" --config "$W/restored.yaml" 2>"$W/pg-restore.err"
+	check "state import restores the backup" [ $? = 0 ]
+	"$PERFBOT" status --config "$W/restored.yaml" >"$W/pg-restored.out" 2>&1
+	check "the restored state has the 3 reports sent" grep -q "^outbox: 0 queued, 3 sent" "$W/pg-restored.out"
 	check "the password is said nowhere" sh -c "! grep -l -- '$PG_PASSWORD' '$W'/pg*.err '$W'/pg-*.out"
 	pg_stop
 	unset PERFBOT_STATE_PW
