@@ -46,35 +46,68 @@ void unit_unclaim(struct ingest *in, struct unit *un)
 		log_warn("%s", e.msg);
 }
 
-/* The seen manifests stay known: ingest.c's finish need not ask again. */
-int unit_claim(struct ingest *in, struct unit *un,
-		      struct pb_err *err)
+/*
+ * The unit's manifests the state knows marked so (ITEM_SEEN); '*left'
+ * the number still to judge.
+ */
+static int mark_seen(struct ingest *in, struct unit *un, size_t *left,
+		     struct pb_err *err)
 {
-	const char *keys[GROUP_MAX_MEMBERS];
 	struct cycle *cy = in->cy;
-	size_t n = unit_keys(in, un, keys), k;
-	int mine = 1, s;
+	size_t k;
+	int s;
 
-	if (n && state_manifests_claim(cy->st, keys, n, cy->now,
-				       MANIFEST_LEASE, &mine, err))
-		return -1;
-	un->claimed = n && mine;
+	*left = 0;
 	for (k = 0; k < un->n; k++) {
 		struct item *it = &un->it[k];
 
 		if (it->kind != ITEM_JUDGE)
 			continue;
-		if (!mine) {
-			log_info("%s: another instance is on it; skipped",
-				 it->mt->name);
-			it->kind = ITEM_OTHER;
-			continue;
-		}
 		s = 0;
 		if (it->m.id && cy->have_state &&
 		    state_seen(cy->st, it->m.id, &s, err))
 			return -1;
-		it->kind = s ? ITEM_SEEN : ITEM_JUDGE;
+		if (s)
+			it->kind = ITEM_SEEN;
+		else
+			++*left;
+	}
+	return 0;
+}
+
+/*
+ * A unit whose manifests the state knows already is not claimed (most of
+ * a source's manifests, every cycle: one read each, not a claim and its
+ * release); the others are claimed and then asked again, since another
+ * instance may have finished them between the two. The seen manifests
+ * stay known: ingest.c's finish need not ask again.
+ */
+int unit_claim(struct ingest *in, struct unit *un, struct pb_err *err)
+{
+	const char *keys[GROUP_MAX_MEMBERS];
+	struct cycle *cy = in->cy;
+	size_t n, k, left;
+	int mine = 1;
+
+	if (mark_seen(in, un, &left, err))
+		return -1;
+	if (!left)
+		return 0;
+	n = unit_keys(in, un, keys);
+	if (n && state_manifests_claim(cy->st, keys, n, cy->now,
+				       MANIFEST_LEASE, &mine, err))
+		return -1;
+	un->claimed = n && mine;
+	if (mine)
+		return n ? mark_seen(in, un, &left, err) : 0;
+	for (k = 0; k < un->n; k++) {
+		struct item *it = &un->it[k];
+
+		if (it->kind != ITEM_JUDGE)
+			continue;
+		log_info("%s: another instance is on it; skipped",
+			 it->mt->name);
+		it->kind = ITEM_OTHER;
 	}
 	return 0;
 }
