@@ -4,7 +4,7 @@ make_manifest r-1 004 nobody-here@example.test
 "$PERFBOT" run --config "$CONFIG" 2>"$W/err"
 check "list still gets it" [ "$(count perf-reports X-Perfbot-Report r-1)" = 1 ]
 check "recipient rejected and recorded" [ "$(sql "SELECT status FROM outbox_recipients WHERE address = 'nobody-here@example.test'")" = rejected ]
-check "reply kept" sql "SELECT reply FROM outbox_recipients WHERE address = 'nobody-here@example.test'" | grep -q '^5'
+check "reply kept" sql_pipe "SELECT reply FROM outbox_recipients WHERE address = 'nobody-here@example.test'" "grep -q '^5'"
 sed -i 's/^  cc: .*/  cc: []/' "$CONFIG"
 make_manifest r-2 004 nobody-either@example.test
 "$PERFBOT" run --config "$CONFIG" 2>"$W/err2"
