@@ -124,7 +124,7 @@ unit: $(UNIT_BIN) $(TOOL_BIN)
 # tests/unit/teststate.h's.
 PG_UNIT = state answer archive authorize bisect_act outbox prune route \
 	dispatch bisections lifecmd records remind state_noise track lists \
-	gittree cmpview claim_manifest test verify backup
+	gittree cmpview claim_manifest test verify dump duty lease wake backup
 PG_UNIT_BIN = $(PG_UNIT:%=$(BUILD)/tests/test_%)
 unit-pg: $(PG_UNIT_BIN) $(TOOL_BIN)
 	@sh tests/pg/run-unit $(PG_UNIT_BIN)
@@ -239,7 +239,7 @@ install: perfbot $(BUILD)/tools/fake-lkp-run
 	install -m 644 config/contrib/perfbot.cron config/contrib/*.timer \
 		config/contrib/perfbot.yaml $(DESTDIR)$(DOCDIR)/examples/
 	# the services name the installed binary and examples
-	for u in perfbot perfbot-web perfbot-fetch perfbot-backup; do \
+	for u in perfbot perfbot-loop perfbot-web perfbot-fetch perfbot-backup; do \
 		sed -e 's#/usr/local/bin/perfbot #$(BINDIR)/perfbot #' \
 			-e 's#/usr/local/share/doc/perfbot/#$(DOCDIR)/#g' \
 			-e 's#after .make install PREFIX=/usr/local.#as installed#' \

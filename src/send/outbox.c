@@ -17,6 +17,12 @@
 #include "perfbot/util/text.h"
 
 #define BATCH_MAX 100000
+/*
+ * Mails claimed at once (state_claim_due()): few, so that instances side
+ * by side share a queue out and a claim taken long before its mail is
+ * sent is no longer than this many mails' exchanges.
+ */
+#define CLAIM_CHUNK 8
 
 int outbox_queue(struct state *st, const struct composed *c, time_t now,
 		 struct pb_err *err)
@@ -303,18 +309,29 @@ static long budget(struct state *st, const struct config *cfg, time_t now,
 	return n >= cap ? 0 : cap - n;
 }
 
+/* Give back the claims of a batch that were not sent ('rows' from 'k'). */
+static void unclaim_rest(struct state *st, const long long *rows, size_t k,
+			 size_t n)
+{
+	struct pb_err e = { 0, "" };
+
+	for (; k < n; k++)
+		if (state_unclaim(st, rows[k], &e))
+			log_warn("%s", e.msg);
+}
+
 int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 		   int reuse, struct send_stats *ss, struct pb_err *err)
 {
 	const char *staging = cfg->staging.redirect_to;
 	struct outbox_mail m;
 	struct smtp *smtp = NULL;
-	long long *due = NULL;
+	long long *due = NULL, *mine = NULL, last = 0;
 	char *redirect = NULL;
 	struct clock_mono mono;
 	struct smtp_result r;
 	struct attempt a;
-	size_t i, n = 0;
+	size_t n = 0, k = 0, nmine = 0, done = 0, chunk;
 	long left, ttl;
 	int rc = -1, c, found;
 
@@ -339,27 +356,39 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 	if (n && left > 0 && redirect)
 		log_info("staging: %zu mail%s go%s to '%s' only", n,
 			 n == 1 ? "" : "s", n == 1 ? "es" : "", redirect);
-	for (i = 0; i < n; i++) {
-		if (left-- <= 0) {
-			log_warn("limits.mails_per_hour reached; %zu mails "
-				 "wait for the next run", n - i);
-			break;
+	/*
+	 * The due mail claimed a few at a time, oldest first (those another
+	 * sender holds are not among them), each claim as long as the
+	 * exchanges before it may take.
+	 */
+	while (n && done < BATCH_MAX) {
+		if (k == nmine) {
+			free(mine);
+			mine = NULL;
+			k = nmine = 0;
+			if (left <= 0) {
+				if (done < n)
+					log_warn("limits.mails_per_hour "
+						 "reached; %zu mails wait for "
+						 "the next run", n - done);
+				break;
+			}
+			chunk = left < CLAIM_CHUNK ? (size_t)left : CLAIM_CHUNK;
+			if (state_claim_due(st, now, last, chunk,
+					    ttl * (long)chunk, &mine, &nmine,
+					    err))
+				goto out;
+			if (!nmine)
+				break;
 		}
+		last = mine[k++];
+		done++;
 		outbox_mail_release(&m);
-		if (state_mail(st, due[i], &m, &found, err))
+		if (state_mail(st, last, &m, &found, err))
 			goto out;
-		if (!found) {	/* gone meanwhile (dropped) */
-			left++;
+		if (!found)	/* gone meanwhile (dropped) */
 			continue;
-		}
-		if (state_claim(st, m.rowid, now, ttl, &c, err))
-			goto out;
-		if (!c) {
-			log_info("%s '%s' is another sender's; skipped",
-				 m.kind, m.id);
-			left++;
-			continue;
-		}
+		left--;
 		memset(&a, 0, sizeof(a));
 		c = send_one(st, smtp, &m, redirect, now, &r, &a, err);
 		if (c >= 0)
@@ -379,6 +408,8 @@ int outbox_deliver(struct state *st, const struct config *cfg, time_t now,
 	}
 	rc = 0;
 out:
+	unclaim_rest(st, mine, k, nmine);
+	free(mine);
 	smtp_free(smtp);
 	outbox_mail_release(&m);
 	free(due);

@@ -297,6 +297,19 @@ int state_claim(struct state *st, long long rowid, time_t now, long ttl,
 	return st->be->outbox->claim(st, rowid, now, ttl, claimed, err);
 }
 
+int state_claim_due(struct state *st, time_t now, long long after,
+		    size_t max, long ttl, long long **rows, size_t *n,
+		    struct pb_err *err)
+{
+	return st->be->outbox->claim_due(st, now, after, max, ttl, rows, n,
+					 err);
+}
+
+int state_unclaim(struct state *st, long long rowid, struct pb_err *err)
+{
+	return st->be->outbox->unclaim(st, rowid, err);
+}
+
 int state_sent(struct state *st, long long rowid, time_t now,
 	       struct pb_err *err)
 {

@@ -105,6 +105,10 @@ struct state_outbox_ops {
 		      struct pb_err *err);
 	int (*claim)(struct state *st, long long rowid, time_t now, long ttl,
 		     int *claimed, struct pb_err *err);
+	int (*claim_due)(struct state *st, time_t now, long long after,
+			 size_t max, long ttl, long long **rows, size_t *n,
+			 struct pb_err *err);
+	int (*unclaim)(struct state *st, long long rowid, struct pb_err *err);
 	int (*sent)(struct state *st, long long rowid, time_t now,
 		    struct pb_err *err);
 	int (*retry)(struct state *st, long long rowid, const char *why,

@@ -76,6 +76,13 @@ struct db_driver {
 	int (*in_transaction)(struct state *st);
 	int (*has_table)(struct state *st, const char *name);
 	/*
+	 * What a subquery that picks rows to take ends with so that those
+	 * another transaction is taking are passed over rather than waited
+	 * for: " FOR UPDATE SKIP LOCKED" (PostgreSQL), "" where one writer
+	 * at a time has the database (SQLite).
+	 */
+	const char *skip_locked;
+	/*
 	 * The statement that begins a read of one snapshot of every table
 	 * (a dump); NULL: "BEGIN" gives one (SQLite's, in WAL mode).
 	 */
@@ -136,6 +143,21 @@ int lease_take(struct state *st, const struct lease_of *l, const char *id,
 /* Give the lease back (only one's own). */
 int lease_drop(struct state *st, const struct lease_of *l, const char *id,
 	       struct pb_err *err);
+/*
+ * Take the leases of up to 'max' open rows of 'l' (an integer key) above
+ * 'after' that 'pick' selects (SQL on its columns: ?3 is 'now', ?6
+ * 'arg'), the lowest keys first, for 'ttl' seconds each: their keys,
+ * sorted, into '*keys' (free()); one's own leases are taken again. One
+ * UPDATE of the rows picked once with the driver's skip_locked, so that
+ * takers at once share the rows out instead of waiting on each other;
+ * the leases of dead processes of this host are given back first.
+ */
+int lease_take_some(struct state *st, const struct lease_of *l,
+		    const char *pick, long long arg, long long after,
+		    size_t max, time_t now, long ttl, long long **keys,
+		    size_t *n, struct pb_err *err);
+/* The lease of the outbox's mails (queue.c) */
+extern const struct lease_of outbox_claim;
 
 /* PostgreSQL's NOTIFY, LISTEN and wait on the socket (pg_wake.c). */
 int pg_wake_notify(struct state *st, struct pb_err *err);

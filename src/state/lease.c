@@ -132,3 +132,113 @@ int lease_drop(struct state *st, const struct lease_of *l, const char *id,
 		 l->owner);
 	return db_run(st, err, sql, "ss", id, mine);
 }
+
+/*
+ * Give back the leases of 'l' held by processes of this host that no
+ * longer exist (killed runs), so that a taking of several rows at once
+ * takes them over as lease_take() does one row.
+ */
+static int lease_reap(struct state *st, const struct lease_of *l,
+		      const char *mine, time_t now, struct pb_err *err)
+{
+	struct db_stmt *s;
+	char sql[512], **dead = NULL, **nd;
+	size_t n = 0, i;
+	int rc, oom = 0;
+
+	snprintf(sql, sizeof(sql), "SELECT DISTINCT %s FROM %s WHERE %s AND "
+		 "%s IS NOT NULL AND %s != ? AND %s > ?", l->owner, l->table,
+		 l->open, l->owner, l->owner, l->until);
+	if (db_query(st, &s, err, sql, "si", mine, (long long)now))
+		return -1;
+	while ((rc = db_step(s)) == DB_ROW && !oom) {
+		const char *o = db_text(s, 0);
+
+		if (!o || !owner_dead(o, mine))
+			continue;
+		nd = realloc(dead, (n + 1) * sizeof(*dead));
+		oom = !nd || !(nd[n] = strdup(o));
+		if (nd)
+			dead = nd;
+		n += !oom;
+	}
+	db_finalize(s);
+	if (!oom && rc == DB_ERROR)
+		rc = db_fail(st, err, "read");
+	else
+		rc = oom ? pb_fail(err, EX_OSERR, "out of memory") : 0;
+	snprintf(sql, sizeof(sql), "UPDATE %s SET %s = NULL, %s = NULL WHERE "
+		 "%s = ? AND %s", l->table, l->owner, l->until, l->owner,
+		 l->open);
+	for (i = 0; i < n; i++) {
+		if (!rc)
+			rc = db_run(st, err, sql, "s", dead[i]);
+		free(dead[i]);
+	}
+	free(dead);
+	return rc;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+int lease_take_some(struct state *st, const struct lease_of *l,
+		    const char *pick, long long arg, long long after,
+		    size_t max, time_t now, long ttl, long long **keys,
+		    size_t *n, struct pb_err *err)
+{
+	struct db_stmt *s;
+	char mine[300], sql[1536], free_[256];
+	long long *v = NULL, *nv;
+	size_t cap = 0;
+	int rc;
+
+	*keys = NULL;
+	*n = 0;
+	if (!max)
+		return 0;
+	if (lease_owner(st, mine, sizeof(mine)))
+		return pb_fail(err, EX_SOFTWARE, "lease: host name too long");
+	if (lease_reap(st, l, mine, now, err))
+		return -1;
+	snprintf(free_, sizeof(free_), "(%s IS NULL OR %s = ?1 OR %s <= ?3)",
+		 l->owner, l->owner, l->until);
+	/*
+	 * the rows picked once (MATERIALIZED): a subquery in the WHERE may
+	 * be run again for each row, its LIMIT then holding for each run
+	 */
+	snprintf(sql, sizeof(sql), "WITH picked AS MATERIALIZED (SELECT %s "
+		 "AS k FROM %s WHERE %s AND %s AND %s > ?4 AND %s ORDER BY %s "
+		 "LIMIT ?5%s) UPDATE %s SET %s = ?1, %s = ?2%s WHERE %s IN "
+		 "(SELECT k FROM picked) AND %s AND %s RETURNING %s", l->key,
+		 l->table, l->open, pick, l->key, free_, l->key,
+		 st->be->sql->skip_locked, l->table, l->owner, l->until,
+		 l->also ? l->also : "", l->key, l->open, free_, l->key);
+	if (db_query(st, &s, err, sql, "siiiii", mine, (long long)now + ttl,
+		     (long long)now, after, (long long)max, arg))
+		return -1;
+	while ((rc = db_step(s)) == DB_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			if (!(nv = realloc(v, cap * sizeof(*v))))
+				break;
+			v = nv;
+		}
+		v[(*n)++] = db_int(s, 0);
+	}
+	db_finalize(s);
+	if (rc != DB_DONE) {
+		free(v);
+		*n = 0;
+		return rc == DB_ROW ? pb_fail(err, EX_OSERR, "out of memory")
+			: db_fail(st, err, "lease");
+	}
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_key);
+	*keys = v;
+	return 0;
+}

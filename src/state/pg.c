@@ -362,19 +362,56 @@ static int pgb_missing(const char *uri)
 	return !pgb_usable(uri, &made, &err) && !made;
 }
 
+/*
+ * ", hosts seen in the last day: a, b" (the instances table keeps a day),
+ * at most 'n' bytes with the names cut short, or ", no instance seen yet".
+ */
+static int hosts_seen(struct state *st, char *buf, size_t n,
+		      struct pb_err *err)
+{
+	struct db_stmt *s;
+	size_t len = 0;
+	int rc, k = 0;
+
+	if (db_query(st, &s, err, "SELECT DISTINCT host FROM instances "
+		     "ORDER BY host", ""))
+		return -1;
+	buf[0] = '\0';
+	while ((rc = db_step(s)) == DB_ROW) {
+		int w = snprintf(buf + len, n - len, "%s%s", k++ ?
+				 ", " : ", hosts seen in the last day: ",
+				 db_text(s, 0) ? db_text(s, 0) : "?");
+
+		if (w < 0 || (size_t)w >= n - len) {
+			buf[len] = '\0';
+			snprintf(buf + len, n - len, ", ...");
+			break;
+		}
+		len += (size_t)w;
+	}
+	db_finalize(s);
+	if (rc == DB_ERROR)
+		return db_fail(st, err, "instances");
+	if (!k)
+		snprintf(buf, n, ", no instance seen yet");
+	return 0;
+}
+
 static int pgb_describe(struct state *st, char *buf, size_t n,
 			struct pb_err *err)
 {
 	struct db_stmt *s;
+	char hosts[256];
 	int v;
 
-	if (version_of(st, &v, err) ||
+	if (version_of(st, &v, err) || hosts_seen(st, hosts, sizeof(hosts),
+						   err) ||
 	    db_query(st, &s, err, "SELECT current_setting('server_version')",
 		     ""))
 		return -1;
-	snprintf(buf, n, "%s: PostgreSQL %s, schema version %d", st->path,
+	snprintf(buf, n, "%s: PostgreSQL %s, schema version %d%s", st->path,
 		 db_step(s) == DB_ROW && db_text(s, 0) ? db_text(s, 0) : "?",
-		 v);
+		 v, hosts);
 	db_finalize(s);
 	return 0;
 }

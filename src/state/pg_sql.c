@@ -447,6 +447,7 @@ const struct db_driver db_pg = {
 	.changes = pq_changes,
 	.in_transaction = pq_in_transaction,
 	.has_table = pq_has_table,
+	.skip_locked = " FOR UPDATE SKIP LOCKED",
 	/* READ COMMITTED's BEGIN would see each table at another moment */
 	.begin_snapshot = "BEGIN ISOLATION LEVEL REPEATABLE READ",
 };

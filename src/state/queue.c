@@ -232,7 +232,7 @@ void outbox_free(struct outbox_mail *m, size_t n)
  * A mail is claimed by one conditional UPDATE (lease.c): still queued,
  * and no other live sender's claim; the attempt written with it.
  */
-static const struct lease_of outbox_claim = {
+const struct lease_of outbox_claim = {
 	.table = "outbox", .key = "rowid", .int_key = 1,
 	.owner = "claim_owner", .until = "claim_expires",
 	.open = "status = 'queued'", .also = ", last_attempt = ?3",
@@ -245,6 +245,25 @@ static int sql_claim(struct state *st, long long rowid, time_t now, long ttl,
 
 	snprintf(id, sizeof(id), "%lld", rowid);
 	return lease_take(st, &outbox_claim, id, now, ttl, claimed, err);
+}
+
+/* Due as DUE_WHERE says, ?3 the time and ?6 the longest backoff past. */
+static int sql_claim_due(struct state *st, time_t now, long long after,
+			 size_t max, long ttl, long long **rows, size_t *n,
+			 struct pb_err *err)
+{
+	return lease_take_some(st, &outbox_claim, "(next_attempt <= ?3 OR "
+			       "next_attempt > ?6)", (long long)now +
+			       BACKOFF_MAX, after, max, now, ttl, rows, n,
+			       err);
+}
+
+static int sql_unclaim(struct state *st, long long rowid, struct pb_err *err)
+{
+	char id[32];
+
+	snprintf(id, sizeof(id), "%lld", rowid);
+	return lease_drop(st, &outbox_claim, id, err);
 }
 
 static int sql_sent(struct state *st, long long rowid, time_t now,
@@ -394,6 +413,8 @@ const struct state_outbox_ops sql_outbox_ops = {
 	.mail = sql_mail,
 	.queued = sql_queued,
 	.claim = sql_claim,
+	.claim_due = sql_claim_due,
+	.unclaim = sql_unclaim,
 	.sent = sql_sent,
 	.retry = sql_retry,
 	.failed = sql_failed,

@@ -206,6 +206,7 @@ const struct db_driver db_sqlite = {
 	.changes = lite_changes,
 	.in_transaction = lite_in_transaction,
 	.has_table = lite_has_table,
+	.skip_locked = "",
 };
 
 int sqlite_reserve(struct state *st, struct pb_err *err)

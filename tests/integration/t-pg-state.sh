@@ -50,7 +50,7 @@ else
 	"$PERFBOT" status --config "$PGC" >"$W/pg-status.out" 2>&1
 	check "status: the 3 reports sent" grep -q "^outbox: 0 queued, 3 sent" "$W/pg-status.out"
 	"$PERFBOT" check --config "$PGC" >"$W/pg-check.out" 2>&1
-	check "check: the server's version and the schema's" grep -q "^ok: state postgresql://perfbot@127.0.0.1:$PG_PORT/perfbot: PostgreSQL [0-9][0-9.]*.*, schema version [0-9][0-9]*$" "$W/pg-check.out"
+	check "check: the server's version and the schema's" grep -q "^ok: state postgresql://perfbot@127.0.0.1:$PG_PORT/perfbot: PostgreSQL [0-9][0-9.]*.*, schema version [0-9][0-9]*, hosts seen in the last day: $(hostname)$" "$W/pg-check.out"
 	"$PERFBOT" state backup "$W/pg-backup.dump" --config "$PGC" >"$W/pg-backup.out" 2>&1
 	check "state backup on PostgreSQL exits 0" [ $? = 0 ]
 	check "state backup says it is a dump" grep -q "^backed up 'postgresql://perfbot@127.0.0.1:$PG_PORT/perfbot' to '$W/pg-backup.dump' as a dump ('perfbot state import' restores it): [0-9]* tables, [0-9]* rows, [0-9]* bytes$" "$W/pg-backup.out"

@@ -14,10 +14,10 @@ until_sent() {	# until_sent ID SECS: ID sent within SECS
 	done
 	return 1
 }
-until_grep() {	# until_grep PATTERN FILE SECS
+until_grep() {	# until_grep PATTERN FILES SECS (FILES split at spaces)
 	n=0
 	while [ $n -lt $(($3 * 10)) ]; do
-		grep -q "$1" "$2" 2>/dev/null && return 0
+		grep -q "$1" $2 2>/dev/null && return 0
 		sleep 0.1
 		n=$((n + 1))
 	done
@@ -59,6 +59,9 @@ else
 	"$PERFBOT" run --config "$PGC" 2>"$W/b.err"
 	check "PostgreSQL: the other instance's run exits 0" [ $? = 0 ]
 	check "PostgreSQL: the waiting loop is woken within 5 s, not 300" until_grep "run --loop: woken: work was queued" "$W/a.err" 5
+	# the woken loop runs beside the other instance (no run lock between
+	# them): either may be the one that sends it
+	check "PostgreSQL: runloop-pg-b is sent by one of them" until_grep "sent report 'runloop-pg-b'" "$W/a.err $W/b.err" 30
 	check "PostgreSQL: the password is said nowhere" sh -c "! grep -q '$PG_PASSWORD' '$W/a.err' '$W/b.err'"
 	kill $LA
 	wait $LA 2>/dev/null

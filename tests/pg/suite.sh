@@ -52,9 +52,12 @@ pg_suite_start() {
 	)
 }
 
+# PERFBOT_TEST_PG_LOG=FILE keeps the server's log (every statement that
+# failed is in it, with its error) in FILE.
 pg_suite_stop() {
 	[ -n "$PGS" ] || return 0
 	bash "$TOP/tests/pg/pgserver" stop "$PGS/srv" >/dev/null 2>&1
+	[ -n "${PERFBOT_TEST_PG_LOG:-}" ] && cp "$PGS/srv/log" "$PERFBOT_TEST_PG_LOG"
 	rm -rf "$PGS"
 	PGS=
 }

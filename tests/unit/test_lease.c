@@ -12,6 +12,7 @@
  * one gets the others: each row is taken once.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -288,6 +289,156 @@ static void t_two_processes(void **state)
 	assert_int_equal(taken, 2 * NROWS);
 }
 
+/* 'st' claims due mails 'chunk' at a time until none is left: bits. */
+static size_t claim_due_all(struct state *st, size_t chunk,
+			    unsigned char *got)
+{
+	struct pb_err err = { 0, "" };
+	long long *rows, last = 0;
+	size_t n, i, total = 0;
+
+	do {
+		if (state_claim_due(st, T0, last, chunk, 600, &rows, &n, &err))
+			fail_msg("%s", err.msg);
+		for (i = 0; i < n; i++) {
+			if (rows[i] < 1 || rows[i] > NROWS || got[rows[i] - 1])
+				fail_msg("row %lld: not due or twice",
+					 rows[i]);
+			if (i && rows[i] <= rows[i - 1])
+				fail_msg("rows out of order");
+			got[rows[i] - 1] = 1;
+			last = rows[i];
+		}
+		total += n;
+		free(rows);
+	} while (n);
+	return total;
+}
+
+/*
+ * Due mails claimed several at once, oldest first: another instance's
+ * are left out, those over the cursor only, a lease over or given back
+ * taken again, a sent mail never.
+ */
+static void t_claim_due(void **state)
+{
+	struct fx *f = *state;
+	long long *rows;
+	size_t n;
+	int i;
+
+	for (i = 0; i < NROWS; i++)
+		add_mail(f->a, i + 1);
+	assert_int_equal(state_claim_due(f->a, T0, 0, 8, 600, &rows, &n,
+					 &f->err), 0);
+	assert_int_equal(n, 8);
+	assert_int_equal(rows[0], 1);
+	assert_int_equal(rows[7], 8);
+	free(rows);
+	/* b gets the next ones, a's left out */
+	assert_int_equal(state_claim_due(f->b, T0, 0, 8, 600, &rows, &n,
+					 &f->err), 0);
+	assert_int_equal(n, 8);
+	assert_int_equal(rows[0], 9);
+	free(rows);
+	/* over the cursor only */
+	assert_int_equal(state_claim_due(f->b, T0, 38, 8, 600, &rows, &n,
+					 &f->err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(rows[0], 39);
+	free(rows);
+	/* a gives 2 back, sends 3: b takes the 2, never the 3; its own
+	 * again */
+	assert_int_equal(state_unclaim(f->a, 1, &f->err), 0);
+	assert_int_equal(state_unclaim(f->a, 2, &f->err), 0);
+	assert_int_equal(state_unclaim(f->b, 4, &f->err), 0);	/* not b's */
+	assert_int_equal(state_sent(f->a, 3, T0, &f->err), 0);
+	assert_int_equal(state_claim_due(f->b, T0, 0, 8, 600, &rows, &n,
+					 &f->err), 0);
+	assert_int_equal(n, 8);
+	assert_int_equal(rows[0], 1);
+	assert_int_equal(rows[1], 2);
+	assert_int_equal(rows[2], 9);
+	free(rows);
+	/* a's leases over: b takes 4.. */
+	assert_int_equal(state_claim_due(f->b, T0 + 601, 0, 1, 600, &rows, &n,
+					 &f->err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(rows[0], 1);	/* its own, again */
+	free(rows);
+	assert_int_equal(state_claim_due(f->b, T0 + 601, 3, 1, 600, &rows,
+					 &n, &f->err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(rows[0], 4);
+	free(rows);
+}
+
+/*
+ * A killed process's mails, claimed several at once, are taken over at
+ * once by a process of this host; two processes claiming the due mails
+ * at once, 4 at a time, share them out: each claimed once.
+ */
+static void t_claim_due_processes(void **state)
+{
+	struct fx *f = *state;
+	unsigned char mine[NROWS] = { 0 }, theirs[NROWS] = { 0 };
+	long long *rows;
+	size_t n, got;
+	int fds[2], status, i;
+	pid_t pid;
+
+	for (i = 0; i < NROWS; i++)
+		add_mail(f->a, i + 1);
+	state_close(f->a);
+	state_close(f->b);
+	f->a = f->b = NULL;
+	/* a killed run of this host ("host:pid"), 10 mails claimed */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct state *st = NULL;
+		struct pb_err err = { 0, "" };
+
+		if (state_open(&st, f->where, STATE_WRITE, &err) ||
+		    state_claim_due(st, T0, 0, 10, 600, &rows, &n, &err) ||
+		    n != 10)
+			_exit(1);
+		raise(SIGKILL);
+		_exit(1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(state_open(&f->a, f->where, STATE_WRITE, &f->err), 0);
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct state *st = NULL;
+		struct pb_err err = { 0, "" };
+
+		close(fds[0]);
+		if (state_open(&st, f->where, STATE_WRITE, &err))
+			_exit(1);
+		claim_due_all(st, 4, theirs);
+		_exit(write(fds[1], theirs, sizeof(theirs)) ==
+		      (ssize_t)sizeof(theirs) ? 0 : 1);
+	}
+	close(fds[1]);
+	got = claim_due_all(f->a, 4, mine);
+	assert_int_equal(read(fds[0], theirs, sizeof(theirs)),
+			 sizeof(theirs));
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	for (i = 0; i < NROWS; i++) {
+		if (mine[i] == theirs[i])
+			fail_msg("row %d claimed %s", i + 1,
+				 mine[i] ? "twice" : "by nobody");
+		got += theirs[i];
+	}
+	assert_int_equal(got, NROWS);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -298,6 +449,8 @@ int main(void)
 		T(t_bisections),
 		T(t_requests_claim),
 		T(t_two_processes),
+		T(t_claim_due),
+		T(t_claim_due_processes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,6 +83,19 @@ void outbox_mail_release(struct outbox_mail *m);
  */
 int state_claim(struct state *st, long long rowid, time_t now, long ttl,
 		int *claimed, struct pb_err *err);
+/*
+ * Claim up to 'max' mails due at 'now' (state_due_rows()'s) whose rowid
+ * is above 'after', oldest first, each for 'ttl' seconds, in one
+ * statement: their rowids into '*rows' (free()). Several senders at once
+ * share the due mail out (on PostgreSQL with FOR UPDATE SKIP LOCKED: none
+ * waits on another's rows); another live sender's claims are left, a
+ * killed run's of this host taken over.
+ */
+int state_claim_due(struct state *st, time_t now, long long after,
+		    size_t max, long ttl, long long **rows, size_t *n,
+		    struct pb_err *err);
+/* Give one's own claim of a mail back unsent (the rest of a batch). */
+int state_unclaim(struct state *st, long long rowid, struct pb_err *err);
 
 /* The server accepted the mail (a commit of its own). */
 int state_sent(struct state *st, long long rowid, time_t now,
