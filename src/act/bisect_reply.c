@@ -21,6 +21,8 @@
 #include "perfbot/util/fileio.h"
 #include "perfbot/util/log.h"
 
+#define BISECT_DAY (24 * 3600)
+
 int bisect_cmd_parse(const char *args, struct mail_command *c)
 {
 	return c->colon || *args ? -1 : 0;
@@ -46,7 +48,26 @@ static int refuse(struct act_ctx *a, const struct mail_command *c,
 	ctx_str(&x, "line", c->line);
 	ctx_bool(&x, why, 1);
 	ctx_opt(&x, "detail", detail);
+	ctx_int(&x, "bisects_per_sender_per_day",
+		a->cfg->limits.bisects_per_sender_per_day);
 	return answers_piece_of(a, "bisect-refused", &x, err) ? -1 : 1;
+}
+
+/*
+ * The bisections the sender asked for in the last day, of any report
+ * (the asker's request of each: the rounds' are nobody's); as many as
+ * limits.bisects_per_sender_per_day refuse another, as a test's do.
+ */
+static int over_limit(struct act_ctx *a, int *over, struct pb_err *err)
+{
+	struct request_tally t;
+
+	if (state_request_tally(a->st, "bisect", a->t->report->report_id,
+				a->t->from_addr, a->now - BISECT_DAY, &t, err))
+		return -1;
+	*over = t.of_sender >= a->cfg->limits.bisects_per_sender_per_day;
+	request_tally_release(&t);
+	return 0;
 }
 
 /* The report's range and headline as a bisection starts from them. */
@@ -157,7 +178,7 @@ int bisect_cmd_act(struct act_ctx *a, const struct mail_command *c,
 	const struct thread_report *tr = a->t->report;
 	struct bisection_row *row = NULL;
 	char *id;
-	int rc;
+	int rc, over = 0;
 
 	(void)index;
 	if (!tr)	/* a reminder's thread: several reports */
@@ -173,6 +194,8 @@ int bisect_cmd_act(struct act_ctx *a, const struct mail_command *c,
 	rc = state_bisection_get(a->st, id, &row, err);
 	if (!rc && row)
 		rc = refuse(a, c, "already", row->phase, err);
+	else if (!rc && !(rc = over_limit(a, &over, err)) && over)
+		rc = refuse(a, c, "limit_sender", NULL, err);
 	else if (!rc)
 		rc = ask(a, c, id, err);
 	bisection_rows_free(row, row ? 1 : 0);

@@ -93,6 +93,8 @@ static const struct key schema[] = {
 	N("limits.tests_per_report", limits.tests_per_report, 0, 1000, 5),
 	N("limits.tests_per_sender_per_day", limits.tests_per_sender_per_day,
 	  0, 1000000, 10),
+	N("limits.bisects_per_sender_per_day",
+	  limits.bisects_per_sender_per_day, 0, 1000000, 3),
 	N("limits.max_patch_bytes", limits.max_patch_bytes, 1, 10L << 20,
 	  1L << 20),
 	MAP("scheduler"),

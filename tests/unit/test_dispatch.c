@@ -285,6 +285,40 @@ static void t_retests_per_report(void **state)
 			       "retests already"));
 }
 
+/*
+ * A sender's bisections of the last day, of any report, count against
+ * limits.bisects_per_sender_per_day, as a test's do; an older one does
+ * not.
+ */
+static void t_bisects_per_sender(void **state)
+{
+	struct fx *f = *state;
+	struct strbuf y = STRBUF_INIT;
+	struct request_new rq = { .request_id = "bisect-old", .kind = "bisect",
+				  .report_id = "other",
+				  .requested_by = "paul@example.test",
+				  .deadline = T0 + 3600 };
+
+	assert_int_equal(sb_addf(&y, CONFIG "  bisects_per_sender_per_day: 1\n"
+				 "tracking:\n  repo: %s\nscheduler:\n"
+				 "  backend: exec\n  argv: [/bin/true]\n"
+				 "  results_dir: %s\n", f->dir, f->dir), 0);
+	tu_load_config(&f->cfg, &f->loaded, f->path, sb_str(&y), &f->err);
+	sb_release(&y);
+	command(f, 0, "bisect");
+	assert_int_equal(state_request_add(f->st, &rq, T0 - 25 * 3600,
+					   &f->err), 0);
+	assert_int_equal(act(f, 1, 1), 1);
+	/* not refused for the limit: r1 has no manifest kept to bisect */
+	assert_non_null(strstr(piece(f, 0), "I cannot bisect this report's "
+			       "range"));
+	rq.request_id = "bisect-new";
+	assert_int_equal(state_request_add(f->st, &rq, T0 - 3600, &f->err), 0);
+	assert_int_equal(act(f, 1, 1), 1);
+	assert_non_null(strstr(piece(f, 0), "You have asked for 1 bisections "
+			       "in the last day, so I did not\nstart another"));
+}
+
 static void t_commands_per_mail(void **state)
 {
 	struct fx *f = *state;
@@ -452,6 +486,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_max_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_retests_per_report, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_bisects_per_sender, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_commands_per_mail, setup,
 						teardown),

@@ -115,6 +115,7 @@ struct cfg_limits {
 	long refusals_per_day;
 	long tests_per_report;
 	long tests_per_sender_per_day;
+	long bisects_per_sender_per_day;
 	long max_patch_bytes;
 };
 
