@@ -187,9 +187,15 @@ static int ask_one(struct state *st, const struct config *cfg,
 		snprintf(why, sizeof(why), "%s", e.msg);
 	} else {
 		/* {repo}: the tracked tree the commit is in */
-		sr = (struct sched_request){ rid, row->job, sha, dir,
-					     (int)a->runs, NULL, BISECT_KIND,
-					     cfg->tracking.repo, NULL, NULL };
+		sr = (struct sched_request){
+			.request_id = rid,
+			.job = row->job,
+			.commit = sha,
+			.result_root = dir,
+			.runs = (int)a->runs,
+			.kind = BISECT_KIND,
+			.repo = cfg->tracking.repo,
+		};
 		if (scheduler_submit(cfg, &sr, &how, why, sizeof(why), &e))
 			snprintf(why, sizeof(why), "%s", e.msg);
 		else if (how != SCHED_ACCEPTED && farm_said(dir))

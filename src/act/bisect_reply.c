@@ -92,11 +92,17 @@ static int start(struct act_ctx *a, const struct manifest *m,
 			"in the tracked tree");
 		goto out;
 	}
-	s = (struct bisect_start){ a->t->report->report_id, m->doc.name, job,
-				   h->name, bisect_direction(h->v[BASE],
-				   h->n[BASE], h->v[HEAD], h->n[HEAD]),
-				   base, head, h->v[BASE], h->v[HEAD],
-				   h->n[BASE], h->n[HEAD] };
+	s = (struct bisect_start){
+		.report_id = a->t->report->report_id,
+		.manifest = m->doc.name,
+		.job = job,
+		.metric = h->name,
+		.direction = bisect_direction(h->v[BASE], h->n[BASE],
+					      h->v[HEAD], h->n[HEAD]),
+		.base = base, .head = head,
+		.base_runs = h->v[BASE], .head_runs = h->v[HEAD],
+		.nbase = h->n[BASE], .nhead = h->n[HEAD],
+	};
 	rc = bisect_act_start(a->st, a->cfg, t, &s, a->now, err);
 out:
 	gittree_close(t);

@@ -219,9 +219,16 @@ static void prepare_ask(struct act_ctx *a, struct asking *k)
 	if (scheduler_results_dir(a->cfg, k->rid, &k->dir, &e) ||
 	    (k->c->form == TEST_PATCH && save_patch(k, a->patch, &e)))
 		goto fail;
-	k->q.farm[0] = (struct sched_request){ k->rid,
-		k->in.root[HEAD].job.name, k->commit, k->dir, k->runs,
-		a->t->message_id, "test", k->repo, k->ref, k->patch };
+	k->q.farm[0] = (struct sched_request){
+		.request_id = k->rid,
+		.job = k->in.root[HEAD].job.name,
+		.commit = k->commit,
+		.result_root = k->dir,
+		.runs = k->runs,
+		.thread = a->t->message_id,
+		.kind = "test",
+		.repo = k->repo, .ref = k->ref, .patch = k->patch,
+	};
 	k->q.nfarm = 1;
 	return;
 fail:

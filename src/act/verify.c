@@ -40,11 +40,15 @@ static void prepare_ask(struct state *st, const struct config *cfg,
 		q->refused = 1;
 		return;
 	}
-	q->farm[0] = (struct sched_request){ rid, in->root[HEAD].job.name,
-					     r->fix_commit, dir,
-					     (int)cfg->limits.default_runs,
-					     r->message_id, "verify", NULL,
-					     NULL, NULL };
+	q->farm[0] = (struct sched_request){
+		.request_id = rid,
+		.job = in->root[HEAD].job.name,
+		.commit = r->fix_commit,
+		.result_root = dir,
+		.runs = (int)cfg->limits.default_runs,
+		.thread = r->message_id,
+		.kind = "verify",
+	};
 	q->nfarm = 1;
 }
 

@@ -86,9 +86,16 @@ static int start(struct cycle *cy, const struct manifest *m,
 	    runs_of(m->head.result_root, r->metric, &hv, &nh, err))
 		goto out;
 	/* the change's own direction: bad is the head's side */
-	s = (struct bisect_start){ r->id, m->doc.name, job, r->metric,
-				   bisect_direction(bv, nb, hv, nh), base,
-				   head, bv, hv, nb, nh };
+	s = (struct bisect_start){
+		.report_id = r->id,
+		.manifest = m->doc.name,
+		.job = job,
+		.metric = r->metric,
+		.direction = bisect_direction(bv, nb, hv, nh),
+		.base = base, .head = head,
+		.base_runs = bv, .head_runs = hv,
+		.nbase = nb, .nhead = nh,
+	};
 	rc = bisect_act_start(cy->st, cy->cfg, t, &s, cy->now, err);
 	if (!rc)
 		log_info("bisecting report '%s': %s over %.12s..%.12s",
