@@ -508,6 +508,11 @@ int cycle_ingest(struct cycle *cy, struct pb_err *err)
 		return -1;
 	}
 	cy->bad += in.b.errors;
+	if (cy->have_state && !cy->dry_run &&
+	    state_manifests_forget_seen(cy->st, err)) {
+		ingest_release(&in);
+		return -1;
+	}
 	if (manifest_groups_of(&in.groups, in.b.m, in.b.n, err)) {
 		ingest_release(&in);
 		return -1;

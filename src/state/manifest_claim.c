@@ -46,6 +46,15 @@ int state_manifests_release(struct state *st, const char *const *keys,
 	return 0;
 }
 
+int state_manifests_forget_seen(struct state *st, struct pb_err *err)
+{
+	if (!shared(st))
+		return 0;
+	return db_run(st, err, "DELETE FROM manifest_claims WHERE id IN "
+		      "(SELECT id FROM manifests) OR id IN (SELECT id FROM "
+		      "outbox WHERE kind = 'report')", "");
+}
+
 int state_manifests_claim(struct state *st, const char *const *keys,
 			  size_t n, time_t now, long ttl, int *claimed,
 			  struct pb_err *err)

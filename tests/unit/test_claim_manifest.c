@@ -201,6 +201,33 @@ static void t_all_or_none(void **state)
 }
 
 /*
+ * A claim left on a manifest the state knows (a run killed between
+ * recording it and letting the claim go) is forgotten, whoever holds it,
+ * since a seen manifest is not claimed again; a claim on a manifest not
+ * seen is kept.
+ */
+static void t_seen_forgotten(void **state)
+{
+	static const char *const g[] = { "m-7", "m-8" };
+	struct fx *f = *state;
+	struct state *a, *b;
+	int pg = tu_pg() != NULL;
+
+	assert_int_equal(open_as(f, &a, "instance-a"), 0);
+	assert_int_equal(open_as(f, &b, "instance-b"), 0);
+	assert_int_equal(claim(a, g, 2, T0), 1);
+	assert_int_equal(state_skip(a, "m-7", "m-7.yaml", "test", T0,
+				    &f->err), 0);
+	assert_int_equal(claims_written(f), pg ? 2 : 0);
+	assert_int_equal(state_manifests_forget_seen(b, &f->err), 0);
+	assert_int_equal(claims_written(f), pg ? 1 : 0);
+	/* m-8, not seen, is still a's */
+	assert_int_equal(claim(b, g + 1, 1, T0), !pg);
+	state_close(a);
+	state_close(b);
+}
+
+/*
  * A process that claims 'keys' under "host:pid", as a run does, and
  * holds them until killed (killed_claimer()): its pid, once claimed.
  */
@@ -388,6 +415,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_all_or_none, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_killed_taken_over, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(t_seen_forgotten, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(t_two_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_killed_run_finished, setup,

@@ -48,5 +48,12 @@ int state_manifests_claim(struct state *st, const char *const *keys,
 /* Let one's own claims of 'keys' go: the manifests are done with. */
 int state_manifests_release(struct state *st, const char *const *keys,
 			    size_t n, struct pb_err *err);
+/*
+ * Forget the claims of manifests the state knows (seen: nobody makes
+ * their reports again), whoever holds them: what a run killed between
+ * recording a manifest and letting its claim go leaves, since a seen
+ * manifest is not claimed again. Once a cycle; nothing on SQLite.
+ */
+int state_manifests_forget_seen(struct state *st, struct pb_err *err);
 
 #endif
