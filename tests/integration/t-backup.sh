@@ -2,7 +2,7 @@
 # online backup) while a run holds the state's lock, into one checked
 # file of mode 0600 that 'perfbot status' reads as the state; the state
 # itself is refused as FILE, a state never made is 66.
-sqlite_only "'state backup' is SQLite's online backup (PostgreSQL's is pg_dump)" || return 0
+sqlite_only "it checks SQLite's online backup, a database file (PostgreSQL's backup, a dump, is t-pg-state's)" || return 0
 make_manifest bk-1 004
 "$PERFBOT" run --config "$CONFIG" >"$W/out" 2>"$W/err"
 check "run: exit 0 (got $?)" [ $? = 0 ]
