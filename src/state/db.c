@@ -156,6 +156,36 @@ char *db_column_dup(struct db_stmt *s, int col, size_t *len)
 	return c;
 }
 
+int db_read_keys(struct state *st, struct db_stmt *s, const char *what,
+		 long long **out, size_t *n, struct pb_err *err)
+{
+	long long *v = NULL, *nv;
+	size_t cap = 0;
+	int rc;
+
+	*n = 0;
+	while ((rc = db_step(s)) == DB_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[(*n)++] = db_int(s, 0);
+	}
+	db_finalize(s);
+	if (rc != DB_DONE) {
+		free(v);
+		*out = NULL;
+		*n = 0;
+		return rc == DB_ROW ? pb_fail(err, EX_OSERR, "out of memory")
+			: db_fail(st, err, what);
+	}
+	*out = v;
+	return 0;
+}
+
 int db_read_rows(struct state *st, struct db_stmt *s, size_t size,
 		 int (*read)(struct db_stmt *s, void *row),
 		 void (*release)(void *rows, size_t n), void **out,

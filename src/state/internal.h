@@ -238,6 +238,13 @@ int db_read_rows(struct state *st, struct db_stmt *s, size_t size,
 		 int (*read)(struct db_stmt *s, void *row),
 		 void (*release)(void *rows, size_t n), void **out,
 		 size_t *n, struct pb_err *err);
+/*
+ * The first column of every row of the prepared 's' (finalized here) as
+ * numbers (rowids, keys) into '*out', '*n' of them; 'what' names the
+ * statement in a failure.
+ */
+int db_read_keys(struct state *st, struct db_stmt *s, const char *what,
+		 long long **out, size_t *n, struct pb_err *err);
 
 /*
  * The files beside the state (files.c): EX_NOINPUT when 'path' is

@@ -193,9 +193,6 @@ int lease_take_some(struct state *st, const struct lease_of *l,
 {
 	struct db_stmt *s;
 	char mine[300], sql[1536], free_[256];
-	long long *v = NULL, *nv;
-	size_t cap = 0;
-	int rc;
 
 	*keys = NULL;
 	*n = 0;
@@ -221,24 +218,9 @@ int lease_take_some(struct state *st, const struct lease_of *l,
 	if (db_query(st, &s, err, sql, "siiiii", mine, (long long)now + ttl,
 		     (long long)now, after, (long long)max, arg))
 		return -1;
-	while ((rc = db_step(s)) == DB_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			if (!(nv = realloc(v, cap * sizeof(*v))))
-				break;
-			v = nv;
-		}
-		v[(*n)++] = db_int(s, 0);
-	}
-	db_finalize(s);
-	if (rc != DB_DONE) {
-		free(v);
-		*n = 0;
-		return rc == DB_ROW ? pb_fail(err, EX_OSERR, "out of memory")
-			: db_fail(st, err, "lease");
-	}
+	if (db_read_keys(st, s, "lease", keys, n, err))
+		return -1;
 	if (*n)
-		qsort(v, *n, sizeof(*v), cmp_key);
-	*keys = v;
+		qsort(*keys, *n, sizeof(**keys), cmp_key);
 	return 0;
 }

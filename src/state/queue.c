@@ -123,37 +123,6 @@ static int sql_due(struct state *st, time_t now, size_t max,
 	return select_mails(st, s, out, n, err);
 }
 
-/* The first column of every row of 's' (finalized), as rowids. */
-static int select_rows(struct state *st, struct db_stmt *s, long long **out,
-		       size_t *n, struct pb_err *err)
-{
-	long long *v = NULL, *nv;
-	size_t cap = 0;
-	int rc;
-
-	*n = 0;
-	while ((rc = db_step(s)) == DB_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 64;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[(*n)++] = db_int(s, 0);
-	}
-	db_finalize(s);
-	if (rc != DB_DONE) {
-		free(v);
-		*out = NULL;
-		*n = 0;
-		return rc == DB_ROW ? pb_fail(err, EX_OSERR, "out of memory")
-			: db_fail(st, err, "read");
-	}
-	*out = v;
-	return 0;
-}
-
 static int sql_due_rows(struct state *st, time_t now, size_t max,
 			   long long **rows, size_t *n, struct pb_err *err)
 {
@@ -163,7 +132,7 @@ static int sql_due_rows(struct state *st, time_t now, size_t max,
 		  "iii", (long long)now, (long long)now + BACKOFF_MAX,
 		  (long long)max))
 		return -1;
-	return select_rows(st, s, rows, n, err);
+	return db_read_keys(st, s, "read", rows, n, err);
 }
 
 static int sql_queued_rows(struct state *st, long long **rows, size_t *n,
@@ -174,7 +143,7 @@ static int sql_queued_rows(struct state *st, long long **rows, size_t *n,
 	if (db_query(st, &s, err, "SELECT rowid FROM outbox WHERE "
 		  QUEUED_WHERE, ""))
 		return -1;
-	return select_rows(st, s, rows, n, err);
+	return db_read_keys(st, s, "read", rows, n, err);
 }
 
 static int sql_mail(struct state *st, long long rowid, struct outbox_mail *m,
