@@ -129,3 +129,22 @@ EOS
 
 # sql, state_exists, state_dump, sqlite_only: on either backend
 . "$TOP/tests/pg/suite.sh"
+
+# own_pg NAME: a throw-away PostgreSQL server of the test's own (tests/pg/
+# pgserver, in $PGD; own_pg_stop stops it by its PID and removes it), its
+# env sourced, PERFBOT_STATE_PW its password and $PGC the test's config
+# on it; 1 when the server does not start ($W/pg-start.log says why).
+own_pg() {
+	PGD=$(mktemp -d "/tmp/perfbot-$1.XXXXXX")
+	chmod 711 "$PGD"
+	bash "$TOP/tests/pg/pgserver" start "$PGD/srv" >"$W/pg-start.log" 2>&1 ||
+		return 1
+	. "$PGD/srv/env"
+	export PERFBOT_STATE_PW=$PG_PASSWORD
+	PGC="$W/pg.yaml"
+	sed -e '/^state_password_file:/d' -e "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG" >"$PGC"
+}
+own_pg_stop() {
+	bash "$TOP/tests/pg/pgserver" stop "$PGD/srv" >/dev/null 2>&1
+	rm -rf "$PGD"
+}

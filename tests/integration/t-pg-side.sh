@@ -6,15 +6,9 @@
 # has queued a report, and claims left by a killed process of this host
 # on manifests and on queued mails: the next run finishes the work and
 # nothing is mailed twice.
-PGD=$(mktemp -d /tmp/perfbot-pgside.XXXXXX)
-chmod 711 "$PGD"
-if ! bash "$TOP/tests/pg/pgserver" start "$PGD/srv" >"$W/pg-start.log" 2>&1; then
+if ! own_pg pgside; then
 	check "the PostgreSQL server starts" false
 else
-	. "$PGD/srv/env"
-	export PERFBOT_STATE_PW=$PG_PASSWORD
-	PGC="$W/pg.yaml"
-	sed -e '/^state_password_file:/d' -e "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG" >"$PGC"
 	pgsql() { PGPASSWORD=$PG_PASSWORD psql "$PG_URL" -X -q -t -A -c "$1"; }
 	# each report id once in alice's mailbox, and one Message-ID for it
 	once() {	# once FIRST LAST
@@ -105,5 +99,4 @@ else
 	check "the password is said nowhere" sh -c "! grep -l -- '$PG_PASSWORD' '$W'/*.err"
 	unset PERFBOT_STATE_PW
 fi
-bash "$TOP/tests/pg/pgserver" stop "$PGD/srv" >/dev/null 2>&1
-rm -rf "$PGD"
+own_pg_stop

@@ -5,17 +5,10 @@
 # run on PostgreSQL sends nothing; 'check' says the server's version and
 # the schema's; 'state backup' writes the neutral dump, which 'state
 # import' restores into a new SQLite state; the password is said nowhere.
-PGD=$(mktemp -d /tmp/perfbot-pgit.XXXXXX)
-chmod 711 "$PGD"
-pg_stop() { bash "$TOP/tests/pg/pgserver" stop "$PGD/srv" >/dev/null 2>&1; rm -rf "$PGD"; }
-if ! bash "$TOP/tests/pg/pgserver" start "$PGD/srv" >"$W/pg-start.log" 2>&1; then
+if ! own_pg pgit; then
 	check "the PostgreSQL server starts" false
-	pg_stop
+	own_pg_stop
 else
-	. "$PGD/srv/env"
-	export PERFBOT_STATE_PW=$PG_PASSWORD
-	PGC="$W/pg.yaml"
-	sed -e '/^state_password_file:/d' -e "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG" >"$PGC"
 	# the SQLite half on SQLite also when the suite runs on PostgreSQL
 	LITE="$W/lite.yaml"
 	sed -e '/^state_password_file:/d' -e "s#^state: .*#state: $W/state.db#" "$CONFIG" >"$LITE"
@@ -61,6 +54,6 @@ else
 	"$PERFBOT" status --config "$W/restored.yaml" >"$W/pg-restored.out" 2>&1
 	check "the restored state has the 3 reports sent" grep -q "^outbox: 0 queued, 3 sent" "$W/pg-restored.out"
 	check "the password is said nowhere" sh -c "! grep -l -- '$PG_PASSWORD' '$W'/pg*.err '$W'/pg-*.out"
-	pg_stop
+	own_pg_stop
 	unset PERFBOT_STATE_PW
 fi

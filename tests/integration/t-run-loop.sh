@@ -40,15 +40,9 @@ wait $LP 2>/dev/null
 check "a signal stops it" sh -c "! kill -0 $LP 2>/dev/null"
 check "each sent once" [ "$(sql "SELECT count(*) FROM outbox WHERE status = 'sent'")" = 2 ]
 
-PGD=$(mktemp -d /tmp/perfbot-pgloop.XXXXXX)
-chmod 711 "$PGD"
-if ! bash "$TOP/tests/pg/pgserver" start "$PGD/srv" >"$W/pg-start.log" 2>&1; then
+if ! own_pg pgloop; then
 	check "the PostgreSQL server starts" false
 else
-	. "$PGD/srv/env"
-	export PERFBOT_STATE_PW=$PG_PASSWORD
-	PGC="$W/pg.yaml"
-	sed -e '/^state_password_file:/d' -e "s#^state: .*#state: $PG_URL\nstate_password_env: PERFBOT_STATE_PW#" "$CONFIG" >"$PGC"
 	rm -f "$W/manifests"/*.yaml
 	make_manifest runloop-pg-a 000
 	"$PERFBOT" run --loop 300 --config "$PGC" 2>"$W/a.err" &
@@ -68,5 +62,4 @@ else
 	check "PostgreSQL: a signal stops it" sh -c "! kill -0 $LA 2>/dev/null"
 	check "PostgreSQL: runloop-pg-b mailed once" [ "$(count alice X-Perfbot-Report runloop-pg-b)" = 1 ]
 fi
-bash "$TOP/tests/pg/pgserver" stop "$PGD/srv" >/dev/null 2>&1
-rm -rf "$PGD"
+own_pg_stop
