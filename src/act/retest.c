@@ -281,6 +281,7 @@ static void chart_ctx(struct ctx *c, const struct cmp_row *row)
 struct retest_own {
 	struct retest_plan pl;
 	struct seq_design d;
+	int designed;	/* d made: only when a look landed or is asked */
 	long more;	/* undecided: the next look's runs a side in all */
 	const char *metric;	/* decided on: its new runs' noise, kept */
 	double cv;
@@ -397,8 +398,10 @@ static void expired_ctx(struct ctx *c, const struct request *row,
 
 /*
  * In order, with the state: the thread that asked (the kind has its own
- * answer(), so kind_follow() leaves it to the kind) and the design kept
- * with it.
+ * answer(), so kind_follow() leaves it to the kind) and the plan kept
+ * with it. Its design is made only when a look landed or is asked again
+ * (own_design()): it takes milliseconds, and a cycle walks every retest
+ * still waiting for the farm.
  */
 static int retest_start(struct state *st, struct kind_fu *f, time_t now,
 			struct pb_err *err)
@@ -408,20 +411,31 @@ static int retest_start(struct state *st, struct kind_fu *f, time_t now,
 	(void)now;
 	(void)err;
 	f->own = own;
-	if (!own || followup_asker_load(&f->a, st, f->row->thread)) {
-		f->loaded = -1;
-		return 0;
-	}
-	if (retest_plan_read(&own->pl, f->row) ||
-	    retest_plan_design(&own->pl, &own->d, &f->why))
+	if (!own || followup_asker_load(&f->a, st, f->row->thread) ||
+	    retest_plan_read(&own->pl, f->row))
 		f->loaded = -1;
 	return 0;
 }
 
+/* The design of the plan read by retest_start(): 0, or -1 (in 'why'). */
+static int own_design(struct retest_own *own, struct pb_err *why)
+{
+	if (!own->designed && retest_plan_design(&own->pl, &own->d, why))
+		return -1;
+	own->designed = 1;
+	return 0;
+}
+
+/* A worker's: a design that cannot be made is the thread's trouble, as
+ * an unreadable thread is (tried again, given up at the deadline). */
 static int retest_verdict(struct kind_fu *f, const struct config *cfg,
 			  const char **verdict, struct ctx *c,
 			  struct pb_err *err)
 {
+	if (own_design(f->own, &f->why)) {
+		f->loaded = -1;
+		return -1;
+	}
 	return result_ctx(f, f->own, cfg, verdict, c, err);
 }
 
@@ -510,6 +524,11 @@ static int retest_resume(struct state *st, const struct config *cfg,
 
 	if (!own)
 		return 0;
+	if (own_design(own, &f->why)) {
+		log_warn("retest '%s' of '%s': %s", f->row->request_id,
+			 f->row->report_id, f->why.msg);
+		return 0;	/* stays to its deadline */
+	}
 	log_info("retest '%s' of '%s': asking the farm again for its look "
 		 "of %ld runs a side", f->row->request_id, f->row->report_id,
 		 f->row->runs);

@@ -139,7 +139,10 @@ struct kind {
 	 * runs in order, with the state: 0 go on, 1 handled (dropped:
 	 * f->end KIND_DROPPED, the request ended by it), -1 with 'err'.
 	 * verdict (by a worker, no state) builds the answer's template
-	 * context to landed runs in 'c' and names its verdict; ended the
+	 * context to landed runs in 'c' and names its verdict (or, when
+	 * what the thread kept cannot be used, sets f->loaded -1 with
+	 * f->why and returns -1: tried again, given up at the deadline,
+	 * as an unreadable thread is); ended the
 	 * answer's to KIND_FAILED and KIND_LATE: 0 with 'c' being built,
 	 * or -1 with 'err' and 'c' released. answer (optional; NULL:
 	 * followup_answer() to the mail that asked) queues 'c' (released)
