@@ -188,8 +188,10 @@ static int bisect_item(struct cycle *cy, struct item *it, struct pb_err *err)
 	}
 	if (ready == 2)		/* no range to bisect: its own report */
 		return queue_report(cy, it, err);
-	if (!ready)
+	if (!ready) {
+		it->waiting = 1;
 		return 0;
+	}
 	if (!made.worth) {
 		report_release(&made);
 		pb_fail(err, EX_DATAERR, "%s: the report of its bisection shows "
@@ -400,6 +402,8 @@ static int item_finish(struct ingest *in, const struct unit *un,
 	if (it->kind == ITEM_BAD) {
 		log_error("%s", it->err.msg);
 		in->cy->bad++;
+	} else if (it->kind == ITEM_OTHER) {
+		in->left[it->mt - in->b.m] = 1;
 	} else if (it->kind == ITEM_NONE) {
 		log_debug("%s: skipped", it->err.msg);
 	} else if (it->kind == ITEM_JUDGE) {
@@ -408,6 +412,8 @@ static int item_finish(struct ingest *in, const struct unit *un,
 			log_error("%s", err->msg);
 			in->cy->bad++;
 		}
+		if (it->waiting)
+			in->left[it->mt - in->b.m] = 1;
 	}
 	return rc < 0 ? -1 : 0;
 }
@@ -488,6 +494,7 @@ static void ingest_release(struct ingest *in)
 	manifest_groups_release(&in->groups);
 	inputs_opts_free(in->io, in->jobs + 1);
 	free(in->slot);
+	free(in->left);
 	source_ids_release(&in->ids);
 	sources_release(&in->b);
 }
@@ -502,12 +509,16 @@ int cycle_ingest(struct cycle *cy, struct pb_err *err)
 		ingest_release(&in);
 		return pb_fail(err, EX_OSERR, "out of memory");
 	}
-	if (sources_collect(cy->cfg, cy->have_state ? cy->st : NULL,
-			    !cy->dry_run, &in.b, err)) {
+	if (sources_collect(cy->cfg, cy->have_state ? cy->st : NULL, &in.b,
+			    err)) {
 		ingest_release(&in);
 		return -1;
 	}
 	cy->bad += in.b.errors;
+	if (!(in.left = calloc(in.b.n ? in.b.n : 1, 1))) {
+		ingest_release(&in);
+		return pb_fail(err, EX_OSERR, "out of memory");
+	}
 	if (cy->have_state && !cy->dry_run &&
 	    state_manifests_forget_seen(cy->st, err)) {
 		ingest_release(&in);
@@ -518,6 +529,10 @@ int cycle_ingest(struct cycle *cy, struct pb_err *err)
 		return -1;
 	}
 	rc = workers_run(&ingest_ops, &in, in.groups.ngroups, in.jobs, &e);
+	/* what was made of the url sources' manifests is recorded: their
+	 * answers need not be fetched again */
+	if (!rc && cy->have_state && !cy->dry_run)
+		rc = sources_remember(cy->st, &in.b, in.left, cy->now, &e);
 	ingest_release(&in);
 	if (rc)
 		*err = e;	/* the state's own error, or out of memory */

@@ -41,6 +41,7 @@ struct item {
 	struct composed c;
 	struct pb_err cerr;
 	int joined;		/* its comparison is in the primary's mail */
+	int waiting;		/* its bisection runs: seen again next run */
 	char *kept;		/* the primary's: its text and the joined ones'
 				 * (ingest/group.h), kept with its mail */
 };
@@ -68,6 +69,8 @@ struct ingest {
 	struct unit *slot;
 	struct inputs_opts *io;		/* [worker], then the caller's */
 	size_t jobs;
+	unsigned char *left;	/* [b.n]: 1 for a manifest a later run must
+				 * see again (sources_remember()) */
 };
 
 /*

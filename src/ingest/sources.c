@@ -137,14 +137,38 @@ static int split_list(const char *url, const char *body, size_t len,
 	return rc;
 }
 
+/* A 200's validators and manifests, kept for sources_remember(). */
+static int fetched(struct source_batch *b, const char *url,
+		   const struct http_answer *a, size_t first,
+		   struct pb_err *err)
+{
+	struct source_fetch *nf, *f;
+
+	nf = realloc(b->fetched, (b->nfetched + 1) * sizeof(*nf));
+	if (!nf)
+		return pb_fail(err, EX_OSERR, "out of memory");
+	b->fetched = nf;
+	f = &b->fetched[b->nfetched++];
+	memset(f, 0, sizeof(*f));
+	f->first = first;
+	f->n = b->n - first;
+	f->url = strdup(url);
+	f->etag = a->etag ? strdup(a->etag) : NULL;
+	f->last_modified = a->last_modified ? strdup(a->last_modified) : NULL;
+	return f->url && (!a->etag || f->etag) &&
+	       (!a->last_modified || f->last_modified) ? 0 :
+	       pb_fail(err, EX_OSERR, "out of memory");
+}
+
 static int from_url(const struct config *cfg, const char *url,
-		    struct state *st, int remember, struct source_batch *b,
+		    struct state *st, struct source_batch *b,
 		    struct pb_err *err)
 {
 	struct strbuf body;
 	struct http_answer a;
 	struct pb_err herr;
 	char *etag = NULL, *lm = NULL;
+	size_t first = b->n;
 	int rc = 0;
 
 	(void)cfg;
@@ -161,9 +185,8 @@ static int from_url(const struct config *cfg, const char *url,
 		b->errors++;
 	} else {
 		rc = split_list(url, sb_str(&body), body.len, b, err);
-		if (!rc && st && remember)
-			rc = state_source_set(st, url, a.etag,
-					      a.last_modified, time(NULL), err);
+		if (!rc)
+			rc = fetched(b, url, &a, first, err);
 	}
 	http_answer_release(&a);
 	free(etag);
@@ -173,7 +196,7 @@ static int from_url(const struct config *cfg, const char *url,
 }
 
 int sources_collect(const struct config *cfg, struct state *st,
-		    int remember, struct source_batch *b, struct pb_err *err)
+		    struct source_batch *b, struct pb_err *err)
 {
 	const char *dir, *url;
 	size_t i;
@@ -183,7 +206,31 @@ int sources_collect(const struct config *cfg, struct state *st,
 		dir = cfg->sources[i].dir;
 		url = cfg->sources[i].url;
 		if ((dir && sources_collect_dir(dir, b, err)) ||
-		    (url && from_url(cfg, url, st, remember, b, err)))
+		    (url && from_url(cfg, url, st, b, err)))
+			return -1;
+	}
+	return 0;
+}
+
+int sources_remember(struct state *st, const struct source_batch *b,
+		     const unsigned char *left, time_t now,
+		     struct pb_err *err)
+{
+	const struct source_fetch *f;
+	size_t i, k, open;
+
+	for (i = 0; i < b->nfetched; i++) {
+		f = &b->fetched[i];
+		for (k = open = 0; left && k < f->n; k++)
+			open += left[f->first + k] != 0;
+		if (open) {
+			log_info("%s: %zu of its manifests not settled: the "
+				 "next run asks for the whole list again",
+				 f->url, open);
+			continue;
+		}
+		if (state_source_set(st, f->url, f->etag, f->last_modified,
+				     now, err))
 			return -1;
 	}
 	return 0;
@@ -198,7 +245,13 @@ void sources_release(struct source_batch *b)
 		free(b->m[i].dir);
 		free(b->m[i].text);
 	}
+	for (i = 0; i < b->nfetched; i++) {
+		free(b->fetched[i].url);
+		free(b->fetched[i].etag);
+		free(b->fetched[i].last_modified);
+	}
 	free(b->m);
+	free(b->fetched);
 	memset(b, 0, sizeof(*b));
 }
 

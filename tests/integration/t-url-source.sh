@@ -27,6 +27,25 @@ check "job.yaml of the HTTP root attached" grep -q "^part text/plain attachment 
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e2"
 check "not modified the second time" grep -q "not modified" "$W/e2"
 
+# a run killed after the list was fetched and before its manifests were
+# recorded loses none: the list's validators are kept only once they are,
+# so the next run fetches it whole again (not a 304) and mails the report
+list u-k alice@example.test "http://127.0.0.1:$port/base" "http://127.0.0.1:$port/head"
+touch "$H/head.hold"
+rm -f "$H/head.held"
+"$PERFBOT" run --config "$CONFIG" 2>"$W/ek" & kp=$!
+for i in $(seq 1 200); do [ -e "$H/head.held" ] && break; sleep 0.05; done
+check "the run was caught fetching a result root" [ -e "$H/head.held" ]
+kill -KILL $kp 2>/dev/null
+wait $kp 2>/dev/null
+rm -f "$H/head.hold"
+check "nothing mailed by the killed run" [ "$(count alice X-Perfbot-Report u-k)" = 0 ]
+"$PERFBOT" run --config "$CONFIG" 2>"$W/ek2"
+check "the list fetched whole again" sh -c "! grep -q 'not modified' '$W/ek2'"
+check "the killed run's report mailed by the next" [ "$(count alice X-Perfbot-Report u-k)" = 1 ]
+"$PERFBOT" run --config "$CONFIG" 2>"$W/ek3"
+check "then not modified" grep -q "not modified" "$W/ek3"
+
 # a url source may not make perfbot read or attach a local file
 list u-2 mallory@example.test "$src/base" "$src/head"
 "$PERFBOT" run --config "$CONFIG" 2>"$W/e3"

@@ -6,6 +6,9 @@
  * for at most 600 seconds:
  *   GET /NAME   DIR/NAME (NAME may be SUB/FILE) with an ETag (a hash of the content); a matching
  *               If-None-Match gets 304; a missing file 404
+ *               While DIR/TOP.hold exists (TOP: NAME's first part),
+ *               GET /NAME waits, at most 60 s, having made DIR/TOP.held:
+ *               a test's way to catch its client in the middle of a fetch
  *   POST /NAME  appends the body as one line to DIR/NAME.posts and answers
  *               the status in DIR/NAME.status (default 202) with body {}
  * Requests are served one at a time and capped at 1 MiB.
@@ -93,12 +96,30 @@ static int safe(const char *name)
 	       (!slash || (slash > name && !strchr(slash + 1, '/')));
 }
 
+/* While DIR/TOP.hold exists: DIR/TOP.held made, wait (60 s at most). */
+static void hold(const char *name)
+{
+	char hold[4096], held[4096];
+	size_t top = strcspn(name, "/");
+	FILE *f;
+	int i;
+
+	snprintf(hold, sizeof(hold), "%s/%.*s.hold", root, (int)top, name);
+	snprintf(held, sizeof(held), "%s/%.*s.held", root, (int)top, name);
+	for (i = 0; i < 1200 && access(hold, F_OK) == 0; i++) {
+		if (i == 0 && (f = fopen(held, "w")))
+			fclose(f);
+		usleep(50000);
+	}
+}
+
 static void handle_get(int fd, const char *name, const char *req)
 {
 	struct strbuf body = STRBUF_INIT;
 	struct pb_err err;
 	char *path = path_join(root, name), etag[20], *inm;
 
+	hold(name);
 	if (!path || file_read(path, MAX_REQUEST, 0, &body, &err)) {
 		answer(fd, 404, NULL, "{}", 2);
 	} else {

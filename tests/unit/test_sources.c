@@ -140,7 +140,9 @@ static int collect(struct fx *f, struct state *st, int remember)
 	sources_release(&f->b);
 	tu_path(path, sizeof(path), f->dir, "stderr");
 	tu_stderr_capture(path, &f->saved_stderr);
-	rc = sources_collect(&f->cfg, st, remember, &f->b, &f->err);
+	rc = sources_collect(&f->cfg, st, &f->b, &f->err);
+	if (!rc && st && remember)
+		rc = sources_remember(st, &f->b, NULL, 1000, &f->err);
 	tu_stderr_restore(&f->saved_stderr);
 	sb_reset(&f->log);
 	if (file_read(path, 1 << 20, 0, &f->log, &err))
@@ -474,6 +476,45 @@ static void t_url_etag(void **state)
 	free(etag2);
 }
 
+/*
+ * A list with a manifest not settled (another instance holds it, or its
+ * bisection runs) keeps no validators: the next fetch is the whole list
+ * again, not a 304. Once all are settled they are kept. A dir source
+ * beside it has nothing to keep.
+ */
+static void t_url_left(void **state)
+{
+	struct fx *f = *state;
+	unsigned char left[2] = { 0, 1 };
+	char url[256];
+	char *etag = NULL, *lm = NULL;
+
+	tu_put(f->www, "list.json", list2, 0644);
+	load_url(f, "list.json");
+	open_state(f);
+	snprintf(url, sizeof(url), "%s/list.json", f->url);
+	assert_int_equal(collect(f, f->st, 0), 0);
+	assert_int_equal(f->b.n, 2);
+	assert_int_equal(f->b.nfetched, 1);
+	assert_int_equal(f->b.fetched[0].first, 0);
+	assert_int_equal(f->b.fetched[0].n, 2);
+	assert_int_equal(sources_remember(f->st, &f->b, left, 1000, &f->err),
+			 0);
+	assert_int_equal(state_source_get(f->st, url, &etag, &lm, &f->err), 0);
+	assert_null(etag);
+	assert_int_equal(collect(f, f->st, 0), 0);
+	assert_int_equal(f->b.n, 2);
+	left[1] = 0;
+	assert_int_equal(sources_remember(f->st, &f->b, left, 1000, &f->err),
+			 0);
+	assert_int_equal(state_source_get(f->st, url, &etag, &lm, &f->err), 0);
+	assert_non_null(etag);
+	free(etag);
+	assert_int_equal(collect(f, f->st, 0), 0);
+	assert_int_equal(f->b.n, 0);
+	assert_int_equal(f->b.nfetched, 0);
+}
+
 /* ------------------------------------------------------------------ */
 /* http.c                                                              */
 
@@ -638,6 +679,7 @@ int main(void)
 		H(t_url_empty_list),
 		T(t_url_refused),
 		H(t_url_etag),
+		H(t_url_left),
 		H(t_http_get),
 		H(t_http_404),
 		H(t_http_too_large),

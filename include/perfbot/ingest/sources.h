@@ -3,6 +3,7 @@
 #define PERFBOT_SOURCES_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "perfbot/config/config.h"
 #include "perfbot/ingest/manifest.h"
@@ -31,18 +32,39 @@ struct manifest_text {
 	int remote;	/* from a url source: not trusted with local files */
 };
 
+/* A url source's full answer (200): its validators and its manifests. */
+struct source_fetch {
+	char *url;
+	char *etag, *last_modified;	/* NULL when it sent none */
+	size_t first, n;		/* its manifests: m[first ..] */
+};
+
 struct source_batch {
 	struct manifest_text *m;
 	size_t n;
 	int errors;	/* sources that could not be read */
+	struct source_fetch *fetched;	/* the url sources answered 200 */
+	size_t nfetched;
 };
 
 /*
- * Collect the manifests of every source. With 'st' and 'remember', the
- * validators of url sources are stored for the next run.
+ * Collect the manifests of every source; with 'st', a url source is
+ * asked with the validators of its last answer whose manifests were all
+ * settled (sources_remember()).
  */
 int sources_collect(const struct config *cfg, struct state *st,
-		    int remember, struct source_batch *b, struct pb_err *err);
+		    struct source_batch *b, struct pb_err *err);
+/*
+ * Store the validators of each url source of 'b' whose manifests are all
+ * settled: 'left' (NULL: none) holds one byte per manifest of 'b', not 0
+ * for one a later run must see again (another instance holds it, it
+ * waits for its bisection). Called once the run has recorded what it
+ * made of them: a run killed before, or a manifest left, has the next
+ * run ask for the whole list again, and lose nothing.
+ */
+int sources_remember(struct state *st, const struct source_batch *b,
+		     const unsigned char *left, time_t now,
+		     struct pb_err *err);
 void sources_release(struct source_batch *b);
 /* The manifests of one directory, added to 'b' (b zeroed to start). */
 int sources_collect_dir(const char *dir, struct source_batch *b,
