@@ -84,6 +84,7 @@ static void item_release(struct item *it)
 	report_release(&it->r);
 	composed_release(&it->c);
 	free(it->kept);
+	free(it->known);
 	memset(it, 0, sizeof(*it));
 }
 
@@ -411,6 +412,8 @@ static int item_finish(struct ingest *in, const struct unit *un,
 		if (rc > 0) {
 			log_error("%s", err->msg);
 			in->cy->bad++;
+		} else if (!rc) {
+			rc = item_id_keep(in, it, err);
 		}
 		if (it->waiting)
 			in->left[it->mt - in->b.m] = 1;
@@ -450,6 +453,8 @@ static int ingest_finish(void *arg, size_t i, size_t slot, struct pb_err *err)
 				log_error("%s", ke.msg);
 				in->cy->bad++;
 				rc = 0;
+			} else if (!rc) {
+				rc = item_id_keep(in, &un->it[k], &ke);
 			}
 		} else {
 			rc = item_finish(in, un, &un->it[k], &ke);

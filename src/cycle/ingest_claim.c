@@ -6,9 +6,17 @@
  * whether they were seen and their reports are made, and let go once
  * their reports are queued, held or recorded; a group another instance
  * holds is left to it. Nothing is claimed for --dry-run.
+ *
+ * A manifest that names no id is known by the id an earlier run derived
+ * for it (item_id_keep()), so an unchanged one is seen without its
+ * result roots being loaded again.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "perfbot/state/seen.h"
 #include "perfbot/util/log.h"
+#include "perfbot/util/strmap.h"
 
 #include "ingest_unit.h"
 
@@ -46,6 +54,50 @@ void unit_unclaim(struct ingest *in, struct unit *un)
 		log_warn("%s", e.msg);
 }
 
+/* A digest of the manifest's text and folder: 32 hex digits. */
+static void digest_of(const struct manifest_text *mt, char out[33])
+{
+	unsigned long long h[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		h[i] = hash_fnv1a(mt->dir, strlen(mt->dir) + 1, (unsigned)i);
+		h[i] = hash_fnv1a(mt->text, mt->len, h[i]);
+	}
+	snprintf(out, 33, "%016llx%016llx", h[0], h[1]);
+}
+
+/* The item's id: its manifest's, else the one derived by an earlier run
+ * (NULL when none is known). */
+static int id_known(struct ingest *in, struct item *it, const char **id,
+		    struct pb_err *err)
+{
+	*id = it->m.id;
+	if (*id || !in->cy->have_state)
+		return 0;
+	if (!it->looked) {
+		it->looked = 1;
+		digest_of(it->mt, it->digest);
+		if (state_manifest_id_get(in->cy->st, it->digest, &it->known,
+					  err))
+			return -1;
+	}
+	*id = it->known;
+	return 0;
+}
+
+int item_id_keep(struct ingest *in, struct item *it, struct pb_err *err)
+{
+	const char *id;
+
+	if (it->m.id || !it->r.id || in->cy->dry_run || !in->cy->have_state)
+		return 0;
+	if (id_known(in, it, &id, err))
+		return -1;
+	return id ? 0 : state_manifest_id_keep(in->cy->st, it->digest,
+					       it->r.id, in->cy->now, err);
+}
+
 /*
  * The unit's manifests the state knows marked so (ITEM_SEEN); '*left'
  * the number still to judge.
@@ -54,6 +106,7 @@ static int mark_seen(struct ingest *in, struct unit *un, size_t *left,
 		     struct pb_err *err)
 {
 	struct cycle *cy = in->cy;
+	const char *id;
 	size_t k;
 	int s;
 
@@ -64,8 +117,8 @@ static int mark_seen(struct ingest *in, struct unit *un, size_t *left,
 		if (it->kind != ITEM_JUDGE)
 			continue;
 		s = 0;
-		if (it->m.id && cy->have_state &&
-		    state_seen(cy->st, it->m.id, &s, err))
+		if (id_known(in, it, &id, err) ||
+		    (id && cy->have_state && state_seen(cy->st, id, &s, err)))
 			return -1;
 		if (s)
 			it->kind = ITEM_SEEN;

@@ -42,6 +42,11 @@ struct item {
 	struct pb_err cerr;
 	int joined;		/* its comparison is in the primary's mail */
 	int waiting;		/* its bisection runs: seen again next run */
+	/* a manifest that names no id: the id derived for it by an earlier
+	 * run (state_manifest_id_get()), looked up once, by its digest */
+	int looked;
+	char digest[33];
+	char *known;
 	char *kept;		/* the primary's: its text and the joined ones'
 				 * (ingest/group.h), kept with its mail */
 };
@@ -83,5 +88,11 @@ struct ingest {
 int unit_claim(struct ingest *in, struct unit *un, struct pb_err *err);
 /* Let the unit's claims go (its reports queued, held or recorded). */
 void unit_unclaim(struct ingest *in, struct unit *un);
+/*
+ * Keep the id derived for an item whose manifest names none, its report
+ * judged: a later run knows it, and whether it was seen, without making
+ * the report (state_manifest_id_keep()). Nothing for --dry-run.
+ */
+int item_id_keep(struct ingest *in, struct item *it, struct pb_err *err);
 
 #endif

@@ -27,7 +27,7 @@ static const char *const tables[] = {
 	"outbox", "outbox_recipients", "manifests", "sources", "inbox",
 	"mailbox", "imap_pending", "actions", "records", "record_events",
 	"tracking", "reminders", "requests", "bisections", "noise",
-	"instances", "duties", "manifest_claims",
+	"instances", "duties", "manifest_claims", "manifest_ids",
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))

@@ -408,6 +408,12 @@ const struct state_migration state_migrations[] = {
 	  "  id TEXT PRIMARY KEY,"
 	  "  owner TEXT,"
 	  "  lease_until INTEGER);", NULL, NULL },
+	/* 16: the ids derived for manifests that name none, by a digest of
+	 * their text (manifest_ids.c): an idle cycle loads no result root */
+	{ "CREATE TABLE manifest_ids ("
+	  "  digest TEXT PRIMARY KEY,"
+	  "  id TEXT NOT NULL,"
+	  "  seen INTEGER NOT NULL);", NULL, NULL },
 };
 
 const int state_nmigrations =

@@ -249,6 +249,65 @@ static void t_run(void **state)
 	assert_int_equal(queued, 1);
 }
 
+/*
+ * A manifest that names no id gets one derived from its commits and job
+ * (its result roots loaded); the next run knows that id by the
+ * manifest's text and sees the manifest without loading anything: its
+ * head root's matrix.json damaged, it is still seen, not a bad manifest. A changed manifest
+ * is a new one again.
+ */
+static void t_derived_id(void **state)
+{
+	struct fx *f = *state;
+	char text[2 * PATH_MAX + 1024], cwd[PATH_MAX], path[PATH_MAX + 16];
+	char roots[PATH_MAX], to[PATH_MAX + 64];
+	const char *side[] = { "base", "head" };
+	long queued;
+	int i;
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	tu_path(roots, sizeof(roots), f->dir, "roots");
+	assert_int_equal(mkdir(roots, 0700), 0);
+	for (i = 0; i < 2; i++) {
+		snprintf(to, sizeof(to), "%s/" SEED4 "/%s", cwd, side[i]);
+		snprintf(path, sizeof(path), "%s/%s", roots, side[i]);
+		assert_int_equal(symlink(to, path), 0);
+	}
+	snprintf(text, sizeof(text),
+		 "base: { commit: 262b2fa99cbe02a715ce23981c2c30685ccf3a93, "
+		 "subject: \"pipe: introduce struct file_operations "
+		 "pipeanon_fops\", result_root: %s/base }\n"
+		 "head: { commit: f017b0a4951fac8f150232661b2cc0b67e0c57f0, "
+		 "subject: \"pipe: don't update {a,c,m}time for anonymous "
+		 "pipes\", author: \"Dev <dev@example.test>\", "
+		 "result_root: %s/head }\n", roots, roots);
+	tu_put(f->dir, "manifests/no-id.yaml", text, 0600);
+	log_set_level(LOG_QUIET);
+	assert_int_equal(cycle(f, "run", 0, 0), 0);
+	assert_int_equal(f->cy.queued, 1);
+	assert_int_equal(f->cy.bad, 0);
+
+	/* its head root's matrix.json now damaged: loading it would fail */
+	snprintf(path, sizeof(path), "%s/head", roots);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(to, sizeof(to), "%s/" SEED4 "/head/job.yaml", cwd);
+	snprintf(path, sizeof(path), "%s/head/job.yaml", roots);
+	assert_int_equal(symlink(to, path), 0);
+	tu_put(roots, "head/matrix.json", "{ damaged", 0600);
+	assert_int_equal(cycle(f, "run", 0, 0), 0);
+	assert_int_equal(f->cy.queued, 0);
+	assert_int_equal(f->cy.bad, 0);
+	counts(f, &queued);
+	assert_int_equal(queued, 1);
+
+	/* the text changed: a manifest not known, its roots loaded */
+	strcat(text, "# changed\n");
+	tu_put(f->dir, "manifests/no-id.yaml", text, 0600);
+	assert_int_equal(cycle(f, "run", 0, 0), 0);
+	assert_int_equal(f->cy.bad, 1);
+}
+
 /* --dry-run: the mail on stdout, no state created, nothing delivered. */
 static void t_dry_run(void **state)
 {
@@ -466,6 +525,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_plans),
 		cmocka_unit_test_setup_teardown(t_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_derived_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_dry_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_bad_manifest, setup,
 						teardown),

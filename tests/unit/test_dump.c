@@ -236,7 +236,7 @@ static void t_round_trip(void **state)
 	state_close(f->st);
 	f->st = NULL;
 	d1 = dump_of(f->a, &c1);
-	assert_int_equal(c1.tables, 18);
+	assert_int_equal(c1.tables, 19);
 	assert_true(c1.rows >= 20);
 	if (load(f->b, d1, &f->err))
 		fail_msg("%s", f->err.msg);
@@ -417,7 +417,7 @@ static void t_export_import_files(void **state)
 	assert_int_equal(stat(dest, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	assert_int_equal(state_import(f->c, dest, &c, &f->err), 0);
-	assert_int_equal(c.tables, 18);
+	assert_int_equal(c.tables, 19);
 	assert_int_equal(state_import(f->c, dest, &c, &f->err), -1);
 	assert_int_equal(f->err.code, EX_CANTCREAT);
 }

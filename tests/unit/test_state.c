@@ -39,7 +39,7 @@
 #include "../../src/state/internal.h"
 
 /* src/state/schema.c: state_migrations[] has fourteen entries. */
-#define SCHEMA_VERSION 15
+#define SCHEMA_VERSION 16
 #define T0 1739548080	/* 2025-02-14 15:48:00 UTC */
 
 struct fx {
@@ -1372,6 +1372,33 @@ static void t_sources(void **state)
 	assert_int_equal(q_int(f->st, "SELECT count(*) FROM sources"), 1);
 }
 
+/* The ids derived for manifests that name none, by digest: the first
+ * kept stays (a derived id never changes for one text). */
+static void t_manifest_ids(void **state)
+{
+	struct fx *f = *state;
+	char *id = NULL;
+
+	reopen(f, STATE_WRITE);
+	assert_int_equal(state_manifest_id_get(f->st, "d1", &id, &f->err), 0);
+	assert_null(id);
+	assert_int_equal(state_manifest_id_keep(f->st, "d1", "r-1", T0,
+						&f->err), 0);
+	assert_int_equal(state_manifest_id_keep(f->st, "d1", "r-2", T0 + 1,
+						&f->err), 0);
+	assert_int_equal(state_manifest_id_keep(f->st, "d2", "r-2", T0 + 1,
+						&f->err), 0);
+	assert_int_equal(state_manifest_id_get(f->st, "d1", &id, &f->err), 0);
+	assert_string_equal(id, "r-1");
+	free(id);
+	assert_int_equal(state_manifest_id_get(f->st, "d2", &id, &f->err), 0);
+	assert_string_equal(id, "r-2");
+	free(id);
+	assert_int_equal(state_manifest_id_get(f->st, "d3", &id, &f->err), 0);
+	assert_null(id);
+	assert_int_equal(q_int(f->st, "SELECT count(*) FROM manifest_ids"), 2);
+}
+
 /*
  * UNIQUE(kind, id) and UNIQUE(message_id), inside a transaction. A mail
  * of a kind and id queued already is left as it is, without an error
@@ -2188,6 +2215,7 @@ int main(int argc, char **argv)
 		T(t_recipients),
 		T(t_seen_and_skip),
 		T(t_sources),
+		T(t_manifest_ids),
 		T(t_unique),
 		T(t_mailbox),
 		T(t_mailbox_stuck),

@@ -8,8 +8,9 @@
 
 /*
  * What ingest has seen (src/state/seen.c): the manifests already reported,
- * held or skipped (their text kept), and the HTTP validators of the
- * sources.
+ * held or skipped (their text kept), the ids derived for manifests that
+ * name none (manifest_ids.c), the claims of manifests being made
+ * (manifest_claim.c), and the HTTP validators of the sources.
  */
 
 /* '*seen' 1 when a manifest with this id was seen before, else 0. */
@@ -32,6 +33,16 @@ int state_source_set(struct state *st, const char *url, const char *etag,
 		     const char *last_modified, time_t now,
 		     struct pb_err *err);
 
+/*
+ * The id derived for a manifest that names none (from its commits and
+ * job: its result roots loaded), kept under 'digest', a digest of the
+ * manifest's text and folder (manifest_ids.c): '*id' NULL when unknown,
+ * else malloc'ed. Keeping a digest known already changes nothing.
+ */
+int state_manifest_id_get(struct state *st, const char *digest, char **id,
+			  struct pb_err *err);
+int state_manifest_id_keep(struct state *st, const char *digest,
+			   const char *id, time_t now, struct pb_err *err);
 /*
  * Manifests claimed at ingest, so that instances side by side on one
  * state never both make a manifest's report (manifest_claim.c): the
