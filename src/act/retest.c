@@ -399,9 +399,8 @@ static void expired_ctx(struct ctx *c, const struct request *row,
 /*
  * In order, with the state: the thread that asked (the kind has its own
  * answer(), so kind_follow() leaves it to the kind) and the plan kept
- * with it. Its design is made only when a look landed or is asked again
- * (own_design()): it takes milliseconds, and a cycle walks every retest
- * still waiting for the farm.
+ * with it. Its design (milliseconds) is made only when a look landed or
+ * is asked again: a cycle walks every retest waiting for the farm.
  */
 static int retest_start(struct state *st, struct kind_fu *f, time_t now,
 			struct pb_err *err)
@@ -417,26 +416,20 @@ static int retest_start(struct state *st, struct kind_fu *f, time_t now,
 	return 0;
 }
 
-/* The design of the plan read by retest_start(): 0, or -1 (in 'why'). */
-static int own_design(struct retest_own *own, struct pb_err *why)
-{
-	if (!own->designed && retest_plan_design(&own->pl, &own->d, why))
-		return -1;
-	own->designed = 1;
-	return 0;
-}
-
 /* A worker's: a design that cannot be made is the thread's trouble, as
  * an unreadable thread is (tried again, given up at the deadline). */
 static int retest_verdict(struct kind_fu *f, const struct config *cfg,
 			  const char **verdict, struct ctx *c,
 			  struct pb_err *err)
 {
-	if (own_design(f->own, &f->why)) {
+	struct retest_own *own = f->own;
+
+	if (retest_plan_design_once(&own->pl, &own->d, &own->designed,
+				    &f->why)) {
 		f->loaded = -1;
 		return -1;
 	}
-	return result_ctx(f, f->own, cfg, verdict, c, err);
+	return result_ctx(f, own, cfg, verdict, c, err);
 }
 
 static int retest_ended(const struct kind_fu *f, const struct config *cfg,
@@ -524,7 +517,8 @@ static int retest_resume(struct state *st, const struct config *cfg,
 
 	if (!own)
 		return 0;
-	if (own_design(own, &f->why)) {
+	if (retest_plan_design_once(&own->pl, &own->d, &own->designed,
+				    &f->why)) {
 		log_warn("retest '%s' of '%s': %s", f->row->request_id,
 			 f->row->report_id, f->why.msg);
 		return 0;	/* stays to its deadline */

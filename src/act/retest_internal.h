@@ -28,6 +28,10 @@ struct retest_plan {
 
 int retest_plan_design(const struct retest_plan *pl, struct seq_design *d,
 		       struct pb_err *err);
+/* The same, once: nothing when '*made' is 1 already, else sets it. */
+int retest_plan_design_once(const struct retest_plan *pl,
+			    struct seq_design *d, int *made,
+			    struct pb_err *err);
 /* Add 'pl' to the thread's JSON '*thread' (replaced); -1 out of memory. */
 int retest_plan_keep(char **thread, const struct retest_plan *pl);
 /*

@@ -24,6 +24,16 @@ int retest_plan_design(const struct retest_plan *pl, struct seq_design *d,
 	return seq_design_init(d, &sp, err);
 }
 
+int retest_plan_design_once(const struct retest_plan *pl,
+			    struct seq_design *d, int *made,
+			    struct pb_err *err)
+{
+	if (!*made && retest_plan_design(pl, d, err))
+		return -1;
+	*made = 1;
+	return 0;
+}
+
 /* Add 'pl' to the thread's JSON '*thread' (replaced); -1 out of memory. */
 int retest_plan_keep(char **thread, const struct retest_plan *pl)
 {
