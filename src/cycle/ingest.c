@@ -229,7 +229,8 @@ static int judge_manifest(struct ingest *in, const struct unit *un,
 
 	if (made_free(in, un, it, err))
 		return 1;	/* bad input: reported, the run goes on */
-	if ((rc = id_new(in, it, &s, err)) || s)
+	if ((rc = id_new(in, it, &s, err)) ||
+	    (rc = item_id_keep(in, it, err)) || s)
 		;
 	else if (confirm_wanted(&cy->confirm, r) && cy->dry_run)
 		log_info("report '%s' would be held for confirmation runs",
@@ -262,7 +263,8 @@ static int joined_manifest(struct ingest *in, struct item *it,
 	char why[256];
 	int rc, s;
 
-	if ((rc = id_new(in, it, &s, err)) || s)
+	if ((rc = id_new(in, it, &s, err)) ||
+	    (rc = item_id_keep(in, it, err)) || s)
 		return rc;
 	log_info("report '%s' is in the mail of report '%s'", it->r.id,
 		 primary);
@@ -412,8 +414,6 @@ static int item_finish(struct ingest *in, const struct unit *un,
 		if (rc > 0) {
 			log_error("%s", err->msg);
 			in->cy->bad++;
-		} else if (!rc) {
-			rc = item_id_keep(in, it, err);
 		}
 		if (it->waiting)
 			in->left[it->mt - in->b.m] = 1;
@@ -453,8 +453,6 @@ static int ingest_finish(void *arg, size_t i, size_t slot, struct pb_err *err)
 				log_error("%s", ke.msg);
 				in->cy->bad++;
 				rc = 0;
-			} else if (!rc) {
-				rc = item_id_keep(in, &un->it[k], &ke);
 			}
 		} else {
 			rc = item_finish(in, un, &un->it[k], &ke);

@@ -89,9 +89,10 @@ int unit_claim(struct ingest *in, struct unit *un, struct pb_err *err);
 /* Let the unit's claims go (its reports queued, held or recorded). */
 void unit_unclaim(struct ingest *in, struct unit *un);
 /*
- * Keep the id derived for an item whose manifest names none, its report
- * judged: a later run knows it, and whether it was seen, without making
- * the report (state_manifest_id_keep()). Nothing for --dry-run.
+ * Keep the id derived for an item whose manifest names none, once this
+ * run has taken it (its report made, the id no other manifest's): a
+ * later run knows it, and whether it was seen, without making the report
+ * (state_manifest_id_keep()). Nothing for --dry-run.
  */
 int item_id_keep(struct ingest *in, struct item *it, struct pb_err *err);
 
