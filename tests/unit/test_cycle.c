@@ -96,25 +96,41 @@ static int teardown(void **state)
 	return 0;
 }
 
+/*
+ * Manifest file 'name' comparing the result roots 'base' and 'head' with
+ * seed 004's commits; with 'id' (NULL: none, derived) and 'extra' lines.
+ */
+static void manifest_at(struct fx *f, const char *name, const char *id,
+			const char *base, const char *head, const char *extra)
+{
+	char text[2 * PATH_MAX + 1024], file[128], idline[128] = "";
+
+	if (id)
+		snprintf(idline, sizeof(idline), "id: %s\n", id);
+	snprintf(text, sizeof(text),
+		 "%s"
+		 "base: { commit: 262b2fa99cbe02a715ce23981c2c30685ccf3a93, "
+		 "subject: \"pipe: introduce struct file_operations "
+		 "pipeanon_fops\", result_root: %s }\n"
+		 "head: { commit: f017b0a4951fac8f150232661b2cc0b67e0c57f0, "
+		 "subject: \"pipe: don't update {a,c,m}time for anonymous "
+		 "pipes\", author: \"Dev <dev@example.test>\", "
+		 "result_root: %s }\n%s",
+		 idline, base, head, extra ? extra : "");
+	snprintf(file, sizeof(file), "manifests/%s.yaml", name);
+	tu_put(f->dir, file, text, 0600);
+}
+
 /* A manifest 'id' comparing seed 004's roots 'base' and 'head'. */
 static void manifest(struct fx *f, const char *id, const char *base,
 		     const char *head)
 {
-	char text[2 * PATH_MAX + 1024], name[128], cwd[PATH_MAX];
+	char cwd[PATH_MAX], b[PATH_MAX + 64], h[PATH_MAX + 64];
 
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	snprintf(text, sizeof(text),
-		 "id: %s\n"
-		 "base: { commit: 262b2fa99cbe02a715ce23981c2c30685ccf3a93, "
-		 "subject: \"pipe: introduce struct file_operations "
-		 "pipeanon_fops\", result_root: %s/" SEED4 "/%s }\n"
-		 "head: { commit: f017b0a4951fac8f150232661b2cc0b67e0c57f0, "
-		 "subject: \"pipe: don't update {a,c,m}time for anonymous "
-		 "pipes\", author: \"Dev <dev@example.test>\", "
-		 "result_root: %s/" SEED4 "/%s }\n",
-		 id, cwd, base, cwd, head);
-	snprintf(name, sizeof(name), "manifests/%s.yaml", id);
-	tu_put(f->dir, name, text, 0600);
+	snprintf(b, sizeof(b), "%s/" SEED4 "/%s", cwd, base);
+	snprintf(h, sizeof(h), "%s/" SEED4 "/%s", cwd, head);
+	manifest_at(f, id, id, b, h, NULL);
 }
 
 /* A new cycle of 'cmd' in f->cy, on the fixture's state. */
@@ -253,14 +269,15 @@ static void t_run(void **state)
  * A manifest that names no id gets one derived from its commits and job
  * (its result roots loaded); the next run knows that id by the
  * manifest's text and sees the manifest without loading anything: its
- * head root's matrix.json damaged, it is still seen, not a bad manifest. A changed manifest
- * is a new one again.
+ * head root's matrix.json damaged, it is still seen, not a bad
+ * manifest. A changed manifest is a new one again.
  */
 static void t_derived_id(void **state)
 {
 	struct fx *f = *state;
-	char text[2 * PATH_MAX + 1024], cwd[PATH_MAX], path[PATH_MAX + 16];
+	char cwd[PATH_MAX], path[PATH_MAX + 16];
 	char roots[PATH_MAX], to[PATH_MAX + 64];
+	char b[PATH_MAX + 16], h[PATH_MAX + 16];
 	const char *side[] = { "base", "head" };
 	long queued;
 	int i;
@@ -273,24 +290,17 @@ static void t_derived_id(void **state)
 		snprintf(path, sizeof(path), "%s/%s", roots, side[i]);
 		assert_int_equal(symlink(to, path), 0);
 	}
-	snprintf(text, sizeof(text),
-		 "base: { commit: 262b2fa99cbe02a715ce23981c2c30685ccf3a93, "
-		 "subject: \"pipe: introduce struct file_operations "
-		 "pipeanon_fops\", result_root: %s/base }\n"
-		 "head: { commit: f017b0a4951fac8f150232661b2cc0b67e0c57f0, "
-		 "subject: \"pipe: don't update {a,c,m}time for anonymous "
-		 "pipes\", author: \"Dev <dev@example.test>\", "
-		 "result_root: %s/head }\n", roots, roots);
-	tu_put(f->dir, "manifests/no-id.yaml", text, 0600);
+	snprintf(b, sizeof(b), "%s/base", roots);
+	snprintf(h, sizeof(h), "%s/head", roots);
+	manifest_at(f, "no-id", NULL, b, h, NULL);
 	log_set_level(LOG_QUIET);
 	assert_int_equal(cycle(f, "run", 0, 0), 0);
 	assert_int_equal(f->cy.queued, 1);
 	assert_int_equal(f->cy.bad, 0);
 
 	/* its head root's matrix.json now damaged: loading it would fail */
-	snprintf(path, sizeof(path), "%s/head", roots);
-	assert_int_equal(unlink(path), 0);
-	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(unlink(h), 0);
+	assert_int_equal(mkdir(h, 0700), 0);
 	snprintf(to, sizeof(to), "%s/" SEED4 "/head/job.yaml", cwd);
 	snprintf(path, sizeof(path), "%s/head/job.yaml", roots);
 	assert_int_equal(symlink(to, path), 0);
@@ -302,8 +312,7 @@ static void t_derived_id(void **state)
 	assert_int_equal(queued, 1);
 
 	/* the text changed: a manifest not known, its roots loaded */
-	strcat(text, "# changed\n");
-	tu_put(f->dir, "manifests/no-id.yaml", text, 0600);
+	manifest_at(f, "no-id", NULL, b, h, "# changed\n");
 	assert_int_equal(cycle(f, "run", 0, 0), 0);
 	assert_int_equal(f->cy.bad, 1);
 }

@@ -433,6 +433,15 @@ static void t_url_refused(void **state)
 	assert_logged(f, "http://127.0.0.1:1/list.json: ");
 }
 
+/* A url source of list2 (its url into 'url') and the state opened. */
+static void url_source(struct fx *f, char *url, size_t n)
+{
+	tu_put(f->www, "list.json", list2, 0644);
+	load_url(f, "list.json");
+	open_state(f);
+	snprintf(url, n, "%s/list.json", f->url);
+}
+
 /* The ETag is remembered; the next fetch is a 304 giving nothing. */
 static void t_url_etag(void **state)
 {
@@ -440,10 +449,7 @@ static void t_url_etag(void **state)
 	char url[256];
 	char *etag = NULL, *etag2 = NULL, *lm = NULL;
 
-	tu_put(f->www, "list.json", list2, 0644);
-	load_url(f, "list.json");
-	open_state(f);
-	snprintf(url, sizeof(url), "%s/list.json", f->url);
+	url_source(f, url, sizeof(url));
 	/* Without 'remember' nothing is kept. */
 	assert_int_equal(collect(f, f->st, 0), 0);
 	assert_int_equal(f->b.n, 2);
@@ -489,10 +495,7 @@ static void t_url_left(void **state)
 	char url[256];
 	char *etag = NULL, *lm = NULL;
 
-	tu_put(f->www, "list.json", list2, 0644);
-	load_url(f, "list.json");
-	open_state(f);
-	snprintf(url, sizeof(url), "%s/list.json", f->url);
+	url_source(f, url, sizeof(url));
 	assert_int_equal(collect(f, f->st, 0), 0);
 	assert_int_equal(f->b.n, 2);
 	assert_int_equal(f->b.nfetched, 1);
